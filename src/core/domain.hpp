@@ -1,0 +1,140 @@
+// The interface a domain (drawio, midi, lofi) implements to plug into the shared engine.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/effects.hpp"
+#include "core/event_log.hpp"
+#include "core/file_access.hpp"
+#include "core/parsed_op.hpp"
+#include "core/result.hpp"
+#include "core/session_command.hpp"
+#include "core/verb_registry.hpp"
+
+namespace fcp::core {
+
+// Collects the external effects caused by applying, reverting or replaying events.
+class EffectSink {
+ public:
+  void emit(Effect effect) { effects_.push_back(std::move(effect)); }
+  std::vector<Effect> take() { return std::move(effects_); }
+  bool empty() const { return effects_.empty(); }
+
+ private:
+  std::vector<Effect> effects_;
+};
+
+// Binary or image output that accompanies a reply (e.g. a PNG export shown to the client).
+struct Attachment {
+  std::string mime_type;  // "image/png", "image/svg+xml"
+  std::string bytes;      // raw bytes; the MCP layer encodes them
+};
+
+// What a successful op did.
+struct OpOutcome {
+  std::vector<std::string> lines;  // reply lines, already prefixed (+, ~, *, -, !, @)
+  EventPtr event;                  // ONE event for the whole op; null when nothing changed
+  std::vector<Attachment> attachments;
+};
+
+// Called between steps of long work; `total` is 0 when unknown.
+using ProgressFn = std::function<void(double progress, double total, std::string_view message)>;
+
+// Services the engine hands to domain code during one call.
+struct CallContext {
+  const EventLog& log;         // read-only history (for @recent and history-aware queries)
+  const PathPolicy& paths;     // every path a domain reads or writes goes through this
+  EffectSink& effects;         // external effects of the current change
+  const ProgressFn& progress;  // may be an empty function
+};
+
+// One open document of a domain, with its model and derived indices.
+// Thread: owned by one session and only touched from that session's strand.
+class Document {
+ public:
+  virtual ~Document() = default;
+
+  // Applies one op (verb already checked against the registry). Strong guarantee: on error the
+  // model is unchanged. Effects go to ctx.effects.
+  virtual Result<OpOutcome> execute(const ParsedOp& op, CallContext& ctx) = 0;
+  // Inverse and re-application of a recorded event; both must succeed for events this document
+  // produced. After a series of them the engine calls history_changed().
+  virtual void revert(const Event& event, EffectSink& effects) = 0;
+  virtual void replay(const Event& event, EffectSink& effects) = 0;
+  virtual void history_changed() {}
+
+  // Answers a domain query (map, stats, describe, list, find, …). Returns nullopt for a query
+  // word it does not know, so the engine can try the generic ones (history, diff, status).
+  virtual std::optional<Result<std::string>> query(std::string_view verb, std::string_view args,
+                                                   const CallContext& ctx) const = 0;
+  // Extra lines for `status` (after the engine's file/log lines).
+  virtual std::vector<std::string> status_lines() const { return {}; }
+  // The one-line state digest that ends every mutating reply.
+  virtual std::string digest() const = 0;
+  // Runtime additions to the reference card (custom types, loaded stencils or soundfonts).
+  virtual std::string help_additions() const { return {}; }
+  // Structural warnings after a successful batch ("? X: no connections"), without the "? ".
+  virtual std::vector<std::string> warnings(std::span<const EventPtr> batch) const {
+    (void)batch;
+    return {};
+  }
+  // The file contents for `path` (the format is chosen from its extension), or an error.
+  virtual Result<std::string> serialize(const std::filesystem::path& path) const = 0;
+  virtual std::string title() const = 0;
+  // A short summary for open/save replies, e.g. "2 pages, 7 shapes, 5 edges, 1 groups".
+  virtual std::string summary() const = 0;
+};
+
+// A domain: its vocabulary and how to make documents. Immutable after construction and shared
+// by all sessions (thread-safe by being const).
+class Domain {
+ public:
+  virtual ~Domain() = default;
+
+  virtual std::string_view name() const = 0;            // "drawio"
+  virtual std::string_view display_name() const = 0;    // "draw.io diagrams"
+  virtual const VerbRegistry& verbs() const = 0;
+  virtual const ParseHooks* parse_hooks() const { return nullptr; }
+
+  // Static parts of the reference card besides the verbs: vocabulary, selectors, conventions,
+  // an example workflow. Markdown-ish plain text.
+  virtual std::string card_sections() const = 0;
+  // Query words this domain answers (for the card and the unknown-query error), with syntax.
+  virtual std::vector<VerbSpec> queries() const = 0;
+  // Session commands beyond the built-in ones (export, connect, load-soundfont, …).
+  virtual std::vector<VerbSpec> session_extensions() const { return {}; }
+  // File extensions `open` accepts, for messages ("drawio", "xml", "drawio.svg").
+  virtual std::vector<std::string> file_extensions() const = 0;
+
+  // `new "Title" [params]`.
+  virtual Result<std::unique_ptr<Document>> create(const SessionCommand& command) const = 0;
+  // `open PATH`: `bytes` is the file content, already read within the allowed roots.
+  virtual Result<std::unique_ptr<Document>> load(const std::filesystem::path& path,
+                                                 std::string_view bytes,
+                                                 const ProgressFn& progress) const = 0;
+  // A domain session extension. `document` is null when none is open. Mutating extensions
+  // return their reply lines; the engine appends the digest.
+  virtual Result<std::vector<std::string>> run_session_extension(const SessionCommand& command,
+                                                                 Document* document,
+                                                                 CallContext& ctx) const {
+    (void)document;
+    (void)ctx;
+    return make_error("unknown session command \"" + command.command + "\"");
+  }
+
+  // Where this domain's effects are delivered, or null when it has none.
+  virtual EffectExecutor* effect_executor(Document& document) const {
+    (void)document;
+    return nullptr;
+  }
+};
+
+}  // namespace fcp::core

@@ -1,0 +1,30 @@
+// External effects: messages an op must get confirmed by an outside system (the Max bridge)
+// before the op commits. Domains return them as values; the async layer delivers them.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace fcp::core {
+
+struct Effect {
+  std::string address;       // e.g. "/lofi/create"
+  std::string payload;       // e.g. a JSON object as text
+  std::vector<Effect> undo;  // what to send, in order, to cancel this effect once confirmed
+};
+
+// Delivers effects in order, awaiting each confirmation. On the first failure it sends the
+// `undo` effects of every already-confirmed effect (newest first, best effort) and then reports
+// the failure. `done` is called exactly once, from any thread.
+// Thread: implementations must be safe to call from any thread.
+class EffectExecutor {
+ public:
+  virtual ~EffectExecutor() = default;
+  virtual void deliver(std::vector<Effect> effects,
+                       std::function<void(Result<void>)> done) = 0;
+};
+
+}  // namespace fcp::core

@@ -1,0 +1,31 @@
+// File access for sessions and domains: the allowed-roots policy and atomic writes.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "core/result.hpp"
+
+namespace fcp::core {
+
+// Decides which paths tools may read and write. Implemented by the daemon (--root DIR).
+// Thread: implementations must be safe to call from several threads at once.
+class PathPolicy {
+ public:
+  virtual ~PathPolicy() = default;
+  // The absolute, canonical path to read, or an error naming the allowed roots. Relative paths
+  // are taken relative to the first root. Symlinks are resolved before the check.
+  virtual Result<std::filesystem::path> for_reading(std::string_view path) const = 0;
+  // As above for a file that may not exist yet (its parent directory must exist and be inside).
+  virtual Result<std::filesystem::path> for_writing(std::string_view path) const = 0;
+};
+
+// Reads a whole file; refuses files larger than `max_bytes`.
+Result<std::string> read_file(const std::filesystem::path& path, std::size_t max_bytes);
+// Writes via a temporary file in the same directory, fsync and rename: the target is either
+// the old file or the complete new one, never a half-written file.
+Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
+
+}  // namespace fcp::core

@@ -1,0 +1,130 @@
+// The engine's per-document session: runs the four tools of one domain against one document
+// with its event log — atomic batches, undo/redo/checkpoints, queries, save/open, help.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/domain.hpp"
+#include "core/event_log.hpp"
+
+namespace fcp::core {
+
+struct ToolReply {
+  std::string text;
+  bool is_error = false;
+  std::vector<Attachment> attachments;
+};
+
+struct SessionLimits {
+  std::size_t max_file_bytes = 512u << 20;  // refuse to open larger files
+  std::size_t max_ops_per_call = 1'000'000;
+  std::size_t progress_every = 1000;  // ops between progress reports in a batch
+};
+
+// Per call: progress reporting and cancellation (checked between ops).
+struct CallOptions {
+  ProgressFn progress;
+  const std::atomic<bool>* cancelled = nullptr;
+};
+
+// A change applied to the model and the log whose external effects still await confirmation.
+// Holds references into its Session: the Session must outlive it and run nothing else meanwhile.
+class PendingChange {
+ public:
+  struct Step {
+    EventPtr event;
+    bool forward;  // true: applied or replayed; false: reverted (undo)
+  };
+
+  std::vector<Effect> effects;  // deliver these, then confirm() or fail()
+  bool rollback_on_failure = true;
+
+ private:
+  friend class Session;
+  EventLog::Mark mark_;
+  std::vector<Step> steps_;
+  ToolReply reply_;  // the reply once confirmed (digest appended at confirmation)
+};
+
+// What a tool call produced: a final reply, or a change awaiting its effects.
+struct CallResult {
+  ToolReply reply;                       // final when `pending` is empty
+  std::optional<PendingChange> pending;  // effects to deliver first
+};
+
+// Thread: owned by one client session; every method runs on that session's strand.
+class Session {
+ public:
+  Session(const Domain& domain, const PathPolicy& paths, SessionLimits limits = {});
+
+  const Domain& domain() const { return domain_; }
+
+  // {domain}(ops)
+  CallResult run_ops(std::span<const std::string> ops, const CallOptions& options);
+  // {domain}_session(action)
+  CallResult run_session(std::string_view action, const CallOptions& options);
+  // {domain}_query(q): never changes the model or the log.
+  ToolReply run_query(std::string_view query) const;
+  // {domain}_help()
+  std::string help() const;
+
+  // Completes a pending change once its effects were delivered, or rolls it back when they
+  // failed (the executor has already compensated what was confirmed).
+  ToolReply confirm(PendingChange change);
+  ToolReply fail(PendingChange change, const Error& error);
+
+  // For resources and status: "No drawio document open." or file + digest.
+  std::string resource_text() const;
+  bool has_document() const { return document_ != nullptr; }
+  bool has_unsaved_changes() const;
+  std::optional<std::string> digest() const;
+  EffectExecutor* effect_executor();
+
+ private:
+  struct Applied;
+
+  CallResult finish(ToolReply reply, std::vector<Effect> effects, EventLog::Mark mark,
+                    std::vector<PendingChange::Step> steps, bool rollback_on_failure);
+  void roll_back(const EventLog::Mark& mark, const std::vector<PendingChange::Step>& steps);
+  ToolReply with_digest(ToolReply reply) const;
+  ToolReply error_reply(const Error& error) const;
+
+  CallResult session_new(const SessionCommand& command, const CallOptions& options);
+  CallResult session_open(const SessionCommand& command, const CallOptions& options);
+  CallResult session_save(const SessionCommand& command);
+  CallResult session_checkpoint(const SessionCommand& command);
+  CallResult session_undo(const SessionCommand& command);
+  CallResult session_redo(const SessionCommand& command);
+  CallResult session_close(const SessionCommand& command);
+  CallResult session_extension(const SessionCommand& command, const CallOptions& options);
+
+  std::string query_status() const;
+  Result<std::string> query_history(std::string_view args) const;
+  Result<std::string> query_diff(std::string_view args) const;
+  Error unknown_query_error(std::string_view word) const;
+
+  const Domain& domain_;
+  const PathPolicy& paths_;
+  SessionLimits limits_;
+  std::unique_ptr<Document> document_;
+  EventLog log_;
+  std::optional<std::filesystem::path> file_path_;
+  // The newest applied event when the document was last saved or opened (null: none). The
+  // document is unchanged exactly when the newest applied event is still this one.
+  EventPtr saved_head_;
+  std::size_t changes_since_save_ = 0;  // ops, undos and redos since then (for status)
+};
+
+// The reference card: verbs from the registry by category, the domain's sections, queries,
+// session commands, selectors, prefixes, and the document's runtime additions.
+std::string render_reference_card(const Domain& domain, const Document* document);
+
+}  // namespace fcp::core

@@ -1,0 +1,73 @@
+// The boundary between transports and the MCP layer: a transport frames bytes into messages and
+// hands each one to a Connection together with a Responder that carries the answers back.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace fcp::mcp {
+
+// Where the messages caused by one incoming message go. Implemented by each transport.
+// stdio/TCP write every message as one line on the connection; HTTP answers the POST that
+// carried the message (application/json, or an SSE stream once a notification precedes the
+// reply; 202 Accepted for no_reply()).
+// Thread: may be called from any thread; implementations post to their own strand.
+// Contract: exactly one of reply() or no_reply() is called, after any notify() calls.
+class Responder {
+ public:
+  virtual ~Responder() = default;
+  virtual void notify(std::string message) = 0;  // progress or log tied to this message
+  virtual void reply(std::string message) = 0;   // the single JSON-RPC response
+  virtual void no_reply() = 0;                   // notification, response, or cancelled request
+};
+
+// Where unsolicited server messages go (log records not tied to a request).
+// Thread: may be called from any thread.
+class Outbound {
+ public:
+  virtual ~Outbound() = default;
+  virtual void send(std::string message) = 0;
+};
+
+struct ConnectionInfo {
+  std::string transport;                    // "stdio", "tcp", "http"
+  std::string peer;                         // for logs: "127.0.0.1:51234", "stdin"
+  std::optional<std::string> session_name;  // a named session requested out of band (HTTP header)
+};
+
+// One MCP client connection (a stdio process, a TCP socket, an HTTP Mcp-Session-Id).
+// Thread: handle() may be called from the transport's thread; the connection serialises work.
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  // One complete message as received (not yet parsed).
+  virtual void handle(std::string_view message, std::shared_ptr<Responder> responder) = 0;
+  // A message larger than the limit arrived (and was discarded by the transport).
+  virtual void handle_oversized(std::size_t size, std::shared_ptr<Responder> responder) = 0;
+  // True once initialize succeeded (HTTP issues Mcp-Session-Id then).
+  virtual bool initialized() const = 0;
+  // The transport closed: cancel in-flight work and release a named session. Idempotent.
+  virtual void close() = 0;
+};
+
+// Creates connections. Implemented by mcp::Server.
+class ConnectionFactory {
+ public:
+  virtual ~ConnectionFactory() = default;
+  virtual std::shared_ptr<Connection> connect(ConnectionInfo info,
+                                              std::shared_ptr<Outbound> outbound) = 0;
+};
+
+// MCP protocol versions this server speaks, newest first.
+inline constexpr std::string_view kSupportedProtocolVersions[] = {"2025-11-25", "2025-06-18",
+                                                                   "2025-03-26"};
+inline bool is_supported_protocol_version(std::string_view version) {
+  for (auto v : kSupportedProtocolVersions)
+    if (v == version) return true;
+  return false;
+}
+
+}  // namespace fcp::mcp
