@@ -70,6 +70,9 @@ class Document {
   virtual void revert(const Event& event, EffectSink& effects) = 0;
   virtual void replay(const Event& event, EffectSink& effects) = 0;
   virtual void history_changed() {}
+  // Called once after `new` or `open` made this the session's document (e.g. to announce it to
+  // an external system). A failure of these effects is reported as a warning, not rolled back.
+  virtual void opened(EffectSink& effects) { (void)effects; }
 
   // Answers a domain query (map, stats, describe, list, find, …). Returns nullopt for a query
   // word it does not know, so the engine can try the generic ones (history, diff, status).

@@ -32,7 +32,9 @@ class EventLog {
     bool is_checkpoint() const { return event == nullptr; }
   };
 
-  // Everything needed to put the log back exactly as it was (batch rollback).
+  // Everything needed to put the log back exactly as it was (batch rollback). Contract: the
+  // entries before the marked cursor must still be there at rollback, i.e. nothing was
+  // appended after undoing past the mark (appends after it, undo and redo are all fine).
   struct Mark {
     std::size_t cursor = 0;
     std::vector<Entry> tail;  // entries at and after the cursor when marked

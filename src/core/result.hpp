@@ -10,7 +10,10 @@ namespace fcp::core {
 
 // An error an LLM can act on: one line of message (no "! " prefix) plus optional
 // suggestions, each of which should be a pasteable op or value (rendered as "  try: …").
+// Not an aggregate on purpose: Result<std::string> must not be constructible as an error from a
+// string (C++20 parenthesised aggregate init would make that ambiguous). Build with make_error.
 struct Error {
+  Error() = default;
   std::string message;
   std::vector<std::string> hints;
 };
@@ -19,7 +22,10 @@ template <class T = void>
 using Result = boost::system::result<T, Error>;
 
 inline Error make_error(std::string message, std::vector<std::string> hints = {}) {
-  return Error{std::move(message), std::move(hints)};
+  Error error;
+  error.message = std::move(message);
+  error.hints = std::move(hints);
+  return error;
 }
 
 // Thrown only when code calls .value() on a failed Result; the dispatch safety net logs it.

@@ -14,6 +14,7 @@
 
 #include "core/domain.hpp"
 #include "core/event_log.hpp"
+#include "core/response.hpp"
 
 namespace fcp::core {
 
@@ -56,6 +57,10 @@ class PendingChange {
 
 // What a tool call produced: a final reply, or a change awaiting its effects.
 struct CallResult {
+  CallResult() = default;
+  CallResult(ToolReply final_reply) : reply(std::move(final_reply)) {}  // NOLINT: implicit
+  explicit CallResult(PendingChange change) : pending(std::move(change)) {}
+
   ToolReply reply;                       // final when `pending` is empty
   std::optional<PendingChange> pending;  // effects to deliver first
 };
@@ -89,14 +94,22 @@ class Session {
   EffectExecutor* effect_executor();
 
  private:
-  struct Applied;
-
+  Error no_document_error() const;
+  Error unknown_verb_error(std::string_view verb) const;
+  Result<OpOutcome> run_one_op(std::string_view text, CallContext& ctx);
+  void add_warnings(ReplyText& reply, const std::vector<PendingChange::Step>& steps) const;
+  ToolReply batch_failure_reply(std::size_t index, std::size_t count, std::string_view op,
+                                const Error& error) const;
   CallResult finish(ToolReply reply, std::vector<Effect> effects, EventLog::Mark mark,
                     std::vector<PendingChange::Step> steps, bool rollback_on_failure);
   void roll_back(const EventLog::Mark& mark, const std::vector<PendingChange::Step>& steps);
   ToolReply with_digest(ToolReply reply) const;
   ToolReply error_reply(const Error& error) const;
 
+  Result<void> check_can_replace(const SessionCommand& command) const;
+  void install(std::unique_ptr<Document> document, std::optional<std::filesystem::path> file);
+  CallResult apply_history(const std::vector<EventPtr>& events, bool forward, EventLog::Mark mark);
+  EventPtr head_event() const;
   CallResult session_new(const SessionCommand& command, const CallOptions& options);
   CallResult session_open(const SessionCommand& command, const CallOptions& options);
   CallResult session_save(const SessionCommand& command);
@@ -122,6 +135,9 @@ class Session {
   EventPtr saved_head_;
   std::size_t changes_since_save_ = 0;  // ops, undos and redos since then (for status)
 };
+
+// The queries the engine answers for every domain (status, history, diff).
+std::span<const VerbSpec> engine_queries();
 
 // The reference card: verbs from the registry by category, the domain's sections, queries,
 // session commands, selectors, prefixes, and the document's runtime additions.

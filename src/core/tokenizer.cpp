@@ -1,1 +1,241 @@
-// placeholder, replaced during development
+#include "core/tokenizer.hpp"
+
+#include <optional>
+
+namespace fcp::core {
+namespace {
+
+constexpr std::string_view replacement_char = "\xEF\xBF\xBD";  // U+FFFD
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool is_quote(char c) { return c == '"' || c == '\''; }
+bool is_ascii(char c) { return static_cast<unsigned char>(c) < 0x80; }
+
+void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+struct Utf8Step {
+  std::size_t length;  // bytes consumed: the whole sequence, or its maximal ill-formed subpart
+  bool valid;
+};
+
+// Decodes per the Unicode well-formedness table, so overlong forms, surrogates and values
+// above U+10FFFF are rejected; each maximal ill-formed subpart becomes one U+FFFD.
+Utf8Step utf8_step(std::string_view text, std::size_t pos) {
+  const auto lead = static_cast<unsigned char>(text[pos]);
+  std::size_t need = 0;
+  unsigned char low = 0x80;
+  unsigned char high = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    need = 1;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    need = 2;
+    if (lead == 0xE0) low = 0xA0;
+    if (lead == 0xED) high = 0x9F;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    need = 3;
+    if (lead == 0xF0) low = 0x90;
+    if (lead == 0xF4) high = 0x8F;
+  } else {
+    return {1, false};
+  }
+  for (std::size_t k = 1; k <= need; ++k) {
+    if (pos + k >= text.size()) return {k, false};
+    const auto byte = static_cast<unsigned char>(text[pos + k]);
+    if (byte < low || byte > high) return {k, false};
+    low = 0x80;
+    high = 0xBF;
+  }
+  return {need + 1, true};
+}
+
+std::optional<char32_t> read_hex4(std::string_view text, std::size_t pos) {
+  if (pos + 4 > text.size()) return std::nullopt;
+  char32_t value = 0;
+  for (std::size_t i = pos; i < pos + 4; ++i) {
+    const char c = text[i];
+    char32_t digit = 0;
+    if (c >= '0' && c <= '9') {
+      digit = static_cast<char32_t>(c - '0');
+    } else if (c >= 'a' && c <= 'f') {
+      digit = static_cast<char32_t>(c - 'a' + 10);
+    } else if (c >= 'A' && c <= 'F') {
+      digit = static_cast<char32_t>(c - 'A' + 10);
+    } else {
+      return std::nullopt;
+    }
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+bool is_high_surrogate(char32_t cp) { return cp >= 0xD800 && cp <= 0xDBFF; }
+bool is_low_surrogate(char32_t cp) { return cp >= 0xDC00 && cp <= 0xDFFF; }
+
+// One pass over the input; pos_ only moves forward.
+class Scanner {
+ public:
+  explicit Scanner(std::string_view input) : input_(input) {}
+
+  Result<std::vector<Token>> run() {
+    std::vector<Token> tokens;
+    tokens.reserve(8);
+    for (;;) {
+      while (pos_ < input_.size() && is_space(input_[pos_])) ++pos_;
+      if (pos_ >= input_.size()) break;
+      Token& token = tokens.emplace_back();
+      const bool ok = is_quote(input_[pos_]) ? quoted_token(token) : unquoted_token(token);
+      if (!ok) return unterminated();
+    }
+    return tokens;
+  }
+
+ private:
+  bool quoted_token(Token& token) {
+    token.quoted = true;
+    return quoted_region(token.text);
+  }
+
+  bool unquoted_token(Token& token) {
+    const std::size_t start = pos_;
+    while (pos_ < input_.size() && plain_unquoted(input_[pos_])) ++pos_;
+    token.text.assign(input_.substr(start, pos_ - start));
+    while (pos_ < input_.size() && !is_space(input_[pos_])) {
+      const char c = input_[pos_];
+      if (is_quote(c)) {
+        token.value_quoted = true;
+        if (!quoted_region(token.text)) return false;
+      } else {
+        copy_char(token.text);
+      }
+    }
+    return true;
+  }
+
+  static bool plain_unquoted(char c) { return is_ascii(c) && !is_space(c) && !is_quote(c); }
+
+  // pos_ is on the opening quote; consumes through the matching closing quote.
+  bool quoted_region(std::string& out) {
+    const char quote = input_[pos_];
+    const std::size_t open = pos_++;
+    while (pos_ < input_.size()) {
+      std::size_t run = pos_;
+      while (run < input_.size() && is_ascii(input_[run]) && input_[run] != quote &&
+             input_[run] != '\\') {
+        ++run;
+      }
+      out.append(input_.substr(pos_, run - pos_));
+      pos_ = run;
+      if (pos_ >= input_.size()) break;
+      const char c = input_[pos_];
+      if (c == quote) {
+        ++pos_;
+        return true;
+      }
+      if (c == '\\') {
+        escape(out);
+      } else {
+        copy_char(out);
+      }
+    }
+    open_quote_ = open;
+    return false;
+  }
+
+  // pos_ is on a backslash inside a quoted region.
+  void escape(std::string& out) {
+    ++pos_;
+    if (pos_ >= input_.size()) return;  // the region is unterminated anyway
+    const char next = input_[pos_];
+    if (next == 'n') {
+      out += '\n';
+      ++pos_;
+    } else if (next == 'u' && unicode_escape(out)) {
+      return;
+    } else {
+      copy_char(out);  // \" \' \\ and any other \X: X itself
+    }
+  }
+
+  // pos_ is on the 'u' of \uXXXX; false (nothing consumed) when no four hex digits follow.
+  bool unicode_escape(std::string& out) {
+    auto unit = read_hex4(input_, pos_ + 1);
+    if (!unit) return false;
+    pos_ += 5;
+    char32_t cp = *unit;
+    if (is_high_surrogate(cp)) {
+      const bool pair_follows = pos_ + 1 < input_.size() && input_[pos_] == '\\' &&
+                                input_[pos_ + 1] == 'u';
+      auto low = pair_follows ? read_hex4(input_, pos_ + 2) : std::nullopt;
+      if (low && is_low_surrogate(*low)) {
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (*low - 0xDC00);
+        pos_ += 6;
+      } else {
+        cp = 0xFFFD;
+      }
+    } else if (is_low_surrogate(cp)) {
+      cp = 0xFFFD;
+    }
+    append_utf8(out, cp);
+    return true;
+  }
+
+  // Copies one code point; an ill-formed UTF-8 sequence becomes U+FFFD.
+  void copy_char(std::string& out) {
+    const char c = input_[pos_];
+    if (is_ascii(c)) {
+      out += c;
+      ++pos_;
+      return;
+    }
+    const Utf8Step step = utf8_step(input_, pos_);
+    if (step.valid) {
+      out.append(input_.substr(pos_, step.length));
+    } else {
+      out.append(replacement_char);
+    }
+    pos_ += step.length;
+  }
+
+  // Columns count code points (1-based), so they match what an editor shows.
+  Error unterminated() const {
+    std::size_t column = 1;
+    for (std::size_t i = 0; i < open_quote_; ++i) {
+      if ((static_cast<unsigned char>(input_[i]) & 0xC0) != 0x80) ++column;
+    }
+    return make_error("unterminated quote at column " + std::to_string(column));
+  }
+
+  std::string_view input_;
+  std::size_t pos_ = 0;
+  std::size_t open_quote_ = 0;
+};
+
+}  // namespace
+
+Result<std::vector<Token>> tokenize(std::string_view input) { return Scanner(input).run(); }
+
+std::string_view trim(std::string_view text) {
+  std::size_t begin = 0;
+  std::size_t end = text.size();
+  while (begin < end && is_space(text[begin])) ++begin;
+  while (end > begin && is_space(text[end - 1])) --end;
+  return text.substr(begin, end - begin);
+}
+
+}  // namespace fcp::core

@@ -1,1 +1,128 @@
-// placeholder, replaced during development
+#include "daemon/config.hpp"
+
+#include <boost/json.hpp>
+#include <charconv>
+
+namespace fcp::daemon {
+namespace json = boost::json;
+using core::make_error;
+using core::Result;
+
+namespace {
+
+Result<std::vector<std::string>> string_list(const json::value& value, std::string_view key) {
+  if (!value.is_array()) return make_error("config: \"" + std::string(key) + "\" must be a list");
+  std::vector<std::string> out;
+  for (const auto& item : value.as_array()) {
+    if (!item.is_string()) return make_error("config: \"" + std::string(key) + "\" holds strings");
+    out.emplace_back(item.as_string());
+  }
+  return out;
+}
+
+Result<std::vector<Endpoint>> endpoint_list(const json::value& value, std::string_view key) {
+  auto items = string_list(value, key);
+  if (!items) return items.error();
+  std::vector<Endpoint> out;
+  for (const auto& item : *items) {
+    auto endpoint = parse_endpoint(item);
+    if (!endpoint) return endpoint.error();
+    out.push_back(*endpoint);
+  }
+  return out;
+}
+
+Result<std::size_t> size_value(const json::value& value, std::string_view key) {
+  if (!value.is_int64() && !value.is_uint64()) {
+    return make_error("config: \"" + std::string(key) + "\" must be a whole number");
+  }
+  auto n = value.to_number<long long>();
+  if (n <= 0) return make_error("config: \"" + std::string(key) + "\" must be positive");
+  return static_cast<std::size_t>(n);
+}
+
+Result<void> apply_key(const std::string& key, const json::value& value, Config& config);
+
+Result<void> apply_object(const json::object& object, const std::string& prefix, Config& config) {
+  for (const auto& [key, value] : object) {
+    std::string path = prefix.empty() ? std::string(key) : prefix + "." + std::string(key);
+    if (key.starts_with("_")) continue;  // "_comment" and friends
+    if (value.is_object() && path != "lofi") {
+      if (auto ok = apply_object(value.as_object(), path, config); !ok) return ok;
+      continue;
+    }
+    if (auto ok = apply_key(path, value, config); !ok) return ok;
+  }
+  return {};
+}
+
+template <class T>
+Result<void> assign(Result<T> parsed, T& target) {
+  if (!parsed) return parsed.error();
+  target = std::move(*parsed);
+  return {};
+}
+
+Result<void> apply_key(const std::string& key, const json::value& value, Config& config) {
+  if (key == "transports.stdio") {
+    if (!value.is_bool()) return make_error("config: \"transports.stdio\" must be true or false");
+    config.stdio = value.as_bool();
+    return {};
+  }
+  if (key == "transports.tcp") return assign(endpoint_list(value, key), config.tcp);
+  if (key == "transports.http") return assign(endpoint_list(value, key), config.http);
+  if (key == "roots") return assign(string_list(value, key), config.roots);
+  if (key == "log.level" && value.is_string()) {
+    config.log_level = std::string(value.as_string());
+    return {};
+  }
+  if (key == "log.file") {
+    if (value.is_null()) config.log_file.reset();
+    else if (value.is_string()) config.log_file = std::string(value.as_string());
+    else return make_error("config: \"log.file\" must be a path or null");
+    return {};
+  }
+  if (key == "workers") return assign(size_value(value, key), config.workers);
+  if (key == "limits.max_message_bytes") return assign(size_value(value, key), config.max_message_bytes);
+  if (key == "limits.max_file_bytes") return assign(size_value(value, key), config.max_file_bytes);
+  if (key == "limits.max_ops_per_call") return assign(size_value(value, key), config.max_ops_per_call);
+  if (key == "limits.max_connections") return assign(size_value(value, key), config.max_connections);
+  if (key == "limits.max_named_sessions") return assign(size_value(value, key), config.max_named_sessions);
+  if (key == "http.allowed_origins") return assign(string_list(value, key), config.allowed_origins);
+  if (key == "http.allowed_hosts") return assign(string_list(value, key), config.allowed_hosts);
+  if (key == "http.session_idle_seconds") return assign(size_value(value, key), config.http_session_idle_seconds);
+  if (key == "lofi") return {};  // read by the lofi domain
+  return make_error("config: unknown setting \"" + key + "\" (see config/fcpd.json for the list)");
+}
+
+}  // namespace
+
+Result<Endpoint> parse_endpoint(std::string_view text) {
+  auto colon = text.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) {
+    return make_error("expected HOST:PORT (e.g. 127.0.0.1:7300), got \"" + std::string(text) + "\"");
+  }
+  Endpoint endpoint;
+  endpoint.host = std::string(text.substr(0, colon));
+  if (endpoint.host.size() > 2 && endpoint.host.front() == '[' && endpoint.host.back() == ']') {
+    endpoint.host = endpoint.host.substr(1, endpoint.host.size() - 2);
+  }
+  auto port_text = text.substr(colon + 1);
+  unsigned value = 0;
+  auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), value);
+  if (ec != std::errc() || end != port_text.data() + port_text.size() || value > 65535) {
+    return make_error("bad port in \"" + std::string(text) + "\" (0–65535; 0 picks a free port)");
+  }
+  endpoint.port = static_cast<unsigned short>(value);
+  return endpoint;
+}
+
+Result<void> apply_config_json(std::string_view text, Config& config) {
+  json::error_code ec;
+  auto value = json::parse(text, ec);
+  if (ec) return make_error("config: invalid JSON: " + ec.message());
+  if (!value.is_object()) return make_error("config: the top level must be an object");
+  return apply_object(value.as_object(), "", config);
+}
+
+}  // namespace fcp::daemon

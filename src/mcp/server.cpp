@@ -1,1 +1,54 @@
-// placeholder, replaced during development
+#include "mcp/server.hpp"
+
+#include "mcp/client_connection.hpp"
+
+namespace fcp::mcp {
+
+Server::Server(boost::asio::any_io_executor workers, std::vector<const core::Domain*> domains,
+               const core::PathPolicy& paths, ServerOptions options)
+    : workers_(std::move(workers)),
+      domains_(std::move(domains)),
+      paths_(paths),
+      options_(std::move(options)),
+      registry_(options_.max_named_sessions) {
+  for (const auto* domain : domains_) {
+    for (auto& tool : make_tools(*domain)) tools_.push_back(std::move(tool));
+  }
+}
+
+std::shared_ptr<Connection> Server::connect(ConnectionInfo info,
+                                            std::shared_ptr<Outbound> outbound) {
+  return std::make_shared<ClientConnection>(*this, std::move(info), std::move(outbound));
+}
+
+const Tool* Server::find_tool(std::string_view name) const {
+  for (const auto& tool : tools_) {
+    if (tool.name == name) return &tool;
+  }
+  return nullptr;
+}
+
+std::shared_ptr<ClientSession> Server::make_session(const std::string& name) const {
+  return std::make_shared<ClientSession>(workers_, domains_, paths_, options_.limits, name);
+}
+
+std::string Server::instructions() const {
+  std::string text =
+      "fcpd edits complex files through small verb languages (FCP). Each domain has four tools: "
+      "DOMAIN(ops) applies op strings as one atomic batch, DOMAIN_query(q) inspects, "
+      "DOMAIN_session(action) manages the document (new, open, save, checkpoint, undo, redo), and "
+      "DOMAIN_help() returns the reference card. Start with DOMAIN_session 'new \"Title\"' or "
+      "'open PATH', then send ops; call DOMAIN_help when unsure of the syntax. Every mutating reply "
+      "ends with a state digest; lines starting with '!' are errors, '?' are warnings, 'try:' "
+      "lines are suggested fixes.";
+  if (!domains_.empty()) {
+    text += " Domains here:";
+    for (const auto* domain : domains_) {
+      text += " " + std::string(domain->name()) + " (" + std::string(domain->display_name()) + ")";
+    }
+    text += ".";
+  }
+  return text;
+}
+
+}  // namespace fcp::mcp

@@ -1,1 +1,174 @@
-// placeholder, replaced during development
+#include "transport/stdio.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <chrono>
+#include <optional>
+#include <utility>
+
+#include "transport/fd_io.hpp"
+#include "transport/line_channel.hpp"
+
+namespace fcp::transport {
+
+// How long end of input waits for replies to requests already received.
+inline constexpr std::chrono::seconds kEofGrace{10};
+
+// The stdio connection. Writing: a blocking write() on FdWriter's thread rather than an Asio
+// posix::stream_descriptor, because stdout may be a regular file (epoll rejects it) and because
+// a stream_descriptor would set O_NONBLOCK on a file description shared with the parent (a
+// terminal, say) and leave it so. Thread: the strand, except start()/stop().
+class StdioChannel final : public LineChannel {
+ public:
+  StdioChannel(boost::asio::io_context& io, const Limits& limits, int in_fd, int out_fd)
+      : LineChannel(boost::asio::make_strand(io), limits),
+        io_(io),
+        reader_(in_fd),
+        writer_(out_fd, strand()),
+        grace_timer_(strand()) {}
+
+  void start(mcp::ConnectionFactory& factory, std::function<void()> on_closed) {
+    work_.emplace(io_.get_executor());
+    boost::asio::post(strand(), [self = self(), &factory, on_closed = std::move(on_closed)] {
+      self->on_closed_ = on_closed;
+      self->open(factory, mcp::ConnectionInfo{"stdio", "stdin", std::nullopt});
+      self->start_reader();
+    });
+  }
+
+  void stop() {
+    boost::asio::post(strand(), [self = self()] {
+      self->close_connection();
+      self->finish();
+    });
+  }
+
+  // Owner's thread, after stop(): ends both threads now.
+  void stop_threads() {
+    reader_.stop();
+    writer_.stop();
+  }
+
+ private:
+  std::shared_ptr<StdioChannel> self() {
+    return std::static_pointer_cast<StdioChannel>(shared_from_this());
+  }
+
+  void start_reader() {
+    // The reader thread holds the channel weakly: it must never be the one to destroy it.
+    std::weak_ptr<StdioChannel> weak = self();
+    auto ex = strand();
+    reader_.start(
+        [weak, ex](std::string chunk) {
+          if (auto channel = weak.lock())
+            boost::asio::post(ex, [channel = std::move(channel), chunk = std::move(chunk)] {
+              channel->on_chunk(chunk);
+            });
+        },
+        [weak, ex](boost::system::error_code ec) {
+          if (auto channel = weak.lock())
+            boost::asio::post(ex, [channel = std::move(channel), ec] { channel->on_eof(ec); });
+        });
+  }
+
+  void on_chunk(const std::string& chunk) {
+    if (finished_) return;
+    deliver(chunk);
+    if (!reading_paused()) reader_.resume();
+  }
+
+  void on_eof(const boost::system::error_code& ec) {
+    if (finished_) return;
+    if (ec) spdlog::error("stdio: reading stdin failed: {}", ec.message());
+    deliver_eof();
+    eof_ = true;
+    grace_timer_.expires_after(kEofGrace);
+    grace_timer_.async_wait([self = self()](const boost::system::error_code& wait_ec) {
+      if (wait_ec) return;
+      spdlog::warn("stdio: closing with {} request(s) unanswered", self->requests_in_flight());
+      self->begin_close();
+    });
+    maybe_close();
+  }
+
+  void maybe_close() {
+    if (eof_ && requests_in_flight() == 0) begin_close();
+  }
+
+  void begin_close() {
+    if (closing_) return;
+    closing_ = true;
+    grace_timer_.cancel();
+    close_connection();
+    // Messages that close() itself posts land before this check.
+    boost::asio::post(strand(), [self = self()] {
+      self->flushing_ = true;
+      if (self->write_idle()) self->finish();
+    });
+  }
+
+  void finish() {
+    if (finished_) return;
+    finished_ = true;
+    grace_timer_.cancel();
+    stop_writing();
+    reader_.stop();
+    writer_.stop();
+    if (on_closed_) boost::asio::post(io_, std::move(on_closed_));
+    work_.reset();
+  }
+
+  void write_batch(const std::vector<std::string>& lines) override {
+    writer_.async_write(lines, [self = self()](boost::system::error_code ec) {
+      self->on_write_done(ec);
+    });
+  }
+  void resume_reading() override {
+    if (!finished_) reader_.resume();
+  }
+  void on_write_error(const boost::system::error_code& ec) override {
+    if (!finished_) spdlog::error("stdio: writing stdout failed: {}", ec.message());
+    close_connection();
+    finish();
+  }
+  void on_write_idle() override {
+    if (flushing_) finish();
+  }
+  void on_request_finished() override { maybe_close(); }
+
+  boost::asio::io_context& io_;
+  FdReader reader_;
+  FdWriter writer_;
+  boost::asio::steady_timer grace_timer_;
+  std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
+  std::function<void()> on_closed_;
+  bool eof_ = false;
+  bool closing_ = false;
+  bool flushing_ = false;
+  bool finished_ = false;
+};
+
+StdioTransport::StdioTransport(boost::asio::io_context& io, mcp::ConnectionFactory& factory,
+                               Limits limits, int in_fd, int out_fd)
+    : io_(io), factory_(factory), limits_(limits), in_fd_(in_fd), out_fd_(out_fd) {}
+
+StdioTransport::~StdioTransport() {
+  stop();
+  if (channel_) channel_->stop_threads();
+}
+
+void StdioTransport::start(std::function<void()> on_closed) {
+  if (channel_) return;
+  channel_ = std::make_shared<StdioChannel>(io_, limits_, in_fd_, out_fd_);
+  channel_->start(factory_, std::move(on_closed));
+}
+
+void StdioTransport::stop() {
+  if (channel_) channel_->stop();
+}
+
+}  // namespace fcp::transport

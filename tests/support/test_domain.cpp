@@ -1,1 +1,353 @@
-// placeholder, replaced during development
+#include "tests/support/test_domain.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "core/resolve.hpp"
+#include "core/response.hpp"
+
+namespace fcp::testing {
+namespace {
+
+using core::Error;
+using core::make_error;
+using core::Result;
+
+struct Card {
+  std::string name;
+  std::string color;
+  std::vector<std::string> links;
+  bool operator==(const Card&) const = default;
+};
+
+// One op's changes: each card's state before and after (nullopt = absent).
+struct DeckEvent final : core::Event {
+  std::string text;
+  std::vector<std::pair<std::optional<Card>, std::optional<Card>>> changes;
+  std::string summary() const override { return text; }
+};
+
+// Delivers effects on a detached thread, as a real bridge would complete asynchronously.
+class FakeExecutor final : public core::EffectExecutor {
+ public:
+  void deliver(std::vector<core::Effect> effects,
+               std::function<void(core::Result<void>)> done) override {
+    std::thread([effects = std::move(effects), done = std::move(done)] {
+      for (const auto& effect : effects) {
+        if (effect.payload == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        if (effect.payload == "fail") {
+          done(make_error("external system refused \"" + effect.payload + "\""));
+          return;
+        }
+      }
+      done({});
+    }).detach();
+  }
+};
+
+class DeckDocument final : public core::Document {
+ public:
+  explicit DeckDocument(std::string title) : title_(std::move(title)) {}
+
+  void put(const Card& card) {
+    if (!cards_.contains(card.name)) index_.add(card.name, card.name);
+    cards_[card.name] = card;
+  }
+  void erase(const std::string& name) {
+    if (cards_.erase(name) != 0) index_.remove(name, name);
+  }
+
+  Result<core::OpOutcome> execute(const core::ParsedOp& op, core::CallContext& ctx) override;
+  void revert(const core::Event& event, core::EffectSink&) override {
+    const auto& deck = static_cast<const DeckEvent&>(event);
+    for (auto it = deck.changes.rbegin(); it != deck.changes.rend(); ++it) apply(it->second, it->first);
+  }
+  void replay(const core::Event& event, core::EffectSink&) override {
+    for (const auto& [before, after] : static_cast<const DeckEvent&>(event).changes) apply(before, after);
+  }
+  std::optional<Result<std::string>> query(std::string_view verb, std::string_view args,
+                                           const core::CallContext& ctx) const override;
+  std::string digest() const override {
+    std::size_t links = 0;
+    for (const auto& [name, card] : cards_) links += card.links.size();
+    return "[" + std::to_string(cards_.size()) + "c " + std::to_string(links) + "l]";
+  }
+  std::vector<std::string> warnings(std::span<const core::EventPtr> batch) const override {
+    std::set<std::string> touched;
+    for (const auto& event : batch) {
+      for (const auto& change : static_cast<const DeckEvent&>(*event).changes) {
+        if (change.second && change.second->color.empty()) touched.insert(change.second->name);
+      }
+    }
+    std::vector<std::string> out;
+    for (const auto& name : touched) out.push_back(name + ": no color");
+    return out;
+  }
+  Result<std::string> serialize(const std::filesystem::path&) const override {
+    std::string out;
+    for (const auto& [name, card] : cards_) {
+      std::string links;
+      for (const auto& link : card.links) links += (links.empty() ? "" : ",") + link;
+      out += name + "\t" + card.color + "\t" + links + "\n";
+    }
+    return out;
+  }
+  std::string title() const override { return title_; }
+  std::string summary() const override { return std::to_string(cards_.size()) + " cards"; }
+  std::string help_additions() const override { return "  cards: " + std::to_string(cards_.size()); }
+
+  FakeExecutor executor;
+
+ private:
+  void apply(const std::optional<Card>& before, const std::optional<Card>& after) {
+    if (before) erase(before->name);
+    if (after) put(*after);
+  }
+  Result<std::vector<std::string>> select(const core::ParsedOp& op, const core::CallContext& ctx,
+                                          std::size_t positional) const;
+  Result<core::OpOutcome> add(const core::ParsedOp& op);
+  Result<core::OpOutcome> change_each(const core::ParsedOp& op, const core::CallContext& ctx);
+  Result<core::OpOutcome> link(const core::ParsedOp& op);
+
+  std::string title_;
+  std::map<std::string, Card> cards_;
+  core::NameIndex<std::string> index_;
+};
+
+core::EventPtr make_event(std::string text,
+                          std::vector<std::pair<std::optional<Card>, std::optional<Card>>> changes) {
+  auto event = std::make_shared<DeckEvent>();
+  event->text = std::move(text);
+  event->changes = std::move(changes);
+  return event;
+}
+
+Result<std::vector<std::string>> DeckDocument::select(const core::ParsedOp& op,
+                                                      const core::CallContext& ctx,
+                                                      std::size_t positional) const {
+  if (op.selectors.empty()) {
+    if (op.positionals.size() <= positional) return make_error(op.verb + " needs a card name");
+    auto id = index_.resolve(op.positionals[positional], "card");
+    if (!id) return id.error();
+    return std::vector<std::string>{*id};
+  }
+  std::set<std::string> recent;
+  std::vector<std::string> out;
+  for (const auto& [name, card] : cards_) {
+    bool keep = true;
+    for (const auto& sel : op.selectors) {
+      bool match = false;
+      if (sel.type == "all") {
+        match = true;
+      } else if (sel.type == "color") {
+        match = card.color == sel.value;
+      } else if (sel.type == "recent") {
+        if (recent.empty()) {
+          for (const auto& e : ctx.log.recent(sel.value.empty() ? 1 : std::stoul(sel.value)))
+            for (const auto& c : static_cast<const DeckEvent&>(*e).changes)
+              if (c.second) recent.insert(c.second->name);
+        }
+        match = recent.contains(name);
+      } else {
+        return make_error("unknown selector type \"" + sel.type + "\"",
+                          {"@all", "@color:COLOR", "@recent:N"});
+      }
+      keep = keep && (match != sel.negated);
+    }
+    if (keep) out.push_back(name);
+  }
+  if (out.empty()) return make_error("no card matches " + op.selectors.front().raw);
+  return out;
+}
+
+Result<core::OpOutcome> DeckDocument::add(const core::ParsedOp& op) {
+  if (op.positionals.empty()) return make_error("add needs a name", {"add NAME [color:C]"});
+  int count = 1;
+  if (const auto* n = op.param("count")) {
+    count = std::atoi(n->c_str());
+    if (count < 1 || count > 100000) return make_error("count must be 1..100000");
+  }
+  core::OpOutcome outcome;
+  std::vector<std::pair<std::optional<Card>, std::optional<Card>>> changes;
+  for (int i = 1; i <= count; ++i) {
+    Card card{op.positionals[0] + (count > 1 ? std::to_string(i) : ""), op.param_or("color", ""), {}};
+    if (cards_.contains(card.name)) {
+      for (auto& [before, after] : changes) erase(after->name);  // strong guarantee
+      return make_error("card \"" + card.name + "\" exists", {"rename " + card.name + " NEW"});
+    }
+    put(card);
+    outcome.lines.push_back("+card " + card.name + (card.color.empty() ? "" : " " + card.color));
+    changes.emplace_back(std::nullopt, card);
+  }
+  outcome.event = make_event(op.raw, std::move(changes));
+  return outcome;
+}
+
+Result<core::OpOutcome> DeckDocument::change_each(const core::ParsedOp& op,
+                                                  const core::CallContext& ctx) {
+  auto targets = select(op, ctx, 0);
+  if (!targets) return targets.error();
+  if (op.verb == "rename" && (targets->size() != 1 || op.positionals.size() < 2))
+    return make_error("rename needs one card and a new name", {"rename OLD NEW"});
+  if (op.verb == "set" && !op.has_param("color")) return make_error("set needs color:C");
+  core::OpOutcome outcome;
+  std::vector<std::pair<std::optional<Card>, std::optional<Card>>> changes;
+  for (const auto& name : *targets) {
+    Card before = cards_.at(name);
+    std::optional<Card> after = before;
+    if (op.verb == "remove") {
+      after.reset();
+      outcome.lines.push_back("-card " + name);
+    } else if (op.verb == "set") {
+      after->color = *op.param("color");
+      outcome.lines.push_back("*card " + name + " color:" + after->color);
+    } else {
+      after->name = op.positionals[1];
+      if (cards_.contains(after->name)) return make_error("card \"" + after->name + "\" exists");
+      outcome.lines.push_back("*card " + name + " -> " + after->name);
+    }
+    changes.emplace_back(before, after);
+  }
+  for (const auto& [before, after] : changes) apply(before, after);
+  outcome.event = make_event(op.raw, std::move(changes));
+  return outcome;
+}
+
+Result<core::OpOutcome> DeckDocument::link(const core::ParsedOp& op) {
+  std::vector<std::string> chain;
+  for (std::size_t i = 0; i < op.positionals.size(); ++i) {
+    if (core::is_arrow(op.positionals[i])) continue;
+    auto id = index_.resolve(op.positionals[i], "card");
+    if (!id) return id.error();
+    chain.push_back(*id);
+  }
+  if (chain.size() < 2 || op.arrows.empty()) return make_error("link needs A -> B", {"link A -> B"});
+  core::OpOutcome outcome;
+  std::map<std::string, Card> touched;
+  for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
+    auto& card = touched.try_emplace(chain[i], cards_.at(chain[i])).first->second;
+    card.links.push_back(chain[i + 1]);
+    outcome.lines.push_back("~" + chain[i] + "->" + chain[i + 1]);
+  }
+  std::vector<std::pair<std::optional<Card>, std::optional<Card>>> changes;
+  for (const auto& [name, card] : touched) changes.emplace_back(cards_.at(name), card);
+  for (const auto& [before, after] : changes) apply(before, after);
+  outcome.event = make_event(op.raw, std::move(changes));
+  return outcome;
+}
+
+Result<core::OpOutcome> DeckDocument::execute(const core::ParsedOp& op, core::CallContext& ctx) {
+  if (op.verb == "add") return add(op);
+  if (op.verb == "remove" || op.verb == "set" || op.verb == "rename") return change_each(op, ctx);
+  if (op.verb == "link") return link(op);
+  if (op.verb == "fail") return make_error(op.positionals.empty() ? "failed on purpose" : op.positionals[0]);
+  if (op.verb == "sleep") {
+    int ms = op.positionals.empty() ? 100 : std::atoi(op.positionals[0].c_str());
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::clamp(ms, 0, 10000)));
+    return core::OpOutcome{{"! slept " + std::to_string(ms) + " ms"}, nullptr, {}};
+  }
+  // emit TEXT: an op whose effect must be confirmed by the (fake) external system.
+  std::string text = op.positionals.empty() ? "" : op.positionals[0];
+  ctx.effects.emit({"/deck/emit", text, {{"/deck/unemit", text, {}}}});
+  Card card{"emitted-" + text, "grey", {}};
+  if (cards_.contains(card.name)) return make_error("already emitted " + text);
+  put(card);
+  return core::OpOutcome{{"+emit " + text}, make_event(op.raw, {{std::nullopt, card}}), {}};
+}
+
+std::optional<Result<std::string>> DeckDocument::query(std::string_view verb, std::string_view args,
+                                                       const core::CallContext& ctx) const {
+  if (verb == "map" || verb == "list") {
+    std::string out = "deck \"" + title_ + "\": " + std::to_string(cards_.size()) + " cards";
+    std::vector<std::string> names;
+    if (verb == "list" && !args.empty()) {
+      auto op = core::parse_op("list " + std::string(args));
+      if (!op) return Result<std::string>(op.error());
+      auto selected = select(*op, ctx, 0);
+      if (!selected) return Result<std::string>(selected.error());
+      names = *selected;
+    } else {
+      for (const auto& [name, card] : cards_) names.push_back(name);
+    }
+    for (const auto& name : names) out += "\n  " + name + " " + cards_.at(name).color;
+    return Result<std::string>(out);
+  }
+  if (verb == "stats") return Result<std::string>("cards:" + std::to_string(cards_.size()));
+  if (verb == "describe") {
+    auto id = index_.resolve(args, "card");
+    if (!id) return Result<std::string>(id.error());
+    const auto& card = cards_.at(*id);
+    std::string links;
+    for (const auto& l : card.links) links += " " + l;
+    return Result<std::string>("card " + card.name + " color:" + card.color + " links:" + links);
+  }
+  return std::nullopt;
+}
+
+class DeckDomain final : public core::Domain {
+ public:
+  DeckDomain() {
+    verbs_.add({"add", "add NAME [color:C] [count:N]", "cards", "create cards"});
+    verbs_.add({"remove", "remove REF|@SELECTOR", "cards", "delete cards"});
+    verbs_.add({"set", "set REF|@SELECTOR color:C", "cards", "change colour"});
+    verbs_.add({"rename", "rename REF NEW", "cards", "rename a card"});
+    verbs_.add({"link", "link A -> B [-> C…]", "links", "link cards"});
+    verbs_.add({"fail", "fail [MESSAGE]", "testing", "always fails"});
+    verbs_.add({"sleep", "sleep MS", "testing", "blocks for MS milliseconds"});
+    verbs_.add({"emit", "emit TEXT", "testing", "an external effect (fail/slow)"});
+  }
+  std::string_view name() const override { return "deck"; }
+  std::string_view display_name() const override { return "test cards"; }
+  const core::VerbRegistry& verbs() const override { return verbs_; }
+  std::string card_sections() const override {
+    return "## Selectors\n  @all  @color:C  @recent[:N]  @not:TYPE:VALUE";
+  }
+  std::vector<core::VerbSpec> queries() const override {
+    return {{"map", "map", "", "all cards"},
+            {"list", "list [@SELECTOR]", "", "cards matching"},
+            {"stats", "stats", "", "counts"},
+            {"describe", "describe REF", "", "one card"}};
+  }
+  std::vector<std::string> file_extensions() const override { return {"deck"}; }
+  Result<std::unique_ptr<core::Document>> create(const core::SessionCommand& command) const override {
+    const auto* title = command.arg("title");
+    return std::unique_ptr<core::Document>(std::make_unique<DeckDocument>(title ? *title : "Untitled"));
+  }
+  Result<std::unique_ptr<core::Document>> load(const std::filesystem::path& path, std::string_view bytes,
+                                               const core::ProgressFn&) const override {
+    auto document = std::make_unique<DeckDocument>(path.stem().string());
+    std::istringstream in{std::string(bytes)};
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+      ++number;
+      auto tab = line.find('\t');
+      if (tab == std::string::npos) return make_error("line " + std::to_string(number) + ": expected NAME<TAB>COLOR");
+      Card card{line.substr(0, tab), line.substr(tab + 1), {}};
+      if (auto tab2 = card.color.find('\t'); tab2 != std::string::npos) {
+        std::istringstream links(card.color.substr(tab2 + 1));
+        card.color.resize(tab2);
+        for (std::string link; std::getline(links, link, ',');) card.links.push_back(link);
+      }
+      document->put(card);
+    }
+    return std::unique_ptr<core::Document>(std::move(document));
+  }
+  core::EffectExecutor* effect_executor(core::Document& document) const override {
+    return &static_cast<DeckDocument&>(document).executor;
+  }
+
+ private:
+  core::VerbRegistry verbs_;
+};
+
+}  // namespace
+
+std::unique_ptr<core::Domain> make_deck_domain() { return std::make_unique<DeckDomain>(); }
+
+}  // namespace fcp::testing

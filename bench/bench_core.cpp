@@ -1,0 +1,104 @@
+// Engine micro-benchmarks: tokenize+parse throughput, event-log append and undo, and whole
+// batches through core::Session with the test domain (no transport, no JSON).
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+
+#include "core/event_log.hpp"
+#include "core/parsed_op.hpp"
+#include "core/session.hpp"
+#include "core/tokenizer.hpp"
+#include "tests/support/test_domain.hpp"
+
+namespace {
+
+using namespace fcp;
+
+const std::vector<std::string>& short_ops() {
+  static const std::vector<std::string> ops = {
+      "note Piano C4 at:1.1 dur:quarter",      "add svc AuthService theme:blue",
+      "connect A -> B label:queries",          "remove @type:db @not:group:Backend",
+      "style Auth fill:#ff0000 bold",          "add db \"User DB\" near:Auth dir:right",
+      "wire osc1 -> gain out:0 in:1",          "tempo 140 at:5.1",
+  };
+  return ops;
+}
+
+void BM_Tokenize(benchmark::State& state) {
+  const auto& ops = short_ops();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto tokens = core::tokenize(ops[i++ % ops.size()]);
+    benchmark::DoNotOptimize(tokens);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Tokenize);
+
+void BM_ParseOp(benchmark::State& state) {
+  const auto& ops = short_ops();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto op = core::parse_op(ops[i++ % ops.size()]);
+    benchmark::DoNotOptimize(op);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ParseOp);
+
+struct NoteEvent final : core::Event {
+  int n = 0;
+  std::string summary() const override { return "note"; }
+};
+
+void BM_EventLogAppend(benchmark::State& state) {
+  for (auto _ : state) {
+    core::EventLog log;
+    for (int i = 0; i < state.range(0); ++i) log.append(std::make_shared<NoteEvent>());
+    benchmark::DoNotOptimize(log.length());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_EventLogAppend)->Arg(1000)->Arg(100000);
+
+// Undo of one entry in a log of N entries: must not depend on N.
+void BM_EventLogUndoRedo(benchmark::State& state) {
+  core::EventLog log;
+  for (int i = 0; i < state.range(0); ++i) log.append(std::make_shared<NoteEvent>());
+  for (auto _ : state) {
+    auto undone = log.undo(1);
+    auto redone = log.redo(1);
+    benchmark::DoNotOptimize(redone);
+  }
+}
+BENCHMARK(BM_EventLogUndoRedo)->Arg(1000)->Arg(100000);
+
+class AllowAll final : public core::PathPolicy {
+ public:
+  core::Result<std::filesystem::path> for_reading(std::string_view p) const override {
+    return std::filesystem::path(p);
+  }
+  core::Result<std::filesystem::path> for_writing(std::string_view p) const override {
+    return std::filesystem::path(p);
+  }
+};
+
+// A batch of N "add" ops through the whole engine (parse, dispatch, log, digest).
+void BM_SessionBatch(benchmark::State& state) {
+  auto domain = testing::make_deck_domain();
+  AllowAll paths;
+  std::vector<std::string> ops;
+  for (int i = 0; i < state.range(0); ++i) ops.push_back("add card" + std::to_string(i) + " color:red");
+  for (auto _ : state) {
+    core::Session session(*domain, paths);
+    session.run_session("new \"Bench\"", {});
+    auto result = session.run_ops(ops, {});
+    benchmark::DoNotOptimize(result);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_SessionBatch)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, builds the release flavour and runs every test
+# (unit, conformance, end-to-end with the official MCP SDK and the official MCP conformance
+# suite), then builds with ASan+UBSan and runs the tests again under the sanitizers.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/scripts/install-deps.sh"
+( cd "$root/tests/e2e" && { [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error; } )
+
+jobs="$(nproc)"
+release="$("$root/scripts/build.sh" release)"
+echo "== release build: all tests" >&2
+ctest --test-dir "$release" --output-on-failure -j "$jobs" --timeout 300
+
+if [ "${FCP_SKIP_SANITIZERS:-0}" != 1 ]; then
+  asan="$("$root/scripts/build.sh" asan)"
+  echo "== ASan+UBSan build: all tests" >&2
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$asan" --output-on-failure -j "$jobs" --timeout 600
+fi

@@ -1,0 +1,33 @@
+// The client side of a transport: sends one JSON-RPC message and receives the daemon's messages.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace fcp::cli {
+
+struct Options;
+
+// One connection to the daemon, moving whole JSON-RPC messages (no framing visible above).
+// Thread: one thread at a time. Errors: throws ChannelError (closed, I/O error, timeout, the
+// spawned daemon died); the channel is unusable afterwards except for close().
+class MessageChannel {
+ public:
+  virtual ~MessageChannel() = default;
+  // Sends one serialised message (no embedded newline). May block up to the channel's timeout.
+  virtual void send(const std::string& message) = 0;
+  // The next message from the daemon, waiting at most `timeout`.
+  virtual std::string receive(std::chrono::milliseconds timeout) = 0;
+  // Ends the conversation politely (EOF to a child, DELETE of an HTTP session). Never throws;
+  // idempotent.
+  virtual void close() noexcept {}
+  // Informs the channel of the session established by initialize; HTTP carries it in headers.
+  virtual void set_protocol_version(const std::string& /*version*/) {}
+};
+
+// Opens the channel the options ask for: --connect tcp:// or http://, else a spawned fcpd.
+// Throws ChannelError.
+std::unique_ptr<MessageChannel> open_channel(const Options& options);
+
+}  // namespace fcp::cli

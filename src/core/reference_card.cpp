@@ -1,0 +1,87 @@
+// The reference card generated from a domain's registries (the single source of verb syntax).
+#include <algorithm>
+
+#include "core/session.hpp"
+#include "core/session_command.hpp"
+
+namespace fcp::core {
+namespace {
+
+// Two-column listing: syntax padded to a common width, then the description.
+void append_specs(std::string& out, const std::vector<const VerbSpec*>& specs) {
+  std::size_t width = 0;
+  for (const auto* spec : specs) width = std::max(width, spec->syntax.size());
+  width = std::min<std::size_t>(width, 56);
+  for (const auto* spec : specs) {
+    out += "  " + spec->syntax;
+    if (!spec->description.empty()) {
+      out += std::string(spec->syntax.size() < width ? width - spec->syntax.size() : 0, ' ');
+      out += "  " + spec->description;
+    }
+    out += '\n';
+  }
+}
+
+std::vector<const VerbSpec*> pointers(const std::vector<VerbSpec>& specs) {
+  std::vector<const VerbSpec*> out;
+  for (const auto& spec : specs) out.push_back(&spec);
+  return out;
+}
+
+const std::vector<VerbSpec>& builtin_session_specs() {
+  static const std::vector<VerbSpec> specs = {
+      {"new", "new \"Title\" [key:value…]", "session", "start a new document"},
+      {"open", "open PATH", "session", "open a file (inside the allowed roots)"},
+      {"save", "save [as:PATH]", "session", "write the file atomically"},
+      {"checkpoint", "checkpoint NAME", "session", "name the current state"},
+      {"undo", "undo [N] | undo to:NAME", "session", "undo N ops (one op = one step)"},
+      {"redo", "redo [N]", "session", "redo N undone ops"},
+      {"close", "close [discard:true]", "session", "close (refuses unsaved changes)"},
+  };
+  return specs;
+}
+
+}  // namespace
+
+std::string render_reference_card(const Domain& domain, const Document* document) {
+  const std::string name(domain.name());
+  std::string out = "# " + name + " — FCP reference card (" + std::string(domain.display_name()) +
+                    ")\n\n";
+  out += "Tools: " + name + "(ops) mutates · " + name + "_query(q) inspects · " + name +
+         "_session(action) lifecycle · " + name + "_help() this card\n";
+  out += "Op grammar: VERB [POSITIONAL…] [key:value…] [@selector…]; quote text with spaces: "
+         "\"Two words\" or key:\"two words\". A call's ops run as one atomic batch: if one fails, "
+         "none is applied.\n\n";
+  out += "## Verbs (" + name + " tool)\n";
+  const auto& verbs = domain.verbs();
+  for (const auto& category : verbs.categories()) {
+    out += "### " + category + "\n";
+    std::vector<const VerbSpec*> specs;
+    for (const auto& spec : verbs.all()) {
+      if (spec.category == category) specs.push_back(&spec);
+    }
+    append_specs(out, specs);
+  }
+  if (auto sections = domain.card_sections(); !sections.empty()) out += "\n" + sections + "\n";
+  out += "\n## Queries (" + name + "_query)\n";
+  auto queries = pointers(domain.queries());
+  for (const auto& spec : engine_queries()) queries.push_back(&spec);
+  append_specs(out, queries);
+  out += "\n## Session (" + name + "_session)\n";
+  auto session = pointers(builtin_session_specs());
+  auto extensions = domain.session_extensions();
+  for (const auto& spec : extensions) session.push_back(&spec);
+  append_specs(out, session);
+  out += "\n## Response prefixes\n";
+  out += "  + created   ~ connection changed   * property changed   - deleted\n";
+  out += "  ! error or meta   @ bulk/layout   ? warning (advisory)   try: a suggested fix\n";
+  out += "  The last line of every mutating reply is the state digest.\n";
+  if (document != nullptr) {
+    if (auto additions = document->help_additions(); !additions.empty()) {
+      out += "\n## In this document\n" + additions + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace fcp::core

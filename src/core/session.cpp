@@ -1,0 +1,219 @@
+// Session: the mutation tool (atomic batches), queries, help and the commit/rollback machinery.
+// Session commands (new, open, save, undo, …) are in session_lifecycle.cpp.
+#include "core/session.hpp"
+
+#include <charconv>
+
+#include "core/resolve.hpp"
+#include "core/response.hpp"
+#include "core/tokenizer.hpp"
+
+namespace fcp::core {
+namespace {
+
+// Splits every op string at newlines and drops blank lines (fcp-core.md §5).
+std::vector<std::string_view> split_ops(std::span<const std::string> ops) {
+  std::vector<std::string_view> out;
+  out.reserve(ops.size());
+  for (const auto& op : ops) {
+    std::string_view rest = op;
+    while (!rest.empty()) {
+      auto newline = rest.find('\n');
+      auto line = trim(rest.substr(0, newline));
+      if (!line.empty()) out.push_back(line);
+      if (newline == std::string_view::npos) break;
+      rest.remove_prefix(newline + 1);
+    }
+  }
+  return out;
+}
+
+bool is_cancelled(const CallOptions& options) {
+  return options.cancelled != nullptr && options.cancelled->load(std::memory_order_relaxed);
+}
+
+std::string plural(std::size_t n, std::string_view word) {
+  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+Session::Session(const Domain& domain, const PathPolicy& paths, SessionLimits limits)
+    : domain_(domain), paths_(paths), limits_(limits) {}
+
+Error Session::no_document_error() const {
+  std::string name(domain_.name());
+  return make_error("no document: use " + name + "_session 'new \"Title\"' or 'open PATH' first",
+                    {name + "_session new \"Untitled\""});
+}
+
+Error Session::unknown_verb_error(std::string_view verb) const {
+  std::vector<std::string> hints;
+  for (const auto& name : closest_matches(verb, domain_.verbs().names(), 2)) {
+    hints.push_back(domain_.verbs().find(name)->syntax);
+  }
+  if (hints.empty()) hints.push_back(std::string(domain_.name()) + "_help");
+  return make_error("unknown verb \"" + std::string(verb) + "\"", std::move(hints));
+}
+
+CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions& options) {
+  if (!document_) return CallResult{error_reply(no_document_error())};
+  const auto list = split_ops(ops);
+  if (list.empty()) {
+    return CallResult{error_reply(make_error("no ops given: pass ops as an array of op strings",
+                                             {"[\"" + std::string(domain_.name()) + "_help\"]"}))};
+  }
+  if (list.size() > limits_.max_ops_per_call) {
+    return CallResult{error_reply(make_error(
+        plural(list.size(), "op") + " in one call is more than the limit of " +
+        std::to_string(limits_.max_ops_per_call) + ": split the batch"))};
+  }
+  auto mark = log_.mark();
+  std::vector<PendingChange::Step> steps;
+  steps.reserve(list.size());
+  ReplyText reply;
+  std::vector<Attachment> attachments;
+  EffectSink effects;
+  CallContext ctx{log_, paths_, effects, options.progress};
+  try {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (is_cancelled(options)) {
+        roll_back(mark, steps);
+        return CallResult{error_reply(make_error("cancelled; the batch was rolled back"))};
+      }
+      auto outcome = run_one_op(list[i], ctx);
+      if (!outcome) {
+        roll_back(mark, steps);
+        return CallResult{batch_failure_reply(i, list.size(), list[i], outcome.error())};
+      }
+      reply.add_all(std::move(outcome->lines));
+      for (auto& attachment : outcome->attachments) attachments.push_back(std::move(attachment));
+      if (outcome->event) {
+        log_.append(outcome->event);
+        steps.push_back({std::move(outcome->event), true});
+      }
+      if (options.progress && (i + 1) % limits_.progress_every == 0) {
+        options.progress(static_cast<double>(i + 1), static_cast<double>(list.size()), "ops");
+      }
+    }
+  } catch (...) {
+    roll_back(mark, steps);  // keep the session consistent, then let the safety net report
+    throw;
+  }
+  add_warnings(reply, steps);
+  ToolReply result{reply.str(), false, std::move(attachments)};
+  return finish(std::move(result), effects.take(), std::move(mark), std::move(steps), true);
+}
+
+Result<OpOutcome> Session::run_one_op(std::string_view text, CallContext& ctx) {
+  auto parsed = parse_op(text, domain_.parse_hooks());
+  if (!parsed) return parsed.error();
+  if (domain_.verbs().find(parsed->verb) == nullptr) return unknown_verb_error(parsed->verb);
+  return document_->execute(*parsed, ctx);
+}
+
+void Session::add_warnings(ReplyText& reply, const std::vector<PendingChange::Step>& steps) const {
+  std::vector<EventPtr> events;
+  events.reserve(steps.size());
+  for (const auto& step : steps) events.push_back(step.event);
+  for (const auto& warning : document_->warnings(events)) reply.add_warning(warning);
+}
+
+ToolReply Session::batch_failure_reply(std::size_t index, std::size_t count, std::string_view op,
+                                       const Error& error) const {
+  ReplyText reply;
+  if (count > 1) {
+    reply.add("! op " + std::to_string(index + 1) + " of " + std::to_string(count) +
+              " failed: " + std::string(op));
+  }
+  reply.add_error(error);
+  if (count > 1) {
+    reply.add("! batch rolled back: " + plural(index, "earlier op") +
+              " undone, the document is unchanged");
+  }
+  return with_digest(ToolReply{reply.str(), true, {}});
+}
+
+CallResult Session::finish(ToolReply reply, std::vector<Effect> effects, EventLog::Mark mark,
+                           std::vector<PendingChange::Step> steps, bool rollback_on_failure) {
+  if (effects.empty()) {
+    changes_since_save_ += steps.size();
+    return CallResult{with_digest(std::move(reply))};
+  }
+  PendingChange change;
+  change.effects = std::move(effects);
+  change.rollback_on_failure = rollback_on_failure;
+  change.mark_ = std::move(mark);
+  change.steps_ = std::move(steps);
+  change.reply_ = std::move(reply);
+  return CallResult{std::move(change)};
+}
+
+ToolReply Session::confirm(PendingChange change) {
+  changes_since_save_ += change.steps_.size();
+  return with_digest(std::move(change.reply_));
+}
+
+ToolReply Session::fail(PendingChange change, const Error& error) {
+  if (!change.rollback_on_failure) {
+    changes_since_save_ += change.steps_.size();
+    ReplyText reply;
+    reply.add(change.reply_.text);
+    reply.add_warning(error.message);
+    change.reply_.text = reply.str();
+    return with_digest(std::move(change.reply_));
+  }
+  roll_back(change.mark_, change.steps_);
+  ReplyText reply;
+  reply.add_error(error);
+  reply.add("! rolled back: the document is unchanged");
+  return with_digest(ToolReply{reply.str(), true, {}});
+}
+
+void Session::roll_back(const EventLog::Mark& mark, const std::vector<PendingChange::Step>& steps) {
+  EffectSink discarded;  // nothing of this change reached the outside world unconfirmed
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+    if (it->forward) {
+      document_->revert(*it->event, discarded);
+    } else {
+      document_->replay(*it->event, discarded);
+    }
+  }
+  log_.rollback(mark);
+  if (!steps.empty()) document_->history_changed();
+}
+
+ToolReply Session::with_digest(ToolReply reply) const {
+  if (!document_) return reply;
+  if (!reply.text.empty()) reply.text += '\n';
+  reply.text += document_->digest();
+  return reply;
+}
+
+ToolReply Session::error_reply(const Error& error) const {
+  ReplyText text;
+  text.add_error(error);
+  return with_digest(ToolReply{text.str(), true, {}});
+}
+
+std::optional<std::string> Session::digest() const {
+  if (!document_) return std::nullopt;
+  return document_->digest();
+}
+
+EffectExecutor* Session::effect_executor() {
+  return document_ ? domain_.effect_executor(*document_) : nullptr;
+}
+
+std::string Session::help() const { return render_reference_card(domain_, document_.get()); }
+
+std::string Session::resource_text() const {
+  if (!document_) return "No " + std::string(domain_.name()) + " document open.";
+  std::string text = "Title: " + document_->title() + "\n";
+  text += "File: " + (file_path_ ? file_path_->string() : std::string("(not saved yet)")) + "\n";
+  text += "Unsaved changes: " + std::string(has_unsaved_changes() ? "yes" : "no") + "\n";
+  text += "State: " + document_->digest();
+  return text;
+}
+
+}  // namespace fcp::core

@@ -1,0 +1,223 @@
+// Session commands: new, open, save, checkpoint, undo, redo, close and domain extensions.
+#include <algorithm>
+
+#include "core/resolve.hpp"
+#include "core/response.hpp"
+#include "core/session.hpp"
+
+namespace fcp::core {
+namespace {
+
+std::string plural(std::size_t n, std::string_view word) {
+  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+}
+
+bool wants_discard(const SessionCommand& command) {
+  const auto* discard = command.param("discard");
+  return discard != nullptr && (*discard == "true" || *discard == "yes" || *discard == "1");
+}
+
+}  // namespace
+
+CallResult Session::run_session(std::string_view action, const CallOptions& options) {
+  std::vector<std::string> extensions;
+  for (const auto& spec : domain_.session_extensions()) extensions.push_back(spec.name);
+  auto command = parse_session_command(action, extensions);
+  if (!command) return CallResult{error_reply(command.error())};
+  const auto& name = command->command;
+  if (name == "new") return session_new(*command, options);
+  if (name == "open") return session_open(*command, options);
+  if (name == "save") return session_save(*command);
+  if (name == "checkpoint") return session_checkpoint(*command);
+  if (name == "undo") return session_undo(*command);
+  if (name == "redo") return session_redo(*command);
+  if (name == "close") return session_close(*command);
+  return session_extension(*command, options);
+}
+
+Result<void> Session::check_can_replace(const SessionCommand& command) const {
+  if (!document_ || !has_unsaved_changes() || wants_discard(command)) return {};
+  std::string again = command.command;
+  for (const auto& p : command.positionals) again += " \"" + p + "\"";
+  for (const auto& [key, value] : command.params) again += " " + key + ":" + value;
+  return make_error("\"" + document_->title() + "\" has unsaved changes: save it first, or repeat with discard:true",
+                    {file_path_ ? "save" : "save as:./" + document_->title() + "." +
+                                               domain_.file_extensions().front(),
+                     again + " discard:true"});
+}
+
+void Session::install(std::unique_ptr<Document> document,
+                      std::optional<std::filesystem::path> file) {
+  document_ = std::move(document);
+  log_.clear();
+  file_path_ = std::move(file);
+  saved_head_ = nullptr;
+  changes_since_save_ = 0;
+}
+
+CallResult Session::session_new(const SessionCommand& command, const CallOptions& options) {
+  (void)options;
+  if (auto ok = check_can_replace(command); !ok) return CallResult{error_reply(ok.error())};
+  auto document = domain_.create(command);
+  if (!document) return CallResult{error_reply(document.error())};
+  install(std::move(*document), std::nullopt);
+  EffectSink effects;
+  document_->opened(effects);
+  ToolReply reply{"+ new " + std::string(domain_.name()) + " document \"" + document_->title() + "\"",
+                  false, {}};
+  return finish(std::move(reply), effects.take(), log_.mark(), {}, false);
+}
+
+CallResult Session::session_open(const SessionCommand& command, const CallOptions& options) {
+  const auto* requested = command.arg("path");
+  if (requested == nullptr) {
+    return CallResult{error_reply(make_error("open needs a file path", {"open ./diagram." +
+                                                                        domain_.file_extensions().front()}))};
+  }
+  if (auto ok = check_can_replace(command); !ok) return CallResult{error_reply(ok.error())};
+  auto path = paths_.for_reading(*requested);
+  if (!path) return CallResult{error_reply(path.error())};
+  auto bytes = read_file(*path, limits_.max_file_bytes);
+  if (!bytes) return CallResult{error_reply(bytes.error())};
+  auto document = domain_.load(*path, *bytes, options.progress);
+  if (!document) {
+    auto error = document.error();
+    error.message = "cannot open \"" + *requested + "\": " + error.message;
+    return CallResult{error_reply(error)};
+  }
+  install(std::move(*document), *path);
+  EffectSink effects;
+  document_->opened(effects);
+  ToolReply reply{"+ opened \"" + path->string() + "\" (" + document_->summary() + ")", false, {}};
+  return finish(std::move(reply), effects.take(), log_.mark(), {}, false);
+}
+
+CallResult Session::session_save(const SessionCommand& command) {
+  if (!document_) return CallResult{error_reply(no_document_error())};
+  std::string target;
+  if (const auto* as = command.param("as")) {
+    target = *as;
+  } else if (const auto* positional = command.arg("path")) {
+    target = *positional;
+  } else if (file_path_) {
+    target = file_path_->string();
+  } else {
+    return CallResult{error_reply(make_error(
+        "no file path yet: save as:PATH",
+        {"save as:./" + document_->title() + "." + domain_.file_extensions().front()}))};
+  }
+  auto path = paths_.for_writing(target);
+  if (!path) return CallResult{error_reply(path.error())};
+  auto bytes = document_->serialize(*path);
+  if (!bytes) return CallResult{error_reply(bytes.error())};
+  if (auto written = write_file_atomically(*path, *bytes); !written) {
+    return CallResult{error_reply(written.error())};
+  }
+  file_path_ = *path;
+  saved_head_ = head_event();
+  changes_since_save_ = 0;
+  ToolReply reply{"* saved \"" + path->string() + "\" (" + document_->summary() + ")", false, {}};
+  return CallResult{with_digest(std::move(reply))};
+}
+
+CallResult Session::session_checkpoint(const SessionCommand& command) {
+  if (!document_) return CallResult{error_reply(no_document_error())};
+  const auto* name = command.arg("name");
+  if (name == nullptr) {
+    return CallResult{error_reply(make_error("checkpoint needs a name", {"checkpoint v1"}))};
+  }
+  log_.checkpoint(*name);
+  ToolReply reply{"! checkpoint \"" + *name + "\" after " + plural(log_.undoable(), "op"), false,
+                  {}};
+  return CallResult{with_digest(std::move(reply))};
+}
+
+CallResult Session::session_undo(const SessionCommand& command) {
+  if (!document_) return CallResult{error_reply(no_document_error())};
+  auto mark = log_.mark();
+  std::vector<EventPtr> events;
+  if (const auto* target = command.arg("target")) {
+    auto undone = log_.undo_to(*target);
+    if (!undone) {
+      auto error = undone.error();
+      for (const auto& [checkpoint, position] : log_.checkpoints()) {
+        error.hints.push_back("undo to:" + checkpoint);
+      }
+      return CallResult{error_reply(error)};
+    }
+    if (!*undone) {
+      return CallResult{with_digest(
+          ToolReply{"! nothing to undo: already at checkpoint \"" + *target + "\"", false, {}})};
+    }
+    events = std::move(**undone);
+  } else {
+    events = log_.undo(static_cast<std::size_t>(command.count.value_or(1)));
+  }
+  if (events.empty()) return CallResult{with_digest(ToolReply{"! nothing to undo", false, {}})};
+  return apply_history(events, false, std::move(mark));
+}
+
+CallResult Session::session_redo(const SessionCommand& command) {
+  if (!document_) return CallResult{error_reply(no_document_error())};
+  auto mark = log_.mark();
+  auto events = log_.redo(static_cast<std::size_t>(command.count.value_or(1)));
+  if (events.empty()) return CallResult{with_digest(ToolReply{"! nothing to redo", false, {}})};
+  return apply_history(events, true, std::move(mark));
+}
+
+CallResult Session::apply_history(const std::vector<EventPtr>& events, bool forward,
+                                  EventLog::Mark mark) {
+  EffectSink effects;
+  std::vector<PendingChange::Step> steps;
+  ReplyText reply;
+  try {
+    for (const auto& event : events) {
+      if (forward) {
+        document_->replay(*event, effects);
+      } else {
+        document_->revert(*event, effects);
+      }
+      steps.push_back({event, forward});
+      reply.add(std::string(forward ? "+ redone: " : "- undone: ") + event->summary());
+    }
+  } catch (...) {
+    roll_back(mark, steps);
+    throw;
+  }
+  document_->history_changed();
+  return finish(ToolReply{reply.str(), false, {}}, effects.take(), std::move(mark),
+                std::move(steps), true);
+}
+
+CallResult Session::session_close(const SessionCommand& command) {
+  if (!document_) return CallResult{error_reply(no_document_error())};
+  if (auto ok = check_can_replace(command); !ok) return CallResult{error_reply(ok.error())};
+  std::string title = document_->title();
+  install(nullptr, std::nullopt);
+  return CallResult{ToolReply{"- closed \"" + title + "\"", false, {}}};
+}
+
+CallResult Session::session_extension(const SessionCommand& command, const CallOptions& options) {
+  EffectSink effects;
+  CallContext ctx{log_, paths_, effects, options.progress};
+  auto lines = domain_.run_session_extension(command, document_.get(), ctx);
+  if (!lines) return CallResult{error_reply(lines.error())};
+  ReplyText reply;
+  reply.add_all(std::move(*lines));
+  ToolReply result{reply.str(), false, {}};
+  return finish(std::move(result), effects.take(), log_.mark(), {}, true);
+}
+
+EventPtr Session::head_event() const {
+  const auto& entries = log_.entries();
+  for (std::size_t i = log_.cursor(); i > 0; --i) {
+    if (!entries[i - 1].is_checkpoint()) return entries[i - 1].event;
+  }
+  return nullptr;
+}
+
+bool Session::has_unsaved_changes() const {
+  return document_ != nullptr && head_event() != saved_head_;
+}
+
+}  // namespace fcp::core

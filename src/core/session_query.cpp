@@ -1,0 +1,139 @@
+// Session queries: dispatch to the domain, then the generic ones (status, history, diff).
+#include <charconv>
+
+#include "core/resolve.hpp"
+#include "core/response.hpp"
+#include "core/session.hpp"
+#include "core/tokenizer.hpp"
+
+namespace fcp::core {
+namespace {
+
+// The queries the engine answers for every domain.
+const std::vector<VerbSpec>& generic_queries() {
+  static const std::vector<VerbSpec> queries = {
+      {"status", "status", "session", "file, unsaved changes, log position, checkpoints"},
+      {"history", "history [N]", "session", "the last N ops (default 10), oldest first"},
+      {"diff", "diff checkpoint:NAME", "session", "the ops applied since a checkpoint"},
+  };
+  return queries;
+}
+
+std::optional<std::size_t> parse_count(std::string_view text) {
+  std::size_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+ToolReply Session::run_query(std::string_view query) const {
+  query = trim(query);
+  auto space = query.find_first_of(" \t\r\n");
+  std::string verb = to_lower(query.substr(0, space));
+  std::string_view args = space == std::string_view::npos ? "" : trim(query.substr(space));
+  if (verb.empty()) return error_reply(unknown_query_error(verb));
+  if (!document_) {
+    if (verb == "status") {
+      return ToolReply{"no " + std::string(domain_.name()) + " document open: use " +
+                           std::string(domain_.name()) + "_session 'new \"Title\"' or 'open PATH'",
+                       false, {}};
+    }
+    return error_reply(no_document_error());
+  }
+  EffectSink unused;
+  const ProgressFn no_progress;
+  const CallContext ctx{log_, paths_, unused, no_progress};
+  std::optional<Result<std::string>> answer = document_->query(verb, args, ctx);
+  if (!answer) {
+    if (verb == "status") {
+      answer = query_status();
+    } else if (verb == "history") {
+      answer = query_history(args);
+    } else if (verb == "diff") {
+      answer = query_diff(args);
+    } else {
+      return error_reply(unknown_query_error(verb));
+    }
+  }
+  if (!*answer) return error_reply(answer->error());
+  return ToolReply{std::move(answer->value()), false, {}};
+}
+
+std::string Session::query_status() const {
+  ReplyText text;
+  text.add(std::string(domain_.name()) + " document \"" + document_->title() + "\"");
+  text.add("  file: " + (file_path_ ? file_path_->string() : std::string("(not saved yet)")));
+  text.add("  unsaved changes: " + std::string(has_unsaved_changes() ? "yes" : "no") + " (" +
+           std::to_string(changes_since_save_) + " changes since open/save)");
+  text.add("  log: " + std::to_string(log_.undoable()) + " undoable, " +
+           std::to_string(log_.redoable()) + " redoable");
+  std::string checkpoints;
+  for (const auto& [name, position] : log_.checkpoints()) {
+    checkpoints += (checkpoints.empty() ? "" : ", ") + name + "@" + std::to_string(position);
+  }
+  text.add("  checkpoints: " + (checkpoints.empty() ? std::string("none") : checkpoints));
+  for (auto& line : document_->status_lines()) text.add("  " + line);
+  text.add(document_->digest());
+  return text.str();
+}
+
+Result<std::string> Session::query_history(std::string_view args) const {
+  std::size_t count = 10;
+  if (!args.empty()) {
+    auto parsed = parse_count(args);
+    if (!parsed) return make_error("history takes a count: history N", {"history 10"});
+    count = *parsed;
+  }
+  auto events = log_.recent(count);
+  if (events.empty()) return std::string("history: no ops yet");
+  ReplyText text;
+  text.add("history: last " + std::to_string(events.size()) + " of " +
+           std::to_string(log_.undoable()) + " ops (oldest first)");
+  std::size_t number = log_.undoable() - events.size();
+  for (const auto& event : events) text.add("  " + std::to_string(++number) + ". " + event->summary());
+  return text.str();
+}
+
+Result<std::string> Session::query_diff(std::string_view args) const {
+  constexpr std::string_view kPrefix = "checkpoint:";
+  if (args.substr(0, kPrefix.size()) != kPrefix || args.size() == kPrefix.size()) {
+    std::vector<std::string> hints;
+    for (const auto& [name, position] : log_.checkpoints()) hints.push_back("diff checkpoint:" + name);
+    return make_error("diff needs a checkpoint: diff checkpoint:NAME", std::move(hints));
+  }
+  auto name = args.substr(kPrefix.size());
+  auto events = log_.since(name);
+  if (!events) return events.error();
+  ReplyText text;
+  text.add("diff since \"" + std::string(name) + "\": " + std::to_string(events->size()) + " op" +
+           (events->size() == 1 ? "" : "s"));
+  for (const auto& event : *events) text.add("  " + event->summary());
+  return text.str();
+}
+
+Error Session::unknown_query_error(std::string_view word) const {
+  std::vector<std::string> names;
+  for (const auto& spec : domain_.queries()) names.push_back(spec.name);
+  for (const auto& spec : generic_queries()) names.push_back(spec.name);
+  std::string list;
+  for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
+  std::vector<std::string> hints;
+  for (const auto& spec : domain_.queries()) {
+    for (const auto& close : closest_matches(word, names, 1)) {
+      if (close == spec.name) hints.push_back(spec.syntax);
+    }
+  }
+  for (const auto& spec : generic_queries()) {
+    for (const auto& close : closest_matches(word, names, 1)) {
+      if (close == spec.name) hints.push_back(spec.syntax);
+    }
+  }
+  std::string message = word.empty() ? "empty query" : "unknown query \"" + std::string(word) + "\"";
+  return make_error(message + "; queries: " + list, std::move(hints));
+}
+
+std::span<const VerbSpec> engine_queries() { return generic_queries(); }
+
+}  // namespace fcp::core

@@ -1,0 +1,53 @@
+// fcpd's configuration: defaults, the JSON config file (config/fcpd.json) and command-line
+// flags, which override the file.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace fcp::daemon {
+
+struct Endpoint {
+  std::string host;
+  unsigned short port = 0;
+};
+
+struct Config {
+  bool stdio = false;
+  std::vector<Endpoint> tcp;
+  std::vector<Endpoint> http;
+  std::vector<std::string> roots;  // empty: the working directory
+  std::string log_level = "info";
+  std::optional<std::string> log_file;
+  std::size_t workers = 4;
+  std::size_t max_message_bytes = 4u << 20;
+  std::size_t max_file_bytes = 512u << 20;
+  std::size_t max_ops_per_call = 1'000'000;
+  std::size_t max_connections = 256;
+  std::size_t max_named_sessions = 64;
+  std::vector<std::string> allowed_origins;
+  std::vector<std::string> allowed_hosts;
+  std::size_t http_session_idle_seconds = 3600;
+};
+
+// What the command line asked for.
+struct Invocation {
+  enum class Mode { serve, conformance, help, version };
+  Mode mode = Mode::serve;
+  Config config;
+  std::vector<std::string> files;  // conformance fixture files
+};
+
+// Parses `argv` (after loading --config FILE or $FCPD_CONFIG if given). Errors are usage errors.
+core::Result<Invocation> parse_invocation(int argc, const char* const* argv);
+// Applies a JSON config document to `config` (unknown keys are errors, so typos are caught).
+core::Result<void> apply_config_json(std::string_view text, Config& config);
+core::Result<Endpoint> parse_endpoint(std::string_view text);
+
+std::string usage_text();
+
+}  // namespace fcp::daemon

@@ -1,0 +1,174 @@
+#include "daemon/daemon.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <iostream>
+#include <thread>
+
+#include "daemon/config.hpp"
+#include "daemon/conformance.hpp"
+#include "daemon/logging.hpp"
+#include "daemon/roots.hpp"
+#include "mcp/server.hpp"
+#include "transport/http.hpp"
+#include "transport/stdio.hpp"
+#include "transport/tcp.hpp"
+
+namespace fcp::daemon {
+namespace asio = boost::asio;
+
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+core::Result<asio::ip::tcp::endpoint> resolve(const Endpoint& endpoint) {
+  boost::system::error_code ec;
+  std::string host = endpoint.host == "localhost" ? "127.0.0.1" : endpoint.host;
+  auto address = asio::ip::make_address(host, ec);
+  if (ec) return core::make_error("\"" + endpoint.host + "\" is not an IP address");
+  return asio::ip::tcp::endpoint(address, endpoint.port);
+}
+
+transport::Limits limits_of(const Config& config) {
+  transport::Limits limits;
+  limits.max_message_bytes = config.max_message_bytes;
+  limits.max_connections = config.max_connections;
+  return limits;
+}
+
+// Everything a running daemon owns, torn down in reverse order.
+class Daemon {
+ public:
+  Daemon(const Config& config, std::vector<std::unique_ptr<core::Domain>> domains,
+         RootPolicy roots)
+      : config_(config),
+        domains_(std::move(domains)),
+        roots_(std::move(roots)),
+        workers_(config.workers),
+        signals_(io_, SIGINT, SIGTERM) {
+    std::vector<const core::Domain*> hosted;
+    for (const auto& domain : domains_) hosted.push_back(domain.get());
+    mcp::ServerOptions options;
+    options.version = kVersion;
+    options.limits.max_file_bytes = config.max_file_bytes;
+    options.limits.max_ops_per_call = config.max_ops_per_call;
+    options.max_named_sessions = config.max_named_sessions;
+    server_ = std::make_unique<mcp::Server>(workers_.get_executor(), hosted, roots_, options);
+  }
+
+  int serve() {
+    if (auto started = start_transports(); !started) {
+      spdlog::error("{}", started.error().message);
+      stop();
+      return 1;
+    }
+    signals_.async_wait([this](const boost::system::error_code& ec, int signal) {
+      if (!ec) spdlog::info("signal {} received, shutting down", signal);
+      stop();
+    });
+    io_.run();
+    workers_.join();
+    spdlog::info("fcpd stopped");
+    return 0;
+  }
+
+ private:
+  core::Result<void> start_transports() {
+    const auto limits = limits_of(config_);
+    for (const auto& endpoint : config_.tcp) {
+      auto address = resolve(endpoint);
+      if (!address) return address.error();
+      auto server = std::make_unique<transport::TcpServer>(io_, *server_, *address, limits);
+      if (auto ok = server->start(); !ok) return ok.error();
+      spdlog::info("listening for MCP over TCP on {}:{}", endpoint.host, server->local_endpoint().port());
+      tcp_.push_back(std::move(server));
+    }
+    for (const auto& endpoint : config_.http) {
+      auto address = resolve(endpoint);
+      if (!address) return address.error();
+      transport::HttpOptions options;
+      options.limits = limits;
+      options.allowed_origins = config_.allowed_origins;
+      options.allowed_hosts = config_.allowed_hosts;
+      options.session_idle_timeout = std::chrono::seconds(config_.http_session_idle_seconds);
+      auto server = std::make_unique<transport::HttpServer>(io_, *server_, *address, options);
+      if (auto ok = server->start(); !ok) return ok.error();
+      spdlog::info("listening for MCP over HTTP on http://{}:{}/mcp", endpoint.host,
+                   server->local_endpoint().port());
+      http_.push_back(std::move(server));
+    }
+    if (config_.stdio) {
+      stdio_ = std::make_unique<transport::StdioTransport>(io_, *server_, limits);
+      stdio_->start([this] {
+        spdlog::info("stdin closed, shutting down");
+        stop();
+      });
+    }
+    return {};
+  }
+
+  void stop() {
+    if (stopping_) return;
+    stopping_ = true;
+    signals_.cancel();
+    for (auto& server : tcp_) server->stop();
+    for (auto& server : http_) server->stop();
+    if (stdio_) stdio_->stop();
+    workers_.stop();
+    io_.stop();
+  }
+
+  const Config& config_;
+  std::vector<std::unique_ptr<core::Domain>> domains_;
+  RootPolicy roots_;
+  asio::io_context io_;
+  asio::thread_pool workers_;
+  asio::signal_set signals_;
+  std::unique_ptr<mcp::Server> server_;
+  std::vector<std::unique_ptr<transport::TcpServer>> tcp_;
+  std::vector<std::unique_ptr<transport::HttpServer>> http_;
+  std::unique_ptr<transport::StdioTransport> stdio_;
+  bool stopping_ = false;
+};
+
+}  // namespace
+
+int run(int argc, const char* const* argv, std::vector<std::unique_ptr<core::Domain>> domains) {
+  auto invocation = parse_invocation(argc, argv);
+  if (!invocation) {
+    std::cerr << "fcpd: " << invocation.error().message << "\n\n" << usage_text();
+    return 2;
+  }
+  switch (invocation->mode) {
+    case Invocation::Mode::help:
+      std::cout << usage_text();
+      return 0;
+    case Invocation::Mode::version:
+      std::cout << "fcpd " << kVersion << "\n";
+      return 0;
+    case Invocation::Mode::conformance:
+      return run_conformance(invocation->files, std::cout);
+    case Invocation::Mode::serve:
+      break;
+  }
+  const Config& config = invocation->config;
+  if (auto logging = setup_logging(config.log_level, config.log_file); !logging) {
+    std::cerr << "fcpd: " << logging.error().message << "\n";
+    return 2;
+  }
+  auto roots = RootPolicy::make(config.roots);
+  if (!roots) {
+    spdlog::error("{}", roots.error().message);
+    return 2;
+  }
+  spdlog::info("fcpd {} starting; {} domain(s); roots: {}", kVersion, domains.size(),
+               roots->roots().front().string());
+  Daemon daemon(config, std::move(domains), std::move(*roots));
+  return daemon.serve();
+}
+
+}  // namespace fcp::daemon

@@ -1,0 +1,239 @@
+#include "mcp/client_connection.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "mcp/server.hpp"
+
+namespace fcp::mcp {
+namespace json = boost::json;
+
+namespace {
+
+// MCP log levels (RFC 5424 names), lowest first.
+constexpr std::string_view kLevels[] = {"debug", "info",     "notice", "warning",
+                                        "error", "critical", "alert",  "emergency"};
+
+int level_index(std::string_view name) {
+  for (int i = 0; i < 8; ++i) {
+    if (kLevels[i] == name) return i;
+  }
+  return -1;
+}
+
+}  // namespace
+
+ReplyOnce::~ReplyOnce() {
+  if (claim()) {
+    responder_->reply(jsonrpc::error(id_, jsonrpc::code::internal_error,
+                                     "internal error: the request was dropped without an answer"));
+  }
+}
+
+void ReplyOnce::result(json::value value) {
+  if (claim()) responder_->reply(jsonrpc::result(id_, std::move(value)));
+}
+
+void ReplyOnce::error(int code, std::string_view message) {
+  if (claim()) responder_->reply(jsonrpc::error(id_, code, message));
+}
+
+void ReplyOnce::none() {
+  if (claim()) responder_->no_reply();
+}
+
+void ReplyOnce::notify(std::string message) {
+  if (!answered_.load()) responder_->notify(std::move(message));
+}
+
+ClientConnection::ClientConnection(Server& server, ConnectionInfo info,
+                                   std::shared_ptr<Outbound> outbound)
+    : server_(server), info_(std::move(info)), outbound_(std::move(outbound)) {
+  spdlog::debug("{} client {} connected", info_.transport, info_.peer);
+}
+
+ClientConnection::~ClientConnection() { close(); }
+
+void ClientConnection::handle_oversized(std::size_t size, std::shared_ptr<Responder> responder) {
+  spdlog::warn("{} client {}: refused a {}-byte message", info_.transport, info_.peer, size);
+  responder->reply(jsonrpc::error(nullptr, jsonrpc::code::invalid_request,
+                                  "message of " + std::to_string(size) +
+                                      " bytes is larger than the limit; nothing was done"));
+}
+
+void ClientConnection::handle(std::string_view text, std::shared_ptr<Responder> responder) {
+  auto parsed = jsonrpc::parse(text);
+  if (auto* rejection = std::get_if<jsonrpc::Rejection>(&parsed)) {
+    responder->reply(jsonrpc::error(rejection->id, rejection->code, rejection->message));
+    return;
+  }
+  auto& message = std::get<jsonrpc::Incoming>(parsed);
+  switch (message.kind) {
+    case jsonrpc::Incoming::Kind::response:
+      responder->no_reply();  // this server sends no requests, so nothing waits for responses
+      return;
+    case jsonrpc::Incoming::Kind::notification:
+      on_notification(message);
+      responder->no_reply();
+      return;
+    case jsonrpc::Incoming::Kind::request:
+      break;
+  }
+  auto reply = std::make_shared<ReplyOnce>(std::move(responder), message.id);
+  try {
+    on_request(message, reply);
+  } catch (const std::exception& e) {
+    spdlog::error("bug: {} failed: {}", message.method, e.what());
+    reply->error(jsonrpc::code::internal_error, "internal error: " + std::string(e.what()));
+  }
+}
+
+void ClientConnection::on_request(const jsonrpc::Incoming& message, const Reply& reply) {
+  const auto& method = message.method;
+  if (method == "ping") return reply->result(json::object{});
+  if (method == "initialize") return on_initialize(message.params, reply);
+  if (!initialized()) {
+    return reply->error(jsonrpc::code::invalid_request,
+                        "not initialized: send \"initialize\" before \"" + method + "\"");
+  }
+  if (method == "tools/list") {
+    json::array tools;
+    for (const auto& tool : server_.tools()) tools.push_back(describe(tool));
+    return reply->result(json::object{{"tools", std::move(tools)}});
+  }
+  if (method == "tools/call") return on_tools_call(message, reply);
+  if (method == "logging/setLevel") return on_set_level(message.params, reply);
+  if (method == "resources/list") {
+    json::array resources;
+    for (const auto* domain : server_.domains()) {
+      const std::string name(domain->name());
+      resources.push_back(json::object{{"uri", "fcp://" + name + "/session"},
+                                       {"name", name + "-session"},
+                                       {"title", name + " session"},
+                                       {"description", "The open " + name + " document: file and digest"},
+                                       {"mimeType", "text/plain"}});
+    }
+    return reply->result(json::object{{"resources", std::move(resources)}});
+  }
+  if (method == "resources/templates/list") {
+    return reply->result(json::object{{"resourceTemplates", json::array{}}});
+  }
+  if (method == "resources/read") return on_resources_read(message.params, reply);
+  reply->error(jsonrpc::code::method_not_found, "method not found: \"" + method + "\"");
+}
+
+void ClientConnection::on_notification(const jsonrpc::Incoming& message) {
+  if (message.method != "notifications/cancelled") return;  // initialized, progress, …
+  const auto* id = message.params.if_contains("requestId");
+  if (id == nullptr) return;
+  std::lock_guard lock(mutex_);
+  if (auto it = in_flight_.find(json::serialize(*id)); it != in_flight_.end()) {
+    it->second->cancelled = true;
+    spdlog::info("{} client {}: request {} cancelled", info_.transport, info_.peer,
+                 json::serialize(*id));
+  }
+}
+
+void ClientConnection::on_initialize(const json::object& params, const Reply& reply) {
+  if (initialized()) {
+    return reply->error(jsonrpc::code::invalid_request, "already initialized");
+  }
+  const auto* requested = params.if_contains("protocolVersion");
+  if (requested == nullptr || !requested->is_string()) {
+    return reply->error(jsonrpc::code::invalid_params, "initialize needs \"protocolVersion\"");
+  }
+  std::string version(requested->as_string());
+  if (!is_supported_protocol_version(version)) version = std::string(kSupportedProtocolVersions[0]);
+
+  std::optional<std::string> name = info_.session_name;
+  if (const auto* fcp = params.if_contains("fcp"); fcp != nullptr && fcp->is_object()) {
+    if (const auto* s = fcp->as_object().if_contains("session"); s != nullptr && s->is_string())
+      name = std::string(s->as_string());
+  }
+  std::shared_ptr<ClientSession> session;
+  if (name && !name->empty()) {
+    auto attached = server_.registry().attach(
+        *name, [this](const std::string& n) { return server_.make_session(n); });
+    if (!attached) return reply->error(jsonrpc::code::invalid_params, attached.error().message);
+    session = *attached;
+  } else {
+    session = server_.make_session("");
+  }
+  {
+    std::lock_guard lock(mutex_);
+    protocol_version_ = version;
+    session_ = std::move(session);
+  }
+  initialized_ = true;
+  json::object capabilities{{"tools", json::object{{"listChanged", false}}},
+                            {"logging", json::object{}},
+                            {"resources", json::object{{"subscribe", false}, {"listChanged", false}}}};
+  reply->result(json::object{
+      {"protocolVersion", version},
+      {"capabilities", std::move(capabilities)},
+      {"serverInfo", json::object{{"name", server_.options().name},
+                                  {"title", "FCP daemon"},
+                                  {"version", server_.options().version}}},
+      {"instructions", server_.instructions()}});
+}
+
+void ClientConnection::on_set_level(const json::object& params, const Reply& reply) {
+  const auto* level = params.if_contains("level");
+  int index = (level != nullptr && level->is_string()) ? level_index(level->as_string()) : -1;
+  if (index < 0) {
+    return reply->error(jsonrpc::code::invalid_params,
+                        "\"level\" must be one of debug, info, notice, warning, error, critical, "
+                        "alert, emergency");
+  }
+  log_level_ = index;
+  reply->result(json::object{});
+}
+
+void ClientConnection::on_resources_read(const json::object& params, const Reply& reply) {
+  const auto* uri = params.if_contains("uri");
+  if (uri == nullptr || !uri->is_string()) {
+    return reply->error(jsonrpc::code::invalid_params, "resources/read needs \"uri\"");
+  }
+  const std::string text(uri->as_string());
+  for (const auto* domain : server_.domains()) {
+    if (text != "fcp://" + std::string(domain->name()) + "/session") continue;
+    auto session = session_;
+    session->submit([session, domain, reply, text](ClientSession::Done done) {
+      auto content = session->session(*domain).resource_text();
+      reply->result(json::object{
+          {"contents", json::array{json::object{
+                           {"uri", text}, {"mimeType", "text/plain"}, {"text", content}}}}});
+      done();
+    });
+    return;
+  }
+  reply->error(-32002, "resource not found: \"" + text + "\"");
+}
+
+std::shared_ptr<ClientConnection::InFlight> ClientConnection::track(const json::value& id) {
+  auto flight = std::make_shared<InFlight>();
+  std::lock_guard lock(mutex_);
+  in_flight_[json::serialize(id)] = flight;
+  return flight;
+}
+
+void ClientConnection::untrack(const json::value& id) {
+  std::lock_guard lock(mutex_);
+  in_flight_.erase(json::serialize(id));
+}
+
+void ClientConnection::log(const Reply& reply, int level, std::string text) {
+  if (level < log_level_.load()) return;
+  reply->notify(jsonrpc::notification(
+      "notifications/message",
+      json::object{{"level", kLevels[level]}, {"logger", "fcpd"}, {"data", std::move(text)}}));
+}
+
+void ClientConnection::close() {
+  if (closed_.exchange(true)) return;
+  std::lock_guard lock(mutex_);
+  for (auto& [id, flight] : in_flight_) flight->cancelled = true;
+  if (session_ && !session_->name().empty()) server_.registry().detach(session_->name());
+  spdlog::debug("{} client {} disconnected", info_.transport, info_.peer);
+}
+
+}  // namespace fcp::mcp

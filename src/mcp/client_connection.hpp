@@ -1,0 +1,93 @@
+// One MCP client connection: the JSON-RPC lifecycle (initialize, ping, logging, cancellation)
+// and the dispatch of tools, resources and prompts to the client's session.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "mcp/client_session.hpp"
+#include "mcp/connection.hpp"
+#include "mcp/jsonrpc.hpp"
+#include "mcp/tool_set.hpp"
+
+namespace fcp::mcp {
+
+class Server;
+
+// Exactly one answer per request: a reply or none (cancelled). If every owner lets go without
+// answering, the destructor answers with an internal error so the client never hangs.
+// Thread: any; the first answer wins.
+class ReplyOnce {
+ public:
+  ReplyOnce(std::shared_ptr<Responder> responder, boost::json::value id)
+      : responder_(std::move(responder)), id_(std::move(id)) {}
+  ReplyOnce(const ReplyOnce&) = delete;
+  ReplyOnce& operator=(const ReplyOnce&) = delete;
+  ~ReplyOnce();
+
+  void result(boost::json::value value);
+  void error(int code, std::string_view message);
+  void none();
+  void notify(std::string message);
+  const boost::json::value& id() const { return id_; }
+
+ private:
+  bool claim() { return !answered_.exchange(true); }
+
+  std::shared_ptr<Responder> responder_;
+  boost::json::value id_;
+  std::atomic<bool> answered_{false};
+};
+
+// Thread: handle() from the transport; tool work runs on the client session's strand; state
+// shared between them is guarded by mutex_ or atomic.
+class ClientConnection final : public Connection,
+                               public std::enable_shared_from_this<ClientConnection> {
+ public:
+  ClientConnection(Server& server, ConnectionInfo info, std::shared_ptr<Outbound> outbound);
+  ~ClientConnection() override;
+
+  void handle(std::string_view message, std::shared_ptr<Responder> responder) override;
+  void handle_oversized(std::size_t size, std::shared_ptr<Responder> responder) override;
+  bool initialized() const override { return initialized_.load(); }
+  void close() override;
+
+ private:
+  struct InFlight {
+    std::atomic<bool> cancelled{false};
+  };
+  using Reply = std::shared_ptr<ReplyOnce>;
+
+  void on_request(const jsonrpc::Incoming& message, const Reply& reply);
+  void on_notification(const jsonrpc::Incoming& message);
+  void on_initialize(const boost::json::object& params, const Reply& reply);
+  void on_set_level(const boost::json::object& params, const Reply& reply);
+  void on_tools_call(const jsonrpc::Incoming& message, const Reply& reply);
+  void on_resources_read(const boost::json::object& params, const Reply& reply);
+  void run_tool(const Tool& tool, const ToolArguments& arguments,
+                const boost::json::value& progress_token, const Reply& reply,
+                const std::shared_ptr<InFlight>& flight, ClientSession::Done done);
+  void finish_tool(const Tool& tool, const core::ToolReply& result, const Reply& reply,
+                   const std::shared_ptr<InFlight>& flight);
+
+  std::shared_ptr<InFlight> track(const boost::json::value& id);
+  void untrack(const boost::json::value& id);
+  // Sends notifications/message through `reply` when `level` is at or above the client's level.
+  void log(const Reply& reply, int level, std::string text);
+
+  Server& server_;
+  ConnectionInfo info_;
+  std::shared_ptr<Outbound> outbound_;
+  std::atomic<bool> initialized_{false};
+  std::atomic<bool> closed_{false};
+  std::atomic<int> log_level_{100};  // off until logging/setLevel
+  std::mutex mutex_;                 // guards the members below
+  std::string protocol_version_;
+  std::shared_ptr<ClientSession> session_;
+  std::map<std::string, std::shared_ptr<InFlight>> in_flight_;  // key: serialized id
+};
+
+}  // namespace fcp::mcp

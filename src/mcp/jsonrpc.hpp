@@ -1,0 +1,44 @@
+// JSON-RPC 2.0 messages: parsing and validating incoming messages, building outgoing ones.
+// Error codes are mapped to the wire here and nowhere else.
+#pragma once
+
+#include <boost/json.hpp>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace fcp::mcp::jsonrpc {
+
+namespace code {
+inline constexpr int parse_error = -32700;
+inline constexpr int invalid_request = -32600;
+inline constexpr int method_not_found = -32601;
+inline constexpr int invalid_params = -32602;
+inline constexpr int internal_error = -32603;
+}  // namespace code
+
+struct Incoming {
+  enum class Kind { request, notification, response };
+  Kind kind = Kind::request;
+  boost::json::value id;  // string or integer for requests; null otherwise
+  std::string method;
+  boost::json::object params;  // empty when absent
+};
+
+// A message that could not be accepted, with the id to answer (null when unknown).
+struct Rejection {
+  int code;
+  std::string message;
+  boost::json::value id;
+};
+
+// Parses one message. Arrays (JSON-RPC batches) are rejected: MCP no longer has them.
+// Returns the message or the rejection to send back.
+std::variant<Incoming, Rejection> parse(std::string_view text);
+
+std::string result(const boost::json::value& id, boost::json::value result);
+std::string error(const boost::json::value& id, int code, std::string_view message,
+                  boost::json::value data = nullptr);
+std::string notification(std::string_view method, boost::json::object params);
+
+}  // namespace fcp::mcp::jsonrpc

@@ -1,0 +1,53 @@
+// The MCP server: tools of every hosted domain, sessions, and connections for the transports.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/json.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/domain.hpp"
+#include "core/session.hpp"
+#include "mcp/client_session.hpp"
+#include "mcp/connection.hpp"
+#include "mcp/tool_set.hpp"
+
+namespace fcp::mcp {
+
+struct ServerOptions {
+  std::string name = "fcpd";
+  std::string version = "0.1.0";
+  core::SessionLimits limits;
+  std::size_t max_named_sessions = 64;
+};
+
+// Thread: immutable after construction except the session registry (thread-safe); shared by all
+// connections. Tool calls run on `workers`, one strand per client session.
+class Server final : public ConnectionFactory {
+ public:
+  Server(boost::asio::any_io_executor workers, std::vector<const core::Domain*> domains,
+         const core::PathPolicy& paths, ServerOptions options);
+
+  std::shared_ptr<Connection> connect(ConnectionInfo info,
+                                      std::shared_ptr<Outbound> outbound) override;
+
+  const std::vector<Tool>& tools() const { return tools_; }
+  const Tool* find_tool(std::string_view name) const;
+  const std::vector<const core::Domain*>& domains() const { return domains_; }
+  const ServerOptions& options() const { return options_; }
+  std::string instructions() const;
+
+  std::shared_ptr<ClientSession> make_session(const std::string& name) const;
+  SessionRegistry& registry() { return registry_; }
+
+ private:
+  boost::asio::any_io_executor workers_;
+  std::vector<const core::Domain*> domains_;
+  const core::PathPolicy& paths_;
+  ServerOptions options_;
+  std::vector<Tool> tools_;
+  SessionRegistry registry_;
+};
+
+}  // namespace fcp::mcp

@@ -1,0 +1,167 @@
+// tools/call: argument checks, running the call on the client session's strand, progress,
+// cancellation, awaiting external effects, and the result shape.
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+#include "mcp/base64.hpp"
+#include "mcp/client_connection.hpp"
+#include "mcp/server.hpp"
+
+namespace fcp::mcp {
+namespace json = boost::json;
+
+namespace {
+
+constexpr int kDebug = 0;
+constexpr int kWarning = 3;
+constexpr int kError = 4;
+
+json::object tool_result(const core::ToolReply& reply) {
+  json::array content;
+  content.push_back(json::object{{"type", "text"}, {"text", reply.text}});
+  for (const auto& attachment : reply.attachments) {
+    content.push_back(json::object{{"type", "image"},
+                                   {"data", base64_encode(attachment.bytes)},
+                                   {"mimeType", attachment.mime_type}});
+  }
+  return json::object{{"content", std::move(content)}, {"isError", reply.is_error}};
+}
+
+// Sends notifications/progress with strictly increasing progress values.
+core::ProgressFn make_progress(const json::value& token, const std::shared_ptr<ReplyOnce>& reply) {
+  if (!token.is_string() && !token.is_int64() && !token.is_uint64()) return {};
+  auto last = std::make_shared<double>(-1.0);
+  return [token, reply, last](double progress, double total, std::string_view message) {
+    if (progress <= *last) return;
+    *last = progress;
+    json::object params{{"progressToken", token}, {"progress", progress}};
+    if (total > 0) params["total"] = total;
+    if (!message.empty()) params["message"] = message;
+    reply->notify(jsonrpc::notification("notifications/progress", std::move(params)));
+  };
+}
+
+core::CallResult dispatch(const Tool& tool, const ToolArguments& arguments, core::Session& session,
+                          const core::CallOptions& options) {
+  switch (tool.kind) {
+    case ToolKind::ops:
+      return session.run_ops(arguments.ops, options);
+    case ToolKind::query:
+      return core::CallResult{session.run_query(arguments.text)};
+    case ToolKind::session:
+      return session.run_session(arguments.text, options);
+    case ToolKind::help:
+      return core::CallResult{core::ToolReply{session.help(), false, {}}};
+  }
+  return {};
+}
+
+}  // namespace
+
+void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Reply& reply) {
+  const auto& params = message.params;
+  const auto* name = params.if_contains("name");
+  if (name == nullptr || !name->is_string()) {
+    return reply->error(jsonrpc::code::invalid_params, "tools/call needs \"name\"");
+  }
+  const Tool* tool = server_.find_tool(name->as_string());
+  if (tool == nullptr) {
+    return reply->error(jsonrpc::code::invalid_params,
+                        "unknown tool \"" + std::string(name->as_string()) + "\"; see tools/list");
+  }
+  json::object no_arguments;
+  const json::object* arguments = &no_arguments;
+  if (const auto* given = params.if_contains("arguments")) {
+    if (!given->is_object()) {
+      return reply->error(jsonrpc::code::invalid_params, "\"arguments\" must be an object");
+    }
+    arguments = &given->as_object();
+  }
+  auto checked = read_arguments(*tool, *arguments);
+  if (!checked) {
+    core::ReplyText text;
+    text.add_error(checked.error());
+    return reply->result(tool_result(core::ToolReply{text.str(), true, {}}));
+  }
+  json::value token;
+  if (const auto* meta = params.if_contains("_meta"); meta != nullptr && meta->is_object()) {
+    if (const auto* t = meta->as_object().if_contains("progressToken")) token = *t;
+  }
+  auto flight = track(message.id);
+  auto self = shared_from_this();
+  session_->submit([self, tool, args = std::move(*checked), token, reply, flight](
+                       ClientSession::Done done) mutable {
+    self->run_tool(*tool, args, token, reply, flight, std::move(done));
+  });
+}
+
+void ClientConnection::run_tool(const Tool& tool, const ToolArguments& arguments,
+                                const json::value& progress_token, const Reply& reply,
+                                const std::shared_ptr<InFlight>& flight, ClientSession::Done done) {
+  if (flight->cancelled) {
+    untrack(reply->id());
+    reply->none();
+    return done();
+  }
+  const auto started = std::chrono::steady_clock::now();
+  core::Session& session = session_->session(*tool.domain);
+  core::CallOptions options{make_progress(progress_token, reply), &flight->cancelled};
+  try {
+    auto result = dispatch(tool, arguments, session, options);
+    if (!result.pending) {
+      finish_tool(tool, result.reply, reply, flight);
+      log(reply, kDebug,
+          tool.name + " took " +
+              std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(
+                                 std::chrono::steady_clock::now() - started)
+                                 .count()) +
+              " µs");
+      return done();
+    }
+    auto change = std::make_shared<core::PendingChange>(std::move(*result.pending));
+    core::EffectExecutor* executor = session.effect_executor();
+    if (executor == nullptr) {
+      finish_tool(tool, session.fail(std::move(*change), core::make_error("no external system")),
+                  reply, flight);
+      return done();
+    }
+    auto effects = change->effects;
+    auto self = shared_from_this();
+    executor->deliver(std::move(effects), [self, &tool, &session, change, reply, flight,
+                                           done](core::Result<void> delivered) {
+      self->session_->post([self, &tool, &session, change, reply, flight, done, delivered] {
+        auto outcome = delivered ? session.confirm(std::move(*change))
+                                 : session.fail(std::move(*change), delivered.error());
+        self->finish_tool(tool, outcome, reply, flight);
+        done();
+      });
+    });
+  } catch (const std::exception& e) {
+    spdlog::error("bug: {} raised an exception: {}", tool.name, e.what());
+    log(reply, kError, tool.name + ": internal error: " + e.what());
+    finish_tool(tool,
+                core::ToolReply{"! internal error in " + tool.name + ": " + e.what() +
+                                    " (this is a bug in fcpd; the document was left as it was "
+                                    "before the call)",
+                                true,
+                                {}},
+                reply, flight);
+    done();
+  }
+}
+
+void ClientConnection::finish_tool(const Tool& tool, const core::ToolReply& result,
+                                   const Reply& reply, const std::shared_ptr<InFlight>& flight) {
+  untrack(reply->id());
+  if (flight->cancelled) {
+    spdlog::debug("{}: cancelled call finished; no reply sent", tool.name);
+    return reply->none();
+  }
+  if (result.is_error) {
+    log(reply, kWarning, tool.name + ": " + result.text.substr(0, result.text.find('\n')));
+  }
+  reply->result(tool_result(result));
+}
+
+}  // namespace fcp::mcp

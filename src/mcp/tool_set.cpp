@@ -1,0 +1,132 @@
+#include "mcp/tool_set.hpp"
+
+#include "core/session.hpp"
+
+namespace fcp::mcp {
+namespace json = boost::json;
+
+namespace {
+
+json::object string_property(std::string_view description) {
+  return json::object{{"type", "string"}, {"description", description}};
+}
+
+json::object schema_for(ToolKind kind, const std::string& domain) {
+  json::object properties;
+  json::array required;
+  switch (kind) {
+    case ToolKind::ops:
+      properties["ops"] = json::object{
+          {"type", "array"},
+          {"items", json::object{{"type", "string"}}},
+          {"description", "Op strings, run in order as one atomic batch (see the reference card)"}};
+      required.emplace_back("ops");
+      break;
+    case ToolKind::query:
+      properties["q"] = string_property("A query, e.g. 'map', 'describe REF', 'history 5'");
+      required.emplace_back("q");
+      break;
+    case ToolKind::session:
+      properties["action"] = string_property(
+          "A session action: 'new \"Title\"', 'open PATH', 'save', 'save as:PATH', "
+          "'checkpoint NAME', 'undo', 'undo N', 'undo to:NAME', 'redo', 'close' (" + domain + ")");
+      required.emplace_back("action");
+      break;
+    case ToolKind::help:
+      break;
+  }
+  json::object schema{{"type", "object"}, {"properties", std::move(properties)}};
+  if (!required.empty()) schema["required"] = std::move(required);
+  return schema;
+}
+
+std::string description_for(ToolKind kind, const core::Domain& domain) {
+  const std::string name(domain.name());
+  const std::string what(domain.display_name());
+  switch (kind) {
+    case ToolKind::ops:
+      return "Edit the open " + what + " document with op strings (one atomic batch per call). " +
+             "Start with " + name + "_session 'new \"Title\"' or 'open PATH'.\n\n" +
+             core::render_reference_card(domain, nullptr);
+    case ToolKind::query:
+      return "Inspect the open " + what + " document (read-only): map, stats, status, describe "
+             "REF, list [@selector], find TEXT, history N, diff checkpoint:NAME, … — see " + name +
+             "_help.";
+    case ToolKind::session:
+      return "Lifecycle of the " + what + " document: new, open, save [as:PATH], checkpoint, "
+             "undo [N] / undo to:NAME, redo [N], close, and domain commands (see " + name + "_help).";
+    case ToolKind::help:
+      return "The full " + what + " reference card: verbs, vocabulary, selectors, queries, "
+             "session commands, and what this document added at run time.";
+  }
+  return {};
+}
+
+core::Error argument_error(const Tool& tool, std::string message) {
+  std::string example;
+  switch (tool.kind) {
+    case ToolKind::ops: example = "{\"ops\": [\"…\"]}"; break;
+    case ToolKind::query: example = "{\"q\": \"map\"}"; break;
+    case ToolKind::session: example = "{\"action\": \"new \\\"Title\\\"\"}"; break;
+    case ToolKind::help: example = "{}"; break;
+  }
+  return core::make_error("invalid arguments for " + tool.name + ": " + message, {example});
+}
+
+}  // namespace
+
+std::vector<Tool> make_tools(const core::Domain& domain) {
+  const std::string name(domain.name());
+  std::vector<Tool> tools;
+  const std::pair<ToolKind, std::string> kinds[] = {{ToolKind::ops, name},
+                                                    {ToolKind::query, name + "_query"},
+                                                    {ToolKind::session, name + "_session"},
+                                                    {ToolKind::help, name + "_help"}};
+  for (const auto& [kind, tool_name] : kinds) {
+    tools.push_back(Tool{tool_name, kind, &domain, description_for(kind, domain),
+                         schema_for(kind, name)});
+  }
+  return tools;
+}
+
+core::Result<ToolArguments> read_arguments(const Tool& tool, const json::object& arguments) {
+  ToolArguments out;
+  switch (tool.kind) {
+    case ToolKind::ops: {
+      const auto* ops = arguments.if_contains("ops");
+      if (ops == nullptr) return argument_error(tool, "\"ops\" is required");
+      if (ops->is_string()) {  // be forgiving: one op as a plain string
+        out.ops.emplace_back(ops->as_string());
+        return out;
+      }
+      if (!ops->is_array()) return argument_error(tool, "\"ops\" must be an array of strings");
+      out.ops.reserve(ops->as_array().size());
+      for (const auto& op : ops->as_array()) {
+        if (!op.is_string()) return argument_error(tool, "every op must be a string");
+        out.ops.emplace_back(op.as_string());
+      }
+      return out;
+    }
+    case ToolKind::query:
+    case ToolKind::session: {
+      const char* key = tool.kind == ToolKind::query ? "q" : "action";
+      const auto* text = arguments.if_contains(key);
+      if (text == nullptr || !text->is_string()) {
+        return argument_error(tool, "\"" + std::string(key) + "\" must be a string");
+      }
+      out.text = std::string(text->as_string());
+      return out;
+    }
+    case ToolKind::help:
+      return out;
+  }
+  return out;
+}
+
+json::object describe(const Tool& tool) {
+  return json::object{{"name", tool.name},
+                      {"description", tool.description},
+                      {"inputSchema", tool.input_schema}};
+}
+
+}  // namespace fcp::mcp

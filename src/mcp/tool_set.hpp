@@ -1,0 +1,38 @@
+// The four MCP tools of a domain: names, descriptions, JSON Schemas and argument checking.
+#pragma once
+
+#include <boost/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/domain.hpp"
+#include "core/result.hpp"
+
+namespace fcp::mcp {
+
+enum class ToolKind { ops, query, session, help };
+
+struct Tool {
+  std::string name;  // "drawio", "drawio_query", …
+  ToolKind kind;
+  const core::Domain* domain;
+  std::string description;
+  boost::json::object input_schema;
+};
+
+// The domain's four tools; the mutation tool's description embeds the reference card.
+std::vector<Tool> make_tools(const core::Domain& domain);
+
+// The checked arguments of one call.
+struct ToolArguments {
+  std::vector<std::string> ops;  // ToolKind::ops
+  std::string text;              // q or action
+};
+
+// Checks `arguments` against the tool's schema; errors are reported as isError results.
+core::Result<ToolArguments> read_arguments(const Tool& tool, const boost::json::object& arguments);
+
+// The MCP tools/list entry.
+boost::json::object describe(const Tool& tool);
+
+}  // namespace fcp::mcp

@@ -1,0 +1,93 @@
+// The transport-independent half of a newline-framed connection (stdio, TCP): framing, the
+// Connection, a write queue with one write in flight, and back-pressure.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/system/error_code.hpp>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcp/connection.hpp"
+#include "transport/line_framer.hpp"
+#include "transport/options.hpp"
+
+namespace fcp::transport {
+
+// Base of StdioChannel and TcpPeer. A subclass supplies the byte source and sink: it calls
+// deliver() with bytes it read and implements write_batch() (one write in flight at a time).
+// Reading should stop while reading_paused() is true; resume_reading() says when to continue.
+// Ownership: held by shared_ptr (the subclass's pending I/O keeps it alive); Responders and the
+// Outbound hold only weak_ptrs, so they may outlive it and then drop their messages silently.
+// Thread: everything except post_line()/post_finished() runs on strand(); those two may be
+// called from any thread.
+class LineChannel : public std::enable_shared_from_this<LineChannel> {
+ public:
+  LineChannel(boost::asio::any_io_executor strand, const Limits& limits);
+  virtual ~LineChannel();
+  LineChannel(const LineChannel&) = delete;
+  LineChannel& operator=(const LineChannel&) = delete;
+
+  const boost::asio::any_io_executor& strand() const { return strand_; }
+
+  // Any thread: queue one outgoing message (a newline is appended).
+  void post_line(std::string message);
+  // Any thread: queue a final reply (if any) and count the request as answered.
+  void post_finished(std::optional<std::string> reply);
+
+ protected:
+  // Creates the Connection. Strand.
+  void open(mcp::ConnectionFactory& factory, mcp::ConnectionInfo info);
+  // Frames `bytes` and hands each message to the Connection. Strand.
+  void deliver(std::string_view bytes);
+  // End of input: an unterminated last line is still delivered. Strand.
+  void deliver_eof();
+  // Calls Connection::close() once. Strand.
+  void close_connection();
+  // Drops queued output and every later message (the sink is gone). Strand.
+  void stop_writing();
+  // Completion of write_batch(). Strand.
+  void on_write_done(const boost::system::error_code& ec);
+
+  bool reading_paused() const { return paused_; }
+  bool write_idle() const { return !writing_ && queue_.empty(); }
+  std::size_t requests_in_flight() const { return requests_in_flight_; }
+  std::size_t queued_bytes() const { return queued_bytes_; }
+
+  // Start writing `lines` (each ends in '\n'); they stay alive and unchanged until the subclass
+  // calls on_write_done(). Never called while a write is in flight.
+  virtual void write_batch(const std::vector<std::string>& lines) = 0;
+  // The queue fell below the resume threshold after reading_paused() was true.
+  virtual void resume_reading() = 0;
+  // A write failed: the peer is gone.
+  virtual void on_write_error(const boost::system::error_code& ec) = 0;
+  // Everything queued has been written.
+  virtual void on_write_idle() {}
+  // A request's Responder finished (replied, declined or was dropped).
+  virtual void on_request_finished() {}
+
+ private:
+  void dispatch(const Frame& frame);
+  void enqueue(std::string message);
+  void start_write();
+  void finish_request(std::optional<std::string> reply);
+
+  boost::asio::any_io_executor strand_;
+  Limits limits_;
+  LineFramer framer_;
+  std::shared_ptr<mcp::Connection> connection_;
+  bool connection_closed_ = false;
+  bool writing_stopped_ = false;
+  std::deque<std::string> queue_;
+  std::vector<std::string> in_flight_;  // the batch being written
+  bool writing_ = false;
+  std::size_t queued_bytes_ = 0;  // queue_ plus in_flight_
+  bool paused_ = false;
+  std::size_t requests_in_flight_ = 0;
+};
+
+}  // namespace fcp::transport

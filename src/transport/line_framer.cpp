@@ -1,0 +1,56 @@
+#include "transport/line_framer.hpp"
+
+namespace fcp::transport {
+
+void LineFramer::feed(std::string_view data, const Sink& sink) {
+  while (!data.empty()) {
+    const auto newline = data.find('\n');
+    const auto piece = data.substr(0, newline);
+    if (newline != std::string_view::npos && buffer_.empty() && !discarding_) {
+      end_line(piece, sink);  // the common case: a whole line inside one read, no copy
+    } else {
+      append(piece);
+      if (newline == std::string_view::npos) return;
+      end_line(buffer_, sink);
+    }
+    data.remove_prefix(newline + 1);
+  }
+}
+
+void LineFramer::finish(const Sink& sink) {
+  if (discarding_ || !buffer_.empty()) end_line(buffer_, sink);
+}
+
+void LineFramer::append(std::string_view piece) {
+  if (discarding_) {
+    discarded_ += piece.size();
+    return;
+  }
+  // One byte of slack so that a line of exactly max bytes followed by "\r\n" still fits.
+  if (buffer_.size() + piece.size() > max_ + 1) {
+    discarding_ = true;
+    discarded_ = buffer_.size() + piece.size();
+    std::string().swap(buffer_);
+    return;
+  }
+  buffer_.append(piece);
+}
+
+void LineFramer::end_line(std::string_view line, const Sink& sink) {
+  if (discarding_) {
+    const auto size = discarded_;
+    discarding_ = false;
+    discarded_ = 0;
+    sink(Frame{{}, size});
+    return;
+  }
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line.size() > max_) {
+    sink(Frame{{}, line.size()});
+  } else if (!line.empty()) {
+    sink(Frame{line, 0});
+  }
+  buffer_.clear();
+}
+
+}  // namespace fcp::transport

@@ -1,0 +1,49 @@
+// The stdio transport: one MCP connection over stdin/stdout, one JSON message per line.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <functional>
+#include <memory>
+
+#include "mcp/connection.hpp"
+#include "transport/options.hpp"
+
+namespace fcp::transport {
+
+class StdioChannel;
+
+// Serves one Connection (ConnectionInfo{"stdio", "stdin"}) on a pair of file descriptors.
+// stdin is read by a dedicated thread (it may be a pipe, a terminal or a regular file); stdout is
+// written by another (see FdWriter); both hand over to one strand on `io`. Only messages are
+// ever written to out_fd.
+// End of input: the last unterminated line is still handled, the transport waits (at most
+// kEofGrace) for the replies to requests already received, then calls Connection::close(),
+// flushes the output and calls on_closed. A failed write to out_fd (the reader went away) or
+// stop() end it at once, dropping unwritten output.
+// Thread: construct, start, stop and destroy from one thread (the owner's); on_closed runs on an
+// io thread. While started the transport keeps `io` from running out of work.
+// Ownership: the factory must outlive the transport; the destructor stops and joins the threads.
+class StdioTransport {
+ public:
+  StdioTransport(boost::asio::io_context& io, mcp::ConnectionFactory& factory, Limits limits,
+                 int in_fd = 0, int out_fd = 1);
+  ~StdioTransport();
+  StdioTransport(const StdioTransport&) = delete;
+  StdioTransport& operator=(const StdioTransport&) = delete;
+
+  // Starts reading. on_closed is called exactly once, when the connection has ended for any
+  // reason (end of input, output error or stop()).
+  void start(std::function<void()> on_closed);
+  // Stops reading, closes the connection and releases the io_context. Idempotent.
+  void stop();
+
+ private:
+  boost::asio::io_context& io_;
+  mcp::ConnectionFactory& factory_;
+  Limits limits_;
+  int in_fd_;
+  int out_fd_;
+  std::shared_ptr<StdioChannel> channel_;
+};
+
+}  // namespace fcp::transport

@@ -1,0 +1,280 @@
+// core::Session with the test domain: batches, rollback, undo/redo, checkpoints, files, queries.
+#include "core/session.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/test_domain.hpp"
+
+namespace fcp::core {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Allows everything under one temporary directory (the daemon's RootPolicy is tested elsewhere).
+class TempRoot final : public PathPolicy {
+ public:
+  TempRoot() : dir_(fs::temp_directory_path() / ("fcp-session-" + std::to_string(::getpid()))) {
+    fs::create_directories(dir_);
+  }
+  ~TempRoot() override { fs::remove_all(dir_); }
+  Result<fs::path> for_reading(std::string_view p) const override { return dir_ / p; }
+  Result<fs::path> for_writing(std::string_view p) const override { return dir_ / p; }
+  const fs::path& dir() const { return dir_; }
+
+ private:
+  fs::path dir_;
+};
+
+class SessionTest : public ::testing::Test {
+ protected:
+  SessionTest() : domain_(testing::make_deck_domain()), session_(*domain_, root_) {}
+
+  ToolReply ops(std::vector<std::string> list) {
+    auto result = session_.run_ops(list, {});
+    EXPECT_FALSE(result.pending);
+    return result.reply;
+  }
+  ToolReply action(std::string_view text) {
+    auto result = session_.run_session(text, {});
+    EXPECT_FALSE(result.pending);
+    return result.reply;
+  }
+  std::string last_line(const ToolReply& reply) {
+    return reply.text.substr(reply.text.rfind('\n') + 1);
+  }
+
+  TempRoot root_;
+  std::unique_ptr<Domain> domain_;
+  Session session_;
+};
+
+TEST_F(SessionTest, OpsWithoutDocumentExplainHowToStart) {
+  auto reply = ops({"add A"});
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_NE(reply.text.find("! no document: use deck_session 'new \"Title\"'"), std::string::npos);
+  EXPECT_NE(reply.text.find("  try: deck_session new"), std::string::npos);
+}
+
+TEST_F(SessionTest, NewThenBatchEndsWithDigest) {
+  auto created = action("new \"Board\"");
+  EXPECT_FALSE(created.is_error);
+  EXPECT_EQ(created.text, "+ new deck document \"Board\"\n[0c 0l]");
+  auto reply = ops({"add A color:red", "add B color:blue", "link A -> B"});
+  EXPECT_FALSE(reply.is_error);
+  EXPECT_EQ(reply.text, "+card A red\n+card B blue\n~A->B\n[2c 1l]");
+}
+
+TEST_F(SessionTest, FailedOpRollsBackWholeBatchAndLog) {
+  action("new X");
+  ops({"add Keep color:red"});
+  auto reply = ops({"add A color:red", "add B color:red", "link A -> Nope", "add C"});
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_NE(reply.text.find("! op 3 of 4 failed: link A -> Nope"), std::string::npos);
+  EXPECT_NE(reply.text.find("! card \"Nope\" not found"), std::string::npos);
+  EXPECT_NE(reply.text.find("! batch rolled back: 2 earlier ops undone"), std::string::npos);
+  EXPECT_EQ(last_line(reply), "[1c 0l]");
+  // The log holds only the first call: one undo empties the deck, a second has nothing left.
+  EXPECT_EQ(last_line(action("undo")), "[0c 0l]");
+  EXPECT_NE(action("undo").text.find("! nothing to undo"), std::string::npos);
+}
+
+TEST_F(SessionTest, RollbackKeepsRedoTailAndCheckpoints) {
+  action("new X");
+  ops({"add A color:red"});
+  ops({"add B color:red"});
+  action("checkpoint v1");
+  action("undo");
+  ops({"add C color:red", "fail"});  // would truncate the redo tail if it were applied
+  auto redone = action("redo");
+  EXPECT_NE(redone.text.find("+ redone: add B color:red"), std::string::npos);
+  EXPECT_EQ(last_line(redone), "[2c 0l]");
+}
+
+TEST_F(SessionTest, UnknownVerbSuggestsTheClosestSyntax) {
+  action("new X");
+  auto reply = ops({"ad A"});
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_NE(reply.text.find("! unknown verb \"ad\""), std::string::npos);
+  EXPECT_NE(reply.text.find("  try: add NAME [color:C] [count:N]"), std::string::npos);
+}
+
+TEST_F(SessionTest, OneOpIsOneUndoStepEvenWhenItChangesMany) {
+  action("new X");
+  ops({"add c count:5 color:red"});
+  ops({"set @all color:blue"});
+  auto undone = action("undo");
+  EXPECT_EQ(undone.text, "- undone: set @all color:blue\n[5c 0l]");
+  EXPECT_EQ(last_line(action("undo")), "[0c 0l]");
+  EXPECT_EQ(last_line(action("redo 2")), "[5c 0l]");
+}
+
+TEST_F(SessionTest, UndoCountAndUndoToCheckpoint) {
+  action("new X");
+  ops({"add A color:red"});
+  action("checkpoint v1");
+  ops({"add B color:red"});
+  ops({"add C color:red"});
+  ops({"add D color:red"});
+  EXPECT_EQ(last_line(action("undo 2")), "[2c 0l]");
+  EXPECT_EQ(last_line(action("redo")), "[3c 0l]");
+  auto back = action("undo to:v1");
+  EXPECT_EQ(back.text, "- undone: add C color:red\n- undone: add B color:red\n[1c 0l]");
+  EXPECT_NE(action("undo to:v1").text.find("nothing to undo"), std::string::npos);
+  auto unknown = action("undo to:nope");
+  EXPECT_TRUE(unknown.is_error);
+  EXPECT_NE(unknown.text.find("try: undo to:v1"), std::string::npos);
+}
+
+TEST_F(SessionTest, NewlinesSplitOpsAndBlankLinesAreDropped) {
+  action("new X");
+  auto reply = ops({"add A color:red\n\n  add B color:red  \n"});
+  EXPECT_EQ(last_line(reply), "[2c 0l]");
+  EXPECT_TRUE(ops({"\n  \n"}).is_error);
+}
+
+TEST_F(SessionTest, WarningsFollowTheOpLines) {
+  action("new X");
+  auto reply = ops({"add A"});
+  EXPECT_EQ(reply.text, "+card A\n? A: no color\n[1c 0l]");
+}
+
+TEST_F(SessionTest, QueriesNeverChangeModelOrLog) {
+  action("new X");
+  ops({"add A color:red", "add B color:blue"});
+  action("checkpoint v1");
+  ops({"set A color:green"});
+  const auto status_before = session_.run_query("status").text;
+  for (const char* q : {"map", "list @color:blue", "stats", "describe A", "history 5",
+                        "diff checkpoint:v1", "status", "nope", "describe Zed", ""}) {
+    session_.run_query(q);
+  }
+  EXPECT_EQ(session_.run_query("status").text, status_before);
+  EXPECT_EQ(last_line(action("undo")), "[2c 0l]");  // the log still has exactly its ops
+  EXPECT_EQ(session_.run_query("describe A").text, "card A color:red links:");
+}
+
+TEST_F(SessionTest, HistoryDiffAndStatus) {
+  action("new X");
+  ops({"add A color:red"});
+  action("checkpoint v1");
+  ops({"add B color:red", "link A -> B"});
+  EXPECT_EQ(session_.run_query("history 2").text,
+            "history: last 2 of 3 ops (oldest first)\n  2. add B color:red\n  3. link A -> B");
+  EXPECT_EQ(session_.run_query("diff checkpoint:v1").text,
+            "diff since \"v1\": 2 ops\n  add B color:red\n  link A -> B");
+  auto status = session_.run_query("status").text;
+  EXPECT_NE(status.find("file: (not saved yet)"), std::string::npos);
+  EXPECT_NE(status.find("unsaved changes: yes"), std::string::npos);
+  EXPECT_NE(status.find("checkpoints: v1@1"), std::string::npos);
+  auto unknown = session_.run_query("mpa");
+  EXPECT_TRUE(unknown.is_error);
+  EXPECT_NE(unknown.text.find("unknown query \"mpa\"; queries: map, list, stats"), std::string::npos);
+  EXPECT_NE(unknown.text.find("try: map"), std::string::npos);
+}
+
+TEST_F(SessionTest, SaveOpenRoundTripAndUnsavedTracking) {
+  action("new X");
+  ops({"add A color:red", "add B color:blue", "link A -> B"});
+  EXPECT_TRUE(session_.has_unsaved_changes());
+  auto no_path = action("save");
+  EXPECT_TRUE(no_path.is_error);
+  EXPECT_NE(no_path.text.find("try: save as:./X.deck"), std::string::npos);
+  auto saved = action("save as:board.deck");
+  EXPECT_FALSE(saved.is_error) << saved.text;
+  EXPECT_FALSE(session_.has_unsaved_changes());
+  ops({"add C color:red"});
+  auto refused = action("new Y");
+  EXPECT_TRUE(refused.is_error);
+  EXPECT_NE(refused.text.find("unsaved changes"), std::string::npos);
+  action("undo");
+  EXPECT_FALSE(session_.has_unsaved_changes());  // back at the saved state
+  auto opened = action("open board.deck");
+  EXPECT_FALSE(opened.is_error) << opened.text;
+  EXPECT_NE(opened.text.find("(2 cards)"), std::string::npos);
+  EXPECT_EQ(session_.run_query("describe A").text, "card A color:red links: B");
+  EXPECT_NE(action("undo").text.find("nothing to undo"), std::string::npos);  // open resets the log
+}
+
+TEST_F(SessionTest, FailedOpenKeepsTheCurrentDocument) {
+  action("new X");
+  ops({"add A color:red"});
+  std::ofstream(root_.dir() / "bad.deck") << "no tab here\n";
+  auto reply = action("open bad.deck discard:true");
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_NE(reply.text.find("cannot open \"bad.deck\": line 1"), std::string::npos);
+  EXPECT_EQ(last_line(reply), "[1c 0l]");
+  EXPECT_TRUE(action("open missing.deck discard:true").is_error);
+}
+
+TEST_F(SessionTest, CloseRefusesUnsavedUnlessDiscarded) {
+  action("new X");
+  ops({"add A color:red"});
+  EXPECT_TRUE(action("close").is_error);
+  EXPECT_EQ(action("close discard:true").text, "- closed \"X\"");
+  EXPECT_FALSE(session_.has_document());
+}
+
+TEST_F(SessionTest, UnknownSessionCommandSuggestsClosest) {
+  auto reply = action("sav");
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_NE(reply.text.find("save"), std::string::npos);
+}
+
+TEST_F(SessionTest, EffectsAwaitConfirmationAndRollBackOnFailure) {
+  action("new X");
+  auto pending = session_.run_ops(std::vector<std::string>{"add A color:red", "emit hello"}, {});
+  ASSERT_TRUE(pending.pending);
+  ASSERT_EQ(pending.pending->effects.size(), 1u);
+  EXPECT_EQ(pending.pending->effects[0].address, "/deck/emit");
+  auto failed = session_.fail(std::move(*pending.pending), make_error("max said no"));
+  EXPECT_TRUE(failed.is_error);
+  EXPECT_EQ(failed.text, "! max said no\n! rolled back: the document is unchanged\n[0c 0l]");
+  EXPECT_NE(action("undo").text.find("nothing to undo"), std::string::npos);
+
+  auto again = session_.run_ops(std::vector<std::string>{"emit hello"}, {});
+  ASSERT_TRUE(again.pending);
+  auto confirmed = session_.confirm(std::move(*again.pending));
+  EXPECT_EQ(confirmed.text, "+emit hello\n[1c 0l]");
+}
+
+TEST_F(SessionTest, CancellationRollsBack) {
+  action("new X");
+  std::atomic<bool> cancelled{true};
+  CallOptions options;
+  options.cancelled = &cancelled;
+  auto reply = session_.run_ops(std::vector<std::string>{"add A color:red"}, options).reply;
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_EQ(last_line(reply), "[0c 0l]");
+}
+
+TEST_F(SessionTest, ProgressIsReportedForLongBatches) {
+  action("new X");
+  std::vector<std::string> list;
+  for (int i = 0; i < 2500; ++i) list.push_back("add c" + std::to_string(i) + " color:red");
+  std::vector<double> seen;
+  CallOptions options;
+  options.progress = [&](double done, double total, std::string_view) {
+    seen.push_back(done);
+    EXPECT_EQ(total, 2500);
+  };
+  session_.run_ops(list, options);
+  EXPECT_EQ(seen, (std::vector<double>{1000, 2000}));
+}
+
+TEST_F(SessionTest, HelpCardComesFromTheRegistry) {
+  auto card = session_.help();
+  EXPECT_NE(card.find("# deck — FCP reference card"), std::string::npos);
+  EXPECT_NE(card.find("### cards"), std::string::npos);
+  EXPECT_NE(card.find("add NAME [color:C] [count:N]"), std::string::npos);
+  EXPECT_NE(card.find("## Queries (deck_query)"), std::string::npos);
+  EXPECT_NE(card.find("undo [N] | undo to:NAME"), std::string::npos);
+  EXPECT_EQ(card.find("## In this document"), std::string::npos);
+  action("new X");
+  EXPECT_NE(session_.help().find("## In this document\n  cards: 0"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fcp::core
