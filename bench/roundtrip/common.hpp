@@ -4,6 +4,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace boost::asio {}
 namespace boost::beast {}
@@ -21,5 +22,12 @@ class BenchError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// `text`, cut to a length that fits in an error message.
+inline std::string clip(std::string_view text) {
+  constexpr std::size_t kShown = 400;
+  if (text.size() <= kShown) return std::string(text);
+  return std::string(text.substr(0, kShown)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
 
 }  // namespace fcp::bench

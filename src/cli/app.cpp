@@ -80,7 +80,8 @@ int command_tools(Session& session) {
     print_text(session.io.out, json::serialize(result));
     return exit_status::ok;
   }
-  for (const auto& tool : ToolCatalog::from_list_result(result).tools()) {
+  auto catalog = ToolCatalog::from_list_result(result);
+  for (const auto& tool : catalog.tools()) {
     session.io.out << tool.name << "\n";
   }
   return exit_status::ok;
@@ -91,9 +92,9 @@ int command_shortcut(Session& session) {
   const auto& name = session.invocation.command;
   const ToolInfo* tool = catalog.find(name);
   if (tool == nullptr) {
-    return usage_failure(session.io.err, "unknown command '" + name +
-                                             "'; the daemon's tools are: " +
-                                             catalog.names_joined());
+    return usage_failure(
+        session.io.err,
+        "unknown command '" + name + "'; the daemon's tools are: " + catalog.names_joined());
   }
   json::object arguments = shortcut_arguments(*tool, session.invocation.args);
   return print_result(session, session.client.call_tool(name, std::move(arguments)));

@@ -122,8 +122,12 @@ bool apply_flag(Invocation& invocation, std::string_view name) {
 
 }  // namespace
 
-std::string_view usage_text() { return full_usage; }
-std::string_view usage_synopsis() { return synopsis; }
+std::string_view usage_text() {
+  return full_usage;
+}
+std::string_view usage_synopsis() {
+  return synopsis;
+}
 
 Invocation parse_args(std::span<const std::string> argv) {
   Invocation invocation;
@@ -138,7 +142,8 @@ Invocation parse_args(std::span<const std::string> argv) {
     auto eq = arg.find('=');
     std::string name = arg.substr(0, eq);
     if (takes_value(name)) {
-      if (eq == std::string::npos && i + 1 >= argv.size()) throw UsageError(name + " needs a value");
+      if (eq == std::string::npos && i + 1 >= argv.size())
+        throw UsageError(name + " needs a value");
       apply_valued_option(invocation.options, name,
                           eq == std::string::npos ? argv[++i] : arg.substr(eq + 1));
     } else if (eq != std::string::npos || !apply_flag(invocation, name)) {

@@ -1,14 +1,13 @@
 // Command-line parsing for fcp: global options, the command, and its arguments.
 #pragma once
 
+#include <boost/json/object.hpp>
 #include <chrono>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <boost/json/object.hpp>
 
 #include "cli/endpoint.hpp"
 
@@ -33,9 +32,9 @@ struct Invocation {
   enum class Action { command, help, version };
   Action action = Action::command;
   Options options;
-  std::string command;             // "tools", "call", "run", or a tool name (shortcut)
-  std::vector<std::string> args;   // the command's arguments, verbatim
-  boost::json::object call_args;   // for "call": the parsed JSON-ARGS ({} when omitted)
+  std::string command;            // "tools", "call", "run", or a tool name (shortcut)
+  std::vector<std::string> args;  // the command's arguments, verbatim
+  boost::json::object call_args;  // for "call": the parsed JSON-ARGS ({} when omitted)
 };
 
 // argv without the program name. Throws UsageError.

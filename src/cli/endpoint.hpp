@@ -10,7 +10,7 @@ namespace fcp::cli {
 struct Endpoint {
   enum class Scheme { tcp, http };
   Scheme scheme = Scheme::tcp;
-  std::string host;    // without IPv6 brackets
+  std::string host;  // without IPv6 brackets
   std::uint16_t port = 0;
   std::string target;  // HTTP request target ("/mcp"); empty for TCP
 

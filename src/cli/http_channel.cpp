@@ -16,8 +16,10 @@ namespace {
 // "Text/Event-Stream; charset=utf-8" → "text/event-stream"
 std::string media_type(std::string_view header) {
   std::string type(header.substr(0, header.find(';')));
-  while (!type.empty() && type.back() == ' ') type.pop_back();
-  for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  while (!type.empty() && type.back() == ' ')
+    type.pop_back();
+  for (char& c : type)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return type;
 }
 
@@ -38,7 +40,8 @@ bool is_stale_connection(const boost::beast::error_code& ec) {
 std::string excerpt(const std::string& body) {
   constexpr std::size_t limit = 300;
   std::string text = body.size() > limit ? body.substr(0, limit) + "…" : body;
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.pop_back();
   return text;
 }
 
@@ -51,7 +54,8 @@ HttpChannel::HttpChannel(Endpoint endpoint, std::optional<std::string> session_n
 HttpChannel::Request HttpChannel::make_request(http::verb method, const std::string& body) const {
   Request request{method, endpoint_.target, 11};
   request.set(http::field::host, endpoint_.authority());
-  request.set(http::field::user_agent, std::string(client_name) + "/" + std::string(client_version));
+  request.set(http::field::user_agent,
+              std::string(client_name) + "/" + std::string(client_version));
   request.set(http::field::accept, "application/json, text/event-stream");
   if (!body.empty()) request.set(http::field::content_type, "application/json");
   if (!session_id_.empty()) request.set("Mcp-Session-Id", session_id_);

@@ -66,7 +66,8 @@ json::object McpClient::initialize() {
   json::value result = request("initialize", std::move(params));
   if (!result.is_object()) throw ProtocolError(invalid_request, "initialize returned no object");
   auto& object = result.as_object();
-  if (const auto* version = object.if_contains("protocolVersion"); version && version->is_string()) {
+  if (const auto* version = object.if_contains("protocolVersion");
+      version && version->is_string()) {
     channel_.set_protocol_version(std::string(version->get_string()));
   }
   notify("notifications/initialized", {});
@@ -83,7 +84,8 @@ json::object McpClient::list_tools() {
     if (list == nullptr || !list->is_array()) {
       throw ProtocolError(invalid_request, "tools/list returned no tools array");
     }
-    for (const auto& tool : list->get_array()) tools.push_back(tool);
+    for (const auto& tool : list->get_array())
+      tools.push_back(tool);
     const auto* cursor = object->if_contains("nextCursor");
     if (cursor == nullptr || !cursor->is_string() || cursor->get_string().empty()) break;
     params["cursor"] = *cursor;
@@ -131,8 +133,10 @@ json::value McpClient::await_response(std::int64_t id, std::string_view method) 
     boost::system::error_code ec;
     json::value value = json::parse(line, ec);
     if (ec || !value.is_object()) {
-      throw ProtocolError(parse_error, "the daemon sent something that is not a JSON-RPC "
-                                       "message: " + excerpt(line));
+      throw ProtocolError(parse_error,
+                          "the daemon sent something that is not a JSON-RPC "
+                          "message: " +
+                              excerpt(line));
     }
     const auto& message = value.as_object();
     if (message.contains("method")) {
@@ -142,7 +146,8 @@ json::value McpClient::await_response(std::int64_t id, std::string_view method) 
     const auto* reply_id = message.if_contains("id");
     bool unattributed = reply_id == nullptr || reply_id->is_null();
     if (id_matches(reply_id, id) || (unattributed && message.contains("error"))) {
-      if (const auto* error = message.if_contains("error")) throw error_from_response(method, *error);
+      if (const auto* error = message.if_contains("error"))
+        throw error_from_response(method, *error);
       if (const auto* result = message.if_contains("result")) return *result;
       throw ProtocolError(invalid_request, "reply to " + std::string(method) + " has no result");
     }

@@ -16,9 +16,9 @@
 namespace fcp::cli {
 
 struct ClientSettings {
-  std::optional<std::string> session;  // named daemon session, sent in initialize params
+  std::optional<std::string> session;          // named daemon session, sent in initialize params
   std::chrono::milliseconds timeout{120'000};  // per request
-  bool verbose = false;  // show log and progress notifications on `log`
+  bool verbose = false;                        // show log and progress notifications on `log`
 };
 
 // Thread: one thread. Owns nothing but the request counter; the channel outlives it.

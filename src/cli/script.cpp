@@ -8,11 +8,15 @@
 namespace fcp::cli {
 namespace {
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
 
 std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
+  while (!text.empty() && is_blank(text.front()))
+    text.remove_prefix(1);
+  while (!text.empty() && is_blank(text.back()))
+    text.remove_suffix(1);
   return text;
 }
 
@@ -20,7 +24,8 @@ std::optional<ScriptLine> parse_line(std::string_view raw, int number) {
   std::string_view line = trim(raw);
   if (line.empty() || line.front() == '#') return std::nullopt;
   std::size_t split = 0;
-  while (split < line.size() && !is_blank(line[split])) ++split;
+  while (split < line.size() && !is_blank(line[split]))
+    ++split;
   return ScriptLine{number, std::string(line.substr(0, split)),
                     std::string(trim(line.substr(split)))};
 }

@@ -26,9 +26,9 @@ class SseParser {
  private:
   void process_line(std::string_view line, std::vector<SseEvent>& out);
 
-  std::string line_;          // the current line, not yet terminated
-  bool after_cr_ = false;     // the previous byte was CR: a following LF belongs to it
-  bool at_start_ = true;      // nothing consumed yet (for the BOM)
+  std::string line_;       // the current line, not yet terminated
+  bool after_cr_ = false;  // the previous byte was CR: a following LF belongs to it
+  bool at_start_ = true;   // nothing consumed yet (for the BOM)
   std::string data_;
   std::string type_;
   std::string last_id_;

@@ -20,7 +20,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string errno_text(int error) { return std::strerror(error); }
+std::string errno_text(int error) {
+  return std::strerror(error);
+}
 
 // Moves fd above 2 so that a parent started with closed standard fds cannot have a pipe end
 // collide with the child's stdin/stdout. Keeps O_CLOEXEC.
@@ -61,6 +63,34 @@ struct SpawnActions {
   SpawnActions& operator=(const SpawnActions&) = delete;
 };
 
+// Starts `program --stdio extra_args…` with child_in/child_out as its stdin/stdout; returns
+// the pid, or throws. dup2 clears O_CLOEXEC on the child's 0 and 1; every other pipe end
+// (all opened O_CLOEXEC) closes at exec.
+pid_t spawn_child(const std::string& program, const std::vector<std::string>& extra_args,
+                  int child_in, int child_out) {
+  std::vector<std::string> arg_strings{program, "--stdio"};
+  arg_strings.insert(arg_strings.end(), extra_args.begin(), extra_args.end());
+  std::vector<char*> argv;
+  for (auto& arg : arg_strings)
+    argv.push_back(arg.data());
+  argv.push_back(nullptr);
+
+  SpawnActions spawn;
+  posix_spawn_file_actions_adddup2(&spawn.actions, child_in, STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&spawn.actions, child_out, STDOUT_FILENO);
+  pid_t pid = -1;
+  bool search_path = program.find('/') == std::string::npos;
+  int error =
+      search_path
+          ? ::posix_spawnp(&pid, program.c_str(), &spawn.actions, nullptr, argv.data(), environ)
+          : ::posix_spawn(&pid, program.c_str(), &spawn.actions, nullptr, argv.data(), environ);
+  if (error != 0) {
+    throw ChannelError("cannot start '" + program + "': " + errno_text(error) +
+                       " (put fcpd beside fcp or on PATH, or pass --fcpd PATH)");
+  }
+  return pid;
+}
+
 }  // namespace
 
 std::string locate_fcpd(const std::optional<std::string>& flag, const char* env_value,
@@ -98,40 +128,22 @@ StdioChildChannel::StdioChildChannel(const std::string& program,
   to_child_ = above_standard_fds(in_pipe[1]);
   from_child_ = above_standard_fds(out_pipe[0]);
   int child_out = above_standard_fds(out_pipe[1]);
-
-  std::vector<std::string> arg_strings{program, "--stdio"};
-  arg_strings.insert(arg_strings.end(), extra_args.begin(), extra_args.end());
-  std::vector<char*> argv;
-  for (auto& arg : arg_strings) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-
-  int spawn_error = 0;
-  {
-    // dup2 clears O_CLOEXEC on the child's 0 and 1; every other pipe end closes at exec.
-    SpawnActions spawn;
-    posix_spawn_file_actions_adddup2(&spawn.actions, child_in, STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&spawn.actions, child_out, STDOUT_FILENO);
-    bool search_path = program.find('/') == std::string::npos;
-    spawn_error = search_path
-                      ? ::posix_spawnp(&pid_, program.c_str(), &spawn.actions, nullptr,
-                                       argv.data(), environ)
-                      : ::posix_spawn(&pid_, program.c_str(), &spawn.actions, nullptr,
-                                      argv.data(), environ);
+  try {
+    pid_ = spawn_child(program, extra_args, child_in, child_out);
+  } catch (const ChannelError&) {
+    for (int fd : {child_in, child_out, to_child_, from_child_})
+      ::close(fd);
+    throw;
   }
   ::close(child_in);
   ::close(child_out);
-  if (spawn_error != 0) {
-    pid_ = -1;
-    close_fd(to_child_);
-    close_fd(from_child_);
-    throw ChannelError("cannot start '" + program + "': " + errno_text(spawn_error) +
-                       " (put fcpd beside fcp or on PATH, or pass --fcpd PATH)");
-  }
   // Writes must never block forever: the daemon may be waiting for us to read its output.
   ::fcntl(to_child_, F_SETFL, ::fcntl(to_child_, F_GETFL) | O_NONBLOCK);
 }
 
-StdioChildChannel::~StdioChildChannel() { close(); }
+StdioChildChannel::~StdioChildChannel() {
+  close();
+}
 
 void StdioChildChannel::send(const std::string& message) {
   if (to_child_ < 0) throw ChannelError("the connection to " + program_ + " is closed");

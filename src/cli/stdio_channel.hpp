@@ -22,7 +22,8 @@ std::string self_executable();
 
 // Owns the child: its stdin/stdout pipes, and reaping it. The child's stderr is inherited.
 // Writes interleave with reads, so a daemon that answers while we are still writing a large
-// batch cannot deadlock us.
+// batch cannot deadlock us. The process must ignore SIGPIPE (fcp's main does), so that a child
+// dying mid-write surfaces as a ChannelError naming its exit status.
 class StdioChildChannel final : public MessageChannel {
  public:
   // Spawns `program --stdio extra_args…`. Throws ChannelError when it cannot be started.

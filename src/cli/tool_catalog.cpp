@@ -26,8 +26,8 @@ bool has_type(const json::value& property, std::string_view type) {
 json::object json_arguments(const ToolInfo& tool, std::span<const std::string> words) {
   if (words.empty()) return {};
   if (words.size() > 1) {
-    throw UsageError(tool.name + " takes one JSON object argument (or use: fcp call " +
-                     tool.name + " 'JSON-ARGS')");
+    throw UsageError(tool.name + " takes one JSON object argument (or use: fcp call " + tool.name +
+                     " 'JSON-ARGS')");
   }
   boost::system::error_code ec;
   auto value = json::parse(words.front(), ec);
@@ -41,9 +41,8 @@ json::object json_arguments(const ToolInfo& tool, std::span<const std::string> w
 
 ToolShape shape_of(const json::object& tool) {
   const auto* schema = tool.if_contains("inputSchema");
-  const auto* properties = schema && schema->is_object()
-                               ? schema->get_object().if_contains("properties")
-                               : nullptr;
+  const auto* properties =
+      schema && schema->is_object() ? schema->get_object().if_contains("properties") : nullptr;
   if (properties == nullptr || !properties->is_object() || properties->get_object().empty()) {
     return ToolShape::empty;
   }
@@ -92,7 +91,8 @@ json::object shortcut_arguments(const ToolInfo& tool, std::span<const std::strin
     case ToolShape::ops: {
       if (words.empty()) throw UsageError(tool.name + " needs at least one op");
       json::array ops;
-      for (const auto& word : words) ops.emplace_back(word);
+      for (const auto& word : words)
+        ops.emplace_back(word);
       return json::object{{"ops", std::move(ops)}};
     }
     case ToolShape::query:

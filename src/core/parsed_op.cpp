@@ -1,5 +1,7 @@
 #include "core/parsed_op.hpp"
 
+#include <optional>
+#include <unordered_map>
 #include <utility>
 
 #include "core/resolve.hpp"
@@ -37,7 +39,14 @@ bool is_empty_quoted_value(const Token& token) {
          text.front() != '=' && text.front() != '@';
 }
 
+// A short op has a handful of each kind: one allocation instead of growing 1, 2, 4.
+template <class T>
+void reserve_first(std::vector<T>& items) {
+  if (items.capacity() == 0) items.reserve(4);
+}
+
 void add_positional(ParsedOp& op, std::string text, bool quoted) {
+  reserve_first(op.positionals);
   op.positionals.push_back(std::move(text));
   if (quoted) {
     op.positional_quoted.resize(op.positionals.size(), false);
@@ -45,22 +54,52 @@ void add_positional(ParsedOp& op, std::string text, bool quoted) {
   }
 }
 
-void add_param(ParsedOp& op, std::string_view text, bool quoted) {
+// Finds a param by key: a linear scan for the usual handful, a hash index past that so a
+// pathological op with thousands of params stays linear overall.
+class ParamSlots {
+ public:
+  std::optional<std::size_t> find(std::string_view key, const std::vector<Param>& params) const {
+    if (params.size() > linear_limit) {
+      auto it = index_.find(std::string(key));
+      if (it == index_.end()) return std::nullopt;
+      return it->second;
+    }
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      if (params[i].key == key) return i;
+    }
+    return std::nullopt;
+  }
+
+  void added(const std::vector<Param>& params) {
+    if (params.size() <= linear_limit) return;
+    if (index_.empty()) {
+      for (std::size_t i = 0; i < params.size(); ++i) index_.emplace(params[i].key, i);
+    } else {
+      index_.emplace(params.back().key, params.size() - 1);
+    }
+  }
+
+ private:
+  static constexpr std::size_t linear_limit = 16;
+  std::unordered_map<std::string, std::size_t> index_;
+};
+
+void add_param(ParsedOp& op, ParamSlots& slots, std::string_view text, bool quoted) {
   const std::size_t colon = text.find(':');
   const std::string_view key = text.substr(0, colon);
   const std::string_view value = text.substr(colon + 1);
-  for (Param& param : op.params) {
-    if (param.key == key) {
-      param.value.assign(value);
-      param.quoted = quoted;
-      return;
-    }
+  if (const auto slot = slots.find(key, op.params)) {
+    op.params[*slot].value.assign(value);
+    op.params[*slot].quoted = quoted;
+    return;
   }
+  reserve_first(op.params);
   op.params.push_back(Param{std::string(key), std::string(value), quoted});
+  slots.added(op.params);
 }
 
 // §2 classification; the first matching rule wins.
-void classify(ParsedOp& op, Token& token, const ParseHooks* hooks) {
+void classify(ParsedOp& op, ParamSlots& slots, Token& token, const ParseHooks* hooks) {
   const std::string_view text = token.text;
   if (!text.empty() && text.front() == '@') {
     op.selectors.push_back(parse_selector(text));
@@ -72,7 +111,7 @@ void classify(ParsedOp& op, Token& token, const ParseHooks* hooks) {
   }
   const bool hooked = hooks != nullptr && hooks->is_positional && hooks->is_positional(text);
   if (!hooked && (is_key_value(text) || is_empty_quoted_value(token))) {
-    add_param(op, text, token.value_quoted);
+    add_param(op, slots, text, token.value_quoted);
     return;
   }
   if (is_arrow(text)) op.arrows.emplace_back(text);
@@ -96,13 +135,20 @@ std::string ParsedOp::param_or(std::string_view key, std::string_view fallback) 
 Result<ParsedOp> parse_op(std::string_view input, const ParseHooks* hooks) {
   const std::string_view trimmed = trim(input);
   if (trimmed.empty()) return make_error(input.empty() ? "empty op" : "empty op (only whitespace)");
-  auto tokens = tokenize(trimmed);
-  if (!tokens) return tokens.error();
+  TokenStream stream(trimmed);
+  Token token;
+  if (auto first = stream.next(token); !first) return first.error();
   ParsedOp op;
   op.raw.assign(trimmed);
-  op.verb = to_lower(tokens->front().text);
-  for (std::size_t i = 1; i < tokens->size(); ++i) classify(op, (*tokens)[i], hooks);
-  return op;
+  op.verb = std::move(token.text);
+  for (char& c : op.verb) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  ParamSlots slots;
+  for (;;) {
+    auto more = stream.next(token);
+    if (!more) return more.error();
+    if (!*more) return op;
+    classify(op, slots, token, hooks);
+  }
 }
 
 bool is_arrow(std::string_view token) { return token == "->" || token == "<->" || token == "--"; }

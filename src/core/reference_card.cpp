@@ -64,12 +64,13 @@ std::string render_reference_card(const Domain& domain, const Document* document
   }
   if (auto sections = domain.card_sections(); !sections.empty()) out += "\n" + sections + "\n";
   out += "\n## Queries (" + name + "_query)\n";
-  auto queries = pointers(domain.queries());
+  const auto domain_queries = domain.queries();
+  auto queries = pointers(domain_queries);
   for (const auto& spec : engine_queries()) queries.push_back(&spec);
   append_specs(out, queries);
   out += "\n## Session (" + name + "_session)\n";
   auto session = pointers(builtin_session_specs());
-  auto extensions = domain.session_extensions();
+  const auto extensions = domain.session_extensions();
   for (const auto& spec : extensions) session.push_back(&spec);
   append_specs(out, session);
   out += "\n## Response prefixes\n";

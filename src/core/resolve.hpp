@@ -135,6 +135,7 @@ class NameIndex {
         }
       }
     }
+    std::sort(out.begin(), out.end());  // exact_ is unordered; messages must be deterministic
     return out;
   }
 

@@ -87,22 +87,24 @@ std::optional<char32_t> read_hex4(std::string_view text, std::size_t pos) {
 bool is_high_surrogate(char32_t cp) { return cp >= 0xD800 && cp <= 0xDBFF; }
 bool is_low_surrogate(char32_t cp) { return cp >= 0xDC00 && cp <= 0xDFFF; }
 
-// One pass over the input; pos_ only moves forward.
+// Reads one token at a time from a position owned by the caller; the position only moves
+// forward.
 class Scanner {
  public:
-  explicit Scanner(std::string_view input) : input_(input) {}
+  Scanner(std::string_view input, std::size_t& pos) : input_(input), pos_(pos) {}
 
-  Result<std::vector<Token>> run() {
-    std::vector<Token> tokens;
-    tokens.reserve(8);
-    for (;;) {
-      while (pos_ < input_.size() && is_space(input_[pos_])) ++pos_;
-      if (pos_ >= input_.size()) break;
-      Token& token = tokens.emplace_back();
-      const bool ok = is_quote(input_[pos_]) ? quoted_token(token) : unquoted_token(token);
-      if (!ok) return unterminated();
+  Result<bool> next(Token& token) {
+    while (pos_ < input_.size() && is_space(input_[pos_])) ++pos_;
+    if (pos_ >= input_.size()) return false;
+    token.text.clear();
+    token.quoted = false;
+    token.value_quoted = false;
+    const bool ok = is_quote(input_[pos_]) ? quoted_token(token) : unquoted_token(token);
+    if (!ok) {
+      pos_ = input_.size();
+      return unterminated();
     }
-    return tokens;
+    return true;
   }
 
  private:
@@ -222,13 +224,25 @@ class Scanner {
   }
 
   std::string_view input_;
-  std::size_t pos_ = 0;
+  std::size_t& pos_;
   std::size_t open_quote_ = 0;
 };
 
 }  // namespace
 
-Result<std::vector<Token>> tokenize(std::string_view input) { return Scanner(input).run(); }
+Result<bool> TokenStream::next(Token& token) { return Scanner(input_, pos_).next(token); }
+
+Result<std::vector<Token>> tokenize(std::string_view input) {
+  std::vector<Token> tokens;
+  TokenStream stream(input);
+  Token token;
+  for (;;) {
+    auto more = stream.next(token);
+    if (!more) return more.error();
+    if (!*more) return tokens;
+    tokens.push_back(std::move(token));
+  }
+}
 
 std::string_view trim(std::string_view text) {
   std::size_t begin = 0;

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "mcp/server.hpp"
+#include "mcp/utf8.hpp"
 
 namespace fcp::mcp {
 namespace json = boost::json;
@@ -201,7 +202,7 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
       auto content = session->session(*domain).resource_text();
       reply->result(json::object{
           {"contents", json::array{json::object{
-                           {"uri", text}, {"mimeType", "text/plain"}, {"text", content}}}}});
+                           {"uri", text}, {"mimeType", "text/plain"}, {"text", to_valid_utf8(content)}}}}});
       done();
     });
     return;

@@ -7,6 +7,7 @@
 #include "mcp/base64.hpp"
 #include "mcp/client_connection.hpp"
 #include "mcp/server.hpp"
+#include "mcp/utf8.hpp"
 
 namespace fcp::mcp {
 namespace json = boost::json;
@@ -19,7 +20,7 @@ constexpr int kError = 4;
 
 json::object tool_result(const core::ToolReply& reply) {
   json::array content;
-  content.push_back(json::object{{"type", "text"}, {"text", reply.text}});
+  content.push_back(json::object{{"type", "text"}, {"text", to_valid_utf8(reply.text)}});
   for (const auto& attachment : reply.attachments) {
     content.push_back(json::object{{"type", "image"},
                                    {"data", base64_encode(attachment.bytes)},

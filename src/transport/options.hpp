@@ -1,6 +1,7 @@
 // Options shared by the transports (size limits, HTTP security checks).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -21,6 +22,12 @@ struct HttpOptions {
   // Host header names allowed besides localhost, 127.0.0.1 and [::1] (port ignored).
   std::vector<std::string> allowed_hosts;
   std::size_t max_sessions = 1024;
+  // A keep-alive connection with no request for this long is closed; also bounds every write.
+  std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
+  // A session with no request and no open stream for this long is closed.
+  std::chrono::milliseconds session_idle_timeout{std::chrono::hours(1)};
+  // SSE streams carry a comment this often so that proxies and clients keep them open.
+  std::chrono::milliseconds sse_keepalive_interval{std::chrono::seconds(15)};
 };
 
 }  // namespace fcp::transport

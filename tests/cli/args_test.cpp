@@ -7,7 +7,9 @@
 namespace fcp::cli {
 namespace {
 
-Invocation parse(std::vector<std::string> argv) { return parse_args(argv); }
+Invocation parse(std::vector<std::string> argv) {
+  return parse_args(argv);
+}
 
 TEST(ArgsTest, DefaultsWithoutOptions) {
   auto invocation = parse({"tools"});

@@ -29,7 +29,7 @@ namespace json = boost::json;
 
 // How the fake daemon treats tools/call.
 enum class CallBehaviour {
-  answer,  // answer as described in fake_replies()
+  answer,   // answer as described in fake_replies()
   hang_up,  // close the connection instead of answering
   ignore,   // never answer (the client must time out)
 };
@@ -77,7 +77,8 @@ inline json::value fake_call_result(const json::object& params) {
         json::object{{"type", "image"}, {"mimeType", "image/png"}, {"data", "UE5HREFUQQ=="}});
     return result;
   }
-  if (name == "drawio_query") return text_result("q=" + std::string(args.at("q").as_string()), false);
+  if (name == "drawio_query")
+    return text_result("q=" + std::string(args.at("q").as_string()), false);
   if (name == "drawio_session") {
     return text_result("action=" + std::string(args.at("action").as_string()), false);
   }
@@ -98,9 +99,10 @@ inline std::vector<std::string> fake_replies(const json::object& message) {
   std::string method(message.at("method").as_string());
   const auto* params = message.if_contains("params");
   if (method == "initialize") {
-    return {reply(id, {{"result", {{"protocolVersion", "2025-11-25"},
-                                   {"capabilities", {{"tools", json::object{}}}},
-                                   {"serverInfo", {{"name", "fake"}, {"version", "1"}}}}}})};
+    return {reply(id, {{"result",
+                        {{"protocolVersion", "2025-11-25"},
+                         {"capabilities", {{"tools", json::object{}}}},
+                         {"serverInfo", {{"name", "fake"}, {"version", "1"}}}}}})};
   }
   if (method == "tools/list") return {reply(id, {{"result", {{"tools", fake_tools()}}}})};
   if (method != "tools/call") return {reply(id, {{"result", json::object{}}})};
@@ -108,9 +110,10 @@ inline std::vector<std::string> fake_replies(const json::object& message) {
   if (!name.starts_with("drawio")) {
     return {reply(id, {{"error", {{"code", -32602}, {"message", "Unknown tool: " + name}}}})};
   }
-  return {R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}})",
-          R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"fcp","progress":1,"total":2}})",
-          reply(id, {{"result", fake_call_result(params->as_object())}})};
+  return {
+      R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}})",
+      R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"fcp","progress":1,"total":2}})",
+      reply(id, {{"result", fake_call_result(params->as_object())}})};
 }
 
 // Records received messages and HTTP headers; thread-safe.
@@ -178,6 +181,8 @@ class FakeTcpServer : public FakeServerBase {
       auto [accept_error, socket] =
           co_await acceptor_.async_accept(asio::as_tuple(asio::use_awaitable));
       if (accept_error) co_return;
+      boost::system::error_code ignored;
+      socket.set_option(asio::ip::tcp::no_delay(true), ignored);  // several small writes per reply
       co_await converse(socket);
     }
   }
@@ -232,6 +237,8 @@ class FakeHttpServer : public FakeServerBase {
       auto [accept_error, socket] =
           co_await acceptor_.async_accept(asio::as_tuple(asio::use_awaitable));
       if (accept_error) co_return;
+      boost::system::error_code ignored;
+      socket.set_option(asio::ip::tcp::no_delay(true), ignored);  // several small writes per reply
       co_await converse(socket);
     }
   }
@@ -257,8 +264,7 @@ class FakeHttpServer : public FakeServerBase {
     requests_.push_back(SeenRequest{
         std::string(request.method_string()), std::string(request.target()),
         std::string(request["Mcp-Session-Id"]), std::string(request["Fcp-Session"]),
-        std::string(request["MCP-Protocol-Version"]),
-        std::string(request[http::field::accept]),
+        std::string(request["MCP-Protocol-Version"]), std::string(request[http::field::accept]),
         std::string(request[http::field::content_type])});
   }
 
@@ -270,7 +276,8 @@ class FakeHttpServer : public FakeServerBase {
   }
 
   std::optional<Response> respond(const Request& request) {
-    if (request.target() != "/mcp") return make(http::status::not_found, "text/plain", "no such path");
+    if (request.target() != "/mcp")
+      return make(http::status::not_found, "text/plain", "no such path");
     if (request.method() == http::verb::delete_) return make(http::status::ok, "", "");
     auto message = json::parse(request.body()).as_object();
     add(message);
@@ -287,8 +294,8 @@ class FakeHttpServer : public FakeServerBase {
     std::string body = ": stream opened\r\n\r\n";
     int event_id = 0;
     for (const auto& line : replies) {
-      body += "id: " + std::to_string(++event_id) + "\r\nevent: message\r\ndata: " + line +
-              "\r\n\r\n";
+      body +=
+          "id: " + std::to_string(++event_id) + "\r\nevent: message\r\ndata: " + line + "\r\n\r\n";
     }
     return make(http::status::ok, "text/event-stream", body);
   }

@@ -11,7 +11,9 @@ namespace {
 
 namespace json = boost::json;
 
-json::object parse(const char* text) { return json::parse(text).as_object(); }
+json::object parse(const char* text) {
+  return json::parse(text).as_object();
+}
 
 TEST(OutputTest, TextItemsJoinWithNewlines) {
   ResultPrinter printer({});
@@ -38,8 +40,8 @@ TEST(OutputTest, JsonModePrintsTheRawResult) {
 }
 
 TEST(OutputTest, SaveImagesWritesNumberedFiles) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("fcp_output_test_" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("fcp_output_test_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   ResultPrinter printer({.json = false, .save_images_dir = dir.string()});
   auto result = parse(R"({"content":[{"type":"image","mimeType":"image/png","data":"aGk="},

@@ -22,8 +22,9 @@ std::vector<std::string> ops_of(const ScriptStep& step) {
 }
 
 TEST(ScriptParseTest, SkipsBlankLinesAndCommentsKeepingLineNumbers) {
-  auto lines = parse_script("# a diagram\n\ndrawio_session new \"X\"\n   # indented comment\n"
-                            "  drawio add svc A\n\t\ndrawio_help");
+  auto lines = parse_script(
+      "# a diagram\n\ndrawio_session new \"X\"\n   # indented comment\n"
+      "  drawio add svc A\n\t\ndrawio_help");
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_EQ(lines[0].number, 3);
   EXPECT_EQ(lines[0].tool, "drawio_session");
@@ -54,14 +55,14 @@ TEST(ScriptPlanTest, ConsecutiveOpsOfOneToolFormOneBatch) {
       "drawio_session new \"X\"\n"  // 1
       "drawio add svc A\n"          // 2
       "# comment inside the batch\n"
-      "drawio add svc B\n"          // 4
+      "drawio add svc B\n"  // 4
       "\n"
-      "drawio connect A -> B\n"     // 6
-      "drawio_query map\n"          // 7
-      "drawio add svc C\n"          // 8
-      "midi note C4\n"              // 9
-      "drawio add svc D\n"          // 10
-      "drawio_help\n");             // 11
+      "drawio connect A -> B\n"  // 6
+      "drawio_query map\n"       // 7
+      "drawio add svc C\n"       // 8
+      "midi note C4\n"           // 9
+      "drawio add svc D\n"       // 10
+      "drawio_help\n");          // 11
   auto steps = plan_script(lines, drawio_catalog());
   ASSERT_EQ(steps.size(), 7u);
   EXPECT_EQ(steps[0].tool, "drawio_session");
@@ -113,7 +114,7 @@ TEST(ScriptFailedLineTest, MapsOpNumberToItsScriptLine) {
 TEST(ScriptFailedLineTest, FallsBackToTheFirstLine) {
   ScriptStep step{"drawio", {}, {2, 4, 6}};
   EXPECT_EQ(failed_line(step, "! no document: use drawio_session 'new \"Title\"'"), 2);
-  EXPECT_EQ(failed_line(step, "! op 9 failed"), 2);   // out of range
+  EXPECT_EQ(failed_line(step, "! op 9 failed"), 2);    // out of range
   EXPECT_EQ(failed_line(step, "! stop 3 failed"), 2);  // "op" must be a word of its own
   EXPECT_EQ(failed_line(step, "! op 0 failed"), 2);
 }

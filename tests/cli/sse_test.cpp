@@ -8,7 +8,8 @@ namespace {
 std::vector<SseEvent> feed_all(SseParser& parser, std::vector<std::string_view> chunks) {
   std::vector<SseEvent> events;
   for (auto chunk : chunks) {
-    for (auto& event : parser.feed(chunk)) events.push_back(std::move(event));
+    for (auto& event : parser.feed(chunk))
+      events.push_back(std::move(event));
   }
   return events;
 }
@@ -76,7 +77,9 @@ TEST(SseTest, IncompleteEventIsHeldBack) {
 
 TEST(SseTest, LeadingBomIsIgnored) {
   SseParser parser;
-  auto events = parser.feed("\xEF\xBB\xBF" "data: v\n\n");
+  auto events = parser.feed(
+      "\xEF\xBB\xBF"
+      "data: v\n\n");
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].data, "v");
 }

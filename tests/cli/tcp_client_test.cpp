@@ -1,4 +1,5 @@
 // End to end over TCP: the real fcp code against an in-test fake daemon.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -11,12 +12,7 @@ namespace fcp::cli {
 namespace {
 
 using testing::HasSubstr;
-using testing::Not;
 using namespace testing_support;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 TEST(TcpClientTest, ToolsListsNamesAfterTheHandshake) {
   FakeTcpServer server;

@@ -24,7 +24,9 @@ constexpr const char* tools_list = R"({"tools":[
   {"description":"no name, skipped"}
 ]})";
 
-ToolCatalog catalog() { return ToolCatalog::from_list_result(json::parse(tools_list).as_object()); }
+ToolCatalog catalog() {
+  return ToolCatalog::from_list_result(json::parse(tools_list).as_object());
+}
 
 TEST(ToolCatalogTest, ShapesComeFromTheInputSchema) {
   auto tools = catalog();

@@ -249,10 +249,15 @@ TEST(ParseOp, Errors) {
 TEST(ParseOp, LongOp) {
   std::string input = "bulk";
   for (int i = 0; i < 5000; ++i) input += " p" + std::to_string(i) + " k" + std::to_string(i) + ":v";
+  input += " k10:last k4999:end";
   ParsedOp op = parse(input);
   EXPECT_EQ(op.positionals.size(), 5000u);
-  EXPECT_EQ(op.params.size(), 5000u);
+  ASSERT_EQ(op.params.size(), 5000u);  // repeated keys replace, even past the linear scan
+  EXPECT_EQ(op.params[10].key, "k10");
+  EXPECT_EQ(op.params[10].value, "last");
   EXPECT_EQ(op.params.back().key, "k4999");
+  EXPECT_EQ(op.params.back().value, "end");
+  EXPECT_EQ(op.param_or("k20", ""), "v");
 }
 
 }  // namespace

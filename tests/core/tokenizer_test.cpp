@@ -222,7 +222,11 @@ TEST(Tokenizer, UnterminatedQuoteReportsTheColumnOfTheOpeningQuote) {
 
 TEST(Tokenizer, ManyTokens) {
   std::string input;
-  for (int i = 0; i < 10000; ++i) input += "t" + std::to_string(i) + (i % 2 ? " " : "\t");
+  for (int i = 0; i < 10000; ++i) {
+    input += 't';
+    input += std::to_string(i);
+    input += i % 2 ? ' ' : '\t';
+  }
   auto tokens = tokenize(input);
   ASSERT_TRUE(tokens);
   ASSERT_EQ(tokens->size(), 10000u);

@@ -1,0 +1,159 @@
+#include "transport/http_checks.hpp"
+
+#include <algorithm>
+#include <boost/beast/core/string.hpp>
+#include <string>
+
+#include "mcp/connection.hpp"
+
+namespace fcp::transport {
+namespace http = boost::beast::http;
+using boost::beast::iequals;
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(" \t");
+  return s.substr(first, last - first + 1);
+}
+
+// Calls `fn(item)` for every comma-separated item of a header value.
+template <class Fn>
+bool any_item(std::string_view value, Fn fn) {
+  while (!value.empty()) {
+    const auto comma = value.find(',');
+    if (fn(trim(value.substr(0, comma)))) return true;
+    if (comma == std::string_view::npos) break;
+    value.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+bool has_zero_quality(std::string_view params) {
+  while (!params.empty()) {
+    const auto semi = params.find(';');
+    const auto param = trim(params.substr(0, semi));
+    if (param.size() >= 2 && (param[0] == 'q' || param[0] == 'Q') && param[1] == '=') {
+      const auto q = param.substr(2);
+      return q.find_first_not_of("0.") == std::string_view::npos;
+    }
+    if (semi == std::string_view::npos) break;
+    params.remove_prefix(semi + 1);
+  }
+  return false;
+}
+
+bool is_loopback_name(std::string_view host) {
+  return iequals(host, "localhost") || host == "127.0.0.1" || host == "[::1]";
+}
+
+}  // namespace
+
+HttpResponse make_error_response(const HttpRequest& request, http::status status,
+                                 std::string_view message) {
+  HttpResponse response{status, request.version()};
+  response.set(http::field::server, "fcp");
+  response.set(http::field::content_type, "application/json");
+  response.keep_alive(request.keep_alive());
+  const int code = status == http::status::bad_request ? -32600 : -32000;
+  response.body() = R"({"jsonrpc":"2.0","id":null,"error":{"code":)" + std::to_string(code) +
+                    R"(,"message":")" + std::string(message) + R"("}})";
+  response.prepare_payload();
+  return response;
+}
+
+HttpResponse make_empty_response(const HttpRequest& request, http::status status) {
+  HttpResponse response{status, request.version()};
+  response.set(http::field::server, "fcp");
+  response.keep_alive(request.keep_alive());
+  response.prepare_payload();
+  return response;
+}
+
+bool accepts_media_type(std::string_view accept, std::string_view media_type) {
+  const auto slash = media_type.find('/');
+  const auto type = media_type.substr(0, slash);
+  return any_item(accept, [&](std::string_view item) {
+    const auto semi = item.find(';');
+    const auto range = trim(item.substr(0, semi));
+    if (semi != std::string_view::npos && has_zero_quality(item.substr(semi + 1))) return false;
+    if (range == "*/*" || iequals(range, media_type)) return true;
+    return range.size() == type.size() + 2 && iequals(range.substr(0, type.size()), type) &&
+           range.substr(type.size()) == "/*";
+  });
+}
+
+bool is_json_content_type(std::string_view content_type) {
+  return iequals(trim(content_type.substr(0, content_type.find(';'))), "application/json");
+}
+
+std::string_view host_name(std::string_view authority) {
+  authority = trim(authority);
+  if (authority.starts_with('[')) return authority.substr(0, authority.find(']') + 1);
+  return authority.substr(0, authority.find(':'));
+}
+
+bool host_allowed(std::string_view host_header, const HttpOptions& options) {
+  const auto host = host_name(host_header);
+  if (host.empty()) return false;
+  if (is_loopback_name(host)) return true;
+  return std::any_of(options.allowed_hosts.begin(), options.allowed_hosts.end(),
+                     [&](const std::string& allowed) { return iequals(host_name(allowed), host); });
+}
+
+bool origin_allowed(std::string_view origin, const HttpOptions& options) {
+  origin = trim(origin);
+  if (std::find(options.allowed_origins.begin(), options.allowed_origins.end(), origin) !=
+      options.allowed_origins.end())
+    return true;
+  const auto scheme_end = origin.find("://");
+  if (scheme_end == std::string_view::npos) return false;  // includes the opaque "null"
+  auto authority = origin.substr(scheme_end + 3);
+  authority = authority.substr(0, authority.find('/'));
+  return is_loopback_name(host_name(authority));
+}
+
+std::string_view request_path(std::string_view target) {
+  return target.substr(0, target.find_first_of("?#"));
+}
+
+std::optional<HttpResponse> check_request(const HttpRequest& request,
+                                          const HttpOptions& options) {
+  if (!host_allowed(request[http::field::host], options))
+    return make_error_response(request, http::status::forbidden, "Forbidden: Host not allowed");
+  if (request.count(http::field::origin) > 0 &&
+      !origin_allowed(request[http::field::origin], options))
+    return make_error_response(request, http::status::forbidden, "Forbidden: Origin not allowed");
+  if (request_path(request.target()) != kMcpPath)
+    return make_error_response(request, http::status::not_found, "Not Found");
+  const auto method = request.method();
+  if (method != http::verb::post && method != http::verb::get && method != http::verb::delete_) {
+    auto response =
+        make_error_response(request, http::status::method_not_allowed, "Method Not Allowed");
+    response.set(http::field::allow, "GET, POST, DELETE");
+    return response;
+  }
+  if (request.count(kProtocolVersionHeader) > 0 &&
+      !mcp::is_supported_protocol_version(trim(request[kProtocolVersionHeader])))
+    return make_error_response(request, http::status::bad_request,
+                               "Bad Request: unsupported MCP-Protocol-Version");
+  const auto accept = request[http::field::accept];
+  if (method == http::verb::post) {
+    if (!accepts_media_type(accept, "application/json") ||
+        !accepts_media_type(accept, "text/event-stream"))
+      return make_error_response(
+          request, http::status::not_acceptable,
+          "Not Acceptable: Accept must include application/json and text/event-stream");
+    if (!is_json_content_type(request[http::field::content_type]))
+      return make_error_response(request, http::status::unsupported_media_type,
+                                 "Unsupported Media Type: Content-Type must be application/json");
+  }
+  if (method == http::verb::get && !accepts_media_type(accept, "text/event-stream"))
+    return make_error_response(request, http::status::not_acceptable,
+                               "Not Acceptable: Accept must include text/event-stream");
+  return std::nullopt;
+}
+
+}  // namespace fcp::transport

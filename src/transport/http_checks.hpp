@@ -1,0 +1,46 @@
+// The checks a Streamable HTTP request passes before it reaches an MCP session (headers, path,
+// method, DNS-rebinding protection) and the transport's own error responses.
+#pragma once
+
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <optional>
+#include <string_view>
+
+#include "transport/options.hpp"
+
+namespace fcp::transport {
+
+using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;
+using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
+
+inline constexpr std::string_view kMcpPath = "/mcp";
+inline constexpr std::string_view kSessionIdHeader = "Mcp-Session-Id";
+inline constexpr std::string_view kProtocolVersionHeader = "MCP-Protocol-Version";
+inline constexpr std::string_view kSessionNameHeader = "Fcp-Session";
+
+// A response whose body is a JSON-RPC error with "id": null (code -32600 for 400, else -32000).
+HttpResponse make_error_response(const HttpRequest& request, boost::beast::http::status status,
+                                 std::string_view message);
+// A response with no body (202, 204).
+HttpResponse make_empty_response(const HttpRequest& request, boost::beast::http::status status);
+
+// True when the Accept header value admits `media_type` ("type/subtype"), honouring "*/*",
+// "type/*" and q=0.
+bool accepts_media_type(std::string_view accept, std::string_view media_type);
+// True for "application/json" with any parameters (e.g. charset).
+bool is_json_content_type(std::string_view content_type);
+// The host part of a Host header or authority: "[::1]:80" → "[::1]", "localhost:3000" → "localhost".
+std::string_view host_name(std::string_view authority);
+// The Host header names localhost, 127.0.0.1, [::1] or one of options.allowed_hosts.
+bool host_allowed(std::string_view host_header, const HttpOptions& options);
+// The Origin is a loopback origin (any scheme and port) or listed in options.allowed_origins.
+bool origin_allowed(std::string_view origin, const HttpOptions& options);
+// The target without its query string.
+std::string_view request_path(std::string_view target);
+
+// Everything that can be refused without looking at sessions, in this order: Host and Origin
+// (403), path (404), method (405), MCP-Protocol-Version (400), Accept (406), Content-Type (415).
+std::optional<HttpResponse> check_request(const HttpRequest& request, const HttpOptions& options);
+
+}  // namespace fcp::transport

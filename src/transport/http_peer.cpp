@@ -1,0 +1,285 @@
+#include "transport/http_peer.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <boost/asio/post.hpp>
+#include <boost/beast/http/read.hpp>
+#include <utility>
+
+#include "transport/listener.hpp"
+
+namespace fcp::transport {
+namespace http = boost::beast::http;
+using boost::system::error_code;
+
+namespace {
+
+// Carries the answers to one POST back to its connection. Thread: any; it only posts. Holds the
+// connection weakly: answers for a client that went away are dropped.
+class HttpResponder final : public mcp::Responder {
+ public:
+  HttpResponder(std::weak_ptr<HttpPeer> peer, std::uint64_t serial)
+      : peer_(std::move(peer)), serial_(serial) {}
+  ~HttpResponder() override {
+    if (!done_.exchange(true)) finish(std::nullopt);  // dropped unanswered: as no_reply()
+  }
+  void notify(std::string message) override {
+    if (done_.load()) return spdlog::warn("http: notify() after the reply was dropped");
+    if (auto peer = peer_.lock()) peer->post_notify(serial_, std::move(message));
+  }
+  void reply(std::string message) override {
+    if (done_.exchange(true)) return spdlog::warn("http: second reply was dropped");
+    finish(std::move(message));
+  }
+  void no_reply() override {
+    if (!done_.exchange(true)) finish(std::nullopt);
+  }
+
+ private:
+  void finish(std::optional<std::string> reply) {
+    if (auto peer = peer_.lock()) peer->post_finish(serial_, std::move(reply));
+  }
+  std::weak_ptr<HttpPeer> peer_;
+  std::uint64_t serial_;
+  std::atomic<bool> done_{false};
+};
+
+HttpLink::StreamHeader make_stream_header(const HttpRequest& request) {
+  HttpLink::StreamHeader header{http::status::ok, request.version()};
+  header.set(http::field::server, "fcp");
+  header.set(http::field::content_type, "text/event-stream");
+  header.set(http::field::cache_control, "no-cache");
+  header.keep_alive(request.keep_alive());
+  return header;
+}
+
+bool is_parse_error(const error_code& ec) {
+  return ec.category() == make_error_code(http::error::bad_method).category();
+}
+
+}  // namespace
+
+HttpPeer::HttpPeer(boost::asio::ip::tcp::socket socket, std::shared_ptr<HttpShared> shared)
+    : HttpLink(std::move(socket), shared->options), shared_(std::move(shared)) {
+  error_code ec;
+  const auto remote = stream_.socket().remote_endpoint(ec);
+  name_ = ec ? "unknown" : format_endpoint(remote);
+}
+
+std::shared_ptr<HttpPeer> HttpPeer::self() {
+  return std::static_pointer_cast<HttpPeer>(shared_from_this());
+}
+
+void HttpPeer::start() {
+  boost::asio::post(strand(), [self = self()] { self->do_read(); });
+}
+
+void HttpPeer::shutdown() {
+  boost::asio::post(strand(), [self = self()] { self->close(); });
+}
+
+void HttpPeer::post_notify(std::uint64_t serial, std::string message) {
+  boost::asio::post(strand(), [self = self(), serial, message = std::move(message)]() mutable {
+    self->on_notify(serial, std::move(message));
+  });
+}
+
+void HttpPeer::post_finish(std::uint64_t serial, std::optional<std::string> reply) {
+  boost::asio::post(strand(), [self = self(), serial, reply = std::move(reply)]() mutable {
+    self->on_finish(serial, std::move(reply));
+  });
+}
+
+void HttpPeer::post_event(std::string message) {
+  boost::asio::post(strand(), [self = self(), message = std::move(message)] {
+    if (self->get_stream_) self->stream_event(message);
+  });
+}
+
+void HttpPeer::post_end() {
+  boost::asio::post(strand(), [self = self()] {
+    if (self->get_stream_) self->end_stream();
+  });
+}
+
+void HttpPeer::do_read() {
+  parser_.emplace();
+  parser_->body_limit(shared_->options.limits.max_message_bytes);
+  parser_->header_limit(16 * 1024);
+  stream_.expires_after(idle_timeout_);
+  http::async_read(stream_, buffer_, *parser_,
+                   [self = self()](const error_code& ec, std::size_t) { self->on_read(ec); });
+}
+
+void HttpPeer::on_read(const error_code& ec) {
+  if (closed()) return;
+  if (ec == http::error::body_limit) {
+    auto response = make_error_response(parser_->get(), http::status::payload_too_large,
+                                        "Payload Too Large");
+    response.keep_alive(false);  // the rest of the body is never read
+    return send_response(std::move(response));
+  }
+  if (is_parse_error(ec) && ec != http::error::end_of_stream && ec != http::error::partial_message) {
+    auto response = make_error_response(HttpRequest{}, http::status::bad_request, "Bad Request");
+    response.keep_alive(false);
+    return send_response(std::move(response));
+  }
+  if (ec) return close();  // the client closed, went silent past idle_timeout, or failed
+  request_ = parser_->release();
+  handle_request();
+}
+
+void HttpPeer::handle_request() {
+  if (auto refusal = check_request(request_, shared_->options))
+    return send_response(std::move(*refusal));
+  switch (request_.method()) {
+    case http::verb::post:
+      return handle_post();
+    case http::verb::get:
+      return handle_get();
+    default:
+      return handle_delete();
+  }
+}
+
+std::shared_ptr<HttpSession> HttpPeer::find_session() {
+  const auto id = request_[kSessionIdHeader];
+  if (id.empty()) {
+    send_response(make_error_response(request_, http::status::bad_request,
+                                      "Bad Request: Mcp-Session-Id header is required"));
+    return nullptr;
+  }
+  auto session = shared_->sessions.find(id);
+  if (!session)
+    send_response(make_error_response(request_, http::status::not_found, "Session not found"));
+  return session;
+}
+
+void HttpPeer::handle_post() {
+  new_session_ = request_.count(kSessionIdHeader) == 0;
+  if (new_session_) {
+    std::optional<std::string> name;
+    if (const auto header = request_[kSessionNameHeader]; !header.empty()) name = header;
+    session_ = HttpSession::create(shared_->factory, mcp::ConnectionInfo{"http", name_, name});
+  } else {
+    session_ = find_session();
+    if (!session_) return;
+  }
+  session_->begin_use();
+  awaiting_ = true;
+  buffering_ = new_session_ || request_.version() < 11;  // HTTP/1.0 has no chunked streams
+  buffered_.clear();
+  auto responder = std::make_shared<HttpResponder>(self(), ++serial_);
+  session_->connection().handle(request_.body(), std::move(responder));
+}
+
+void HttpPeer::handle_get() {
+  if (request_.version() < 11)
+    return send_response(make_error_response(request_, http::status::bad_request,
+                                             "Bad Request: event streams need HTTP/1.1"));
+  session_ = find_session();
+  if (!session_) return;
+  session_->begin_use();
+  get_stream_ = true;
+  // Attach first: once the header is out the client may trigger messages for this stream.
+  session_->attach_stream(self());
+  begin_stream(make_stream_header(request_), true);
+}
+
+void HttpPeer::handle_delete() {
+  auto session = find_session();
+  if (!session) return;
+  shared_->sessions.remove(session->id());
+  session->close();
+  spdlog::debug("http: {} ended its session", name_);
+  send_response(make_empty_response(request_, http::status::no_content));
+}
+
+void HttpPeer::on_notify(std::uint64_t serial, std::string message) {
+  if (!awaiting_ || serial != serial_ || closed()) return;
+  if (buffering_) return buffered_.push_back(std::move(message));
+  if (!streaming()) begin_stream(make_stream_header(request_), false);
+  stream_event(message);
+}
+
+void HttpPeer::on_finish(std::uint64_t serial, std::optional<std::string> reply) {
+  if (!awaiting_ || serial != serial_ || closed()) return;
+  awaiting_ = false;
+  if (new_session_) {
+    respond_new_session(std::move(reply));
+  } else if (streaming()) {
+    if (reply) stream_event(*reply);
+    end_stream();
+  } else if (reply || !buffered_.empty()) {
+    send_response(buffered_response(std::move(reply)));
+  } else {
+    send_response(make_empty_response(request_, http::status::accepted));
+  }
+  release_session();
+}
+
+void HttpPeer::respond_new_session(std::optional<std::string> reply) {
+  if (!session_->connection().initialized()) {
+    // Not an initialize (or a failed one): nothing to keep; the reply, if any, explains why.
+    session_->close();
+    auto response = make_error_response(request_, http::status::bad_request,
+                                        "Bad Request: Mcp-Session-Id header is required");
+    if (reply) {
+      response.body() = std::move(*reply);
+      response.prepare_payload();
+    }
+    return send_response(std::move(response));
+  }
+  if (!shared_->sessions.add(session_)) {
+    session_->close();
+    return send_response(make_error_response(request_, http::status::service_unavailable,
+                                             "Too many sessions"));
+  }
+  spdlog::debug("http: {} opened session {}", name_, session_->id());
+  auto response = reply || !buffered_.empty()
+                      ? buffered_response(std::move(reply))
+                      : make_empty_response(request_, http::status::accepted);
+  response.set(kSessionIdHeader, session_->id());
+  send_response(std::move(response));
+}
+
+HttpResponse HttpPeer::buffered_response(std::optional<std::string> reply) {
+  HttpResponse response{http::status::ok, request_.version()};
+  response.set(http::field::server, "fcp");
+  response.keep_alive(request_.keep_alive());
+  if (buffered_.empty()) {
+    response.set(http::field::content_type, "application/json");
+    response.body() = std::move(*reply);
+  } else {
+    response.set(http::field::content_type, "text/event-stream");
+    response.set(http::field::cache_control, "no-cache");
+    for (const auto& note : buffered_) response.body() += format_sse_event(note);
+    if (reply) response.body() += format_sse_event(*reply);
+    buffered_.clear();
+  }
+  response.prepare_payload();
+  return response;
+}
+
+void HttpPeer::release_session() {
+  if (session_) session_->end_use();
+  session_.reset();
+}
+
+void HttpPeer::on_response_sent(bool keep_alive) {
+  if (get_stream_) return close();  // its watching read is still pending: no reuse
+  if (!keep_alive) return linger_close();
+  do_read();
+}
+
+void HttpPeer::on_closed() {
+  shared_->peers.remove(this);
+  if (session_ && get_stream_) session_->detach_stream(this);
+  // A Connection that never got an id cannot be reached again.
+  if (session_ && awaiting_ && new_session_) session_->close();
+  awaiting_ = false;
+  release_session();
+}
+
+}  // namespace fcp::transport

@@ -1,0 +1,83 @@
+// One HTTP connection of the Streamable HTTP transport: reads requests and routes them to MCP
+// sessions (POST), event streams (GET) and session ends (DELETE).
+#pragma once
+
+#include <boost/beast/http/parser.hpp>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mcp/connection.hpp"
+#include "transport/http_link.hpp"
+#include "transport/http_sessions.hpp"
+#include "transport/live_set.hpp"
+#include "transport/options.hpp"
+
+namespace fcp::transport {
+
+class HttpPeer;
+
+// State shared by an HttpServer and its connections; connections may outlive the server.
+// Thread: any (its members are thread-safe or immutable).
+struct HttpShared {
+  HttpShared(mcp::ConnectionFactory& f, HttpOptions o)
+      : factory(f), options(std::move(o)), sessions(options.max_sessions) {}
+  mcp::ConnectionFactory& factory;
+  const HttpOptions options;
+  SessionTable sessions;
+  LiveSet<HttpPeer> peers;
+};
+
+// Requests are handled one at a time (the next is read once the response is complete). A POST
+// hands its body to the session's Connection with a Responder that posts back to this strand;
+// the first Responder call picks the response: reply() → application/json, notify() → an SSE
+// stream ending with the reply, no_reply() → 202. A POST without Mcp-Session-Id creates a
+// Connection; its response is held until the reply so that the Mcp-Session-Id header can be
+// added once the Connection is initialized (or the Connection closed and 400 returned if not).
+// Thread: public functions from any thread; the rest on strand(). Ownership: see HttpLink.
+class HttpPeer final : public HttpLink, public EventSink {
+ public:
+  HttpPeer(boost::asio::ip::tcp::socket socket, std::shared_ptr<HttpShared> shared);
+
+  void start();
+  void shutdown();
+  // Responder side.
+  void post_notify(std::uint64_t serial, std::string message);
+  void post_finish(std::uint64_t serial, std::optional<std::string> reply);
+  // EventSink: the GET stream of a session.
+  void post_event(std::string message) override;
+  void post_end() override;
+
+ private:
+  std::shared_ptr<HttpPeer> self();
+  void do_read();
+  void on_read(const boost::system::error_code& ec);
+  void handle_request();
+  void handle_post();
+  void handle_get();
+  void handle_delete();
+  std::shared_ptr<HttpSession> find_session();
+  void on_notify(std::uint64_t serial, std::string message);
+  void on_finish(std::uint64_t serial, std::optional<std::string> reply);
+  void respond_new_session(std::optional<std::string> reply);
+  HttpResponse buffered_response(std::optional<std::string> reply);
+  void release_session();
+  void on_response_sent(bool keep_alive) override;
+  void on_closed() override;
+
+  std::shared_ptr<HttpShared> shared_;
+  std::string name_;
+  std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
+  HttpRequest request_;
+  std::shared_ptr<HttpSession> session_;  // of the request or stream in progress
+  std::uint64_t serial_ = 0;              // of the POST in progress; stale Responders are ignored
+  bool awaiting_ = false;                 // the POST waits for its Responder
+  bool new_session_ = false;
+  bool buffering_ = false;  // hold notifications: the status and headers depend on the reply
+  std::vector<std::string> buffered_;
+  bool get_stream_ = false;
+};
+
+}  // namespace fcp::transport

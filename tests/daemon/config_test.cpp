@@ -1,0 +1,82 @@
+// fcpd configuration: JSON file, flags overriding it, and usage errors.
+#include "daemon/config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+namespace fcp::daemon {
+namespace {
+
+core::Result<Invocation> parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "fcpd");
+  return parse_invocation(static_cast<int>(args.size()), args.data());
+}
+
+TEST(Config, FlagsSelectTransportsAndRoots) {
+  auto invocation = parse({"--stdio", "--tcp", "127.0.0.1:7300", "--http", "[::1]:0", "--root",
+                           "/tmp", "--root", "/var", "--workers", "8", "--log-level", "debug"});
+  ASSERT_TRUE(invocation) << invocation.error().message;
+  const auto& config = invocation->config;
+  EXPECT_TRUE(config.stdio);
+  ASSERT_EQ(config.tcp.size(), 1u);
+  EXPECT_EQ(config.tcp[0].host, "127.0.0.1");
+  EXPECT_EQ(config.tcp[0].port, 7300);
+  EXPECT_EQ(config.http[0].host, "::1");
+  EXPECT_EQ(config.roots, (std::vector<std::string>{"/tmp", "/var"}));
+  EXPECT_EQ(config.workers, 8u);
+  EXPECT_EQ(config.log_level, "debug");
+}
+
+TEST(Config, UsageErrors) {
+  EXPECT_NE(parse({}).error().message.find("choose at least one transport"), std::string::npos);
+  EXPECT_NE(parse({"--tcp", "7300"}).error().message.find("HOST:PORT"), std::string::npos);
+  EXPECT_NE(parse({"--tcp", "h:99999"}).error().message.find("bad port"), std::string::npos);
+  EXPECT_NE(parse({"--stdio", "--bogus", "x"}).error().message.find("unknown flag"), std::string::npos);
+  EXPECT_NE(parse({"--stdio", "--workers", "0"}).error().message.find("positive"), std::string::npos);
+  EXPECT_NE(parse({"--stdio", "--root"}).error().message.find("needs a value"), std::string::npos);
+  EXPECT_EQ(parse({"--help"})->mode, Invocation::Mode::help);
+  EXPECT_EQ(parse({"conformance", "a.json"})->files, std::vector<std::string>{"a.json"});
+}
+
+TEST(Config, JsonFileAndFlagsOverrideIt) {
+  Config config;
+  ASSERT_TRUE(apply_config_json(R"({"transports":{"tcp":["0.0.0.0:7300"],"stdio":false},
+      "roots":["/srv/docs"],"log":{"level":"warn","file":null},"workers":2,
+      "limits":{"max_message_bytes":1024},"http":{"allowed_hosts":["fcp.internal"]},
+      "lofi":{"port":7400},"_comment":"ignored"})", config));
+  EXPECT_EQ(config.tcp[0].host, "0.0.0.0");
+  EXPECT_EQ(config.roots, std::vector<std::string>{"/srv/docs"});
+  EXPECT_EQ(config.max_message_bytes, 1024u);
+  EXPECT_EQ(config.allowed_hosts, std::vector<std::string>{"fcp.internal"});
+  EXPECT_NE(apply_config_json(R"({"limits":{"max_mesage_bytes":1}})", config).error().message.find(
+                "unknown setting \"limits.max_mesage_bytes\""),
+            std::string::npos);
+  EXPECT_FALSE(apply_config_json("[1]", config));
+  EXPECT_FALSE(apply_config_json(R"({"workers":-1})", config));
+
+  const std::string path = ::testing::TempDir() + "fcpd-test.json";
+  std::ofstream(path) << R"({"transports":{"tcp":["127.0.0.1:1"]},"roots":["/a"],"workers":3})";
+  auto invocation = parse({"--config", path.c_str(), "--root", "/b"});
+  ASSERT_TRUE(invocation) << invocation.error().message;
+  EXPECT_EQ(invocation->config.tcp.size(), 1u);
+  EXPECT_EQ(invocation->config.roots, std::vector<std::string>{"/b"});
+  EXPECT_EQ(invocation->config.workers, 3u);
+}
+
+TEST(Config, TheShippedConfigFileIsValid) {
+  const char* source = std::getenv("FCP_SOURCE_DIR");
+  ASSERT_NE(source, nullptr);
+  std::ifstream in(std::string(source) + "/config/fcpd.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Config config;
+  auto applied = apply_config_json(text, config);
+  EXPECT_TRUE(applied) << applied.error().message;
+  Config defaults;
+  EXPECT_EQ(config.max_message_bytes, defaults.max_message_bytes);
+  EXPECT_EQ(config.workers, defaults.workers);
+}
+
+}  // namespace
+}  // namespace fcp::daemon

@@ -1,0 +1,265 @@
+// mcp::Server and ClientConnection without a transport: lifecycle, tools, errors, cancellation,
+// progress, logging, resources and named sessions.
+#include <gtest/gtest.h>
+
+#include <boost/asio/thread_pool.hpp>
+#include <boost/json.hpp>
+#include <condition_variable>
+#include <filesystem>
+#include <future>
+#include <mutex>
+
+#include "mcp/server.hpp"
+#include "tests/support/test_domain.hpp"
+
+namespace fcp::mcp {
+namespace {
+
+namespace json = boost::json;
+using namespace std::chrono_literals;
+
+class AllowTemp final : public core::PathPolicy {
+ public:
+  core::Result<std::filesystem::path> for_reading(std::string_view p) const override {
+    return std::filesystem::temp_directory_path() / p;
+  }
+  core::Result<std::filesystem::path> for_writing(std::string_view p) const override {
+    return std::filesystem::temp_directory_path() / p;
+  }
+};
+
+// Records what the connection sends back for one message.
+class RecordingResponder final : public Responder {
+ public:
+  void notify(std::string message) override {
+    std::lock_guard lock(mutex_);
+    notifications.push_back(json::parse(message));
+  }
+  void reply(std::string message) override { finish(json::parse(message)); }
+  void no_reply() override { finish(nullptr); }
+
+  json::value wait() {
+    std::unique_lock lock(mutex_);
+    EXPECT_TRUE(done_.wait_for(lock, 10s, [this] { return finished_; })) << "no answer";
+    return answer_;
+  }
+  std::vector<json::value> notifications;
+
+ private:
+  void finish(json::value answer) {
+    std::lock_guard lock(mutex_);
+    EXPECT_FALSE(finished_) << "answered twice";
+    answer_ = std::move(answer);
+    finished_ = true;
+    done_.notify_all();
+  }
+  std::mutex mutex_;
+  std::condition_variable done_;
+  bool finished_ = false;
+  json::value answer_;
+};
+
+class ConnectionTest : public ::testing::Test {
+ protected:
+  ConnectionTest()
+      : domain_(testing::make_deck_domain()),
+        server_(workers_.get_executor(), {domain_.get()}, paths_, ServerOptions{}) {}
+  ~ConnectionTest() override {
+    for (auto& c : connections_) c->close();
+    workers_.join();
+  }
+
+  std::shared_ptr<Connection> connect(std::optional<std::string> session = std::nullopt) {
+    connections_.push_back(server_.connect(ConnectionInfo{"test", "peer", session}, nullptr));
+    return connections_.back();
+  }
+  json::value send(Connection& c, const std::string& text,
+                   std::shared_ptr<RecordingResponder> responder = nullptr) {
+    if (!responder) responder = std::make_shared<RecordingResponder>();
+    c.handle(text, responder);
+    return responder->wait();
+  }
+  json::value request(Connection& c, int id, std::string method, json::object params = {}) {
+    json::object message{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
+    return send(c, json::serialize(message));
+  }
+  std::shared_ptr<Connection> ready(std::optional<std::string> session = std::nullopt) {
+    auto c = connect(session);
+    auto reply = request(*c, 1, "initialize", {{"protocolVersion", "2025-11-25"}});
+    EXPECT_TRUE(reply.as_object().contains("result")) << json::serialize(reply);
+    return c;
+  }
+  json::value call(Connection& c, int id, std::string tool, json::object arguments) {
+    return request(c, id, "tools/call", {{"name", tool}, {"arguments", arguments}});
+  }
+  static std::string text_of(const json::value& reply) {
+    return std::string(reply.at("result").at("content").at(0).at("text").as_string());
+  }
+  static int error_code(const json::value& reply) {
+    return static_cast<int>(reply.at("error").at("code").as_int64());
+  }
+
+  boost::asio::thread_pool workers_{2};
+  AllowTemp paths_;
+  std::unique_ptr<core::Domain> domain_;
+  Server server_;
+  std::vector<std::shared_ptr<Connection>> connections_;
+};
+
+TEST_F(ConnectionTest, InitializeNegotiatesTheVersion) {
+  auto c = connect();
+  EXPECT_FALSE(c->initialized());
+  auto reply = request(*c, 1, "initialize", {{"protocolVersion", "2025-06-18"}});
+  const auto& result = reply.at("result");
+  EXPECT_EQ(result.at("protocolVersion"), "2025-06-18");
+  EXPECT_EQ(result.at("serverInfo").at("name"), "fcpd");
+  EXPECT_TRUE(result.at("capabilities").as_object().contains("tools"));
+  EXPECT_TRUE(result.at("capabilities").as_object().contains("logging"));
+  EXPECT_NE(result.at("instructions").as_string().find("deck"), json::string::npos);
+  EXPECT_TRUE(c->initialized());
+  EXPECT_EQ(error_code(request(*c, 2, "initialize", {{"protocolVersion", "2025-06-18"}})), -32600);
+
+  auto other = connect();
+  auto newer = request(*other, 1, "initialize", {{"protocolVersion", "2099-01-01"}});
+  EXPECT_EQ(newer.at("result").at("protocolVersion"), "2025-11-25");
+}
+
+TEST_F(ConnectionTest, RequestsBeforeInitializeAreRefusedExceptPing) {
+  auto c = connect();
+  EXPECT_EQ(error_code(request(*c, 1, "tools/list")), -32600);
+  EXPECT_TRUE(request(*c, 2, "ping").at("result").as_object().empty());
+}
+
+TEST_F(ConnectionTest, MalformedMessagesGetTheRightCodes) {
+  auto c = ready();
+  auto parse = send(*c, "{not json");
+  EXPECT_EQ(error_code(parse), -32700);
+  EXPECT_TRUE(parse.at("id").is_null());
+  EXPECT_EQ(error_code(send(*c, R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])")), -32600);
+  EXPECT_EQ(error_code(send(*c, R"({"jsonrpc":"2.0","id":{},"method":"ping"})")), -32600);
+  EXPECT_EQ(error_code(send(*c, R"({"jsonrpc":"2.0","id":3,"method":5})")), -32600);
+  EXPECT_EQ(error_code(send(*c, R"({"jsonrpc":"1.0","id":3,"method":"ping"})")), -32600);
+  EXPECT_EQ(error_code(send(*c, R"({"jsonrpc":"2.0","id":4,"method":"ping","params":3})")), -32602);
+  EXPECT_EQ(error_code(request(*c, 5, "server/discover")), -32601);
+  EXPECT_EQ(error_code(send(*c, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"p\xff\"}")), -32700);
+  EXPECT_TRUE(send(*c, R"({"jsonrpc":"2.0","method":"notifications/initialized"})").is_null());
+  auto big = std::make_shared<RecordingResponder>();
+  c->handle_oversized(100 << 20, big);
+  EXPECT_EQ(error_code(big->wait()), -32600);
+  EXPECT_TRUE(request(*c, 7, "ping").as_object().contains("result"));  // still usable
+}
+
+TEST_F(ConnectionTest, ToolsListHasFourToolsWithSchemas) {
+  auto c = ready();
+  auto tools = request(*c, 2, "tools/list").at("result").at("tools").as_array();
+  ASSERT_EQ(tools.size(), 4u);
+  EXPECT_EQ(tools[0].at("name"), "deck");
+  EXPECT_EQ(tools[0].at("inputSchema").at("properties").at("ops").at("type"), "array");
+  EXPECT_EQ(tools[0].at("inputSchema").at("required").at(0), "ops");
+  EXPECT_NE(tools[0].at("description").as_string().find("add NAME [color:C]"), json::string::npos);
+  EXPECT_EQ(tools[1].at("inputSchema").at("required").at(0), "q");
+  EXPECT_EQ(tools[2].at("inputSchema").at("required").at(0), "action");
+  EXPECT_FALSE(tools[3].at("inputSchema").as_object().contains("required"));
+}
+
+TEST_F(ConnectionTest, ToolCallsAndErrors) {
+  auto c = ready();
+  auto created = call(*c, 2, "deck_session", {{"action", "new \"Board\""}});
+  EXPECT_EQ(text_of(created), "+ new deck document \"Board\"\n[0c 0l]");
+  EXPECT_FALSE(created.at("result").at("isError").as_bool());
+  auto added = call(*c, 3, "deck", {{"ops", json::array{"add A color:red", "add B color:red"}}});
+  EXPECT_EQ(text_of(added), "+card A red\n+card B red\n[2c 0l]");
+  auto failed = call(*c, 4, "deck", {{"ops", json::array{"add C", "fail boom"}}});
+  EXPECT_TRUE(failed.at("result").at("isError").as_bool());
+  EXPECT_NE(text_of(failed).find("! boom"), std::string::npos);
+  auto bad_args = call(*c, 5, "deck", {{"ops", 5}});
+  EXPECT_TRUE(bad_args.at("result").at("isError").as_bool());
+  EXPECT_NE(text_of(bad_args).find("\"ops\" must be an array of strings"), std::string::npos);
+  EXPECT_EQ(error_code(call(*c, 6, "nope", {})), -32602);
+  EXPECT_EQ(error_code(request(*c, 7, "tools/call", {{"arguments", json::object{}}})), -32602);
+  EXPECT_NE(text_of(call(*c, 8, "deck_help", {})).find("reference card"), std::string::npos);
+  EXPECT_EQ(text_of(call(*c, 9, "deck_query", {{"q", "stats"}})), "cards:2");
+}
+
+TEST_F(ConnectionTest, ExternalEffectsConfirmOrRollBack) {
+  auto c = ready();
+  call(*c, 2, "deck_session", {{"action", "new X"}});
+  EXPECT_EQ(text_of(call(*c, 3, "deck", {{"ops", json::array{"emit ok"}}})), "+emit ok\n[1c 0l]");
+  auto failed = call(*c, 4, "deck", {{"ops", json::array{"add A color:red", "emit fail"}}});
+  EXPECT_TRUE(failed.at("result").at("isError").as_bool());
+  EXPECT_NE(text_of(failed).find("external system refused"), std::string::npos);
+  EXPECT_EQ(text_of(call(*c, 5, "deck_query", {{"q", "stats"}})), "cards:1");
+}
+
+TEST_F(ConnectionTest, ProgressAndLogNotifications) {
+  auto c = ready();
+  EXPECT_EQ(error_code(request(*c, 2, "logging/setLevel", {{"level", "loud"}})), -32602);
+  request(*c, 3, "logging/setLevel", {{"level", "warning"}});
+  call(*c, 4, "deck_session", {{"action", "new X"}});
+  json::array ops;
+  for (int i = 0; i < 2100; ++i) ops.emplace_back("add c" + std::to_string(i) + " color:red");
+  auto responder = std::make_shared<RecordingResponder>();
+  json::object params{{"name", "deck"},
+                      {"arguments", json::object{{"ops", ops}}},
+                      {"_meta", json::object{{"progressToken", "p1"}}}};
+  send(*c, json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", 5}, {"method", "tools/call"}, {"params", params}}),
+       responder);
+  ASSERT_EQ(responder->notifications.size(), 2u);
+  EXPECT_EQ(responder->notifications[0].at("method"), "notifications/progress");
+  EXPECT_EQ(responder->notifications[0].at("params").at("progressToken"), "p1");
+  EXPECT_EQ(responder->notifications[1].at("params").at("progress").as_double(), 2000.0);
+  EXPECT_EQ(responder->notifications[1].at("params").at("total").as_double(), 2100.0);
+
+  auto failing = std::make_shared<RecordingResponder>();
+  send(*c, R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"deck","arguments":{"ops":["fail"]}}})",
+       failing);
+  ASSERT_EQ(failing->notifications.size(), 1u);
+  EXPECT_EQ(failing->notifications[0].at("method"), "notifications/message");
+  EXPECT_EQ(failing->notifications[0].at("params").at("level"), "warning");
+}
+
+TEST_F(ConnectionTest, CancelledCallsGetNoReply) {
+  auto c = ready();
+  call(*c, 2, "deck_session", {{"action", "new X"}});
+  auto slow = std::make_shared<RecordingResponder>();
+  c->handle(R"({"jsonrpc":"2.0","id":"s","method":"tools/call","params":{"name":"deck","arguments":{"ops":["sleep 300","add A color:red"]}}})",
+            slow);
+  auto queued = std::make_shared<RecordingResponder>();
+  c->handle(R"({"jsonrpc":"2.0","id":"q","method":"tools/call","params":{"name":"deck_query","arguments":{"q":"stats"}}})",
+            queued);
+  send(*c, R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"s"}})");
+  EXPECT_TRUE(slow->wait().is_null());
+  EXPECT_EQ(text_of(queued->wait()), "cards:0");  // the cancelled batch was rolled back
+}
+
+TEST_F(ConnectionTest, NamedSessionsOutliveConnectionsOneClientAtATime) {
+  auto first = ready("team");
+  call(*first, 2, "deck_session", {{"action", "new Shared"}});
+  call(*first, 3, "deck", {{"ops", json::array{"add A color:red"}}});
+  auto second = connect("team");
+  auto refused = request(*second, 1, "initialize", {{"protocolVersion", "2025-11-25"}});
+  EXPECT_EQ(error_code(refused), -32602);
+  EXPECT_NE(refused.at("error").at("message").as_string().find("in use"), json::string::npos);
+  first->close();
+  auto third = ready("team");
+  EXPECT_EQ(text_of(call(*third, 2, "deck_query", {{"q", "stats"}})), "cards:1");
+  auto anonymous = ready();
+  EXPECT_TRUE(call(*anonymous, 2, "deck_query", {{"q", "stats"}}).at("result").at("isError").as_bool());
+}
+
+TEST_F(ConnectionTest, SessionResource) {
+  auto c = ready();
+  auto list = request(*c, 2, "resources/list").at("result").at("resources").as_array();
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0].at("uri"), "fcp://deck/session");
+  auto empty = request(*c, 3, "resources/read", {{"uri", "fcp://deck/session"}});
+  EXPECT_EQ(empty.at("result").at("contents").at(0).at("text"), "No deck document open.");
+  call(*c, 4, "deck_session", {{"action", "new X"}});
+  auto read = request(*c, 5, "resources/read", {{"uri", "fcp://deck/session"}});
+  EXPECT_NE(read.at("result").at("contents").at(0).at("text").as_string().find("State: [0c 0l]"),
+            json::string::npos);
+  EXPECT_EQ(error_code(request(*c, 6, "resources/read", {{"uri", "fcp://nope/session"}})), -32002);
+}
+
+}  // namespace
+}  // namespace fcp::mcp

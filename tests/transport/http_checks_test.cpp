@@ -1,0 +1,63 @@
+#include "transport/http_checks.hpp"
+
+#include <gtest/gtest.h>
+
+namespace fcp::transport {
+namespace {
+
+TEST(HttpChecks, AcceptHeaderMatching) {
+  EXPECT_TRUE(accepts_media_type("application/json, text/event-stream", "text/event-stream"));
+  EXPECT_TRUE(accepts_media_type("*/*", "application/json"));
+  EXPECT_TRUE(accepts_media_type("Application/*;q=0.5", "application/json"));
+  EXPECT_TRUE(accepts_media_type("text/html, application/json;q=0.9", "application/json"));
+  EXPECT_FALSE(accepts_media_type("application/json;q=0", "application/json"));
+  EXPECT_FALSE(accepts_media_type("application/jsonx", "application/json"));
+  EXPECT_FALSE(accepts_media_type("text/*", "application/json"));
+  EXPECT_FALSE(accepts_media_type("", "application/json"));
+}
+
+TEST(HttpChecks, ContentType) {
+  EXPECT_TRUE(is_json_content_type("application/json"));
+  EXPECT_TRUE(is_json_content_type("Application/JSON ; charset=utf-8"));
+  EXPECT_FALSE(is_json_content_type("application/json-seq"));
+  EXPECT_FALSE(is_json_content_type(""));
+}
+
+TEST(HttpChecks, HostNames) {
+  EXPECT_EQ(host_name("localhost:8080"), "localhost");
+  EXPECT_EQ(host_name("[::1]:8080"), "[::1]");
+  EXPECT_EQ(host_name("127.0.0.1"), "127.0.0.1");
+  HttpOptions options;
+  options.allowed_hosts = {"Mcp.Example:443"};
+  EXPECT_TRUE(host_allowed("LOCALHOST:1", options));
+  EXPECT_TRUE(host_allowed("[::1]", options));
+  EXPECT_TRUE(host_allowed("mcp.example:9000", options));
+  EXPECT_FALSE(host_allowed("localhost.evil.example", options));
+  EXPECT_FALSE(host_allowed("127.0.0.1.nip.io:80", options));
+  EXPECT_FALSE(host_allowed("", options));
+}
+
+TEST(HttpChecks, Origins) {
+  HttpOptions options;
+  options.allowed_origins = {"https://app.example"};
+  EXPECT_TRUE(origin_allowed("http://localhost:3000", options));
+  EXPECT_TRUE(origin_allowed("http://127.0.0.1", options));
+  EXPECT_TRUE(origin_allowed("http://[::1]:5173", options));
+  EXPECT_TRUE(origin_allowed("https://app.example", options));
+  EXPECT_FALSE(origin_allowed("https://app.example:444", options));
+  EXPECT_FALSE(origin_allowed("http://localhost.evil.example", options));
+  EXPECT_FALSE(origin_allowed("null", options));
+}
+
+TEST(HttpChecks, ErrorBodiesAreJsonRpcErrors) {
+  HttpRequest request{boost::beast::http::verb::post, "/mcp", 11};
+  auto response =
+      make_error_response(request, boost::beast::http::status::bad_request, "Bad Request: x");
+  EXPECT_EQ(response.body(),
+            R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Bad Request: x"}})");
+  EXPECT_EQ(response[boost::beast::http::field::content_type], "application/json");
+  EXPECT_EQ(request_path("/mcp?x=1"), "/mcp");
+}
+
+}  // namespace
+}  // namespace fcp::transport

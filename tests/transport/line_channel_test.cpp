@@ -1,0 +1,110 @@
+#include "transport/line_channel.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
+
+#include "transport_test_support.hpp"
+
+namespace fcp::transport {
+namespace {
+using testing::FakeFactory;
+
+// A channel whose writes complete only when the test says so; the io_context is polled by the
+// test thread, so every step is deterministic.
+class ManualChannel final : public LineChannel {
+ public:
+  ManualChannel(boost::asio::io_context& io, const Limits& limits)
+      : LineChannel(boost::asio::make_strand(io), limits) {}
+
+  void open_with(FakeFactory& factory) { open(factory, {"test", "manual", std::nullopt}); }
+  void feed(std::string_view bytes) { deliver(bytes); }
+  void complete_write() { on_write_done({}); }
+  void fail_write() { on_write_done(boost::asio::error::broken_pipe); }
+  bool paused() const { return reading_paused(); }
+  std::size_t queued() const { return queued_bytes(); }
+
+  std::vector<std::vector<std::string>> batches;
+  int resumes = 0;
+  int write_errors = 0;
+
+ private:
+  void write_batch(const std::vector<std::string>& lines) override { batches.push_back(lines); }
+  void resume_reading() override { ++resumes; }
+  void on_write_error(const boost::system::error_code&) override { ++write_errors; }
+};
+
+TEST(LineChannel, PausesReadingWhileTooMuchOutputIsQueued) {
+  boost::asio::io_context io;
+  FakeFactory factory;
+  Limits limits;
+  limits.max_queued_bytes = 100;
+  auto channel = std::make_shared<ManualChannel>(io, limits);
+  channel->open_with(factory);
+
+  const std::string line(59, 'm');  // each echo is 60 bytes with its newline
+  channel->feed(line + "\n" + line + "\n");
+  io.poll();
+  ASSERT_EQ(channel->batches.size(), 1u);  // one write in flight, the second reply queued
+  EXPECT_EQ(channel->batches[0], std::vector<std::string>{line + "\n"});
+  EXPECT_EQ(channel->queued(), 120u);
+  EXPECT_TRUE(channel->paused());
+
+  channel->complete_write();  // 60 left: still above half the limit
+  ASSERT_EQ(channel->batches.size(), 2u);
+  EXPECT_TRUE(channel->paused());
+  EXPECT_EQ(channel->resumes, 0);
+
+  channel->complete_write();
+  EXPECT_FALSE(channel->paused());
+  EXPECT_EQ(channel->resumes, 1);
+  EXPECT_EQ(channel->queued(), 0u);
+}
+
+TEST(LineChannel, CoalescesRepliesQueuedDuringAWrite) {
+  boost::asio::io_context io;
+  FakeFactory factory;
+  auto channel = std::make_shared<ManualChannel>(io, Limits{});
+  channel->open_with(factory);
+  channel->feed("a\nb\nc\n");
+  io.poll();
+  channel->complete_write();
+  ASSERT_EQ(channel->batches.size(), 2u);
+  EXPECT_EQ(channel->batches[1], (std::vector<std::string>{"b\n", "c\n"}));
+}
+
+TEST(LineChannel, AFailedWriteDropsLaterOutput) {
+  boost::asio::io_context io;
+  FakeFactory factory;
+  auto channel = std::make_shared<ManualChannel>(io, Limits{});
+  channel->open_with(factory);
+  channel->feed("a\nb\n");
+  io.poll();
+  channel->fail_write();
+  EXPECT_EQ(channel->write_errors, 1);
+  channel->feed("c\n");
+  io.poll();
+  EXPECT_EQ(channel->batches.size(), 1u);
+  EXPECT_EQ(channel->queued(), 0u);
+}
+
+TEST(LineChannel, AResponderThatOutlivesItsChannelIsHarmless) {
+  boost::asio::io_context io;
+  FakeFactory factory;
+  auto channel = std::make_shared<ManualChannel>(io, Limits{});
+  channel->open_with(factory);
+  channel->feed("hold\n");
+  io.poll();
+  auto responder = factory.connection()->wait_held();
+  std::weak_ptr<ManualChannel> weak = channel;
+  channel.reset();
+  io.poll();
+  EXPECT_TRUE(weak.expired());  // a pending Responder does not keep the channel alive
+  responder->notify("late note");
+  responder->reply("late reply");
+  EXPECT_EQ(io.poll(), 0u);  // and posts nothing once it is gone
+}
+
+}  // namespace
+}  // namespace fcp::transport

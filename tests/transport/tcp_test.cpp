@@ -1,0 +1,194 @@
+#include "transport/tcp.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/streambuf.hpp>
+#include <boost/asio/write.hpp>
+#include <future>
+#include <istream>
+
+#include "transport_test_support.hpp"
+
+namespace fcp::transport {
+namespace {
+namespace net = boost::asio;
+using net::ip::tcp;
+using testing::await;
+using testing::FakeFactory;
+using testing::IoThreads;
+
+// A blocking-looking line client whose every operation has a timeout.
+class LineClient {
+ public:
+  LineClient(net::io_context& io, const tcp::endpoint& endpoint) : socket_(io) {
+    socket_.connect(endpoint);
+  }
+  void send(const std::string& data) {
+    await(net::async_write(socket_, net::buffer(data), net::use_future));
+  }
+  std::string read_line() {
+    await(net::async_read_until(socket_, buffer_, '\n', net::use_future));
+    std::istream in(&buffer_);
+    std::string line;
+    std::getline(in, line);
+    return line;
+  }
+  // True when the server closed the connection (EOF or reset) instead of sending a line.
+  bool closed_by_server() {
+    try {
+      read_line();
+      return false;
+    } catch (const boost::system::system_error&) {
+      return true;
+    }
+  }
+  void close() { socket_.close(); }
+
+ private:
+  tcp::socket socket_;
+  net::streambuf buffer_;
+};
+
+class TcpTest : public ::testing::Test {
+ protected:
+  void start(Limits limits = {}) {
+    server_ = std::make_unique<TcpServer>(io_.io, factory_,
+                                          tcp::endpoint(net::ip::make_address("127.0.0.1"), 0),
+                                          limits);
+    auto started = server_->start();
+    ASSERT_TRUE(started) << started.error().message;
+  }
+  LineClient client() { return LineClient(io_.io, server_->local_endpoint()); }
+
+  IoThreads io_;
+  FakeFactory factory_;
+  std::unique_ptr<TcpServer> server_;
+};
+
+TEST_F(TcpTest, EchoesLinesAndNamesThePeer) {
+  start();
+  auto c = client();
+  c.send("{\"id\":1}\n");
+  EXPECT_EQ(c.read_line(), "{\"id\":1}");
+  const auto& info = factory_.connection()->info;
+  EXPECT_EQ(info.transport, "tcp");
+  EXPECT_TRUE(info.peer.starts_with("127.0.0.1:")) << info.peer;
+  EXPECT_FALSE(info.session_name);
+}
+
+TEST_F(TcpTest, FramesSeveralMessagesPerWriteAndOneMessageOverSeveralWrites) {
+  start();
+  auto c = client();
+  c.send("one\ntwo\r\n\nthr");
+  EXPECT_EQ(c.read_line(), "one");
+  EXPECT_EQ(c.read_line(), "two");
+  c.send("ee\n");
+  EXPECT_EQ(c.read_line(), "three");
+  EXPECT_EQ(factory_.connection()->messages(), (std::vector<std::string>{"one", "two", "three"}));
+}
+
+TEST_F(TcpTest, PassesGarbageThroughUnchanged) {
+  start();
+  auto c = client();
+  c.send("\xff\xfe{not json\n");
+  EXPECT_EQ(c.read_line(), "\xff\xfe{not json");
+}
+
+TEST_F(TcpTest, RefusesAnOversizedLineAndStaysUsable) {
+  Limits limits;
+  limits.max_message_bytes = 1024;
+  start(limits);
+  auto c = client();
+  c.send(std::string(3000, 'x'));
+  c.send(std::string(2000, 'y') + "\nafter\n");
+  EXPECT_EQ(c.read_line(), "oversized:5000");
+  EXPECT_EQ(c.read_line(), "after");
+  EXPECT_EQ(factory_.connection()->oversized(), std::vector<std::size_t>{5000});
+}
+
+TEST_F(TcpTest, ServesManyClientsConcurrently) {
+  start();
+  constexpr int kClients = 24;
+  constexpr int kMessages = 20;
+  std::vector<std::future<int>> results;
+  for (int i = 0; i < kClients; ++i) {
+    results.push_back(std::async(std::launch::async, [this, i] {
+      auto c = client();
+      std::string batch;
+      for (int m = 0; m < kMessages; ++m)
+        batch += "c" + std::to_string(i) + "m" + std::to_string(m) + "\n";
+      c.send(batch);
+      int in_order = 0;
+      for (int m = 0; m < kMessages; ++m)
+        if (c.read_line() == "c" + std::to_string(i) + "m" + std::to_string(m)) ++in_order;
+      return in_order;
+    }));
+  }
+  for (auto& result : results) EXPECT_EQ(await(result), kMessages);
+  EXPECT_EQ(factory_.count(), static_cast<std::size_t>(kClients));
+}
+
+TEST_F(TcpTest, KeepsEveryReplyUnderBackPressure) {
+  Limits limits;
+  limits.max_queued_bytes = 1024;  // far below one 100 kB reply
+  start(limits);
+  auto c = client();
+  std::string requests;
+  for (int i = 0; i < 40; ++i) requests += "big\n";
+  c.send(requests);
+  for (int i = 0; i < 40; ++i) ASSERT_EQ(c.read_line().size(), 100000u) << "reply " << i;
+  EXPECT_EQ(factory_.connection()->messages().size(), 40u);
+}
+
+TEST_F(TcpTest, ClosesTheConnectionOnceWhenTheClientLeavesMidCall) {
+  start();
+  auto c = client();
+  c.send("hold\n");
+  auto connection = factory_.connection();
+  auto responder = connection->wait_held();
+  c.close();
+  ASSERT_TRUE(connection->wait_closed());
+  responder->notify("late note");  // dropped silently
+  responder->reply("late reply");
+  auto other = client();
+  other.send("still serving\n");
+  EXPECT_EQ(other.read_line(), "still serving");
+  EXPECT_EQ(connection->closes(), 1);
+}
+
+TEST_F(TcpTest, ClosesSocketsBeyondTheConnectionLimit) {
+  Limits limits;
+  limits.max_connections = 1;
+  start(limits);
+  auto first = client();
+  first.send("first\n");
+  EXPECT_EQ(first.read_line(), "first");
+  auto second = client();
+  EXPECT_TRUE(second.closed_by_server());
+  EXPECT_EQ(factory_.count(), 1u);
+}
+
+TEST_F(TcpTest, ReportsAPortInUse) {
+  start();
+  TcpServer other(io_.io, factory_, server_->local_endpoint(), Limits{});
+  auto started = other.start();
+  ASSERT_FALSE(started);
+  EXPECT_NE(started.error().message.find("in use"), std::string::npos) << started.error().message;
+  EXPECT_NE(started.error().message.find(std::to_string(server_->local_endpoint().port())),
+            std::string::npos);
+}
+
+TEST_F(TcpTest, StopClosesClientsAndConnections) {
+  start();
+  auto c = client();
+  c.send("hello\n");
+  EXPECT_EQ(c.read_line(), "hello");
+  server_->stop();
+  EXPECT_TRUE(c.closed_by_server());
+  EXPECT_TRUE(factory_.connection()->wait_closed());
+}
+
+}  // namespace
+}  // namespace fcp::transport

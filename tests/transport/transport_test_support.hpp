@@ -1,0 +1,175 @@
+// Test doubles for the transport tests: a scripted Connection, io threads, and helpers that
+// turn async client operations into futures with a timeout (a hung server fails, never hangs).
+#pragma once
+
+#include <atomic>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "mcp/connection.hpp"
+
+namespace fcp::transport::testing {
+
+inline constexpr std::chrono::seconds kTimeout{5};
+
+template <class T>
+T await(std::future<T>& future) {
+  if (future.wait_for(kTimeout) != std::future_status::ready)
+    throw std::runtime_error("timed out waiting for the server");
+  return future.get();
+}
+template <class T>
+T await(std::future<T>&& future) {
+  return await(future);
+}
+
+// What the fake Connection does is decided by words in the message:
+//   "init"     → initialized() becomes true, then the default reply
+//   "notify"   → a notification before the reply
+//   "outbound" → an Outbound message before the reply
+//   "hold"     → keep the Responder (see FakeConnection::held) and answer nothing
+//   "noreply"  → no_reply()
+//   "big"      → a 100 000-byte reply
+//   otherwise  → reply with the message itself
+inline constexpr std::string_view kNote = R"({"jsonrpc":"2.0","method":"notifications/progress"})";
+inline constexpr std::string_view kOutboundNote = R"({"jsonrpc":"2.0","method":"note"})";
+
+class FakeConnection final : public mcp::Connection {
+ public:
+  FakeConnection(mcp::ConnectionInfo i, std::shared_ptr<mcp::Outbound> o)
+      : info(std::move(i)), outbound(std::move(o)) {}
+
+  void handle(std::string_view message, std::shared_ptr<mcp::Responder> responder) override {
+    const std::string text(message);
+    if (text.find("init") != std::string::npos) initialized_ = true;
+    if (text.find("notify") != std::string::npos) responder->notify(std::string(kNote));
+    if (text.find("outbound") != std::string::npos) outbound->send(std::string(kOutboundNote));
+    {
+      std::lock_guard lock(mutex_);
+      messages_.push_back(text);
+      if (text.find("hold") != std::string::npos) held_.push_back(responder);
+    }
+    cv_.notify_all();
+    if (text.find("hold") != std::string::npos) return;
+    if (text.find("noreply") != std::string::npos) return responder->no_reply();
+    if (text.find("big") != std::string::npos) return responder->reply(std::string(100000, 'b'));
+    responder->reply(text);
+  }
+  void handle_oversized(std::size_t size, std::shared_ptr<mcp::Responder> responder) override {
+    {
+      std::lock_guard lock(mutex_);
+      oversized_.push_back(size);
+    }
+    cv_.notify_all();
+    responder->reply("oversized:" + std::to_string(size));
+  }
+  bool initialized() const override { return initialized_; }
+  void close() override {
+    {
+      std::lock_guard lock(mutex_);
+      ++closes_;
+    }
+    cv_.notify_all();
+  }
+
+  // Waits (up to kTimeout) until `ready()` holds under the lock; false on timeout.
+  bool wait(const std::function<bool()>& ready) {
+    std::unique_lock lock(mutex_);
+    return cv_.wait_for(lock, kTimeout, ready);
+  }
+  bool wait_closed() {
+    return wait([this] { return closes_ > 0; });
+  }
+  std::shared_ptr<mcp::Responder> wait_held() {
+    if (!wait([this] { return !held_.empty(); })) throw std::runtime_error("nothing held");
+    std::lock_guard lock(mutex_);
+    auto responder = held_.front();
+    held_.erase(held_.begin());
+    return responder;
+  }
+  int closes() {
+    std::lock_guard lock(mutex_);
+    return closes_;
+  }
+  std::vector<std::string> messages() {
+    std::lock_guard lock(mutex_);
+    return messages_;
+  }
+  std::vector<std::size_t> oversized() {
+    std::lock_guard lock(mutex_);
+    return oversized_;
+  }
+
+  const mcp::ConnectionInfo info;
+  const std::shared_ptr<mcp::Outbound> outbound;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::vector<std::string> messages_;
+  std::vector<std::size_t> oversized_;
+  std::vector<std::shared_ptr<mcp::Responder>> held_;
+  int closes_ = 0;
+  std::atomic<bool> initialized_{false};
+};
+
+class FakeFactory final : public mcp::ConnectionFactory {
+ public:
+  std::shared_ptr<mcp::Connection> connect(mcp::ConnectionInfo info,
+                                           std::shared_ptr<mcp::Outbound> outbound) override {
+    auto connection = std::make_shared<FakeConnection>(std::move(info), std::move(outbound));
+    {
+      std::lock_guard lock(mutex_);
+      connections_.push_back(connection);
+    }
+    cv_.notify_all();
+    return connection;
+  }
+  // The index-th connection created (waits for it).
+  std::shared_ptr<FakeConnection> connection(std::size_t index = 0) {
+    std::unique_lock lock(mutex_);
+    if (!cv_.wait_for(lock, kTimeout, [&] { return connections_.size() > index; }))
+      throw std::runtime_error("no connection was created");
+    return connections_[index];
+  }
+  std::size_t count() {
+    std::lock_guard lock(mutex_);
+    return connections_.size();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::vector<std::shared_ptr<FakeConnection>> connections_;
+};
+
+// An io_context run by two threads (so that strand mistakes show), stopped on destruction.
+class IoThreads {
+ public:
+  IoThreads() : work_(io.get_executor()) {
+    for (int i = 0; i < 2; ++i) threads_.emplace_back([this] { io.run(); });
+  }
+  ~IoThreads() {
+    work_.reset();
+    io.stop();
+    for (auto& thread : threads_) thread.join();
+  }
+  boost::asio::io_context io;
+
+ private:
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace fcp::transport::testing
