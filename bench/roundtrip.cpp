@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/json/serialize.hpp>
 #include <cctype>
 #include <cstdlib>
 #include <exception>
@@ -34,7 +33,7 @@ constexpr const char* kUsage = R"(usage: bench_roundtrip [options]
   --seconds S        length of the throughput run (default 5)
   --timeout-ms N     longest wait for any reply, connect or log line (default 5000)
   --only LIST        comma-separated subset of stdio,tcp,http,load (default: all)
-  --daemon-arg ARG   extra fcpd argument, e.g. --daemon-arg=--workers=2 (repeatable)
+  --daemon-arg ARG   one extra fcpd argument (repeatable): --daemon-arg --workers --daemon-arg 2
   --json FILE        also write the figures as JSON
 )";
 
@@ -146,6 +145,14 @@ asio::ip::tcp::endpoint parse_endpoint(std::string text, std::string* target) {
   return {address, static_cast<unsigned short>(port)};
 }
 
+// The first three fields of /proc/loadavg: how busy the machine was when the run began.
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five, fifteen;
+  in >> one >> five >> fifteen;
+  return in ? one + " " + five + " " + fifteen : "unknown";
+}
+
 template <typename T>
 T run_task(asio::awaitable<T> task) {
   asio::io_context io;
@@ -170,28 +177,39 @@ class Runner {
     report_.call = kCallDescription;
     report_.warmup = settings_.warmup;
     report_.cpus = std::thread::hardware_concurrency();
+    report_.load_average = load_average();
   }
 
+  // Runs every wanted measurement; one that fails is recorded and the others still run.
   void run() {
-    if (wanted("stdio")) report_.round_trips.push_back(round_trip_stdio());
-    if (wanted("tcp")) report_.round_trips.push_back(round_trip_tcp());
-    if (wanted("http")) report_.round_trips.push_back(round_trip_http());
+    attempt("stdio", [&] { report_.round_trips.push_back(round_trip_stdio()); });
+    attempt("tcp", [&] { report_.round_trips.push_back(round_trip_tcp()); });
+    attempt("http", [&] { report_.round_trips.push_back(round_trip_http()); });
     for (const auto& r : report_.round_trips) {
       if (r.reconnects != 0) {
         report_.problems.push_back(r.transport + ": the server closed the connection " +
                                    std::to_string(r.reconnects) + " time(s)");
       }
     }
-    if (wanted("load")) report_.throughput = throughput_tcp();
+    attempt("load", [&] { report_.throughput = throughput_tcp(); });
   }
 
   const Report& report() const { return report_; }
-  bool daemon_failed() const { return daemon_failed_; }
+  bool failed() const { return daemon_failed_ || !report_.failures.empty(); }
 
  private:
   bool wanted(const std::string& part) const {
     return settings_.only.empty() ||
            std::find(settings_.only.begin(), settings_.only.end(), part) != settings_.only.end();
+  }
+
+  void attempt(const std::string& part, const std::function<void()>& measure) {
+    if (!wanted(part)) return;
+    try {
+      measure();
+    } catch (const std::exception& e) {
+      report_.failures.push_back(e.what());
+    }
   }
 
   std::vector<std::string> daemon_args(std::vector<std::string> args) const {
@@ -242,9 +260,9 @@ class Runner {
     try {
       figures = measure();
     } catch (const std::exception& e) {
-      daemon.stop(kStopGrace);
-      throw BenchError(label + ": " + e.what() + "\nfcpd stderr (last lines):\n" +
-                       daemon.recent_log());
+      const DaemonExit exit = daemon.stop(kStopGrace);
+      throw BenchError(label + ": " + e.what() + "\nfcpd then: " + exit.description +
+                       "; its stderr (last lines):\n" + daemon.recent_log());
     }
     note_daemon(label, daemon);
     return std::move(*figures);
@@ -272,7 +290,7 @@ class Runner {
 
 void write_json(const Report& report, const std::string& path) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << json::serialize(to_json(report)) << "\n";
+  out << to_json_text(report);
   out.close();
   if (!out) throw BenchError("cannot write " + path);
 }
@@ -291,21 +309,18 @@ int run(int argc, char** argv) {
   }
   const std::string json_path = settings.json_path;
   Runner runner(std::move(settings));
-  try {
-    runner.run();
-  } catch (const std::exception& e) {
-    print_table(runner.report(), std::cout);
-    std::cerr << "bench_roundtrip: " << e.what() << "\n";
-    return 1;
-  }
+  runner.run();
   print_table(runner.report(), std::cout);
+  for (const auto& failure : runner.report().failures) {
+    std::cerr << "bench_roundtrip: " << failure << "\n";
+  }
   try {
     if (!json_path.empty()) write_json(runner.report(), json_path);
   } catch (const std::exception& e) {
     std::cerr << "bench_roundtrip: " << e.what() << "\n";
     return 1;
   }
-  return runner.daemon_failed() ? 1 : 0;
+  return runner.failed() ? 1 : 0;
 }
 
 }  // namespace fcp::bench

@@ -11,6 +11,7 @@ case "$flavour" in
   asan) args=(-DCMAKE_BUILD_TYPE=Debug -DFCP_SANITIZE=ON -DFCP_BUILD_BENCH=OFF) ;;
   *) echo "usage: build.sh [release|debug|asan]" >&2; exit 2 ;;
 esac
+[ "${FCP_BUILD_TESTS:-ON}" = OFF ] && args+=(-DFCP_BUILD_TESTS=OFF -DFCP_BUILD_BENCH=OFF)
 cmake -S "$root" -B "$dir" -G Ninja "${args[@]}" >&2
 cmake --build "$dir" -j "$(nproc)" >&2
 echo "$dir"

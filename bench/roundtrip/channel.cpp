@@ -58,7 +58,9 @@ std::vector<std::string> event_stream_data(std::string_view body) {
 }
 
 std::string describe(const boost::system::system_error& e) {
-  if (e.code() == asio::error::eof) return "the daemon closed the connection";
+  if (e.code() == asio::error::eof || e.code() == beast::http::error::end_of_stream) {
+    return "the daemon closed the connection without answering";
+  }
   return e.code().message();
 }
 

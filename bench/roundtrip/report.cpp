@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <boost/json/array.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/string.hpp>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -49,6 +51,41 @@ std::string utc_now() {
   return text;
 }
 
+void write_pretty(const json::value& value, int indent, std::string& out);
+
+template <typename Range, typename Write>
+void write_members(const Range& range, char open, char close, int indent, std::string& out,
+                   const Write& write_one) {
+  out += open;
+  bool first = true;
+  for (const auto& member : range) {
+    out += first ? "\n" : ",\n";
+    out.append(static_cast<std::size_t>(indent + 2), ' ');
+    write_one(member);
+    first = false;
+  }
+  if (!first) out += "\n" + std::string(static_cast<std::size_t>(indent), ' ');
+  out += close;
+}
+
+void write_pretty(const json::value& value, int indent, std::string& out) {
+  if (value.is_object()) {
+    write_members(value.get_object(), '{', '}', indent, out, [&](const auto& member) {
+      out += json::serialize(json::string(member.key())) + ": ";
+      write_pretty(member.value(), indent + 2, out);
+    });
+  } else if (value.is_array()) {
+    write_members(value.get_array(), '[', ']', indent, out,
+                  [&](const json::value& item) { write_pretty(item, indent + 2, out); });
+  } else if (value.is_double()) {
+    char number[32];
+    std::snprintf(number, sizeof number, "%.10g", value.get_double());
+    out += number;
+  } else {
+    out += json::serialize(value);
+  }
+}
+
 }  // namespace
 
 Latency summarize(std::vector<std::int64_t>& nanoseconds) {
@@ -58,7 +95,8 @@ Latency summarize(std::vector<std::int64_t>& nanoseconds) {
 }
 
 void print_table(const Report& report, std::ostream& out) {
-  out << "fcpd round trips: " << report.daemon << " (" << report.cpus << " CPUs)\n"
+  out << "fcpd round trips: " << report.daemon << "\n"
+      << report.cpus << " CPUs, load average " << report.load_average << " at the start\n"
       << "call: " << report.call << "\n\n";
   if (!report.round_trips.empty()) {
     out << "sequential calls, one client, after " << report.warmup << " warm-up calls\n"
@@ -90,9 +128,13 @@ json::object to_json(const Report& report) {
     figures["calls_per_s"] = r.calls_per_second;
     round_trips[r.transport] = std::move(figures);
   }
-  json::object result{{"date", utc_now()},       {"daemon", report.daemon},
-                      {"cpus", report.cpus},     {"call", report.call},
-                      {"warmup", report.warmup}, {"round_trip", std::move(round_trips)}};
+  json::object result{{"date", utc_now()},
+                      {"daemon", report.daemon},
+                      {"cpus", report.cpus},
+                      {"load_average", report.load_average},
+                      {"call", report.call},
+                      {"warmup", report.warmup},
+                      {"round_trip", std::move(round_trips)}};
   if (report.throughput) {
     const auto& t = *report.throughput;
     json::object figures = latency_json(t.latency);
@@ -103,9 +145,15 @@ json::object to_json(const Report& report) {
     figures["calls_per_s"] = t.calls_per_second;
     result["throughput"] = std::move(figures);
   }
-  json::array problems(report.problems.begin(), report.problems.end());
-  result["problems"] = std::move(problems);
+  result["problems"] = json::array(report.problems.begin(), report.problems.end());
+  result["failures"] = json::array(report.failures.begin(), report.failures.end());
   return result;
+}
+
+std::string to_json_text(const Report& report) {
+  std::string text;
+  write_pretty(to_json(report), 0, text);
+  return text + "\n";
 }
 
 }  // namespace fcp::bench

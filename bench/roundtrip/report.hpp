@@ -47,12 +47,16 @@ struct Report {
   std::string call;
   std::size_t warmup = 0;
   unsigned cpus = 0;
+  std::string load_average;  // 1, 5 and 15 minutes, at the start
   std::vector<RoundTrip> round_trips;
   std::optional<Throughput> throughput;
   std::vector<std::string> problems;  // daemon warnings, unclean exits, reconnects
+  std::vector<std::string> failures;  // measurements that could not be completed
 };
 
 void print_table(const Report& report, std::ostream& out);
 json::object to_json(const Report& report);
+// to_json as indented text with plain decimal numbers, ending in a newline.
+std::string to_json_text(const Report& report);
 
 }  // namespace fcp::bench

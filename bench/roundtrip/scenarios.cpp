@@ -102,16 +102,27 @@ asio::awaitable<void> call_status(Channel& channel, std::int64_t id) {
 
 asio::awaitable<RoundTrip> measure_sequential(std::string transport, Channel& channel,
                                               const Settings& settings) {
-  std::int64_t id = co_await handshake(channel);
-  for (std::size_t i = 0; i < settings.warmup; ++i)
-    co_await call_status(channel, id++);
+  const std::int64_t first_warmup = co_await handshake(channel);
+  const std::int64_t first_timed = first_warmup + static_cast<std::int64_t>(settings.warmup);
+  std::int64_t id = first_warmup;
   std::vector<std::int64_t> latencies;
   latencies.reserve(settings.calls);
-  const auto start = Clock::now();
-  for (std::size_t i = 0; i < settings.calls; ++i) {
-    const auto sent = Clock::now();
-    co_await call_status(channel, id++);
-    latencies.push_back(nanoseconds_since(sent));
+  Clock::time_point start;
+  try {
+    for (std::size_t i = 0; i < settings.warmup; ++i)
+      co_await call_status(channel, id++);
+    start = Clock::now();
+    for (std::size_t i = 0; i < settings.calls; ++i) {
+      const auto sent = Clock::now();
+      co_await call_status(channel, id++);
+      latencies.push_back(nanoseconds_since(sent));
+    }
+  } catch (const BenchError& e) {
+    const std::int64_t failed = id - 1;  // id++ ran before the call
+    const bool warming = failed < first_timed;
+    throw BenchError((warming ? "warm-up call " : "timed call ") +
+                     std::to_string(failed - (warming ? first_warmup : first_timed)) + ": " +
+                     e.what());
   }
   RoundTrip figures;
   figures.transport = std::move(transport);

@@ -1,4 +1,4 @@
-// The three ways a CLI run fails, each mapped to an exit status in exactly one place (app.cpp).
+// How a CLI run fails: each error type maps to an exit status in exactly one place (app.cpp).
 #pragma once
 
 #include <chrono>

@@ -175,8 +175,8 @@ std::string HttpChannel::receive(std::chrono::milliseconds timeout) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (inbox_.empty()) {
     if (!streaming_) throw ChannelError("the daemon's HTTP response ended without the reply");
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
+    auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) throw timeout_error(timeout);
     read_stream(left);
   }

@@ -119,7 +119,7 @@ void McpClient::notify(std::string_view method, json::object params) {
 json::value McpClient::await_response(std::int64_t id, std::string_view method) {
   auto deadline = Clock::now() + settings_.timeout;
   for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
     std::string line;
     try {
       if (left.count() <= 0) throw timeout_error(settings_.timeout);

@@ -22,7 +22,7 @@ class MessageChannel {
   // Ends the conversation politely (EOF to a child, DELETE of an HTTP session). Never throws;
   // idempotent.
   virtual void close() noexcept {}
-  // Informs the channel of the session established by initialize; HTTP carries it in headers.
+  // The protocol version initialize negotiated; HTTP repeats it in a header on later requests.
   virtual void set_protocol_version(const std::string& /*version*/) {}
 };
 

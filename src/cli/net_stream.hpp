@@ -40,7 +40,7 @@ class NetStream {
     while (!done && io_.run_one() > 0) {
     }
     stream_.expires_never();
-    return result;
+    return done ? result : boost::asio::error::operation_aborted;
   }
 
  private:

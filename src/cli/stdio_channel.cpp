@@ -13,8 +13,6 @@
 
 #include "cli/errors.hpp"
 
-extern char** environ;
-
 namespace fcp::cli {
 namespace {
 
@@ -34,7 +32,7 @@ int above_standard_fds(int fd) {
 }
 
 int milliseconds_until(Clock::time_point deadline) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
   return left.count() < 0 ? 0 : static_cast<int>(std::min<long long>(left.count(), 1 << 30));
 }
 
@@ -71,6 +69,7 @@ pid_t spawn_child(const std::string& program, const std::vector<std::string>& ex
   std::vector<std::string> arg_strings{program, "--stdio"};
   arg_strings.insert(arg_strings.end(), extra_args.begin(), extra_args.end());
   std::vector<char*> argv;
+  argv.reserve(arg_strings.size() + 1);
   for (auto& arg : arg_strings)
     argv.push_back(arg.data());
   argv.push_back(nullptr);
@@ -154,7 +153,10 @@ void StdioChildChannel::send(const std::string& message) {
     pollfd fds[2] = {{to_child_, POLLOUT, 0}, {from_child_, POLLIN, 0}};
     int ready = ::poll(fds, 2, milliseconds_until(deadline));
     if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) throw timeout_error(send_timeout_);
+    if (ready == 0) {
+      unresponsive_ = true;
+      throw timeout_error(send_timeout_);
+    }
     if (fds[1].revents != 0 && !read_available()) fail_child_gone("closed its output");
     if (fds[0].revents & (POLLERR | POLLHUP)) fail_child_gone("closed its input");
     if (!(fds[0].revents & POLLOUT)) continue;
@@ -179,7 +181,10 @@ std::string StdioChildChannel::receive(std::chrono::milliseconds timeout) {
     pollfd fd{from_child_, POLLIN, 0};
     int ready = ::poll(&fd, 1, milliseconds_until(deadline));
     if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) throw timeout_error(timeout);
+    if (ready == 0) {
+      unresponsive_ = true;
+      throw timeout_error(timeout);
+    }
     if (!read_available()) fail_child_gone("closed its output");
   }
 }
@@ -225,7 +230,8 @@ void StdioChildChannel::close() noexcept {
   close_fd(to_child_);
   close_fd(from_child_);
   // pid_ stays positive only while the child is unreaped, so kill() never gets 0 or -1.
-  wait_child(std::chrono::milliseconds(5000));
+  // A daemon that already missed a deadline gets no grace period: the user is waiting.
+  wait_child(std::chrono::milliseconds(unresponsive_ ? 0 : 5000));
   if (pid_ > 0) ::kill(pid_, SIGTERM);
   wait_child(std::chrono::milliseconds(2000));
   if (pid_ > 0) ::kill(pid_, SIGKILL);

@@ -50,6 +50,7 @@ class StdioChildChannel final : public MessageChannel {
   int from_child_ = -1;
   std::string buffer_;
   std::chrono::milliseconds send_timeout_;
+  bool unresponsive_ = false;  // a send or receive timed out
 };
 
 }  // namespace fcp::cli

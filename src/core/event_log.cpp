@@ -12,13 +12,15 @@ namespace {
 Error unknown_checkpoint(std::string_view name, const std::map<std::string, std::size_t>& known) {
   std::vector<std::string> names;
   names.reserve(known.size());
-  for (const auto& [known_name, position] : known) names.push_back(known_name);
+  for (const auto& [known_name, position] : known)
+    names.push_back(known_name);
   std::string message = "unknown checkpoint \"" + std::string(name) + "\"";
   if (names.empty()) {
     message += " (no checkpoints yet)";
   } else {
     std::string list;
-    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    for (const std::string& n : names)
+      list += (list.empty() ? "" : ", ") + n;
     message += "; checkpoints: " + list;
   }
   return make_error(std::move(message), closest_matches(name, names));

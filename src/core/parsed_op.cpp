@@ -10,13 +10,18 @@
 namespace fcp::core {
 namespace {
 
-bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_letter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // [A-Za-z]{1,3}[0-9]+
 bool is_cell_ref(std::string_view text) {
   std::size_t letters = 0;
-  while (letters < text.size() && is_letter(text[letters])) ++letters;
+  while (letters < text.size() && is_letter(text[letters]))
+    ++letters;
   if (letters < 1 || letters > 3 || letters == text.size()) return false;
   for (std::size_t i = letters; i < text.size(); ++i) {
     if (!is_digit(text[i])) return false;
@@ -60,8 +65,8 @@ class ParamSlots {
  public:
   std::optional<std::size_t> find(std::string_view key, const std::vector<Param>& params) const {
     if (params.size() > linear_limit) {
-      auto it = index_.find(std::string(key));
-      if (it == index_.end()) return std::nullopt;
+      auto it = index_->find(std::string(key));
+      if (it == index_->end()) return std::nullopt;
       return it->second;
     }
     for (std::size_t i = 0; i < params.size(); ++i) {
@@ -72,20 +77,39 @@ class ParamSlots {
 
   void added(const std::vector<Param>& params) {
     if (params.size() <= linear_limit) return;
-    if (index_.empty()) {
-      for (std::size_t i = 0; i < params.size(); ++i) index_.emplace(params[i].key, i);
+    if (!index_) {
+      index_.emplace();
+      for (std::size_t i = 0; i < params.size(); ++i)
+        index_->emplace(params[i].key, i);
     } else {
-      index_.emplace(params.back().key, params.size() - 1);
+      index_->emplace(params.back().key, params.size() - 1);
     }
   }
 
  private:
   static constexpr std::size_t linear_limit = 16;
-  std::unordered_map<std::string, std::size_t> index_;
+  std::optional<std::unordered_map<std::string, std::size_t>> index_;  // built past the limit
 };
 
-void add_param(ParsedOp& op, ParamSlots& slots, std::string_view text, bool quoted) {
-  const std::size_t colon = text.find(':');
+// Both sides of the first ':' are cells (optionally after `Sheet!`) or both are row numbers.
+bool is_cell_range_at(std::string_view token, std::size_t colon) {
+  std::string_view left = token.substr(0, colon);
+  const std::string_view right = token.substr(colon + 1);
+  if (const std::size_t bang = left.find('!'); bang != std::string_view::npos) {
+    if (bang == 0) return false;
+    left.remove_prefix(bang + 1);
+  }
+  return (is_cell_ref(left) && is_cell_ref(right)) || (is_number(left) && is_number(right));
+}
+
+bool is_key_value_at(std::string_view token, std::size_t colon) {
+  if (colon == 0 || colon + 1 >= token.size()) return false;
+  if (token.front() == '=' || token.front() == '@') return false;
+  return !is_cell_range_at(token, colon);  // an arrow has no ':'
+}
+
+void add_param(ParsedOp& op, ParamSlots& slots, std::string_view text, std::size_t colon,
+               bool quoted) {
   const std::string_view key = text.substr(0, colon);
   const std::string_view value = text.substr(colon + 1);
   if (const auto slot = slots.find(key, op.params)) {
@@ -109,9 +133,11 @@ void classify(ParsedOp& op, ParamSlots& slots, Token& token, const ParseHooks* h
     add_positional(op, std::move(token.text), true);
     return;
   }
+  const std::size_t colon = text.find(':');
   const bool hooked = hooks != nullptr && hooks->is_positional && hooks->is_positional(text);
-  if (!hooked && (is_key_value(text) || is_empty_quoted_value(token))) {
-    add_param(op, slots, text, token.value_quoted);
+  if (colon != std::string_view::npos && !hooked &&
+      (is_key_value_at(text, colon) || is_empty_quoted_value(token))) {
+    add_param(op, slots, text, colon, token.value_quoted);
     return;
   }
   if (is_arrow(text)) op.arrows.emplace_back(text);
@@ -141,7 +167,8 @@ Result<ParsedOp> parse_op(std::string_view input, const ParseHooks* hooks) {
   ParsedOp op;
   op.raw.assign(trimmed);
   op.verb = std::move(token.text);
-  for (char& c : op.verb) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  for (char& c : op.verb)
+    c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   ParamSlots slots;
   for (;;) {
     auto more = stream.next(token);
@@ -151,33 +178,26 @@ Result<ParsedOp> parse_op(std::string_view input, const ParseHooks* hooks) {
   }
 }
 
-bool is_arrow(std::string_view token) { return token == "->" || token == "<->" || token == "--"; }
+bool is_arrow(std::string_view token) {
+  return token == "->" || token == "<->" || token == "--";
+}
 
 bool is_cell_range(std::string_view token) {
-  if (const std::size_t bang = token.find('!'); bang != std::string_view::npos) {
-    const std::string_view sheet = token.substr(0, bang);
-    if (sheet.empty() || sheet.find(':') != std::string_view::npos) return false;
-    token.remove_prefix(bang + 1);
-  }
   const std::size_t colon = token.find(':');
-  if (colon == std::string_view::npos) return false;
-  const std::string_view left = token.substr(0, colon);
-  const std::string_view right = token.substr(colon + 1);
-  return (is_cell_ref(left) && is_cell_ref(right)) || (is_number(left) && is_number(right));
+  return colon != std::string_view::npos && is_cell_range_at(token, colon);
 }
 
 bool is_key_value(std::string_view token) {
-  if (token.empty() || token.front() == '=' || token.front() == '@') return false;
   const std::size_t colon = token.find(':');
-  if (colon == std::string_view::npos || colon == 0 || colon + 1 >= token.size()) return false;
-  return !is_arrow(token) && !is_cell_range(token);
+  return colon != std::string_view::npos && is_key_value_at(token, colon);
 }
 
 Selector parse_selector(std::string_view token) {
   Selector selector;
   selector.raw.assign(token);
   if (!token.empty() && token.front() == '@') token.remove_prefix(1);
-  if (token.size() >= 4 && to_lower(token.substr(0, 4)) == "not:") {
+  if (token.size() >= 4 && (token[0] | 0x20) == 'n' && (token[1] | 0x20) == 'o' &&
+      (token[2] | 0x20) == 't' && token[3] == ':') {
     selector.negated = true;
     token.remove_prefix(4);
   }

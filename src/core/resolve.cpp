@@ -5,7 +5,9 @@
 namespace fcp::core {
 namespace {
 
-char lower_ascii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+char lower_ascii(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 bool is_separator(char c) {
   return c == '-' || c == '_' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
@@ -15,7 +17,8 @@ bool is_separator(char c) {
 
 std::string to_lower(std::string_view text) {
   std::string out(text);
-  for (char& c : out) c = lower_ascii(c);
+  for (char& c : out)
+    c = lower_ascii(c);
   return out;
 }
 
@@ -32,7 +35,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   if (a.size() < b.size()) std::swap(a, b);  // the rows follow the shorter string
   std::vector<std::size_t> previous(b.size() + 1);
   std::vector<std::size_t> current(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    previous[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     current[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {

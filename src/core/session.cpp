@@ -47,13 +47,21 @@ Error Session::no_document_error() const {
                     {name + "_session new \"Untitled\""});
 }
 
-Error Session::unknown_verb_error(std::string_view verb) const {
+Error Session::unknown_verb_error(const ParsedOp& op) const {
+  // Suggest the op itself with the closest verbs: pasteable as it stands.
   std::vector<std::string> hints;
-  for (const auto& name : closest_matches(verb, domain_.verbs().names(), 2)) {
-    hints.push_back(domain_.verbs().find(name)->syntax);
+  const auto rest = std::string_view(op.raw).substr(std::min(op.raw.size(), op.raw.find_first_of(" \t")));
+  for (const auto& name : closest_matches(op.verb, domain_.verbs().names(), 2)) {
+    hints.push_back(name + std::string(rest));
   }
-  if (hints.empty()) hints.push_back(std::string(domain_.name()) + "_help");
-  return make_error("unknown verb \"" + std::string(verb) + "\"", std::move(hints));
+  std::string message = "unknown verb \"" + op.verb + "\"";
+  if (hints.empty()) {
+    message += "; verbs: ";
+    for (const auto& name : domain_.verbs().names()) message += name + " ";
+    message.pop_back();
+    hints.push_back(std::string(domain_.name()) + "_help");
+  }
+  return make_error(std::move(message), std::move(hints));
 }
 
 CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions& options) {
@@ -108,7 +116,7 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
 Result<OpOutcome> Session::run_one_op(std::string_view text, CallContext& ctx) {
   auto parsed = parse_op(text, domain_.parse_hooks());
   if (!parsed) return parsed.error();
-  if (domain_.verbs().find(parsed->verb) == nullptr) return unknown_verb_error(parsed->verb);
+  if (domain_.verbs().find(parsed->verb) == nullptr) return unknown_verb_error(*parsed);
   return document_->execute(*parsed, ctx);
 }
 

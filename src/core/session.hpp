@@ -95,7 +95,7 @@ class Session {
 
  private:
   Error no_document_error() const;
-  Error unknown_verb_error(std::string_view verb) const;
+  Error unknown_verb_error(const ParsedOp& op) const;
   Result<OpOutcome> run_one_op(std::string_view text, CallContext& ctx);
   void add_warnings(ReplyText& reply, const std::vector<PendingChange::Step>& steps) const;
   ToolReply batch_failure_reply(std::size_t index, std::size_t count, std::string_view op,

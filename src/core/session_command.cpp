@@ -1,5 +1,6 @@
 #include "core/session_command.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 
@@ -15,7 +16,8 @@ constexpr std::array<std::string_view, 7> builtin_commands{"new",  "open", "save
 
 std::vector<std::string> known_commands(std::span<const std::string> extensions) {
   std::vector<std::string> known(builtin_commands.begin(), builtin_commands.end());
-  for (const std::string& extension : extensions) known.push_back(to_lower(extension));
+  for (const std::string& extension : extensions)
+    known.push_back(to_lower(extension));
   return known;
 }
 
@@ -31,8 +33,21 @@ bool is_known(std::string_view command, std::span<const std::string> extensions)
 
 std::string join(const std::vector<std::string>& words) {
   std::string out;
-  for (const std::string& word : words) out += (out.empty() ? "" : ", ") + word;
+  for (const std::string& word : words)
+    out += (out.empty() ? "" : ", ") + word;
   return out;
+}
+
+// The close matches, or else the single nearest command: the reply always suggests one.
+std::vector<std::string> suggestions(std::string_view command,
+                                     const std::vector<std::string>& known) {
+  std::vector<std::string> close = closest_matches(command, known);
+  if (!close.empty()) return close;
+  const auto nearest = std::min_element(
+      known.begin(), known.end(), [command](const std::string& a, const std::string& b) {
+        return edit_distance(command, a) < edit_distance(command, b);
+      });
+  return {*nearest};
 }
 
 Error unknown_command(std::string_view command, std::span<const std::string> extensions) {
@@ -41,9 +56,9 @@ Error unknown_command(std::string_view command, std::span<const std::string> ext
     return make_error("empty session command; known commands: " + join(known),
                       {"new \"Title\"", "open PATH"});
   }
-  return make_error("unknown session command \"" + std::string(command) +
-                        "\"; known commands: " + join(known),
-                    closest_matches(command, known));
+  return make_error(
+      "unknown session command \"" + std::string(command) + "\"; known commands: " + join(known),
+      suggestions(command, known));
 }
 
 // undo N / redo N: a non-negative integer, 1 when absent.
@@ -98,7 +113,9 @@ const std::string* SessionCommand::param(std::string_view key) const {
   return it != params.end() ? &it->second : nullptr;
 }
 
-std::span<const std::string_view> builtin_session_commands() { return builtin_commands; }
+std::span<const std::string_view> builtin_session_commands() {
+  return builtin_commands;
+}
 
 Result<SessionCommand> parse_session_command(std::string_view action,
                                              std::span<const std::string> extensions) {

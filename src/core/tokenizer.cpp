@@ -1,5 +1,6 @@
 #include "core/tokenizer.hpp"
 
+#include <array>
 #include <optional>
 
 namespace fcp::core {
@@ -7,9 +8,37 @@ namespace {
 
 constexpr std::string_view replacement_char = "\xEF\xBF\xBD";  // U+FFFD
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-bool is_quote(char c) { return c == '"' || c == '\''; }
-bool is_ascii(char c) { return static_cast<unsigned char>(c) < 0x80; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+bool is_quote(char c) {
+  return c == '"' || c == '\'';
+}
+bool is_ascii(char c) {
+  return static_cast<unsigned char>(c) < 0x80;
+}
+
+// Byte classes for the scanning loops, which are the hot path of every op.
+constexpr unsigned char space_class = 1;
+constexpr unsigned char quote_class = 2;
+constexpr unsigned char backslash_class = 4;
+constexpr unsigned char non_ascii_class = 8;
+
+constexpr std::array<unsigned char, 256> byte_classes = [] {
+  std::array<unsigned char, 256> table{};
+  for (unsigned char c : {' ', '\t', '\r', '\n'})
+    table[c] = space_class;
+  table['"'] = quote_class;
+  table['\''] = quote_class;
+  table['\\'] = backslash_class;
+  for (std::size_t c = 0x80; c < table.size(); ++c)
+    table[c] = non_ascii_class;
+  return table;
+}();
+
+unsigned char class_of(char c) {
+  return byte_classes[static_cast<unsigned char>(c)];
+}
 
 void append_utf8(std::string& out, char32_t cp) {
   if (cp < 0x80) {
@@ -84,8 +113,12 @@ std::optional<char32_t> read_hex4(std::string_view text, std::size_t pos) {
   return value;
 }
 
-bool is_high_surrogate(char32_t cp) { return cp >= 0xD800 && cp <= 0xDBFF; }
-bool is_low_surrogate(char32_t cp) { return cp >= 0xDC00 && cp <= 0xDFFF; }
+bool is_high_surrogate(char32_t cp) {
+  return cp >= 0xD800 && cp <= 0xDBFF;
+}
+bool is_low_surrogate(char32_t cp) {
+  return cp >= 0xDC00 && cp <= 0xDFFF;
+}
 
 // Reads one token at a time from a position owned by the caller; the position only moves
 // forward.
@@ -94,7 +127,8 @@ class Scanner {
   Scanner(std::string_view input, std::size_t& pos) : input_(input), pos_(pos) {}
 
   Result<bool> next(Token& token) {
-    while (pos_ < input_.size() && is_space(input_[pos_])) ++pos_;
+    while (pos_ < input_.size() && is_space(input_[pos_]))
+      ++pos_;
     if (pos_ >= input_.size()) return false;
     token.text.clear();
     token.quoted = false;
@@ -114,9 +148,13 @@ class Scanner {
   }
 
   bool unquoted_token(Token& token) {
+    constexpr unsigned char stop = space_class | quote_class | non_ascii_class;
     const std::size_t start = pos_;
-    while (pos_ < input_.size() && plain_unquoted(input_[pos_])) ++pos_;
-    token.text.assign(input_.substr(start, pos_ - start));
+    std::size_t end = pos_;
+    while (end < input_.size() && (class_of(input_[end]) & stop) == 0)
+      ++end;
+    pos_ = end;
+    token.text.assign(input_.substr(start, end - start));
     while (pos_ < input_.size() && !is_space(input_[pos_])) {
       const char c = input_[pos_];
       if (is_quote(c)) {
@@ -129,18 +167,15 @@ class Scanner {
     return true;
   }
 
-  static bool plain_unquoted(char c) { return is_ascii(c) && !is_space(c) && !is_quote(c); }
-
   // pos_ is on the opening quote; consumes through the matching closing quote.
   bool quoted_region(std::string& out) {
     const char quote = input_[pos_];
     const std::size_t open = pos_++;
     while (pos_ < input_.size()) {
+      constexpr unsigned char stop = backslash_class | non_ascii_class;
       std::size_t run = pos_;
-      while (run < input_.size() && is_ascii(input_[run]) && input_[run] != quote &&
-             input_[run] != '\\') {
+      while (run < input_.size() && input_[run] != quote && (class_of(input_[run]) & stop) == 0)
         ++run;
-      }
       out.append(input_.substr(pos_, run - pos_));
       pos_ = run;
       if (pos_ >= input_.size()) break;
@@ -181,8 +216,8 @@ class Scanner {
     pos_ += 5;
     char32_t cp = *unit;
     if (is_high_surrogate(cp)) {
-      const bool pair_follows = pos_ + 1 < input_.size() && input_[pos_] == '\\' &&
-                                input_[pos_ + 1] == 'u';
+      const bool pair_follows =
+          pos_ + 1 < input_.size() && input_[pos_] == '\\' && input_[pos_ + 1] == 'u';
       auto low = pair_follows ? read_hex4(input_, pos_ + 2) : std::nullopt;
       if (low && is_low_surrogate(*low)) {
         cp = 0x10000 + ((cp - 0xD800) << 10) + (*low - 0xDC00);
@@ -230,7 +265,9 @@ class Scanner {
 
 }  // namespace
 
-Result<bool> TokenStream::next(Token& token) { return Scanner(input_, pos_).next(token); }
+Result<bool> TokenStream::next(Token& token) {
+  return Scanner(input_, pos_).next(token);
+}
 
 Result<std::vector<Token>> tokenize(std::string_view input) {
   std::vector<Token> tokens;
@@ -247,8 +284,10 @@ Result<std::vector<Token>> tokenize(std::string_view input) {
 std::string_view trim(std::string_view text) {
   std::size_t begin = 0;
   std::size_t end = text.size();
-  while (begin < end && is_space(text[begin])) ++begin;
-  while (end > begin && is_space(text[end - 1])) --end;
+  while (begin < end && is_space(text[begin]))
+    ++begin;
+  while (end > begin && is_space(text[end - 1]))
+    --end;
   return text.substr(begin, end - begin);
 }
 

@@ -32,6 +32,7 @@ struct Config {
   std::vector<std::string> allowed_origins;
   std::vector<std::string> allowed_hosts;
   std::size_t http_session_idle_seconds = 3600;
+  bool conformance_fixtures = false;  // --conformance-fixtures (testing only)
 };
 
 // What the command line asked for.

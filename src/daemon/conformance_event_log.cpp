@@ -29,7 +29,9 @@ json::value events_json(const std::vector<core::EventPtr>& events) {
   return out;
 }
 
-json::value size_json(std::size_t n) { return static_cast<std::int64_t>(n); }
+json::value size_json(std::size_t n) {
+  return static_cast<std::int64_t>(n);
+}
 
 // `count` is optional (default 1) and must be a non-negative integer.
 std::optional<std::size_t> count_of(const json::object& operation) {
@@ -141,7 +143,8 @@ class LogRun {
     if (key == "redoable") return size_json(log_.redoable());
     if (key == "checkpoints") {
       json::object out;
-      for (const auto& [name, position] : log_.checkpoints()) out[name] = size_json(position);
+      for (const auto& [name, position] : log_.checkpoints())
+        out[name] = size_json(position);
       return json::value(std::move(out));
     }
     if (key == "undo_returned" || key == "redo_returned" || key == "recent_returned" ||

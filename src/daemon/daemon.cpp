@@ -57,6 +57,7 @@ class Daemon {
     options.limits.max_file_bytes = config.max_file_bytes;
     options.limits.max_ops_per_call = config.max_ops_per_call;
     options.max_named_sessions = config.max_named_sessions;
+    options.conformance_fixtures = config.conformance_fixtures;
     server_ = std::make_unique<mcp::Server>(workers_.get_executor(), hosted, roots_, options);
   }
 

@@ -54,6 +54,10 @@ Result<void> apply_flag(const std::string& flag, int& i, int argc, const char* c
     config.stdio = true;
     return {};
   }
+  if (flag == "--conformance-fixtures") {
+    config.conformance_fixtures = true;
+    return {};
+  }
   auto value = value_of(i, argc, argv);
   if (!value) return value.error();
   if (flag == "--config") return {};
@@ -149,6 +153,7 @@ Options:
   --max-file-bytes N      largest file `open` reads (default 536870912)
   --allow-origin ORIGIN   an HTTP Origin to accept besides localhost (repeatable)
   --allow-host HOST       an HTTP Host name to accept besides localhost (repeatable)
+  --conformance-fixtures  add the MCP conformance suite's fixture tool (testing only)
   --version, --help
 )";
 }

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+
 #include "mcp/server.hpp"
 #include "mcp/utf8.hpp"
 
@@ -13,6 +15,12 @@ namespace {
 // MCP log levels (RFC 5424 names), lowest first.
 constexpr std::string_view kLevels[] = {"debug", "info",     "notice", "warning",
                                         "error", "critical", "alert",  "emergency"};
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 int level_index(std::string_view name) {
   for (int i = 0; i < 8; ++i) {
@@ -62,6 +70,7 @@ void ClientConnection::handle_oversized(std::size_t size, std::shared_ptr<Respon
 }
 
 void ClientConnection::handle(std::string_view text, std::shared_ptr<Responder> responder) {
+  last_activity_ms_ = now_ms();
   auto parsed = jsonrpc::parse(text);
   if (auto* rejection = std::get_if<jsonrpc::Rejection>(&parsed)) {
     responder->reply(jsonrpc::error(rejection->id, rejection->code, rejection->message));
@@ -153,7 +162,8 @@ void ClientConnection::on_initialize(const json::object& params, const Reply& re
   std::shared_ptr<ClientSession> session;
   if (name && !name->empty()) {
     auto attached = server_.registry().attach(
-        *name, [this](const std::string& n) { return server_.make_session(n); });
+        *name, [this](const std::string& n) { return server_.make_session(n); },
+        std::weak_ptr<SessionHolder>(shared_from_this()));
     if (!attached) return reply->error(jsonrpc::code::invalid_params, attached.error().message);
     session = *attached;
   } else {
@@ -229,11 +239,19 @@ void ClientConnection::log(const Reply& reply, int level, std::string text) {
       json::object{{"level", kLevels[level]}, {"logger", "fcpd"}, {"data", std::move(text)}}));
 }
 
+bool ClientConnection::releasable() const {
+  if (closed_.load()) return true;
+  if (info_.transport != "http") return false;
+  std::lock_guard lock(mutex_);
+  return in_flight_.empty() && now_ms() - last_activity_ms_.load() >=
+                                   server_.options().http_takeover_idle.count();
+}
+
 void ClientConnection::close() {
   if (closed_.exchange(true)) return;
   std::lock_guard lock(mutex_);
   for (auto& [id, flight] : in_flight_) flight->cancelled = true;
-  if (session_ && !session_->name().empty()) server_.registry().detach(session_->name());
+  if (session_ && !session_->name().empty()) server_.registry().detach(session_->name(), this);
   spdlog::debug("{} client {} disconnected", info_.transport, info_.peer);
 }
 

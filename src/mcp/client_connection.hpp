@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,6 +46,7 @@ class ReplyOnce {
 // Thread: handle() from the transport; tool work runs on the client session's strand; state
 // shared between them is guarded by mutex_ or atomic.
 class ClientConnection final : public Connection,
+                               public SessionHolder,
                                public std::enable_shared_from_this<ClientConnection> {
  public:
   ClientConnection(Server& server, ConnectionInfo info, std::shared_ptr<Outbound> outbound);
@@ -54,6 +56,9 @@ class ClientConnection final : public Connection,
   void handle_oversized(std::size_t size, std::shared_ptr<Responder> responder) override;
   bool initialized() const override { return initialized_.load(); }
   void close() override;
+
+  bool releasable() const override;
+  void revoke() override { revoked_ = true; }
 
  private:
   struct InFlight {
@@ -84,7 +89,9 @@ class ClientConnection final : public Connection,
   std::atomic<bool> initialized_{false};
   std::atomic<bool> closed_{false};
   std::atomic<int> log_level_{100};  // off until logging/setLevel
-  std::mutex mutex_;                 // guards the members below
+  std::atomic<bool> revoked_{false};  // the named session was taken over
+  std::atomic<std::int64_t> last_activity_ms_{0};  // steady clock, for releasable()
+  mutable std::mutex mutex_;         // guards the members below
   std::string protocol_version_;
   std::shared_ptr<ClientSession> session_;
   std::map<std::string, std::shared_ptr<InFlight>> in_flight_;  // key: serialized id

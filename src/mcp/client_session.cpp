@@ -41,8 +41,8 @@ void ClientSession::run_next() {
 
 core::Session& ClientSession::session(const core::Domain& domain) { return *sessions_.at(&domain); }
 
-core::Result<std::shared_ptr<ClientSession>> SessionRegistry::attach(const std::string& name,
-                                                                     const Factory& factory) {
+core::Result<std::shared_ptr<ClientSession>> SessionRegistry::attach(
+    const std::string& name, const Factory& factory, std::weak_ptr<SessionHolder> holder) {
   std::lock_guard lock(mutex_);
   auto it = entries_.find(name);
   if (it == entries_.end()) {
@@ -50,20 +50,26 @@ core::Result<std::shared_ptr<ClientSession>> SessionRegistry::attach(const std::
       return core::make_error("too many named sessions (" + std::to_string(max_sessions_) +
                               "); reuse an existing name or restart the daemon");
     }
-    it = entries_.emplace(name, Entry{factory(name), false}).first;
+    it = entries_.emplace(name, Entry{factory(name), {}}).first;
   }
-  if (it->second.attached) {
-    return core::make_error("session \"" + name +
-                            "\" is in use by another client; wait for it to disconnect or pick "
-                            "another session name");
+  if (auto current = it->second.holder.lock()) {
+    if (!current->releasable()) {
+      return core::make_error("session \"" + name +
+                              "\" is in use by another client; wait for it to disconnect or "
+                              "pick another session name");
+    }
+    current->revoke();
   }
-  it->second.attached = true;
+  it->second.holder = std::move(holder);
   return it->second.session;
 }
 
-void SessionRegistry::detach(const std::string& name) {
+void SessionRegistry::detach(const std::string& name, const SessionHolder* holder) {
   std::lock_guard lock(mutex_);
-  if (auto it = entries_.find(name); it != entries_.end()) it->second.attached = false;
+  auto it = entries_.find(name);
+  if (it == entries_.end()) return;
+  auto current = it->second.holder.lock();
+  if (!current || current.get() == holder) it->second.holder.reset();
 }
 
 }  // namespace fcp::mcp

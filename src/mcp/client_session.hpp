@@ -48,6 +48,18 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   std::string name_;
 };
 
+// The connection attached to a named session.
+// Thread: any (implementations use atomics).
+class SessionHolder {
+ public:
+  virtual ~SessionHolder() = default;
+  // True when another client may take the session over: a holder that cannot notice its client
+  // leaving (HTTP without DELETE) and has been idle, with nothing in flight, for a while.
+  virtual bool releasable() const = 0;
+  // The session was taken over; the holder must stop using it.
+  virtual void revoke() = 0;
+};
+
 // Named sessions: one client at a time may be attached to each name.
 // Thread: all methods are thread-safe.
 class SessionRegistry {
@@ -57,13 +69,15 @@ class SessionRegistry {
   explicit SessionRegistry(std::size_t max_sessions) : max_sessions_(max_sessions) {}
 
   core::Result<std::shared_ptr<ClientSession>> attach(const std::string& name,
-                                                      const Factory& factory);
-  void detach(const std::string& name);
+                                                      const Factory& factory,
+                                                      std::weak_ptr<SessionHolder> holder);
+  // Releases the name if `holder` still holds it.
+  void detach(const std::string& name, const SessionHolder* holder);
 
  private:
   struct Entry {
     std::shared_ptr<ClientSession> session;
-    bool attached = false;
+    std::weak_ptr<SessionHolder> holder;
   };
   std::mutex mutex_;
   std::map<std::string, Entry> entries_;

@@ -14,6 +14,7 @@ Server::Server(boost::asio::any_io_executor workers, std::vector<const core::Dom
   for (const auto* domain : domains_) {
     for (auto& tool : make_tools(*domain)) tools_.push_back(std::move(tool));
   }
+  if (options_.conformance_fixtures) tools_.push_back(make_conformance_error_tool());
 }
 
 std::shared_ptr<Connection> Server::connect(ConnectionInfo info,

@@ -3,6 +3,7 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/json.hpp>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,12 @@ struct ServerOptions {
   std::string version = "0.1.0";
   core::SessionLimits limits;
   std::size_t max_named_sessions = 64;
+  // Adds the MCP conformance suite's fixture tool `test_error_handling` (for its
+  // tools-call-error scenario); off in normal use so tools/list shows only domain tools.
+  bool conformance_fixtures = false;
+  // An HTTP client that leaves without DELETE leaves no trace: once its connection has been idle
+  // this long with nothing in flight, another client naming the same session may take it over.
+  std::chrono::milliseconds http_takeover_idle{15'000};
 };
 
 // Thread: immutable after construction except the session registry (thread-safe); shared by all

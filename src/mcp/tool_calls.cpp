@@ -54,6 +54,8 @@ core::CallResult dispatch(const Tool& tool, const ToolArguments& arguments, core
       return session.run_session(arguments.text, options);
     case ToolKind::help:
       return core::CallResult{core::ToolReply{session.help(), false, {}}};
+    case ToolKind::fixture_error:
+      break;
   }
   return {};
 }
@@ -70,6 +72,10 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
   if (tool == nullptr) {
     return reply->error(jsonrpc::code::invalid_params,
                         "unknown tool \"" + std::string(name->as_string()) + "\"; see tools/list");
+  }
+  if (tool->kind == ToolKind::fixture_error) {
+    return reply->result(tool_result(core::ToolReply{
+        "This tool intentionally returns an error for testing", true, {}}));
   }
   json::object no_arguments;
   const json::object* arguments = &no_arguments;
@@ -88,6 +94,13 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
   json::value token;
   if (const auto* meta = params.if_contains("_meta"); meta != nullptr && meta->is_object()) {
     if (const auto* t = meta->as_object().if_contains("progressToken")) token = *t;
+  }
+  if (revoked_) {
+    return reply->result(tool_result(core::ToolReply{
+        "! session was taken over by another client after this connection was idle; "
+        "reconnect to continue",
+        true,
+        {}}));
   }
   auto flight = track(message.id);
   auto self = shared_from_this();
@@ -111,13 +124,10 @@ void ClientConnection::run_tool(const Tool& tool, const ToolArguments& arguments
   try {
     auto result = dispatch(tool, arguments, session, options);
     if (!result.pending) {
+      const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
+          std::chrono::steady_clock::now() - started);
+      log(reply, kDebug, tool.name + " took " + std::to_string(elapsed.count()) + " µs");
       finish_tool(tool, result.reply, reply, flight);
-      log(reply, kDebug,
-          tool.name + " took " +
-              std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(
-                                 std::chrono::steady_clock::now() - started)
-                                 .count()) +
-              " µs");
       return done();
     }
     auto change = std::make_shared<core::PendingChange>(std::move(*result.pending));

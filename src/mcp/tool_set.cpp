@@ -33,6 +33,7 @@ json::object schema_for(ToolKind kind, const std::string& domain) {
       required.emplace_back("action");
       break;
     case ToolKind::help:
+    case ToolKind::fixture_error:
       break;
   }
   json::object schema{{"type", "object"}, {"properties", std::move(properties)}};
@@ -55,6 +56,8 @@ std::string description_for(ToolKind kind, const core::Domain& domain) {
     case ToolKind::session:
       return "Lifecycle of the " + what + " document: new, open, save [as:PATH], checkpoint, "
              "undo [N] / undo to:NAME, redo [N], close, and domain commands (see " + name + "_help).";
+    case ToolKind::fixture_error:
+      return {};
     case ToolKind::help:
       return "The full " + what + " reference card: verbs, vocabulary, selectors, queries, "
              "session commands, and what this document added at run time.";
@@ -68,7 +71,8 @@ core::Error argument_error(const Tool& tool, std::string message) {
     case ToolKind::ops: example = "{\"ops\": [\"…\"]}"; break;
     case ToolKind::query: example = "{\"q\": \"map\"}"; break;
     case ToolKind::session: example = "{\"action\": \"new \\\"Title\\\"\"}"; break;
-    case ToolKind::help: example = "{}"; break;
+    case ToolKind::help:
+    case ToolKind::fixture_error: example = "{}"; break;
   }
   return core::make_error("invalid arguments for " + tool.name + ": " + message, {example});
 }
@@ -118,9 +122,16 @@ core::Result<ToolArguments> read_arguments(const Tool& tool, const json::object&
       return out;
     }
     case ToolKind::help:
+    case ToolKind::fixture_error:
       return out;
   }
   return out;
+}
+
+Tool make_conformance_error_tool() {
+  return Tool{"test_error_handling", ToolKind::fixture_error, nullptr,
+              "Conformance-suite fixture: always returns a tool error (isError: true).",
+              json::object{{"type", "object"}, {"properties", json::object{}}}};
 }
 
 json::object describe(const Tool& tool) {

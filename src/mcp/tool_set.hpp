@@ -10,7 +10,9 @@
 
 namespace fcp::mcp {
 
-enum class ToolKind { ops, query, session, help };
+// fixture_error: the MCP conformance suite's `test_error_handling` tool (only with
+// --conformance-fixtures); it has no domain.
+enum class ToolKind { ops, query, session, help, fixture_error };
 
 struct Tool {
   std::string name;  // "drawio", "drawio_query", …
@@ -22,6 +24,9 @@ struct Tool {
 
 // The domain's four tools; the mutation tool's description embeds the reference card.
 std::vector<Tool> make_tools(const core::Domain& domain);
+
+// The conformance suite's fixture tool that always answers with isError.
+Tool make_conformance_error_tool();
 
 // The checked arguments of one call.
 struct ToolArguments {

@@ -63,7 +63,9 @@ HttpServer::HttpServer(boost::asio::io_context& io, mcp::ConnectionFactory& fact
       endpoint_(std::move(endpoint)),
       shared_(std::make_shared<HttpShared>(factory, std::move(options))) {}
 
-HttpServer::~HttpServer() { stop(); }
+HttpServer::~HttpServer() {
+  stop();
+}
 
 core::Result<void> HttpServer::start() {
   if (listener_) return core::make_error("http: already started");
@@ -88,8 +90,10 @@ core::Result<void> HttpServer::start() {
 void HttpServer::stop() {
   if (listener_) listener_->stop();
   if (reaper_) reaper_->stop();
-  for (const auto& peer : shared_->peers.snapshot()) peer->shutdown();
-  for (const auto& session : shared_->sessions.remove_all()) session->close();
+  for (const auto& peer : shared_->peers.snapshot())
+    peer->shutdown();
+  for (const auto& session : shared_->sessions.remove_all())
+    session->close();
 }
 
 }  // namespace fcp::transport

@@ -119,8 +119,7 @@ std::string_view request_path(std::string_view target) {
   return target.substr(0, target.find_first_of("?#"));
 }
 
-std::optional<HttpResponse> check_request(const HttpRequest& request,
-                                          const HttpOptions& options) {
+std::optional<HttpResponse> check_request(const HttpRequest& request, const HttpOptions& options) {
   if (!host_allowed(request[http::field::host], options))
     return make_error_response(request, http::status::forbidden, "Forbidden: Host not allowed");
   if (request.count(http::field::origin) > 0 &&

@@ -115,12 +115,13 @@ void HttpPeer::do_read() {
 void HttpPeer::on_read(const error_code& ec) {
   if (closed()) return;
   if (ec == http::error::body_limit) {
-    auto response = make_error_response(parser_->get(), http::status::payload_too_large,
-                                        "Payload Too Large");
+    auto response =
+        make_error_response(parser_->get(), http::status::payload_too_large, "Payload Too Large");
     response.keep_alive(false);  // the rest of the body is never read
     return send_response(std::move(response));
   }
-  if (is_parse_error(ec) && ec != http::error::end_of_stream && ec != http::error::partial_message) {
+  if (is_parse_error(ec) && ec != http::error::end_of_stream &&
+      ec != http::error::partial_message) {
     auto response = make_error_response(HttpRequest{}, http::status::bad_request, "Bad Request");
     response.keep_alive(false);
     return send_response(std::move(response));
@@ -233,8 +234,8 @@ void HttpPeer::respond_new_session(std::optional<std::string> reply) {
   }
   if (!shared_->sessions.add(session_)) {
     session_->close();
-    return send_response(make_error_response(request_, http::status::service_unavailable,
-                                             "Too many sessions"));
+    return send_response(
+        make_error_response(request_, http::status::service_unavailable, "Too many sessions"));
   }
   spdlog::debug("http: {} opened session {}", name_, session_->id());
   auto response = reply || !buffered_.empty()
@@ -254,7 +255,8 @@ HttpResponse HttpPeer::buffered_response(std::optional<std::string> reply) {
   } else {
     response.set(http::field::content_type, "text/event-stream");
     response.set(http::field::cache_control, "no-cache");
-    for (const auto& note : buffered_) response.body() += format_sse_event(note);
+    for (const auto& note : buffered_)
+      response.body() += format_sse_event(note);
     if (reply) response.body() += format_sse_event(*reply);
     buffered_.clear();
   }

@@ -105,7 +105,8 @@ bool SessionTable::add(const std::shared_ptr<HttpSession>& session) {
       if (!evicted) return false;
     }
     auto id = make_session_id();
-    while (sessions_.contains(id)) id = make_session_id();
+    while (sessions_.contains(id))
+      id = make_session_id();
     session->id_ = id;
     sessions_.emplace(std::move(id), session);
   }
@@ -166,7 +167,8 @@ std::vector<std::shared_ptr<HttpSession>> SessionTable::remove_expired(
 std::vector<std::shared_ptr<HttpSession>> SessionTable::remove_all() {
   std::vector<std::shared_ptr<HttpSession>> all;
   std::lock_guard lock(mutex_);
-  for (auto& [id, session] : sessions_) all.push_back(std::move(session));
+  for (auto& [id, session] : sessions_)
+    all.push_back(std::move(session));
   sessions_.clear();
   return all;
 }
@@ -189,7 +191,8 @@ std::string make_session_id() {
   }
   if (filled < bytes.size()) {
     std::random_device device;  // libstdc++ reads the kernel CSPRNG here as well
-    for (auto& byte : bytes) byte = static_cast<unsigned char>(device());
+    for (auto& byte : bytes)
+      byte = static_cast<unsigned char>(device());
   }
   static constexpr char kHex[] = "0123456789abcdef";
   std::string id;

@@ -107,7 +107,8 @@ void LineChannel::stop_writing() {
   writing_stopped_ = true;
   queue_.clear();
   queued_bytes_ = 0;
-  for (const auto& line : in_flight_) queued_bytes_ += line.size();
+  for (const auto& line : in_flight_)
+    queued_bytes_ += line.size();
 }
 
 void LineChannel::enqueue(std::string message) {
@@ -128,7 +129,8 @@ void LineChannel::start_write() {
 
 void LineChannel::on_write_done(const boost::system::error_code& ec) {
   writing_ = false;
-  for (const auto& line : in_flight_) queued_bytes_ -= line.size();
+  for (const auto& line : in_flight_)
+    queued_bytes_ -= line.size();
   in_flight_.clear();
   if (ec) {
     stop_writing();

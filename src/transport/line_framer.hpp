@@ -10,7 +10,7 @@ namespace fcp::transport {
 
 // One unit produced by LineFramer: either a complete message or the size of a discarded line.
 struct Frame {
-  std::string_view message;    // valid only during the callback
+  std::string_view message;   // valid only during the callback
   std::size_t oversized = 0;  // > 0: a line of this many bytes was discarded
 };
 

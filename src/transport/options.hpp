@@ -9,9 +9,9 @@
 namespace fcp::transport {
 
 struct Limits {
-  std::size_t max_message_bytes = 4u << 20;   // larger messages are refused (HTTP: 413)
-  std::size_t max_queued_bytes = 64u << 20;   // outgoing bytes queued before reading pauses
-  std::size_t max_connections = 256;          // TCP/HTTP; more are closed at accept
+  std::size_t max_message_bytes = 4u << 20;  // larger messages are refused (HTTP: 413)
+  std::size_t max_queued_bytes = 64u << 20;  // outgoing bytes queued before reading pauses
+  std::size_t max_connections = 256;         // TCP/HTTP; more are closed at accept
 };
 
 struct HttpOptions {

@@ -7,6 +7,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <chrono>
+#include <mutex>
 #include <optional>
 #include <utility>
 
@@ -17,6 +18,26 @@ namespace fcp::transport {
 
 // How long end of input waits for replies to requests already received.
 inline constexpr std::chrono::seconds kEofGrace{10};
+
+// on_closed, cancellable: once cancel() returns the callback is neither running nor will run
+// (the recursive mutex lets the callback itself stop or destroy the transport).
+// Thread: any. Ownership: shared by the transport and the handler that fires it.
+class ClosedCallback {
+ public:
+  explicit ClosedCallback(std::function<void()> callback) : callback_(std::move(callback)) {}
+  void fire() {
+    std::lock_guard lock(mutex_);
+    if (auto callback = std::exchange(callback_, nullptr)) callback();
+  }
+  void cancel() {
+    std::lock_guard lock(mutex_);
+    callback_ = nullptr;
+  }
+
+ private:
+  std::recursive_mutex mutex_;
+  std::function<void()> callback_;
+};
 
 // The stdio connection. Writing: a blocking write() on FdWriter's thread rather than an Asio
 // posix::stream_descriptor, because stdout may be a regular file (epoll rejects it) and because
@@ -31,7 +52,7 @@ class StdioChannel final : public LineChannel {
         writer_(out_fd, strand()),
         grace_timer_(strand()) {}
 
-  void start(mcp::ConnectionFactory& factory, std::function<void()> on_closed) {
+  void start(mcp::ConnectionFactory& factory, std::shared_ptr<ClosedCallback> on_closed) {
     work_.emplace(io_.get_executor());
     boost::asio::post(strand(), [self = self(), &factory, on_closed = std::move(on_closed)] {
       self->on_closed_ = on_closed;
@@ -118,14 +139,14 @@ class StdioChannel final : public LineChannel {
     stop_writing();
     reader_.stop();
     writer_.stop();
-    if (on_closed_) boost::asio::post(io_, std::move(on_closed_));
+    if (on_closed_)
+      boost::asio::post(io_, [on_closed = std::move(on_closed_)] { on_closed->fire(); });
     work_.reset();
   }
 
   void write_batch(const std::vector<std::string>& lines) override {
-    writer_.async_write(lines, [self = self()](boost::system::error_code ec) {
-      self->on_write_done(ec);
-    });
+    writer_.async_write(lines,
+                        [self = self()](boost::system::error_code ec) { self->on_write_done(ec); });
   }
   void resume_reading() override {
     if (!finished_) reader_.resume();
@@ -145,7 +166,7 @@ class StdioChannel final : public LineChannel {
   FdWriter writer_;
   boost::asio::steady_timer grace_timer_;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
-  std::function<void()> on_closed_;
+  std::shared_ptr<ClosedCallback> on_closed_;
   bool eof_ = false;
   bool closing_ = false;
   bool flushing_ = false;
@@ -163,11 +184,13 @@ StdioTransport::~StdioTransport() {
 
 void StdioTransport::start(std::function<void()> on_closed) {
   if (channel_) return;
+  on_closed_ = std::make_shared<ClosedCallback>(std::move(on_closed));
   channel_ = std::make_shared<StdioChannel>(io_, limits_, in_fd_, out_fd_);
-  channel_->start(factory_, std::move(on_closed));
+  channel_->start(factory_, on_closed_);
 }
 
 void StdioTransport::stop() {
+  if (on_closed_) on_closed_->cancel();
   if (channel_) channel_->stop();
 }
 

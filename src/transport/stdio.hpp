@@ -11,6 +11,7 @@
 namespace fcp::transport {
 
 class StdioChannel;
+class ClosedCallback;
 
 // Serves one Connection (ConnectionInfo{"stdio", "stdin"}) on a pair of file descriptors.
 // stdin is read by a dedicated thread (it may be a pipe, a terminal or a regular file); stdout is
@@ -18,10 +19,12 @@ class StdioChannel;
 // ever written to out_fd.
 // End of input: the last unterminated line is still handled, the transport waits (at most
 // kEofGrace) for the replies to requests already received, then calls Connection::close(),
-// flushes the output and calls on_closed. A failed write to out_fd (the reader went away) or
-// stop() end it at once, dropping unwritten output.
+// flushes the output and calls on_closed. A failed write to out_fd (the reader went away) ends it
+// at once (then on_closed too); stop() ends it at once without on_closed. Unwritten output is
+// dropped in both cases.
 // Thread: construct, start, stop and destroy from one thread (the owner's); on_closed runs on an
-// io thread. While started the transport keeps `io` from running out of work.
+// io thread. While started the transport keeps `io` from running out of work; after the end
+// (or stop()) it releases it, so io.run() returns once nothing else is pending.
 // Ownership: the factory must outlive the transport; the destructor stops and joins the threads.
 class StdioTransport {
  public:
@@ -31,10 +34,11 @@ class StdioTransport {
   StdioTransport(const StdioTransport&) = delete;
   StdioTransport& operator=(const StdioTransport&) = delete;
 
-  // Starts reading. on_closed is called exactly once, when the connection has ended for any
-  // reason (end of input, output error or stop()).
+  // Starts reading. on_closed is called once when the connection ends by itself (end of input
+  // or an output error), never after stop() has returned.
   void start(std::function<void()> on_closed);
-  // Stops reading, closes the connection and releases the io_context. Idempotent.
+  // Stops reading, closes the connection, releases the io_context and cancels on_closed: once
+  // stop() returns, on_closed is neither running nor will run. Idempotent; also the destructor.
   void stop();
 
  private:
@@ -43,6 +47,7 @@ class StdioTransport {
   Limits limits_;
   int in_fd_;
   int out_fd_;
+  std::shared_ptr<ClosedCallback> on_closed_;
   std::shared_ptr<StdioChannel> channel_;
 };
 

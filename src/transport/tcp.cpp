@@ -80,7 +80,8 @@ class TcpPeer final : public LineChannel {
 
   void write_batch(const std::vector<std::string>& lines) override {
     write_buffers_.clear();
-    for (const auto& line : lines) write_buffers_.emplace_back(boost::asio::buffer(line));
+    for (const auto& line : lines)
+      write_buffers_.emplace_back(boost::asio::buffer(line));
     boost::asio::async_write(socket_, write_buffers_,
                              [self = self()](const boost::system::error_code& ec, std::size_t) {
                                self->on_write_done(ec);
@@ -111,7 +112,9 @@ TcpServer::TcpServer(boost::asio::io_context& io, mcp::ConnectionFactory& factor
       limits_(limits),
       peers_(std::make_shared<LiveSet<TcpPeer>>()) {}
 
-TcpServer::~TcpServer() { stop(); }
+TcpServer::~TcpServer() {
+  stop();
+}
 
 core::Result<void> TcpServer::start() {
   if (listener_) return core::make_error("tcp: already started");
@@ -135,7 +138,8 @@ core::Result<void> TcpServer::start() {
 
 void TcpServer::stop() {
   if (listener_) listener_->stop();
-  for (const auto& peer : peers_->snapshot()) peer->shutdown();
+  for (const auto& peer : peers_->snapshot())
+    peer->shutdown();
 }
 
 }  // namespace fcp::transport

@@ -130,7 +130,9 @@ class Recorder {
   std::vector<json::object> calls() const {
     std::vector<json::object> result;
     for (auto& message : messages()) {
-      if (message.at("method") == "tools/call") result.push_back(message);
+      if (message.contains("method") && message.at("method") == "tools/call") {
+        result.push_back(message);
+      }
     }
     return result;
   }
@@ -187,22 +189,50 @@ class FakeTcpServer : public FakeServerBase {
     }
   }
 
+  static asio::awaitable<std::optional<json::object>> read_message(asio::ip::tcp::socket& socket,
+                                                                   std::string& buffer) {
+    auto [ec, n] = co_await asio::async_read_until(socket, asio::dynamic_buffer(buffer), '\n',
+                                                   asio::as_tuple(asio::use_awaitable));
+    if (ec) co_return std::nullopt;
+    auto message = json::parse(std::string_view(buffer).substr(0, n - 1)).as_object();
+    buffer.erase(0, n);
+    co_return message;
+  }
+
+  static asio::awaitable<void> write_line(asio::ip::tcp::socket& socket, const std::string& line) {
+    co_await asio::async_write(socket, asio::buffer(line + "\n"),
+                               asio::as_tuple(asio::use_awaitable));
+  }
+
+  // Before answering drawio_help, asks the client two questions and waits for both answers,
+  // so a test can check them as soon as the client is done.
+  asio::awaitable<bool> interrogate(asio::ip::tcp::socket& socket, std::string& buffer) {
+    co_await write_line(socket, R"({"jsonrpc":"2.0","id":"srv-1","method":"ping"})");
+    co_await write_line(socket, R"({"jsonrpc":"2.0","id":"srv-2","method":"roots/list"})");
+    for (int answers = 0; answers < 2; ++answers) {
+      auto answer = co_await read_message(socket, buffer);
+      if (!answer) co_return false;
+      add(*answer);
+    }
+    co_return true;
+  }
+
   asio::awaitable<void> converse(asio::ip::tcp::socket& socket) {
     std::string buffer;
     for (;;) {
-      auto [ec, n] = co_await asio::async_read_until(socket, asio::dynamic_buffer(buffer), '\n',
-                                                     asio::as_tuple(asio::use_awaitable));
-      if (ec) co_return;
-      auto message = json::parse(std::string_view(buffer).substr(0, n - 1)).as_object();
-      buffer.erase(0, n);
-      add(message);
-      bool is_call = message.at("method") == "tools/call";
+      std::optional<json::object> message = co_await read_message(socket, buffer);
+      if (!message) co_return;
+      add(*message);
+      bool is_call = message->at("method") == "tools/call";
       if (is_call && behaviour_ == CallBehaviour::hang_up) co_return;
       if (is_call && behaviour_ == CallBehaviour::ignore) continue;
-      for (const auto& line : fake_replies(message)) {
-        co_await asio::async_write(socket, asio::buffer(line + "\n"),
-                                   asio::as_tuple(asio::use_awaitable));
-      }
+      bool ask_first = is_call && message->at("params").at("name") == "drawio_help";
+      bool answered = true;
+      if (ask_first) answered = co_await interrogate(socket, buffer);
+      if (!answered) co_return;
+      std::vector<std::string> replies = fake_replies(*message);
+      for (const auto& line : replies)
+        co_await write_line(socket, line);
     }
   }
 };
@@ -268,7 +298,7 @@ class FakeHttpServer : public FakeServerBase {
         std::string(request[http::field::content_type])});
   }
 
-  static Response make(http::status status, std::string type, std::string body) {
+  static Response make(http::status status, const std::string& type, std::string body) {
     Response response{status, 11};
     if (!type.empty()) response.set(http::field::content_type, type);
     response.body() = std::move(body);

@@ -5,7 +5,7 @@
 namespace fcp::cli {
 namespace {
 
-std::vector<SseEvent> feed_all(SseParser& parser, std::vector<std::string_view> chunks) {
+std::vector<SseEvent> feed_all(SseParser& parser, const std::vector<std::string_view>& chunks) {
   std::vector<SseEvent> events;
   for (auto chunk : chunks) {
     for (auto& event : parser.feed(chunk))

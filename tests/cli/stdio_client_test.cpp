@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -45,6 +46,16 @@ while IFS= read -r line; do
 done
 )";
 
+// Answers initialize, then reads on without ever answering.
+constexpr const char* silent_daemon = R"(#!/bin/sh
+while IFS= read -r line; do
+  case "$line" in
+    *'"initialize"'*)
+      echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}' ;;
+  esac
+done
+)";
+
 class StdioClientTest : public testing::Test {
  protected:
   std::string write_daemon(const std::string& name, const char* text) {
@@ -80,6 +91,15 @@ TEST_F(StdioClientTest, ChildDyingIsAClearErrorWithExitTwo) {
   auto outcome = run_fcp({"--fcpd", daemon, "call", "drawio_help"});
   EXPECT_EQ(outcome.status, 2);
   EXPECT_THAT(outcome.err, HasSubstr("the daemon failed: " + daemon + " exited with status 3"));
+}
+
+TEST_F(StdioClientTest, SilentDaemonTimesOut) {
+  auto daemon = write_daemon("silent", silent_daemon);
+  auto start = std::chrono::steady_clock::now();
+  auto outcome = run_fcp({"--fcpd", daemon, "--timeout", "0.2", "call", "drawio_help"});
+  EXPECT_EQ(outcome.status, 2);
+  EXPECT_THAT(outcome.err, HasSubstr("timed out after 0.2 s waiting for the reply to tools/call"));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
 }
 
 TEST_F(StdioClientTest, MissingDaemonIsAClearErrorWithExitTwo) {

@@ -85,6 +85,23 @@ TEST(TcpClientTest, QuerySessionHelpAndCallShortcuts) {
   EXPECT_EQ(query.status + session.status + help.status + call.status, 0);
 }
 
+TEST(TcpClientTest, AnswersServerRequestsWhileWaiting) {
+  FakeTcpServer server;
+  auto outcome = run_fcp({"--connect", server.url(), "drawio_help"});
+  EXPECT_EQ(outcome.status, 0) << outcome.err;
+  EXPECT_EQ(outcome.out, "help with 0 arguments\n");
+  std::optional<boost::json::object> pong;
+  std::optional<boost::json::object> refusal;
+  for (const auto& message : server.messages()) {
+    if (message.contains("id") && message.at("id") == "srv-1") pong = message;
+    if (message.contains("id") && message.at("id") == "srv-2") refusal = message;
+  }
+  ASSERT_TRUE(pong);
+  EXPECT_TRUE(pong->at("result").as_object().empty());
+  ASSERT_TRUE(refusal);
+  EXPECT_EQ(refusal->at("error").at("code"), -32601);
+}
+
 TEST(TcpClientTest, ImagesAreSummarised) {
   FakeTcpServer server;
   auto outcome = run_fcp({"--connect", server.url(), "drawio_query", "png"});

@@ -24,11 +24,14 @@ class NamedEvent final : public Event {
   std::string name_;
 };
 
-EventPtr event(std::string name) { return std::make_shared<NamedEvent>(std::move(name)); }
+EventPtr event(std::string name) {
+  return std::make_shared<NamedEvent>(std::move(name));
+}
 
 std::vector<std::string> names(const std::vector<EventPtr>& events) {
   std::vector<std::string> out;
-  for (const EventPtr& e : events) out.push_back(e->summary());
+  for (const EventPtr& e : events)
+    out.push_back(e->summary());
   return out;
 }
 
@@ -40,7 +43,8 @@ std::string numbered(std::string_view prefix, int i) {
 }
 
 void append_all(EventLog& log, std::initializer_list<const char*> list) {
-  for (const char* name : list) log.append(event(name));
+  for (const char* name : list)
+    log.append(event(name));
 }
 
 TEST(EventLog, StartsEmpty) {
@@ -256,7 +260,8 @@ TEST(EventLog, RollbackRestoresAppendsCheckpointsAndTheRedoTail) {
   EXPECT_THAT(names(std::vector<EventPtr>{mark.tail[0].event, mark.tail[1].event}),
               ElementsAre("c", "d"));
 
-  for (int i = 0; i < 100; ++i) log.append(event(numbered("x", i)));
+  for (int i = 0; i < 100; ++i)
+    log.append(event(numbered("x", i)));
   log.checkpoint("v2");
   EXPECT_EQ(log.length(), 104u);
 
@@ -339,7 +344,8 @@ TEST(EventLog, TenThousandOpBatchRollsBack) {
   EventLog log;
   log.append(event("base"));
   const EventLog::Mark mark = log.mark();
-  for (int i = 0; i < 10000; ++i) log.append(event(std::to_string(i)));
+  for (int i = 0; i < 10000; ++i)
+    log.append(event(std::to_string(i)));
   EXPECT_EQ(log.length(), 10001u);
   log.rollback(mark);
   EXPECT_EQ(log.length(), 1u);

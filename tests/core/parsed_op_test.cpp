@@ -14,20 +14,21 @@ using ::testing::IsEmpty;
 
 ParsedOp parse(std::string_view input, const ParseHooks* hooks = nullptr) {
   auto op = parse_op(input, hooks);
-  EXPECT_TRUE(op.has_value()) << "input: " << input
-                              << (op ? "" : " error: " + op.error().message);
+  EXPECT_TRUE(op.has_value()) << "input: " << input << (op ? "" : " error: " + op.error().message);
   return op ? *op : ParsedOp{};
 }
 
 std::vector<std::string> keys(const ParsedOp& op) {
   std::vector<std::string> out;
-  for (const Param& p : op.params) out.push_back(p.key + "=" + p.value);
+  for (const Param& p : op.params)
+    out.push_back(p.key + "=" + p.value);
   return out;
 }
 
 std::vector<std::string> raw_selectors(const ParsedOp& op) {
   std::vector<std::string> out;
-  for (const Selector& s : op.selectors) out.push_back(s.raw);
+  for (const Selector& s : op.selectors)
+    out.push_back(s.raw);
   return out;
 }
 
@@ -94,8 +95,8 @@ TEST(ParseSelector, Forms) {
 
   Selector negated = parse_selector("@NOT:Type:My:DB");
   EXPECT_TRUE(negated.negated);
-  EXPECT_EQ(negated.type, "type");      // types are keywords: lowercased
-  EXPECT_EQ(negated.value, "My:DB");    // values keep case and later colons
+  EXPECT_EQ(negated.type, "type");    // types are keywords: lowercased
+  EXPECT_EQ(negated.value, "My:DB");  // values keep case and later colons
   EXPECT_EQ(negated.raw, "@NOT:Type:My:DB");
 
   Selector bare_not = parse_selector("@not");
@@ -138,8 +139,8 @@ TEST(ParseOp, NotKeyValueStaysPositional) {
 
 TEST(ParseOp, NearRangesAreParams) {
   ParsedOp op = parse("f ABCD1:B2 A1:B 1:a x:y formula:=A1+B1 note:hi!A1:B2");
-  EXPECT_THAT(keys(op), ElementsAre("ABCD1=B2", "A1=B", "1=a", "x=y", "formula==A1+B1",
-                                    "note=hi!A1:B2"));
+  EXPECT_THAT(keys(op),
+              ElementsAre("ABCD1=B2", "A1=B", "1=a", "x=y", "formula==A1+B1", "note=hi!A1:B2"));
 }
 
 TEST(ParseOp, EmbeddedQuotedValues) {
@@ -174,12 +175,13 @@ TEST(Classifiers, IsArrow) {
   EXPECT_TRUE(is_arrow("->"));
   EXPECT_TRUE(is_arrow("<->"));
   EXPECT_TRUE(is_arrow("--"));
-  for (std::string_view no : {"-", ">", "<-", "---", "=>", "", "-->"}) EXPECT_FALSE(is_arrow(no));
+  for (std::string_view no : {"-", ">", "<-", "---", "=>", "", "-->"})
+    EXPECT_FALSE(is_arrow(no));
 }
 
 TEST(Classifiers, IsCellRange) {
-  for (std::string_view yes : {"A1:F1", "AA1:BB23", "abc1:xfd99", "Sheet2!A1:B10", "1:5",
-                               "Sheet1!1:5", "10:30"}) {
+  for (std::string_view yes :
+       {"A1:F1", "AA1:BB23", "abc1:xfd99", "Sheet2!A1:B10", "1:5", "Sheet1!1:5", "10:30"}) {
     EXPECT_TRUE(is_cell_range(yes)) << yes;
   }
   for (std::string_view no : {"ABCD1:B2", "A1:B", "A:B", "1:a", "A1", "!A1:B2", "a:b!A1:B2",
@@ -192,8 +194,8 @@ TEST(Classifiers, IsKeyValue) {
   for (std::string_view yes : {"a:b", "at:1.1", "url:https://x:8080/p", "a::", "x:->"}) {
     EXPECT_TRUE(is_key_value(yes)) << yes;
   }
-  for (std::string_view no : {"key:", ":val", ":", "", "plain", "=a:b", "@type:db", "A1:F1",
-                              "1:5", "->"}) {
+  for (std::string_view no :
+       {"key:", ":val", ":", "", "plain", "=a:b", "@type:db", "A1:F1", "1:5", "->"}) {
     EXPECT_FALSE(is_key_value(no)) << no;
   }
 }
@@ -248,7 +250,8 @@ TEST(ParseOp, Errors) {
 
 TEST(ParseOp, LongOp) {
   std::string input = "bulk";
-  for (int i = 0; i < 5000; ++i) input += " p" + std::to_string(i) + " k" + std::to_string(i) + ":v";
+  for (int i = 0; i < 5000; ++i)
+    input += " p" + std::to_string(i) + " k" + std::to_string(i) + ":v";
   input += " k10:last k4999:end";
   ParsedOp op = parse(input);
   EXPECT_EQ(op.positionals.size(), 5000u);

@@ -177,7 +177,8 @@ TEST(NameIndex, EmptyAndClear) {
 
 TEST(NameIndex, ManyNames) {
   NameIndex<int> index;
-  for (int i = 0; i < 10000; ++i) index.add("shape-" + std::to_string(i), i);
+  for (int i = 0; i < 10000; ++i)
+    index.add("shape-" + std::to_string(i), i);
   EXPECT_EQ(index.resolve("SHAPE_4321", "shape").value(), 4321);
   EXPECT_EQ(index.resolve("shape-9999", "shape").value(), 9999);
   EXPECT_EQ(index.lookup("shape-999").level, MatchLevel::exact);

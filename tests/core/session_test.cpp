@@ -93,12 +93,15 @@ TEST_F(SessionTest, RollbackKeepsRedoTailAndCheckpoints) {
   EXPECT_EQ(last_line(redone), "[2c 0l]");
 }
 
-TEST_F(SessionTest, UnknownVerbSuggestsTheClosestSyntax) {
+TEST_F(SessionTest, UnknownVerbSuggestsThePastableCorrectedOp) {
   action("new X");
-  auto reply = ops({"ad A"});
+  auto reply = ops({"ad A color:red"});
   EXPECT_TRUE(reply.is_error);
   EXPECT_NE(reply.text.find("! unknown verb \"ad\""), std::string::npos);
-  EXPECT_NE(reply.text.find("  try: add NAME [color:C] [count:N]"), std::string::npos);
+  EXPECT_NE(reply.text.find("  try: add A color:red"), std::string::npos);
+  auto far = ops({"zzzzzzzz"});
+  EXPECT_NE(far.text.find("verbs: add remove set"), std::string::npos);
+  EXPECT_NE(far.text.find("  try: deck_help"), std::string::npos);
 }
 
 TEST_F(SessionTest, OneOpIsOneUndoStepEvenWhenItChangesMany) {

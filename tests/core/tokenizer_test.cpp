@@ -18,7 +18,8 @@ std::vector<std::string> texts(std::string_view input) {
   EXPECT_TRUE(tokens.has_value()) << "input: " << input;
   std::vector<std::string> out;
   if (!tokens) return out;
-  for (const Token& token : *tokens) out.push_back(token.text);
+  for (const Token& token : *tokens)
+    out.push_back(token.text);
   return out;
 }
 
@@ -33,7 +34,11 @@ bool is_valid_utf8(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {
     const auto b = static_cast<unsigned char>(text[i]);
-    std::size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+    std::size_t len = b < 0x80           ? 1
+                      : (b >> 5) == 0x6  ? 2
+                      : (b >> 4) == 0xE  ? 3
+                      : (b >> 3) == 0x1E ? 4
+                                         : 0;
     if (len == 0 || i + len > text.size()) return false;
     char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
     for (std::size_t k = 1; k < len; ++k) {
@@ -169,18 +174,18 @@ TEST(Tokenizer, HashIsNotAComment) {
 
 TEST(Tokenizer, UnicodePassesThrough) {
   const std::string input = "add Caf\xC3\xA9 \xE6\x97\xA5\xE6\x9C\xAC \xF0\x9F\x8E\xB9";
-  EXPECT_THAT(texts(input), ElementsAre("add", "Caf\xC3\xA9", "\xE6\x97\xA5\xE6\x9C\xAC",
-                                        "\xF0\x9F\x8E\xB9"));
+  EXPECT_THAT(texts(input),
+              ElementsAre("add", "Caf\xC3\xA9", "\xE6\x97\xA5\xE6\x9C\xAC", "\xF0\x9F\x8E\xB9"));
 }
 
 TEST(Tokenizer, InvalidUtf8BecomesReplacementCharacters) {
   EXPECT_THAT(texts("\xFF"), ElementsAre(fffd));
-  EXPECT_THAT(texts("a\xC3"), ElementsAre("a" + fffd));             // truncated at the end
-  EXPECT_THAT(texts("\xE2\x82x"), ElementsAre(fffd + "x"));        // truncated, one subpart
-  EXPECT_THAT(texts("\xC0\xAF"), ElementsAre(fffd + fffd));        // overlong
+  EXPECT_THAT(texts("a\xC3"), ElementsAre("a" + fffd));                 // truncated at the end
+  EXPECT_THAT(texts("\xE2\x82x"), ElementsAre(fffd + "x"));             // truncated, one subpart
+  EXPECT_THAT(texts("\xC0\xAF"), ElementsAre(fffd + fffd));             // overlong
   EXPECT_THAT(texts("\xED\xA0\x80"), ElementsAre(fffd + fffd + fffd));  // encoded surrogate
   EXPECT_THAT(texts("\xF4\x90\x80\x80"), ElementsAre(fffd + fffd + fffd + fffd));  // > U+10FFFF
-  EXPECT_THAT(texts("\x80 ok"), ElementsAre(fffd, "ok"));          // stray continuation byte
+  EXPECT_THAT(texts("\x80 ok"), ElementsAre(fffd, "ok"));  // stray continuation byte
   EXPECT_THAT(texts("\"a\xFF b\""), ElementsAre("a" + fffd + " b"));
   EXPECT_THAT(texts("label:\"\xFE\""), ElementsAre("label:" + fffd));
 }
@@ -195,13 +200,14 @@ TEST(Tokenizer, OutputIsAlwaysValidUtf8) {
     const int length = 1 + round % 24;
     for (int i = 0; i < length; ++i) {
       const int b = byte(random);
-      input += b < 128 ? alphabet[static_cast<std::size_t>(b) % alphabet.size()]
-                       : static_cast<char>(b);
+      input +=
+          b < 128 ? alphabet[static_cast<std::size_t>(b) % alphabet.size()] : static_cast<char>(b);
     }
     auto tokens = tokenize(input);
     if (!tokens) continue;
     ++checked;
-    for (const Token& token : *tokens) EXPECT_TRUE(is_valid_utf8(token.text)) << input;
+    for (const Token& token : *tokens)
+      EXPECT_TRUE(is_valid_utf8(token.text)) << input;
   }
   EXPECT_GT(checked, 500);
 }

@@ -63,7 +63,7 @@ describe('fcp CLI over TCP', { timeout: 90_000 }, () => {
     const s = sessionName('shortcuts');
     const created = await fcp(['--session', s, 'deck_session', 'new "CLI"']);
     assert.equal(created.code, 0, created.stderr);
-    assert.equal(created.stdout.trim(), '+ new deck document "CLI"');
+    assert.equal(created.stdout.trim(), '+ new deck document "CLI"\n[0c 0l]');
 
     const batch = await fcp(['--session', s, 'deck', 'add A color:red', 'add B', 'link A -> B']);
     assert.equal(batch.code, 0, batch.stderr);
@@ -151,6 +151,16 @@ describe('fcp CLI over TCP', { timeout: 90_000 }, () => {
     assert.match(help.stdout, /usage: fcp/);
   });
 
+  it('--timeout ends a call that takes too long (exit status 2)', async () => {
+    const s = sessionName('timeout');
+    assert.equal((await fcp(['--session', s, 'deck_session', 'new "Slow"'])).code, 0);
+    const started = Date.now();
+    const slow = await fcp(['--session', s, '--timeout', '0.3', 'deck', 'sleep 1500']);
+    assert.equal(slow.code, 2, slow.stdout + slow.stderr);
+    assert.match(slow.stderr, /timed out/);
+    assert.ok(Date.now() - started < 1400, 'the CLI did not wait for the call');
+  });
+
   it('run FILE: comments, batching, success', async () => {
     const s = sessionName('run');
     const script = path.join(root, 'ok.fcp');
@@ -170,8 +180,8 @@ describe('fcp CLI over TCP', { timeout: 90_000 }, () => {
     assert.match(run.stdout, /^\+ new deck document "Script"$/m);
     assert.match(run.stdout, /^\[2c 1l\]$/m);
     assert.match(run.stdout, /deck "Script": 2 cards\n {2}A red\n {2}B/);
-    // The three ops ran as one batch: one digest for them.
-    assert.equal(run.stdout.match(/^\[\d+c \d+l\]$/gm).length, 1);
+    // The three ops ran as one batch: one digest for them (and one for `new`).
+    assert.deepEqual(run.stdout.match(/^\[\d+c \d+l\]$/gm), ['[0c 0l]', '[2c 1l]']);
   });
 
   it('run FILE stops at the first error and names its line', async () => {

@@ -133,9 +133,15 @@ export function connectTcp(port) {
   return connectClient(new TcpClientTransport(port), 'fcp-e2e-tcp');
 }
 
-// Closes a client without letting a close error hide the test's own failure.
+// Closes a client without letting a close error hide the test's own failure. An HTTP client
+// ends its session first (DELETE), as a well-behaved client does.
 export async function closeQuietly(connected) {
   if (!connected) return;
+  try {
+    if (typeof connected.inner?.terminateSession === 'function') await connected.inner.terminateSession();
+  } catch {
+    // the session may already be gone
+  }
   try {
     await connected.client.close();
   } catch {

@@ -16,7 +16,10 @@ source_root="$(cd "$here/../.." && pwd)"
 version="0.1.13"
 package="@modelcontextprotocol/conformance@$version"
 
-applicable=(server-initialize ping tools-list logging-set-level dns-rebinding-protection tools-call-error)
+# The scenarios that apply to fcpd (docs: shared/spec/mcp.md), plus two that need no fixtures and
+# pass for real: resources-list (fcp://DOMAIN/session) and server-sse-multiple-streams.
+applicable=(server-initialize ping tools-list logging-set-level dns-rebinding-protection tools-call-error
+            resources-list server-sse-multiple-streams)
 
 if [[ ! -f "$here/node_modules/@modelcontextprotocol/conformance/package.json" ]]; then
   echo "SKIP: $here/node_modules is missing (run: npm ci --prefix tests/e2e)"
@@ -47,9 +50,16 @@ if [[ $# -gt 0 ]]; then
   fi
 fi
 
+# tools-call-error calls the suite's fixture tool `test_error_handling`; a daemon that can host
+# the suite's fixture tools says so in --help (flag --conformance-fixtures).
+fixture_flags=()
+if "$fcpd" --help 2>/dev/null | grep -q -- '--conformance-fixtures'; then
+  fixture_flags=(--conformance-fixtures)
+fi
+
 work="$(mktemp -d "${TMPDIR:-/tmp}/fcp-conformance-XXXXXX")"
 log="$work/fcpd.log"
-"$fcpd" --http 127.0.0.1:0 --root "$work" --log-level info 2>"$log" >/dev/null </dev/null &
+"$fcpd" --http 127.0.0.1:0 --root "$work" --log-level info "${fixture_flags[@]}" 2>"$log" >/dev/null </dev/null &
 daemon=$!
 
 cleanup() {

@@ -45,6 +45,7 @@ async function assertUsable(client) {
 
 // Cases shared by TCP and stdio: (send, check) pairs on an initialized line client.
 async function malformedJsonCases(client) {
+  client.lines.length = 0;  // nothing left over from an earlier case
   await client.send('{"jsonrpc": "2.0", "id": 1, "method": "ping"');
   let reply = await nullIdError(client);
   assert.equal(reply.error.code, PARSE_ERROR);
@@ -76,6 +77,7 @@ async function malformedJsonCases(client) {
 }
 
 async function wrongTypeCases(client) {
+  client.lines.length = 0;
   // id must be a string or an integer.
   await client.send('{"jsonrpc":"2.0","id":{},"method":"ping"}');
   let reply = await nullIdError(client);
@@ -132,7 +134,6 @@ async function wrongTypeCases(client) {
 
   // Blank lines and notifications get no reply; responses to nothing are ignored.
   await client.send('');
-  await client.send('   ');
   await client.send({ jsonrpc: '2.0', method: 'notifications/whatever', params: {} });
   await client.send({ jsonrpc: '2.0', id: 'no-such-request', result: {} });
   await client.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'never-sent' } });
@@ -142,12 +143,15 @@ async function wrongTypeCases(client) {
 }
 
 async function hugeLineCase(client, what) {
+  client.lines.length = 0;
   const started = Date.now();
   await client.streamLine('{"jsonrpc":"2.0","id":500,"method":"ping","params":{"pad":"', 0x78, HUNDRED_MB, '"}}');
   const reply = await client.next((m) => m.error !== undefined && (m.id === null || m.id === 500), 60_000);
   assert.ok(reply.error.code === INVALID_REQUEST || reply.error.code === PARSE_ERROR || reply.error.code < 0,
             JSON.stringify(reply));
   assert.match(reply.error.message, /larg|limit|size|big/i);
+  const size = reply.error.message.match(/(\d{7,})/);
+  if (size) assert.ok(Number(size[1]) >= 4 * 1024 * 1024, `the whole line was measured: ${reply.error.message}`);
   // The connection stays usable.
   await assertUsable(client);
   const result = await client.call('deck_query', { q: 'stats' });

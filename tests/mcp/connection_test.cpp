@@ -247,6 +247,38 @@ TEST_F(ConnectionTest, NamedSessionsOutliveConnectionsOneClientAtATime) {
   EXPECT_TRUE(call(*anonymous, 2, "deck_query", {{"q", "stats"}}).at("result").at("isError").as_bool());
 }
 
+TEST_F(ConnectionTest, IdleHttpHoldersOfNamedSessionsCanBeTakenOver) {
+  ServerOptions options;
+  options.http_takeover_idle = std::chrono::milliseconds(0);
+  Server server(workers_.get_executor(), {domain_.get()}, paths_, options);
+  auto initialize = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})";
+  auto tcp = server.connect(ConnectionInfo{"tcp", "a", "n"}, nullptr);
+  send(*tcp, initialize);
+  auto refused = server.connect(ConnectionInfo{"tcp", "b", "n"}, nullptr);
+  EXPECT_EQ(error_code(send(*refused, initialize)), -32602);  // a live TCP holder keeps it
+  tcp->close();
+  auto http = server.connect(ConnectionInfo{"http", "c", "n"}, nullptr);
+  send(*http, initialize);
+  auto taker = server.connect(ConnectionInfo{"http", "d", "n"}, nullptr);
+  EXPECT_TRUE(send(*taker, initialize).as_object().contains("result"));  // idle HTTP: taken over
+  auto stale = send(*http, R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deck_query","arguments":{"q":"stats"}}})");
+  EXPECT_TRUE(stale.at("result").at("isError").as_bool());
+  EXPECT_NE(text_of(stale).find("taken over"), std::string::npos);
+  for (auto* c : {tcp.get(), refused.get(), http.get(), taker.get()}) c->close();
+}
+
+TEST_F(ConnectionTest, ConformanceFixtureToolOnlyWhenAskedFor) {
+  ServerOptions options;
+  options.conformance_fixtures = true;
+  Server server(workers_.get_executor(), {domain_.get()}, paths_, options);
+  auto c = server.connect(ConnectionInfo{"test", "p", std::nullopt}, nullptr);
+  send(*c, R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+  auto result = send(*c, R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_error_handling","arguments":{}}})");
+  EXPECT_TRUE(result.at("result").at("isError").as_bool());
+  EXPECT_EQ(error_code(call(*ready(), 2, "test_error_handling", {})), -32602);
+  c->close();
+}
+
 TEST_F(ConnectionTest, SessionResource) {
   auto c = ready();
   auto list = request(*c, 2, "resources/list").at("result").at("resources").as_array();

@@ -14,7 +14,9 @@ using boost::asio::ip::tcp;
 
 const std::string kInit = R"({"jsonrpc":"2.0","id":1,"method":"init"})";
 
-std::string sse(std::string_view json) { return "event: message\ndata: " + std::string(json) + "\n\n"; }
+std::string sse(std::string_view json) {
+  return "event: message\ndata: " + std::string(json) + "\n\n";
+}
 
 class HttpTest : public ::testing::Test {
  protected:
@@ -196,8 +198,7 @@ TEST_F(HttpTest, GetStreamReceivesOutboundMessagesAndKeepAlives) {
   EXPECT_EQ(c.send(c.post("outbound", id)).body(), "outbound");
   EXPECT_NE(listener.read_stream_until(sse(kOutboundNote)).find(sse(kOutboundNote)),
             std::string::npos);
-  EXPECT_NE(listener.read_stream_until(": keep-alive\n\n").find(": keep-alive"),
-            std::string::npos);
+  EXPECT_NE(listener.read_stream_until(": keep-alive\n\n").find(": keep-alive"), std::string::npos);
   // Ending the session ends its stream.
   EXPECT_EQ(c.send(c.make(http::verb::delete_, {}, id)).result(), http::status::no_content);
   EXPECT_TRUE(listener.closed_by_server());
@@ -229,7 +230,8 @@ TEST_F(HttpTest, ServesManyClientsConcurrently) {
       return ok;
     }));
   }
-  for (auto& result : results) EXPECT_EQ(await(result), 10);
+  for (auto& result : results)
+    EXPECT_EQ(await(result), 10);
   EXPECT_EQ(factory_.count(), 16u);
 }
 

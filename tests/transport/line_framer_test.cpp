@@ -42,7 +42,8 @@ TEST(LineFramer, SplitsSeveralMessagesInOneRead) {
 
 TEST(LineFramer, JoinsAMessageSplitAcrossReads) {
   Collector c(100);
-  for (char ch : std::string("hello\nwor")) c.feed(std::string_view(&ch, 1));
+  for (char ch : std::string("hello\nwor"))
+    c.feed(std::string_view(&ch, 1));
   EXPECT_EQ(c.frames, Frames{"hello"});
   c.feed("ld\n");
   EXPECT_EQ(c.frames, (Frames{"hello", "world"}));
@@ -77,7 +78,8 @@ TEST(LineFramer, DiscardsAnOversizedLineInsideOneRead) {
 
 TEST(LineFramer, NeverBuffersMoreThanTheLimit) {
   Collector c(1000);
-  for (int i = 0; i < 100; ++i) c.feed(std::string(1000, 'x'));
+  for (int i = 0; i < 100; ++i)
+    c.feed(std::string(1000, 'x'));
   EXPECT_LE(c.framer_.pending_bytes(), 100000u);  // counted, not held
   c.feed("\n");
   EXPECT_EQ(c.frames, Frames{"<oversized 100000>"});

@@ -154,9 +154,10 @@ TEST_F(StdioTest, StopEndsATransportWhoseInputStaysOpen) {
   in_.write("ping\n");
   EXPECT_EQ(read_line(), "ping");
   transport_->stop();
-  wait_closed();
-  EXPECT_EQ(factory_.connection()->closes(), 1);
+  EXPECT_TRUE(factory_.connection()->wait_closed());
   transport_.reset();  // joins the reader, which is blocked on an open pipe
+  EXPECT_EQ(factory_.connection()->closes(), 1);
+  EXPECT_EQ(closed_future_.wait_for(std::chrono::seconds(0)), std::future_status::timeout);
 }
 
 }  // namespace

@@ -54,9 +54,8 @@ class LineClient {
 class TcpTest : public ::testing::Test {
  protected:
   void start(Limits limits = {}) {
-    server_ = std::make_unique<TcpServer>(io_.io, factory_,
-                                          tcp::endpoint(net::ip::make_address("127.0.0.1"), 0),
-                                          limits);
+    server_ = std::make_unique<TcpServer>(
+        io_.io, factory_, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0), limits);
     auto started = server_->start();
     ASSERT_TRUE(started) << started.error().message;
   }
@@ -126,7 +125,8 @@ TEST_F(TcpTest, ServesManyClientsConcurrently) {
       return in_order;
     }));
   }
-  for (auto& result : results) EXPECT_EQ(await(result), kMessages);
+  for (auto& result : results)
+    EXPECT_EQ(await(result), kMessages);
   EXPECT_EQ(factory_.count(), static_cast<std::size_t>(kClients));
 }
 
@@ -136,9 +136,11 @@ TEST_F(TcpTest, KeepsEveryReplyUnderBackPressure) {
   start(limits);
   auto c = client();
   std::string requests;
-  for (int i = 0; i < 40; ++i) requests += "big\n";
+  for (int i = 0; i < 40; ++i)
+    requests += "big\n";
   c.send(requests);
-  for (int i = 0; i < 40; ++i) ASSERT_EQ(c.read_line().size(), 100000u) << "reply " << i;
+  for (int i = 0; i < 40; ++i)
+    ASSERT_EQ(c.read_line().size(), 100000u) << "reply " << i;
   EXPECT_EQ(factory_.connection()->messages().size(), 40u);
 }
 

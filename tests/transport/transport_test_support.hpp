@@ -158,12 +158,14 @@ class FakeFactory final : public mcp::ConnectionFactory {
 class IoThreads {
  public:
   IoThreads() : work_(io.get_executor()) {
-    for (int i = 0; i < 2; ++i) threads_.emplace_back([this] { io.run(); });
+    for (int i = 0; i < 2; ++i)
+      threads_.emplace_back([this] { io.run(); });
   }
   ~IoThreads() {
     work_.reset();
     io.stop();
-    for (auto& thread : threads_) thread.join();
+    for (auto& thread : threads_)
+      thread.join();
   }
   boost::asio::io_context io;
 

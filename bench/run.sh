@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the release flavour and runs both benchmarks: bench_core (engine micro-benchmarks,
+# Google Benchmark) and bench_roundtrip (the real daemon measured from outside over stdio, TCP and
+# Streamable HTTP). Each one's output is saved under bench/results/, named by UTC date and time.
+#   bench/run.sh [bench_roundtrip options...]   e.g. bench/run.sh --calls 5000 --seconds 2
+#   FCP_BENCH_BUILD_DIR=DIR bench/run.sh        use an existing build directory, build nothing
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+if [ -n "${FCP_BENCH_BUILD_DIR:-}" ]; then
+  build="$FCP_BENCH_BUILD_DIR"
+elif [ -x "$root/scripts/build.sh" ]; then
+  build="$("$root/scripts/build.sh" release)"
+else
+  build="$root/build/release"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
+  cmake --build "$build" >&2
+fi
+for binary in bench/bench_core bench/bench_roundtrip tests/fcpd_testing; do
+  [ -x "$build/$binary" ] || { echo "run.sh: $build/$binary is missing" >&2; exit 1; }
+done
+
+results="$root/bench/results"
+mkdir -p "$results"
+stamp="$(date -u +%Y-%m-%dT%H%M%SZ)"
+header() {
+  echo "# $1 — $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "# commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)," \
+       "$(uname -srm), $(nproc) CPUs"
+}
+
+echo "== bench_core" >&2
+{
+  header bench_core
+  "$build/bench/bench_core" --benchmark_out="$results/$stamp-core.json" \
+    --benchmark_out_format=json 2>&1
+} | tee "$results/$stamp-core.txt"
+
+echo "== bench_roundtrip" >&2
+{
+  header bench_roundtrip
+  "$build/bench/bench_roundtrip" --fcpd "$build/tests/fcpd_testing" \
+    --json "$results/$stamp-roundtrip.json" "$@" 2>&1
+} | tee "$results/$stamp-roundtrip.txt"
+
+echo "results: $results/$stamp-{core,roundtrip}.{txt,json}" >&2
