@@ -29,7 +29,11 @@ bool write_all(int fd, std::string_view bytes) {
 
 std::string temp_name_for(const std::filesystem::path& path) {
   std::random_device device;
-  return "." + path.filename().string() + ".tmp-" + std::to_string(device());
+  std::string name = ".";
+  name += path.filename().string();
+  name += ".tmp-";
+  name += std::to_string(device());
+  return name;
 }
 
 }  // namespace

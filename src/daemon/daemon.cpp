@@ -23,7 +23,7 @@ namespace asio = boost::asio;
 
 namespace {
 
-constexpr const char* kVersion = "0.1.0";
+constexpr const char* kVersion = FCP_VERSION;  // from CMake's project version
 
 core::Result<asio::ip::tcp::endpoint> resolve(const Endpoint& endpoint) {
   boost::system::error_code ec;

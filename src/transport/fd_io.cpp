@@ -76,6 +76,10 @@ void WakePipe::wake() {
 FdReader::FdReader(int fd, std::size_t chunk_size) : fd_(fd), chunk_size_(chunk_size) {}
 
 FdReader::~FdReader() {
+  join();
+}
+
+void FdReader::join() {
   stop();
   if (thread_.joinable()) thread_.join();
 }
@@ -137,6 +141,10 @@ FdWriter::FdWriter(int fd, boost::asio::any_io_executor executor)
 }
 
 FdWriter::~FdWriter() {
+  join();
+}
+
+void FdWriter::join() {
   stop();
   if (thread_.joinable()) thread_.join();
 }

@@ -32,7 +32,8 @@ class WakePipe {
 // Reads `fd` in chunks on its own thread with poll()+read(). Flow control: after handing over a
 // chunk the thread waits for resume(), so at most one chunk is outstanding.
 // Thread: start/resume/stop from any thread; callbacks run on the reader thread and must only
-// post elsewhere. Ownership: the owner keeps the reader alive; the destructor stops and joins.
+// post elsewhere. Ownership: the owner keeps the reader alive and must join() it before the
+// executor the callbacks post to is destroyed; the destructor joins as well.
 class FdReader {
  public:
   using DataHandler = std::function<void(std::string chunk)>;
@@ -47,6 +48,8 @@ class FdReader {
   void resume();
   // Wakes and ends the thread; on_end is not called afterwards.
   void stop();
+  // stop(), then waits for the thread. Never from a callback (the thread would join itself).
+  void join();
 
  private:
   void run();
@@ -69,7 +72,8 @@ class FdReader {
 // each completion to `executor`. Non-regular files are written in PIPE_BUF pieces after poll()
 // reports them writable, so stop() can wake the thread even when the reader stalls.
 // SIGPIPE is blocked on the writer thread: a closed pipe is reported as an error instead.
-// Thread: async_write/stop from any thread. Ownership as for FdReader.
+// Thread: async_write/stop from any thread. Ownership as for FdReader: join() before `executor`
+// goes away (a completion posted to a shut-down executor is destroyed on the writer thread).
 class FdWriter {
  public:
   using Handler = std::function<void(boost::system::error_code ec)>;
@@ -83,6 +87,8 @@ class FdWriter {
   void async_write(const std::vector<std::string>& lines, Handler done);
   // Ends the thread; a pending write completes with operation_aborted.
   void stop();
+  // stop(), then waits for the thread. Never from the writer thread.
+  void join();
 
  private:
   struct Job {

@@ -4,13 +4,16 @@
 
 #include <atomic>
 #include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/http/read.hpp>
 #include <utility>
 
 #include "transport/listener.hpp"
 
 namespace fcp::transport {
-namespace http = boost::beast::http;
+namespace beast = boost::beast;
+namespace http = beast::http;
 using boost::system::error_code;
 
 namespace {
@@ -108,8 +111,22 @@ void HttpPeer::do_read() {
   parser_->body_limit(shared_->options.limits.max_message_bytes);
   parser_->header_limit(16 * 1024);
   stream_.expires_after(idle_timeout_);
-  http::async_read(stream_, buffer_, *parser_,
-                   [self = self()](const error_code& ec, std::size_t) { self->on_read(ec); });
+  http::async_read_header(
+      stream_, buffer_, *parser_,
+      [self = self()](const error_code& ec, std::size_t) { self->on_header(ec); });
+}
+
+void HttpPeer::on_header(const error_code& ec) {
+  if (ec || closed() || parser_->is_done()) return on_read(ec);
+  auto read_body = [self = self()](const error_code& write_ec = {}, std::size_t = 0) {
+    if (write_ec) return self->close();
+    http::async_read(self->stream_, self->buffer_, *self->parser_,
+                     [self](const error_code& read_ec, std::size_t) { self->on_read(read_ec); });
+  };
+  // curl and others wait (about a second) for this before sending a larger body.
+  if (!beast::iequals(parser_->get()[http::field::expect], "100-continue")) return read_body();
+  static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+  boost::asio::async_write(stream_, boost::asio::buffer(kContinue), read_body);
 }
 
 void HttpPeer::on_read(const error_code& ec) {

@@ -53,6 +53,7 @@ class HttpPeer final : public HttpLink, public EventSink {
  private:
   std::shared_ptr<HttpPeer> self();
   void do_read();
+  void on_header(const boost::system::error_code& ec);
   void on_read(const boost::system::error_code& ec);
   void handle_request();
   void handle_post();

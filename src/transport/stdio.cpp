@@ -68,10 +68,12 @@ class StdioChannel final : public LineChannel {
     });
   }
 
-  // Owner's thread, after stop(): ends both threads now.
-  void stop_threads() {
-    reader_.stop();
-    writer_.stop();
+  // Owner's thread, after stop(): ends and joins both threads, so that neither outlives the
+  // transport (a thread that posted into a dying io_context could otherwise end up destroying
+  // the channel, and so joining itself).
+  void join_threads() {
+    reader_.join();
+    writer_.join();
   }
 
  private:
@@ -179,7 +181,7 @@ StdioTransport::StdioTransport(boost::asio::io_context& io, mcp::ConnectionFacto
 
 StdioTransport::~StdioTransport() {
   stop();
-  if (channel_) channel_->stop_threads();
+  if (channel_) channel_->join_threads();
 }
 
 void StdioTransport::start(std::function<void()> on_closed) {

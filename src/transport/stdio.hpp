@@ -25,7 +25,8 @@ class ClosedCallback;
 // Thread: construct, start, stop and destroy from one thread (the owner's); on_closed runs on an
 // io thread. While started the transport keeps `io` from running out of work; after the end
 // (or stop()) it releases it, so io.run() returns once nothing else is pending.
-// Ownership: the factory must outlive the transport; the destructor stops and joins the threads.
+// Ownership: `io` and the factory must outlive the transport; the destructor stops and joins
+// both threads (call it before destroying `io`).
 class StdioTransport {
  public:
   StdioTransport(boost::asio::io_context& io, mcp::ConnectionFactory& factory, Limits limits,

@@ -1,7 +1,10 @@
 // A Beast HTTP client for the transport tests; every operation has a timeout.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <string>
@@ -18,7 +21,7 @@ using Response = http::response<http::string_body>;
 class HttpClient {
  public:
   HttpClient(boost::asio::io_context& io, const boost::asio::ip::tcp::endpoint& endpoint)
-      : stream_(io), host_("127.0.0.1:" + std::to_string(endpoint.port())) {
+      : stream_(io), host_(fmt::format("127.0.0.1:{}", endpoint.port())) {
     stream_.socket().connect(endpoint);
   }
 
@@ -40,6 +43,9 @@ class HttpClient {
   Response send(Request request) {
     write(request);
     return read();
+  }
+  void write_raw(const std::string& bytes) {
+    await(boost::asio::async_write(stream_, boost::asio::buffer(bytes), boost::asio::use_future));
   }
   void write(Request& request) {
     await(http::async_write(stream_, request, boost::asio::use_future));

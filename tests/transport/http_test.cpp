@@ -1,5 +1,6 @@
 #include "transport/http.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <future>
@@ -158,6 +159,27 @@ TEST_F(HttpTest, RefusesWrongPathsMethodsAndHeaders) {
   EXPECT_TRUE(c.closed_by_server());  // the unread body makes the connection unusable
 }
 
+TEST_F(HttpTest, AnswersExpect100ContinueBeforeTheBodyIsSent) {
+  HttpOptions options;
+  options.limits.max_message_bytes = 100;
+  start(options);
+  auto c = client();
+  const auto head = [&](std::size_t length) {
+    return fmt::format(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nAccept: application/json, text/event-stream\r\n"
+        "Content-Type: application/json\r\nContent-Length: {}\r\nExpect: 100-continue\r\n\r\n",
+        c.host(), length);
+  };
+  c.write_raw(head(kInit.size()));
+  EXPECT_EQ(c.read().result(), http::status::continue_);
+  c.write_raw(kInit);
+  auto response = c.read();
+  EXPECT_EQ(response.result(), http::status::ok);
+  EXPECT_EQ(response.body(), kInit);
+  c.write_raw(head(5000));  // refused from the header alone: no invitation to send the body
+  EXPECT_EQ(c.read().result(), http::status::payload_too_large);
+}
+
 TEST_F(HttpTest, RefusesForeignOriginsAndHosts) {
   HttpOptions options;
   options.allowed_origins = {"https://app.example"};
@@ -174,7 +196,7 @@ TEST_F(HttpTest, RefusesForeignOriginsAndHosts) {
   origin.set(http::field::origin, "https://app.example");
   EXPECT_EQ(c.send(origin).result(), http::status::ok);
   auto host = c.post(kInit);
-  host.set(http::field::host, "evil.example:" + std::to_string(server_->local_endpoint().port()));
+  host.set(http::field::host, fmt::format("evil.example:{}", server_->local_endpoint().port()));
   EXPECT_EQ(c.send(host).result(), http::status::forbidden);
   host.set(http::field::host, "mcp.example:8080");
   EXPECT_EQ(c.send(host).result(), http::status::ok);
@@ -209,8 +231,8 @@ TEST_F(HttpTest, KeepsConnectionsAliveAcrossRequests) {
   auto c = client();
   const auto id = initialize(c);
   for (int i = 0; i < 20; ++i) {
-    auto response = c.send(c.post("n" + std::to_string(i), id));
-    ASSERT_EQ(response.body(), "n" + std::to_string(i));
+    auto response = c.send(c.post(fmt::format("n{}", i), id));
+    ASSERT_EQ(response.body(), fmt::format("n{}", i));
     ASSERT_TRUE(response.keep_alive());
   }
 }
@@ -224,7 +246,7 @@ TEST_F(HttpTest, ServesManyClientsConcurrently) {
       const auto id = initialize(c);
       int ok = 0;
       for (int m = 0; m < 10; ++m) {
-        const auto body = "c" + std::to_string(i) + "m" + std::to_string(m);
+        const auto body = fmt::format("c{}m{}", i, m);
         if (c.send(c.post(body, id)).body() == body) ++ok;
       }
       return ok;

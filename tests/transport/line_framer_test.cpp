@@ -1,5 +1,6 @@
 #include "transport/line_framer.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -26,7 +27,7 @@ class Collector {
  private:
   LineFramer::Sink sink() {
     return [this](const Frame& frame) {
-      frames.push_back(frame.oversized > 0 ? "<oversized " + std::to_string(frame.oversized) + ">"
+      frames.push_back(frame.oversized > 0 ? fmt::format("<oversized {}>", frame.oversized)
                                            : std::string(frame.message));
     };
   }

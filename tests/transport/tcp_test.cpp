@@ -1,5 +1,6 @@
 #include "transport/tcp.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <boost/asio/connect.hpp>
@@ -117,11 +118,11 @@ TEST_F(TcpTest, ServesManyClientsConcurrently) {
       auto c = client();
       std::string batch;
       for (int m = 0; m < kMessages; ++m)
-        batch += "c" + std::to_string(i) + "m" + std::to_string(m) + "\n";
+        batch += fmt::format("c{}m{}\n", i, m);
       c.send(batch);
       int in_order = 0;
       for (int m = 0; m < kMessages; ++m)
-        if (c.read_line() == "c" + std::to_string(i) + "m" + std::to_string(m)) ++in_order;
+        if (c.read_line() == fmt::format("c{}m{}", i, m)) ++in_order;
       return in_order;
     }));
   }

@@ -2,6 +2,8 @@
 // turn async client operations into futures with a timeout (a hung server fails, never hangs).
 #pragma once
 
+#include <fmt/format.h>
+
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_future.hpp>
@@ -72,7 +74,7 @@ class FakeConnection final : public mcp::Connection {
       oversized_.push_back(size);
     }
     cv_.notify_all();
-    responder->reply("oversized:" + std::to_string(size));
+    responder->reply(fmt::format("oversized:{}", size));
   }
   bool initialized() const override { return initialized_; }
   void close() override {

@@ -1,0 +1,53 @@
+// The geometry of a draw.io cell (<mxGeometry as="geometry">), with every child kept.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "domains/drawio/model/attributes.hpp"
+#include "domains/drawio/model/xml_node.hpp"
+
+namespace fcp::drawio {
+
+// An <mxPoint>. mxGraph reads an absent coordinate as 0; absent is kept distinct so the point is
+// written back as it was. `attributes` holds any others (the `as` role is implied by where the
+// point sits and added by the writer).
+struct Point {
+  std::optional<double> x;
+  std::optional<double> y;
+  Attributes attributes;
+
+  double x_or_zero() const { return x.value_or(0.0); }
+  double y_or_zero() const { return y.value_or(0.0); }
+  bool operator==(const Point&) const = default;
+};
+
+// Names the typed children of a geometry; `other` is the next entry of Geometry::children.
+// Used only to write children back in the order they were read.
+enum class GeometrySlot : std::uint8_t { source_point, target_point, points, offset, other };
+// Names the typed attributes of a geometry; `other` is the next entry of Geometry::attributes.
+enum class GeometryAttr : std::uint8_t { x, y, width, height, relative, as, other };
+
+// Coordinates absent from the file stay nullopt (not 0). Attribute values that are not plain
+// numbers (or a `relative` other than "1") stay in `attributes`, verbatim, like unknown ones.
+struct Geometry {
+  std::optional<double> x;
+  std::optional<double> y;
+  std::optional<double> width;
+  std::optional<double> height;
+  bool relative = false;  // relative="1": edge geometry, or a child placed relative to its parent
+  Attributes attributes;  // every other attribute except as="geometry" (the writer adds it)
+
+  std::optional<Point> source_point;
+  std::optional<Point> target_point;
+  std::optional<std::vector<Point>> points;  // <Array as="points">, waypoints; may be empty
+  std::optional<Point> offset;               // label offset
+  std::vector<XmlNode> children;  // every other child, e.g. <mxRectangle as="alternateBounds">
+  std::vector<GeometrySlot> child_order;      // document order of the children above, as read
+  std::vector<GeometryAttr> attribute_order;  // document order of the attributes, as read
+
+  bool operator==(const Geometry&) const = default;
+};
+
+}  // namespace fcp::drawio

@@ -1,0 +1,209 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "domains/drawio/model/attributes.hpp"
+#include "domains/drawio/model/diagram.hpp"
+#include "domains/drawio/model/page.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+Cell make_cell(std::string id, std::string parent, bool vertex = true) {
+  Cell cell;
+  cell.id = std::move(id);
+  cell.parent = std::move(parent);
+  cell.vertex = vertex;
+  return cell;
+}
+
+std::vector<std::string> ids(const Page& page) {
+  std::vector<std::string> out;
+  for (const Cell& cell : page.cells())
+    out.push_back(cell.id);
+  return out;
+}
+
+std::vector<std::string> ids(const std::vector<const Cell*>& cells) {
+  std::vector<std::string> out;
+  out.reserve(cells.size());
+  for (const Cell* cell : cells)
+    out.push_back(cell->id);
+  return out;
+}
+
+Page layered_page() {
+  Page page;
+  Cell root;
+  root.id = "0";
+  page.insert(root);
+  page.insert(make_cell("1", "0", false));
+  Cell hidden = make_cell("L2", "0", false);
+  hidden.attributes.set("visible", "0");
+  page.insert(hidden);
+  Cell locked = make_cell("L3", "0", false);
+  locked.style = Style::parse("locked=1;");
+  page.insert(locked);
+  return page;
+}
+
+TEST(AttributesTest, KeepsOrderAndReplacesInPlace) {
+  Attributes attributes;
+  attributes.set("host", "a");
+  attributes.set("version", "1");
+  attributes.set("host", "b");
+  ASSERT_EQ(attributes.size(), 2u);
+  EXPECT_EQ(attributes[0].name, "host");
+  EXPECT_EQ(attributes.get("host"), "b");
+  EXPECT_EQ(attributes.get("missing"), std::nullopt);
+  EXPECT_TRUE(attributes.erase("host"));
+  EXPECT_FALSE(attributes.erase("host"));
+  EXPECT_EQ(attributes[0].name, "version");
+}
+
+TEST(PageTest, IndexesCellsAndRefusesDuplicateOrEmptyIds) {
+  Page page = layered_page();
+  ASSERT_NE(page.insert(make_cell("a", "1")), nullptr);
+  EXPECT_EQ(page.insert(make_cell("a", "1")), nullptr);
+  EXPECT_EQ(page.insert(make_cell("", "1")), nullptr);
+  EXPECT_EQ(page.find("a")->parent, "1");
+  EXPECT_TRUE(page.contains("L2"));
+  EXPECT_EQ(page.find("zzz"), nullptr);
+  EXPECT_THAT(ids(page), ::testing::ElementsAre("0", "1", "L2", "L3", "a"));
+}
+
+TEST(PageTest, EraseAndInsertBeforeRestoreDocumentOrder) {
+  Page page = layered_page();
+  page.insert(make_cell("a", "1"));
+  page.insert(make_cell("b", "1"));
+  const std::string next(page.next_id("a"));
+  EXPECT_EQ(next, "b");
+  std::optional<Cell> erased = page.erase("a");
+  ASSERT_TRUE(erased.has_value());
+  EXPECT_FALSE(page.contains("a"));
+  EXPECT_FALSE(page.erase("a").has_value());
+  ASSERT_NE(page.insert_before(next, std::move(*erased)), nullptr);
+  EXPECT_THAT(ids(page), ::testing::ElementsAre("0", "1", "L2", "L3", "a", "b"));
+  EXPECT_EQ(page.insert_before("nope", make_cell("c", "1")), nullptr);
+}
+
+TEST(PageTest, RenameMovesTheIndexEntry) {
+  Page page = layered_page();
+  page.insert(make_cell("a", "1"));
+  EXPECT_FALSE(page.rename("a", "L2"));
+  EXPECT_TRUE(page.rename("a", "z"));
+  EXPECT_FALSE(page.contains("a"));
+  ASSERT_NE(page.find("z"), nullptr);
+  EXPECT_EQ(page.find("z")->id, "z");
+}
+
+TEST(PageTest, RepeatedIdsFromFilesAreKeptAndTheNextOneIsIndexedAfterErase) {
+  Page page;
+  Cell first = make_cell("x", "1");
+  first.value = "first";
+  Cell second = make_cell("x", "1");
+  second.value = "second";
+  page.append_from_file(first);
+  page.append_from_file(second);
+  page.append_from_file(make_cell("", "1"));
+  EXPECT_EQ(page.cell_count(), 3u);
+  EXPECT_EQ(page.find("x")->value, "first");
+  page.erase("x");
+  ASSERT_NE(page.find("x"), nullptr);
+  EXPECT_EQ(page.find("x")->value, "second");
+}
+
+TEST(PageTest, CopiesHaveTheirOwnIndex) {
+  Page page = layered_page();
+  page.insert(make_cell("a", "1"));
+  Page copy = page;
+  copy.find("a")->value = "changed";
+  EXPECT_EQ(page.find("a")->value, std::nullopt);
+  EXPECT_EQ(copy.find("a")->value, "changed");
+  page.erase("a");
+  EXPECT_TRUE(copy.contains("a"));
+  Page moved = std::move(copy);
+  EXPECT_EQ(moved.find("a")->value, "changed");
+}
+
+TEST(PageTest, LayersVisibilityAndLocks) {
+  Page page = layered_page();
+  page.insert(make_cell("a", "L2"));
+  EXPECT_EQ(page.root_id(), "0");
+  EXPECT_THAT(ids(page.layers()), ::testing::ElementsAre("1", "L2", "L3"));
+  EXPECT_TRUE(page.is_layer(*page.find("L2")));
+  EXPECT_FALSE(page.is_layer(*page.find("a")));
+  EXPECT_TRUE(page.find("1")->is_visible());
+  EXPECT_FALSE(page.find("L2")->is_visible());
+  EXPECT_TRUE(page.find("L3")->is_locked());
+  EXPECT_FALSE(page.find("1")->is_locked());
+  EXPECT_THAT(ids(page.children_of("L2")), ::testing::ElementsAre("a"));
+  EXPECT_THAT(ids(page.children_index().at("0")), ::testing::ElementsAre("1", "L2", "L3"));
+}
+
+TEST(PageTest, ClassifiesTextSwimlanesContainersAndEdgeLabels) {
+  Page page = layered_page();
+  Cell text = make_cell("t", "1");
+  text.style = Style::parse("text;html=1;");
+  Cell lane = make_cell("lane", "1");
+  lane.style = Style::parse("swimlane;startSize=23;");
+  Cell shaped_lane = make_cell("lane2", "1");
+  shaped_lane.style = Style::parse("shape=swimlane;");
+  Cell group = make_cell("g", "1");
+  group.style = Style::parse("container=1;");
+  Cell not_container = make_cell("nc", "1");
+  not_container.attributes.set("connectable", "0");
+  Cell edge = make_cell("e", "1", false);
+  edge.edge = true;
+  Cell label = make_cell("lbl", "e");
+  label.style = Style::parse("edgeLabel;html=1;");
+  label.attributes.set("connectable", "0");
+  for (Cell* cell : {&text, &lane, &shaped_lane, &group, &not_container, &edge, &label}) {
+    page.insert(*cell);
+  }
+  EXPECT_TRUE(page.find("t")->is_text());
+  EXPECT_FALSE(page.find("lane")->is_text());
+  EXPECT_TRUE(page.find("lane")->is_swimlane());
+  EXPECT_TRUE(page.find("lane2")->is_swimlane());
+  EXPECT_TRUE(page.find("lane")->is_container());
+  EXPECT_TRUE(page.find("g")->is_container());
+  EXPECT_FALSE(page.find("nc")->is_container());
+  EXPECT_FALSE(page.find("lbl")->is_container());
+  EXPECT_TRUE(page.is_edge_label(*page.find("lbl")));
+  EXPECT_FALSE(page.is_edge_label(*page.find("t")));
+}
+
+TEST(DiagramTest, AllocatedIdsNeverCollideWithCellsPagesOrEarlierIds) {
+  Diagram diagram;
+  Page page = layered_page();
+  page.diagram_attributes().set("id", "fcp-3");
+  page.insert(make_cell("fcp-1", "1"));
+  page.insert(make_cell("fcp-2", "1"));
+  diagram.add_page(std::move(page));
+  EXPECT_EQ(diagram.allocate_id(), "fcp-4");
+  // Cells inserted later, even without the allocator, are seen through the page index.
+  diagram.pages()[0].insert(make_cell("fcp-5", "1"));
+  EXPECT_EQ(diagram.allocate_id(), "fcp-6");
+  // Ids of erased cells are not handed out again.
+  diagram.pages()[0].erase("fcp-1");
+  std::unordered_set<std::string> seen;
+  for (int i = 0; i < 1000; ++i) {
+    const std::string id = diagram.allocate_id();
+    EXPECT_NE(id, "fcp-1");
+    EXPECT_FALSE(diagram.pages()[0].contains(id));
+    EXPECT_TRUE(seen.insert(id).second) << id;
+  }
+}
+
+TEST(DiagramTest, ReservedIdsAndPrefixes) {
+  Diagram diagram;
+  diagram.set_id_prefix("x");
+  diagram.reserve_id("x-1");
+  EXPECT_EQ(diagram.allocate_id(), "x-2");
+}
+
+}  // namespace
+}  // namespace fcp::drawio
