@@ -9,6 +9,7 @@ packages=(
   libspdlog-dev libfmt-dev libpugixml-dev liboscpack-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
+  libxml2-utils
 )
 # Node.js runs the end-to-end tests with the official MCP TypeScript SDK.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)

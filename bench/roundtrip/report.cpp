@@ -113,7 +113,8 @@ void print_table(const Report& report, std::ostream& out) {
         << "transport          calls   p50 us    p90 us    p99 us     max us     calls/s\n"
         << row(t.transport + " x" + std::to_string(t.clients), t.calls, t.latency,
                t.calls_per_second)
-        << "\n";
+        << "calls per client: fewest " << t.fewest_client_calls << ", most " << t.most_client_calls
+        << "\n\n";
   }
   for (const auto& problem : report.problems)
     out << "problem: " << problem << "\n";
@@ -143,6 +144,8 @@ json::object to_json(const Report& report) {
     figures["seconds"] = t.seconds;
     figures["calls"] = t.calls;
     figures["calls_per_s"] = t.calls_per_second;
+    figures["fewest_client_calls"] = t.fewest_client_calls;
+    figures["most_client_calls"] = t.most_client_calls;
     result["throughput"] = std::move(figures);
   }
   result["problems"] = json::array(report.problems.begin(), report.problems.end());

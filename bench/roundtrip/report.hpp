@@ -40,6 +40,8 @@ struct Throughput {
   std::size_t calls = 0;
   Latency latency;
   double calls_per_second = 0;
+  std::size_t fewest_client_calls = 0;  // fairness: the least and most any one client completed
+  std::size_t most_client_calls = 0;
 };
 
 struct Report {

@@ -1,5 +1,6 @@
 #include "bench/roundtrip/scenarios.hpp"
 
+#include <algorithm>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -41,6 +42,7 @@ struct LoadState {
   Clock::time_point end;
   bool stop = false;
   std::vector<std::int64_t> latencies;
+  std::vector<std::size_t> calls_per_client;
   std::exception_ptr error;
 };
 
@@ -55,7 +57,8 @@ asio::awaitable<void> wait_for_start(LoadState& state) {
   state.gate.cancel();
 }
 
-asio::awaitable<void> load_client(LoadState& state, asio::ip::tcp::endpoint endpoint) {
+asio::awaitable<void> load_client(LoadState& state, std::size_t client,
+                                  asio::ip::tcp::endpoint endpoint) {
   TcpChannel channel(co_await asio::this_coro::executor, state.settings.timeout);
   co_await channel.connect(endpoint);
   std::int64_t id = co_await handshake(channel);
@@ -67,7 +70,9 @@ asio::awaitable<void> load_client(LoadState& state, asio::ip::tcp::endpoint endp
     const auto start = Clock::now();
     if (start >= state.end) break;
     co_await call_status(channel, id++);
-    if (Clock::now() <= state.end) state.latencies.push_back(nanoseconds_since(start));
+    if (Clock::now() > state.end) break;
+    state.latencies.push_back(nanoseconds_since(start));
+    ++state.calls_per_client[client];
   }
 }
 
@@ -157,8 +162,9 @@ Throughput measure_load(const asio::ip::tcp::endpoint& endpoint, const Settings&
   asio::io_context io;
   LoadState state(io.get_executor(), settings);
   state.latencies.reserve(1 << 20);
+  state.calls_per_client.assign(settings.clients, 0);
   for (std::size_t i = 0; i < settings.clients; ++i) {
-    asio::co_spawn(io, load_client(state, endpoint), [&state](std::exception_ptr error) {
+    asio::co_spawn(io, load_client(state, i, endpoint), [&state](std::exception_ptr error) {
       if (!error) return;
       if (!state.error) state.error = error;
       state.stop = true;
@@ -174,6 +180,10 @@ Throughput measure_load(const asio::ip::tcp::endpoint& endpoint, const Settings&
   figures.calls = state.latencies.size();
   figures.calls_per_second = static_cast<double>(figures.calls) / settings.seconds;
   figures.latency = summarize(state.latencies);
+  const auto [fewest, most] =
+      std::minmax_element(state.calls_per_client.begin(), state.calls_per_client.end());
+  figures.fewest_client_calls = *fewest;
+  figures.most_client_calls = *most;
   return figures;
 }
 

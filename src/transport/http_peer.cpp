@@ -22,14 +22,16 @@ namespace {
 // connection weakly: answers for a client that went away are dropped.
 class HttpResponder final : public mcp::Responder {
  public:
-  HttpResponder(std::weak_ptr<HttpPeer> peer, std::uint64_t serial)
-      : peer_(std::move(peer)), serial_(serial) {}
+  // Holds the peer strongly: while a request awaits its reply (computed on a worker thread),
+  // nothing else may keep the peer, and its socket, alive.
+  HttpResponder(const std::weak_ptr<HttpPeer>& peer, std::uint64_t serial)
+      : peer_(peer.lock()), serial_(serial) {}
   ~HttpResponder() override {
     if (!done_.exchange(true)) finish(std::nullopt);  // dropped unanswered: as no_reply()
   }
   void notify(std::string message) override {
     if (done_.load()) return spdlog::warn("http: notify() after the reply was dropped");
-    if (auto peer = peer_.lock()) peer->post_notify(serial_, std::move(message));
+    if (peer_) peer_->post_notify(serial_, std::move(message));
   }
   void reply(std::string message) override {
     if (done_.exchange(true)) return spdlog::warn("http: second reply was dropped");
@@ -41,9 +43,9 @@ class HttpResponder final : public mcp::Responder {
 
  private:
   void finish(std::optional<std::string> reply) {
-    if (auto peer = peer_.lock()) peer->post_finish(serial_, std::move(reply));
+    if (peer_) peer_->post_finish(serial_, std::move(reply));
   }
-  std::weak_ptr<HttpPeer> peer_;
+  std::shared_ptr<HttpPeer> peer_;
   std::uint64_t serial_;
   std::atomic<bool> done_{false};
 };
