@@ -1,6 +1,5 @@
 #include "bench/roundtrip/channel.hpp"
 
-#include <boost/asio/connect.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>

@@ -64,7 +64,10 @@ void write_members(const Range& range, char open, char close, int indent, std::s
     write_one(member);
     first = false;
   }
-  if (!first) out += "\n" + std::string(static_cast<std::size_t>(indent), ' ');
+  if (!first) {
+    out += '\n';
+    out.append(static_cast<std::size_t>(indent), ' ');
+  }
   out += close;
 }
 
