@@ -5,6 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/install-deps.sh"
+"$root/scripts/install-runtime-deps.sh"  # what the Docker runtime stage runs
 ( cd "$root/tests/e2e" && { [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error; } )
 
 jobs="$(nproc)"

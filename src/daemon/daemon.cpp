@@ -72,6 +72,8 @@ class Daemon {
       stop();
     });
     io_.run();
+    // Calls already running or queued finish (transports cancelled what they could); their
+    // replies are dropped with the stopped io_context.
     workers_.join();
     spdlog::info("fcpd stopped");
     return 0;
@@ -119,15 +121,16 @@ class Daemon {
     for (auto& server : tcp_) server->stop();
     for (auto& server : http_) server->stop();
     if (stdio_) stdio_->stop();
-    workers_.stop();
     io_.stop();
   }
 
   const Config& config_;
   std::vector<std::unique_ptr<core::Domain>> domains_;
   RootPolicy roots_;
-  asio::io_context io_;
+  // Declared before io_ so it is destroyed after it: handlers still queued on io_ at exit may
+  // own client sessions whose strands live on the worker pool.
   asio::thread_pool workers_;
+  asio::io_context io_;
   asio::signal_set signals_;
   std::unique_ptr<mcp::Server> server_;
   std::vector<std::unique_ptr<transport::TcpServer>> tcp_;

@@ -299,9 +299,13 @@ Result<Attributes> read_attributes(const pugi::xml_node& element) {
         !ok) {
       return ok.error();
     }
+    // Views into pugixml's attribute names (stable for the document's life), never into `out`,
+    // whose strings move when it grows.
     if (++count > 8 && seen.empty()) {
-      for (const Attribute& earlier : out)
-        seen.insert(earlier.name);
+      for (const pugi::xml_attribute& earlier : element.attributes()) {
+        if (earlier == a) break;
+        seen.insert(earlier.name());
+      }
     }
     const bool repeated = seen.empty() ? out.has(name) : !seen.insert(name).second;
     if (repeated) {
