@@ -16,10 +16,10 @@ using namespace fcp;
 
 const std::vector<std::string>& short_ops() {
   static const std::vector<std::string> ops = {
-      "note Piano C4 at:1.1 dur:quarter",      "add svc AuthService theme:blue",
-      "connect A -> B label:queries",          "remove @type:db @not:group:Backend",
-      "style Auth fill:#ff0000 bold",          "add db \"User DB\" near:Auth dir:right",
-      "wire osc1 -> gain out:0 in:1",          "tempo 140 at:5.1",
+      "note Piano C4 at:1.1 dur:quarter", "add svc AuthService theme:blue",
+      "connect A -> B label:queries",     "remove @type:db @not:group:Backend",
+      "style Auth fill:#ff0000 bold",     "add db \"User DB\" near:Auth dir:right",
+      "wire osc1 -> gain out:0 in:1",     "tempo 140 at:5.1",
   };
   return ops;
 }
@@ -54,7 +54,8 @@ struct NoteEvent final : core::Event {
 void BM_EventLogAppend(benchmark::State& state) {
   for (auto _ : state) {
     core::EventLog log;
-    for (int i = 0; i < state.range(0); ++i) log.append(std::make_shared<NoteEvent>());
+    for (int i = 0; i < state.range(0); ++i)
+      log.append(std::make_shared<NoteEvent>());
     benchmark::DoNotOptimize(log.length());
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
@@ -64,7 +65,8 @@ BENCHMARK(BM_EventLogAppend)->Arg(1000)->Arg(100000);
 // Undo of one entry in a log of N entries: must not depend on N.
 void BM_EventLogUndoRedo(benchmark::State& state) {
   core::EventLog log;
-  for (int i = 0; i < state.range(0); ++i) log.append(std::make_shared<NoteEvent>());
+  for (int i = 0; i < state.range(0); ++i)
+    log.append(std::make_shared<NoteEvent>());
   for (auto _ : state) {
     auto undone = log.undo(1);
     auto redone = log.redo(1);
@@ -88,7 +90,8 @@ void BM_SessionBatch(benchmark::State& state) {
   auto domain = testing::make_deck_domain();
   AllowAll paths;
   std::vector<std::string> ops;
-  for (int i = 0; i < state.range(0); ++i) ops.push_back("add card" + std::to_string(i) + " color:red");
+  for (int i = 0; i < state.range(0); ++i)
+    ops.push_back("add card" + std::to_string(i) + " color:red");
   for (auto _ : state) {
     core::Session session(*domain, paths);
     session.run_session("new \"Bench\"", {});

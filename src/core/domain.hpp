@@ -102,8 +102,8 @@ class Domain {
  public:
   virtual ~Domain() = default;
 
-  virtual std::string_view name() const = 0;            // "drawio"
-  virtual std::string_view display_name() const = 0;    // "draw.io diagrams"
+  virtual std::string_view name() const = 0;          // "drawio"
+  virtual std::string_view display_name() const = 0;  // "draw.io diagrams"
   virtual const VerbRegistry& verbs() const = 0;
   virtual const ParseHooks* parse_hooks() const { return nullptr; }
 

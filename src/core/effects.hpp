@@ -23,8 +23,7 @@ struct Effect {
 class EffectExecutor {
  public:
   virtual ~EffectExecutor() = default;
-  virtual void deliver(std::vector<Effect> effects,
-                       std::function<void(Result<void>)> done) = 0;
+  virtual void deliver(std::vector<Effect> effects, std::function<void(Result<void>)> done) = 0;
 };
 
 }  // namespace fcp::core

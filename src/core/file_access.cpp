@@ -12,7 +12,9 @@
 namespace fcp::core {
 namespace {
 
-std::string errno_text(int error) { return std::generic_category().message(error); }
+std::string errno_text(int error) {
+  return std::generic_category().message(error);
+}
 
 // Writes all of `bytes` to `fd`, retrying on EINTR and short writes.
 bool write_all(int fd, std::string_view bytes) {
@@ -58,7 +60,8 @@ Result<std::string> read_file(const std::filesystem::path& path, std::size_t max
 }
 
 Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
-  const auto directory = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  const auto directory =
+      path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
   const auto temp = directory / temp_name_for(path);
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {

@@ -10,7 +10,8 @@ namespace {
 // Two-column listing: syntax padded to a common width, then the description.
 void append_specs(std::string& out, const std::vector<const VerbSpec*>& specs) {
   std::size_t width = 0;
-  for (const auto* spec : specs) width = std::max(width, spec->syntax.size());
+  for (const auto* spec : specs)
+    width = std::max(width, spec->syntax.size());
   width = std::min<std::size_t>(width, 56);
   for (const auto* spec : specs) {
     out += "  " + spec->syntax;
@@ -24,7 +25,8 @@ void append_specs(std::string& out, const std::vector<const VerbSpec*>& specs) {
 
 std::vector<const VerbSpec*> pointers(const std::vector<VerbSpec>& specs) {
   std::vector<const VerbSpec*> out;
-  for (const auto& spec : specs) out.push_back(&spec);
+  for (const auto& spec : specs)
+    out.push_back(&spec);
   return out;
 }
 
@@ -45,13 +47,14 @@ const std::vector<VerbSpec>& builtin_session_specs() {
 
 std::string render_reference_card(const Domain& domain, const Document* document) {
   const std::string name(domain.name());
-  std::string out = "# " + name + " — FCP reference card (" + std::string(domain.display_name()) +
-                    ")\n\n";
+  std::string out =
+      "# " + name + " — FCP reference card (" + std::string(domain.display_name()) + ")\n\n";
   out += "Tools: " + name + "(ops) mutates · " + name + "_query(q) inspects · " + name +
          "_session(action) lifecycle · " + name + "_help() this card\n";
-  out += "Op grammar: VERB [POSITIONAL…] [key:value…] [@selector…]; quote text with spaces: "
-         "\"Two words\" or key:\"two words\". A call's ops run as one atomic batch: if one fails, "
-         "none is applied.\n\n";
+  out +=
+      "Op grammar: VERB [POSITIONAL…] [key:value…] [@selector…]; quote text with spaces: "
+      "\"Two words\" or key:\"two words\". A call's ops run as one atomic batch: if one fails, "
+      "none is applied.\n\n";
   out += "## Verbs (" + name + " tool)\n";
   const auto& verbs = domain.verbs();
   for (const auto& category : verbs.categories()) {
@@ -66,12 +69,14 @@ std::string render_reference_card(const Domain& domain, const Document* document
   out += "\n## Queries (" + name + "_query)\n";
   const auto domain_queries = domain.queries();
   auto queries = pointers(domain_queries);
-  for (const auto& spec : engine_queries()) queries.push_back(&spec);
+  for (const auto& spec : engine_queries())
+    queries.push_back(&spec);
   append_specs(out, queries);
   out += "\n## Session (" + name + "_session)\n";
   auto session = pointers(builtin_session_specs());
   const auto extensions = domain.session_extensions();
-  for (const auto& spec : extensions) session.push_back(&spec);
+  for (const auto& spec : extensions)
+    session.push_back(&spec);
   append_specs(out, session);
   out += "\n## Response prefixes\n";
   out += "  + created   ~ connection changed   * property changed   - deleted\n";

@@ -70,7 +70,8 @@ class NameIndex {
     if (!key.empty()) {
       for (auto it = normalized_.lower_bound(key);
            it != normalized_.end() && it->first.compare(0, key.size(), key) == 0; ++it) {
-        for (const Id& id : it->second.ids) prefix.ids.push_back(id);
+        for (const Id& id : it->second.ids)
+          prefix.ids.push_back(id);
       }
     }
     if (prefix.ids.empty()) prefix.level = MatchLevel::none;
@@ -88,7 +89,8 @@ class NameIndex {
     }
     std::vector<std::string> candidates = names_of(found.ids);
     std::string list;
-    for (const auto& c : candidates) list += (list.empty() ? "" : ", ") + c;
+    for (const auto& c : candidates)
+      list += (list.empty() ? "" : ", ") + c;
     return make_error(std::string(kind) + " \"" + std::string(ref) + "\" is ambiguous: " + list,
                       candidates);
   }
@@ -97,7 +99,8 @@ class NameIndex {
   std::vector<std::string> names() const {
     std::vector<std::string> out;
     out.reserve(exact_.size());
-    for (const auto& [name, bucket] : exact_) out.push_back(name);
+    for (const auto& [name, bucket] : exact_)
+      out.push_back(name);
     std::sort(out.begin(), out.end());
     return out;
   }

@@ -50,14 +50,16 @@ Error Session::no_document_error() const {
 Error Session::unknown_verb_error(const ParsedOp& op) const {
   // Suggest the op itself with the closest verbs: pasteable as it stands.
   std::vector<std::string> hints;
-  const auto rest = std::string_view(op.raw).substr(std::min(op.raw.size(), op.raw.find_first_of(" \t")));
+  const auto rest =
+      std::string_view(op.raw).substr(std::min(op.raw.size(), op.raw.find_first_of(" \t")));
   for (const auto& name : closest_matches(op.verb, domain_.verbs().names(), 2)) {
     hints.push_back(name + std::string(rest));
   }
   std::string message = "unknown verb \"" + op.verb + "\"";
   if (hints.empty()) {
     message += "; verbs: ";
-    for (const auto& name : domain_.verbs().names()) message += name + " ";
+    for (const auto& name : domain_.verbs().names())
+      message += name + " ";
     message.pop_back();
     hints.push_back(std::string(domain_.name()) + "_help");
   }
@@ -72,9 +74,9 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
                                              {"[\"" + std::string(domain_.name()) + "_help\"]"}))};
   }
   if (list.size() > limits_.max_ops_per_call) {
-    return CallResult{error_reply(make_error(
-        plural(list.size(), "op") + " in one call is more than the limit of " +
-        std::to_string(limits_.max_ops_per_call) + ": split the batch"))};
+    return CallResult{error_reply(
+        make_error(plural(list.size(), "op") + " in one call is more than the limit of " +
+                   std::to_string(limits_.max_ops_per_call) + ": split the batch"))};
   }
   auto mark = log_.mark();
   std::vector<PendingChange::Step> steps;
@@ -95,7 +97,8 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
         return CallResult{batch_failure_reply(i, list.size(), list[i], outcome.error())};
       }
       reply.add_all(std::move(outcome->lines));
-      for (auto& attachment : outcome->attachments) attachments.push_back(std::move(attachment));
+      for (auto& attachment : outcome->attachments)
+        attachments.push_back(std::move(attachment));
       if (outcome->event) {
         log_.append(outcome->event);
         steps.push_back({std::move(outcome->event), true});
@@ -123,8 +126,10 @@ Result<OpOutcome> Session::run_one_op(std::string_view text, CallContext& ctx) {
 void Session::add_warnings(ReplyText& reply, const std::vector<PendingChange::Step>& steps) const {
   std::vector<EventPtr> events;
   events.reserve(steps.size());
-  for (const auto& step : steps) events.push_back(step.event);
-  for (const auto& warning : document_->warnings(events)) reply.add_warning(warning);
+  for (const auto& step : steps)
+    events.push_back(step.event);
+  for (const auto& warning : document_->warnings(events))
+    reply.add_warning(warning);
 }
 
 ToolReply Session::batch_failure_reply(std::size_t index, std::size_t count, std::string_view op,
@@ -213,7 +218,9 @@ EffectExecutor* Session::effect_executor() {
   return document_ ? domain_.effect_executor(*document_) : nullptr;
 }
 
-std::string Session::help() const { return render_reference_card(domain_, document_.get()); }
+std::string Session::help() const {
+  return render_reference_card(domain_, document_.get());
+}
 
 std::string Session::resource_text() const {
   if (!document_) return "No " + std::string(domain_.name()) + " document open.";

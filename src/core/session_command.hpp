@@ -13,11 +13,11 @@
 namespace fcp::core {
 
 struct SessionCommand {
-  std::string command;                         // lowercased
-  std::map<std::string, std::string> args;     // title, path, name, target (strings)
-  std::optional<long long> count;              // undo/redo only (default 1)
-  std::map<std::string, std::string> params;   // every key:value token
-  std::vector<std::string> positionals;        // every positional, for domain extensions
+  std::string command;                        // lowercased
+  std::map<std::string, std::string> args;    // title, path, name, target (strings)
+  std::optional<long long> count;             // undo/redo only (default 1)
+  std::map<std::string, std::string> params;  // every key:value token
+  std::vector<std::string> positionals;       // every positional, for domain extensions
 
   const std::string* arg(std::string_view key) const;
   const std::string* param(std::string_view key) const;

@@ -21,7 +21,8 @@ bool wants_discard(const SessionCommand& command) {
 
 CallResult Session::run_session(std::string_view action, const CallOptions& options) {
   std::vector<std::string> extensions;
-  for (const auto& spec : domain_.session_extensions()) extensions.push_back(spec.name);
+  for (const auto& spec : domain_.session_extensions())
+    extensions.push_back(spec.name);
   auto command = parse_session_command(action, extensions);
   if (!command) return CallResult{error_reply(command.error())};
   const auto& name = command->command;
@@ -38,12 +39,16 @@ CallResult Session::run_session(std::string_view action, const CallOptions& opti
 Result<void> Session::check_can_replace(const SessionCommand& command) const {
   if (!document_ || !has_unsaved_changes() || wants_discard(command)) return {};
   std::string again = command.command;
-  for (const auto& p : command.positionals) again += " \"" + p + "\"";
-  for (const auto& [key, value] : command.params) again += " " + key + ":" + value;
-  return make_error("\"" + document_->title() + "\" has unsaved changes: save it first, or repeat with discard:true",
-                    {file_path_ ? "save" : "save as:./" + document_->title() + "." +
-                                               domain_.file_extensions().front(),
-                     again + " discard:true"});
+  for (const auto& p : command.positionals)
+    again += " \"" + p + "\"";
+  for (const auto& [key, value] : command.params)
+    again += " " + key + ":" + value;
+  return make_error(
+      "\"" + document_->title() +
+          "\" has unsaved changes: save it first, or repeat with discard:true",
+      {file_path_ ? "save"
+                  : "save as:./" + document_->title() + "." + domain_.file_extensions().front(),
+       again + " discard:true"});
 }
 
 void Session::install(std::unique_ptr<Document> document,
@@ -63,16 +68,18 @@ CallResult Session::session_new(const SessionCommand& command, const CallOptions
   install(std::move(*document), std::nullopt);
   EffectSink effects;
   document_->opened(effects);
-  ToolReply reply{"+ new " + std::string(domain_.name()) + " document \"" + document_->title() + "\"",
-                  false, {}};
+  ToolReply reply{
+      "+ new " + std::string(domain_.name()) + " document \"" + document_->title() + "\"",
+      false,
+      {}};
   return finish(std::move(reply), effects.take(), log_.mark(), {}, false);
 }
 
 CallResult Session::session_open(const SessionCommand& command, const CallOptions& options) {
   const auto* requested = command.arg("path");
   if (requested == nullptr) {
-    return CallResult{error_reply(make_error("open needs a file path", {"open ./diagram." +
-                                                                        domain_.file_extensions().front()}))};
+    return CallResult{error_reply(make_error(
+        "open needs a file path", {"open ./diagram." + domain_.file_extensions().front()}))};
   }
   if (auto ok = check_can_replace(command); !ok) return CallResult{error_reply(ok.error())};
   auto path = paths_.for_reading(*requested);
@@ -102,9 +109,9 @@ CallResult Session::session_save(const SessionCommand& command) {
   } else if (file_path_) {
     target = file_path_->string();
   } else {
-    return CallResult{error_reply(make_error(
-        "no file path yet: save as:PATH",
-        {"save as:./" + document_->title() + "." + domain_.file_extensions().front()}))};
+    return CallResult{error_reply(
+        make_error("no file path yet: save as:PATH",
+                   {"save as:./" + document_->title() + "." + domain_.file_extensions().front()}))};
   }
   auto path = paths_.for_writing(target);
   if (!path) return CallResult{error_reply(path.error())};
@@ -127,8 +134,8 @@ CallResult Session::session_checkpoint(const SessionCommand& command) {
     return CallResult{error_reply(make_error("checkpoint needs a name", {"checkpoint v1"}))};
   }
   log_.checkpoint(*name);
-  ToolReply reply{"! checkpoint \"" + *name + "\" after " + plural(log_.undoable(), "op"), false,
-                  {}};
+  ToolReply reply{
+      "! checkpoint \"" + *name + "\" after " + plural(log_.undoable(), "op"), false, {}};
   return CallResult{with_digest(std::move(reply))};
 }
 

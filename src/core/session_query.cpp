@@ -38,7 +38,8 @@ ToolReply Session::run_query(std::string_view query) const {
     if (verb == "status") {
       return ToolReply{"no " + std::string(domain_.name()) + " document open: use " +
                            std::string(domain_.name()) + "_session 'new \"Title\"' or 'open PATH'",
-                       false, {}};
+                       false,
+                       {}};
     }
     return error_reply(no_document_error());
   }
@@ -74,7 +75,8 @@ std::string Session::query_status() const {
     checkpoints += (checkpoints.empty() ? "" : ", ") + name + "@" + std::to_string(position);
   }
   text.add("  checkpoints: " + (checkpoints.empty() ? std::string("none") : checkpoints));
-  for (auto& line : document_->status_lines()) text.add("  " + line);
+  for (auto& line : document_->status_lines())
+    text.add("  " + line);
   text.add(document_->digest());
   return text.str();
 }
@@ -92,7 +94,8 @@ Result<std::string> Session::query_history(std::string_view args) const {
   text.add("history: last " + std::to_string(events.size()) + " of " +
            std::to_string(log_.undoable()) + " ops (oldest first)");
   std::size_t number = log_.undoable() - events.size();
-  for (const auto& event : events) text.add("  " + std::to_string(++number) + ". " + event->summary());
+  for (const auto& event : events)
+    text.add("  " + std::to_string(++number) + ". " + event->summary());
   return text.str();
 }
 
@@ -100,7 +103,8 @@ Result<std::string> Session::query_diff(std::string_view args) const {
   constexpr std::string_view kPrefix = "checkpoint:";
   if (args.substr(0, kPrefix.size()) != kPrefix || args.size() == kPrefix.size()) {
     std::vector<std::string> hints;
-    for (const auto& [name, position] : log_.checkpoints()) hints.push_back("diff checkpoint:" + name);
+    for (const auto& [name, position] : log_.checkpoints())
+      hints.push_back("diff checkpoint:" + name);
     return make_error("diff needs a checkpoint: diff checkpoint:NAME", std::move(hints));
   }
   auto name = args.substr(kPrefix.size());
@@ -109,16 +113,20 @@ Result<std::string> Session::query_diff(std::string_view args) const {
   ReplyText text;
   text.add("diff since \"" + std::string(name) + "\": " + std::to_string(events->size()) + " op" +
            (events->size() == 1 ? "" : "s"));
-  for (const auto& event : *events) text.add("  " + event->summary());
+  for (const auto& event : *events)
+    text.add("  " + event->summary());
   return text.str();
 }
 
 Error Session::unknown_query_error(std::string_view word) const {
   std::vector<std::string> names;
-  for (const auto& spec : domain_.queries()) names.push_back(spec.name);
-  for (const auto& spec : generic_queries()) names.push_back(spec.name);
+  for (const auto& spec : domain_.queries())
+    names.push_back(spec.name);
+  for (const auto& spec : generic_queries())
+    names.push_back(spec.name);
   std::string list;
-  for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
+  for (const auto& name : names)
+    list += (list.empty() ? "" : ", ") + name;
   std::vector<std::string> hints;
   for (const auto& spec : domain_.queries()) {
     for (const auto& close : closest_matches(word, names, 1)) {
@@ -130,10 +138,13 @@ Error Session::unknown_query_error(std::string_view word) const {
       if (close == spec.name) hints.push_back(spec.syntax);
     }
   }
-  std::string message = word.empty() ? "empty query" : "unknown query \"" + std::string(word) + "\"";
+  std::string message =
+      word.empty() ? "empty query" : "unknown query \"" + std::string(word) + "\"";
   return make_error(message + "; queries: " + list, std::move(hints));
 }
 
-std::span<const VerbSpec> engine_queries() { return generic_queries(); }
+std::span<const VerbSpec> engine_queries() {
+  return generic_queries();
+}
 
 }  // namespace fcp::core

@@ -21,7 +21,8 @@ const VerbSpec* VerbRegistry::find(std::string_view verb) const {
 std::vector<std::string> VerbRegistry::names() const {
   std::vector<std::string> out;
   out.reserve(specs_.size());
-  for (const auto& spec : specs_) out.push_back(spec.name);
+  for (const auto& spec : specs_)
+    out.push_back(spec.name);
   return out;
 }
 

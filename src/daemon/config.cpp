@@ -77,20 +77,28 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
     return {};
   }
   if (key == "log.file") {
-    if (value.is_null()) config.log_file.reset();
-    else if (value.is_string()) config.log_file = std::string(value.as_string());
-    else return make_error("config: \"log.file\" must be a path or null");
+    if (value.is_null())
+      config.log_file.reset();
+    else if (value.is_string())
+      config.log_file = std::string(value.as_string());
+    else
+      return make_error("config: \"log.file\" must be a path or null");
     return {};
   }
   if (key == "workers") return assign(size_value(value, key), config.workers);
-  if (key == "limits.max_message_bytes") return assign(size_value(value, key), config.max_message_bytes);
+  if (key == "limits.max_message_bytes")
+    return assign(size_value(value, key), config.max_message_bytes);
   if (key == "limits.max_file_bytes") return assign(size_value(value, key), config.max_file_bytes);
-  if (key == "limits.max_ops_per_call") return assign(size_value(value, key), config.max_ops_per_call);
-  if (key == "limits.max_connections") return assign(size_value(value, key), config.max_connections);
-  if (key == "limits.max_named_sessions") return assign(size_value(value, key), config.max_named_sessions);
+  if (key == "limits.max_ops_per_call")
+    return assign(size_value(value, key), config.max_ops_per_call);
+  if (key == "limits.max_connections")
+    return assign(size_value(value, key), config.max_connections);
+  if (key == "limits.max_named_sessions")
+    return assign(size_value(value, key), config.max_named_sessions);
   if (key == "http.allowed_origins") return assign(string_list(value, key), config.allowed_origins);
   if (key == "http.allowed_hosts") return assign(string_list(value, key), config.allowed_hosts);
-  if (key == "http.session_idle_seconds") return assign(size_value(value, key), config.http_session_idle_seconds);
+  if (key == "http.session_idle_seconds")
+    return assign(size_value(value, key), config.http_session_idle_seconds);
   if (key == "lofi") return {};  // read by the lofi domain
   return make_error("config: unknown setting \"" + key + "\" (see config/fcpd.json for the list)");
 }
@@ -100,7 +108,8 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
 Result<Endpoint> parse_endpoint(std::string_view text) {
   auto colon = text.rfind(':');
   if (colon == std::string_view::npos || colon == 0) {
-    return make_error("expected HOST:PORT (e.g. 127.0.0.1:7300), got \"" + std::string(text) + "\"");
+    return make_error("expected HOST:PORT (e.g. 127.0.0.1:7300), got \"" + std::string(text) +
+                      "\"");
   }
   Endpoint endpoint;
   endpoint.host = std::string(text.substr(0, colon));

@@ -43,15 +43,15 @@ transport::Limits limits_of(const Config& config) {
 // Everything a running daemon owns, torn down in reverse order.
 class Daemon {
  public:
-  Daemon(const Config& config, std::vector<std::unique_ptr<core::Domain>> domains,
-         RootPolicy roots)
+  Daemon(const Config& config, std::vector<std::unique_ptr<core::Domain>> domains, RootPolicy roots)
       : config_(config),
         domains_(std::move(domains)),
         roots_(std::move(roots)),
         workers_(config.workers),
         signals_(io_, SIGINT, SIGTERM) {
     std::vector<const core::Domain*> hosted;
-    for (const auto& domain : domains_) hosted.push_back(domain.get());
+    for (const auto& domain : domains_)
+      hosted.push_back(domain.get());
     mcp::ServerOptions options;
     options.version = kVersion;
     options.limits.max_file_bytes = config.max_file_bytes;
@@ -87,7 +87,8 @@ class Daemon {
       if (!address) return address.error();
       auto server = std::make_unique<transport::TcpServer>(io_, *server_, *address, limits);
       if (auto ok = server->start(); !ok) return ok.error();
-      spdlog::info("listening for MCP over TCP on {}:{}", endpoint.host, server->local_endpoint().port());
+      spdlog::info("listening for MCP over TCP on {}:{}", endpoint.host,
+                   server->local_endpoint().port());
       tcp_.push_back(std::move(server));
     }
     for (const auto& endpoint : config_.http) {
@@ -118,8 +119,10 @@ class Daemon {
     if (stopping_) return;
     stopping_ = true;
     signals_.cancel();
-    for (auto& server : tcp_) server->stop();
-    for (auto& server : http_) server->stop();
+    for (auto& server : tcp_)
+      server->stop();
+    for (auto& server : http_)
+      server->stop();
     if (stdio_) stdio_->stop();
     io_.stop();
   }

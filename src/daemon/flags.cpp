@@ -104,7 +104,8 @@ Result<Invocation> parse_invocation(int argc, const char* const* argv) {
   Invocation invocation;
   if (argc >= 2 && std::string_view(argv[1]) == "conformance") {
     invocation.mode = Invocation::Mode::conformance;
-    for (int i = 2; i < argc; ++i) invocation.files.emplace_back(argv[i]);
+    for (int i = 2; i < argc; ++i)
+      invocation.files.emplace_back(argv[i]);
     if (invocation.files.empty()) return make_error("conformance needs fixture files");
     return invocation;
   }
@@ -128,7 +129,8 @@ Result<Invocation> parse_invocation(int argc, const char* const* argv) {
   }
   const auto& config = invocation.config;
   if (!config.stdio && config.tcp.empty() && config.http.empty()) {
-    return make_error("choose at least one transport: --stdio, --tcp HOST:PORT or --http HOST:PORT");
+    return make_error(
+        "choose at least one transport: --stdio, --tcp HOST:PORT or --http HOST:PORT");
   }
   return invocation;
 }

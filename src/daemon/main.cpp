@@ -2,4 +2,6 @@
 #include "daemon/daemon.hpp"
 #include "domains/registry.hpp"
 
-int main(int argc, char** argv) { return fcp::daemon::run(argc, argv, fcp::domains::make_all()); }
+int main(int argc, char** argv) {
+  return fcp::daemon::run(argc, argv, fcp::domains::make_all());
+}

@@ -29,7 +29,8 @@ bool RootPolicy::inside(const fs::path& candidate) const {
 
 core::Error RootPolicy::outside(std::string_view path) const {
   std::string list;
-  for (const auto& root : roots_) list += (list.empty() ? "" : ", ") + root.string();
+  for (const auto& root : roots_)
+    list += (list.empty() ? "" : ", ") + root.string();
   return make_error("path \"" + std::string(path) + "\" is outside the allowed roots (" + list +
                         "); use a path inside them, or start fcpd with --root DIR",
                     {roots_.front().string() + "/" + fs::path(path).filename().string()});
@@ -59,8 +60,8 @@ Result<fs::path> RootPolicy::for_writing(std::string_view path) const {
   std::error_code ec;
   auto parent = fs::canonical(target.parent_path(), ec);
   if (ec) {
-    return make_error("cannot write \"" + std::string(path) +
-                      "\": its directory does not exist (" + ec.message() + ")");
+    return make_error("cannot write \"" + std::string(path) + "\": its directory does not exist (" +
+                      ec.message() + ")");
   }
   fs::path resolved = parent / name;
   // Writing replaces the file by rename; an existing symlink is followed so its target, not the

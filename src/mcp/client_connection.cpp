@@ -60,13 +60,15 @@ ClientConnection::ClientConnection(Server& server, ConnectionInfo info,
   spdlog::debug("{} client {} connected", info_.transport, info_.peer);
 }
 
-ClientConnection::~ClientConnection() { close(); }
+ClientConnection::~ClientConnection() {
+  close();
+}
 
 void ClientConnection::handle_oversized(std::size_t size, std::shared_ptr<Responder> responder) {
   spdlog::warn("{} client {}: refused a {}-byte message", info_.transport, info_.peer, size);
-  responder->reply(jsonrpc::error(nullptr, jsonrpc::code::invalid_request,
-                                  "message of " + std::to_string(size) +
-                                      " bytes is larger than the limit; nothing was done"));
+  responder->reply(jsonrpc::error(
+      nullptr, jsonrpc::code::invalid_request,
+      "message of " + std::to_string(size) + " bytes is larger than the limit; nothing was done"));
 }
 
 void ClientConnection::handle(std::string_view text, std::shared_ptr<Responder> responder) {
@@ -107,7 +109,8 @@ void ClientConnection::on_request(const jsonrpc::Incoming& message, const Reply&
   }
   if (method == "tools/list") {
     json::array tools;
-    for (const auto& tool : server_.tools()) tools.push_back(describe(tool));
+    for (const auto& tool : server_.tools())
+      tools.push_back(describe(tool));
     return reply->result(json::object{{"tools", std::move(tools)}});
   }
   if (method == "tools/call") return on_tools_call(message, reply);
@@ -116,11 +119,12 @@ void ClientConnection::on_request(const jsonrpc::Incoming& message, const Reply&
     json::array resources;
     for (const auto* domain : server_.domains()) {
       const std::string name(domain->name());
-      resources.push_back(json::object{{"uri", "fcp://" + name + "/session"},
-                                       {"name", name + "-session"},
-                                       {"title", name + " session"},
-                                       {"description", "The open " + name + " document: file and digest"},
-                                       {"mimeType", "text/plain"}});
+      resources.push_back(
+          json::object{{"uri", "fcp://" + name + "/session"},
+                       {"name", name + "-session"},
+                       {"title", name + " session"},
+                       {"description", "The open " + name + " document: file and digest"},
+                       {"mimeType", "text/plain"}});
     }
     return reply->result(json::object{{"resources", std::move(resources)}});
   }
@@ -175,16 +179,16 @@ void ClientConnection::on_initialize(const json::object& params, const Reply& re
     session_ = std::move(session);
   }
   initialized_ = true;
-  json::object capabilities{{"tools", json::object{{"listChanged", false}}},
-                            {"logging", json::object{}},
-                            {"resources", json::object{{"subscribe", false}, {"listChanged", false}}}};
-  reply->result(json::object{
-      {"protocolVersion", version},
-      {"capabilities", std::move(capabilities)},
-      {"serverInfo", json::object{{"name", server_.options().name},
-                                  {"title", "FCP daemon"},
-                                  {"version", server_.options().version}}},
-      {"instructions", server_.instructions()}});
+  json::object capabilities{
+      {"tools", json::object{{"listChanged", false}}},
+      {"logging", json::object{}},
+      {"resources", json::object{{"subscribe", false}, {"listChanged", false}}}};
+  reply->result(json::object{{"protocolVersion", version},
+                             {"capabilities", std::move(capabilities)},
+                             {"serverInfo", json::object{{"name", server_.options().name},
+                                                         {"title", "FCP daemon"},
+                                                         {"version", server_.options().version}}},
+                             {"instructions", server_.instructions()}});
 }
 
 void ClientConnection::on_set_level(const json::object& params, const Reply& reply) {
@@ -211,8 +215,9 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
     session->submit([session, domain, reply, text](ClientSession::Done done) {
       auto content = session->session(*domain).resource_text();
       reply->result(json::object{
-          {"contents", json::array{json::object{
-                           {"uri", text}, {"mimeType", "text/plain"}, {"text", to_valid_utf8(content)}}}}});
+          {"contents",
+           json::array{json::object{
+               {"uri", text}, {"mimeType", "text/plain"}, {"text", to_valid_utf8(content)}}}}});
       done();
     });
     return;
@@ -243,14 +248,15 @@ bool ClientConnection::releasable() const {
   if (closed_.load()) return true;
   if (info_.transport != "http") return false;
   std::lock_guard lock(mutex_);
-  return in_flight_.empty() && now_ms() - last_activity_ms_.load() >=
-                                   server_.options().http_takeover_idle.count();
+  return in_flight_.empty() &&
+         now_ms() - last_activity_ms_.load() >= server_.options().http_takeover_idle.count();
 }
 
 void ClientConnection::close() {
   if (closed_.exchange(true)) return;
   std::lock_guard lock(mutex_);
-  for (auto& [id, flight] : in_flight_) flight->cancelled = true;
+  for (auto& [id, flight] : in_flight_)
+    flight->cancelled = true;
   if (session_ && !session_->name().empty()) server_.registry().detach(session_->name(), this);
   spdlog::debug("{} client {} disconnected", info_.transport, info_.peer);
 }

@@ -88,10 +88,10 @@ class ClientConnection final : public Connection,
   std::shared_ptr<Outbound> outbound_;
   std::atomic<bool> initialized_{false};
   std::atomic<bool> closed_{false};
-  std::atomic<int> log_level_{100};  // off until logging/setLevel
-  std::atomic<bool> revoked_{false};  // the named session was taken over
+  std::atomic<int> log_level_{100};                // off until logging/setLevel
+  std::atomic<bool> revoked_{false};               // the named session was taken over
   std::atomic<std::int64_t> last_activity_ms_{0};  // steady clock, for releasable()
-  mutable std::mutex mutex_;         // guards the members below
+  mutable std::mutex mutex_;                       // guards the members below
   std::string protocol_version_;
   std::shared_ptr<ClientSession> session_;
   std::map<std::string, std::shared_ptr<InFlight>> in_flight_;  // key: serialized id

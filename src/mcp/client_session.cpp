@@ -21,7 +21,9 @@ void ClientSession::submit(Task task) {
   });
 }
 
-void ClientSession::post(std::function<void()> work) { boost::asio::post(strand_, std::move(work)); }
+void ClientSession::post(std::function<void()> work) {
+  boost::asio::post(strand_, std::move(work));
+}
 
 void ClientSession::run_next() {
   if (queue_.empty()) {
@@ -39,7 +41,9 @@ void ClientSession::run_next() {
   });
 }
 
-core::Session& ClientSession::session(const core::Domain& domain) { return *sessions_.at(&domain); }
+core::Session& ClientSession::session(const core::Domain& domain) {
+  return *sessions_.at(&domain);
+}
 
 core::Result<std::shared_ptr<ClientSession>> SessionRegistry::attach(
     const std::string& name, const Factory& factory, std::weak_ptr<SessionHolder> holder) {

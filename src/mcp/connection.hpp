@@ -63,7 +63,7 @@ class ConnectionFactory {
 
 // MCP protocol versions this server speaks, newest first.
 inline constexpr std::string_view kSupportedProtocolVersions[] = {"2025-11-25", "2025-06-18",
-                                                                   "2025-03-26"};
+                                                                  "2025-03-26"};
 inline bool is_supported_protocol_version(std::string_view version) {
   for (auto v : kSupportedProtocolVersions)
     if (v == version) return true;

@@ -7,7 +7,9 @@ namespace json = boost::json;
 
 namespace {
 
-bool valid_id(const json::value& id) { return id.is_string() || id.is_int64() || id.is_uint64(); }
+bool valid_id(const json::value& id) {
+  return id.is_string() || id.is_int64() || id.is_uint64();
+}
 
 Rejection reject(int code, std::string message, json::value id = nullptr) {
   return Rejection{code, std::move(message), std::move(id)};
@@ -22,7 +24,8 @@ std::variant<Incoming, Rejection> parse(std::string_view text) {
   json::value value = json::parse(text, ec, {}, options);
   if (ec) return reject(code::parse_error, "parse error: " + ec.message());
   if (value.is_array()) {
-    return reject(code::invalid_request, "JSON-RPC batches are not supported by MCP; send one message at a time");
+    return reject(code::invalid_request,
+                  "JSON-RPC batches are not supported by MCP; send one message at a time");
   }
   if (!value.is_object()) return reject(code::invalid_request, "a message must be a JSON object");
   auto& object = value.as_object();
@@ -45,7 +48,8 @@ std::variant<Incoming, Rejection> parse(std::string_view text) {
     }
     return reject(code::invalid_request, "a request needs a \"method\"", reply_id);
   }
-  if (!method->is_string()) return reject(code::invalid_request, "\"method\" must be a string", reply_id);
+  if (!method->is_string())
+    return reject(code::invalid_request, "\"method\" must be a string", reply_id);
   incoming.method = std::string(method->as_string());
   if (const json::value* params = object.if_contains("params")) {
     if (!params->is_object()) {

@@ -12,7 +12,8 @@ Server::Server(boost::asio::any_io_executor workers, std::vector<const core::Dom
       options_(std::move(options)),
       registry_(options_.max_named_sessions) {
   for (const auto* domain : domains_) {
-    for (auto& tool : make_tools(*domain)) tools_.push_back(std::move(tool));
+    for (auto& tool : make_tools(*domain))
+      tools_.push_back(std::move(tool));
   }
   if (options_.conformance_fixtures) tools_.push_back(make_conformance_error_tool());
 }
@@ -39,7 +40,8 @@ std::string Server::instructions() const {
       "DOMAIN(ops) applies op strings as one atomic batch, DOMAIN_query(q) inspects, "
       "DOMAIN_session(action) manages the document (new, open, save, checkpoint, undo, redo), and "
       "DOMAIN_help() returns the reference card. Start with DOMAIN_session 'new \"Title\"' or "
-      "'open PATH', then send ops; call DOMAIN_help when unsure of the syntax. Every mutating reply "
+      "'open PATH', then send ops; call DOMAIN_help when unsure of the syntax. Every mutating "
+      "reply "
       "ends with a state digest; lines starting with '!' are errors, '?' are warnings, 'try:' "
       "lines are suggested fixes.";
   if (!domains_.empty()) {

@@ -74,8 +74,8 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
                         "unknown tool \"" + std::string(name->as_string()) + "\"; see tools/list");
   }
   if (tool->kind == ToolKind::fixture_error) {
-    return reply->result(tool_result(core::ToolReply{
-        "This tool intentionally returns an error for testing", true, {}}));
+    return reply->result(tool_result(
+        core::ToolReply{"This tool intentionally returns an error for testing", true, {}}));
   }
   json::object no_arguments;
   const json::object* arguments = &no_arguments;
@@ -104,8 +104,8 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
   }
   auto flight = track(message.id);
   auto self = shared_from_this();
-  session_->submit([self, tool, args = std::move(*checked), token, reply, flight](
-                       ClientSession::Done done) mutable {
+  session_->submit([self, tool, args = std::move(*checked), token, reply,
+                    flight](ClientSession::Done done) mutable {
     self->run_tool(*tool, args, token, reply, flight, std::move(done));
   });
 }

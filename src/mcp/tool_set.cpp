@@ -29,7 +29,8 @@ json::object schema_for(ToolKind kind, const std::string& domain) {
     case ToolKind::session:
       properties["action"] = string_property(
           "A session action: 'new \"Title\"', 'open PATH', 'save', 'save as:PATH', "
-          "'checkpoint NAME', 'undo', 'undo N', 'undo to:NAME', 'redo', 'close' (" + domain + ")");
+          "'checkpoint NAME', 'undo', 'undo N', 'undo to:NAME', 'redo', 'close' (" +
+          domain + ")");
       required.emplace_back("action");
       break;
     case ToolKind::help:
@@ -50,16 +51,20 @@ std::string description_for(ToolKind kind, const core::Domain& domain) {
              "Start with " + name + "_session 'new \"Title\"' or 'open PATH'.\n\n" +
              core::render_reference_card(domain, nullptr);
     case ToolKind::query:
-      return "Inspect the open " + what + " document (read-only): map, stats, status, describe "
-             "REF, list [@selector], find TEXT, history N, diff checkpoint:NAME, … — see " + name +
-             "_help.";
+      return "Inspect the open " + what +
+             " document (read-only): map, stats, status, describe "
+             "REF, list [@selector], find TEXT, history N, diff checkpoint:NAME, … — see " +
+             name + "_help.";
     case ToolKind::session:
-      return "Lifecycle of the " + what + " document: new, open, save [as:PATH], checkpoint, "
-             "undo [N] / undo to:NAME, redo [N], close, and domain commands (see " + name + "_help).";
+      return "Lifecycle of the " + what +
+             " document: new, open, save [as:PATH], checkpoint, "
+             "undo [N] / undo to:NAME, redo [N], close, and domain commands (see " +
+             name + "_help).";
     case ToolKind::fixture_error:
       return {};
     case ToolKind::help:
-      return "The full " + what + " reference card: verbs, vocabulary, selectors, queries, "
+      return "The full " + what +
+             " reference card: verbs, vocabulary, selectors, queries, "
              "session commands, and what this document added at run time.";
   }
   return {};
@@ -68,11 +73,19 @@ std::string description_for(ToolKind kind, const core::Domain& domain) {
 core::Error argument_error(const Tool& tool, std::string message) {
   std::string example;
   switch (tool.kind) {
-    case ToolKind::ops: example = "{\"ops\": [\"…\"]}"; break;
-    case ToolKind::query: example = "{\"q\": \"map\"}"; break;
-    case ToolKind::session: example = "{\"action\": \"new \\\"Title\\\"\"}"; break;
+    case ToolKind::ops:
+      example = "{\"ops\": [\"…\"]}";
+      break;
+    case ToolKind::query:
+      example = "{\"q\": \"map\"}";
+      break;
+    case ToolKind::session:
+      example = "{\"action\": \"new \\\"Title\\\"\"}";
+      break;
     case ToolKind::help:
-    case ToolKind::fixture_error: example = "{}"; break;
+    case ToolKind::fixture_error:
+      example = "{}";
+      break;
   }
   return core::make_error("invalid arguments for " + tool.name + ": " + message, {example});
 }
@@ -87,8 +100,8 @@ std::vector<Tool> make_tools(const core::Domain& domain) {
                                                     {ToolKind::session, name + "_session"},
                                                     {ToolKind::help, name + "_help"}};
   for (const auto& [kind, tool_name] : kinds) {
-    tools.push_back(Tool{tool_name, kind, &domain, description_for(kind, domain),
-                         schema_for(kind, name)});
+    tools.push_back(
+        Tool{tool_name, kind, &domain, description_for(kind, domain), schema_for(kind, name)});
   }
   return tools;
 }
@@ -135,9 +148,8 @@ Tool make_conformance_error_tool() {
 }
 
 json::object describe(const Tool& tool) {
-  return json::object{{"name", tool.name},
-                      {"description", tool.description},
-                      {"inputSchema", tool.input_schema}};
+  return json::object{
+      {"name", tool.name}, {"description", tool.description}, {"inputSchema", tool.input_schema}};
 }
 
 }  // namespace fcp::mcp

@@ -174,7 +174,8 @@ TEST_F(SessionTest, HistoryDiffAndStatus) {
   EXPECT_NE(status.find("checkpoints: v1@1"), std::string::npos);
   auto unknown = session_.run_query("mpa");
   EXPECT_TRUE(unknown.is_error);
-  EXPECT_NE(unknown.text.find("unknown query \"mpa\"; queries: map, list, stats"), std::string::npos);
+  EXPECT_NE(unknown.text.find("unknown query \"mpa\"; queries: map, list, stats"),
+            std::string::npos);
   EXPECT_NE(unknown.text.find("try: map"), std::string::npos);
 }
 
@@ -256,7 +257,8 @@ TEST_F(SessionTest, CancellationRollsBack) {
 TEST_F(SessionTest, ProgressIsReportedForLongBatches) {
   action("new X");
   std::vector<std::string> list;
-  for (int i = 0; i < 2500; ++i) list.push_back("add c" + std::to_string(i) + " color:red");
+  for (int i = 0; i < 2500; ++i)
+    list.push_back("add c" + std::to_string(i) + " color:red");
   std::vector<double> seen;
   CallOptions options;
   options.progress = [&](double done, double total, std::string_view) {

@@ -33,8 +33,10 @@ TEST(Config, UsageErrors) {
   EXPECT_NE(parse({}).error().message.find("choose at least one transport"), std::string::npos);
   EXPECT_NE(parse({"--tcp", "7300"}).error().message.find("HOST:PORT"), std::string::npos);
   EXPECT_NE(parse({"--tcp", "h:99999"}).error().message.find("bad port"), std::string::npos);
-  EXPECT_NE(parse({"--stdio", "--bogus", "x"}).error().message.find("unknown flag"), std::string::npos);
-  EXPECT_NE(parse({"--stdio", "--workers", "0"}).error().message.find("positive"), std::string::npos);
+  EXPECT_NE(parse({"--stdio", "--bogus", "x"}).error().message.find("unknown flag"),
+            std::string::npos);
+  EXPECT_NE(parse({"--stdio", "--workers", "0"}).error().message.find("positive"),
+            std::string::npos);
   EXPECT_NE(parse({"--stdio", "--root"}).error().message.find("needs a value"), std::string::npos);
   EXPECT_EQ(parse({"--help"})->mode, Invocation::Mode::help);
   EXPECT_EQ(parse({"conformance", "a.json"})->files, std::vector<std::string>{"a.json"});
@@ -45,13 +47,15 @@ TEST(Config, JsonFileAndFlagsOverrideIt) {
   ASSERT_TRUE(apply_config_json(R"({"transports":{"tcp":["0.0.0.0:7300"],"stdio":false},
       "roots":["/srv/docs"],"log":{"level":"warn","file":null},"workers":2,
       "limits":{"max_message_bytes":1024},"http":{"allowed_hosts":["fcp.internal"]},
-      "lofi":{"port":7400},"_comment":"ignored"})", config));
+      "lofi":{"port":7400},"_comment":"ignored"})",
+                                config));
   EXPECT_EQ(config.tcp[0].host, "0.0.0.0");
   EXPECT_EQ(config.roots, std::vector<std::string>{"/srv/docs"});
   EXPECT_EQ(config.max_message_bytes, 1024u);
   EXPECT_EQ(config.allowed_hosts, std::vector<std::string>{"fcp.internal"});
-  EXPECT_NE(apply_config_json(R"({"limits":{"max_mesage_bytes":1}})", config).error().message.find(
-                "unknown setting \"limits.max_mesage_bytes\""),
+  EXPECT_NE(apply_config_json(R"({"limits":{"max_mesage_bytes":1}})", config)
+                .error()
+                .message.find("unknown setting \"limits.max_mesage_bytes\""),
             std::string::npos);
   EXPECT_FALSE(apply_config_json("[1]", config));
   EXPECT_FALSE(apply_config_json(R"({"workers":-1})", config));

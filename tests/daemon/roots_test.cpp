@@ -53,8 +53,10 @@ TEST_F(RootsTest, EscapesAreRefusedWithTheRootsNamed) {
 
 TEST_F(RootsTest, BadPathsGetClearErrors) {
   auto roots = policy();
-  EXPECT_NE(roots.for_reading("missing.txt").error().message.find("cannot open"), std::string::npos);
-  EXPECT_NE(roots.for_writing("nodir/x.txt").error().message.find("does not exist"), std::string::npos);
+  EXPECT_NE(roots.for_reading("missing.txt").error().message.find("cannot open"),
+            std::string::npos);
+  EXPECT_NE(roots.for_writing("nodir/x.txt").error().message.find("does not exist"),
+            std::string::npos);
   EXPECT_NE(roots.for_writing("sub").error().message.find("directory"), std::string::npos);
   EXPECT_FALSE(roots.for_reading(""));
   EXPECT_FALSE(RootPolicy::make({(base_ / "nope").string()}));

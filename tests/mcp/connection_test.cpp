@@ -65,7 +65,8 @@ class ConnectionTest : public ::testing::Test {
       : domain_(testing::make_deck_domain()),
         server_(workers_.get_executor(), {domain_.get()}, paths_, ServerOptions{}) {}
   ~ConnectionTest() override {
-    for (auto& c : connections_) c->close();
+    for (auto& c : connections_)
+      c->close();
     workers_.join();
   }
 
@@ -197,12 +198,15 @@ TEST_F(ConnectionTest, ProgressAndLogNotifications) {
   request(*c, 3, "logging/setLevel", {{"level", "warning"}});
   call(*c, 4, "deck_session", {{"action", "new X"}});
   json::array ops;
-  for (int i = 0; i < 2100; ++i) ops.emplace_back("add c" + std::to_string(i) + " color:red");
+  for (int i = 0; i < 2100; ++i)
+    ops.emplace_back("add c" + std::to_string(i) + " color:red");
   auto responder = std::make_shared<RecordingResponder>();
   json::object params{{"name", "deck"},
                       {"arguments", json::object{{"ops", ops}}},
                       {"_meta", json::object{{"progressToken", "p1"}}}};
-  send(*c, json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", 5}, {"method", "tools/call"}, {"params", params}}),
+  send(*c,
+       json::serialize(json::object{
+           {"jsonrpc", "2.0"}, {"id", 5}, {"method", "tools/call"}, {"params", params}}),
        responder);
   ASSERT_EQ(responder->notifications.size(), 2u);
   EXPECT_EQ(responder->notifications[0].at("method"), "notifications/progress");
@@ -211,8 +215,10 @@ TEST_F(ConnectionTest, ProgressAndLogNotifications) {
   EXPECT_EQ(responder->notifications[1].at("params").at("total").as_double(), 2100.0);
 
   auto failing = std::make_shared<RecordingResponder>();
-  send(*c, R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"deck","arguments":{"ops":["fail"]}}})",
-       failing);
+  send(
+      *c,
+      R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"deck","arguments":{"ops":["fail"]}}})",
+      failing);
   ASSERT_EQ(failing->notifications.size(), 1u);
   EXPECT_EQ(failing->notifications[0].at("method"), "notifications/message");
   EXPECT_EQ(failing->notifications[0].at("params").at("level"), "warning");
@@ -222,11 +228,13 @@ TEST_F(ConnectionTest, CancelledCallsGetNoReply) {
   auto c = ready();
   call(*c, 2, "deck_session", {{"action", "new X"}});
   auto slow = std::make_shared<RecordingResponder>();
-  c->handle(R"({"jsonrpc":"2.0","id":"s","method":"tools/call","params":{"name":"deck","arguments":{"ops":["sleep 300","add A color:red"]}}})",
-            slow);
+  c->handle(
+      R"({"jsonrpc":"2.0","id":"s","method":"tools/call","params":{"name":"deck","arguments":{"ops":["sleep 300","add A color:red"]}}})",
+      slow);
   auto queued = std::make_shared<RecordingResponder>();
-  c->handle(R"({"jsonrpc":"2.0","id":"q","method":"tools/call","params":{"name":"deck_query","arguments":{"q":"stats"}}})",
-            queued);
+  c->handle(
+      R"({"jsonrpc":"2.0","id":"q","method":"tools/call","params":{"name":"deck_query","arguments":{"q":"stats"}}})",
+      queued);
   send(*c, R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"s"}})");
   EXPECT_TRUE(slow->wait().is_null());
   EXPECT_EQ(text_of(queued->wait()), "cards:0");  // the cancelled batch was rolled back
@@ -244,14 +252,16 @@ TEST_F(ConnectionTest, NamedSessionsOutliveConnectionsOneClientAtATime) {
   auto third = ready("team");
   EXPECT_EQ(text_of(call(*third, 2, "deck_query", {{"q", "stats"}})), "cards:1");
   auto anonymous = ready();
-  EXPECT_TRUE(call(*anonymous, 2, "deck_query", {{"q", "stats"}}).at("result").at("isError").as_bool());
+  EXPECT_TRUE(
+      call(*anonymous, 2, "deck_query", {{"q", "stats"}}).at("result").at("isError").as_bool());
 }
 
 TEST_F(ConnectionTest, IdleHttpHoldersOfNamedSessionsCanBeTakenOver) {
   ServerOptions options;
   options.http_takeover_idle = std::chrono::milliseconds(0);
   Server server(workers_.get_executor(), {domain_.get()}, paths_, options);
-  auto initialize = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})";
+  auto initialize =
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})";
   auto tcp = server.connect(ConnectionInfo{"tcp", "a", "n"}, nullptr);
   send(*tcp, initialize);
   auto refused = server.connect(ConnectionInfo{"tcp", "b", "n"}, nullptr);
@@ -261,10 +271,13 @@ TEST_F(ConnectionTest, IdleHttpHoldersOfNamedSessionsCanBeTakenOver) {
   send(*http, initialize);
   auto taker = server.connect(ConnectionInfo{"http", "d", "n"}, nullptr);
   EXPECT_TRUE(send(*taker, initialize).as_object().contains("result"));  // idle HTTP: taken over
-  auto stale = send(*http, R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deck_query","arguments":{"q":"stats"}}})");
+  auto stale = send(
+      *http,
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deck_query","arguments":{"q":"stats"}}})");
   EXPECT_TRUE(stale.at("result").at("isError").as_bool());
   EXPECT_NE(text_of(stale).find("taken over"), std::string::npos);
-  for (auto* c : {tcp.get(), refused.get(), http.get(), taker.get()}) c->close();
+  for (auto* c : {tcp.get(), refused.get(), http.get(), taker.get()})
+    c->close();
 }
 
 TEST_F(ConnectionTest, ConformanceFixtureToolOnlyWhenAskedFor) {
@@ -272,8 +285,12 @@ TEST_F(ConnectionTest, ConformanceFixtureToolOnlyWhenAskedFor) {
   options.conformance_fixtures = true;
   Server server(workers_.get_executor(), {domain_.get()}, paths_, options);
   auto c = server.connect(ConnectionInfo{"test", "p", std::nullopt}, nullptr);
-  send(*c, R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
-  auto result = send(*c, R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_error_handling","arguments":{}}})");
+  send(
+      *c,
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+  auto result = send(
+      *c,
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_error_handling","arguments":{}}})");
   EXPECT_TRUE(result.at("result").at("isError").as_bool());
   EXPECT_EQ(error_code(call(*ready(), 2, "test_error_handling", {})), -32602);
   c->close();

@@ -14,10 +14,10 @@ TEST(Utf8, ValidTextIsUnchanged) {
 
 TEST(Utf8, InvalidSequencesBecomeReplacementCharacters) {
   EXPECT_EQ(to_valid_utf8("a\xFFz"), "a\xEF\xBF\xBDz");
-  EXPECT_EQ(to_valid_utf8("\xC3"), "\xEF\xBF\xBD");                   // truncated
-  EXPECT_EQ(to_valid_utf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");   // overlong
+  EXPECT_EQ(to_valid_utf8("\xC3"), "\xEF\xBF\xBD");                                  // truncated
+  EXPECT_EQ(to_valid_utf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");                  // overlong
   EXPECT_EQ(to_valid_utf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
-  EXPECT_FALSE(is_valid_utf8("\xF4\x90\x80\x80"));                     // above U+10FFFF
+  EXPECT_FALSE(is_valid_utf8("\xF4\x90\x80\x80"));  // above U+10FFFF
 }
 
 }  // namespace

@@ -65,16 +65,19 @@ class DeckDocument final : public core::Document {
   Result<core::OpOutcome> execute(const core::ParsedOp& op, core::CallContext& ctx) override;
   void revert(const core::Event& event, core::EffectSink&) override {
     const auto& deck = static_cast<const DeckEvent&>(event);
-    for (auto it = deck.changes.rbegin(); it != deck.changes.rend(); ++it) apply(it->second, it->first);
+    for (auto it = deck.changes.rbegin(); it != deck.changes.rend(); ++it)
+      apply(it->second, it->first);
   }
   void replay(const core::Event& event, core::EffectSink&) override {
-    for (const auto& [before, after] : static_cast<const DeckEvent&>(event).changes) apply(before, after);
+    for (const auto& [before, after] : static_cast<const DeckEvent&>(event).changes)
+      apply(before, after);
   }
   std::optional<Result<std::string>> query(std::string_view verb, std::string_view args,
                                            const core::CallContext& ctx) const override;
   std::string digest() const override {
     std::size_t links = 0;
-    for (const auto& [name, card] : cards_) links += card.links.size();
+    for (const auto& [name, card] : cards_)
+      links += card.links.size();
     return "[" + std::to_string(cards_.size()) + "c " + std::to_string(links) + "l]";
   }
   std::vector<std::string> warnings(std::span<const core::EventPtr> batch) const override {
@@ -85,21 +88,25 @@ class DeckDocument final : public core::Document {
       }
     }
     std::vector<std::string> out;
-    for (const auto& name : touched) out.push_back(name + ": no color");
+    for (const auto& name : touched)
+      out.push_back(name + ": no color");
     return out;
   }
   Result<std::string> serialize(const std::filesystem::path&) const override {
     std::string out;
     for (const auto& [name, card] : cards_) {
       std::string links;
-      for (const auto& link : card.links) links += (links.empty() ? "" : ",") + link;
+      for (const auto& link : card.links)
+        links += (links.empty() ? "" : ",") + link;
       out += name + "\t" + card.color + "\t" + links + "\n";
     }
     return out;
   }
   std::string title() const override { return title_; }
   std::string summary() const override { return std::to_string(cards_.size()) + " cards"; }
-  std::string help_additions() const override { return "  cards: " + std::to_string(cards_.size()); }
+  std::string help_additions() const override {
+    return "  cards: " + std::to_string(cards_.size());
+  }
 
   FakeExecutor executor;
 
@@ -119,8 +126,8 @@ class DeckDocument final : public core::Document {
   core::NameIndex<std::string> index_;
 };
 
-core::EventPtr make_event(std::string text,
-                          std::vector<std::pair<std::optional<Card>, std::optional<Card>>> changes) {
+core::EventPtr make_event(
+    std::string text, std::vector<std::pair<std::optional<Card>, std::optional<Card>>> changes) {
   auto event = std::make_shared<DeckEvent>();
   event->text = std::move(text);
   event->changes = std::move(changes);
@@ -175,9 +182,11 @@ Result<core::OpOutcome> DeckDocument::add(const core::ParsedOp& op) {
   core::OpOutcome outcome;
   std::vector<std::pair<std::optional<Card>, std::optional<Card>>> changes;
   for (int i = 1; i <= count; ++i) {
-    Card card{op.positionals[0] + (count > 1 ? std::to_string(i) : ""), op.param_or("color", ""), {}};
+    Card card{
+        op.positionals[0] + (count > 1 ? std::to_string(i) : ""), op.param_or("color", ""), {}};
     if (cards_.contains(card.name)) {
-      for (auto& [before, after] : changes) erase(after->name);  // strong guarantee
+      for (auto& [before, after] : changes)
+        erase(after->name);  // strong guarantee
       return make_error("card \"" + card.name + "\" exists", {"rename " + card.name + " NEW"});
     }
     put(card);
@@ -213,7 +222,8 @@ Result<core::OpOutcome> DeckDocument::change_each(const core::ParsedOp& op,
     }
     changes.emplace_back(before, after);
   }
-  for (const auto& [before, after] : changes) apply(before, after);
+  for (const auto& [before, after] : changes)
+    apply(before, after);
   outcome.event = make_event(op.raw, std::move(changes));
   return outcome;
 }
@@ -226,7 +236,8 @@ Result<core::OpOutcome> DeckDocument::link(const core::ParsedOp& op) {
     if (!id) return id.error();
     chain.push_back(*id);
   }
-  if (chain.size() < 2 || op.arrows.empty()) return make_error("link needs A -> B", {"link A -> B"});
+  if (chain.size() < 2 || op.arrows.empty())
+    return make_error("link needs A -> B", {"link A -> B"});
   core::OpOutcome outcome;
   std::map<std::string, Card> touched;
   for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
@@ -235,8 +246,10 @@ Result<core::OpOutcome> DeckDocument::link(const core::ParsedOp& op) {
     outcome.lines.push_back("~" + chain[i] + "->" + chain[i + 1]);
   }
   std::vector<std::pair<std::optional<Card>, std::optional<Card>>> changes;
-  for (const auto& [name, card] : touched) changes.emplace_back(cards_.at(name), card);
-  for (const auto& [before, after] : changes) apply(before, after);
+  for (const auto& [name, card] : touched)
+    changes.emplace_back(cards_.at(name), card);
+  for (const auto& [before, after] : changes)
+    apply(before, after);
   outcome.event = make_event(op.raw, std::move(changes));
   return outcome;
 }
@@ -245,7 +258,8 @@ Result<core::OpOutcome> DeckDocument::execute(const core::ParsedOp& op, core::Ca
   if (op.verb == "add") return add(op);
   if (op.verb == "remove" || op.verb == "set" || op.verb == "rename") return change_each(op, ctx);
   if (op.verb == "link") return link(op);
-  if (op.verb == "fail") return make_error(op.positionals.empty() ? "failed on purpose" : op.positionals[0]);
+  if (op.verb == "fail")
+    return make_error(op.positionals.empty() ? "failed on purpose" : op.positionals[0]);
   if (op.verb == "sleep") {
     int ms = op.positionals.empty() ? 100 : std::atoi(op.positionals[0].c_str());
     std::this_thread::sleep_for(std::chrono::milliseconds(std::clamp(ms, 0, 10000)));
@@ -272,9 +286,11 @@ std::optional<Result<std::string>> DeckDocument::query(std::string_view verb, st
       if (!selected) return Result<std::string>(selected.error());
       names = *selected;
     } else {
-      for (const auto& [name, card] : cards_) names.push_back(name);
+      for (const auto& [name, card] : cards_)
+        names.push_back(name);
     }
-    for (const auto& name : names) out += "\n  " + name + " " + cards_.at(name).color;
+    for (const auto& name : names)
+      out += "\n  " + name + " " + cards_.at(name).color;
     return Result<std::string>(out);
   }
   if (verb == "stats") return Result<std::string>("cards:" + std::to_string(cards_.size()));
@@ -283,7 +299,8 @@ std::optional<Result<std::string>> DeckDocument::query(std::string_view verb, st
     if (!id) return Result<std::string>(id.error());
     const auto& card = cards_.at(*id);
     std::string links;
-    for (const auto& l : card.links) links += " " + l;
+    for (const auto& l : card.links)
+      links += " " + l;
     return Result<std::string>("card " + card.name + " color:" + card.color + " links:" + links);
   }
   return std::nullopt;
@@ -314,11 +331,14 @@ class DeckDomain final : public core::Domain {
             {"describe", "describe REF", "", "one card"}};
   }
   std::vector<std::string> file_extensions() const override { return {"deck"}; }
-  Result<std::unique_ptr<core::Document>> create(const core::SessionCommand& command) const override {
+  Result<std::unique_ptr<core::Document>> create(
+      const core::SessionCommand& command) const override {
     const auto* title = command.arg("title");
-    return std::unique_ptr<core::Document>(std::make_unique<DeckDocument>(title ? *title : "Untitled"));
+    return std::unique_ptr<core::Document>(
+        std::make_unique<DeckDocument>(title ? *title : "Untitled"));
   }
-  Result<std::unique_ptr<core::Document>> load(const std::filesystem::path& path, std::string_view bytes,
+  Result<std::unique_ptr<core::Document>> load(const std::filesystem::path& path,
+                                               std::string_view bytes,
                                                const core::ProgressFn&) const override {
     auto document = std::make_unique<DeckDocument>(path.stem().string());
     std::istringstream in{std::string(bytes)};
@@ -327,12 +347,14 @@ class DeckDomain final : public core::Domain {
     while (std::getline(in, line)) {
       ++number;
       auto tab = line.find('\t');
-      if (tab == std::string::npos) return make_error("line " + std::to_string(number) + ": expected NAME<TAB>COLOR");
+      if (tab == std::string::npos)
+        return make_error("line " + std::to_string(number) + ": expected NAME<TAB>COLOR");
       Card card{line.substr(0, tab), line.substr(tab + 1), {}};
       if (auto tab2 = card.color.find('\t'); tab2 != std::string::npos) {
         std::istringstream links(card.color.substr(tab2 + 1));
         card.color.resize(tab2);
-        for (std::string link; std::getline(links, link, ',');) card.links.push_back(link);
+        for (std::string link; std::getline(links, link, ',');)
+          card.links.push_back(link);
       }
       document->put(card);
     }
@@ -348,6 +370,8 @@ class DeckDomain final : public core::Domain {
 
 }  // namespace
 
-std::unique_ptr<core::Domain> make_deck_domain() { return std::make_unique<DeckDomain>(); }
+std::unique_ptr<core::Domain> make_deck_domain() {
+  return std::make_unique<DeckDomain>();
+}
 
 }  // namespace fcp::testing
