@@ -43,4 +43,6 @@ echo "== bench_roundtrip" >&2
     --json "$results/$stamp-roundtrip.json" "$@" 2>&1
 } | tee "$results/$stamp-roundtrip.txt"
 
+# Paths relative to the repository, so saved results name no machine's directories.
+sed -i "s|$root/||g" "$results/$stamp"-*
 echo "results: $results/$stamp-{core,roundtrip}.{txt,json}" >&2

@@ -5,6 +5,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 flavour="${1:-release}"
 dir="$root/build/$flavour"
+# Lets ccache reuse objects across clones at different paths (CI builds a fresh clone).
+export CCACHE_BASEDIR="$root"
 case "$flavour" in
   release) args=(-DCMAKE_BUILD_TYPE=Release) ;;
   debug) args=(-DCMAKE_BUILD_TYPE=Debug) ;;
