@@ -254,10 +254,15 @@ bool ClientConnection::releasable() const {
 
 void ClientConnection::close() {
   if (closed_.exchange(true)) return;
-  std::lock_guard lock(mutex_);
-  for (auto& [id, flight] : in_flight_)
-    flight->cancelled = true;
-  if (session_ && !session_->name().empty()) server_.registry().detach(session_->name(), this);
+  std::shared_ptr<ClientSession> session;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, flight] : in_flight_)
+      flight->cancelled = true;
+    session = session_;
+  }
+  // Outside mutex_: the registry calls releasable() (which takes mutex_) under its own lock.
+  if (session && !session->name().empty()) server_.registry().detach(session->name(), this);
   spdlog::debug("{} client {} disconnected", info_.transport, info_.peer);
 }
 
