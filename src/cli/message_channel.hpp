@@ -3,11 +3,16 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace fcp::cli {
 
 struct Options;
+
+// Removes and returns the next non-empty line (without "\n" or a trailing "\r") from `buffer`,
+// or nullopt when it holds no complete line. Used by the newline-framed channels (stdio, TCP).
+std::optional<std::string> take_line(std::string& buffer);
 
 // One connection to the daemon, moving whole JSON-RPC messages (no framing visible above).
 // Thread: one thread at a time. Errors: throws ChannelError (closed, I/O error, timeout, the

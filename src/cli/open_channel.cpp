@@ -20,4 +20,15 @@ std::unique_ptr<MessageChannel> open_channel(const Options& options) {
   return std::make_unique<StdioChildChannel>(program, options.fcpd_args, options.timeout);
 }
 
+std::optional<std::string> take_line(std::string& buffer) {
+  for (auto newline = buffer.find('\n'); newline != std::string::npos;
+       newline = buffer.find('\n')) {
+    std::string line = buffer.substr(0, newline);
+    buffer.erase(0, newline + 1);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) return line;
+  }
+  return std::nullopt;
+}
+
 }  // namespace fcp::cli

@@ -171,13 +171,7 @@ std::string StdioChildChannel::receive(std::chrono::milliseconds timeout) {
   if (from_child_ < 0) throw ChannelError("the connection to " + program_ + " is closed");
   auto deadline = Clock::now() + timeout;
   for (;;) {
-    if (auto newline = buffer_.find('\n'); newline != std::string::npos) {
-      std::string line = buffer_.substr(0, newline);
-      buffer_.erase(0, newline + 1);
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (!line.empty()) return line;
-      continue;
-    }
+    if (auto line = take_line(buffer_)) return *line;
     pollfd fd{from_child_, POLLIN, 0};
     int ready = ::poll(&fd, 1, milliseconds_until(deadline));
     if (ready < 0 && errno == EINTR) continue;

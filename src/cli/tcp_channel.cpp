@@ -35,13 +35,7 @@ void TcpChannel::send(const std::string& message) {
 
 std::string TcpChannel::receive(std::chrono::milliseconds timeout) {
   for (;;) {
-    if (auto newline = buffer_.find('\n'); newline != std::string::npos) {
-      std::string line = buffer_.substr(0, newline);
-      buffer_.erase(0, newline + 1);
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (!line.empty()) return line;
-      continue;
-    }
+    if (auto line = take_line(buffer_)) return *line;
     if (!net_.is_open()) throw ChannelError("the connection to the daemon is closed");
     auto ec = net_.run(timeout, [&](auto handler) {
       boost::asio::async_read_until(net_.stream(), boost::asio::dynamic_buffer(buffer_), '\n',

@@ -15,6 +15,14 @@ std::string warning_line(std::string_view text) {
   return "? " + std::string(text);
 }
 
+std::string plural(std::size_t count, std::string_view word) {
+  std::string out = std::to_string(count);
+  out += ' ';
+  out += word;
+  if (count != 1) out += 's';
+  return out;
+}
+
 void ReplyText::add_all(std::vector<std::string> lines) {
   for (auto& line : lines)
     lines_.push_back(std::move(line));

@@ -24,6 +24,8 @@ inline constexpr char warning = '?';
 std::vector<std::string> error_lines(const Error& error);
 // "? text"
 std::string warning_line(std::string_view text);
+// "1 op", "3 ops"
+std::string plural(std::size_t count, std::string_view word);
 
 // Accumulates reply lines and joins them with '\n' (no trailing newline).
 class ReplyText {

@@ -32,10 +32,6 @@ bool is_cancelled(const CallOptions& options) {
   return options.cancelled != nullptr && options.cancelled->load(std::memory_order_relaxed);
 }
 
-std::string plural(std::size_t n, std::string_view word) {
-  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
-}
-
 }  // namespace
 
 Session::Session(const Domain& domain, const PathPolicy& paths, SessionLimits limits)

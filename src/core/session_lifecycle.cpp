@@ -8,10 +8,6 @@
 namespace fcp::core {
 namespace {
 
-std::string plural(std::size_t n, std::string_view word) {
-  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
-}
-
 bool wants_discard(const SessionCommand& command) {
   const auto* discard = command.param("discard");
   return discard != nullptr && (*discard == "true" || *discard == "yes" || *discard == "1");
