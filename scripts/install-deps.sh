@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
   libxml2-utils
+  libgraphviz-dev librsvg2-dev libcairo2-dev
 )
 # Node.js runs the end-to-end tests with the official MCP TypeScript SDK.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)

@@ -6,3 +6,8 @@ find_package(fmt REQUIRED)
 find_package(Threads REQUIRED)
 find_package(pugixml REQUIRED)
 find_package(ZLIB REQUIRED)
+
+# drawio: Graphviz lays out diagrams; librsvg + cairo rasterize exported SVG to PNG and PDF.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(GRAPHVIZ REQUIRED IMPORTED_TARGET libgvc libcgraph)
+pkg_check_modules(RSVG REQUIRED IMPORTED_TARGET librsvg-2.0 cairo)
