@@ -1,9 +1,12 @@
 #include "domains/registry.hpp"
 
+#include "domains/drawio/domain.hpp"
+
 namespace fcp::domains {
 
 std::vector<std::unique_ptr<core::Domain>> make_all() {
   std::vector<std::unique_ptr<core::Domain>> domains;
+  domains.push_back(drawio::make_drawio_domain());
   return domains;
 }
 

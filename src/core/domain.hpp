@@ -43,6 +43,7 @@ struct OpOutcome {
   std::vector<std::string> lines;  // reply lines, already prefixed (+, ~, *, -, !, @)
   EventPtr event;                  // ONE event for the whole op; null when nothing changed
   std::vector<Attachment> attachments;
+  std::string checkpoint;  // non-empty: the op asks for a named checkpoint after its event
 };
 
 // Called between steps of long work; `total` is 0 when unknown.

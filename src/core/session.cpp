@@ -99,6 +99,7 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
         log_.append(outcome->event);
         steps.push_back({std::move(outcome->event), true});
       }
+      if (!outcome->checkpoint.empty()) log_.checkpoint(std::move(outcome->checkpoint));
       if (options.progress && (i + 1) % limits_.progress_every == 0) {
         options.progress(static_cast<double>(i + 1), static_cast<double>(list.size()), "ops");
       }

@@ -100,14 +100,16 @@ Result<std::string> Session::query_history(std::string_view args) const {
 }
 
 Result<std::string> Session::query_diff(std::string_view args) const {
+  // `diff checkpoint:NAME` or just `diff NAME`.
   constexpr std::string_view kPrefix = "checkpoint:";
-  if (args.substr(0, kPrefix.size()) != kPrefix || args.size() == kPrefix.size()) {
+  std::string_view name = args;
+  if (name.substr(0, kPrefix.size()) == kPrefix) name.remove_prefix(kPrefix.size());
+  if (name.empty() || name.find(' ') != std::string_view::npos) {
     std::vector<std::string> hints;
-    for (const auto& [name, position] : log_.checkpoints())
-      hints.push_back("diff checkpoint:" + name);
+    for (const auto& [checkpoint, position] : log_.checkpoints())
+      hints.push_back("diff checkpoint:" + checkpoint);
     return make_error("diff needs a checkpoint: diff checkpoint:NAME", std::move(hints));
   }
-  auto name = args.substr(kPrefix.size());
   auto events = log_.since(name);
   if (!events) return events.error();
   ReplyText text;

@@ -21,10 +21,21 @@ constexpr int kError = 4;
 json::object tool_result(const core::ToolReply& reply) {
   json::array content;
   content.push_back(json::object{{"type", "text"}, {"text", to_valid_utf8(reply.text)}});
+  std::size_t number = 0;
   for (const auto& attachment : reply.attachments) {
-    content.push_back(json::object{{"type", "image"},
-                                   {"data", base64_encode(attachment.bytes)},
-                                   {"mimeType", attachment.mime_type}});
+    ++number;
+    if (attachment.mime_type.starts_with("image/")) {
+      content.push_back(json::object{{"type", "image"},
+                                     {"data", base64_encode(attachment.bytes)},
+                                     {"mimeType", attachment.mime_type}});
+      continue;
+    }
+    // Anything else (a PDF) is an embedded resource, not an image.
+    content.push_back(json::object{
+        {"type", "resource"},
+        {"resource", json::object{{"uri", "fcp://attachment/" + std::to_string(number)},
+                                  {"mimeType", attachment.mime_type},
+                                  {"blob", base64_encode(attachment.bytes)}}}});
   }
   return json::object{{"content", std::move(content)}, {"isError", reply.is_error}};
 }

@@ -263,7 +263,7 @@ Result<core::OpOutcome> DeckDocument::execute(const core::ParsedOp& op, core::Ca
   if (op.verb == "sleep") {
     int ms = op.positionals.empty() ? 100 : std::atoi(op.positionals[0].c_str());
     std::this_thread::sleep_for(std::chrono::milliseconds(std::clamp(ms, 0, 10000)));
-    return core::OpOutcome{{"! slept " + std::to_string(ms) + " ms"}, nullptr, {}};
+    return core::OpOutcome{{"! slept " + std::to_string(ms) + " ms"}, nullptr, {}, {}};
   }
   // emit TEXT: an op whose effect must be confirmed by the (fake) external system.
   std::string text = op.positionals.empty() ? "" : op.positionals[0];
@@ -271,7 +271,7 @@ Result<core::OpOutcome> DeckDocument::execute(const core::ParsedOp& op, core::Ca
   Card card{"emitted-" + text, "grey", {}};
   if (cards_.contains(card.name)) return make_error("already emitted " + text);
   put(card);
-  return core::OpOutcome{{"+emit " + text}, make_event(op.raw, {{std::nullopt, card}}), {}};
+  return core::OpOutcome{{"+emit " + text}, make_event(op.raw, {{std::nullopt, card}}), {}, {}};
 }
 
 std::optional<Result<std::string>> DeckDocument::query(std::string_view verb, std::string_view args,

@@ -21,7 +21,12 @@ namespace fcp::drawio::testing {
 // The repository root: $FCP_SOURCE_DIR (set by CTest), else derived from this file's path.
 inline std::filesystem::path source_dir() {
   if (const char* dir = std::getenv("FCP_SOURCE_DIR"); dir != nullptr && *dir != '\0') return dir;
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().parent_path();
+  return std::filesystem::path(__FILE__)
+      .parent_path()
+      .parent_path()
+      .parent_path()
+      .parent_path()
+      .parent_path();
 }
 
 inline std::string read_file(const std::filesystem::path& path) {

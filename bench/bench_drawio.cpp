@@ -1,0 +1,132 @@
+// drawio benchmarks: N adds + N connects in one batch through the whole engine, open and save
+// of a 10 000-shape file, Graphviz layout of 1 000 nodes. Figures in bench/README.md.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/session.hpp"
+#include "domains/drawio/document.hpp"
+#include "domains/drawio/domain.hpp"
+#include "domains/drawio/io/reader.hpp"
+#include "domains/drawio/io/writer.hpp"
+
+namespace fcp {
+namespace {
+
+class AllowAll final : public core::PathPolicy {
+ public:
+  core::Result<std::filesystem::path> for_reading(std::string_view p) const override {
+    return std::filesystem::path(p);
+  }
+  core::Result<std::filesystem::path> for_writing(std::string_view p) const override {
+    return std::filesystem::path(p);
+  }
+};
+
+std::vector<std::string> adds_and_connects(int count) {
+  std::vector<std::string> ops;
+  ops.reserve(static_cast<std::size_t>(count) * 2);
+  for (int i = 0; i < count; ++i)
+    ops.push_back("add svc Node" + std::to_string(i));
+  for (int i = 1; i < count; ++i)
+    ops.push_back("connect Node" + std::to_string(i - 1) + " -> Node" + std::to_string(i));
+  ops.push_back("connect Node" + std::to_string(count - 1) + " -> Node0");
+  return ops;
+}
+
+// N adds then N connects in ONE drawio call: parse, resolve, place, index, log, digest.
+void BM_DrawioAddsAndConnects(benchmark::State& state) {
+  auto domain = drawio::make_drawio_domain();
+  AllowAll paths;
+  const auto ops = adds_and_connects(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    core::Session session(*domain, paths);
+    session.run_session("new \"Bench\"", {});
+    auto result = session.run_ops(ops, {});
+    if (result.reply.is_error) state.SkipWithError(result.reply.text.c_str());
+    benchmark::DoNotOptimize(result);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(ops.size()));
+}
+BENCHMARK(BM_DrawioAddsAndConnects)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
+// The serialized file of a diagram with `count` shapes and `count` edges.
+std::string diagram_file(int count) {
+  auto domain = drawio::make_drawio_domain();
+  AllowAll paths;
+  core::Session session(*domain, paths);
+  session.run_session("new \"Bench\"", {});
+  session.run_ops(adds_and_connects(count), {});
+  const auto file = std::filesystem::temp_directory_path() / "fcp-bench-drawio.drawio";
+  session.run_session("save as:" + file.string(), {});
+  std::string bytes = *core::read_file(file, std::size_t{1} << 30);
+  std::filesystem::remove(file);
+  return bytes;
+}
+
+void BM_DrawioOpen(benchmark::State& state) {
+  const std::string bytes = diagram_file(static_cast<int>(state.range(0)));
+  auto domain = drawio::make_drawio_domain();
+  for (auto _ : state) {
+    auto document = domain->load("bench.drawio", bytes, {});
+    if (!document) state.SkipWithError(document.error().message.c_str());
+    benchmark::DoNotOptimize(document);
+  }
+  state.counters["bytes"] = static_cast<double>(bytes.size());
+}
+BENCHMARK(BM_DrawioOpen)->Arg(10000)->Unit(benchmark::kMillisecond);
+
+void BM_DrawioSave(benchmark::State& state) {
+  const std::string bytes = diagram_file(static_cast<int>(state.range(0)));
+  auto domain = drawio::make_drawio_domain();
+  auto document = domain->load("bench.drawio", bytes, {});
+  for (auto _ : state) {
+    auto out = (*document)->serialize("bench.drawio");
+    benchmark::DoNotOptimize(out);
+  }
+}
+BENCHMARK(BM_DrawioSave)->Arg(10000)->Unit(benchmark::kMillisecond);
+
+// Layered layout of N nodes in a tree-ish graph with cross links (about 1.5 edges per node).
+void BM_DrawioLayout(benchmark::State& state) {
+  auto domain = drawio::make_drawio_domain();
+  AllowAll paths;
+  const int count = static_cast<int>(state.range(0));
+  std::vector<std::string> ops;
+  for (int i = 0; i < count; ++i)
+    ops.push_back("add svc N" + std::to_string(i) + " at:0,0");
+  for (int i = 1; i < count; ++i) {
+    ops.push_back("connect N" + std::to_string((i - 1) / 3) + " -> N" + std::to_string(i));
+    if (i % 2 == 0)
+      ops.push_back("connect N" + std::to_string(i / 2) + " -> N" + std::to_string(i));
+  }
+  for (auto _ : state) {
+    state.PauseTiming();
+    core::Session session(*domain, paths);
+    session.run_session("new \"Bench\"", {});
+    session.run_ops(ops, {});
+    state.ResumeTiming();
+    std::vector<std::string> layout{state.range(1) == 0 ? "layout @all algo:layered"
+                                                        : "layout @all algo:force"};
+    auto result = session.run_ops(layout, {});
+    if (result.reply.is_error) state.SkipWithError(result.reply.text.c_str());
+  }
+}
+BENCHMARK(BM_DrawioLayout)
+    ->Args({1000, 0})
+    ->Args({1000, 1})
+    ->ArgNames({"nodes", "force"})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
+}  // namespace
+}  // namespace fcp
+
+BENCHMARK_MAIN();

@@ -1,0 +1,321 @@
+#include "domains/drawio/document.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/response.hpp"
+#include "domains/drawio/io/writer.hpp"
+#include "domains/drawio/meta.hpp"
+#include "domains/drawio/queries.hpp"
+#include "domains/drawio/verbs/verbs.hpp"
+
+namespace fcp::drawio {
+
+DrawioDocument::DrawioDocument(Diagram diagram, DocumentState state)
+    : diagram_(std::move(diagram)), state_(std::move(state)) {
+  if (diagram_.pages().empty())
+    diagram_.add_page(Page::make_blank(diagram_.allocate_id(), "Page-1"));
+  state_.active_layers.resize(diagram_.pages().size());
+  state_.active_page = std::min(state_.active_page, diagram_.pages().size() - 1);
+  indexes_.resize(diagram_.pages().size());
+  for (std::size_t i = 0; i < diagram_.pages().size(); ++i)
+    indexes_[i].rebuild(diagram_.pages()[i]);
+}
+
+std::string DrawioDocument::active_layer() const {
+  const std::string& chosen = state_.active_layers[state_.active_page];
+  if (!chosen.empty() && page().contains(chosen)) return chosen;
+  auto layers = page().layers();
+  return layers.empty() ? std::string(page().root_id()) : layers.front()->id;
+}
+
+std::optional<Rect> DrawioDocument::content_bounds(std::size_t page_number) const {
+  const Page& p = page(page_number);
+  const PageIndex& idx = index(page_number);
+  std::optional<Rect> bounds;
+  for (const Cell& cell : p.cells()) {
+    const CellKind kind = idx.kind(cell.id);
+    if (kind != CellKind::shape && kind != CellKind::group) continue;
+    const Rect rect = absolute_rect(p, cell);
+    bounds = bounds ? bounds->united(rect) : rect;
+  }
+  return bounds;
+}
+
+// ---- applying changes -------------------------------------------------------------------------
+
+void DrawioDocument::apply_cell(std::size_t page_number, const std::string& id,
+                                const std::optional<Cell>& state, const std::string& next) {
+  Page& p = diagram_.pages()[page_number];
+  PageIndex& idx = indexes_[page_number];
+  Cell* current = p.find(id);
+  if (current != nullptr) idx.remove(id);
+  if (!state) {
+    if (current != nullptr) p.erase(id);
+    return;
+  }
+  if (current != nullptr) {
+    *current = *state;
+  } else {
+    current = next.empty() ? nullptr : p.insert_before(next, *state);
+    if (current == nullptr) current = p.insert(*state);
+  }
+  if (current != nullptr) idx.add(p, *current);
+}
+
+void DrawioDocument::apply_page(const PageChange& change, bool forward) {
+  const auto& target = forward ? change.after : change.before;
+  auto& pages = diagram_.pages();
+  if (change.attributes_only) {
+    if (target && change.index < pages.size())
+      pages[change.index].diagram_attributes() = target->diagram_attributes();
+    return;
+  }
+  const auto& source = forward ? change.before : change.after;
+  if (source && change.index < pages.size()) {  // the page is there now: remove it
+    pages.erase(pages.begin() + static_cast<std::ptrdiff_t>(change.index));
+    indexes_.erase(indexes_.begin() + static_cast<std::ptrdiff_t>(change.index));
+  }
+  if (target) {
+    const std::size_t at = std::min(change.index, pages.size());
+    pages.insert(pages.begin() + static_cast<std::ptrdiff_t>(at), *target);
+    indexes_.insert(indexes_.begin() + static_cast<std::ptrdiff_t>(at), PageIndex());
+    indexes_[at].rebuild(pages[at]);
+  }
+}
+
+void DrawioDocument::apply_state(const DocumentState& state) {
+  state_ = state;
+  state_.active_layers.resize(diagram_.pages().size());
+  if (state_.active_page >= diagram_.pages().size()) state_.active_page = 0;
+  write_meta(diagram_, state_);
+}
+
+void DrawioDocument::apply(const DiagramEdit& edit, bool forward) {
+  const auto& changes = edit.changes();
+  auto apply_one = [&](const Change& change) {
+    if (const auto* cell = std::get_if<CellChange>(&change)) {
+      apply_cell(cell->page, cell->id, forward ? cell->after : cell->before,
+                 forward ? cell->after_next : cell->before_next);
+    } else if (const auto* page = std::get_if<PageChange>(&change)) {
+      apply_page(*page, forward);
+    } else {
+      const auto& state = std::get<StateChange>(change);
+      apply_state(forward ? state.after : state.before);
+    }
+  };
+  if (forward) {
+    for (const auto& change : changes)
+      apply_one(change);
+  } else {
+    for (auto it = changes.rbegin(); it != changes.rend(); ++it)
+      apply_one(*it);
+  }
+}
+
+void DrawioDocument::revert(const core::Event& event, core::EffectSink& effects) {
+  (void)effects;
+  apply(static_cast<const DiagramEdit&>(event), false);
+}
+
+void DrawioDocument::replay(const core::Event& event, core::EffectSink& effects) {
+  (void)effects;
+  apply(static_cast<const DiagramEdit&>(event), true);
+}
+
+// ---- ops and queries --------------------------------------------------------------------------
+
+core::Result<core::OpOutcome> DrawioDocument::execute(const core::ParsedOp& op,
+                                                      core::CallContext& ctx) {
+  const VerbHandler handler = find_verb_handler(op.verb);
+  if (handler == nullptr) return core::make_error("verb \"" + op.verb + "\" is not implemented");
+  Edit edit(*this);
+  OpContext context{*this, edit, ctx, op, {}, {}, {}};
+  if (auto done = handler(context); !done) return done.error();
+  core::OpOutcome outcome;
+  outcome.lines = std::move(context.lines);
+  outcome.attachments = std::move(context.attachments);
+  outcome.checkpoint = std::move(context.checkpoint);
+  outcome.event = edit.commit(op.raw);
+  return outcome;
+}
+
+std::optional<core::Result<std::string>> DrawioDocument::query(std::string_view verb,
+                                                               std::string_view args,
+                                                               const core::CallContext& ctx) const {
+  return run_query(*this, verb, args, ctx);
+}
+
+std::string DrawioDocument::digest() const {
+  const PageIndex& idx = index();
+  std::string out = "[" + std::to_string(idx.shapes()) + "s " + std::to_string(idx.edges()) + "e " +
+                    std::to_string(idx.groups()) + "g ";
+  if (auto bounds = content_bounds(state_.active_page))
+    out += std::to_string(static_cast<long long>(std::lround(bounds->width))) + "x" +
+           std::to_string(static_cast<long long>(std::lround(bounds->height))) + " ";
+  out += "p:" + std::to_string(state_.active_page + 1) + "/" +
+         std::to_string(diagram_.pages().size()) + "]";
+  return out;
+}
+
+std::string DrawioDocument::title() const {
+  if (!state_.title.empty()) return state_.title;
+  if (!fallback_title_.empty()) return fallback_title_;
+  return std::string(page(0).name());
+}
+
+std::string DrawioDocument::summary() const {
+  std::size_t shapes = 0, edges = 0, groups = 0;
+  for (const auto& idx : indexes_) {
+    shapes += idx.shapes();
+    edges += idx.edges();
+    groups += idx.groups();
+  }
+  return core::plural(diagram_.pages().size(), "page") + ", " + core::plural(shapes, "shape") +
+         ", " + core::plural(edges, "edge") + ", " + core::plural(groups, "group");
+}
+
+core::Result<std::string> DrawioDocument::serialize(const std::filesystem::path& path) const {
+  return serialize_diagram(diagram_, path);
+}
+
+// ---- Edit -------------------------------------------------------------------------------------
+
+Edit::Edit(DrawioDocument& document) : document_(document), page_(document.state_.active_page) {}
+
+Edit::~Edit() {
+  if (!finished_) roll_back();
+}
+
+CellChange& Edit::touch(std::string_view id) {
+  auto [it, inserted] = touched_.try_emplace(std::string(id), changes_.size());
+  if (!inserted) return std::get<CellChange>(changes_[it->second]);
+  CellChange change;
+  change.page = page_;
+  change.id = std::string(id);
+  const Page& p = document_.page(page_);
+  if (const Cell* cell = p.find(id)) {
+    change.before = *cell;
+    change.before_next = std::string(p.next_id(id));
+  }
+  changes_.emplace_back(std::move(change));
+  return std::get<CellChange>(changes_.back());
+}
+
+const Cell& Edit::insert(Cell cell, std::string_view next_id) {
+  const std::string id = cell.id;
+  touch(id);
+  document_.apply_cell(page_, id, std::move(cell), std::string(next_id));
+  return *document_.page(page_).find(id);
+}
+
+void Edit::update(std::string_view id, const std::function<void(Cell&)>& change) {
+  Page& p = document_.diagram_.pages()[page_];
+  Cell* cell = p.find(id);
+  if (cell == nullptr) return;
+  touch(id);
+  PageIndex& idx = document_.indexes_[page_];
+  idx.remove(id);
+  change(*cell);
+  idx.add(p, *cell);
+}
+
+void Edit::erase(std::string_view id) {
+  if (!document_.page(page_).contains(id)) return;
+  touch(id);
+  document_.apply_cell(page_, std::string(id), std::nullopt, {});
+}
+
+void Edit::update_state(const std::function<void(DocumentState&)>& change) {
+  DocumentState next = document_.state_;
+  change(next);
+  if (next == document_.state_) return;
+  changes_.emplace_back(StateChange{document_.state_, next});
+  document_.apply_state(next);
+}
+
+void Edit::insert_page(std::size_t index, Page page) {
+  PageChange change;
+  change.index = index;
+  change.after = std::move(page);
+  document_.apply_page(change, true);
+  // Keep the per-page view state aligned with the pages.
+  DocumentState state = document_.state_;
+  state.active_layers.insert(state.active_layers.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                               index, state.active_layers.size())),
+                             std::string());
+  if (state.active_page >= index && index < document_.diagram_.pages().size() - 1)
+    ++state.active_page;
+  changes_.emplace_back(std::move(change));
+  changes_.emplace_back(StateChange{document_.state_, state});
+  document_.apply_state(state);
+}
+
+void Edit::erase_page(std::size_t index) {
+  PageChange change;
+  change.index = index;
+  change.before = document_.page(index);
+  document_.apply_page(change, true);
+  DocumentState state = document_.state_;
+  if (index < state.active_layers.size())
+    state.active_layers.erase(state.active_layers.begin() + static_cast<std::ptrdiff_t>(index));
+  if (state.active_page > index || state.active_page >= document_.diagram_.pages().size())
+    state.active_page = state.active_page > 0 ? state.active_page - 1 : 0;
+  changes_.emplace_back(std::move(change));
+  changes_.emplace_back(StateChange{document_.state_, state});
+  document_.apply_state(state);
+}
+
+void Edit::update_page_attributes(std::size_t index,
+                                  const std::function<void(Attributes&)>& change) {
+  PageChange record;
+  record.index = index;
+  record.attributes_only = true;
+  Page& p = document_.diagram_.pages()[index];
+  Page before_shell;
+  before_shell.diagram_attributes() = p.diagram_attributes();
+  change(p.diagram_attributes());
+  if (p.diagram_attributes() == before_shell.diagram_attributes()) return;
+  Page after_shell;
+  after_shell.diagram_attributes() = p.diagram_attributes();
+  record.before = std::move(before_shell);
+  record.after = std::move(after_shell);
+  changes_.emplace_back(std::move(record));
+}
+
+core::EventPtr Edit::commit(std::string summary) {
+  finished_ = true;
+  std::vector<Change> kept;
+  kept.reserve(changes_.size());
+  for (auto& change : changes_) {
+    if (auto* cell = std::get_if<CellChange>(&change)) {
+      const Page& p = document_.page(cell->page);
+      if (const Cell* now = p.find(cell->id)) {
+        cell->after = *now;
+        cell->after_next = std::string(p.next_id(cell->id));
+      }
+      if (!cell->before && !cell->after) continue;  // created and removed within the op
+      if (cell->before && cell->after && *cell->before == *cell->after) continue;
+    }
+    kept.push_back(std::move(change));
+  }
+  changes_.clear();
+  if (kept.empty()) return nullptr;
+  return std::make_shared<DiagramEdit>(std::move(summary), std::move(kept));
+}
+
+void Edit::roll_back() {
+  finished_ = true;
+  for (auto it = changes_.rbegin(); it != changes_.rend(); ++it) {
+    if (auto* cell = std::get_if<CellChange>(&*it)) {
+      document_.apply_cell(cell->page, cell->id, cell->before, cell->before_next);
+    } else if (auto* page = std::get_if<PageChange>(&*it)) {
+      document_.apply_page(*page, false);
+    } else {
+      document_.apply_state(std::get<StateChange>(*it).before);
+    }
+  }
+  changes_.clear();
+}
+
+}  // namespace fcp::drawio

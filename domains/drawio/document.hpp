@@ -1,0 +1,116 @@
+// The drawio document: the lossless Diagram, the FCP state around it (title, custom types and
+// themes, loaded stencils, active page and layers) and one PageIndex per page.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/domain.hpp"
+#include "domains/drawio/edit.hpp"
+#include "domains/drawio/model/diagram.hpp"
+#include "domains/drawio/scene.hpp"
+
+namespace fcp::drawio {
+
+class Edit;
+
+// Thread: owned by one session and only touched from that session's strand.
+class DrawioDocument final : public core::Document {
+ public:
+  DrawioDocument(Diagram diagram, DocumentState state);
+
+  // core::Document
+  core::Result<core::OpOutcome> execute(const core::ParsedOp& op, core::CallContext& ctx) override;
+  void revert(const core::Event& event, core::EffectSink& effects) override;
+  void replay(const core::Event& event, core::EffectSink& effects) override;
+  std::optional<core::Result<std::string>> query(std::string_view verb, std::string_view args,
+                                                 const core::CallContext& ctx) const override;
+  std::vector<std::string> status_lines() const override;
+  std::string digest() const override;
+  std::string help_additions() const override;
+  std::vector<std::string> warnings(std::span<const core::EventPtr> batch) const override;
+  core::Result<std::string> serialize(const std::filesystem::path& path) const override;
+  std::string title() const override;
+  std::string summary() const override;
+
+  // The model, for verbs and queries. Change it only through an Edit.
+  const Diagram& diagram() const { return diagram_; }
+  const DocumentState& state() const { return state_; }
+  std::size_t active_page_index() const { return state_.active_page; }
+  const Page& page() const { return diagram_.pages()[state_.active_page]; }
+  const Page& page(std::size_t index) const { return diagram_.pages()[index]; }
+  const PageIndex& index() const { return indexes_[state_.active_page]; }
+  const PageIndex& index(std::size_t page) const { return indexes_[page]; }
+  // The title shown when the diagram has none of its own (an opened file's name).
+  void set_fallback_title(std::string title) { fallback_title_ = std::move(title); }
+  // The layer new cells of the active page go to.
+  std::string active_layer() const;
+  // A fresh cell id no cell of any page has or had.
+  std::string allocate_id() { return diagram_.allocate_id(); }
+  // Bounding box of the shapes and groups of a page; nullopt when it has none.
+  std::optional<Rect> content_bounds(std::size_t page) const;
+
+ private:
+  friend class Edit;
+
+  // Puts one cell into the given state (nullopt: absent), keeping the index current.
+  void apply_cell(std::size_t page, const std::string& id, const std::optional<Cell>& state,
+                  const std::string& next);
+  void apply_page(const PageChange& change, bool forward);
+  void apply_state(const DocumentState& state);
+  void apply(const DiagramEdit& edit, bool forward);
+
+  Diagram diagram_;
+  DocumentState state_;
+  std::vector<PageIndex> indexes_;
+  std::string fallback_title_;
+};
+
+// The changes of one op, applied at once and recorded. If the op fails, the destructor puts
+// everything back (strong guarantee); commit() turns them into the op's event.
+// Cell methods act on the active page as it was when the Edit began.
+class Edit {
+ public:
+  explicit Edit(DrawioDocument& document);
+  ~Edit();
+  Edit(const Edit&) = delete;
+  Edit& operator=(const Edit&) = delete;
+
+  DrawioDocument& document() { return document_; }
+  std::size_t page_index() const { return page_; }
+  const Page& page() const { return document_.page(page_); }
+  const PageIndex& index() const { return document_.index(page_); }
+
+  // Inserts a new cell (before `next_id`, or on top when empty). The id must be fresh.
+  const Cell& insert(Cell cell, std::string_view next_id = {});
+  // Changes a cell in place; the index follows. No-op for an unknown id.
+  void update(std::string_view id, const std::function<void(Cell&)>& change);
+  // Removes a cell (not its children or edges: callers decide what else goes).
+  void erase(std::string_view id);
+  // Changes the document state (title, custom types, active page and layers, …).
+  void update_state(const std::function<void(DocumentState&)>& change);
+  // Inserts, removes or renames pages.
+  void insert_page(std::size_t index, Page page);
+  void erase_page(std::size_t index);
+  void update_page_attributes(std::size_t index, const std::function<void(Attributes&)>& change);
+
+  bool empty() const { return changes_.empty(); }
+  // The event for the log (null when nothing changed). The Edit is finished afterwards.
+  core::EventPtr commit(std::string summary);
+
+ private:
+  CellChange& touch(std::string_view id);
+  void roll_back();
+
+  DrawioDocument& document_;
+  std::size_t page_;
+  std::vector<Change> changes_;
+  std::unordered_map<std::string, std::size_t> touched_;  // cell id → index in changes_
+  bool finished_ = false;
+};
+
+}  // namespace fcp::drawio

@@ -1,0 +1,204 @@
+#include "domains/drawio/domain.hpp"
+
+#include "domains/drawio/data/node_types.hpp"
+#include "domains/drawio/data/regions.hpp"
+#include "domains/drawio/data/stencils.hpp"
+#include "domains/drawio/data/themes.hpp"
+#include "domains/drawio/document.hpp"
+#include "domains/drawio/io/reader.hpp"
+#include "domains/drawio/meta.hpp"
+#include "domains/drawio/queries.hpp"
+#include "domains/drawio/verbs/verbs.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+core::VerbRegistry make_registry() {
+  core::VerbRegistry verbs;
+  const auto add = [&](const char* name, const char* syntax, const char* category,
+                       const char* description) {
+    verbs.add({name, syntax, category, description});
+  };
+  add("add",
+      "add TYPE LABEL [theme:T] [near:REF dir:DIR] [at:X,Y|at:REGION] [size:WxH] "
+      "[label:\"Display\"] [in:GROUP] [count:N]",
+      "shapes", "create shapes (TYPE optional: inferred from the label)");
+  add("remove", "remove REF|@SELECTOR|GROUP…", "shapes", "delete shapes with their edges");
+  add("define",
+      "define NAME base:TYPE [theme:T] [badge:\"text\"] [size:WxH] | define theme NAME "
+      "fill:#HEX stroke:#HEX [font-color:#HEX]",
+      "shapes", "custom types and themes");
+  add("connect",
+      "connect SRC ->|<->|-- TGT [-> TGT…] [label:\"text\"] [style:dashed,thick…] "
+      "[exit:FACE[@0..1]] [entry:FACE] [source-arrow:K] [target-arrow:K] [stroke:#HEX]",
+      "connections", "edges; endpoints may be selectors");
+  add("disconnect", "disconnect SRC -> TGT [all]", "connections", "remove edges");
+  add("style",
+      "style REF|@SEL|GROUP [fill:C] [stroke:C] [font:C] [fontSize:N] [opacity:N] [bold] "
+      "[italic] [underline] [shadow] [dashed] [thick] | style SRC -> TGT [stroke:C] [dotted] "
+      "[curved] [target-arrow:K]",
+      "appearance", "colours, fonts, flags, draw.io keys; edges too");
+  add("label", "label REF \"text\" | label SRC -> TGT \"text\"", "appearance",
+      "rename a shape or label an edge");
+  add("badge", "badge REF \"text\" [pos:top-right|top-left|bottom-right|…] | badge REF clear",
+      "appearance", "small markers on a shape");
+  add("move", "move REF|@SEL to:X,Y|to:REGION|by:DX,DY|near:REF [dir:DIR] [strict:true]",
+      "position", "move shapes or groups (overlapped shapes downstream get pushed)");
+  add("resize", "resize REF to:WxH", "position", "change a shape's size");
+  add("swap", "swap REF REF", "position", "exchange two shapes' places");
+  add("align", "align REF… left|right|top|bottom|center|middle", "position", "line shapes up");
+  add("distribute", "distribute REF… horizontal|vertical [gap:N]", "position", "even spacing");
+  add("layout",
+      "layout [@all|GROUP] [algo:layered|tree|force] [dir:TB|LR|BT|RL] [spacing:N] "
+      "[routing:orthogonal|spline|straight] [pin:REF,@SEL]",
+      "position", "automatic layout (Graphviz); pinned shapes stay");
+  add("orient", "orient TB|LR|BT|RL", "position", "the page's flow direction");
+  add("group", "group REF|@SEL… as:\"Name\" [theme:T] [in:GROUP]", "organization",
+      "a container around shapes (groups nest)");
+  add("ungroup", "ungroup \"Name\"", "organization", "dissolve a group, keep its shapes");
+  add("page", "page add|switch|remove|list|duplicate|rename \"Name\" [as:\"New\"]", "structure",
+      "pages");
+  add("layer",
+      "layer create|switch|show|hide|lock|unlock|list|rename|remove \"Name\" | layer move "
+      "REF… to:LAYER",
+      "structure", "layers");
+  add("checkpoint", "checkpoint NAME", "meta", "a named point to undo to");
+  add("title", "title \"Diagram Title\"", "meta", "the diagram's title (saved)");
+  add("load", "load list|aws|azure|gcp|k8s|cisco|ibm", "meta",
+      "stencil packs: their ids become types");
+  add("export",
+      "export [inline|file] [fmt:png|svg|pdf] [width:N] [height:N] [page:N] [as:PATH] "
+      "[engine:native|drawio]",
+      "visual", "render a page (image in the reply, or a file)");
+  add("modify",
+      "modify REF|@SEL key:value… (label x y width height fill theme prop.NAME any "
+      "draw.io style key)",
+      "universal", "set any property in place");
+  add("copy", "copy REF|@SEL… [to:X,Y|by:DX,DY] [suffix:\" copy\"]", "universal",
+      "duplicate shapes with the edges among them");
+  add("repeat", "repeat REF count:N [by:DX,DY]", "universal",
+      "numbered copies at successive offsets");
+  return verbs;
+}
+
+std::string make_card_sections() {
+  std::string out = "NODE TYPES:\n";
+  for (const auto& type : data::node_types()) {
+    std::string name(type.name);
+    name.resize(std::max<std::size_t>(name.size(), 9), ' ');
+    out += "  " + name + std::string(type.description) + "\n";
+  }
+  out +=
+      "  (no TYPE: inferred from the label — UserDB → db, Login? → decision, "
+      "Customer → actor, EventQueue → queue, CDN → cloud, Report → doc)\n";
+  out += "\nTHEMES (FILL / STROKE):\n";
+  for (const auto& theme : data::themes()) {
+    std::string name(theme.name);
+    name.resize(std::max<std::size_t>(name.size(), 8), ' ');
+    out += "  " + name + std::string(theme.fill) + " / " + std::string(theme.stroke) + "\n";
+  }
+  out += "  colours: #RGB, #RRGGBB, CSS names (red, steelblue), none, or a theme name\n";
+  out +=
+      "\nEDGES:\n"
+      "  arrows: -> (one way)  <-> (both)  -- (none)\n"
+      "  style: dashed dotted solid animated curved straight orthogonal elbow thick thin\n"
+      "  arrow kinds: arrow open-arrow diamond open-diamond circle open-circle crow-foot "
+      "one mandatory-one zero-many block open-block dash cross none\n"
+      "  ports: exit:/entry: top|bottom|left|right[@0..1]; chosen automatically otherwise\n";
+  out +=
+      "\nPLACEMENT:\n"
+      "  near:REF dir:below|above|left|right|below-right|below-left|above-right|above-left "
+      "(60px gap)\n  at:X,Y  at:REGION (";
+  bool first = true;
+  for (const auto region : data::region_names()) {
+    out += (first ? "" : " ") + std::string(region);
+    first = false;
+  }
+  out += ")\n  default: below the most recently changed shape; first shape at 200,200\n";
+  out += "\nSTENCIL PACKS (load PACK, then use the ids as TYPE):\n";
+  for (const auto& pack : data::stencil_packs()) {
+    out += "  " + std::string(pack.id) + " — " + std::string(pack.name) + " (" +
+           std::to_string(pack.entries.size()) + ")\n";
+  }
+  out +=
+      "\nREFERENCES:\n"
+      "  Label, alias, case-insensitive, prefix; type:Label (db:Users), Group/Label "
+      "(Backend/Auth), #id\n"
+      "  selectors: @all @recent @recent:N @orphan @type:T @group:G @connected:REF "
+      "@page:P (queries) @layer:L @not:type:db\n";
+  out +=
+      "\nEXAMPLE:\n"
+      "  drawio_session: new \"Checkout\"\n"
+      "  drawio: [\"add actor Customer\", \"add svc Web near:Customer dir:right\", "
+      "\"add db Orders near:Web dir:right\", \"connect Customer -> Web -> Orders\", "
+      "\"group Web Orders as:Backend\", \"layout @all dir:LR\"]\n"
+      "  drawio_session: save as:checkout.drawio\n";
+  return out;
+}
+
+class DrawioDomain final : public core::Domain {
+ public:
+  DrawioDomain() : verbs_(make_registry()), card_(make_card_sections()) {
+    hooks_.is_positional = [](std::string_view token) {
+      // type:Label references stay positionals (`connect db:Users -> svc:Auth`).
+      const auto colon = token.find(':');
+      if (colon == std::string_view::npos || colon == 0) return false;
+      const std::string_view type = token.substr(0, colon);
+      return data::find_node_type(type) != nullptr || type == "text";
+    };
+  }
+
+  std::string_view name() const override { return "drawio"; }
+  std::string_view display_name() const override { return "draw.io diagrams"; }
+  const core::VerbRegistry& verbs() const override { return verbs_; }
+  const core::ParseHooks* parse_hooks() const override { return &hooks_; }
+  std::string card_sections() const override { return card_; }
+  std::vector<core::VerbSpec> queries() const override { return query_specs(); }
+  std::vector<std::string> file_extensions() const override {
+    return {"drawio", "xml", "drawio.svg", "dio"};
+  }
+
+  core::Result<std::unique_ptr<core::Document>> create(
+      const core::SessionCommand& command) const override {
+    Diagram diagram;
+    diagram.file_attributes().set("host", "fcp");
+    diagram.file_attributes().set("agent", "fcpd");
+    diagram.add_page(Page::make_blank(diagram.allocate_id(), "Page-1"));
+    DocumentState state;
+    if (const std::string* title = command.arg("title")) state.title = *title;
+    auto document = std::make_unique<DrawioDocument>(std::move(diagram), std::move(state));
+    return std::unique_ptr<core::Document>(std::move(document));
+  }
+
+  core::Result<std::unique_ptr<core::Document>> load(
+      const std::filesystem::path& path, std::string_view bytes,
+      const core::ProgressFn& progress) const override {
+    if (progress) progress(0, 0, "parsing");
+    auto diagram = read_drawio(bytes);
+    if (!diagram) return diagram.error();
+    DocumentState state = read_meta(*diagram);
+    auto document = std::make_unique<DrawioDocument>(std::move(*diagram), std::move(state));
+    std::string name = path.filename().string();
+    for (std::string_view suffix : {".drawio.svg", ".dio.svg", ".drawio", ".dio", ".xml", ".svg"}) {
+      if (name.size() > suffix.size() && name.ends_with(suffix)) {
+        name.resize(name.size() - suffix.size());
+        break;
+      }
+    }
+    document->set_fallback_title(std::move(name));
+    return std::unique_ptr<core::Document>(std::move(document));
+  }
+
+ private:
+  core::VerbRegistry verbs_;
+  std::string card_;
+  core::ParseHooks hooks_;
+};
+
+}  // namespace
+
+std::unique_ptr<core::Domain> make_drawio_domain() {
+  return std::make_unique<DrawioDomain>();
+}
+
+}  // namespace fcp::drawio

@@ -1,0 +1,77 @@
+// Events of the drawio domain: every op records the cells, pages and document state it changed
+// as before/after snapshots, so revert and replay are exact and cost what the op touched.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/event_log.hpp"
+#include "domains/drawio/model/cell.hpp"
+#include "domains/drawio/model/page.hpp"
+
+namespace fcp::drawio {
+
+struct CustomType {
+  std::string name;
+  std::string base;   // a built-in node type
+  std::string theme;  // "" = the default
+  std::string badge;  // "" = none
+  std::optional<std::pair<double, double>> size;
+  bool operator==(const CustomType&) const = default;
+};
+
+struct CustomTheme {
+  std::string name, fill, stroke, font_color;
+  bool operator==(const CustomTheme&) const = default;
+};
+
+// Document-wide state that is not a cell: saved in the file's fcp-meta attribute, except the
+// active page and layers, which are the editing view.
+struct DocumentState {
+  std::string title;
+  std::map<std::string, CustomType> custom_types;
+  std::map<std::string, CustomTheme> custom_themes;
+  std::vector<std::string> loaded_packs;  // in load order
+  std::size_t active_page = 0;
+  std::vector<std::string> active_layers;  // per page: the layer new cells go to ("" = first)
+  bool operator==(const DocumentState&) const = default;
+};
+
+// One cell of one page, before and after the op (nullopt: absent). `*_next` is the id of the
+// cell that followed it then, so a restored cell returns to its z-order position.
+struct CellChange {
+  std::size_t page = 0;
+  std::string id;
+  std::optional<Cell> before, after;
+  std::string before_next, after_next;
+};
+
+// A page inserted, removed or changed in its attributes (name, flowDirection).
+struct PageChange {
+  std::size_t index = 0;
+  std::optional<Page> before, after;  // whole pages for insert/remove; attributes only otherwise
+  bool attributes_only = false;
+};
+
+struct StateChange {
+  DocumentState before, after;
+};
+
+using Change = std::variant<CellChange, PageChange, StateChange>;
+
+class DiagramEdit final : public core::Event {
+ public:
+  DiagramEdit(std::string summary, std::vector<Change> changes)
+      : summary_(std::move(summary)), changes_(std::move(changes)) {}
+  std::string summary() const override { return summary_; }
+  const std::vector<Change>& changes() const { return changes_; }
+
+ private:
+  std::string summary_;
+  std::vector<Change> changes_;
+};
+
+}  // namespace fcp::drawio

@@ -1,0 +1,24 @@
+// Label text: what a user types to refer to a cell, derived from what draw.io stores.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace fcp::drawio {
+
+// The plain text of a draw.io value: for HTML labels (`html` true) tags are dropped, <br> and
+// block ends become newlines and entities are decoded; `&#10;` and literal "\n" become newlines
+// either way. Leading and trailing whitespace is trimmed.
+std::string label_text(std::string_view value, bool html);
+
+// `text` as an op token: bare when it is one plain word, else double-quoted with escapes, so a
+// suggestion built from it can be pasted back as an op.
+std::string quote_token(std::string_view text);
+
+// Number of UTF-8 code points (for label-width estimates).
+std::size_t utf8_length(std::string_view text);
+
+// Compact number text: 200, 12.5, -3 (no trailing zeros, no exponent for diagram coordinates).
+std::string format_number(double value);
+
+}  // namespace fcp::drawio

@@ -1,0 +1,259 @@
+#include "domains/drawio/layout/graph_layout.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <numbers>
+
+#include "domains/drawio/layout/drawing.hpp"
+#include "domains/drawio/layout/edge_routes.hpp"
+#include "domains/drawio/layout/graphviz_engine.hpp"
+#include "domains/drawio/layout/separation.hpp"
+#include "domains/drawio/layout/tree_placement.hpp"
+
+namespace fcp::drawio::layout {
+namespace {
+
+using detail::Box;
+using detail::Drawing;
+using detail::IndexedGraph;
+
+constexpr double kPinTolerance = 0.5;  // px a pinned node may be off before it counts as moved
+
+core::Result<Drawing> place(const LayoutRequest& request, const IndexedGraph& graph,
+                            bool any_pinned) {
+  switch (request.algorithm) {
+    case Algorithm::layered:
+      return detail::run_graphviz(request, graph, {});
+    case Algorithm::tree:
+      if (request.clusters.empty()) {
+        if (std::optional<Drawing> tree = detail::place_tree(request, graph)) return *tree;
+      }
+      return detail::run_graphviz(request, graph, {.keep_child_order = true});
+    case Algorithm::force:
+      // neato (stress majorisation) is deterministic and holds pinned nodes itself but knows no
+      // clusters; fdp handles clusters, but not pins inside them, and orders its internal graph
+      // by pointer comparisons, so its drawings may vary from run to run.
+      if (request.clusters.empty()) {
+        return detail::run_graphviz(request, graph,
+                                    {.engine = detail::Engine::neato, .pin_nodes = any_pinned});
+      }
+      return detail::run_graphviz(request, graph, {.engine = detail::Engine::fdp});
+  }
+  return core::make_error("Layout: unknown algorithm");
+}
+
+// Turns a force drawing about its centroid so that edges point along `direction` on average.
+void orient(Drawing& drawing, const IndexedGraph& graph, Direction direction) {
+  double mx = 0, my = 0;
+  for (const IndexedGraph::Edge& edge : graph.edges) {
+    const Box& s = drawing.nodes[static_cast<size_t>(edge.source)];
+    const Box& t = drawing.nodes[static_cast<size_t>(edge.target)];
+    mx += t.cx() - s.cx();
+    my += t.cy() - s.cy();
+  }
+  if (std::hypot(mx, my) < 1e-6) return;
+  static constexpr std::array<double, 4> kWanted = {std::numbers::pi / 2, 0, -std::numbers::pi / 2,
+                                                    std::numbers::pi};  // TB, LR, BT, RL (y down)
+  const double turn = kWanted[static_cast<size_t>(direction)] - std::atan2(my, mx);
+  double ox = 0, oy = 0;
+  for (const Box& box : drawing.nodes) {
+    ox += box.cx();
+    oy += box.cy();
+  }
+  ox /= static_cast<double>(drawing.nodes.size());
+  oy /= static_cast<double>(drawing.nodes.size());
+  const double c = std::cos(turn), s = std::sin(turn);
+  for (Box& box : drawing.nodes) {
+    const double dx = box.cx() - ox, dy = box.cy() - oy;
+    box.x = ox + c * dx - s * dy - box.w / 2;
+    box.y = oy + s * dx + c * dy - box.h / 2;
+  }
+}
+
+// Translates the drawing so the pinned nodes move least on average, then puts each exactly back.
+void hold_pinned(Drawing& drawing, const LayoutRequest& request) {
+  double dx = 0, dy = 0;
+  int pinned = 0;
+  for (size_t i = 0; i < request.nodes.size(); ++i) {
+    if (!request.nodes[i].pinned) continue;
+    dx += request.nodes[i].x - drawing.nodes[i].x;
+    dy += request.nodes[i].y - drawing.nodes[i].y;
+    ++pinned;
+  }
+  detail::translate(drawing, dx / pinned, dy / pinned);
+  for (size_t i = 0; i < request.nodes.size(); ++i) {
+    const LayoutNode& node = request.nodes[i];
+    if (!node.pinned) continue;
+    Box& box = drawing.nodes[i];
+    if (std::abs(box.x - node.x) > kPinTolerance || std::abs(box.y - node.y) > kPinTolerance) {
+      drawing.moved[i] = true;
+    }
+    box.x = node.x;
+    box.y = node.y;
+  }
+}
+
+// Cluster boxes that hold their nodes and child clusters with padding (and a header band for a
+// label). A box from the engine is kept where it already does (it may hold more room).
+void fit_clusters(Drawing& drawing, const LayoutRequest& request, const IndexedGraph& graph,
+                  bool keep_engine_boxes) {
+  const double pad = request.cluster_padding;
+  for (auto it = graph.clusters_parents_first.rbegin(); it != graph.clusters_parents_first.rend();
+       ++it) {
+    const auto i = static_cast<size_t>(*it);
+    std::optional<Box> content;
+    auto add = [&content](const Box& box) {
+      content = content ? detail::unite(*content, box) : box;
+    };
+    for (int node : graph.cluster_nodes[i])
+      add(drawing.nodes[static_cast<size_t>(node)]);
+    for (int child : graph.cluster_children[i]) {
+      if (drawing.clusters[static_cast<size_t>(child)])
+        add(*drawing.clusters[static_cast<size_t>(child)]);
+    }
+    std::optional<Box>& box = drawing.clusters[i];
+    if (!keep_engine_boxes && content) box.reset();
+    if (!content) continue;
+    const double header = request.clusters[i].label.empty() ? 0 : request.cluster_header;
+    const Box needed = detail::inflate(*content, pad, pad + header, pad, pad);
+    box = box ? detail::unite(*box, needed) : needed;
+  }
+}
+
+void move_to_origin(Drawing& drawing, std::vector<std::vector<Point2>>& routes,
+                    const LayoutRequest& request) {
+  std::optional<Box> all;
+  auto add = [&all](const Box& box) { all = all ? detail::unite(*all, box) : box; };
+  for (const Box& box : drawing.nodes)
+    add(box);
+  for (const std::optional<Box>& box : drawing.clusters) {
+    if (box) add(*box);
+  }
+  for (const auto& route : routes) {
+    for (const Point2& point : route)
+      add(Box{point.x, point.y, 0, 0});
+  }
+  if (!all) return;
+  const double dx = request.origin_x - all->x, dy = request.origin_y - all->y;
+  detail::translate(drawing, dx, dy);
+  for (auto& route : routes) {
+    for (Point2& point : route) {
+      point.x += dx;
+      point.y += dy;
+    }
+  }
+}
+
+LayoutResult assemble(const Drawing& drawing, std::vector<std::vector<Point2>> routes,
+                      const LayoutRequest& request) {
+  LayoutResult result;
+  result.nodes.reserve(request.nodes.size());
+  for (size_t i = 0; i < request.nodes.size(); ++i) {
+    result.nodes.push_back({request.nodes[i].id, drawing.nodes[i].x, drawing.nodes[i].y});
+  }
+  for (size_t i = 0; i < request.clusters.size(); ++i) {
+    const Box box = drawing.clusters[i].value_or(Box{});
+    result.clusters.push_back({request.clusters[i].id, box.x, box.y, box.w, box.h});
+  }
+  for (size_t i = 0; i < request.edges.size(); ++i) {
+    result.edges.push_back({request.edges[i].id, std::move(routes[i])});
+  }
+  return result;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+template <class Value, size_t N>
+std::optional<Value> lookup(std::string_view text,
+                            const std::array<std::pair<std::string_view, Value>, N>& table) {
+  for (const auto& [name, value] : table) {
+    if (iequals(text, name)) return value;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
+  auto graph = detail::index_graph(request);
+  if (!graph) return graph.error();
+  if (request.nodes.empty() && request.clusters.empty()) {
+    return assemble(Drawing{}, std::vector<std::vector<Point2>>(request.edges.size()), request);
+  }
+  const bool any_pinned = std::any_of(request.nodes.begin(), request.nodes.end(),
+                                      [](const LayoutNode& node) { return node.pinned; });
+  auto drawing = place(request, *graph, any_pinned);
+  if (!drawing) return drawing.error();
+  const bool force = request.algorithm == Algorithm::force;
+  if (force && !any_pinned) orient(*drawing, *graph, request.direction);
+  if (any_pinned) hold_pinned(*drawing, request);
+  if (force || any_pinned) {
+    std::vector<bool> fixed(request.nodes.size());
+    for (size_t i = 0; i < fixed.size(); ++i)
+      fixed[i] = request.nodes[i].pinned;
+    detail::separate_boxes(drawing->nodes, fixed, std::max(request.spacing, 0.0), drawing->moved);
+  }
+  fit_clusters(*drawing, request, *graph, !force);
+  auto routes = detail::route_edges(*drawing, *graph, request.routing, request.spacing);
+  if (!any_pinned) move_to_origin(*drawing, routes, request);
+  return assemble(*drawing, std::move(routes), request);
+}
+
+std::optional<Algorithm> parse_algorithm(std::string_view text) {
+  static constexpr std::array<std::pair<std::string_view, Algorithm>, 7> kNames = {{
+      {"layered", Algorithm::layered},
+      {"dot", Algorithm::layered},
+      {"dagre", Algorithm::layered},
+      {"tree", Algorithm::tree},
+      {"force", Algorithm::force},
+      {"neato", Algorithm::force},
+      {"fdp", Algorithm::force},
+  }};
+  return lookup(text, kNames);
+}
+
+std::optional<Direction> parse_direction(std::string_view text) {
+  static constexpr std::array<std::pair<std::string_view, Direction>, 4> kNames = {{
+      {"TB", Direction::TB},
+      {"LR", Direction::LR},
+      {"BT", Direction::BT},
+      {"RL", Direction::RL},
+  }};
+  return lookup(text, kNames);
+}
+
+std::optional<EdgeRouting> parse_routing(std::string_view text) {
+  static constexpr std::array<std::pair<std::string_view, EdgeRouting>, 6> kNames = {{
+      {"orthogonal", EdgeRouting::orthogonal},
+      {"ortho", EdgeRouting::orthogonal},
+      {"spline", EdgeRouting::spline},
+      {"curved", EdgeRouting::spline},
+      {"straight", EdgeRouting::straight},
+      {"polyline", EdgeRouting::straight},
+  }};
+  return lookup(text, kNames);
+}
+
+std::string_view algorithm_name(Algorithm algorithm) {
+  static constexpr std::array<std::string_view, 3> kNames = {"layered", "tree", "force"};
+  return kNames[static_cast<size_t>(algorithm)];
+}
+
+std::string_view direction_name(Direction direction) {
+  static constexpr std::array<std::string_view, 4> kNames = {"TB", "LR", "BT", "RL"};
+  return kNames[static_cast<size_t>(direction)];
+}
+
+std::string_view routing_name(EdgeRouting routing) {
+  static constexpr std::array<std::string_view, 3> kNames = {"orthogonal", "spline", "straight"};
+  return kNames[static_cast<size_t>(routing)];
+}
+
+}  // namespace fcp::drawio::layout

@@ -1,0 +1,332 @@
+#include "domains/drawio/layout/graphviz_engine.hpp"
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <mutex>
+#include <string>
+
+#include "domains/drawio/layout/edge_routes.hpp"
+
+#ifdef FCP_GRAPHVIZ_BUILTIN_LAYOUTS
+// The plugin libraries export these descriptors; registering them as builtins makes layout work
+// without Graphviz's plugin configuration file (config6a), which may be missing or stale.
+extern "C" {
+extern gvplugin_library_t gvplugin_dot_layout_LTX_library;
+extern gvplugin_library_t gvplugin_neato_layout_LTX_library;
+}
+#endif
+
+namespace fcp::drawio::layout::detail {
+namespace {
+
+constexpr double kPointsPerInch = 72;
+
+// Graphviz keeps process-global state (the error handler and its buffer, attribute dictionaries,
+// the layout engines' statics) and is not thread-safe, so every use of it holds this mutex.
+std::mutex graphviz_mutex;
+std::string graphviz_messages;  // guarded by graphviz_mutex
+
+// Graphviz would print warnings and errors to stderr; collect them instead.
+int collect_message(char* text) {
+  graphviz_messages += text;
+  return 0;
+}
+
+// Graphviz 2.43 declares name and value parameters `char*` but only reads them.
+char* text_arg(const char* text) {
+  return const_cast<char*>(text);
+}
+char* text_arg(const std::string& text) {
+  return const_cast<char*>(text.c_str());
+}
+
+std::string number(double value) {
+  char buffer[32];
+  const auto end =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 3);
+  return std::string(buffer, end.ptr);
+}
+
+GVC_t* context() {
+  static GVC_t* const gvc = [] {
+#ifdef FCP_GRAPHVIZ_BUILTIN_LAYOUTS
+    static const lt_symlist_t builtins[] = {
+        {"gvplugin_dot_layout_LTX_library", &gvplugin_dot_layout_LTX_library},
+        {"gvplugin_neato_layout_LTX_library", &gvplugin_neato_layout_LTX_library},
+        {nullptr, nullptr}};
+    return gvContextPlugins(builtins, 0);  // 0: do not read the plugin configuration file
+#else
+    return gvContext();
+#endif
+  }();
+  return gvc;
+}
+
+// Escapes what Graphviz would read as label escapes (\N, \G, \l …): labels only size the band.
+std::string literal_label(const std::string& label) {
+  std::string escaped;
+  for (char c : label) {
+    if (c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  return escaped;
+}
+
+// A cgraph graph and what was created in it, closed (and its layout freed) on destruction.
+class GraphvizGraph {
+ public:
+  GraphvizGraph() : graph_(agopen(text_arg("layout"), Agdirected, nullptr)) {}
+  ~GraphvizGraph() {
+    if (!graph_) return;
+    if (laid_out_) gvFreeLayout(context(), graph_);
+    agclose(graph_);
+  }
+  GraphvizGraph(const GraphvizGraph&) = delete;
+  GraphvizGraph& operator=(const GraphvizGraph&) = delete;
+
+  Agraph_t* get() const { return graph_; }
+  int layout(const char* engine) {
+    laid_out_ = true;
+    return gvLayout(context(), graph_, engine);
+  }
+
+  std::vector<Agnode_t*> nodes;
+  std::vector<Agedge_t*> edges;  // nullptr for self-loops, which are not laid out
+  std::vector<Agraph_t*> clusters;
+
+ private:
+  Agraph_t* graph_;
+  bool laid_out_ = false;
+};
+
+void set_graph_attributes(Agraph_t* g, const LayoutRequest& request, const EngineOptions& options,
+                          double mean_size) {
+  auto set = [g](const char* name, const std::string& value) {
+    agattr(g, AGRAPH, text_arg(name), text_arg(value));
+  };
+  const double spacing = std::max(request.spacing, 1.0) / kPointsPerInch;
+  if (options.engine == Engine::dot) {
+    static constexpr const char* kRankdir[] = {"TB", "LR", "BT", "RL"};
+    set("rankdir", kRankdir[static_cast<int>(request.direction)]);
+    set("nodesep", number(spacing));
+    set("ranksep", number(spacing));
+    set("splines", request.routing == EdgeRouting::straight ? "none" : "spline");
+    if (options.keep_child_order) set("ordering", "out");
+  } else {
+    // Edge length: centre to centre of two average boxes `spacing` apart. Overlaps are removed
+    // afterwards (Graphviz's own removal moves pinned nodes) and edges are routed by us.
+    const std::string length = number((mean_size + request.spacing) / kPointsPerInch);
+    if (options.engine == Engine::neato) {
+      set("mode", "major");
+      set("epsilon", "0.01");  // stress converges early; the default takes ~6 s at 1 000 nodes
+      agattr(g, AGEDGE, text_arg("len"), text_arg(length));
+    } else {
+      set("K", length);
+    }
+    set("overlap", "true");
+    set("splines", "none");
+    set("start", "1");  // fixed seed
+    set("inputscale", number(kPointsPerInch));
+  }
+}
+
+void add_clusters(GraphvizGraph& gv, const LayoutRequest& request, const IndexedGraph& graph) {
+  gv.clusters.assign(request.clusters.size(), nullptr);
+  const double font_size = std::max(1.0, (request.cluster_header - 8) / 1.2);
+  for (int index : graph.clusters_parents_first) {
+    const auto i = static_cast<size_t>(index);
+    const int parent = graph.cluster_parent[i];
+    Agraph_t* owner = parent < 0 ? gv.get() : gv.clusters[static_cast<size_t>(parent)];
+    const std::string name = "cluster_" + std::to_string(index);
+    Agraph_t* cluster = agsubg(owner, text_arg(name), 1);
+    gv.clusters[i] = cluster;
+    agsafeset(cluster, text_arg("margin"), text_arg(number(request.cluster_padding)), text_arg(""));
+    if (!request.clusters[i].label.empty()) {
+      // The label only reserves a band of cluster_header px: 1.2 × font size + 8 pt of margins.
+      agsafeset(cluster, text_arg("label"), text_arg(literal_label(request.clusters[i].label)),
+                text_arg(""));
+      agsafeset(cluster, text_arg("fontsize"), text_arg(number(font_size)), text_arg("14"));
+    }
+  }
+}
+
+// Graphviz ignores empty clusters; a placeholder node inside gives each one a box.
+void add_placeholders(GraphvizGraph& gv, const IndexedGraph& graph) {
+  std::vector<int> contents(gv.clusters.size(), 0);
+  for (int cluster : graph.node_cluster) {
+    if (cluster >= 0) ++contents[static_cast<size_t>(cluster)];
+  }
+  for (auto it = graph.clusters_parents_first.rbegin(); it != graph.clusters_parents_first.rend();
+       ++it) {
+    const auto i = static_cast<size_t>(*it);
+    if (contents[i] == 0) {
+      const std::string name = "placeholder_" + std::to_string(i);
+      agnode(gv.clusters[i], text_arg(name), 1);
+      contents[i] = 1;
+    }
+    if (graph.cluster_parent[i] >= 0) contents[static_cast<size_t>(graph.cluster_parent[i])] += 1;
+  }
+}
+
+void add_nodes(GraphvizGraph& gv, const LayoutRequest& request, const IndexedGraph& graph,
+               const EngineOptions& options) {
+  Agraph_t* g = gv.get();
+  agattr(g, AGNODE, text_arg("shape"), text_arg("box"));
+  agattr(g, AGNODE, text_arg("fixedsize"), text_arg("true"));
+  agattr(g, AGNODE, text_arg("label"), text_arg(""));
+  Agsym_t* width = agattr(g, AGNODE, text_arg("width"), text_arg("0.5"));
+  Agsym_t* height = agattr(g, AGNODE, text_arg("height"), text_arg("0.5"));
+  Agsym_t* pos = nullptr;
+  Agsym_t* pin = nullptr;
+  if (options.pin_nodes) {
+    pos = agattr(g, AGNODE, text_arg("pos"), text_arg(""));
+    pin = agattr(g, AGNODE, text_arg("pin"), text_arg("false"));
+  }
+  gv.nodes.reserve(request.nodes.size());
+  for (size_t i = 0; i < request.nodes.size(); ++i) {
+    const LayoutNode& node = request.nodes[i];
+    const int cluster = graph.node_cluster[i];
+    Agraph_t* owner = cluster < 0 ? g : gv.clusters[static_cast<size_t>(cluster)];
+    Agnode_t* n = agnode(owner, text_arg("n" + std::to_string(i)), 1);
+    // Whole points, rounded up: Graphviz rounds sizes to points and must not shrink a box.
+    agxset(n, width, text_arg(number(std::max(1.0, std::ceil(node.width)) / kPointsPerInch)));
+    agxset(n, height, text_arg(number(std::max(1.0, std::ceil(node.height)) / kPointsPerInch)));
+    if (options.pin_nodes && node.pinned) {
+      const double cx = node.x + node.width / 2, cy = -(node.y + node.height / 2);
+      agxset(n, pos, text_arg(number(cx) + "," + number(cy) + "!"));
+      agxset(n, pin, text_arg("true"));
+    }
+    gv.nodes.push_back(n);
+  }
+}
+
+void add_edges(GraphvizGraph& gv, const IndexedGraph& graph) {
+  gv.edges.reserve(graph.edges.size());
+  for (const IndexedGraph::Edge& edge : graph.edges) {
+    if (edge.source == edge.target) {
+      gv.edges.push_back(nullptr);
+      continue;
+    }
+    gv.edges.push_back(agedge(gv.get(), gv.nodes[static_cast<size_t>(edge.source)],
+                              gv.nodes[static_cast<size_t>(edge.target)], nullptr, 1));
+  }
+}
+
+Point2 page_point(pointf p) {
+  return Point2{p.x, -p.y};
+}
+
+// The edge's Bézier control points in page coordinates, all pieces joined.
+std::vector<Point2> edge_controls(Agedge_t* edge) {
+  std::vector<Point2> controls;
+  if (!edge || !ED_spl(edge)) return controls;
+  const splines* spl = ED_spl(edge);
+  for (int i = 0; i < spl->size; ++i) {
+    const bezier& piece = spl->list[i];
+    for (int j = controls.empty() ? 0 : 1; j < piece.size; ++j) {
+      controls.push_back(page_point(piece.list[j]));
+    }
+  }
+  return controls;
+}
+
+Drawing read_drawing(const GraphvizGraph& gv, const LayoutRequest& request,
+                     const IndexedGraph& graph, const EngineOptions& options) {
+  Drawing drawing;
+  drawing.vertical_ranks = request.direction == Direction::TB || request.direction == Direction::BT;
+  drawing.nodes.reserve(gv.nodes.size());
+  std::vector<int> row_keys;
+  for (size_t i = 0; i < gv.nodes.size(); ++i) {
+    const Point2 centre = page_point(ND_coord(gv.nodes[i]));
+    const LayoutNode& node = request.nodes[i];
+    drawing.nodes.push_back(
+        Box{centre.x - node.width / 2, centre.y - node.height / 2, node.width, node.height});
+    // dot centres every node of a rank on one line; half-px keys absorb rounding.
+    row_keys.push_back(
+        static_cast<int>(std::lround(2 * (drawing.vertical_ranks ? centre.y : centre.x))));
+  }
+  drawing.moved.assign(drawing.nodes.size(), false);
+  for (Agraph_t* cluster : gv.clusters) {
+    if (!aggetrec(cluster, text_arg("Agraphinfo_t"), 0)) {
+      drawing.clusters.emplace_back();
+      continue;
+    }
+    const boxf bb = GD_bb(cluster);
+    drawing.clusters.push_back(Box{bb.LL.x, -bb.UR.y, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y});
+  }
+  drawing.crossings.resize(gv.edges.size());
+  drawing.curves.resize(gv.edges.size());
+  if (options.engine != Engine::dot) return drawing;
+  drawing.curves_from_engine = request.routing == EdgeRouting::spline;
+  const int min_key = row_keys.empty() ? 0 : *std::min_element(row_keys.begin(), row_keys.end());
+  for (int& key : row_keys)
+    key -= min_key;
+  build_rows(drawing, row_keys);
+  for (size_t i = 0; i < gv.edges.size(); ++i) {
+    const std::vector<Point2> controls = edge_controls(gv.edges[i]);
+    if (controls.size() < 4) continue;
+    const int source = graph.edges[i].source, target = graph.edges[i].target;
+    if (request.routing == EdgeRouting::orthogonal) {
+      drawing.crossings[i] = row_crossings(flatten_bezier(controls, 8), drawing, source, target);
+    } else if (request.routing == EdgeRouting::spline) {
+      drawing.curves[i] = spline_bends(controls, drawing.nodes[static_cast<size_t>(source)],
+                                       drawing.nodes[static_cast<size_t>(target)]);
+    }
+  }
+  return drawing;
+}
+
+std::string graphviz_failure(const char* engine) {
+  std::string detail;
+  size_t start = 0;
+  while (start < graphviz_messages.size()) {
+    size_t end = graphviz_messages.find('\n', start);
+    if (end == std::string::npos) end = graphviz_messages.size();
+    std::string_view line(graphviz_messages.data() + start, end - start);
+    if (line.starts_with("Error") && detail.empty()) detail = std::string(line);
+    start = end + 1;
+  }
+  if (detail.empty()) detail = "no message";
+  return std::string("Layout: Graphviz ") + engine + " failed (" + detail + ")";
+}
+
+}  // namespace
+
+bool graphviz_plugins_builtin() {
+#ifdef FCP_GRAPHVIZ_BUILTIN_LAYOUTS
+  return true;
+#else
+  return false;
+#endif
+}
+
+core::Result<Drawing> run_graphviz(const LayoutRequest& request, const IndexedGraph& graph,
+                                   const EngineOptions& options) {
+  std::lock_guard lock(graphviz_mutex);
+  graphviz_messages.clear();
+  agseterrf(&collect_message);
+  agseterr(AGWARN);  // every message goes to collect_message, none to stderr
+  GVC_t* gvc = context();
+  if (!gvc) return core::make_error("Layout: could not start Graphviz");
+  GraphvizGraph gv;
+  if (!gv.get()) return core::make_error("Layout: Graphviz could not create a graph");
+  double mean_size = 0;
+  for (const LayoutNode& node : request.nodes)
+    mean_size += std::max(node.width, node.height);
+  if (!request.nodes.empty()) mean_size /= static_cast<double>(request.nodes.size());
+  set_graph_attributes(gv.get(), request, options, mean_size);
+  add_clusters(gv, request, graph);
+  add_nodes(gv, request, graph, options);
+  add_placeholders(gv, graph);
+  add_edges(gv, graph);
+  static constexpr const char* kEngineNames[] = {"dot", "neato", "fdp"};
+  const char* engine = kEngineNames[static_cast<int>(options.engine)];
+  if (gv.layout(engine) != 0) return core::make_error(graphviz_failure(engine));
+  return read_drawing(gv, request, graph, options);
+}
+
+}  // namespace fcp::drawio::layout::detail

@@ -1,0 +1,977 @@
+// drawio_query: list, describe, connections, stats, map, find, pages, layers, types, themes.
+// Every query reads the model once or a bounded number of times: output stays linear (n log n
+// where it sorts) in the size of the page, whatever the number of edges.
+#include "domains/drawio/queries.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/response.hpp"
+#include "core/tokenizer.hpp"
+#include "domains/drawio/data/arrows.hpp"
+#include "domains/drawio/data/node_types.hpp"
+#include "domains/drawio/data/stencils.hpp"
+#include "domains/drawio/data/themes.hpp"
+#include "domains/drawio/labels.hpp"
+#include "domains/drawio/verbs/verbs.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+constexpr std::size_t kMaxBlocks = 200;        // describe * / connections *
+constexpr std::size_t kMaxMapRows = 200;       // map lines after the header
+constexpr std::size_t kMaxCandidates = 8;      // names listed in an ambiguity message
+constexpr std::size_t kMaxHints = 3;           // try: lines
+constexpr std::size_t kMaxListedMembers = 20;  // describe of a group
+constexpr int kMaxDepth = 64;                  // nesting walks (files can be cyclic)
+
+using Lines = std::vector<std::string>;
+
+std::string join(const Lines& lines, std::string_view separator = "\n") {
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (i > 0) out += separator;
+    out += lines[i];
+  }
+  return out;
+}
+
+// The page a query reads.
+struct View {
+  const DrawioDocument& doc;
+  std::size_t number;
+  const Page& page;
+  const PageIndex& index;
+};
+
+View view_of(const DrawioDocument& doc, std::size_t number) {
+  return View{doc, number, doc.page(number), doc.index(number)};
+}
+
+// Facts about a page gathered in one pass, for queries that need them for many cells:
+// document order (for stable output) and layer names.
+class PageFacts {
+ public:
+  explicit PageFacts(const View& v) {
+    positions_.reserve(v.page.cell_count());
+    std::size_t at = 0;
+    for (const Cell& cell : v.page.cells()) {
+      positions_.try_emplace(cell.id, at++);
+      if (v.index.kind(cell.id) == CellKind::layer) {
+        std::string label = cell_label(cell);
+        if (label.empty()) label = layer_names_.empty() ? "Default" : cell.id;
+        layer_names_.try_emplace(cell.id, std::move(label));
+      }
+    }
+  }
+  std::size_t position(std::string_view id) const {
+    auto it = positions_.find(id);
+    return it == positions_.end() ? positions_.size() : it->second;
+  }
+  void sort(std::vector<std::string>& ids) const {
+    std::sort(ids.begin(), ids.end(),
+              [&](const auto& a, const auto& b) { return position(a) < position(b); });
+  }
+  // A layer's name: its label; draw.io's unlabelled first layer is "Default", others their id.
+  std::string layer_name(const std::string& id) const {
+    auto it = layer_names_.find(id);
+    return it == layer_names_.end() ? id : it->second;
+  }
+
+ private:
+  std::unordered_map<std::string_view, std::size_t> positions_;
+  std::unordered_map<std::string, std::string> layer_names_;
+};
+
+// Labels on one line: a newline shows as \n, as it would be typed in a quoted reference.
+std::string one_line(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// A cell's name as users see and type it: its label, or #id when it has none.
+std::string name_of(const Cell& cell) {
+  std::string label = cell_label(cell);
+  return label.empty() ? "#" + cell.id : one_line(label);
+}
+
+std::string list_entry(const Cell& cell) {
+  return name_of(cell) + "(" + shape_type(cell) + ")";
+}
+
+std::string round_text(double value) {
+  const double rounded = std::floor(value + 0.5);  // JavaScript's Math.round, as the reference
+  return std::to_string(static_cast<long long>(rounded == 0 ? 0 : rounded));
+}
+
+std::vector<const Cell*> shapes_in_order(const View& v) {
+  std::vector<const Cell*> out;
+  out.reserve(v.index.shapes());
+  for (const Cell& cell : v.page.cells()) {
+    if (v.index.kind(cell.id) == CellKind::shape) out.push_back(&cell);
+  }
+  return out;
+}
+
+// The nearest ancestor that is of `kind`, or null (stops at layers and the root).
+const Cell* ancestor_of_kind(const View& v, const Cell& cell, CellKind kind) {
+  const Cell* current = &cell;
+  for (int depth = 0; depth < kMaxDepth && current->parent; ++depth) {
+    const Cell* parent = v.page.find(*current->parent);
+    if (parent == nullptr) return nullptr;
+    const CellKind parent_kind = v.index.kind(parent->id);
+    if (parent_kind == kind) return parent;
+    if (parent_kind == CellKind::layer || parent_kind == CellKind::root) return nullptr;
+    current = parent;
+  }
+  return nullptr;
+}
+
+bool is_inside(const View& v, const Cell& cell, std::string_view ancestor_id) {
+  const Cell* current = &cell;
+  for (int depth = 0; depth < kMaxDepth && current->parent; ++depth) {
+    if (*current->parent == ancestor_id) return true;
+    current = v.page.find(*current->parent);
+    if (current == nullptr) return false;
+  }
+  return false;
+}
+
+std::string layer_of(const View& v, const PageFacts& facts, const Cell& cell) {
+  const Cell* current = &cell;
+  for (int depth = 0; depth < kMaxDepth && current->parent; ++depth) {
+    const Cell* parent = v.page.find(*current->parent);
+    if (parent == nullptr) return {};
+    if (v.index.kind(parent->id) == CellKind::layer) return one_line(facts.layer_name(parent->id));
+    current = parent;
+  }
+  return {};
+}
+
+// An edge's label: its own value, else the first label cell on it.
+std::string edge_label(const View& v, const Cell& edge) {
+  std::string label = cell_label(edge);
+  if (!label.empty()) return one_line(label);
+  for (const auto& child_id : v.index.children(edge.id)) {
+    const Cell* child = v.page.find(child_id);
+    if (child != nullptr && v.index.kind(child_id) == CellKind::edge_label) {
+      label = cell_label(*child);
+      if (!label.empty()) return one_line(label);
+    }
+  }
+  return {};
+}
+
+std::string end_name(const View& v, std::string_view id) {
+  if (id.empty()) return "(unattached)";
+  const Cell* cell = v.page.find(id);
+  return cell == nullptr ? "#" + std::string(id) : name_of(*cell);
+}
+
+// ---- references -------------------------------------------------------------------------------
+
+struct Target {
+  CellKind kind = CellKind::shape;
+  std::string id;
+};
+
+std::vector<std::string> filter_ids(const std::vector<std::string>& ids, const auto& keep) {
+  std::vector<std::string> out;
+  for (const auto& id : ids) {
+    if (keep(id)) out.push_back(id);
+  }
+  return out;
+}
+
+// A reference that names exactly `id` among the ambiguous `ids`: its label when that is unique
+// on the page, else type:Label or Group/Label when they tell it apart, else #id.
+std::string pasteable_ref(const View& v, const std::string& id,
+                          const std::vector<std::string>& ids) {
+  const Cell* cell = v.page.find(id);
+  if (cell == nullptr) return "#" + id;
+  const std::string label = cell_label(*cell);
+  if (label.empty()) return "#" + id;
+  const auto exact = v.index.shape_names().lookup(label);
+  if (exact.level == core::MatchLevel::exact && exact.ids.size() == 1) return quote_token(label);
+  const std::string type = shape_type(*cell);
+  const Cell* group = ancestor_of_kind(v, *cell, CellKind::group);
+  std::size_t same_type = 0, same_group = 0;
+  for (const auto& other_id : ids) {
+    const Cell* other = v.page.find(other_id);
+    if (other == nullptr) continue;
+    if (shape_type(*other) == type) ++same_type;
+    if (ancestor_of_kind(v, *other, CellKind::group) == group) ++same_group;
+  }
+  if (same_type == 1) return quote_token(type + ":" + label);
+  if (same_group == 1 && group != nullptr && !cell_label(*group).empty())
+    return quote_token(cell_label(*group) + "/" + label);
+  return "#" + id;
+}
+
+core::Error ambiguous(const View& v, std::string_view verb, std::string_view ref,
+                      const std::vector<std::string>& ids) {
+  std::string names;
+  for (std::size_t i = 0; i < ids.size() && i < kMaxCandidates; ++i) {
+    const Cell* cell = v.page.find(ids[i]);
+    if (cell == nullptr) continue;
+    names += (names.empty() ? "" : ", ") + list_entry(*cell);
+  }
+  if (ids.size() > kMaxCandidates) names += ", …";
+  std::vector<std::string> hints;
+  for (std::size_t i = 0; i < ids.size() && i < kMaxHints; ++i)
+    hints.push_back(std::string(verb) + " " + pasteable_ref(v, ids[i], ids));
+  return core::make_error(
+      "\"" + std::string(ref) + "\" matches " + std::to_string(ids.size()) + ": " + names,
+      std::move(hints));
+}
+
+core::Error not_found(const View& v, std::string_view verb, std::string_view ref) {
+  if (v.index.shape_names().empty() && v.index.group_names().empty())
+    return core::make_error("unknown shape \"" + std::string(ref) + "\": this page has no shapes");
+  std::vector<std::string> names = v.index.shape_names().names();
+  for (auto& name : v.index.group_names().names())
+    names.push_back(std::move(name));
+  const auto closest = core::closest_matches(ref, names, kMaxHints);
+  std::string message = "unknown shape \"" + std::string(ref) + "\"";
+  if (!closest.empty()) message += ". Did you mean \"" + one_line(closest.front()) + "\"?";
+  std::vector<std::string> hints;
+  hints.reserve(closest.size() + 1);
+  for (const auto& name : closest)
+    hints.push_back(std::string(verb) + " " + quote_token(name));
+  if (hints.empty()) hints.emplace_back("list");
+  return core::make_error(std::move(message), std::move(hints));
+}
+
+// `Group/Label` or `type:Label`: the matching shapes, or nullopt when `ref` is neither form.
+std::optional<std::vector<std::string>> qualified_lookup(const View& v, std::string_view ref) {
+  if (auto slash = ref.find('/'); slash != std::string_view::npos && slash > 0) {
+    auto group = v.index.group_names().lookup(ref.substr(0, slash));
+    if (group.ids.size() == 1) {
+      auto found = v.index.shape_names().lookup(ref.substr(slash + 1));
+      auto members = filter_ids(found.ids, [&](const std::string& id) {
+        const Cell* cell = v.page.find(id);
+        return cell != nullptr && is_inside(v, *cell, group.ids.front());
+      });
+      if (!members.empty()) return members;
+    }
+  }
+  if (auto colon = ref.find(':'); colon != std::string_view::npos && colon > 0 &&
+                                  colon + 1 < ref.size() && ref[colon + 1] != ' ') {
+    const std::string_view type = ref.substr(0, colon);
+    if (type.find(' ') == std::string_view::npos) {
+      auto found = v.index.shape_names().lookup(ref.substr(colon + 1));
+      auto typed = filter_ids(found.ids, [&](const std::string& id) {
+        const Cell* cell = v.page.find(id);
+        return cell != nullptr && shape_type(*cell) == type;
+      });
+      if (!typed.empty()) return typed;
+    }
+  }
+  return std::nullopt;
+}
+
+// A shape or group through #id, the exact label, Group/Label, type:Label, then the cascade
+// (a group wins only when it matches at a better level than any shape).
+core::Result<Target> resolve(const View& v, std::string_view verb, std::string_view ref) {
+  if (ref.empty()) return core::make_error("empty reference");
+  if (ref.starts_with('#')) {
+    const std::string id(ref.substr(1));
+    const CellKind kind = v.index.kind(id);
+    if (kind == CellKind::shape || kind == CellKind::group) return Target{kind, id};
+    return core::make_error("no shape or group with id \"" + id + "\" on this page");
+  }
+  auto shapes = v.index.shape_names().lookup(ref);
+  if (shapes.level != core::MatchLevel::exact) {
+    if (auto qualified = qualified_lookup(v, ref)) {
+      if (qualified->size() == 1) return Target{CellKind::shape, qualified->front()};
+      return ambiguous(v, verb, ref, *qualified);
+    }
+  }
+  auto groups = v.index.group_names().lookup(ref);
+  if (!groups.ids.empty() && (shapes.ids.empty() || groups.level < shapes.level)) {
+    if (groups.ids.size() == 1) return Target{CellKind::group, groups.ids.front()};
+    return ambiguous(v, verb, ref, groups.ids);
+  }
+  if (shapes.ids.size() == 1) return Target{CellKind::shape, shapes.ids.front()};
+  if (shapes.ids.size() > 1) return ambiguous(v, verb, ref, shapes.ids);
+  return not_found(v, verb, ref);
+}
+
+// The page a selector reads: @page:NAME names another page, every other selector the active one.
+core::Result<std::size_t> page_of_selector(const DrawioDocument& doc,
+                                           const core::Selector& selector) {
+  if (selector.type != "page" || selector.negated) return doc.active_page_index();
+  const std::string wanted = core::to_lower(selector.value);
+  for (std::size_t i = 0; i < doc.diagram().pages().size(); ++i) {
+    if (core::to_lower(doc.page(i).name()) == wanted) return i;
+  }
+  std::vector<std::string> hints;
+  for (std::size_t i = 0; i < doc.diagram().pages().size() && hints.size() < kMaxHints; ++i)
+    hints.push_back("list @page:" + quote_token(doc.page(i).name()));
+  return core::make_error("unknown page \"" + selector.value + "\"", std::move(hints));
+}
+
+// The shapes several selectors select together (intersection), in document order.
+struct Selection {
+  std::size_t page = 0;
+  std::vector<const Cell*> shapes;
+};
+
+core::Result<Selection> select(const DrawioDocument& doc, const std::vector<core::Token>& tokens) {
+  Selection out{doc.active_page_index(), {}};
+  std::vector<core::Selector> selectors;
+  selectors.reserve(tokens.size());
+  for (const auto& token : tokens)
+    selectors.push_back(core::parse_selector(token.text));
+  for (const auto& selector : selectors) {
+    if (selector.type != "page" || selector.negated) continue;
+    auto page = page_of_selector(doc, selector);
+    if (!page) return page.error();
+    if (selectors.size() > 1 && *page != doc.active_page_index())
+      return core::make_error(selector.raw + " cannot be combined with other selectors",
+                              {"list " + selector.raw});
+    out.page = *page;
+  }
+  std::unordered_map<std::string, std::size_t> hits;
+  for (const auto& selector : selectors) {
+    auto ids = select_shapes(doc, selector);
+    if (!ids) return ids.error();
+    for (const auto& id : *ids)
+      ++hits[id];
+  }
+  const View v = view_of(doc, out.page);
+  for (const Cell* cell : shapes_in_order(v)) {
+    auto it = hits.find(cell->id);
+    if (it != hits.end() && it->second == selectors.size()) out.shapes.push_back(cell);
+  }
+  if (out.shapes.empty()) {
+    std::string raw;
+    for (const auto& token : tokens)
+      raw += (raw.empty() ? "" : " ") + token.text;
+    return core::make_error(raw + " matched 0 shapes together", {"list " + tokens.front().text});
+  }
+  return out;
+}
+
+// ---- list, find -------------------------------------------------------------------------------
+
+core::Result<std::string> query_list(const DrawioDocument& doc,
+                                     const std::vector<core::Token>& tokens) {
+  for (const auto& token : tokens) {
+    if (token.quoted || !token.text.starts_with('@'))
+      return core::make_error("list takes selectors, not \"" + token.text + "\"",
+                              {"list", "list @type:" + token.text, "find " + token.text});
+  }
+  if (tokens.empty()) {
+    auto shapes = shapes_in_order(view_of(doc, doc.active_page_index()));
+    if (shapes.empty()) return std::string("No shapes on this page.");
+    Lines lines;
+    for (const Cell* cell : shapes)
+      lines.push_back(list_entry(*cell));
+    return join(lines);
+  }
+  auto selection = select(doc, tokens);
+  if (!selection) return selection.error();
+  Lines lines;
+  for (const Cell* cell : selection->shapes)
+    lines.push_back(list_entry(*cell));
+  return join(lines);
+}
+
+core::Result<std::string> query_find(const DrawioDocument& doc,
+                                     const std::vector<core::Token>& tokens) {
+  std::string text;
+  for (const auto& token : tokens)
+    text += (text.empty() ? "" : " ") + token.text;
+  if (text.empty()) return core::make_error("find needs text: find TEXT", {"find auth"});
+  const std::string needle = core::to_lower(text);
+  const View v = view_of(doc, doc.active_page_index());
+  Lines lines;
+  for (const Cell* cell : shapes_in_order(v)) {
+    bool match = core::to_lower(cell_label(*cell)).find(needle) != std::string::npos;
+    if (auto alias = cell->attributes.get(kAliasAttribute); !match && alias)
+      match = core::to_lower(*alias).find(needle) != std::string::npos;
+    if (match) lines.push_back(list_entry(*cell));
+  }
+  if (lines.empty()) return "No shapes matching \"" + text + "\"";
+  return join(lines);
+}
+
+// ---- describe ---------------------------------------------------------------------------------
+
+std::string property_value(std::string_view value) {
+  if (value.find_first_of(" ,=\"\n") == std::string_view::npos && !value.empty())
+    return std::string(value);
+  return "\"" + one_line(value) + "\"";
+}
+
+void add_edge_counts(const View& v, const std::string& id, Lines& lines) {
+  std::size_t out = 0, in = 0;
+  for (const auto& edge_id : v.index.incident_edges(id)) {
+    const auto* entry = v.index.entry(edge_id);
+    if (entry == nullptr) continue;
+    if (entry->source == id) ++out;
+    if (entry->target == id) ++in;
+  }
+  if (out + in == 0) {
+    lines.emplace_back("  edges: none");
+  } else {
+    lines.push_back("  edges: " + std::to_string(out) + " out, " + std::to_string(in) + " in");
+  }
+}
+
+void add_geometry(const View& v, const Cell& cell, Lines& lines) {
+  const Rect r = absolute_rect(v.page, cell);
+  lines.push_back("  position: (" + format_number(r.x) + ", " + format_number(r.y) + ")");
+  lines.push_back("  size: " + format_number(r.width) + "x" + format_number(r.height));
+}
+
+Lines describe_shape(const View& v, const Cell& cell, const PageFacts& facts) {
+  Lines lines{name_of(cell) + " (" + shape_type(cell) + ")"};
+  add_geometry(v, cell, lines);
+  if (std::string theme = theme_name_of(v.doc, cell); !theme.empty())
+    lines.push_back("  theme: " + theme);
+  if (auto fill = cell.style_value("fillColor")) lines.push_back("  fill: " + std::string(*fill));
+  if (auto stroke = cell.style_value("strokeColor"))
+    lines.push_back("  stroke: " + std::string(*stroke));
+  if (const Cell* group = ancestor_of_kind(v, cell, CellKind::group))
+    lines.push_back("  group: " + name_of(*group));
+  std::vector<std::string> badge_ids;
+  for (const auto& child : v.index.children(cell.id)) {
+    if (v.index.kind(child) == CellKind::badge) badge_ids.push_back(child);
+  }
+  if (!badge_ids.empty()) {
+    facts.sort(badge_ids);
+    Lines badges;
+    for (const auto& id : badge_ids)
+      badges.push_back(one_line(cell_label(*v.page.find(id))));
+    lines.push_back("  badges: " + join(badges, ", "));
+  }
+  if (std::string layer = layer_of(v, facts, cell); !layer.empty())
+    lines.push_back("  layer: " + layer);
+  if (auto alias = cell.attributes.get(kAliasAttribute); alias && !alias->empty())
+    lines.push_back("  alias: " + one_line(*alias));
+  lines.push_back("  id: " + cell.id);
+  if (cell.wrapper && !cell.wrapper->attributes.empty()) {
+    Lines properties;
+    for (const auto& attribute : cell.wrapper->attributes)
+      properties.push_back(attribute.name + "=" + property_value(attribute.value));
+    lines.push_back("  properties: " + join(properties, ", "));
+  }
+  add_edge_counts(v, cell.id, lines);
+  return lines;
+}
+
+Lines describe_group(const View& v, const Cell& group, const PageFacts& facts) {
+  std::size_t shapes = 0, groups = 0;
+  Lines members;
+  for (const Cell& cell : v.page.cells()) {  // document order
+    if (!cell.parent || *cell.parent != group.id) continue;
+    const CellKind kind = v.index.kind(cell.id);
+    if (kind != CellKind::shape && kind != CellKind::group) continue;
+    if (kind == CellKind::shape) {
+      ++shapes;
+    } else {
+      ++groups;
+    }
+    if (members.size() < kMaxListedMembers)
+      members.push_back(kind == CellKind::shape ? list_entry(cell) : name_of(cell) + "(group)");
+  }
+  std::string counts = core::plural(shapes, "shape");
+  if (groups > 0) counts += ", " + core::plural(groups, "group");
+  Lines lines{name_of(group) + " (group, " + counts + ")"};
+  add_geometry(v, group, lines);
+  if (shapes + groups > 0) {
+    std::string listed = join(members, ", ");
+    if (shapes + groups > members.size())
+      listed += ", … " + std::to_string(shapes + groups - members.size()) + " more";
+    lines.push_back("  members: " + listed);
+  }
+  if (const Cell* outer = ancestor_of_kind(v, group, CellKind::group))
+    lines.push_back("  group: " + name_of(*outer));
+  if (std::string layer = layer_of(v, facts, group); !layer.empty())
+    lines.push_back("  layer: " + layer);
+  lines.push_back("  id: " + group.id);
+  add_edge_counts(v, group.id, lines);
+  return lines;
+}
+
+std::string arrow_end(const Cell& edge, std::string_view end) {
+  const std::string prefix(end);
+  const auto arrow = edge.style_value(prefix + "Arrow");
+  const std::string_view value = arrow ? *arrow : (end == "end" ? "classic" : "none");
+  const bool filled = edge.style_value(prefix + "Fill").value_or("1") != "0";
+  if (const auto* kind = data::arrow_kind_for(value, filled)) return std::string(kind->name);
+  return std::string(value);
+}
+
+Lines describe_edge(const View& v, const Cell& edge, const PageFacts& facts) {
+  const auto* entry = v.index.entry(edge.id);
+  const std::string source = end_name(v, entry ? entry->source : "");
+  const std::string target = end_name(v, entry ? entry->target : "");
+  Lines lines{source + " -> " + target + " (edge)"};
+  lines.push_back("  source: " + source);
+  lines.push_back("  target: " + target);
+  if (std::string label = edge_label(v, edge); !label.empty())
+    lines.push_back("  label: \"" + label + "\"");
+  lines.push_back("  arrows: " + arrow_end(edge, "start") + " -> " + arrow_end(edge, "end"));
+  Lines words;
+  if (edge.style_value("dashed") == "1")
+    words.emplace_back(edge.style_value("dashPattern") ? "dotted" : "dashed");
+  if (edge.style_value("curved") == "1") words.emplace_back("curved");
+  if (edge.style_value("flowAnimation") == "1") words.emplace_back("animated");
+  if (auto width = edge.style_value("strokeWidth")) {
+    const double w = std::atof(std::string(*width).c_str());
+    if (w >= 3) words.emplace_back("thick");
+  }
+  if (!words.empty()) lines.push_back("  style: " + join(words, ", "));
+  if (auto stroke = edge.style_value("strokeColor"))
+    lines.push_back("  stroke: " + std::string(*stroke));
+  if (edge.geometry && edge.geometry->points && !edge.geometry->points->empty())
+    lines.push_back("  waypoints: " + std::to_string(edge.geometry->points->size()));
+  if (std::string layer = layer_of(v, facts, edge); !layer.empty())
+    lines.push_back("  layer: " + layer);
+  lines.push_back("  id: " + edge.id);
+  return lines;
+}
+
+std::string tokens_text(const std::vector<core::Token>& tokens, std::size_t from, std::size_t to) {
+  std::string out;
+  for (std::size_t i = from; i < to; ++i)
+    out += (i > from ? " " : "") + tokens[i].text;
+  return out;
+}
+
+// `describe A -> B` (also <-> and --, which match either direction).
+core::Result<std::string> describe_edges(const View& v, const std::vector<core::Token>& tokens,
+                                         std::size_t arrow_at) {
+  const std::string left = tokens_text(tokens, 0, arrow_at);
+  const std::string right = tokens_text(tokens, arrow_at + 1, tokens.size());
+  if (left.empty() || right.empty())
+    return core::make_error("describe an edge as: describe SOURCE -> TARGET");
+  auto source = resolve(v, "describe", left);
+  if (!source) return source.error();
+  auto target = resolve(v, "describe", right);
+  if (!target) return target.error();
+  const bool any_direction = tokens[arrow_at].text != "->";
+  std::vector<std::string> edges;
+  bool reverse_exists = false;
+  for (const auto& edge_id : v.index.incident_edges(source->id)) {
+    const auto* entry = v.index.entry(edge_id);
+    if (entry == nullptr) continue;
+    const bool forward = entry->source == source->id && entry->target == target->id;
+    const bool backward = entry->source == target->id && entry->target == source->id;
+    if (forward || (any_direction && backward)) {
+      edges.push_back(edge_id);
+    } else if (backward) {
+      reverse_exists = true;
+    }
+  }
+  if (edges.empty()) {
+    const std::string a = quote_token(left), b = quote_token(right);
+    std::vector<std::string> hints;
+    if (reverse_exists) hints.push_back("describe " + b + " -> " + a);
+    hints.push_back("connections " + a);
+    return core::make_error("no edge from " + left + " to " + right, std::move(hints));
+  }
+  const PageFacts facts(v);
+  facts.sort(edges);
+  Lines blocks;
+  for (const auto& id : edges)
+    blocks.push_back(join(describe_edge(v, *v.page.find(id), facts)));
+  return join(blocks, "\n\n");
+}
+
+// Up to kMaxBlocks blocks, one per shape, separated by blank lines.
+template <class Fn>
+std::string per_shape(const std::vector<const Cell*>& shapes, Fn&& block) {
+  Lines blocks;
+  for (std::size_t i = 0; i < shapes.size() && i < kMaxBlocks; ++i)
+    blocks.push_back(block(*shapes[i]));
+  std::string out = join(blocks, "\n\n");
+  if (shapes.size() > kMaxBlocks)
+    out += "\n\n… " + std::to_string(shapes.size() - kMaxBlocks) + " more shapes";
+  return out;
+}
+
+// The shapes `tokens` name for describe/connections: `*`, selectors, or nullopt for a reference.
+std::optional<core::Result<Selection>> wildcard_or_selection(
+    const DrawioDocument& doc, const std::vector<core::Token>& tokens) {
+  if (tokens.size() == 1 && !tokens[0].quoted && tokens[0].text == "*") {
+    return Selection{doc.active_page_index(),
+                     shapes_in_order(view_of(doc, doc.active_page_index()))};
+  }
+  const bool selectors = std::all_of(tokens.begin(), tokens.end(), [](const core::Token& t) {
+    return !t.quoted && t.text.starts_with('@');
+  });
+  if (selectors) return select(doc, tokens);
+  return std::nullopt;
+}
+
+core::Result<std::string> needs_reference(const View& v, std::string_view verb) {
+  std::vector<std::string> hints{std::string(verb) + " *"};
+  for (const Cell* cell : shapes_in_order(v)) {
+    hints.push_back(std::string(verb) + " " + quote_token(cell_label(*cell)));
+    break;
+  }
+  return core::make_error(std::string(verb) + " needs a shape: " + std::string(verb) + " REF, " +
+                              std::string(verb) + " * or " + std::string(verb) + " @SELECTOR",
+                          std::move(hints));
+}
+
+core::Result<std::string> query_describe(const DrawioDocument& doc,
+                                         const std::vector<core::Token>& tokens) {
+  const View active = view_of(doc, doc.active_page_index());
+  if (tokens.empty()) return needs_reference(active, "describe");
+  if (auto many = wildcard_or_selection(doc, tokens)) {
+    if (!*many) return many->error();
+    if ((*many)->shapes.empty()) return std::string("No shapes on this page.");
+    const View v = view_of(doc, (*many)->page);
+    const PageFacts facts(v);
+    return per_shape((*many)->shapes,
+                     [&](const Cell& cell) { return join(describe_shape(v, cell, facts)); });
+  }
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!tokens[i].quoted && core::is_arrow(tokens[i].text))
+      return describe_edges(active, tokens, i);
+  }
+  auto target = resolve(active, "describe", tokens_text(tokens, 0, tokens.size()));
+  if (!target) return target.error();
+  const Cell& cell = *active.page.find(target->id);
+  const PageFacts facts(active);
+  if (target->kind == CellKind::group) return join(describe_group(active, cell, facts));
+  return join(describe_shape(active, cell, facts));
+}
+
+// ---- connections ------------------------------------------------------------------------------
+
+std::string connections_block(const View& v, const Cell& cell, const PageFacts& facts) {
+  std::vector<std::string> edges = v.index.incident_edges(cell.id);
+  facts.sort(edges);
+  Lines out, in;
+  for (const auto& edge_id : edges) {
+    const auto* entry = v.index.entry(edge_id);
+    const Cell* edge = v.page.find(edge_id);
+    if (entry == nullptr || edge == nullptr) continue;
+    const std::string label = edge_label(v, *edge);
+    const std::string suffix = label.empty() ? "" : "(\"" + label + "\")";
+    if (entry->source == cell.id) out.push_back(end_name(v, entry->target) + suffix);
+    if (entry->target == cell.id) in.push_back(end_name(v, entry->source) + suffix);
+  }
+  return "connections for " + name_of(cell) +
+         ":\n  out: " + (out.empty() ? std::string("(none)") : join(out, ", ")) +
+         "\n  in: " + (in.empty() ? std::string("(none)") : join(in, ", "));
+}
+
+core::Result<std::string> query_connections(const DrawioDocument& doc,
+                                            const std::vector<core::Token>& tokens) {
+  const View active = view_of(doc, doc.active_page_index());
+  if (tokens.empty()) return needs_reference(active, "connections");
+  if (auto many = wildcard_or_selection(doc, tokens)) {
+    if (!*many) return many->error();
+    if ((*many)->shapes.empty()) return std::string("No shapes on this page.");
+    const View v = view_of(doc, (*many)->page);
+    const PageFacts facts(v);
+    return per_shape((*many)->shapes,
+                     [&](const Cell& cell) { return connections_block(v, cell, facts); });
+  }
+  auto target = resolve(active, "connections", tokens_text(tokens, 0, tokens.size()));
+  if (!target) return target.error();
+  return connections_block(active, *active.page.find(target->id), PageFacts(active));
+}
+
+// ---- stats, pages, layers ---------------------------------------------------------------------
+
+std::string type_counts(const View& v) {
+  std::map<std::string, std::size_t> counts;
+  for (const Cell* cell : shapes_in_order(v))
+    ++counts[shape_type(*cell)];
+  std::vector<std::pair<std::string, std::size_t>> sorted(counts.begin(), counts.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  Lines parts;
+  for (const auto& [type, count] : sorted)
+    parts.push_back(std::to_string(count) + " " + type);
+  return parts.empty() ? std::string("none") : join(parts, ", ");
+}
+
+std::string query_stats(const DrawioDocument& doc) {
+  const View v = view_of(doc, doc.active_page_index());
+  return "shapes: " + std::to_string(v.index.shapes()) +
+         ", edges: " + std::to_string(v.index.edges()) +
+         ", groups: " + std::to_string(v.index.groups()) +
+         ", pages: " + std::to_string(doc.diagram().pages().size()) + "\ntypes: " + type_counts(v) +
+         "\nlayers: " + std::to_string(v.page.layers().size());
+}
+
+std::string page_name(const DrawioDocument& doc, std::size_t number) {
+  std::string_view name = doc.page(number).name();
+  return name.empty() ? "Page-" + std::to_string(number + 1) : std::string(name);
+}
+
+std::string query_pages(const DrawioDocument& doc) {
+  Lines lines{"pages:"};
+  for (std::size_t i = 0; i < doc.diagram().pages().size(); ++i) {
+    const PageIndex& idx = doc.index(i);
+    lines.push_back(
+        "  " + page_name(doc, i) + " (" + (i == doc.active_page_index() ? "active, " : "") +
+        std::to_string(idx.shapes()) + " shapes, " + std::to_string(idx.edges()) + " edges)");
+  }
+  return join(lines);
+}
+
+std::string query_layers(const DrawioDocument& doc) {
+  const View v = view_of(doc, doc.active_page_index());
+  const PageFacts facts(v);
+  const std::string active = doc.active_layer();
+  Lines lines{"layers:"};
+  for (const Cell* layer : v.page.layers()) {
+    Lines flags;
+    if (layer->id == active) flags.emplace_back("active");
+    if (!layer->is_visible()) flags.emplace_back("hidden");
+    if (layer->is_locked()) flags.emplace_back("locked");
+    lines.push_back("  " + one_line(facts.layer_name(layer->id)) +
+                    (flags.empty() ? std::string() : " (" + join(flags, ", ") + ")"));
+  }
+  if (lines.size() == 1) lines.emplace_back("  (none)");
+  return join(lines);
+}
+
+// ---- map --------------------------------------------------------------------------------------
+
+bool is_vertical_flow(std::string_view flow) {
+  return flow == "TB" || flow == "BT";
+}
+
+// The page's flowDirection, else the majority direction of its edges, else TB.
+std::string flow_of(const View& v) {
+  if (auto flow = v.page.diagram_attributes().get("flowDirection")) {
+    std::string upper;
+    for (char c : *flow)
+      upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (upper == "TB" || upper == "LR" || upper == "BT" || upper == "RL") return upper;
+  }
+  std::size_t down = 0, up = 0, right = 0, left = 0;
+  for (const Cell& cell : v.page.cells()) {
+    const auto* entry = v.index.entry(cell.id);
+    if (entry == nullptr || entry->kind != CellKind::edge) continue;
+    const Cell* source = v.page.find(entry->source);
+    const Cell* target = v.page.find(entry->target);
+    if (source == nullptr || target == nullptr) continue;
+    const Rect a = absolute_rect(v.page, *source), b = absolute_rect(v.page, *target);
+    const double dx = b.center_x() - a.center_x(), dy = b.center_y() - a.center_y();
+    if (std::abs(dy) > std::abs(dx)) {
+      ++(dy > 0 ? down : up);
+    } else {
+      ++(dx > 0 ? right : left);
+    }
+  }
+  const std::size_t most = std::max({down, up, right, left});
+  if (most == 0 || most == down) return "TB";
+  if (most == right) return "LR";
+  if (most == up) return "BT";
+  return "RL";
+}
+
+std::string region_of(double cx, double cy, const Rect& canvas) {
+  const double third_w = canvas.width / 3, third_h = canvas.height / 3;
+  const double rx = cx - canvas.x, ry = cy - canvas.y;
+  const char* col = rx < third_w ? "left" : rx < third_w * 2 ? "center" : "right";
+  const char* row = ry < third_h ? "top" : ry < third_h * 2 ? "middle" : "bottom";
+  return std::string(row) + "-" + col;
+}
+
+struct Placed {
+  const Cell* cell;
+  Rect rect;
+};
+
+void sort_placed(std::vector<Placed>& items, bool vertical) {
+  std::stable_sort(items.begin(), items.end(), [vertical](const Placed& a, const Placed& b) {
+    if (vertical) return a.rect.y != b.rect.y ? a.rect.y < b.rect.y : a.rect.x < b.rect.x;
+    return a.rect.x != b.rect.x ? a.rect.x < b.rect.x : a.rect.y < b.rect.y;
+  });
+}
+
+std::string map_entry(const Placed& p) {
+  return list_entry(*p.cell) + " @(" + round_text(p.rect.x) + "," + round_text(p.rect.y) + ")";
+}
+
+std::string query_map(const DrawioDocument& doc) {
+  const View v = view_of(doc, doc.active_page_index());
+  const auto canvas = doc.content_bounds(v.number);
+  if (!canvas || v.index.shapes() == 0) return "map: empty diagram";
+  const std::string flow = flow_of(v);
+  const bool vertical = is_vertical_flow(flow);
+  std::vector<Placed> groups, ungrouped;
+  std::unordered_map<std::string_view, std::vector<Placed>> members;
+  for (const Cell& cell : v.page.cells()) {
+    const CellKind kind = v.index.kind(cell.id);
+    if (kind == CellKind::group) {
+      groups.push_back({&cell, absolute_rect(v.page, cell)});
+    } else if (kind == CellKind::shape) {
+      const Cell* group = ancestor_of_kind(v, cell, CellKind::group);
+      auto& bucket = group != nullptr ? members[group->id] : ungrouped;
+      bucket.push_back({&cell, absolute_rect(v.page, cell)});
+    }
+  }
+  sort_placed(groups, vertical);
+  sort_placed(ungrouped, vertical);
+  Lines lines{"map: " + round_text(canvas->width) + "x" + round_text(canvas->height) +
+              " flow:" + flow + " | " + std::to_string(v.index.shapes()) + "s " +
+              std::to_string(v.index.edges()) + "e " + std::to_string(v.index.groups()) + "g"};
+  std::size_t rows = 0, shapes_shown = 0, groups_shown = 0;
+  const auto full = [&] { return rows >= kMaxMapRows; };
+  for (const Placed& group : groups) {
+    if (full()) break;
+    const Rect& b = group.rect;
+    lines.emplace_back();
+    lines.push_back("  [" + name_of(*group.cell) + "] " +
+                    region_of(b.center_x(), b.center_y(), *canvas) + " (" + round_text(b.x) + "," +
+                    round_text(b.y) + ")-(" + round_text(b.right()) + "," + round_text(b.bottom()) +
+                    ")");
+    ++rows;
+    ++groups_shown;
+    auto it = members.find(group.cell->id);
+    if (it == members.end()) continue;
+    auto& inside = it->second;
+    sort_placed(inside, vertical);
+    for (std::size_t i = 0; i < inside.size() && !full(); i += 3, ++rows) {
+      Lines row;
+      for (std::size_t j = i; j < inside.size() && j < i + 3; ++j, ++shapes_shown)
+        row.push_back(map_entry(inside[j]));
+      lines.push_back("    " + join(row, " | "));
+    }
+  }
+  if (!ungrouped.empty() && !full()) {
+    if (!groups.empty()) lines.emplace_back();
+    for (std::size_t i = 0; i < ungrouped.size() && !full(); ++i, ++rows, ++shapes_shown)
+      lines.push_back("  " + map_entry(ungrouped[i]) + " — ungrouped");
+  }
+  const std::size_t more_shapes = v.index.shapes() - std::min(shapes_shown, v.index.shapes());
+  const std::size_t more_groups = groups.size() - groups_shown;
+  if (more_shapes + more_groups > 0) {
+    Lines more;
+    if (more_shapes > 0) more.push_back(std::to_string(more_shapes) + " more shapes");
+    if (more_groups > 0) more.push_back(std::to_string(more_groups) + " more groups");
+    lines.push_back("  … " + join(more, ", ") + " (list or find show them)");
+  }
+  return join(lines);
+}
+
+// ---- vocabulary -------------------------------------------------------------------------------
+
+std::string query_types(const DrawioDocument& doc) {
+  Lines lines{"types:"};
+  for (const auto& type : data::node_types()) {
+    lines.push_back("  " + std::string(type.name) + " — " + std::string(type.description) + ", " +
+                    format_number(type.width) + "x" + format_number(type.height));
+  }
+  lines.emplace_back("  text — free text (no box); group — a container (use the group verb)");
+  if (!doc.state().custom_types.empty()) {
+    lines.emplace_back("custom types:");
+    for (const auto& [name, type] : doc.state().custom_types) {
+      std::string line = "  " + name + " (base:" + type.base;
+      if (!type.theme.empty()) line += " theme:" + type.theme;
+      if (!type.badge.empty()) line += " badge:" + quote_token(type.badge);
+      if (type.size)
+        line += " size:" + format_number(type.size->first) + "x" + format_number(type.size->second);
+      lines.push_back(line + ")");
+    }
+  }
+  Lines unloaded;
+  for (const auto& pack : data::stencil_packs()) {
+    const bool loaded = std::find(doc.state().loaded_packs.begin(), doc.state().loaded_packs.end(),
+                                  pack.id) != doc.state().loaded_packs.end();
+    if (!loaded) {
+      unloaded.emplace_back(pack.id);
+      continue;
+    }
+    Lines ids;
+    for (const auto& entry : pack.entries)
+      ids.emplace_back(entry.id);
+    lines.push_back("stencils " + std::string(pack.id) + " (" + std::string(pack.name) +
+                    "): " + join(ids, ", "));
+  }
+  if (!unloaded.empty())
+    lines.push_back("stencil packs not loaded (load PACK): " + join(unloaded, ", "));
+  return join(lines);
+}
+
+std::string theme_line(std::string_view name, std::string_view fill, std::string_view stroke,
+                       std::string_view font) {
+  std::string line =
+      "  " + std::string(name) + " fill:" + std::string(fill) + " stroke:" + std::string(stroke);
+  if (!font.empty()) line += " font:" + std::string(font);
+  return line;
+}
+
+std::string query_themes(const DrawioDocument& doc) {
+  Lines lines{"themes:"};
+  for (const auto& theme : data::themes())
+    lines.push_back(theme_line(theme.name, theme.fill, theme.stroke, theme.font_color));
+  for (const auto& [name, theme] : doc.state().custom_themes)
+    lines.push_back(theme_line(name, theme.fill, theme.stroke, theme.font_color) + " (custom)");
+  return join(lines);
+}
+
+}  // namespace
+
+std::optional<core::Result<std::string>> run_query(const DrawioDocument& doc, std::string_view verb,
+                                                   std::string_view args,
+                                                   const core::CallContext& ctx) {
+  (void)ctx;
+  const std::string word = core::to_lower(verb);
+  static const std::unordered_set<std::string_view> known{
+      "list", "describe", "connections", "stats", "map",
+      "find", "pages",    "layers",      "types", "themes"};
+  if (!known.contains(word)) return std::nullopt;
+  auto tokens = core::tokenize(args);
+  if (!tokens) return core::Result<std::string>(tokens.error());
+  if (word == "list") return query_list(doc, *tokens);
+  if (word == "describe") return query_describe(doc, *tokens);
+  if (word == "connections") return query_connections(doc, *tokens);
+  if (word == "find") return query_find(doc, *tokens);
+  if (word == "stats") return query_stats(doc);
+  if (word == "map") return query_map(doc);
+  if (word == "pages") return query_pages(doc);
+  if (word == "layers") return query_layers(doc);
+  if (word == "types") return query_types(doc);
+  return query_themes(doc);
+}
+
+std::vector<core::VerbSpec> query_specs() {
+  return {
+      {"list", "list [@SELECTOR…]", "queries",
+       "shapes as Label(type) in document order; selectors intersect; @page:NAME reads another "
+       "page"},
+      {"describe", "describe REF | describe * | describe A -> B", "queries",
+       "position, size, colours, group, badges, layer, properties and edges of a shape, group "
+       "or edge"},
+      {"connections", "connections REF | connections *", "queries",
+       "outgoing and incoming edges of a shape, with their labels"},
+      {"stats", "stats", "queries", "counts of shapes, edges, groups, pages, types and layers"},
+      {"map", "map", "queries",
+       "spatial summary: canvas, flow, groups with region and members, ungrouped shapes"},
+      {"find", "find TEXT", "queries", "shapes whose label or alias contains TEXT"},
+      {"pages", "pages", "queries", "the pages with their shape and edge counts"},
+      {"layers", "layers", "queries", "the layers of the active page and their flags"},
+      {"types", "types", "queries", "node types, custom types and loaded stencils for add"},
+      {"themes", "themes", "queries", "built-in and custom colour themes"},
+  };
+}
+
+}  // namespace fcp::drawio

@@ -1,0 +1,275 @@
+#include "domains/drawio/scene.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "domains/drawio/data/stencils.hpp"
+#include "domains/drawio/labels.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+const std::vector<std::string> kNoIds;
+
+// The stencil a style draws: its shape plus the icon it selects (resIcon for AWS resource
+// icons, prIcon for the GCP, Kubernetes and Cisco icon shapes); nullopt for non-stencil shapes.
+std::optional<std::string> stencil_name(const Style& style) {
+  auto shape = style.get("shape");
+  if (!shape || !shape->starts_with("mxgraph.")) return std::nullopt;
+  std::string key(*shape);
+  key += '|';
+  if (auto icon = style.get("resIcon")) {
+    key += *icon;
+  } else if (auto pr = style.get("prIcon")) {
+    key += *pr;
+  }
+  return key;
+}
+
+// Stencil name → pack entry id, built once from the data tables.
+const std::unordered_map<std::string, std::string>& stencil_ids() {
+  static const auto ids = [] {
+    std::unordered_map<std::string, std::string> out;
+    for (const auto& pack : data::stencil_packs()) {
+      for (const auto& entry : pack.entries) {
+        if (auto name = stencil_name(Style::parse(entry.style)))
+          out.emplace(std::move(*name), std::string(entry.id));
+      }
+    }
+    return out;
+  }();
+  return ids;
+}
+
+}  // namespace
+
+bool Rect::overlaps(const Rect& other, double gap) const {
+  return x < other.right() + gap && other.x < right() + gap && y < other.bottom() + gap &&
+         other.y < bottom() + gap;
+}
+
+Rect Rect::united(const Rect& other) const {
+  const double left = std::min(x, other.x);
+  const double top = std::min(y, other.y);
+  return {left, top, std::max(right(), other.right()) - left,
+          std::max(bottom(), other.bottom()) - top};
+}
+
+bool is_group_style(const Cell& cell) {
+  if (!cell.style) return false;
+  return cell.is_container() || cell.style->has("group") || cell.style->get("container") == "1";
+}
+
+bool is_html(const Cell& cell) {
+  return cell.style && cell.style->get("html") == "1";
+}
+
+std::string cell_label(const Cell& cell) {
+  return cell.value ? label_text(*cell.value, is_html(cell)) : std::string();
+}
+
+std::string shape_type(const Cell& cell) {
+  if (auto type = cell.attributes.get(kTypeAttribute)) return std::string(*type);
+  if (!cell.style) return "box";
+  const Style& style = *cell.style;
+  if (auto name = stencil_name(style)) {
+    const auto& ids = stencil_ids();
+    if (auto it = ids.find(*name); it != ids.end()) return it->second;
+  }
+  static const std::unordered_map<std::string_view, std::string_view> by_shape{
+      {"cylinder3", "db"},    {"cylinder", "db"},          {"datastore", "db"},
+      {"hexagon", "api"},     {"cloud", "cloud"},          {"mxgraph.basic.person", "actor"},
+      {"umlActor", "actor"},  {"document", "doc"},         {"parallelogram", "queue"},
+      {"process", "process"}, {"rhombus", "decision"},     {"triangle", "triangle"},
+      {"ellipse", "circle"},  {"doubleEllipse", "circle"}, {"note", "doc"}};
+  if (auto shape = style.get("shape")) {
+    if (auto it = by_shape.find(*shape); it != by_shape.end()) return std::string(it->second);
+  }
+  if (style.has("text")) return "text";
+  for (std::string_view bare : {"rhombus", "triangle", "ellipse"}) {
+    if (style.has(bare)) return std::string(by_shape.at(bare));
+  }
+  if (style.get("rounded") == "1") return "svc";
+  return "box";
+}
+
+std::pair<double, double> child_origin(const Page& page, std::string_view parent_id) {
+  double x = 0, y = 0;
+  std::string_view id = parent_id;
+  for (int depth = 0; depth < 64 && !id.empty(); ++depth) {
+    const Cell* parent = page.find(id);
+    if (parent == nullptr || !parent->vertex || !parent->geometry) break;
+    if (!parent->geometry->relative) {
+      x += parent->geometry->x.value_or(0);
+      y += parent->geometry->y.value_or(0);
+    }
+    id = parent->parent ? std::string_view(*parent->parent) : std::string_view();
+  }
+  return {x, y};
+}
+
+Rect absolute_rect(const Page& page, const Cell& cell) {
+  auto [x, y] = cell.parent ? child_origin(page, *cell.parent) : std::pair{0.0, 0.0};
+  if (!cell.geometry) return {x, y, 0, 0};
+  const Geometry& g = *cell.geometry;
+  return {x + g.x.value_or(0), y + g.y.value_or(0), g.width.value_or(0), g.height.value_or(0)};
+}
+
+void PageIndex::rebuild(const Page& page) {
+  *this = PageIndex();
+  for (const Cell& cell : page.cells())
+    add(page, cell);
+}
+
+void PageIndex::add(const Page& page, const Cell& cell) {
+  (void)page;
+  if (cell.id.empty()) return;
+  Entry entry;
+  const CellKind parent = cell.parent ? kind(*cell.parent) : CellKind::other;
+  if (!cell.parent) {
+    entry.kind = CellKind::root;
+  } else if (parent == CellKind::root) {
+    entry.kind = CellKind::layer;
+  } else if (cell.edge) {
+    entry.kind = CellKind::edge;
+  } else if (!cell.vertex) {
+    entry.kind = CellKind::other;
+  } else if (parent == CellKind::edge) {
+    entry.kind = CellKind::edge_label;
+  } else if (parent == CellKind::shape && cell.style && cell.style->has_key(kBadgeStyleKey)) {
+    entry.kind = CellKind::badge;
+  } else if (is_group_style(cell)) {
+    entry.kind = CellKind::group;
+  } else {
+    entry.kind = CellKind::shape;
+  }
+  // A repeated id: only the first cell is reachable, and it is already indexed.
+  auto [it, inserted] = entries_.try_emplace(cell.id);
+  if (!inserted) return;
+  if (cell.parent) {
+    entry.parent = *cell.parent;
+    link(children_, entry.parent, cell.id);
+  }
+  switch (entry.kind) {
+    case CellKind::shape: {
+      ++shapes_;
+      std::string label = cell_label(cell);
+      if (!label.empty()) entry.names.push_back(std::move(label));
+      if (auto alias = cell.attributes.get(kAliasAttribute); alias && !alias->empty())
+        entry.names.emplace_back(*alias);
+      for (const auto& name : entry.names)
+        shape_names_.add(name, cell.id);
+      touched_[cell.id] = ++clock_;
+      latest_ = cell.id;
+      break;
+    }
+    case CellKind::group: {
+      ++groups_;
+      std::string label = cell_label(cell);
+      if (!label.empty()) {
+        group_names_.add(label, cell.id);
+        entry.names.push_back(std::move(label));
+      }
+      break;
+    }
+    case CellKind::edge:
+      ++edges_;
+      entry.source = cell.source.value_or("");
+      entry.target = cell.target.value_or("");
+      if (!entry.source.empty()) link(incident_, entry.source, cell.id);
+      if (!entry.target.empty() && entry.target != entry.source)
+        link(incident_, entry.target, cell.id);
+      break;
+    default:
+      break;
+  }
+  it->second = std::move(entry);
+}
+
+void PageIndex::remove(std::string_view id) {
+  auto it = entries_.find(std::string(id));
+  if (it == entries_.end()) return;
+  const Entry& entry = it->second;
+  if (!entry.parent.empty()) unlink(children_, entry.parent, it->first);
+  switch (entry.kind) {
+    case CellKind::shape:
+      --shapes_;
+      for (const auto& name : entry.names)
+        shape_names_.remove(name, it->first);
+      touched_.erase(it->first);
+      break;
+    case CellKind::group:
+      --groups_;
+      for (const auto& name : entry.names)
+        group_names_.remove(name, it->first);
+      break;
+    case CellKind::edge:
+      --edges_;
+      if (!entry.source.empty()) unlink(incident_, entry.source, it->first);
+      if (!entry.target.empty() && entry.target != entry.source)
+        unlink(incident_, entry.target, it->first);
+      break;
+    default:
+      break;
+  }
+  entries_.erase(it);
+}
+
+CellKind PageIndex::kind(std::string_view id) const {
+  const Entry* found = entry(id);
+  return found ? found->kind : CellKind::other;
+}
+
+const PageIndex::Entry* PageIndex::entry(std::string_view id) const {
+  auto it = entries_.find(std::string(id));
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+const std::vector<std::string>& PageIndex::incident_edges(std::string_view id) const {
+  auto it = incident_.find(std::string(id));
+  return it == incident_.end() ? kNoIds : it->second;
+}
+
+std::uint64_t PageIndex::touched_at(std::string_view id) const {
+  auto it = touched_.find(std::string(id));
+  return it == touched_.end() ? 0 : it->second;
+}
+
+std::string PageIndex::latest_shape() const {
+  if (!latest_.empty() && touched_.contains(latest_)) return latest_;
+  std::string best;
+  std::uint64_t best_time = 0;
+  for (const auto& [id, time] : touched_) {
+    if (time > best_time) {
+      best_time = time;
+      best = id;
+    }
+  }
+  return best;
+}
+
+const std::vector<std::string>& PageIndex::children(std::string_view id) const {
+  auto it = children_.find(std::string(id));
+  return it == children_.end() ? kNoIds : it->second;
+}
+
+void PageIndex::link(Links& links, const std::string& key, const std::string& id) {
+  links[key].push_back(id);
+}
+
+void PageIndex::unlink(Links& links, const std::string& key, const std::string& id) {
+  auto it = links.find(key);
+  if (it == links.end()) return;
+  auto& list = it->second;
+  // Swap-and-pop: order does not matter, and recently added edges are found near the end.
+  for (std::size_t i = list.size(); i-- > 0;) {
+    if (list[i] == id) {
+      list[i] = std::move(list.back());
+      list.pop_back();
+      break;
+    }
+  }
+  if (list.empty()) links.erase(it);
+}
+
+}  // namespace fcp::drawio

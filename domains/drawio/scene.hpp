@@ -1,0 +1,103 @@
+// The FCP view of a draw.io page: which cells are shapes, groups, edges and layers, their labels
+// and types, absolute geometry, and the incremental index that resolves names in O(1).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/resolve.hpp"
+#include "domains/drawio/model/page.hpp"
+
+namespace fcp::drawio {
+
+struct Rect {
+  double x = 0, y = 0, width = 0, height = 0;
+  double right() const { return x + width; }
+  double bottom() const { return y + height; }
+  double center_x() const { return x + width / 2; }
+  double center_y() const { return y + height / 2; }
+  // True when the rectangles come closer than `gap` on both axes.
+  bool overlaps(const Rect& other, double gap = 0) const;
+  Rect united(const Rect& other) const;
+};
+
+// What a cell is to FCP. Groups are containers (container=1, swimlanes, draw.io's `group`
+// style); badges are the small labelled children fcp puts on shapes (style key fcpBadge).
+enum class CellKind : std::uint8_t { root, layer, shape, group, edge, edge_label, badge, other };
+
+// Attribute names fcp adds to cells it manages (kept by the lossless model).
+inline constexpr std::string_view kAliasAttribute = "fcp-alias";
+inline constexpr std::string_view kTypeAttribute = "fcp-type";
+inline constexpr std::string_view kBadgeStyleKey = "fcpBadge";
+
+bool is_group_style(const Cell& cell);
+bool is_html(const Cell& cell);
+// The label as plain text (see label_text).
+std::string cell_label(const Cell& cell);
+// The FCP node type: the fcp-type attribute, a loaded-stencil id, or inferred from the draw.io
+// style (cylinder → db, hexagon → api, …, rounded → svc, else box; text cells → "text").
+std::string shape_type(const Cell& cell);
+
+// Geometry of a cell in page coordinates: its own x/y plus the origins of the vertices it is
+// nested in. Cells without geometry get an empty rect at their parent's origin.
+Rect absolute_rect(const Page& page, const Cell& cell);
+// The page coordinates of the origin children of `parent_id` are relative to (0,0 for layers).
+std::pair<double, double> child_origin(const Page& page, std::string_view parent_id);
+
+// Incremental index of one page. The document calls add() after inserting or changing a cell
+// and remove() before erasing or changing it; lookups are then O(1) expected.
+// Thread: owned by the document.
+class PageIndex {
+ public:
+  struct Entry {
+    CellKind kind = CellKind::other;
+    std::vector<std::string> names;  // label and alias (shapes and groups)
+    std::string source, target;      // edges
+    std::string parent;
+  };
+
+  void rebuild(const Page& page);
+  void add(const Page& page, const Cell& cell);
+  void remove(std::string_view id);
+
+  CellKind kind(std::string_view id) const;
+  const Entry* entry(std::string_view id) const;
+  const core::NameIndex<std::string>& shape_names() const { return shape_names_; }
+  const core::NameIndex<std::string>& group_names() const { return group_names_; }
+  // Edge ids attached to a shape or group (either end), in no particular order. The reference
+  // is invalidated by any change to the page: copy it before editing while iterating.
+  const std::vector<std::string>& incident_edges(std::string_view id) const;
+  // Ids of the cells whose parent is `id` (any kind), in no particular order (same caveat).
+  const std::vector<std::string>& children(std::string_view id) const;
+
+  std::size_t shapes() const { return shapes_; }
+  std::size_t edges() const { return edges_; }
+  std::size_t groups() const { return groups_; }
+
+  // Recency: every add() of a shape counts as a modification.
+  std::uint64_t touched_at(std::string_view id) const;
+  // The most recently added or changed shape that still exists, or "".
+  std::string latest_shape() const;
+
+ private:
+  using Map = std::unordered_map<std::string, Entry>;
+  using Links = std::unordered_map<std::string, std::vector<std::string>>;
+  static void link(Links& links, const std::string& key, const std::string& id);
+  static void unlink(Links& links, const std::string& key, const std::string& id);
+
+  Map entries_;
+  core::NameIndex<std::string> shape_names_;
+  core::NameIndex<std::string> group_names_;
+  Links incident_;
+  Links children_;
+  std::unordered_map<std::string, std::uint64_t> touched_;
+  std::uint64_t clock_ = 0;
+  std::string latest_;
+  std::size_t shapes_ = 0, edges_ = 0, groups_ = 0;
+};
+
+}  // namespace fcp::drawio

@@ -1,0 +1,381 @@
+// Appearance verbs: style (shapes, groups and edges), label, badge.
+#include <algorithm>
+#include <array>
+
+#include "domains/drawio/data/arrows.hpp"
+#include "domains/drawio/data/colors.hpp"
+#include "domains/drawio/labels.hpp"
+#include "domains/drawio/verbs/verbs.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+// Keys copied verbatim into the draw.io style.
+constexpr std::array<std::string_view, 29> kPassthrough{"spacingTop",
+                                                        "spacingBottom",
+                                                        "spacingLeft",
+                                                        "spacingRight",
+                                                        "spacing",
+                                                        "container",
+                                                        "collapsible",
+                                                        "horizontal",
+                                                        "whiteSpace",
+                                                        "overflow",
+                                                        "labelPosition",
+                                                        "verticalLabelPosition",
+                                                        "labelBorderColor",
+                                                        "labelBackgroundColor",
+                                                        "swimlaneLine",
+                                                        "startSize",
+                                                        "arcSize",
+                                                        "perimeterSpacing",
+                                                        "strokeWidth",
+                                                        "exitDx",
+                                                        "exitDy",
+                                                        "entryDx",
+                                                        "entryDy",
+                                                        "fillOpacity",
+                                                        "gradientColor",
+                                                        "gradientDirection",
+                                                        "glass",
+                                                        "aspect",
+                                                        "textOpacity"};
+
+constexpr std::array<std::string_view, 12> kFontFlags{
+    "bold",   "no-bold",   "italic",  "no-italic",  "underline", "no-underline",
+    "shadow", "no-shadow", "rounded", "no-rounded", "dashed",    "thick"};
+
+bool is_flag(std::string_view word) {
+  return std::find(kFontFlags.begin(), kFontFlags.end(), word) != kFontFlags.end() ||
+         word == "solid" || word == "dotted" || word == "curved" || word == "straight" ||
+         word == "animated" || word == "thin";
+}
+
+// One style change: the draw.io key and value (empty value: erase the key).
+struct StyleSet {
+  std::vector<std::pair<std::string, std::string>> keys;
+  int font_set = 0, font_clear = 0;  // fontStyle bits: 1 bold, 2 italic, 4 underline
+  std::vector<std::string> echo;     // what the reply lists
+};
+
+core::Result<void> add_flag(StyleSet& set, std::string_view flag, bool edge) {
+  auto bit = [&](int value, bool on) { (on ? set.font_set : set.font_clear) |= value; };
+  if (flag == "bold")
+    bit(1, true);
+  else if (flag == "no-bold")
+    bit(1, false);
+  else if (flag == "italic")
+    bit(2, true);
+  else if (flag == "no-italic")
+    bit(2, false);
+  else if (flag == "underline")
+    bit(4, true);
+  else if (flag == "no-underline")
+    bit(4, false);
+  else if (flag == "shadow")
+    set.keys.emplace_back("shadow", "1");
+  else if (flag == "no-shadow")
+    set.keys.emplace_back("shadow", "0");
+  else if (flag == "rounded")
+    set.keys.emplace_back("rounded", "1");
+  else if (flag == "no-rounded")
+    set.keys.emplace_back("rounded", "0");
+  else if (flag == "dashed")
+    set.keys.emplace_back("dashed", "1");
+  else if (flag == "solid") {
+    set.keys.emplace_back("dashed", "0");
+    set.keys.emplace_back("dashPattern", "");
+  } else if (flag == "dotted") {
+    set.keys.emplace_back("dashed", "1");
+    set.keys.emplace_back("dashPattern", "1 3");
+  } else if (flag == "thick")
+    set.keys.emplace_back("strokeWidth", "3");
+  else if (flag == "thin")
+    set.keys.emplace_back("strokeWidth", "1");
+  else if (edge && flag == "curved") {
+    set.keys.emplace_back("curved", "1");
+    set.keys.emplace_back("rounded", "");
+  } else if (edge && flag == "straight") {
+    set.keys.emplace_back("edgeStyle", "");
+  } else if (edge && flag == "animated") {
+    set.keys.emplace_back("flowAnimation", "1");
+  } else {
+    return core::make_error("unknown style flag \"" + std::string(flag) + "\"");
+  }
+  set.echo.emplace_back(flag);
+  return {};
+}
+
+core::Result<StyleSet> style_changes(const OpContext& ctx, const std::vector<OpToken>& flags,
+                                     bool edge) {
+  StyleSet set;
+  for (const auto& flag : flags) {
+    if (auto added = add_flag(set, flag.text, edge); !added) return added.error();
+  }
+  for (const auto& param : ctx.op.params) {
+    const std::string& key = param.key;
+    const std::string& value = param.value;
+    auto color = [&](std::string_view drawio_key, std::string_view kind) -> core::Result<void> {
+      auto parsed = parse_color_param(ctx, value, kind);
+      if (!parsed) return parsed.error();
+      set.keys.emplace_back(drawio_key, *parsed);
+      return {};
+    };
+    core::Result<void> done;
+    if (key == "fill") {
+      done = color("fillColor", "fill");
+    } else if (key == "stroke" || (edge && key == "color")) {
+      done = color("strokeColor", "stroke");
+    } else if (key == "font" || key == "font-color" || key == "fontColor") {
+      done = color("fontColor", "font");
+    } else if (key == "fontSize" || key == "font-size") {
+      auto size = parse_number(value, key);
+      if (!size || *size < 1 || *size > 500)
+        return core::make_error("invalid " + key + ":" + value + " — a font size from 1 to 500");
+      set.keys.emplace_back("fontSize", format_number(*size));
+    } else if (key == "opacity") {
+      auto number = parse_number(value, key);
+      if (!number || *number < 0 || *number > 100)
+        return core::make_error("invalid opacity:" + value + " — 0 to 100");
+      set.keys.emplace_back("opacity", format_number(*number));
+    } else if (key == "rounded" || key == "dashed" || key == "shadow") {
+      auto on = parse_bool(value, key);
+      if (!on) return on.error();
+      set.keys.emplace_back(key, *on ? "1" : "0");
+    } else if (key == "font-family" || key == "fontFamily") {
+      set.keys.emplace_back("fontFamily", value);
+    } else if (key == "align") {
+      if (value != "left" && value != "center" && value != "right")
+        return core::make_error("invalid align:" + value + " — left, center or right");
+      set.keys.emplace_back("align", value);
+    } else if (key == "valign") {
+      if (value != "top" && value != "middle" && value != "bottom")
+        return core::make_error("invalid valign:" + value + " — top, middle or bottom");
+      set.keys.emplace_back("verticalAlign", value);
+    } else if (key == "theme" && !edge) {
+      auto theme = require_theme(ctx.doc, value);
+      if (!theme) return theme.error();
+      set.keys.emplace_back("fillColor", theme->fill);
+      set.keys.emplace_back("strokeColor", theme->stroke);
+      set.keys.emplace_back("fontColor", theme->font_color);
+    } else if (key == "width" || key == "stroke-width") {
+      auto width = parse_number(value, key);
+      if (!width || *width <= 0 || *width > 50)
+        return core::make_error("invalid " + key + ":" + value + " — 0.5 to 50");
+      set.keys.emplace_back("strokeWidth", format_number(*width));
+    } else if (edge && (key == "source-arrow" || key == "target-arrow")) {
+      const auto* kind = data::find_arrow_kind(value);
+      if (kind == nullptr) return core::make_error("unknown arrow kind \"" + value + "\"");
+      const std::string end = key == "source-arrow" ? "start" : "end";
+      set.keys.emplace_back(end + "Arrow", std::string(kind->drawio_arrow));
+      set.keys.emplace_back(end + "Fill", kind->filled ? "1" : "0");
+    } else if (std::find(kPassthrough.begin(), kPassthrough.end(), key) != kPassthrough.end()) {
+      if (value.find(';') != std::string::npos || value.find('=') != std::string::npos)
+        return core::make_error("invalid " + key + ":" + value + " — no ';' or '=' in values");
+      set.keys.emplace_back(key, value);
+    } else {
+      std::string keys =
+          "fill stroke font fontSize opacity rounded dashed shadow font-family "
+          "align valign width";
+      keys += edge ? " source-arrow target-arrow" : " theme";
+      return core::make_error("unknown style key \"" + key + "\" — keys: " + keys +
+                              ", flags: bold italic underline shadow dashed dotted thick, or a "
+                              "draw.io key such as spacingTop, arcSize, gradientColor");
+    }
+    if (!done) return done.error();
+    set.echo.push_back(key + ":" + value);
+  }
+  if (set.echo.empty())
+    return core::make_error("style needs at least one change",
+                            {"style " + ctx.op.positionals.front() + " fill:#dae8fc bold"});
+  return set;
+}
+
+void apply_set(Cell& cell, const StyleSet& set) {
+  if (!cell.style) cell.style = Style{};
+  for (const auto& [key, value] : set.keys) {
+    if (value.empty()) {
+      cell.style->erase(key);
+    } else {
+      cell.style->set(key, value);
+    }
+  }
+  if (set.font_set != 0 || set.font_clear != 0) {
+    int bits = 0;
+    if (auto current = cell.style->get("fontStyle"))
+      bits = std::atoi(std::string(*current).c_str());
+    bits = (bits | set.font_set) & ~set.font_clear;
+    cell.style->set("fontStyle", std::to_string(bits));
+  }
+  if (!cell.style->empty()) cell.style->set_trailing_semicolon(true);
+}
+
+std::string echo(const StyleSet& set) {
+  std::string out;
+  for (const auto& item : set.echo)
+    out += (out.empty() ? "" : " ") + item;
+  return out;
+}
+
+// The value to store for label text: HTML-escaped (newlines as <br>) for html=1 cells.
+std::string label_value(const Cell& cell, std::string_view text) {
+  if (!is_html(cell)) return std::string(text);
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '\n':
+        out += "<br>";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string stored_label(const Cell& cell, std::string_view text) {
+  return label_value(cell, text);
+}
+
+core::Result<void> verb_style(OpContext& ctx) {
+  const auto tokens = ordered_tokens(ctx.op);
+  if (tokens.empty())
+    return core::make_error("style requires a target", {"style Auth fill:#dae8fc bold"});
+  // An edge: style A -> B …
+  if (tokens.size() >= 3 && tokens[1].is_arrow()) {
+    auto source = resolve_shape_or_group(ctx, tokens[0].text);
+    if (!source) return source.error();
+    auto target = resolve_shape_or_group(ctx, tokens[2].text);
+    if (!target) return target.error();
+    std::vector<OpToken> flags(tokens.begin() + 3, tokens.end());
+    auto set = style_changes(ctx, flags, true);
+    if (!set) return set.error();
+    auto edges = edges_between(ctx, *source, *target, tokens[1].text != "->");
+    if (edges.empty())
+      return core::make_error(
+          "no edge from " + tokens[0].text + " to " + tokens[2].text,
+          {"connect " + quote_token(tokens[0].text) + " -> " + quote_token(tokens[2].text)});
+    for (const auto& edge : edges)
+      ctx.edit.update(edge, [&](Cell& cell) { apply_set(cell, *set); });
+    ctx.lines.push_back(
+        "*styled edge " + display_name(ctx.doc, *source) + "->" + display_name(ctx.doc, *target) +
+        " " + echo(*set) +
+        (edges.size() > 1 ? " (" + core::plural(edges.size(), "edge") + ")" : std::string()));
+    return {};
+  }
+  std::vector<OpToken> targets{tokens.front()};
+  std::vector<OpToken> flags;
+  for (std::size_t i = 1; i < tokens.size(); ++i) {
+    if (tokens[i].is_arrow())
+      return core::make_error("style: an edge is styled as style SRC -> TGT …");
+    (is_flag(tokens[i].text) && !tokens[i].quoted ? flags : targets).push_back(tokens[i]);
+  }
+  auto set = style_changes(ctx, flags, false);
+  if (!set) return set.error();
+  // A group name styles the group's container.
+  if (targets.size() == 1 && !targets[0].is_selector()) {
+    auto shape = resolve_shape(ctx, targets[0].text);
+    if (!shape) {
+      auto group = ctx.index().group_names().lookup(targets[0].text);
+      if (group.ids.size() == 1) {
+        ctx.edit.update(group.ids[0], [&](Cell& cell) { apply_set(cell, *set); });
+        ctx.lines.push_back("*styled group " + display_name(ctx.doc, group.ids[0]) + " " +
+                            echo(*set));
+        return {};
+      }
+      return shape.error();
+    }
+  }
+  std::vector<std::string> ids;
+  for (const auto& target : targets) {
+    auto matched = resolve_targets(ctx, target);
+    if (!matched) return matched.error();
+    ids.insert(ids.end(), matched->begin(), matched->end());
+  }
+  for (const auto& id : ids)
+    ctx.edit.update(id, [&](Cell& cell) { apply_set(cell, *set); });
+  std::string names;
+  for (const auto& target : targets)
+    names += (names.empty() ? "" : " ") + target.text;
+  ctx.lines.push_back("*styled " + names + " " + echo(*set) + " (" +
+                      core::plural(ids.size(), "shape") + ")");
+  return {};
+}
+
+core::Result<void> verb_label(OpContext& ctx) {
+  const auto tokens = ordered_tokens(ctx.op);
+  if (tokens.size() >= 2 && tokens[1].is_arrow()) {
+    if (tokens.size() != 4)
+      return core::make_error("label edge requires: label SRC -> TGT \"text\"",
+                              {"label Web -> API \"calls\""});
+    auto source = resolve_shape_or_group(ctx, tokens[0].text);
+    if (!source) return source.error();
+    auto target = resolve_shape_or_group(ctx, tokens[2].text);
+    if (!target) return target.error();
+    auto edges = edges_between(ctx, *source, *target, tokens[1].text != "->");
+    if (edges.empty())
+      return core::make_error("no edge from " + tokens[0].text + " to " + tokens[2].text);
+    ctx.edit.update(edges.front(),
+                    [&](Cell& cell) { cell.value = label_value(cell, tokens[3].text); });
+    ctx.lines.push_back("~" + display_name(ctx.doc, *source) + "->" +
+                        display_name(ctx.doc, *target) + " labeled \"" + tokens[3].text + "\"");
+    return {};
+  }
+  if (tokens.size() != 2)
+    return core::make_error("label requires REF and text", {"label Auth \"Auth Service\""});
+  auto id = resolve_shape_or_group(ctx, tokens[0].text);
+  if (!id) return id.error();
+  if (tokens[1].text.empty()) return core::make_error("label: empty text");
+  const std::string old = display_name(ctx.doc, *id);
+  ctx.edit.update(*id, [&](Cell& cell) { cell.value = label_value(cell, tokens[1].text); });
+  ctx.lines.push_back("*labeled " + old + " \"" + tokens[1].text + "\"");
+  return {};
+}
+
+core::Result<void> verb_badge(OpContext& ctx) {
+  const auto tokens = ordered_tokens(ctx.op);
+  if (tokens.size() != 2)
+    return core::make_error(
+        "badge requires REF and text",
+        {"badge Auth \"v2\"", "badge Auth \"beta\" pos:bottom-left", "badge Auth clear"});
+  auto id = resolve_shape(ctx, tokens[0].text);
+  if (!id) return id.error();
+  if (tokens[1].text == "clear" && !tokens[1].quoted) {
+    std::vector<std::string> badges;
+    for (const auto& child : ctx.index().children(*id)) {
+      if (ctx.index().kind(child) == CellKind::badge) badges.push_back(child);
+    }
+    for (const auto& badge : badges)
+      ctx.edit.erase(badge);
+    ctx.lines.push_back("*badges cleared " + display_name(ctx.doc, *id) + " (" +
+                        std::to_string(badges.size()) + ")");
+    return {};
+  }
+  const std::string position = ctx.op.param_or("pos", "top-right");
+  static constexpr std::array<std::string_view, 9> kPositions{
+      "top-right", "top-left", "bottom-right", "bottom-left", "top",
+      "bottom",    "left",     "right",        "center"};
+  if (std::find(kPositions.begin(), kPositions.end(), position) == kPositions.end())
+    return core::make_error("invalid pos:" + position +
+                                " — top-right, top-left, bottom-right, bottom-left, top, bottom, "
+                                "left, right or center",
+                            {"badge " + quote_token(tokens[0].text) + " " +
+                             quote_token(tokens[1].text) + " pos:top-right"});
+  if (tokens[1].text.empty()) return core::make_error("badge: empty text");
+  make_badge(ctx, *id, tokens[1].text, position);
+  ctx.lines.push_back("*badge \"" + tokens[1].text + "\" " + display_name(ctx.doc, *id));
+  return {};
+}
+
+}  // namespace fcp::drawio

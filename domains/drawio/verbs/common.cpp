@@ -1,0 +1,271 @@
+// Helpers shared by the drawio verbs: geometry, groups, removal, params, themes, reply lines.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "domains/drawio/data/colors.hpp"
+#include "domains/drawio/data/themes.hpp"
+#include "domains/drawio/labels.hpp"
+#include "domains/drawio/verbs/verbs.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+constexpr double kGroupPadSide = 40, kGroupPadTop = 50, kGroupPadBottom = 35;
+constexpr double kMaxCoordinate = 1e7;
+
+std::optional<double> to_double(std::string_view text) {
+  while (!text.empty() && text.front() == ' ')
+    text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ')
+    text.remove_suffix(1);
+  if (text.starts_with('+')) text.remove_prefix(1);
+  double value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty()) return std::nullopt;
+  if (!std::isfinite(value) || std::abs(value) > kMaxCoordinate) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::string display_name(const DrawioDocument& doc, std::string_view id) {
+  const Cell* cell = doc.page().find(id);
+  if (cell == nullptr) return std::string(id);
+  std::string label = cell_label(*cell);
+  return label.empty() ? std::string(id) : label;
+}
+
+Rect bounds_of(const OpContext& ctx, std::string_view id) {
+  const Cell* cell = ctx.page().find(id);
+  return cell != nullptr ? absolute_rect(ctx.page(), *cell) : Rect{};
+}
+
+void place_cell(OpContext& ctx, std::string_view id, double x, double y,
+                std::optional<std::pair<double, double>> size) {
+  const Cell* cell = ctx.page().find(id);
+  if (cell == nullptr) return;
+  auto [ox, oy] = cell->parent ? child_origin(ctx.page(), *cell->parent) : std::pair{0.0, 0.0};
+  ctx.edit.update(id, [&](Cell& c) {
+    if (!c.geometry) c.geometry = Geometry{};
+    c.geometry->x = std::round((x - ox) * 100) / 100;
+    c.geometry->y = std::round((y - oy) * 100) / 100;
+    if (size) {
+      c.geometry->width = size->first;
+      c.geometry->height = size->second;
+    }
+  });
+}
+
+std::string parent_group(const OpContext& ctx, std::string_view id) {
+  const Cell* cell = ctx.page().find(id);
+  if (cell == nullptr || !cell->parent) return {};
+  return ctx.index().kind(*cell->parent) == CellKind::group ? *cell->parent : std::string();
+}
+
+std::vector<std::string> group_members(const OpContext& ctx, std::string_view group_id) {
+  std::vector<std::string> members;
+  for (const auto& child : ctx.index().children(group_id)) {
+    const CellKind kind = ctx.index().kind(child);
+    if (kind == CellKind::shape || kind == CellKind::group) members.push_back(child);
+  }
+  // Document order, so replies and layouts are stable.
+  std::sort(members.begin(), members.end(), [&](const auto& a, const auto& b) {
+    return ctx.index().touched_at(a) < ctx.index().touched_at(b);
+  });
+  return members;
+}
+
+void fit_group(OpContext& ctx, std::string_view group_id) {
+  std::string current(group_id);
+  for (int depth = 0; depth < 64 && !current.empty(); ++depth) {
+    const Cell* group = ctx.page().find(current);
+    if (group == nullptr || ctx.index().kind(current) != CellKind::group) return;
+    const auto members = group_members(ctx, current);
+    if (members.empty()) return;
+    std::optional<Rect> content;
+    for (const auto& member : members) {
+      const Rect rect = bounds_of(ctx, member);
+      content = content ? content->united(rect) : rect;
+    }
+    const Rect old = absolute_rect(ctx.page(), *group);
+    const std::string name = cell_label(*group);
+    Rect fitted{content->x - kGroupPadSide, content->y - kGroupPadTop,
+                content->width + 2 * kGroupPadSide,
+                content->height + kGroupPadTop + kGroupPadBottom};
+    fitted.width = std::max(fitted.width, static_cast<double>(utf8_length(name)) * 9 + 80);
+    const double dx = old.x - fitted.x, dy = old.y - fitted.y;
+    if (dx != 0 || dy != 0) {
+      const auto children = ctx.index().children(current);  // copy: updates reorder it
+      for (const auto& child : children) {
+        ctx.edit.update(child, [&](Cell& c) {
+          if (!c.geometry || c.geometry->relative || c.edge) return;
+          c.geometry->x = c.geometry->x.value_or(0) + dx;
+          c.geometry->y = c.geometry->y.value_or(0) + dy;
+        });
+      }
+    }
+    place_cell(ctx, current, fitted.x, fitted.y, std::pair{fitted.width, fitted.height});
+    current = parent_group(ctx, current);
+  }
+}
+
+std::vector<std::string> remove_shape(OpContext& ctx, std::string_view id) {
+  std::vector<std::string> removed_edges;
+  const std::string shape(id);
+  const auto edges = ctx.index().incident_edges(shape);  // copy: erasing changes the index
+  for (const auto& edge_id : edges) {
+    const auto* entry = ctx.index().entry(edge_id);
+    if (entry == nullptr) continue;
+    removed_edges.push_back(display_name(ctx.doc, entry->source) + "->" +
+                            display_name(ctx.doc, entry->target));
+    const auto labels = ctx.index().children(edge_id);
+    for (const auto& label : labels)
+      ctx.edit.erase(label);
+    ctx.edit.erase(edge_id);
+  }
+  // Descendants (badges, nested cells), deepest first.
+  std::vector<std::string> stack{shape}, order;
+  while (!stack.empty()) {
+    std::string next = std::move(stack.back());
+    stack.pop_back();
+    for (const auto& child : ctx.index().children(next))
+      stack.push_back(child);
+    order.push_back(std::move(next));
+  }
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    if (*it != shape && !ctx.index().incident_edges(*it).empty()) remove_shape(ctx, *it);
+    ctx.edit.erase(*it);
+  }
+  return removed_edges;
+}
+
+core::Result<std::pair<double, double>> parse_xy(std::string_view text, std::string_view param) {
+  const auto comma = text.find(',');
+  if (comma != std::string_view::npos) {
+    auto x = to_double(text.substr(0, comma));
+    auto y = to_double(text.substr(comma + 1));
+    if (x && y) return std::pair{*x, *y};
+  }
+  return core::make_error("invalid " + std::string(param) + ":" + std::string(text) + " — use " +
+                          std::string(param) + ":X,Y (numbers, e.g. " + std::string(param) +
+                          ":200,120)");
+}
+
+core::Result<std::pair<double, double>> parse_size(std::string_view text) {
+  const auto x = text.find_first_of("xX");
+  if (x != std::string_view::npos) {
+    auto w = to_double(text.substr(0, x));
+    auto h = to_double(text.substr(x + 1));
+    if (w && h && *w > 0 && *h > 0) return std::pair{*w, *h};
+  }
+  return core::make_error("invalid size \"" + std::string(text) +
+                          "\" — use WIDTHxHEIGHT with positive numbers, e.g. 160x80");
+}
+
+core::Result<double> parse_number(std::string_view text, std::string_view param) {
+  if (auto value = to_double(text)) return *value;
+  return core::make_error("invalid " + std::string(param) + ":" + std::string(text) +
+                          " — expected a number");
+}
+
+core::Result<bool> parse_bool(std::string_view text, std::string_view param) {
+  const std::string lower = core::to_lower(text);
+  if (lower == "true" || lower == "1" || lower == "yes" || lower == "on") return true;
+  if (lower == "false" || lower == "0" || lower == "no" || lower == "off") return false;
+  return core::make_error("invalid " + std::string(param) + ":" + std::string(text) +
+                          " — use true or false");
+}
+
+core::Result<std::string> parse_color_param(const OpContext& ctx, std::string_view text,
+                                            std::string_view param) {
+  if (auto color = data::parse_color(text)) return *color;
+  if (auto theme = find_theme_colors(ctx.doc, text)) {
+    return param == "stroke" ? theme->stroke : param == "font" ? theme->font_color : theme->fill;
+  }
+  return core::make_error("invalid colour " + std::string(param) + ":" + std::string(text) + " — " +
+                              std::string(data::color_help()),
+                          {std::string(param) + ":#dae8fc", std::string(param) + ":blue"});
+}
+
+std::pair<double, double> region_position(const OpContext& ctx, int row, int col, double width,
+                                          double height, std::string_view exclude_id) {
+  std::optional<Rect> content;
+  for (const Cell& cell : ctx.page().cells()) {
+    const CellKind kind = ctx.index().kind(cell.id);
+    if ((kind != CellKind::shape && kind != CellKind::group) || cell.id == exclude_id) continue;
+    const Rect rect = absolute_rect(ctx.page(), cell);
+    content = content ? content->united(rect) : rect;
+  }
+  Rect canvas =
+      content ? Rect{content->x - 60, content->y - 60, content->width + 120, content->height + 120}
+              : Rect{0, 0, 800, 600};
+  const double cell_w = canvas.width / 3, cell_h = canvas.height / 3;
+  const double cx = canvas.x + cell_w * (col + 0.5), cy = canvas.y + cell_h * (row + 0.5);
+  return {std::round(cx - width / 2), std::round(cy - height / 2)};
+}
+
+std::optional<ThemeColors> find_theme_colors(const DrawioDocument& doc, std::string_view name) {
+  if (auto it = doc.state().custom_themes.find(std::string(name));
+      it != doc.state().custom_themes.end()) {
+    return ThemeColors{it->second.name, it->second.fill, it->second.stroke, it->second.font_color};
+  }
+  if (const auto* theme = data::find_theme(name)) {
+    return ThemeColors{std::string(theme->name), std::string(theme->fill),
+                       std::string(theme->stroke), std::string(theme->font_color)};
+  }
+  return std::nullopt;
+}
+
+core::Result<ThemeColors> require_theme(const DrawioDocument& doc, std::string_view name) {
+  if (auto theme = find_theme_colors(doc, name)) return *theme;
+  std::vector<std::string> names;
+  for (const auto& theme : data::themes())
+    names.emplace_back(theme.name);
+  for (const auto& [custom, theme] : doc.state().custom_themes)
+    names.push_back(custom);
+  std::string list;
+  for (const auto& n : names)
+    list += (list.empty() ? "" : ", ") + n;
+  std::vector<std::string> hints;
+  for (const auto& close : core::closest_matches(name, names, 1))
+    hints.push_back("theme:" + close);
+  return core::make_error("unknown theme \"" + std::string(name) + "\" — themes: " + list,
+                          std::move(hints));
+}
+
+void apply_theme(Style& style, const ThemeColors& theme) {
+  style.set("fillColor", theme.fill);
+  style.set("strokeColor", theme.stroke);
+  if (!theme.font_color.empty()) {
+    style.set("fontColor", theme.font_color);
+  } else {
+    style.erase("fontColor");
+  }
+}
+
+std::string theme_name_of(const DrawioDocument& doc, const Cell& cell) {
+  if (!cell.style) return {};
+  auto fill = cell.style->get("fillColor");
+  if (!fill) return {};
+  const std::string lower = core::to_lower(*fill);
+  for (const auto& [name, theme] : doc.state().custom_themes) {
+    if (core::to_lower(theme.fill) == lower) return name;
+  }
+  if (const auto* theme = data::theme_with_fill(lower)) return std::string(theme->name);
+  return {};
+}
+
+std::string format_xy(double x, double y) {
+  return format_number(x) + "," + format_number(y);
+}
+
+std::string shape_line(const DrawioDocument& doc, const Page& page, const Cell& cell) {
+  const Rect r = absolute_rect(page, cell);
+  std::string line = "+" + shape_type(cell) + " " + cell_label(cell) + " @(" + format_xy(r.x, r.y) +
+                     " " + format_number(r.width) + "x" + format_number(r.height) + ")";
+  if (std::string theme = theme_name_of(doc, cell); !theme.empty()) line += " " + theme;
+  return line;
+}
+
+}  // namespace fcp::drawio

@@ -1,0 +1,436 @@
+// Connection verbs: connect (chains, selector endpoints, arrows, edge styles, ports) and
+// disconnect.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "domains/drawio/data/arrows.hpp"
+#include "domains/drawio/data/colors.hpp"
+#include "domains/drawio/labels.hpp"
+#include "domains/drawio/verbs/verbs.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+constexpr std::size_t kMaxEdgesPerOp = 10'000;
+constexpr std::size_t kMaxSpreadDegree = 12;
+
+enum class Face { top, right, bottom, left };
+
+std::string_view face_name(Face face) {
+  switch (face) {
+    case Face::top:
+      return "top";
+    case Face::right:
+      return "right";
+    case Face::bottom:
+      return "bottom";
+    case Face::left:
+      return "left";
+  }
+  return "right";
+}
+
+// (x, y) on the unit box for a position 0..1 along a face.
+std::pair<double, double> face_point(Face face, double along) {
+  switch (face) {
+    case Face::top:
+      return {along, 0};
+    case Face::bottom:
+      return {along, 1};
+    case Face::left:
+      return {0, along};
+    case Face::right:
+      return {1, along};
+  }
+  return {0.5, 0.5};
+}
+
+Face face_toward(const Rect& from, const Rect& to) {
+  const double angle =
+      std::atan2(to.center_y() - from.center_y(), to.center_x() - from.center_x()) * 180 /
+      std::numbers::pi;
+  if (angle >= -45 && angle < 45) return Face::right;
+  if (angle >= 45 && angle < 135) return Face::bottom;
+  if (angle >= -135 && angle < -45) return Face::top;
+  return Face::left;
+}
+
+Face opposite(Face face) {
+  switch (face) {
+    case Face::top:
+      return Face::bottom;
+    case Face::bottom:
+      return Face::top;
+    case Face::left:
+      return Face::right;
+    case Face::right:
+      return Face::left;
+  }
+  return Face::left;
+}
+
+// exit:/entry: values: top|bottom|left|right[@0..1].
+core::Result<std::pair<double, double>> parse_port(std::string_view text, std::string_view param) {
+  std::string_view face = text;
+  double along = 0.5;
+  if (auto at = text.find('@'); at != std::string_view::npos) {
+    face = text.substr(0, at);
+    auto value = parse_number(text.substr(at + 1), param);
+    if (!value || *value < 0 || *value > 1)
+      return core::make_error("invalid " + std::string(param) + ":" + std::string(text) +
+                              " — the position after @ is 0..1, e.g. " + std::string(param) +
+                              ":bottom@0.25");
+    along = *value;
+  }
+  for (Face f : {Face::top, Face::right, Face::bottom, Face::left}) {
+    if (face == face_name(f)) return face_point(f, along);
+  }
+  return core::make_error("invalid " + std::string(param) + ":" + std::string(text) +
+                              " — use top, bottom, left or right, optionally @0..1",
+                          {std::string(param) + ":right", std::string(param) + ":bottom@0.25"});
+}
+
+struct EdgeLook {
+  std::string base =
+      "edgeStyle=orthogonalEdgeStyle;rounded=1;orthogonalLoop=1;jettySize=auto;html=1;";
+  std::vector<std::pair<std::string, std::string>> keys;  // set after the base
+  std::vector<std::string> removed;                       // keys taken out of the base
+  std::vector<std::string> words;                         // for the reply
+};
+
+core::Result<void> add_edge_style(EdgeLook& look, std::string_view word) {
+  if (word == "dashed") {
+    look.keys.emplace_back("dashed", "1");
+  } else if (word == "dotted") {
+    look.keys.emplace_back("dashed", "1");
+    look.keys.emplace_back("dashPattern", "1 3");
+  } else if (word == "solid") {
+    look.keys.emplace_back("dashed", "0");
+  } else if (word == "animated") {
+    look.keys.emplace_back("flowAnimation", "1");
+  } else if (word == "curved") {
+    look.removed.emplace_back("rounded");
+    look.keys.emplace_back("curved", "1");
+  } else if (word == "straight") {
+    look.removed.emplace_back("edgeStyle");
+  } else if (word == "orthogonal") {
+    // the default
+  } else if (word == "elbow") {
+    look.keys.emplace_back("edgeStyle", "elbowEdgeStyle");
+  } else if (word == "thick") {
+    look.keys.emplace_back("strokeWidth", "3");
+  } else if (word == "thin") {
+    look.keys.emplace_back("strokeWidth", "1");
+  } else {
+    return core::make_error("unknown edge style \"" + std::string(word) +
+                                "\" — use dashed, dotted, solid, animated, curved, straight, "
+                                "orthogonal, elbow, thick or thin",
+                            {"style:dashed", "style:thick"});
+  }
+  if (word != "orthogonal") look.words.emplace_back(word);
+  return {};
+}
+
+core::Result<void> add_arrow(EdgeLook& look, std::string_view end, std::string_view kind_name) {
+  const auto* kind = data::find_arrow_kind(kind_name);
+  if (kind == nullptr) {
+    std::string names;
+    for (const auto& k : data::arrow_kinds())
+      names += (names.empty() ? "" : ", ") + std::string(k.name);
+    return core::make_error("unknown arrow kind \"" + std::string(kind_name) + "\" — use " + names);
+  }
+  look.keys.emplace_back(std::string(end) + "Arrow", std::string(kind->drawio_arrow));
+  look.keys.emplace_back(std::string(end) + "Fill", kind->filled ? "1" : "0");
+  return {};
+}
+
+// Everything connect params say about the edges' look, validated once per op.
+core::Result<EdgeLook> edge_look(const OpContext& ctx, std::string_view arrow) {
+  EdgeLook look;
+  if (arrow == "<->") {
+    look.keys.emplace_back("startArrow", "classic");
+    look.keys.emplace_back("startFill", "1");
+  } else if (arrow == "--") {
+    look.keys.emplace_back("endArrow", "none");
+  }
+  if (const std::string* styles = ctx.op.param("style")) {
+    std::string_view rest = *styles;
+    while (!rest.empty()) {
+      const auto comma = rest.find_first_of(",+");
+      if (auto added = add_edge_style(look, rest.substr(0, comma)); !added) return added.error();
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+  }
+  if (const std::string* kind = ctx.op.param("source-arrow")) {
+    if (auto added = add_arrow(look, "start", *kind); !added) return added.error();
+  }
+  if (const std::string* kind = ctx.op.param("target-arrow")) {
+    if (auto added = add_arrow(look, "end", *kind); !added) return added.error();
+  }
+  for (const char* key : {"stroke", "color"}) {
+    if (const std::string* value = ctx.op.param(key)) {
+      auto color = data::parse_color(*value);
+      if (!color)
+        return core::make_error("invalid colour " + std::string(key) + ":" + *value + " — " +
+                                std::string(data::color_help()));
+      look.keys.emplace_back("strokeColor", *color);
+    }
+  }
+  if (const std::string* width = ctx.op.param("width")) {
+    auto value = parse_number(*width, "width");
+    if (!value || *value <= 0 || *value > 50)
+      return core::make_error("invalid width:" + *width + " — a stroke width from 0.5 to 50");
+    look.keys.emplace_back("strokeWidth", format_number(*value));
+  }
+  return look;
+}
+
+// Spreads the ports of the edges leaving (or entering) one face of a shape so they do not
+// overlap: N edges get positions (i+1)/(N+1), ordered by where their other end is.
+void spread_face(OpContext& ctx, const std::string& shape_id, Face face) {
+  const auto& incident = ctx.index().incident_edges(shape_id);
+  if (incident.size() > kMaxSpreadDegree) return;
+  struct Port {
+    std::string edge;
+    bool is_source;
+    double other;
+  };
+  std::vector<Port> ports;
+  const auto [fx, fy] = face_point(face, 0.5);
+  for (const auto& edge_id : incident) {
+    const Cell* edge = ctx.page().find(edge_id);
+    if (edge == nullptr || !edge->style || edge->style->get("fcpPorts") != "auto") continue;
+    const bool is_source = edge->source == shape_id;
+    const std::string_view prefix = is_source ? "exit" : "entry";
+    const auto x = edge->style->get(std::string(prefix) + "X");
+    const auto y = edge->style->get(std::string(prefix) + "Y");
+    if (!x || !y) continue;
+    const bool vertical = face == Face::left || face == Face::right;
+    const bool on_face = vertical ? *x == format_number(fx) : *y == format_number(fy);
+    if (!on_face) continue;
+    const std::string& other_id = is_source ? edge->target.value_or("") : edge->source.value_or("");
+    const Rect other = bounds_of(ctx, other_id);
+    ports.push_back({edge_id, is_source, vertical ? other.center_y() : other.center_x()});
+  }
+  if (ports.size() < 2) return;
+  std::sort(ports.begin(), ports.end(),
+            [](const Port& a, const Port& b) { return a.other < b.other; });
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    const double along = static_cast<double>(i + 1) / static_cast<double>(ports.size() + 1);
+    const auto [x, y] = face_point(face, std::round(along * 100) / 100);
+    const std::string prefix = ports[i].is_source ? "exit" : "entry";
+    ctx.edit.update(ports[i].edge, [&](Cell& c) {
+      c.style->set(prefix + "X", format_number(x));
+      c.style->set(prefix + "Y", format_number(y));
+    });
+  }
+}
+
+core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source,
+                                       const std::string& target, const EdgeLook& look,
+                                       std::string_view arrow) {
+  Cell edge;
+  edge.id = ctx.doc.allocate_id();
+  edge.value = ctx.op.param_or("label", "");
+  Style style = Style::parse(look.base);
+  for (const auto& key : look.removed)
+    style.erase(key);
+  for (const auto& [key, value] : look.keys)
+    style.set(key, value);
+  const Rect from = bounds_of(ctx, source), to = bounds_of(ctx, target);
+  const std::string* exit = ctx.op.param("exit");
+  const std::string* entry = ctx.op.param("entry");
+  std::optional<Face> auto_exit, auto_entry;
+  if (exit != nullptr || entry != nullptr) {
+    if (exit != nullptr) {
+      auto port = parse_port(*exit, "exit");
+      if (!port) return port.error();
+      style.set("exitX", format_number(port->first));
+      style.set("exitY", format_number(port->second));
+      style.set("exitDx", "0");
+      style.set("exitDy", "0");
+    }
+    if (entry != nullptr) {
+      auto port = parse_port(*entry, "entry");
+      if (!port) return port.error();
+      style.set("entryX", format_number(port->first));
+      style.set("entryY", format_number(port->second));
+      style.set("entryDx", "0");
+      style.set("entryDy", "0");
+    }
+  } else if (source != target) {
+    auto_exit = face_toward(from, to);
+    auto_entry = opposite(*auto_exit);
+    const auto [ex, ey] = face_point(*auto_exit, 0.5);
+    const auto [nx, ny] = face_point(*auto_entry, 0.5);
+    style.set("exitX", format_number(ex));
+    style.set("exitY", format_number(ey));
+    style.set("exitDx", "0");
+    style.set("exitDy", "0");
+    style.set("entryX", format_number(nx));
+    style.set("entryY", format_number(ny));
+    style.set("entryDx", "0");
+    style.set("entryDy", "0");
+    style.set("fcpPorts", "auto");
+  }
+  style.set_trailing_semicolon(true);
+  edge.style = std::move(style);
+  edge.edge = true;
+  edge.parent = ctx.doc.active_layer();
+  edge.source = source;
+  edge.target = target;
+  edge.geometry = Geometry{};
+  edge.geometry->relative = true;
+  ctx.edit.insert(std::move(edge));
+  if (auto_exit) {
+    spread_face(ctx, source, *auto_exit);
+    spread_face(ctx, target, *auto_entry);
+  }
+  std::string line = "~" + display_name(ctx.doc, source) +
+                     std::string(arrow == "->" ? "->" : arrow) + display_name(ctx.doc, target);
+  if (const std::string* label = ctx.op.param("label"); label && !label->empty())
+    line += " \"" + *label + "\"";
+  for (const auto& word : look.words)
+    line += " " + word;
+  return line;
+}
+
+}  // namespace
+
+void refresh_ports(OpContext& ctx, const std::string& shape_id) {
+  const auto incident = ctx.index().incident_edges(shape_id);
+  if (incident.size() > kMaxSpreadDegree) return;
+  std::vector<std::pair<std::string, Face>> faces;
+  for (const auto& edge_id : incident) {
+    const Cell* edge = ctx.page().find(edge_id);
+    if (edge == nullptr || !edge->style || edge->style->get("fcpPorts") != "auto") continue;
+    const std::string source = edge->source.value_or(""), target = edge->target.value_or("");
+    if (source.empty() || target.empty() || source == target) continue;
+    const Face exit = face_toward(bounds_of(ctx, source), bounds_of(ctx, target));
+    const auto [ex, ey] = face_point(exit, 0.5);
+    const auto [nx, ny] = face_point(opposite(exit), 0.5);
+    ctx.edit.update(edge_id, [&](Cell& c) {
+      c.style->set("exitX", format_number(ex));
+      c.style->set("exitY", format_number(ey));
+      c.style->set("entryX", format_number(nx));
+      c.style->set("entryY", format_number(ny));
+    });
+    faces.emplace_back(source, exit);
+    faces.emplace_back(target, opposite(exit));
+  }
+  for (const auto& [shape, face] : faces)
+    spread_face(ctx, shape, face);
+}
+
+core::Result<void> verb_connect(OpContext& ctx) {
+  const auto tokens = ordered_tokens(ctx.op);
+  // REF ARROW REF [ARROW REF]…
+  if (tokens.size() < 3 || tokens.size() % 2 == 0)
+    return core::make_error("connect requires REF ARROW REF (arrows: -> <-> --)",
+                            {"connect Web -> API", "connect A -> B -> C label:\"calls\""});
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const bool want_arrow = i % 2 == 1;
+    if (tokens[i].is_arrow() != want_arrow) {
+      if (!want_arrow)
+        return core::make_error("connect: expected a shape after \"" + tokens[i - 1].text +
+                                "\", got the arrow \"" + tokens[i].text + "\"");
+      return core::make_error(
+          "connect: expected an arrow (-> <-> --) between \"" + tokens[i - 1].text + "\" and \"" +
+              tokens[i].text + "\"; quote labels with spaces",
+          {"connect " + quote_token(tokens[i - 1].text + " " + tokens[i].text) + " -> …"});
+    }
+  }
+  std::vector<std::vector<std::string>> ends;
+  for (std::size_t i = 0; i < tokens.size(); i += 2) {
+    if (tokens[i].is_selector()) {
+      auto targets = resolve_targets(ctx, tokens[i]);
+      if (!targets) return targets.error();
+      ends.push_back(std::move(*targets));
+    } else {
+      auto id = resolve_shape_or_group(ctx, tokens[i].text);
+      if (!id) return id.error();
+      ends.push_back({*id});
+    }
+  }
+  std::size_t planned = 0;
+  for (std::size_t i = 0; i + 1 < ends.size(); ++i)
+    planned += ends[i].size() * ends[i + 1].size();
+  if (planned > kMaxEdgesPerOp)
+    return core::make_error("connect would create " + std::to_string(planned) +
+                            " edges; the limit per op is " + std::to_string(kMaxEdgesPerOp));
+  for (std::size_t i = 0; i + 1 < ends.size(); ++i) {
+    const std::string& arrow = tokens[2 * i + 1].text;
+    auto look = edge_look(ctx, arrow);
+    if (!look) return look.error();
+    for (const auto& source : ends[i]) {
+      for (const auto& target : ends[i + 1]) {
+        // Selector expansions skip self edges; an explicit `A -> A` makes one.
+        if (source == target && (ends[i].size() > 1 || ends[i + 1].size() > 1)) continue;
+        auto line = connect_pair(ctx, source, target, *look, arrow);
+        if (!line) return line.error();
+        ctx.lines.push_back(std::move(*line));
+      }
+    }
+  }
+  return {};
+}
+
+std::vector<std::string> edges_between(const OpContext& ctx, const std::string& source,
+                                       const std::string& target, bool any_direction) {
+  std::vector<std::string> found;
+  for (const auto& edge_id : ctx.index().incident_edges(source)) {
+    const auto* entry = ctx.index().entry(edge_id);
+    if (entry == nullptr) continue;
+    if ((entry->source == source && entry->target == target) ||
+        (any_direction && entry->source == target && entry->target == source))
+      found.push_back(edge_id);
+  }
+  return found;
+}
+
+core::Result<void> verb_disconnect(OpContext& ctx) {
+  const auto tokens = ordered_tokens(ctx.op);
+  if (tokens.size() < 3 || !tokens[1].is_arrow())
+    return core::make_error("disconnect requires REF ARROW REF", {"disconnect Web -> API"});
+  const bool all = tokens.size() == 4 && tokens[3].text == "all";
+  if (tokens.size() > 3 && !all)
+    return core::make_error("disconnect takes one pair: SRC -> TGT [all]");
+  auto sources = resolve_targets(ctx, tokens[0]);
+  if (!sources) {
+    auto group = resolve_shape_or_group(ctx, tokens[0].text);
+    if (!group) return sources.error();
+    sources = std::vector<std::string>{*group};
+  }
+  auto targets = resolve_targets(ctx, tokens[2]);
+  if (!targets) {
+    auto group = resolve_shape_or_group(ctx, tokens[2].text);
+    if (!group) return targets.error();
+    targets = std::vector<std::string>{*group};
+  }
+  const bool any_direction = tokens[1].text != "->";
+  std::size_t removed = 0;
+  for (const auto& source : *sources) {
+    for (const auto& target : *targets) {
+      auto edges = edges_between(ctx, source, target, any_direction);
+      if (edges.empty()) continue;
+      if (!all) edges.resize(1);
+      for (const auto& edge_id : edges) {
+        const auto labels = ctx.index().children(edge_id);
+        for (const auto& label : labels)
+          ctx.edit.erase(label);
+        ctx.edit.erase(edge_id);
+        ctx.lines.push_back("-edge " + display_name(ctx.doc, source) + "->" +
+                            display_name(ctx.doc, target));
+        ++removed;
+      }
+    }
+  }
+  if (removed == 0) {
+    return core::make_error("no edge from " + tokens[0].text + " to " + tokens[2].text +
+                            " (drawio_query \"connections " + tokens[0].text + "\" lists them)");
+  }
+  return {};
+}
+
+}  // namespace fcp::drawio

@@ -1,0 +1,196 @@
+// Document verbs: checkpoint, title, load (stencil packs), export (SVG/PNG/PDF).
+#include <cmath>
+#include <cstdlib>
+#include <map>
+
+#include "domains/drawio/data/stencils.hpp"
+#include "domains/drawio/export/drawio_cli.hpp"
+#include "domains/drawio/export/raster.hpp"
+#include "domains/drawio/export/svg_renderer.hpp"
+#include "domains/drawio/io/writer.hpp"
+#include "domains/drawio/labels.hpp"
+#include "domains/drawio/verbs/verbs.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+std::string size_text(std::size_t bytes) {
+  if (bytes < 1024) return std::to_string(bytes) + "B";
+  return std::to_string((bytes + 512) / 1024) + "KB";
+}
+
+std::string lower_extension(const std::string& path) {
+  const auto dot = path.rfind('.');
+  return dot == std::string::npos ? std::string() : core::to_lower(path.substr(dot + 1));
+}
+
+}  // namespace
+
+core::Result<void> verb_checkpoint(OpContext& ctx) {
+  if (ctx.op.positionals.size() != 1 || ctx.op.positionals[0].empty())
+    return core::make_error("checkpoint requires a name", {"checkpoint v1"});
+  ctx.checkpoint = ctx.op.positionals[0];
+  ctx.lines.push_back("checkpoint \"" + ctx.checkpoint + "\" created");
+  return {};
+}
+
+core::Result<void> verb_title(OpContext& ctx) {
+  if (ctx.op.positionals.size() != 1 || ctx.op.positionals[0].empty())
+    return core::make_error("title requires the title text", {"title \"System Architecture\""});
+  const std::string title = ctx.op.positionals[0];
+  ctx.edit.update_state([&](DocumentState& state) { state.title = title; });
+  ctx.lines.push_back("title set to \"" + title + "\"");
+  return {};
+}
+
+core::Result<void> verb_load(OpContext& ctx) {
+  const std::string what = ctx.op.positionals.empty() ? "list" : ctx.op.positionals[0];
+  if (what == "list") {
+    std::string out = "Available stencil packs:";
+    for (const auto& pack : data::stencil_packs()) {
+      std::string id(pack.id);
+      id.resize(std::max<std::size_t>(id.size(), 8), ' ');
+      const bool loaded =
+          std::find(ctx.doc.state().loaded_packs.begin(), ctx.doc.state().loaded_packs.end(),
+                    pack.id) != ctx.doc.state().loaded_packs.end();
+      out += "\n  " + id + " " + std::string(pack.name) + " (" +
+             std::to_string(pack.entries.size()) + " types)" + (loaded ? " — loaded" : "");
+    }
+    ctx.lines.push_back(out);
+    return {};
+  }
+  const auto* pack = data::find_stencil_pack(what);
+  if (pack == nullptr) {
+    std::string ids;
+    std::vector<std::string> names;
+    for (const auto& p : data::stencil_packs()) {
+      ids += (ids.empty() ? "" : ", ") + std::string(p.id);
+      names.emplace_back(p.id);
+    }
+    std::vector<std::string> hints;
+    for (const auto& close : core::closest_matches(what, names, 1))
+      hints.push_back("load " + close);
+    return core::make_error("unknown stencil pack \"" + what + "\". Available: " + ids,
+                            std::move(hints));
+  }
+  const std::string id(pack->id);
+  const auto& loaded = ctx.doc.state().loaded_packs;
+  if (std::find(loaded.begin(), loaded.end(), id) != loaded.end()) {
+    ctx.lines.push_back("Stencil pack \"" + std::string(pack->name) + "\" is already loaded");
+    return {};
+  }
+  ctx.edit.update_state([&](DocumentState& state) { state.loaded_packs.push_back(id); });
+  std::map<std::string, std::string> by_category;
+  std::vector<std::string> order;
+  for (const auto& entry : pack->entries) {
+    const std::string category(entry.category);
+    if (!by_category.contains(category)) order.push_back(category);
+    auto& list = by_category[category];
+    list += (list.empty() ? "" : ", ") + std::string(entry.id);
+  }
+  std::string out = "Loaded \"" + std::string(pack->name) + "\" (" +
+                    std::to_string(pack->entries.size()) + " types)";
+  for (const auto& category : order)
+    out += "\n  " + category + ": " + by_category[category];
+  ctx.lines.push_back(out);
+  return {};
+}
+
+core::Result<void> verb_export(OpContext& ctx) {
+  const auto& op = ctx.op;
+  bool to_file = false;
+  for (const auto& word : op.positionals) {
+    if (word == "file") {
+      to_file = true;
+    } else if (word != "inline") {
+      return core::make_error("export: unknown word \"" + word + "\" — use inline or file",
+                              {"export fmt:png", "export file as:diagram.png"});
+    }
+  }
+  const std::string* as = op.param("as");
+  if (to_file && as == nullptr)
+    return core::make_error("export file requires as:PATH", {"export file as:diagram.png"});
+  if (as != nullptr) to_file = true;
+  std::string format = op.param_or("fmt", as ? lower_extension(*as) : "png");
+  if (format != "png" && format != "svg" && format != "pdf")
+    return core::make_error("export: unsupported format \"" + format + "\" — use png, svg or pdf",
+                            {"export fmt:png"});
+  const auto& pages = ctx.doc.diagram().pages();
+  std::size_t page = ctx.doc.active_page_index();
+  if (const std::string* text = op.param("page")) {
+    auto number = parse_number(*text, "page");
+    if (!number || *number < 1 || *number > static_cast<double>(pages.size()) ||
+        std::floor(*number) != *number)
+      return core::make_error("export: invalid page " + *text + " — diagram has " +
+                              std::to_string(pages.size()) + " page(s)");
+    page = static_cast<std::size_t>(*number) - 1;
+  }
+  int width = 0, height = 0;
+  for (auto [key, slot] : {std::pair{"width", &width}, std::pair{"height", &height}}) {
+    if (const std::string* text = op.param(key)) {
+      auto value = parse_number(*text, key);
+      if (!value || *value < 16 || *value > 8192)
+        return core::make_error("export: invalid " + std::string(key) + ":" + *text +
+                                " — 16 to 8192 px");
+      *slot = static_cast<int>(*value);
+    }
+  }
+  if (ctx.doc.index(page).shapes() == 0 && ctx.doc.index(page).groups() == 0)
+    return core::make_error("export: empty page — add shapes first");
+
+  const std::string engine = op.param_or("engine", "native");
+  std::string bytes;
+  if (engine == "drawio") {
+    auto cli = render::find_drawio_cli();
+    if (!cli)
+      return core::make_error(
+          "export engine:drawio needs the draw.io desktop app (set "
+          "DRAWIO_PATH or put drawio on PATH); engine:native works without it",
+          {"export fmt:" + format});
+    const auto image = format == "svg"   ? render::ImageFormat::svg
+                       : format == "pdf" ? render::ImageFormat::pdf
+                                         : render::ImageFormat::png;
+    auto out = render::export_with_drawio_cli(*cli, write_drawio(ctx.doc.diagram()), image,
+                                              static_cast<int>(page), width, height);
+    if (!out) return core::make_error("export failed: " + out.error().message);
+    bytes = std::move(*out);
+  } else if (engine == "native") {
+    render::SvgOptions options;
+    if (format == "svg") {
+      if (width) options.width = width;
+      if (height) options.height = height;
+    }
+    auto svg = render::render_svg(pages[page], options);
+    if (!svg) return core::make_error("export failed: " + svg.error().message);
+    if (format == "svg") {
+      bytes = std::move(*svg);
+    } else {
+      auto out = format == "png" ? render::svg_to_png(*svg, width, height)
+                                 : render::svg_to_pdf(*svg, width, height);
+      if (!out) return core::make_error("export failed: " + out.error().message);
+      bytes = std::move(*out);
+    }
+  } else {
+    return core::make_error("export: unknown engine \"" + engine + "\" — native or drawio");
+  }
+  std::string upper = format;
+  for (char& c : upper)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const std::string detail = size_text(bytes.size()) + " " + upper +
+                             (width ? " " + std::to_string(width) + "px" : std::string());
+  if (to_file) {
+    auto path = ctx.call.paths.for_writing(*as);
+    if (!path) return path.error();
+    if (auto written = core::write_file_atomically(*path, bytes); !written) return written.error();
+    ctx.lines.push_back("+ exported " + *as + " (" + detail + ")");
+    return {};
+  }
+  const std::string mime = format == "png"   ? "image/png"
+                           : format == "svg" ? "image/svg+xml"
+                                             : "application/pdf";
+  ctx.attachments.push_back({mime, std::move(bytes)});
+  ctx.lines.push_back("export: page " + std::to_string(page + 1) + " " + detail);
+  return {};
+}
+
+}  // namespace fcp::drawio

@@ -1,0 +1,146 @@
+// Organization verbs: group (nestable containers) and ungroup.
+#include <algorithm>
+#include <unordered_set>
+
+#include "domains/drawio/labels.hpp"
+#include "domains/drawio/verbs/verbs.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+// Re-parents a shape or group to `parent`, keeping its place on the page.
+void reparent(OpContext& ctx, const std::string& id, const std::string& parent) {
+  const Rect r = bounds_of(ctx, id);
+  auto [ox, oy] = child_origin(ctx.page(), parent);
+  ctx.edit.update(id, [&](Cell& cell) {
+    cell.parent = parent;
+    if (!cell.geometry) cell.geometry = Geometry{};
+    cell.geometry->x = r.x - ox;
+    cell.geometry->y = r.y - oy;
+  });
+}
+
+bool is_ancestor(const OpContext& ctx, const std::string& maybe_ancestor, const std::string& id) {
+  for (std::string g = parent_group(ctx, id); !g.empty(); g = parent_group(ctx, g)) {
+    if (g == maybe_ancestor) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+core::Result<void> verb_group(OpContext& ctx) {
+  const auto tokens = ordered_tokens(ctx.op);
+  if (tokens.empty())
+    return core::make_error("group requires at least one REF",
+                            {"group Auth Users as:Backend", "group @type:db as:\"Data Tier\""});
+  const std::string* name = ctx.op.param("as");
+  if (name == nullptr || name->empty())
+    return core::make_error("group requires as:NAME", {ctx.op.raw + " as:Group"});
+  if (ctx.index().group_names().lookup(*name).level == core::MatchLevel::exact)
+    return core::make_error("a group named \"" + *name + "\" already exists on this page",
+                            {"group … as:" + quote_token(*name + " 2")});
+  std::vector<std::string> members;
+  std::unordered_set<std::string> seen;
+  for (const auto& token : tokens) {
+    std::vector<std::string> ids;
+    if (token.is_selector()) {
+      auto matched = resolve_targets(ctx, token);
+      if (!matched) return matched.error();
+      ids = std::move(*matched);
+    } else {
+      auto id = resolve_shape_or_group(ctx, token.text);
+      if (!id) return id.error();
+      ids.push_back(*id);
+    }
+    for (auto& id : ids) {
+      if (seen.insert(id).second) members.push_back(std::move(id));
+    }
+  }
+  // Members keep their innermost common container as the new group's parent, so groups nest.
+  std::string parent = parent_group(ctx, members.front());
+  for (const auto& id : members) {
+    if (parent_group(ctx, id) != parent) {
+      parent.clear();
+      break;
+    }
+  }
+  if (const std::string* in = ctx.op.param("in")) {
+    auto outer = resolve_group(ctx, *in);
+    if (!outer) return outer.error();
+    parent = *outer;
+  }
+  for (const auto& id : members) {
+    if (id == parent || (ctx.index().kind(id) == CellKind::group && is_ancestor(ctx, id, parent)))
+      return core::make_error("cannot put group \"" + display_name(ctx.doc, id) +
+                              "\" inside itself");
+  }
+  Cell group;
+  group.id = ctx.doc.allocate_id();
+  group.style = Style::parse(
+      "rounded=0;whiteSpace=wrap;html=1;container=1;collapsible=0;verticalAlign=top;"
+      "fontStyle=1;dashed=1;fillColor=none;strokeColor=#666666;");
+  if (const std::string* theme_name = ctx.op.param("theme")) {
+    auto theme = require_theme(ctx.doc, *theme_name);
+    if (!theme) return theme.error();
+    apply_theme(*group.style, *theme);
+    group.style->set("dashed", "0");
+  }
+  group.value = stored_label(group, *name);
+  group.vertex = true;
+  group.parent = parent.empty() ? ctx.doc.active_layer() : parent;
+  group.geometry = Geometry{};
+  const Rect box = bounds_of(ctx, members.front());
+  auto [ox, oy] = child_origin(ctx.page(), *group.parent);
+  group.geometry->x = box.x - ox;
+  group.geometry->y = box.y - oy;
+  group.geometry->width = box.width;
+  group.geometry->height = box.height;
+  // The container goes below its first member in z-order, so members stay visible.
+  const std::string group_id = ctx.edit.insert(std::move(group), members.front()).id;
+  for (const auto& id : members)
+    reparent(ctx, id, group_id);
+  fit_group(ctx, group_id);
+  ctx.lines.push_back("!group " + *name + " (" + core::plural(members.size(), "shape") + ")");
+  return {};
+}
+
+core::Result<void> verb_ungroup(OpContext& ctx) {
+  const auto tokens = ordered_tokens(ctx.op);
+  if (tokens.size() != 1)
+    return core::make_error("ungroup requires one group name", {"ungroup Backend"});
+  std::string ref = tokens[0].text;
+  if (tokens[0].is_selector()) {
+    const auto selector = core::parse_selector(ref);
+    if (selector.type != "group") return core::make_error("ungroup takes a group name");
+    ref = selector.value;
+  }
+  auto group = resolve_group(ctx, ref);
+  if (!group) return group.error();
+  const std::string name = display_name(ctx.doc, *group);
+  const Cell* cell = ctx.page().find(*group);
+  const std::string parent = cell->parent.value_or(ctx.doc.active_layer());
+  const auto members = ctx.index().children(*group);  // copy
+  std::size_t shapes = 0;
+  for (const auto& id : members) {
+    const CellKind kind = ctx.index().kind(id);
+    if (kind == CellKind::shape || kind == CellKind::group) ++shapes;
+    if (kind == CellKind::edge) {
+      ctx.edit.update(id, [&](Cell& edge) { edge.parent = parent; });
+      continue;
+    }
+    reparent(ctx, id, parent);
+  }
+  const auto attached = ctx.index().incident_edges(*group);  // copy: they go with the group
+  for (const auto& edge : attached) {
+    const auto labels = ctx.index().children(edge);
+    for (const auto& label : labels)
+      ctx.edit.erase(label);
+    ctx.edit.erase(edge);
+  }
+  ctx.edit.erase(*group);
+  ctx.lines.push_back("!ungrouped " + name + " (" + core::plural(shapes, "shape") + ")");
+  return {};
+}
+
+}  // namespace fcp::drawio

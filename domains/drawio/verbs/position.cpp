@@ -1,0 +1,567 @@
+// Position verbs: move (with collision ripple), resize, swap, align, distribute, orient, layout.
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include "domains/drawio/data/regions.hpp"
+#include "domains/drawio/labels.hpp"
+#include "domains/drawio/layout/graph_layout.hpp"
+#include "domains/drawio/verbs/verbs.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+constexpr double kRippleGap = 30;
+constexpr int kRippleWaves = 5;
+
+std::string flow_of(const OpContext& ctx) {
+  auto flow = ctx.page().diagram_attributes().get("flowDirection");
+  return flow ? std::string(*flow) : std::string("TB");
+}
+
+// Shapes and groups that move as one: ungrouped shapes and top-level groups.
+std::vector<std::string> movable_units(const OpContext& ctx) {
+  std::vector<std::string> units;
+  for (const Cell& cell : ctx.page().cells()) {
+    const CellKind kind = ctx.index().kind(cell.id);
+    if ((kind == CellKind::shape || kind == CellKind::group) && parent_group(ctx, cell.id).empty())
+      units.push_back(cell.id);
+  }
+  return units;
+}
+
+// The unit (top-level group or the shape itself) a cell moves with.
+std::string unit_of(const OpContext& ctx, const std::string& id) {
+  std::string unit = id;
+  for (int depth = 0; depth < 64; ++depth) {
+    std::string group = parent_group(ctx, unit);
+    if (group.empty()) break;
+    unit = std::move(group);
+  }
+  return unit;
+}
+
+// Moves every cell in `ids` by (dx, dy), translating the waypoints of edges both of whose ends
+// move and dropping those of edges only one end of which moves (they would be stale).
+void translate(OpContext& ctx, const std::vector<std::string>& ids, double dx, double dy) {
+  std::unordered_set<std::string> moving(ids.begin(), ids.end());
+  for (const auto& id : ids) {
+    const Rect r = bounds_of(ctx, id);
+    place_cell(ctx, id, r.x + dx, r.y + dy);
+  }
+  std::unordered_set<std::string> seen;
+  for (const auto& id : ids) {
+    const auto edges = ctx.index().incident_edges(id);  // copy: updates reorder it
+    for (const auto& edge_id : edges) {
+      if (!seen.insert(edge_id).second) continue;
+      const auto* entry = ctx.index().entry(edge_id);
+      if (entry == nullptr) continue;
+      const bool both = moving.contains(entry->source) && moving.contains(entry->target);
+      ctx.edit.update(edge_id, [&](Cell& edge) {
+        if (!edge.geometry || !edge.geometry->points) return;
+        if (both) {
+          for (auto& point : *edge.geometry->points) {
+            point.x = point.x_or_zero() + dx;
+            point.y = point.y_or_zero() + dy;
+          }
+        } else {
+          edge.geometry->points.reset();
+        }
+      });
+    }
+  }
+}
+
+// Pushes units that overlap the moved ones downstream (in the page's flow direction), in up to
+// five waves. Returns how many units moved.
+std::size_t ripple(OpContext& ctx, const std::vector<std::string>& moved) {
+  const std::string flow = flow_of(ctx);
+  std::vector<std::string> pushers;
+  for (const auto& id : moved)
+    pushers.push_back(unit_of(ctx, id));
+  std::unordered_set<std::string> fixed(pushers.begin(), pushers.end());
+  std::unordered_set<std::string> shifted;
+  const auto units = movable_units(ctx);
+  for (int wave = 0; wave < kRippleWaves && !pushers.empty(); ++wave) {
+    std::vector<std::string> next;
+    for (const auto& pusher : pushers) {
+      const Rect p = bounds_of(ctx, pusher);
+      for (const auto& unit : units) {
+        if (fixed.contains(unit) || unit == pusher) continue;
+        const Rect u = bounds_of(ctx, unit);
+        if (!p.overlaps(u, kRippleGap)) continue;
+        double dx = 0, dy = 0;
+        if (flow == "LR") {
+          if (u.center_x() < p.center_x()) continue;
+          dx = p.right() + kRippleGap - u.x;
+        } else if (flow == "RL") {
+          if (u.center_x() > p.center_x()) continue;
+          dx = p.x - kRippleGap - u.right();
+        } else if (flow == "BT") {
+          if (u.center_y() > p.center_y()) continue;
+          dy = p.y - kRippleGap - u.bottom();
+        } else {
+          if (u.center_y() < p.center_y()) continue;
+          dy = p.bottom() + kRippleGap - u.y;
+        }
+        translate(ctx, {unit}, dx, dy);
+        shifted.insert(unit);
+        next.push_back(unit);
+      }
+    }
+    for (const auto& id : next)
+      fixed.insert(id);
+    pushers = std::move(next);
+  }
+  return shifted.size();
+}
+
+void after_geometry_change(OpContext& ctx, const std::vector<std::string>& ids) {
+  std::unordered_set<std::string> groups;
+  for (const auto& id : ids) {
+    refresh_ports(ctx, id);
+    if (auto group = parent_group(ctx, id); !group.empty()) groups.insert(group);
+  }
+  for (const auto& group : groups)
+    fit_group(ctx, group);
+}
+
+core::Result<std::vector<std::string>> collect_targets(const OpContext& ctx,
+                                                       const std::vector<OpToken>& tokens,
+                                                       bool allow_groups) {
+  std::vector<std::string> ids;
+  for (const auto& token : tokens) {
+    if (!token.is_selector() && allow_groups) {
+      auto id = resolve_shape_or_group(ctx, token.text);
+      if (!id) return id.error();
+      ids.push_back(*id);
+      continue;
+    }
+    auto matched = resolve_targets(ctx, token);
+    if (!matched) return matched.error();
+    ids.insert(ids.end(), matched->begin(), matched->end());
+  }
+  return ids;
+}
+
+Rect union_of(const OpContext& ctx, const std::vector<std::string>& ids) {
+  Rect all = bounds_of(ctx, ids.front());
+  for (const auto& id : ids)
+    all = all.united(bounds_of(ctx, id));
+  return all;
+}
+
+}  // namespace
+
+core::Result<void> verb_move(OpContext& ctx) {
+  const auto tokens = ordered_tokens(ctx.op);
+  if (tokens.empty())
+    return core::make_error("move requires a target",
+                            {"move Auth to:400,200", "move Auth to:top-right",
+                             "move Cache near:Auth dir:right", "move @group:Backend by:100,0"});
+  auto ids = collect_targets(ctx, tokens, true);
+  if (!ids) return ids.error();
+  const Rect box = union_of(ctx, *ids);
+  double x = box.x, y = box.y;
+  if (const std::string* to = ctx.op.param("to")) {
+    if (auto region = data::parse_region(*to)) {
+      std::tie(x, y) = region_position(ctx, region->first, region->second, box.width, box.height,
+                                       ids->size() == 1 ? std::string_view((*ids)[0]) : "");
+    } else {
+      auto xy = parse_xy(*to, "to");
+      if (!xy) {
+        return core::make_error(
+            "invalid move target to:" + *to + " — use to:X,Y or a region (top-left … bottom-right)",
+            {"move " + tokens[0].text + " to:400,200", "move " + tokens[0].text + " to:center"});
+      }
+      std::tie(x, y) = *xy;
+    }
+  } else if (const std::string* by = ctx.op.param("by")) {
+    auto delta = parse_xy(*by, "by");
+    if (!delta) return delta.error();
+    x += delta->first;
+    y += delta->second;
+  } else if (const std::string* near = ctx.op.param("near")) {
+    auto ref = resolve_shape_or_group(ctx, *near);
+    if (!ref) return ref.error();
+    data::Direction8 dir = data::Direction8::below;
+    if (const std::string* text = ctx.op.param("dir")) {
+      auto parsed = data::parse_direction(*text);
+      if (!parsed) return core::make_error("unknown dir:" + *text);
+      dir = *parsed;
+    }
+    const Rect r = bounds_of(ctx, *ref);
+    constexpr double gap = 60;
+    using D = data::Direction8;
+    switch (dir) {
+      case D::above:
+        x = r.center_x() - box.width / 2, y = r.y - gap - box.height;
+        break;
+      case D::left:
+        x = r.x - gap - box.width, y = r.center_y() - box.height / 2;
+        break;
+      case D::right:
+        x = r.right() + gap, y = r.center_y() - box.height / 2;
+        break;
+      case D::below_right:
+        x = r.right() + gap, y = r.bottom() + gap;
+        break;
+      case D::below_left:
+        x = r.x - gap - box.width, y = r.bottom() + gap;
+        break;
+      case D::above_right:
+        x = r.right() + gap, y = r.y - gap - box.height;
+        break;
+      case D::above_left:
+        x = r.x - gap - box.width, y = r.y - gap - box.height;
+        break;
+      case D::below:
+        x = r.center_x() - box.width / 2, y = r.bottom() + gap;
+        break;
+    }
+    x = std::round(x);
+    y = std::round(y);
+  } else {
+    return core::make_error("move requires to:X,Y, to:REGION, by:DX,DY or near:REF",
+                            {"move " + quote_token(tokens[0].text) + " to:400,200"});
+  }
+  bool strict = false;
+  if (const std::string* text = ctx.op.param("strict")) {
+    auto parsed = parse_bool(*text, "strict");
+    if (!parsed) return parsed.error();
+    strict = *parsed;
+  }
+  translate(ctx, *ids, x - box.x, y - box.y);
+  after_geometry_change(ctx, *ids);
+  const std::size_t shifted = strict ? 0 : ripple(ctx, *ids);
+  const std::string tail =
+      shifted ? " (shifted " + core::plural(shifted, "item") + ")" : std::string();
+  if (ids->size() == 1 && ctx.index().kind((*ids)[0]) == CellKind::group) {
+    ctx.lines.push_back("@moved group " + display_name(ctx.doc, (*ids)[0]) + " (" +
+                        core::plural(group_members(ctx, (*ids)[0]).size(), "shape") + ") to (" +
+                        format_xy(x, y) + ")" + tail);
+  } else if (ids->size() == 1) {
+    ctx.lines.push_back("@moved " + display_name(ctx.doc, (*ids)[0]) + " to (" + format_xy(x, y) +
+                        ")" + tail);
+  } else {
+    ctx.lines.push_back("@moved " + core::plural(ids->size(), "shape") + " by (" +
+                        format_xy(x - box.x, y - box.y) + ")" + tail);
+  }
+  return {};
+}
+
+core::Result<void> verb_resize(OpContext& ctx) {
+  const auto tokens = ordered_tokens(ctx.op);
+  const std::string* to = ctx.op.param("to");
+  if (tokens.empty() || to == nullptr)
+    return core::make_error("resize requires REF to:WxH", {"resize Auth to:200x80"});
+  auto size = parse_size(*to);
+  if (!size) return size.error();
+  auto ids = collect_targets(ctx, tokens, true);
+  if (!ids) return ids.error();
+  for (const auto& id : *ids) {
+    const Rect r = bounds_of(ctx, id);
+    place_cell(ctx, id, r.x, r.y, *size);
+    // Badges keep their corner.
+    const auto children = ctx.index().children(id);  // copy: updates reorder it
+    for (const auto& child : children) {
+      if (ctx.index().kind(child) != CellKind::badge) continue;
+      ctx.edit.update(child, [&](Cell& badge) {
+        if (!badge.geometry || !badge.style) return;
+        auto pos = badge.style->get(kBadgeStyleKey).value_or("top-right");
+        auto [bx, by] =
+            badge_position(pos, size->first, size->second, badge.geometry->width.value_or(20),
+                           badge.geometry->height.value_or(20));
+        badge.geometry->x = bx;
+        badge.geometry->y = by;
+      });
+    }
+    ctx.lines.push_back("*resized " + display_name(ctx.doc, id) + " to " +
+                        format_number(size->first) + "x" + format_number(size->second));
+  }
+  after_geometry_change(ctx, *ids);
+  return {};
+}
+
+core::Result<void> verb_swap(OpContext& ctx) {
+  const auto tokens = ordered_tokens(ctx.op);
+  if (tokens.size() != 2) return core::make_error("swap requires two REFs", {"swap Auth Cache"});
+  auto a = resolve_shape_or_group(ctx, tokens[0].text);
+  if (!a) return a.error();
+  auto b = resolve_shape_or_group(ctx, tokens[1].text);
+  if (!b) return b.error();
+  if (*a == *b) return core::make_error("swap needs two different shapes");
+  const Rect ra = bounds_of(ctx, *a), rb = bounds_of(ctx, *b);
+  // Centres trade places; each shape keeps its own size.
+  place_cell(ctx, *a, std::round(rb.center_x() - ra.width / 2),
+             std::round(rb.center_y() - ra.height / 2));
+  place_cell(ctx, *b, std::round(ra.center_x() - rb.width / 2),
+             std::round(ra.center_y() - rb.height / 2));
+  after_geometry_change(ctx, {*a, *b});
+  ctx.lines.push_back("@swapped " + display_name(ctx.doc, *a) + " <-> " +
+                      display_name(ctx.doc, *b));
+  return {};
+}
+
+core::Result<void> verb_align(OpContext& ctx) {
+  auto tokens = ordered_tokens(ctx.op);
+  std::string mode = ctx.op.param_or("edge", "");
+  static const std::vector<std::string> kModes{"left",   "right",  "top",
+                                               "bottom", "center", "middle"};
+  if (mode.empty() && !tokens.empty() && !tokens.back().quoted &&
+      std::find(kModes.begin(), kModes.end(), tokens.back().text) != kModes.end()) {
+    mode = tokens.back().text;
+    tokens.pop_back();
+  }
+  if (std::find(kModes.begin(), kModes.end(), mode) == kModes.end())
+    return core::make_error(
+        "align requires shapes and left, right, top, bottom, center (a "
+        "vertical line) or middle (a horizontal line)",
+        {"align A B C left", "align @group:Backend top"});
+  auto ids = collect_targets(ctx, tokens, true);
+  if (!ids) return ids.error();
+  if (ids->size() < 2) return core::make_error("align needs at least two shapes");
+  const Rect all = union_of(ctx, *ids);
+  double sum = 0;
+  for (const auto& id : *ids)
+    sum += mode == "center" ? bounds_of(ctx, id).center_x() : bounds_of(ctx, id).center_y();
+  const double mean = std::round(sum / static_cast<double>(ids->size()));
+  for (const auto& id : *ids) {
+    const Rect r = bounds_of(ctx, id);
+    double x = r.x, y = r.y;
+    if (mode == "left") x = all.x;
+    if (mode == "right") x = all.right() - r.width;
+    if (mode == "top") y = all.y;
+    if (mode == "bottom") y = all.bottom() - r.height;
+    if (mode == "center") x = mean - r.width / 2;
+    if (mode == "middle") y = mean - r.height / 2;
+    translate(ctx, {id}, x - r.x, y - r.y);
+  }
+  after_geometry_change(ctx, *ids);
+  ctx.lines.push_back("@aligned " + core::plural(ids->size(), "shape") + " " + mode);
+  return {};
+}
+
+core::Result<void> verb_distribute(OpContext& ctx) {
+  auto tokens = ordered_tokens(ctx.op);
+  std::string axis = ctx.op.param_or("axis", "");
+  if (axis.empty() && !tokens.empty() && !tokens.back().quoted &&
+      (tokens.back().text == "horizontal" || tokens.back().text == "vertical")) {
+    axis = tokens.back().text;
+    tokens.pop_back();
+  }
+  if (axis != "horizontal" && axis != "vertical")
+    return core::make_error("distribute requires shapes and horizontal or vertical",
+                            {"distribute A B C horizontal", "distribute @all vertical gap:40"});
+  auto ids = collect_targets(ctx, tokens, true);
+  if (!ids) return ids.error();
+  std::optional<double> gap;
+  if (const std::string* text = ctx.op.param("gap")) {
+    auto value = parse_number(*text, "gap");
+    if (!value || *value < 0) return core::make_error("invalid gap:" + *text);
+    gap = *value;
+  }
+  if (ids->size() < (gap ? 2u : 3u))
+    return core::make_error("distribute needs at least three shapes (two with gap:N)");
+  const bool horizontal = axis == "horizontal";
+  std::sort(ids->begin(), ids->end(), [&](const auto& a, const auto& b) {
+    const Rect ra = bounds_of(ctx, a), rb = bounds_of(ctx, b);
+    return horizontal ? ra.center_x() < rb.center_x() : ra.center_y() < rb.center_y();
+  });
+  double total = 0;
+  for (const auto& id : *ids)
+    total += horizontal ? bounds_of(ctx, id).width : bounds_of(ctx, id).height;
+  const Rect first = bounds_of(ctx, ids->front()), last = bounds_of(ctx, ids->back());
+  const double span = horizontal ? last.right() - first.x : last.bottom() - first.y;
+  const double step = gap ? *gap : (span - total) / static_cast<double>(ids->size() - 1);
+  double cursor = horizontal ? first.x : first.y;
+  for (const auto& id : *ids) {
+    const Rect r = bounds_of(ctx, id);
+    const double pos = std::round(cursor);
+    translate(ctx, {id}, horizontal ? pos - r.x : 0, horizontal ? 0 : pos - r.y);
+    cursor += (horizontal ? r.width : r.height) + step;
+  }
+  after_geometry_change(ctx, *ids);
+  ctx.lines.push_back("@distributed " + core::plural(ids->size(), "shape") + " " +
+                      (horizontal ? "horizontally" : "vertically") +
+                      (gap ? " gap:" + format_number(*gap) : std::string()));
+  return {};
+}
+
+core::Result<void> verb_orient(OpContext& ctx) {
+  if (ctx.op.positionals.size() != 1)
+    return core::make_error("orient requires a direction: TB, LR, BT, RL", {"orient LR"});
+  auto dir = layout::parse_direction(ctx.op.positionals[0]);
+  if (!dir) return core::make_error("orient requires a direction: TB, LR, BT, RL", {"orient LR"});
+  const std::string name(layout::direction_name(*dir));
+  ctx.edit.update_page_attributes(ctx.edit.page_index(), [&](Attributes& attributes) {
+    attributes.set("flowDirection", name);
+  });
+  ctx.lines.push_back("@orient " + name);
+  return {};
+}
+
+core::Result<void> verb_layout(OpContext& ctx) {
+  layout::LayoutRequest request;
+  const std::string algo = ctx.op.param_or("algo", "layered");
+  auto algorithm = layout::parse_algorithm(algo);
+  if (!algorithm)
+    return core::make_error("unknown algorithm \"" + algo + "\" — use layered, tree or force",
+                            {"layout @all algo:layered dir:TB"});
+  request.algorithm = *algorithm;
+  const std::string dir = ctx.op.param_or("dir", flow_of(ctx));
+  auto direction = layout::parse_direction(dir);
+  if (!direction)
+    return core::make_error("unknown direction \"" + dir + "\" — use TB, LR, BT or RL",
+                            {"layout @all dir:LR"});
+  request.direction = *direction;
+  if (const std::string* spacing = ctx.op.param("spacing")) {
+    auto value = parse_number(*spacing, "spacing");
+    if (!value || *value < 5 || *value > 2000)
+      return core::make_error("invalid spacing:" + *spacing + " — 5 to 2000 px");
+    request.spacing = *value;
+  }
+  if (const std::string* routing = ctx.op.param("routing")) {
+    auto parsed = layout::parse_routing(*routing);
+    if (!parsed)
+      return core::make_error("unknown routing \"" + *routing +
+                              "\" — use orthogonal, spline or straight");
+    request.routing = *parsed;
+  }
+
+  // Scope: the whole page, or one group's contents.
+  std::string scope;
+  const auto tokens = ordered_tokens(ctx.op);
+  for (const auto& token : tokens) {
+    if (token.text == "@all") continue;
+    if (token.is_selector()) {
+      const auto selector = core::parse_selector(token.text);
+      if (selector.type != "group" || selector.negated)
+        return core::make_error("layout works on @all or one group (@group:NAME)");
+      auto group = resolve_group(ctx, selector.value);
+      if (!group) return group.error();
+      scope = *group;
+    } else {
+      auto group = resolve_group(ctx, token.text);
+      if (!group) return group.error();
+      scope = *group;
+    }
+  }
+  std::unordered_set<std::string> pinned;
+  if (const std::string* pin = ctx.op.param("pin")) {
+    std::string_view rest = *pin;
+    while (!rest.empty()) {
+      const auto comma = rest.find(',');
+      OpToken token{std::string(rest.substr(0, comma)), false};
+      auto ids = resolve_targets(ctx, token);
+      if (!ids) return ids.error();
+      pinned.insert(ids->begin(), ids->end());
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+  }
+
+  auto in_scope = [&](const std::string& id) {
+    if (scope.empty()) return true;
+    for (std::string group = parent_group(ctx, id); !group.empty();
+         group = parent_group(ctx, group)) {
+      if (group == scope) return true;
+    }
+    return false;
+  };
+  std::unordered_set<std::string> nodes;
+  std::vector<std::string> groups;
+  for (const Cell& cell : ctx.page().cells()) {
+    const CellKind kind = ctx.index().kind(cell.id);
+    if (!in_scope(cell.id)) continue;
+    if (kind == CellKind::shape) {
+      const Rect r = absolute_rect(ctx.page(), cell);
+      std::string cluster = parent_group(ctx, cell.id);
+      if (cluster == scope) cluster.clear();
+      request.nodes.push_back({cell.id, std::max(r.width, 1.0), std::max(r.height, 1.0), r.x, r.y,
+                               pinned.contains(cell.id), cluster});
+      nodes.insert(cell.id);
+    } else if (kind == CellKind::group) {
+      std::string parent = parent_group(ctx, cell.id);
+      if (parent == scope) parent.clear();
+      request.clusters.push_back({cell.id, parent, cell_label(cell)});
+      groups.push_back(cell.id);
+    }
+  }
+  if (request.nodes.empty()) return core::make_error("layout: no shapes to lay out");
+  for (const Cell& cell : ctx.page().cells()) {
+    if (ctx.index().kind(cell.id) != CellKind::edge) continue;
+    const auto* entry = ctx.index().entry(cell.id);
+    if (entry && nodes.contains(entry->source) && nodes.contains(entry->target) &&
+        entry->source != entry->target)
+      request.edges.push_back({cell.id, entry->source, entry->target});
+  }
+  if (!scope.empty()) {
+    const Rect box = bounds_of(ctx, scope);
+    request.origin_x = box.x + 40;
+    request.origin_y = box.y + 50;
+  } else if (auto bounds = ctx.doc.content_bounds(ctx.edit.page_index())) {
+    request.origin_x = bounds->x;
+    request.origin_y = bounds->y;
+  }
+  if (ctx.call.progress) ctx.call.progress(0, 0, "layout");
+  auto result = layout::run_layout(request);
+  if (!result) return core::make_error("layout failed: " + result.error().message);
+
+  // Groups first take their new boxes (members are relative to them), outermost first; then
+  // shapes go to their absolute positions; finally groups refit around their members.
+  std::size_t moved = 0;
+  for (const auto& placement : result->nodes) {
+    const Rect r = bounds_of(ctx, placement.id);
+    if (std::abs(r.x - placement.x) > 0.5 || std::abs(r.y - placement.y) > 0.5) ++moved;
+    place_cell(ctx, placement.id, std::round(placement.x), std::round(placement.y));
+  }
+  // Deepest groups first, so outer groups fit around already-fitted inner ones.
+  std::vector<std::pair<int, std::string>> by_depth;
+  for (const auto& group : groups) {
+    int depth = 0;
+    for (std::string g = parent_group(ctx, group); !g.empty(); g = parent_group(ctx, g))
+      ++depth;
+    by_depth.emplace_back(depth, group);
+  }
+  std::sort(by_depth.rbegin(), by_depth.rend());
+  for (const auto& [depth, group] : by_depth)
+    fit_group(ctx, group);
+  if (!scope.empty()) fit_group(ctx, scope);
+  for (const auto& route : result->edges) {
+    ctx.edit.update(route.id, [&](Cell& edge) {
+      if (!edge.geometry) edge.geometry = Geometry{};
+      edge.geometry->relative = true;
+      if (route.waypoints.empty()) {
+        edge.geometry->points.reset();
+      } else {
+        std::vector<Point> points;
+        for (const auto& p : route.waypoints) {
+          Point point;
+          point.x = std::round(p.x);
+          point.y = std::round(p.y);
+          points.push_back(std::move(point));
+        }
+        edge.geometry->points = std::move(points);
+      }
+      // Waypoints decide the route; automatic ports would fight them.
+      if (edge.style && edge.style->get("fcpPorts") == "auto") {
+        for (const char* key : {"exitX", "exitY", "exitDx", "exitDy", "entryX", "entryY", "entryDx",
+                                "entryDy", "fcpPorts"})
+          edge.style->erase(key);
+      }
+    });
+  }
+  const std::string dir_name(layout::direction_name(request.direction));
+  if (scope.empty()) {
+    ctx.edit.update_page_attributes(ctx.edit.page_index(), [&](Attributes& attributes) {
+      attributes.set("flowDirection", dir_name);
+    });
+  }
+  ctx.lines.push_back(
+      "@layout " + std::string(layout::algorithm_name(request.algorithm)) + " " + dir_name +
+      " — repositioned " + core::plural(moved, "shape") +
+      (pinned.empty() ? std::string() : " (" + std::to_string(pinned.size()) + " pinned)"));
+  return {};
+}
+
+}  // namespace fcp::drawio

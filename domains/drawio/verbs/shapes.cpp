@@ -1,0 +1,457 @@
+// Shape verbs: add, remove, define.
+#include <algorithm>
+#include <cmath>
+
+#include "domains/drawio/data/colors.hpp"
+#include "domains/drawio/data/node_types.hpp"
+#include "domains/drawio/data/regions.hpp"
+#include "domains/drawio/data/stencils.hpp"
+#include "domains/drawio/labels.hpp"
+#include "domains/drawio/verbs/verbs.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+constexpr double kGap = 60;
+constexpr std::size_t kMaxCount = 1000;
+
+// What `add` makes: the draw.io style, default size and FCP type name of a TYPE token.
+struct ShapeKind {
+  std::string type;        // reply name: builtin, custom or stencil id
+  std::string base_style;  // draw.io style before theme colours
+  double width = 0, height = 0;
+  bool auto_width = true;  // grow to fit the label
+  bool themed = true;      // gets the default blue theme
+  std::string theme;       // custom type's theme
+  std::string badge;       // custom type's badge
+  bool custom = false;
+};
+
+core::Result<ShapeKind> kind_for(const OpContext& ctx, std::string_view token, bool typed) {
+  const auto& state = ctx.doc.state();
+  if (auto it = state.custom_types.find(std::string(token)); it != state.custom_types.end()) {
+    const CustomType& custom = it->second;
+    const data::NodeType* base = data::find_node_type(custom.base);
+    if (base == nullptr) return core::make_error("custom type \"" + custom.name + "\" has no base");
+    ShapeKind kind{custom.name,  std::string(base->base_style),
+                   base->width,  base->height,
+                   !custom.size, true,
+                   custom.theme, custom.badge,
+                   true};
+    if (custom.size) std::tie(kind.width, kind.height) = *custom.size;
+    return kind;
+  }
+  if (const auto* type = data::find_node_type(token)) {
+    return ShapeKind{std::string(type->name),
+                     std::string(type->base_style),
+                     type->width,
+                     type->height,
+                     true,
+                     true,
+                     {},
+                     {},
+                     false};
+  }
+  for (const auto& pack_id : state.loaded_packs) {
+    const auto* pack = data::find_stencil_pack(pack_id);
+    if (pack == nullptr) continue;
+    if (const auto* entry = data::find_stencil(*pack, token)) {
+      return ShapeKind{std::string(entry->id),
+                       std::string(entry->style),
+                       entry->width,
+                       entry->height,
+                       false,
+                       false,
+                       {},
+                       {},
+                       false};
+    }
+  }
+  if (!typed) {  // inferred from the label
+    const auto* type = data::find_node_type(data::infer_node_type(token));
+    return ShapeKind{std::string(type->name),
+                     std::string(type->base_style),
+                     type->width,
+                     type->height,
+                     true,
+                     true,
+                     {},
+                     {},
+                     false};
+  }
+  // An unknown TYPE: say which pack has it, or list the types.
+  for (const auto& pack : data::stencil_packs()) {
+    if (data::find_stencil(pack, token) != nullptr) {
+      return core::make_error("\"" + std::string(token) + "\" is in the " + std::string(pack.name) +
+                                  " stencil pack, which is not loaded",
+                              {"load " + std::string(pack.id)});
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto& type : data::node_types())
+    names.emplace_back(type.name);
+  for (const auto& [name, custom] : state.custom_types)
+    names.push_back(name);
+  std::string list;
+  for (const auto& name : names)
+    list += (list.empty() ? "" : ", ") + name;
+  std::vector<std::string> hints;
+  for (const auto& close : core::closest_matches(token, names, 1)) {
+    std::string fixed = ctx.op.raw;
+    fixed.replace(fixed.find(token), token.size(), close);
+    hints.push_back(std::move(fixed));
+  }
+  if (ctx.op.positionals.size() >= 2) {
+    // Most often an unquoted label with spaces: `add Auth Service`.
+    std::string words;
+    for (const auto& p : ctx.op.positionals)
+      words += (words.empty() ? "" : " ") + p;
+    hints.push_back("add " + quote_token(words));
+  }
+  return core::make_error("unknown type \"" + std::string(token) + "\" — types: " + list +
+                              " (quote a label with spaces)",
+                          std::move(hints));
+}
+
+// The top-left for a new w×h shape next to `ref` in direction `dir`.
+std::pair<double, double> beside(const Rect& ref, data::Direction8 dir, double w, double h) {
+  using D = data::Direction8;
+  switch (dir) {
+    case D::above:
+      return {ref.center_x() - w / 2, ref.y - kGap - h};
+    case D::left:
+      return {ref.x - kGap - w, ref.center_y() - h / 2};
+    case D::right:
+      return {ref.right() + kGap, ref.center_y() - h / 2};
+    case D::below_right:
+      return {ref.right() + kGap, ref.bottom() + kGap};
+    case D::below_left:
+      return {ref.x - kGap - w, ref.bottom() + kGap};
+    case D::above_right:
+      return {ref.right() + kGap, ref.y - kGap - h};
+    case D::above_left:
+      return {ref.x - kGap - w, ref.y - kGap - h};
+    case D::below:
+      break;
+  }
+  return {ref.center_x() - w / 2, ref.bottom() + kGap};
+}
+
+core::Result<data::Direction8> direction_param(const OpContext& ctx) {
+  const std::string* dir = ctx.op.param("dir");
+  if (dir == nullptr) return data::Direction8::below;
+  if (auto parsed = data::parse_direction(*dir)) return *parsed;
+  return core::make_error("unknown dir:" + *dir +
+                              " — use below, above, left, right, below-right, below-left, "
+                              "above-right or above-left",
+                          {"dir:below", "dir:right"});
+}
+
+// Where a new shape goes: at:, near:/dir:, inside in:, below the latest shape, or (200,200).
+core::Result<std::pair<double, double>> choose_position(const OpContext& ctx, double w, double h,
+                                                        const std::string& group_id) {
+  if (const std::string* at = ctx.op.param("at")) {
+    if (auto region = data::parse_region(*at))
+      return region_position(ctx, region->first, region->second, w, h);
+    return parse_xy(*at, "at");
+  }
+  auto dir = direction_param(ctx);
+  if (!dir) return dir.error();
+  if (const std::string* near = ctx.op.param("near")) {
+    auto ref = resolve_shape_or_group(ctx, *near);
+    if (!ref) return ref.error();
+    auto [x, y] = beside(bounds_of(ctx, *ref), *dir, w, h);
+    return std::pair{std::round(x), std::round(y)};
+  }
+  std::string anchor;
+  if (!group_id.empty()) {
+    std::uint64_t best = 0;
+    for (const auto& member : group_members(ctx, group_id)) {
+      if (ctx.index().touched_at(member) >= best) {
+        best = ctx.index().touched_at(member);
+        anchor = member;
+      }
+    }
+    if (anchor.empty()) {
+      const Rect g = bounds_of(ctx, group_id);
+      return std::pair{g.x + 40, g.y + 50};
+    }
+  } else {
+    anchor = ctx.index().latest_shape();
+  }
+  if (anchor.empty()) return std::pair{200.0, 200.0};
+  auto [x, y] = beside(bounds_of(ctx, anchor), *dir, w, h);
+  return std::pair{std::round(x), std::round(y)};
+}
+
+std::pair<double, double> badge_offset(std::string_view position, double shape_w, double shape_h,
+                                       double w, double h) {
+  double x = shape_w - w / 2, y = -h / 2;  // top-right
+  if (position.find("left") != std::string_view::npos) x = -w / 2;
+  if (position == "top" || position == "bottom" || position == "center") x = (shape_w - w) / 2;
+  if (position.starts_with("bottom")) y = shape_h - h / 2;
+  if (position == "left" || position == "right" || position == "center") y = (shape_h - h) / 2;
+  if (position == "right") x = shape_w - w / 2;
+  return {x, y};
+}
+
+std::string add_badge_cell(OpContext& ctx, const std::string& shape_id, const std::string& text,
+                           std::string_view position) {
+  const Cell* shape = ctx.page().find(shape_id);
+  const double shape_w = shape && shape->geometry ? shape->geometry->width.value_or(0) : 0;
+  const double shape_h = shape && shape->geometry ? shape->geometry->height.value_or(0) : 0;
+  const double h = 20, w = std::max(20.0, static_cast<double>(utf8_length(text)) * 7 + 10);
+  auto [x, y] = badge_offset(position, shape_w, shape_h, w, h);
+  Cell badge;
+  badge.id = ctx.doc.allocate_id();
+  badge.style = Style::parse(
+      "rounded=1;arcSize=50;whiteSpace=wrap;html=1;fontSize=10;fillColor=#f8cecc;"
+      "strokeColor=#b85450;" +
+      std::string(kBadgeStyleKey) + "=" + std::string(position) + ";");
+  badge.value = stored_label(badge, text);
+  badge.vertex = true;
+  badge.parent = shape_id;
+  badge.geometry = Geometry{};
+  badge.geometry->x = x;
+  badge.geometry->y = y;
+  badge.geometry->width = w;
+  badge.geometry->height = h;
+  return ctx.edit.insert(std::move(badge)).id;
+}
+
+}  // namespace
+
+std::string make_badge(OpContext& ctx, const std::string& shape_id, const std::string& text,
+                       std::string_view position) {
+  return add_badge_cell(ctx, shape_id, text, position);
+}
+
+std::pair<double, double> badge_position(std::string_view position, double shape_w, double shape_h,
+                                         double badge_w, double badge_h) {
+  return badge_offset(position, shape_w, shape_h, badge_w, badge_h);
+}
+
+core::Result<void> verb_add(OpContext& ctx) {
+  const auto& op = ctx.op;
+  if (op.positionals.empty()) {
+    return core::make_error("add requires at least a label", {"add svc Auth", "add db Users"});
+  }
+  if (op.positionals.size() > 2) {
+    std::string words;
+    for (std::size_t i = 1; i < op.positionals.size(); ++i)
+      words += (words.empty() ? "" : " ") + op.positionals[i];
+    return core::make_error("add takes TYPE and one LABEL; quote a label with spaces",
+                            {"add " + op.positionals[0] + " " + quote_token(words)});
+  }
+  const bool typed = op.positionals.size() == 2;
+  const std::string& typed_label = op.positionals[typed ? 1 : 0];
+  auto kind = kind_for(ctx, typed ? std::string_view(op.positionals[0]) : typed_label, typed);
+  if (!kind) return kind.error();
+  std::string display = op.param_or("label", typed_label);
+  if (display.empty() || typed_label.empty())
+    return core::make_error("add: empty label — provide a name", {"add svc Name"});
+  const bool aliased = op.has_param("label") && display != typed_label;
+
+  std::optional<ThemeColors> theme;
+  if (const std::string* name = op.param("theme")) {
+    auto found = require_theme(ctx.doc, *name);
+    if (!found) return found.error();
+    theme = *found;
+  } else if (!kind->theme.empty()) {
+    auto found = require_theme(ctx.doc, kind->theme);
+    if (!found) return found.error();
+    theme = *found;
+  } else if (kind->themed) {
+    theme = find_theme_colors(ctx.doc, "blue");
+  }
+
+  std::size_t count = 1;
+  bool numbered = false;
+  if (const std::string* text = op.param("count")) {
+    auto value = parse_number(*text, "count");
+    if (!value || *value < 1 || *value > static_cast<double>(kMaxCount) ||
+        std::floor(*value) != *value) {
+      return core::make_error("invalid count:" + *text + " — use a whole number from 1 to " +
+                              std::to_string(kMaxCount));
+    }
+    count = static_cast<std::size_t>(*value);
+    numbered = true;
+  }
+  std::optional<std::pair<double, double>> size;
+  if (const std::string* text = op.param("size")) {
+    auto parsed = parse_size(*text);
+    if (!parsed) return parsed.error();
+    size = *parsed;
+  }
+  std::string group_id;
+  if (const std::string* in = op.param("in")) {
+    auto group = resolve_group(ctx, *in);
+    if (!group) return group.error();
+    group_id = *group;
+  }
+  const std::string parent = group_id.empty() ? ctx.doc.active_layer() : group_id;
+
+  std::string previous;
+  for (std::size_t n = 1; n <= count; ++n) {
+    const std::string suffix = numbered ? std::to_string(n) : std::string();
+    const std::string label = display + suffix;
+    double w = kind->width, h = kind->height;
+    if (size) {
+      std::tie(w, h) = *size;
+    } else if (kind->auto_width) {
+      const data::NodeType* base = data::find_node_type(kind->custom ? "box" : kind->type);
+      const double needed = std::ceil((static_cast<double>(utf8_length(label)) * 8 + 20) / 10) * 10;
+      if (base != nullptr || kind->custom) w = std::max(w, needed);
+    }
+    // Numbered copies stack below the previous one; the first goes where the params say.
+    auto position = n == 1 ? choose_position(ctx, w, h, group_id)
+                           : core::Result<std::pair<double, double>>(
+                                 beside(bounds_of(ctx, previous), data::Direction8::below, w, h));
+    if (!position) return position.error();
+    Cell cell;
+    cell.id = ctx.doc.allocate_id();
+    cell.style = Style::parse(kind->base_style);
+    cell.style->set_trailing_semicolon(true);
+    cell.value = stored_label(cell, label);
+    if (theme) apply_theme(*cell.style, *theme);
+    if (kind->custom) cell.attributes.set(kTypeAttribute, kind->type);
+    if (aliased) cell.attributes.set(kAliasAttribute, typed_label + suffix);
+    cell.vertex = true;
+    cell.parent = parent;
+    auto [ox, oy] = child_origin(ctx.page(), parent);
+    cell.geometry = Geometry{};
+    cell.geometry->x = position->first - ox;
+    cell.geometry->y = position->second - oy;
+    cell.geometry->width = w;
+    cell.geometry->height = h;
+    const std::string id = ctx.edit.insert(std::move(cell)).id;
+    previous = id;
+    if (!kind->badge.empty()) add_badge_cell(ctx, id, kind->badge, "top-right");
+    if (!group_id.empty()) fit_group(ctx, group_id);
+    ctx.lines.push_back(shape_line(ctx.doc, ctx.page(), *ctx.page().find(id)));
+  }
+  return {};
+}
+
+core::Result<void> verb_remove(OpContext& ctx) {
+  const auto tokens = ordered_tokens(ctx.op);
+  if (tokens.empty()) return core::make_error("remove requires a target", {"remove Cache"});
+  std::vector<std::string> shapes;
+  std::vector<std::string> groups;
+  for (const auto& token : tokens) {
+    if (token.is_arrow())
+      return core::make_error("remove takes shapes; remove an edge with disconnect",
+                              {"disconnect " + ctx.op.raw.substr(7)});
+    auto targets = resolve_targets(ctx, token);
+    if (!targets) {
+      // A group name removes the group and everything in it.
+      auto group = ctx.index().group_names().lookup(token.text);
+      if (!token.is_selector() && group.ids.size() == 1 &&
+          group.level <= core::MatchLevel::case_insensitive) {
+        groups.push_back(group.ids.front());
+        continue;
+      }
+      return targets.error();
+    }
+    shapes.insert(shapes.end(), targets->begin(), targets->end());
+  }
+  for (const auto& group : groups) {
+    std::vector<std::string> inside;
+    std::vector<std::string> stack{group};
+    while (!stack.empty()) {
+      std::string next = std::move(stack.back());
+      stack.pop_back();
+      for (const auto& child : ctx.index().children(next)) {
+        const CellKind kind = ctx.index().kind(child);
+        if (kind == CellKind::shape) inside.push_back(child);
+        if (kind == CellKind::group) stack.push_back(child);
+      }
+    }
+    const std::string name = display_name(ctx.doc, group);
+    std::size_t edges = 0;
+    for (const auto& shape : inside) {
+      if (ctx.page().contains(shape)) edges += remove_shape(ctx, shape).size();
+    }
+    remove_shape(ctx, group);
+    ctx.lines.push_back("-group " + name + " (" + core::plural(inside.size(), "shape") +
+                        (edges ? ", " + core::plural(edges, "edge") : std::string()) + ")");
+  }
+  for (const auto& shape : shapes) {
+    if (!ctx.page().contains(shape)) continue;  // named twice
+    const std::string name = display_name(ctx.doc, shape);
+    const auto edges = remove_shape(ctx, shape);
+    ctx.lines.push_back(
+        "-" + name +
+        (edges.empty() ? std::string() : " (and " + core::plural(edges.size(), "edge") + ")"));
+  }
+  return {};
+}
+
+core::Result<void> verb_define(OpContext& ctx) {
+  const auto& op = ctx.op;
+  if (op.positionals.empty())
+    return core::make_error(
+        "define requires a name",
+        {"define gateway base:api theme:purple", "define theme brand fill:#fde2e4 stroke:#c9184a"});
+  if (op.positionals[0] == "theme") {
+    if (op.positionals.size() < 2)
+      return core::make_error("define theme requires a name",
+                              {"define theme brand fill:#fde2e4 stroke:#c9184a"});
+    const std::string& name = op.positionals[1];
+    if (!op.has_param("fill") || !op.has_param("stroke"))
+      return core::make_error(
+          "define theme requires fill: and stroke:",
+          {"define theme " + quote_token(name) + " fill:#fde2e4 stroke:#c9184a"});
+    CustomTheme theme{name, {}, {}, {}};
+    for (auto [key, slot] :
+         {std::pair{"fill", &theme.fill}, std::pair{"stroke", &theme.stroke},
+          std::pair{"font-color", &theme.font_color}, std::pair{"font", &theme.font_color}}) {
+      if (const std::string* value = op.param(key)) {
+        auto color = data::parse_color(*value);
+        if (!color)
+          return core::make_error("invalid colour " + std::string(key) + ":" + *value + " — " +
+                                  std::string(data::color_help()));
+        *slot = *color;
+      }
+    }
+    ctx.edit.update_state([&](DocumentState& state) { state.custom_themes[name] = theme; });
+    ctx.lines.push_back("defined theme " + name + " (" + theme.fill + " / " + theme.stroke +
+                        (theme.font_color.empty() ? std::string() : " font:" + theme.font_color) +
+                        ")");
+    return {};
+  }
+  const std::string& name = op.positionals[0];
+  if (data::find_node_type(name) != nullptr)
+    return core::make_error("\"" + name + "\" is a built-in type; choose another name");
+  const std::string base = op.param_or("base", "");
+  if (data::find_node_type(base) == nullptr) {
+    std::vector<std::string> hints;
+    std::vector<std::string> names;
+    for (const auto& type : data::node_types())
+      names.emplace_back(type.name);
+    for (const auto& close : core::closest_matches(base, names, 1))
+      hints.push_back("define " + quote_token(name) + " base:" + close);
+    if (hints.empty()) hints.push_back("define " + quote_token(name) + " base:svc");
+    return core::make_error("define requires base:TYPE with a built-in type (got \"" + base + "\")",
+                            std::move(hints));
+  }
+  CustomType type{name, base, op.param_or("theme", ""), op.param_or("badge", ""), std::nullopt};
+  if (!type.theme.empty()) {
+    if (auto theme = require_theme(ctx.doc, type.theme); !theme) return theme.error();
+  }
+  if (const std::string* size = op.param("size")) {
+    auto parsed = parse_size(*size);
+    if (!parsed) return parsed.error();
+    type.size = *parsed;
+  }
+  ctx.edit.update_state([&](DocumentState& state) { state.custom_types[name] = type; });
+  std::string line = "defined " + name + " (base:" + base;
+  if (!type.theme.empty()) line += " theme:" + type.theme;
+  if (!type.badge.empty()) line += " badge:" + type.badge;
+  if (type.size)
+    line += " size:" + format_number(type.size->first) + "x" + format_number(type.size->second);
+  ctx.lines.push_back(line + ")");
+  return {};
+}
+
+}  // namespace fcp::drawio

@@ -1,0 +1,299 @@
+// The FCP draft's universal verbs: modify (any property in place), copy (shapes with the edges
+// among them), repeat (numbered copies at successive offsets).
+#include <cmath>
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "domains/drawio/labels.hpp"
+#include "domains/drawio/verbs/verbs.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+constexpr std::size_t kMaxCopies = 1000;
+
+core::Result<std::vector<std::string>> targets_of(const OpContext& ctx,
+                                                  const std::vector<OpToken>& tokens) {
+  std::vector<std::string> ids;
+  std::unordered_set<std::string> seen;
+  for (const auto& token : tokens) {
+    core::Result<std::vector<std::string>> matched = std::vector<std::string>{};
+    if (token.is_selector()) {
+      matched = resolve_targets(ctx, token);
+    } else if (auto one = resolve_shape_or_group(ctx, token.text)) {
+      matched = std::vector<std::string>{*one};
+    } else {
+      matched = one.error();
+    }
+    if (!matched) return matched.error();
+    for (auto& id : *matched) {
+      if (seen.insert(id).second) ids.push_back(std::move(id));
+    }
+  }
+  return ids;
+}
+
+bool is_style_key_name(std::string_view key) {
+  if (key.empty() || key.size() > 64) return false;
+  for (char c : key) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.')
+      return false;
+  }
+  return true;
+}
+
+// The label for the n-th copy: a trailing number counts on ("Worker1" → "Worker2"), otherwise
+// " n" is appended ("Worker" → "Worker 2").
+std::string numbered(const std::string& label, std::size_t n) {
+  std::size_t digits = label.size();
+  while (digits > 0 && std::isdigit(static_cast<unsigned char>(label[digits - 1])))
+    --digits;
+  if (digits < label.size() && label.size() - digits < 9) {
+    const long base = std::stol(label.substr(digits));
+    return label.substr(0, digits) + std::to_string(base + static_cast<long>(n) - 1);
+  }
+  return label + " " + std::to_string(n);
+}
+
+// Copies shapes (with their badges) and the edges among them, offset by (dx, dy). `relabel`
+// gives each copy's label from the original's. Returns the new ids, in order.
+std::vector<std::string> clone_shapes(OpContext& ctx, const std::vector<std::string>& ids,
+                                      double dx, double dy,
+                                      const std::function<std::string(const std::string&)>& relabel,
+                                      std::size_t& edges_copied) {
+  std::unordered_map<std::string, std::string> mapping;
+  std::vector<std::string> created;
+  for (const auto& id : ids) {
+    const Cell* original = ctx.page().find(id);
+    if (original == nullptr) continue;
+    Cell copy = *original;
+    copy.id = ctx.doc.allocate_id();
+    copy.wrapper.reset();
+    copy.order.clear();
+    if (original->wrapper) {  // keep custom properties
+      copy.wrapper = original->wrapper;
+    }
+    copy.value = stored_label(copy, relabel(cell_label(*original)));
+    copy.attributes.erase(kAliasAttribute);
+    if (copy.geometry) {
+      copy.geometry->x = copy.geometry->x.value_or(0) + dx;
+      copy.geometry->y = copy.geometry->y.value_or(0) + dy;
+    }
+    const std::string new_id = ctx.edit.insert(std::move(copy)).id;
+    mapping.emplace(id, new_id);
+    created.push_back(new_id);
+    const auto children = ctx.index().children(id);
+    for (const auto& child : children) {
+      if (ctx.index().kind(child) != CellKind::badge) continue;
+      Cell badge = *ctx.page().find(child);
+      badge.id = ctx.doc.allocate_id();
+      badge.parent = new_id;
+      ctx.edit.insert(std::move(badge));
+    }
+  }
+  std::unordered_set<std::string> seen;
+  for (const auto& id : ids) {
+    const auto incident = ctx.index().incident_edges(id);
+    for (const auto& edge_id : incident) {
+      if (!seen.insert(edge_id).second) continue;
+      const Cell* edge = ctx.page().find(edge_id);
+      if (edge == nullptr || !edge->source || !edge->target) continue;
+      auto source = mapping.find(*edge->source);
+      auto target = mapping.find(*edge->target);
+      if (source == mapping.end() || target == mapping.end()) continue;
+      Cell copy = *edge;
+      copy.id = ctx.doc.allocate_id();
+      copy.order.clear();
+      copy.source = source->second;
+      copy.target = target->second;
+      if (copy.geometry && copy.geometry->points) {
+        for (auto& point : *copy.geometry->points) {
+          point.x = point.x_or_zero() + dx;
+          point.y = point.y_or_zero() + dy;
+        }
+      }
+      ctx.edit.insert(std::move(copy));
+      ++edges_copied;
+    }
+  }
+  return created;
+}
+
+void report_created(OpContext& ctx, const std::vector<std::string>& created) {
+  constexpr std::size_t kShown = 20;
+  for (std::size_t i = 0; i < created.size() && i < kShown; ++i)
+    ctx.lines.push_back(shape_line(ctx.doc, ctx.page(), *ctx.page().find(created[i])));
+  if (created.size() > kShown)
+    ctx.lines.push_back("+… " + std::to_string(created.size() - kShown) + " more");
+}
+
+}  // namespace
+
+core::Result<void> verb_modify(OpContext& ctx) {
+  const auto tokens = ordered_tokens(ctx.op);
+  if (tokens.empty() || ctx.op.params.empty())
+    return core::make_error(
+        "modify requires targets and key:value changes",
+        {"modify Auth label:\"Auth Service\" width:180", "modify @type:db fill:#fff2cc shadow:1",
+         "modify Auth prop.owner:alice"});
+  auto ids = targets_of(ctx, tokens);
+  if (!ids) return ids.error();
+  std::vector<std::string> echo;
+  for (const auto& param : ctx.op.params) {
+    const std::string& key = param.key;
+    const std::string& value = param.value;
+    if (key == "label" && ids->size() > 1)
+      return core::make_error("modify label: needs a single target (labels identify shapes)");
+    if (key == "x" || key == "y" || key == "width" || key == "height" || key == "w" || key == "h") {
+      auto number = parse_number(value, key);
+      if (!number) return number.error();
+      if ((key != "x" && key != "y") && *number <= 0)
+        return core::make_error("modify " + key + ":" + value + " — must be positive");
+    } else if (key == "fill" || key == "stroke" || key == "font") {
+      auto color = parse_color_param(ctx, value, key);
+      if (!color) return color.error();
+    } else if (key == "theme") {
+      if (auto theme = require_theme(ctx.doc, value); !theme) return theme.error();
+    } else if (key.starts_with("prop.")) {
+      if (key.size() == 5 || !is_style_key_name(key.substr(5)) || key.substr(5) == "id" ||
+          key.substr(5) == "label")
+        return core::make_error("modify " + key + " — a property name of letters, digits, _ - .");
+    } else if (key != "label" && key != "alias" && !is_style_key_name(key)) {
+      return core::make_error("modify: \"" + key + "\" is not a property or draw.io style key");
+    } else if (value.find(';') != std::string::npos || value.find('=') != std::string::npos) {
+      return core::make_error("modify " + key + ":" + value + " — no ';' or '=' in values");
+    }
+    echo.push_back(key + ":" + value);
+  }
+  for (const auto& id : *ids) {
+    Rect r = bounds_of(ctx, id);
+    for (const auto& param : ctx.op.params) {
+      const std::string& key = param.key;
+      const std::string& value = param.value;
+      if (key == "x" || key == "y" || key == "width" || key == "height" || key == "w" ||
+          key == "h") {
+        const double number = *parse_number(value, key);
+        if (key == "x") r.x = number;
+        if (key == "y") r.y = number;
+        if (key == "width" || key == "w") r.width = number;
+        if (key == "height" || key == "h") r.height = number;
+        place_cell(ctx, id, r.x, r.y, std::pair{r.width, r.height});
+        continue;
+      }
+      ctx.edit.update(id, [&](Cell& cell) {
+        if (!cell.style) cell.style = Style{};
+        if (key == "label") {
+          cell.value = stored_label(cell, value);
+        } else if (key == "alias") {
+          if (value.empty()) {
+            cell.attributes.erase(kAliasAttribute);
+          } else {
+            cell.attributes.set(kAliasAttribute, value);
+          }
+        } else if (key == "fill") {
+          cell.style->set("fillColor", *parse_color_param(ctx, value, key));
+        } else if (key == "stroke") {
+          cell.style->set("strokeColor", *parse_color_param(ctx, value, key));
+        } else if (key == "font") {
+          cell.style->set("fontColor", *parse_color_param(ctx, value, key));
+        } else if (key == "theme") {
+          apply_theme(*cell.style, *require_theme(ctx.doc, value));
+        } else if (key.starts_with("prop.")) {
+          if (!cell.wrapper) {
+            cell.wrapper = Wrapper{};
+            cell.wrapper->element = "object";
+          }
+          if (value.empty()) {
+            cell.wrapper->attributes.erase(key.substr(5));
+          } else {
+            cell.wrapper->attributes.set(key.substr(5), value);
+          }
+        } else if (value.empty()) {
+          cell.style->erase(key);
+        } else {
+          cell.style->set(key, value);
+        }
+        if (!cell.style->empty()) cell.style->set_trailing_semicolon(true);
+      });
+    }
+  }
+  std::vector<std::string> moved(ids->begin(), ids->end());
+  for (const auto& id : moved)
+    refresh_ports(ctx, id);
+  std::string props;
+  for (const auto& item : echo)
+    props += " " + item;
+  ctx.lines.push_back("*modified " + core::plural(ids->size(), "shape") + props);
+  return {};
+}
+
+core::Result<void> verb_copy(OpContext& ctx) {
+  const auto tokens = ordered_tokens(ctx.op);
+  if (tokens.empty())
+    return core::make_error("copy requires shapes",
+                            {"copy Auth by:200,0", "copy @group:Backend to:600,100"});
+  auto ids = targets_of(ctx, tokens);
+  if (!ids) return ids.error();
+  std::erase_if(*ids,
+                [&](const std::string& id) { return ctx.index().kind(id) != CellKind::shape; });
+  if (ids->empty()) return core::make_error("copy: no shapes among the targets");
+  Rect box = bounds_of(ctx, ids->front());
+  for (const auto& id : *ids)
+    box = box.united(bounds_of(ctx, id));
+  double dx = 40, dy = 40;
+  if (const std::string* to = ctx.op.param("to")) {
+    auto xy = parse_xy(*to, "to");
+    if (!xy) return xy.error();
+    dx = xy->first - box.x;
+    dy = xy->second - box.y;
+  } else if (const std::string* by = ctx.op.param("by")) {
+    auto delta = parse_xy(*by, "by");
+    if (!delta) return delta.error();
+    std::tie(dx, dy) = *delta;
+  }
+  const std::string suffix = ctx.op.param_or("suffix", " copy");
+  std::size_t edges = 0;
+  auto created = clone_shapes(
+      ctx, *ids, dx, dy, [&](const std::string& label) { return label + suffix; }, edges);
+  report_created(ctx, created);
+  ctx.lines.push_back("+copied " + core::plural(created.size(), "shape") + ", " +
+                      core::plural(edges, "edge"));
+  return {};
+}
+
+core::Result<void> verb_repeat(OpContext& ctx) {
+  const auto tokens = ordered_tokens(ctx.op);
+  const std::string* count_text = ctx.op.param("count");
+  if (tokens.size() != 1 || count_text == nullptr)
+    return core::make_error("repeat requires one shape and count:N",
+                            {"repeat Worker count:3", "repeat Worker count:4 by:0,100"});
+  auto id = resolve_shape(ctx, tokens[0].text);
+  if (!id) return id.error();
+  auto count = parse_number(*count_text, "count");
+  if (!count || *count < 1 || *count > static_cast<double>(kMaxCopies) ||
+      std::floor(*count) != *count)
+    return core::make_error("invalid count:" + *count_text + " — 1 to " +
+                            std::to_string(kMaxCopies));
+  const Rect r = bounds_of(ctx, *id);
+  double dx = r.width + 60, dy = 0;
+  if (const std::string* by = ctx.op.param("by")) {
+    auto delta = parse_xy(*by, "by");
+    if (!delta) return delta.error();
+    std::tie(dx, dy) = *delta;
+  }
+  const std::string label = display_name(ctx.doc, *id);
+  std::vector<std::string> created;
+  std::size_t edges = 0;
+  for (std::size_t n = 1; n <= static_cast<std::size_t>(*count); ++n) {
+    auto made = clone_shapes(
+        ctx, {*id}, dx * static_cast<double>(n), dy * static_cast<double>(n),
+        [&](const std::string& original) { return numbered(original, n + 1); }, edges);
+    created.insert(created.end(), made.begin(), made.end());
+  }
+  report_created(ctx, created);
+  ctx.lines.push_back("+repeated " + label + " ×" + std::to_string(created.size()));
+  return {};
+}
+
+}  // namespace fcp::drawio

@@ -1,0 +1,155 @@
+// The drawio verbs: one handler per verb, grouped by file (shapes, connections, appearance,
+// position, organization, structure, meta, universal), plus the helpers they share.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/domain.hpp"
+#include "core/response.hpp"
+#include "domains/drawio/document.hpp"
+
+namespace fcp::drawio {
+
+// Everything a verb handler works with. Handlers validate, change the model through `edit`,
+// and append reply lines; returning an error makes the Edit roll everything back.
+struct OpContext {
+  DrawioDocument& doc;
+  Edit& edit;
+  core::CallContext& call;
+  const core::ParsedOp& op;
+  std::vector<std::string> lines;
+  std::vector<core::Attachment> attachments;
+  std::string checkpoint;
+
+  const Page& page() const { return edit.page(); }
+  const PageIndex& index() const { return edit.index(); }
+};
+
+using VerbHandler = core::Result<void> (*)(OpContext&);
+// The handler for a registered verb, or null.
+VerbHandler find_verb_handler(std::string_view verb);
+
+// One token of an op after the verb, in order (selectors and arrows included, params excluded).
+struct OpToken {
+  std::string text;
+  bool quoted = false;
+  bool is_selector() const { return !quoted && text.starts_with('@'); }
+  bool is_arrow() const;
+};
+// The op's positionals, selectors and arrows in the order written (ParsedOp keeps them apart).
+std::vector<OpToken> ordered_tokens(const core::ParsedOp& op);
+
+// ---- references (references.cpp) -----------------------------------------------------------
+// A shape by reference: `Label`, alias, `type:Label`, `Group/Label`, through the cascade. Errors
+// carry the whole op with the reference corrected as pasteable `try:` hints.
+core::Result<std::string> resolve_shape(const OpContext& ctx, std::string_view ref);
+// A group by name (cascade over group names).
+core::Result<std::string> resolve_group(const OpContext& ctx, std::string_view ref);
+// A shape, or failing that a group (edge endpoints, move, style).
+core::Result<std::string> resolve_shape_or_group(const OpContext& ctx, std::string_view ref);
+// The shapes a token names: a selector's matches (error when none) or one shape.
+core::Result<std::vector<std::string>> resolve_targets(const OpContext& ctx, const OpToken& token);
+// Shapes matching a selector on the active page; `@page:` looks at another page.
+core::Result<std::vector<std::string>> select_shapes(const DrawioDocument& doc,
+                                                     const core::Selector& selector);
+
+// ---- shared model helpers (common.cpp) ------------------------------------------------------
+// The label users see for a cell ("" → its id).
+std::string display_name(const DrawioDocument& doc, std::string_view id);
+// Absolute bounds of a cell of the active page.
+Rect bounds_of(const OpContext& ctx, std::string_view id);
+// Sets a cell's absolute top-left (converting to its parent's coordinates) and optionally size.
+void place_cell(OpContext& ctx, std::string_view id, double x, double y,
+                std::optional<std::pair<double, double>> size = std::nullopt);
+// The group (container) a cell sits in, or "".
+std::string parent_group(const OpContext& ctx, std::string_view id);
+// Shapes and groups directly inside a group.
+std::vector<std::string> group_members(const OpContext& ctx, std::string_view group_id);
+// Grows/shrinks a group (and the groups around it) to fit its members with padding, keeping
+// the members where they are on the page.
+void fit_group(OpContext& ctx, std::string_view group_id);
+// Removes a shape with its badges and every edge attached to it; returns the removed edges'
+// "src->tgt" names for the reply.
+std::vector<std::string> remove_shape(OpContext& ctx, std::string_view id);
+
+// Adds a badge (a small labelled child shown at `position` of the shape); returns its id.
+std::string make_badge(OpContext& ctx, const std::string& shape_id, const std::string& text,
+                       std::string_view position);
+// Where a badge of badge_w×badge_h sits relative to its shape's top-left.
+std::pair<double, double> badge_position(std::string_view position, double shape_w, double shape_h,
+                                         double badge_w, double badge_h);
+
+// Re-chooses the automatic ports (faces toward the other end, spread per face) of the edges
+// attached to a shape after it moved. Edges with ports the user gave are left alone.
+void refresh_ports(OpContext& ctx, const std::string& shape_id);
+// Edge ids from `source` to `target` (also target → source when `any_direction`).
+std::vector<std::string> edges_between(const OpContext& ctx, const std::string& source,
+                                       const std::string& target, bool any_direction);
+
+// A layer's display name: its label, "Default" for an unnamed first layer, else Layer-{id}.
+std::string layer_name(const Page& page, const Cell& layer);
+
+// The value to store for label text on `cell`: HTML-escaped (newlines as <br>) when the cell
+// has html=1, verbatim otherwise.
+std::string stored_label(const Cell& cell, std::string_view text);
+
+// Parsers for param values; errors name the param and the accepted form.
+core::Result<std::pair<double, double>> parse_xy(std::string_view text, std::string_view param);
+core::Result<std::pair<double, double>> parse_size(std::string_view text);
+core::Result<double> parse_number(std::string_view text, std::string_view param);
+core::Result<std::string> parse_color_param(const OpContext& ctx, std::string_view text,
+                                            std::string_view param);
+// True for true/1/yes/on, false for false/0/no/off, error otherwise.
+core::Result<bool> parse_bool(std::string_view text, std::string_view param);
+
+// The 9 region cells over the page content (or an 800x600 canvas): top-left of a w×h box
+// centred in region (row, col).
+std::pair<double, double> region_position(const OpContext& ctx, int row, int col, double width,
+                                          double height, std::string_view exclude_id = {});
+
+// Theme colours by name (built-in or custom); nullopt when unknown.
+struct ThemeColors {
+  std::string name, fill, stroke, font_color;
+};
+std::optional<ThemeColors> find_theme_colors(const DrawioDocument& doc, std::string_view name);
+core::Result<ThemeColors> require_theme(const DrawioDocument& doc, std::string_view name);
+void apply_theme(Style& style, const ThemeColors& theme);
+// The theme a style's fill matches (built-in or custom), or "".
+std::string theme_name_of(const DrawioDocument& doc, const Cell& cell);
+
+// Reply fragments.
+std::string format_xy(double x, double y);
+std::string shape_line(const DrawioDocument& doc, const Page& page, const Cell& cell);
+
+// ---- handlers -------------------------------------------------------------------------------
+core::Result<void> verb_add(OpContext& ctx);
+core::Result<void> verb_remove(OpContext& ctx);
+core::Result<void> verb_define(OpContext& ctx);
+core::Result<void> verb_connect(OpContext& ctx);
+core::Result<void> verb_disconnect(OpContext& ctx);
+core::Result<void> verb_style(OpContext& ctx);
+core::Result<void> verb_label(OpContext& ctx);
+core::Result<void> verb_badge(OpContext& ctx);
+core::Result<void> verb_move(OpContext& ctx);
+core::Result<void> verb_resize(OpContext& ctx);
+core::Result<void> verb_swap(OpContext& ctx);
+core::Result<void> verb_align(OpContext& ctx);
+core::Result<void> verb_distribute(OpContext& ctx);
+core::Result<void> verb_layout(OpContext& ctx);
+core::Result<void> verb_orient(OpContext& ctx);
+core::Result<void> verb_group(OpContext& ctx);
+core::Result<void> verb_ungroup(OpContext& ctx);
+core::Result<void> verb_page(OpContext& ctx);
+core::Result<void> verb_layer(OpContext& ctx);
+core::Result<void> verb_checkpoint(OpContext& ctx);
+core::Result<void> verb_title(OpContext& ctx);
+core::Result<void> verb_load(OpContext& ctx);
+core::Result<void> verb_export(OpContext& ctx);
+core::Result<void> verb_modify(OpContext& ctx);
+core::Result<void> verb_copy(OpContext& ctx);
+core::Result<void> verb_repeat(OpContext& ctx);
+
+}  // namespace fcp::drawio

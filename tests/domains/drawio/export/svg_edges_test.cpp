@@ -1,0 +1,166 @@
+// Edge geometry: perimeters, routing, points along a route and arrowheads.
+#include "domains/drawio/export/svg_edges.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace fcp::drawio::render::detail {
+namespace {
+
+constexpr double kEpsilon = 1e-6;
+
+bool on_boundary(const Box& b, Vec p) {
+  const bool inside_x = p.x >= b.x - kEpsilon && p.x <= b.right() + kEpsilon;
+  const bool inside_y = p.y >= b.y - kEpsilon && p.y <= b.bottom() + kEpsilon;
+  const bool on_vertical = std::abs(p.x - b.x) < kEpsilon || std::abs(p.x - b.right()) < kEpsilon;
+  const bool on_horizontal =
+      std::abs(p.y - b.y) < kEpsilon || std::abs(p.y - b.bottom()) < kEpsilon;
+  return inside_x && inside_y && (on_vertical || on_horizontal);
+}
+
+void expect_axis_parallel(const std::vector<Vec>& route) {
+  for (std::size_t i = 1; i < route.size(); ++i) {
+    EXPECT_TRUE(route[i].x == route[i - 1].x || route[i].y == route[i - 1].y)
+        << "segment " << i << " (" << route[i - 1].x << "," << route[i - 1].y << ") → ("
+        << route[i].x << "," << route[i].y << ")";
+  }
+}
+
+Cell edge_with(std::string_view style) {
+  Cell cell;
+  cell.edge = true;
+  cell.style = Style::parse(style);
+  return cell;
+}
+
+TEST(Perimeter, MeetsTheOutlineOnTheRayToTheTarget) {
+  const Box box{0, 0, 100, 50};
+  const Vec right = perimeter_point(box, Perimeter::rectangle, {200, 25});
+  EXPECT_NEAR(right.x, 100, kEpsilon);
+  EXPECT_NEAR(right.y, 25, kEpsilon);
+  const Vec corner = perimeter_point(box, Perimeter::rectangle, {150, 75});
+  EXPECT_TRUE(on_boundary(box, corner));
+  const Vec ellipse = perimeter_point(box, Perimeter::ellipse, {50 + 100, 25 + 100});
+  EXPECT_NEAR(std::pow((ellipse.x - 50) / 50, 2) + std::pow((ellipse.y - 25) / 25, 2), 1, 1e-9);
+  const Vec rhombus = perimeter_point(box, Perimeter::rhombus, {50, 200});
+  EXPECT_NEAR(rhombus.x, 50, kEpsilon);
+  EXPECT_NEAR(rhombus.y, 50, kEpsilon);
+  EXPECT_EQ(perimeter_point(box, Perimeter::rectangle, {50, 25}), (Vec{50, 25}));
+}
+
+TEST(RouteEdge, StraightEdgesRunFromPerimeterThroughWaypointsToPerimeter) {
+  const Cell edge = edge_with("");
+  const StyleView style(edge, true);
+  const Terminal source{Box{0, 0, 100, 50}, Perimeter::rectangle, std::nullopt};
+  const Terminal target{Box{300, 0, 100, 50}, Perimeter::rectangle, std::nullopt};
+  const auto direct = route_edge(style, source, target, {});
+  ASSERT_EQ(direct.size(), 2u);
+  EXPECT_EQ(direct.front(), (Vec{100, 25}));
+  EXPECT_EQ(direct.back(), (Vec{300, 25}));
+
+  const auto bent = route_edge(style, source, target, {{50, 150}, {350, 150}});
+  ASSERT_EQ(bent.size(), 4u);
+  EXPECT_EQ(bent.front(), (Vec{50, 50}));  // straight down from the centre
+  EXPECT_EQ(bent[1], (Vec{50, 150}));
+  EXPECT_EQ(bent[2], (Vec{350, 150}));
+  EXPECT_EQ(bent.back(), (Vec{350, 50}));
+}
+
+TEST(RouteEdge, FreeEndsUseTheirPointsAndMissingEndsGiveNothing) {
+  const Cell edge = edge_with("");
+  const StyleView style(edge, true);
+  const Terminal from{std::nullopt, Perimeter::rectangle, Vec{0, 0}};
+  const Terminal to{std::nullopt, Perimeter::rectangle, Vec{100, 100}};
+  EXPECT_EQ(route_edge(style, from, to, {}), (std::vector<Vec>{{0, 0}, {100, 100}}));
+  EXPECT_TRUE(route_edge(style, from, Terminal{}, {}).empty());
+}
+
+TEST(RouteEdge, OrthogonalEdgesWithoutWaypointsMakeAnElbow) {
+  const Cell edge = edge_with("edgeStyle=orthogonalEdgeStyle;");
+  const StyleView style(edge, true);
+  const Box a{0, 0, 100, 50}, b{300, 200, 100, 50};
+  const auto route = route_edge(style, {a, Perimeter::rectangle, std::nullopt},
+                                {b, Perimeter::rectangle, std::nullopt}, {});
+  ASSERT_GE(route.size(), 3u);
+  expect_axis_parallel(route);
+  EXPECT_TRUE(on_boundary(a, route.front()));
+  EXPECT_TRUE(on_boundary(b, route.back()));
+
+  // Side by side with overlapping rows: one straight horizontal segment.
+  const Box c{300, 10, 100, 50};
+  const auto straight = route_edge(style, {a, Perimeter::rectangle, std::nullopt},
+                                   {c, Perimeter::rectangle, std::nullopt}, {});
+  ASSERT_EQ(straight.size(), 2u);
+  EXPECT_EQ(straight.front().y, straight.back().y);
+}
+
+TEST(RouteEdge, OrthogonalEdgesHonourConstraintsAndWaypoints) {
+  const Cell edge = edge_with("edgeStyle=orthogonalEdgeStyle;");
+  const StyleView style(edge, true);
+  const Box a{0, 0, 100, 50}, b{300, 200, 100, 50};
+  // exitX=0.5, exitY=1 (bottom middle) into entryX=0, entryY=0.5 (left middle): an L.
+  const auto route = route_edge(style, {a, Perimeter::rectangle, Vec{50, 50}},
+                                {b, Perimeter::rectangle, Vec{300, 225}}, {});
+  EXPECT_EQ(route, (std::vector<Vec>{{50, 50}, {50, 225}, {300, 225}}));
+
+  const auto through = route_edge(style, {a, Perimeter::rectangle, std::nullopt},
+                                  {b, Perimeter::rectangle, std::nullopt}, {{200, 100}});
+  expect_axis_parallel(through);
+  EXPECT_NE(std::find(through.begin(), through.end(), Vec{200, 100}), through.end());
+}
+
+TEST(RouteEdge, ElbowEdgesFollowTheElbowDirection) {
+  const Cell edge = edge_with("edgeStyle=elbowEdgeStyle;elbow=vertical;");
+  const StyleView style(edge, true);
+  const auto route = route_edge(style, {Box{0, 0, 100, 50}, Perimeter::rectangle, std::nullopt},
+                                {Box{300, 30, 100, 50}, Perimeter::rectangle, std::nullopt}, {});
+  ASSERT_EQ(route.size(), 4u);
+  expect_axis_parallel(route);
+  EXPECT_EQ(route[0].x, route[1].x);  // leaves vertically
+}
+
+TEST(PointOnRoute, FindsTheMidpointAndOffsetsAcrossTheSegment) {
+  const std::vector<Vec> route{{0, 0}, {100, 0}, {100, 100}};
+  EXPECT_EQ(point_on_route(route, 0, 0, {}), (Vec{100, 0}));
+  EXPECT_EQ(point_on_route(route, -0.5, 0, {}), (Vec{50, 0}));
+  EXPECT_EQ(point_on_route(route, 1, 0, {}), (Vec{100, 100}));
+  const Vec across = point_on_route(route, -0.5, 10, {});
+  EXPECT_EQ(across.x, 50);
+  EXPECT_EQ(std::abs(across.y), 10);
+  EXPECT_EQ(point_on_route(route, -0.5, 0, {5, 7}), (Vec{55, 7}));
+}
+
+TEST(Markers, ClassicArrowEndsAtTheTipAndShortensTheLine) {
+  ArrowEnd end{{100, 0}, {1, 0}, 6, 1, true};
+  const auto marker = make_marker("classic", end);
+  ASSERT_TRUE(marker.has_value());
+  ASSERT_EQ(marker->parts.size(), 1u);
+  const MarkerPart& part = marker->parts.front();
+  EXPECT_TRUE(part.closed);
+  EXPECT_EQ(part.fill, MarkerPart::Fill::stroke);
+  EXPECT_EQ(part.points.size(), 4u);  // tip, wing, notch, wing
+  EXPECT_NEAR(part.points.front().x, 100 - 1.118, 1e-9);
+  EXPECT_LT(marker->line_end.x, 100);
+  end.filled = false;
+  EXPECT_EQ(make_marker("block", end)->parts.front().fill, MarkerPart::Fill::none);
+}
+
+TEST(Markers, KnowsTheCommonKindsAndNothingElse) {
+  const ArrowEnd end{{0, 0}, {0, 1}, 6, 1, true};
+  for (std::string_view kind :
+       {"classic",   "classicThin", "block",       "blockThin",   "open",
+        "openThin",  "oval",        "diamond",     "diamondThin", "box",
+        "dash",      "cross",       "circle",      "circlePlus",  "baseDash",
+        "async",     "openAsync",   "doubleBlock", "halfCircle",  "ERone",
+        "ERmandOne", "ERmany",      "ERoneToMany", "ERzeroToOne", "ERzeroToMany"}) {
+    EXPECT_TRUE(make_marker(kind, end).has_value()) << kind;
+  }
+  EXPECT_FALSE(make_marker("none", end).has_value());
+  EXPECT_FALSE(make_marker("", end).has_value());
+  EXPECT_FALSE(make_marker("sparkles", end).has_value());
+  EXPECT_EQ(make_marker("ERmany", end)->parts.size(), 2u);
+}
+
+}  // namespace
+}  // namespace fcp::drawio::render::detail

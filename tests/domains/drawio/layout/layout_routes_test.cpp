@@ -1,0 +1,159 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "domains/drawio/layout/graph_layout.hpp"
+#include "layout_test_support.hpp"
+
+namespace fcp::drawio::layout {
+namespace {
+
+using namespace test_support;  // NOLINT(google-build-using-namespace): test builders
+
+Point2 centre(const Rect& r) {
+  return Point2{r.cx(), r.cy()};
+}
+
+// The full path of an edge: source centre, waypoints, target centre.
+std::vector<Point2> path_of(const LayoutRequest& request, const LayoutResult& result,
+                            const LayoutEdge& e) {
+  std::vector<Point2> path{centre(box_of(request, result, e.source))};
+  const auto& waypoints = waypoints_of(result, e.id);
+  path.insert(path.end(), waypoints.begin(), waypoints.end());
+  path.push_back(centre(box_of(request, result, e.target)));
+  return path;
+}
+
+bool axis_aligned(Point2 a, Point2 b) {
+  return std::abs(a.x - b.x) <= 0.5 || std::abs(a.y - b.y) <= 0.5;
+}
+
+// Whether the segment a–b passes through the inside of `box` (shrunk by 1 px).
+bool crosses(Point2 a, Point2 b, const Rect& box) {
+  const Rect inner{box.x + 1, box.y + 1, box.w - 2, box.h - 2};
+  for (int step = 0; step <= 200; ++step) {
+    const double t = step / 200.0;
+    const double x = a.x + t * (b.x - a.x), y = a.y + t * (b.y - a.y);
+    if (x > inner.x && x < inner.right() && y > inner.y && y < inner.bottom()) return true;
+  }
+  return false;
+}
+
+class OrthogonalRoutes : public ::testing::TestWithParam<std::tuple<Algorithm, Direction>> {};
+
+TEST_P(OrthogonalRoutes, BendAtRightAnglesAroundOtherNodes) {
+  const auto [algorithm, direction] = GetParam();
+  LayoutRequest request;
+  request.algorithm = algorithm;
+  request.direction = direction;
+  request.nodes = {node("a"), node("b", 80, 40), node("c", 200, 60), node("d"), node("e")};
+  request.edges = {edge("a", "b"), edge("a", "c"), edge("b", "d"), edge("c", "e")};
+  if (algorithm != Algorithm::tree) request.edges.push_back(edge("a", "d"));  // spans two rows
+  auto result = run_layout(request);
+  ASSERT_TRUE(result) << result.error().message;
+  int bent = 0;
+  for (const LayoutEdge& e : request.edges) {
+    const std::vector<Point2> path = path_of(request, *result, e);
+    bent += path.size() > 2 ? 1 : 0;
+    for (size_t i = 0; i + 1 < path.size(); ++i) {
+      EXPECT_TRUE(axis_aligned(path[i], path[i + 1]))
+          << e.id << " segment " << i << " (" << path[i].x << "," << path[i].y << ")→("
+          << path[i + 1].x << "," << path[i + 1].y << ")";
+      if (algorithm == Algorithm::force) continue;  // force routes avoid nothing
+      for (const LayoutNode& other : request.nodes) {
+        if (other.id == e.source || other.id == e.target) continue;
+        EXPECT_FALSE(crosses(path[i], path[i + 1], box_of(request, *result, other.id)))
+            << e.id << " runs through " << other.id;
+      }
+    }
+  }
+  EXPECT_GT(bent, 0);  // a fans out to two children: at least one edge is not straight
+}
+
+INSTANTIATE_TEST_SUITE_P(Layout, OrthogonalRoutes,
+                         ::testing::Combine(::testing::Values(Algorithm::layered, Algorithm::tree,
+                                                              Algorithm::force),
+                                            ::testing::Values(Direction::TB, Direction::LR,
+                                                              Direction::BT, Direction::RL)),
+                         algorithm_and_direction_name);
+
+TEST(OrthogonalRoutes, NonAlignedEdgeGetsTwoCornersBetweenTheRows) {
+  LayoutRequest request;
+  request.nodes = {node("a"), node("b"), node("c")};
+  request.edges = {edge("a", "b"), edge("a", "c")};
+  auto result = run_layout(request);
+  ASSERT_TRUE(result);
+  const Rect a = box_of(request, *result, "a"), c = box_of(request, *result, "c");
+  const auto& corners = waypoints_of(*result, "a->c");
+  ASSERT_EQ(corners.size(), 2u);
+  EXPECT_DOUBLE_EQ(corners[0].x, a.cx());
+  EXPECT_DOUBLE_EQ(corners[1].x, c.cx());
+  EXPECT_DOUBLE_EQ(corners[0].y, corners[1].y);
+  EXPECT_DOUBLE_EQ(corners[0].y, (a.bottom() + c.y) / 2);
+}
+
+TEST(OrthogonalRoutes, LongEdgesPassIntermediateRowsBetweenNodes) {
+  LayoutRequest request;
+  for (const char* id : {"top", "m1", "m2", "m3", "n1", "n2", "n3", "bottom"}) {
+    request.nodes.push_back(node(id));
+  }
+  request.edges = {edge("top", "m1"),    edge("top", "m2"),    edge("top", "m3"),
+                   edge("m1", "n1"),     edge("m2", "n2"),     edge("m3", "n3"),
+                   edge("n1", "bottom"), edge("n3", "bottom"), edge("top", "bottom")};
+  for (Direction direction : {Direction::TB, Direction::LR}) {
+    request.direction = direction;
+    auto result = run_layout(request);
+    ASSERT_TRUE(result);
+    const LayoutEdge& long_edge = request.edges.back();
+    const std::vector<Point2> path = path_of(request, *result, long_edge);
+    for (size_t i = 0; i + 1 < path.size(); ++i) {
+      EXPECT_TRUE(axis_aligned(path[i], path[i + 1]));
+      for (const char* other : {"m1", "m2", "m3", "n1", "n2", "n3"}) {
+        EXPECT_FALSE(crosses(path[i], path[i + 1], box_of(request, *result, other))) << other;
+      }
+    }
+  }
+}
+
+TEST(SplineRoutes, LayeredEdgesGetSampledBendsAndStraightOnesNone) {
+  LayoutRequest request;
+  request.nodes = {node("a"), node("b"), node("c"), node("d")};
+  request.edges = {edge("a", "b"), edge("a", "c"), edge("a", "d"), edge("b", "d")};
+  request.routing = EdgeRouting::spline;
+  auto curved = run_layout(request);
+  ASSERT_TRUE(curved);
+  size_t bends = 0;
+  for (const EdgeRoute& route : curved->edges) {
+    bends += route.waypoints.size();
+    EXPECT_LE(route.waypoints.size(), 8u);
+  }
+  EXPECT_GT(bends, 0u);
+  request.routing = EdgeRouting::straight;
+  auto straight = run_layout(request);
+  ASSERT_TRUE(straight);
+  for (const EdgeRoute& route : straight->edges)
+    EXPECT_TRUE(route.waypoints.empty());
+}
+
+TEST(SplineRoutes, TreeEdgesCurveBetweenParentAndChild) {
+  LayoutRequest request;
+  request.algorithm = Algorithm::tree;
+  request.routing = EdgeRouting::spline;
+  request.nodes = {node("p"), node("l"), node("r")};
+  request.edges = {edge("p", "l"), edge("p", "r")};
+  auto result = run_layout(request);
+  ASSERT_TRUE(result);
+  const Rect p = box_of(request, *result, "p"), l = box_of(request, *result, "l");
+  const auto& points = waypoints_of(*result, "p->l");
+  ASSERT_EQ(points.size(), 3u);
+  for (const Point2& point : points) {
+    EXPECT_GT(point.y, p.cy());
+    EXPECT_LT(point.y, l.cy());
+    EXPECT_LT(point.x, p.cx());
+    EXPECT_GT(point.x, l.cx());
+  }
+}
+
+}  // namespace
+}  // namespace fcp::drawio::layout
