@@ -25,8 +25,8 @@ DrawioDocument::DrawioDocument(Diagram diagram, DocumentState state)
 std::string DrawioDocument::active_layer() const {
   const std::string& chosen = state_.active_layers[state_.active_page];
   if (!chosen.empty() && page().contains(chosen)) return chosen;
-  auto layers = page().layers();
-  return layers.empty() ? std::string(page().root_id()) : layers.front()->id;
+  const auto& layers = index().layers();
+  return layers.empty() ? std::string(page().root_id()) : layers.front();
 }
 
 std::optional<Rect> DrawioDocument::content_bounds(std::size_t page_number) const {

@@ -172,6 +172,9 @@ void PageIndex::add(const Page& page, const Cell& cell) {
       }
       break;
     }
+    case CellKind::layer:
+      layers_.push_back(cell.id);
+      break;
     case CellKind::edge:
       ++edges_;
       entry.source = cell.source.value_or("");
@@ -202,6 +205,9 @@ void PageIndex::remove(std::string_view id) {
       --groups_;
       for (const auto& name : entry.names)
         group_names_.remove(name, it->first);
+      break;
+    case CellKind::layer:
+      std::erase(layers_, it->first);
       break;
     case CellKind::edge:
       --edges_;

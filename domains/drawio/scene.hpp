@@ -74,6 +74,9 @@ class PageIndex {
   // Ids of the cells whose parent is `id` (any kind), in no particular order (same caveat).
   const std::vector<std::string>& children(std::string_view id) const;
 
+  // The page's layers in document order (children of the root cell).
+  const std::vector<std::string>& layers() const { return layers_; }
+
   std::size_t shapes() const { return shapes_; }
   std::size_t edges() const { return edges_; }
   std::size_t groups() const { return groups_; }
@@ -92,6 +95,7 @@ class PageIndex {
   Map entries_;
   core::NameIndex<std::string> shape_names_;
   core::NameIndex<std::string> group_names_;
+  std::vector<std::string> layers_;
   Links incident_;
   Links children_;
   std::unordered_map<std::string, std::uint64_t> touched_;

@@ -45,7 +45,12 @@ Result<fs::path> RootPolicy::for_reading(std::string_view path) const {
   if (path.empty()) return make_error("empty path");
   std::error_code ec;
   auto canonical = fs::canonical(absolute(path), ec);
-  if (ec) return make_error("cannot open \"" + std::string(path) + "\": " + ec.message());
+  if (ec) {
+    // Say "outside" before "missing", so a client cannot probe what exists outside the roots.
+    std::error_code weak_ec;
+    if (!inside(fs::weakly_canonical(absolute(path), weak_ec))) return outside(path);
+    return make_error("cannot open \"" + std::string(path) + "\": " + ec.message());
+  }
   if (!inside(canonical)) return outside(path);
   return canonical;
 }
@@ -60,6 +65,8 @@ Result<fs::path> RootPolicy::for_writing(std::string_view path) const {
   std::error_code ec;
   auto parent = fs::canonical(target.parent_path(), ec);
   if (ec) {
+    std::error_code weak_ec;
+    if (!inside(fs::weakly_canonical(target, weak_ec))) return outside(path);
     return make_error("cannot write \"" + std::string(path) + "\": its directory does not exist (" +
                       ec.message() + ")");
   }

@@ -1,5 +1,6 @@
 #include "mcp/jsonrpc.hpp"
 
+#include <optional>
 #include <variant>
 
 namespace fcp::mcp::jsonrpc {
@@ -15,6 +16,68 @@ Rejection reject(int code, std::string message, json::value id = nullptr) {
   return Rejection{code, std::move(message), std::move(id)};
 }
 
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The code unit of a \uXXXX escape starting at text[i] ('\\'), or -1.
+int escape_unit(std::string_view text, std::size_t i) {
+  if (i + 6 > text.size() || text[i] != '\\' || text[i + 1] != 'u') return -1;
+  int unit = 0;
+  for (std::size_t k = i + 2; k < i + 6; ++k) {
+    const int digit = hex_value(text[k]);
+    if (digit < 0) return -1;
+    unit = unit * 16 + digit;
+  }
+  return unit;
+}
+
+// JSON text may escape lone UTF-16 surrogates ("\ud800"), which Boost.JSON refuses. Clients do
+// send them (a truncated emoji), so they become U+FFFD instead of failing the whole message.
+// Returns nullopt when there is nothing to repair.
+std::optional<std::string> repair_lone_surrogates(std::string_view text) {
+  std::string out;
+  bool changed = false, in_string = false;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (!in_string) {
+      in_string = c == '"';
+      out += c;
+      continue;
+    }
+    if (c == '"') {
+      in_string = false;
+      out += c;
+      continue;
+    }
+    if (c != '\\' || i + 1 >= text.size()) {
+      out += c;
+      continue;
+    }
+    const int unit = escape_unit(text, i);
+    if (unit < 0xD800 || unit > 0xDFFF) {  // an ordinary escape: copy both characters
+      out += c;
+      out += text[++i];
+      continue;
+    }
+    const int next = unit <= 0xDBFF ? escape_unit(text, i + 6) : -1;
+    if (next >= 0xDC00 && next <= 0xDFFF) {  // a proper pair
+      out.append(text.substr(i, 12));
+      i += 11;
+      continue;
+    }
+    out += "\\ufffd";
+    changed = true;
+    i += 5;
+  }
+  if (!changed) return std::nullopt;
+  return out;
+}
+
 }  // namespace
 
 std::variant<Incoming, Rejection> parse(std::string_view text) {
@@ -22,6 +85,12 @@ std::variant<Incoming, Rejection> parse(std::string_view text) {
   json::parse_options options;
   options.max_depth = 64;
   json::value value = json::parse(text, ec, {}, options);
+  if (ec) {
+    if (auto repaired = repair_lone_surrogates(text)) {
+      ec.clear();
+      value = json::parse(*repaired, ec, {}, options);
+    }
+  }
   if (ec) return reject(code::parse_error, "parse error: " + ec.message());
   if (value.is_array()) {
     return reject(code::invalid_request,

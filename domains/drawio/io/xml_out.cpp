@@ -32,6 +32,18 @@ void append_escaped(std::string& out, std::string_view text, bool attribute) {
         replacement = attribute ? "&#9;" : "";
         break;
       default:
+        // XML 1.0 cannot hold other C0 controls, not even as references: write U+FFFD.
+        if (static_cast<unsigned char>(text[i]) < 0x20) replacement = "\xEF\xBF\xBD";
+        // U+FFFE and U+FFFF (EF BF BE / EF BF BF) are not XML characters either.
+        if (static_cast<unsigned char>(text[i]) == 0xEF && i + 2 < text.size() &&
+            static_cast<unsigned char>(text[i + 1]) == 0xBF &&
+            (static_cast<unsigned char>(text[i + 2]) & 0xFE) == 0xBE) {
+          out.append(text.data() + start, i - start);
+          out += "\xEF\xBF\xBD";
+          i += 2;
+          start = i + 1;
+          continue;
+        }
         break;
     }
     if (replacement.empty()) continue;

@@ -14,6 +14,7 @@ namespace {
 
 constexpr double kGap = 60;
 constexpr std::size_t kMaxCount = 1000;
+constexpr double kMaxAutoWidth = 480;
 
 // What `add` makes: the draw.io style, default size and FCP type name of a TYPE token.
 struct ShapeKind {
@@ -301,7 +302,8 @@ core::Result<void> verb_add(OpContext& ctx) {
     } else if (kind->auto_width) {
       const data::NodeType* base = data::find_node_type(kind->custom ? "box" : kind->type);
       const double needed = std::ceil((static_cast<double>(utf8_length(label)) * 8 + 20) / 10) * 10;
-      if (base != nullptr || kind->custom) w = std::max(w, needed);
+      // Long labels widen the box up to kMaxAutoWidth; beyond that they wrap.
+      if (base != nullptr || kind->custom) w = std::max(w, std::min(needed, kMaxAutoWidth));
     }
     // Numbered copies stack below the previous one; the first goes where the params say.
     auto position = n == 1 ? choose_position(ctx, w, h, group_id)
