@@ -11,6 +11,7 @@ packages=(
   clang-format clang-tidy
   libxml2-utils
   libgraphviz-dev librsvg2-dev libcairo2-dev
+  libfluidsynth-dev timgm6mb-soundfont python3-mido
 )
 # Node.js runs the end-to-end tests with the official MCP TypeScript SDK.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)

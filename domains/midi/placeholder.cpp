@@ -1,0 +1,2 @@
+// Placeholder.
+namespace fcp::midi {}
