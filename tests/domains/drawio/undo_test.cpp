@@ -1,0 +1,175 @@
+// Every drawio verb's event must revert to exactly the diagram before the op and replay to
+// exactly the diagram after it, and a failing op must leave the diagram untouched. The index
+// must match one rebuilt from scratch after each step.
+#include <gtest/gtest.h>
+
+#include "core/parsed_op.hpp"
+#include "domains/drawio/document.hpp"
+#include "domains/drawio/domain.hpp"
+#include "domains/drawio/io/writer.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+class NoFiles final : public core::PathPolicy {
+ public:
+  core::Result<std::filesystem::path> for_reading(std::string_view) const override {
+    return core::make_error("no files in this test");
+  }
+  core::Result<std::filesystem::path> for_writing(std::string_view) const override {
+    return core::make_error("no files in this test");
+  }
+};
+
+class UndoTest : public ::testing::Test {
+ protected:
+  UndoTest() : domain_(make_drawio_domain()) {
+    core::SessionCommand command;
+    command.command = "new";
+    document_.reset(static_cast<DrawioDocument*>(domain_->create(command).value().release()));
+  }
+
+  std::string file() const { return write_drawio(document_->diagram()); }
+
+  // What a freshly built index says about the current diagram, to compare with the live one.
+  std::string rebuilt_view() const {
+    DrawioDocument fresh(document_->diagram(), document_->state());
+    return fresh.digest() + "|" + listing(fresh);
+  }
+  std::string live_view() const { return document_->digest() + "|" + listing(*document_); }
+  static std::string listing(const DrawioDocument& doc) {
+    core::EventLog log;
+    NoFiles paths;
+    core::EffectSink effects;
+    core::ProgressFn progress;
+    core::CallContext ctx{log, paths, effects, progress};
+    auto answer = doc.query("list", "", ctx);
+    return answer && *answer ? **answer : std::string("?");
+  }
+
+  core::Result<core::OpOutcome> run(const std::string& text) {
+    auto op = core::parse_op(text, domain_->parse_hooks());
+    if (!op) return op.error();
+    core::EffectSink effects;
+    core::ProgressFn progress;
+    core::CallContext ctx{log_, paths_, effects, progress};
+    return document_->execute(*op, ctx);
+  }
+
+  // Applies `text`, then checks revert/replay of its event.
+  void check(const std::string& text) {
+    SCOPED_TRACE(text);
+    const std::string before = file();
+    auto outcome = run(text);
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    const std::string after = file();
+    EXPECT_EQ(live_view(), rebuilt_view());
+    if (!outcome->event) {
+      EXPECT_EQ(before, after) << "an op without an event changed the diagram";
+      return;
+    }
+    core::EffectSink effects;
+    document_->revert(*outcome->event, effects);
+    EXPECT_EQ(file(), before) << "revert did not restore the diagram";
+    EXPECT_EQ(live_view(), rebuilt_view()) << "index after revert";
+    document_->replay(*outcome->event, effects);
+    EXPECT_EQ(file(), after) << "replay did not reproduce the diagram";
+    EXPECT_EQ(live_view(), rebuilt_view()) << "index after replay";
+  }
+
+  void check_failure(const std::string& text) {
+    SCOPED_TRACE(text);
+    const std::string before = file();
+    const std::string view = live_view();
+    auto outcome = run(text);
+    EXPECT_FALSE(outcome) << "expected " << text << " to fail";
+    EXPECT_EQ(file(), before) << "a failed op changed the diagram";
+    EXPECT_EQ(live_view(), view);
+  }
+
+  std::unique_ptr<core::Domain> domain_;
+  std::unique_ptr<DrawioDocument> document_;
+  core::EventLog log_;
+  NoFiles paths_;
+};
+
+TEST_F(UndoTest, EveryVerbRevertsAndReplaysExactly) {
+  for (const char* op : {
+           "add svc Auth",
+           "add db Users near:Auth dir:right",
+           "add queue Events near:Users dir:below theme:orange",
+           "add box Worker count:3 at:100,500",
+           "add svc gw label:\"API Gateway\" at:top-left",
+           "define gateway base:api theme:purple badge:edge size:160x70",
+           "add gateway Edge near:Auth dir:above",
+           "define theme brand fill:#fde2e4 stroke:#c9184a",
+           "connect Auth -> Users -> Events label:calls",
+           "connect gw <-> Auth style:dashed,thick",
+           "connect Events -> @type:box style:curved",
+           "style Auth fill:#ff0000 bold shadow",
+           "style @type:db theme:yellow",
+           "style Auth -> Users dotted stroke:#00ff00",
+           "label Auth \"Auth Service\"",
+           "label \"Auth Service\" -> Users \"reads\"",
+           "badge Users v2",
+           "badge Users clear",
+           "move Users to:600,200",
+           "move Worker1 to:100,100",
+           "move Worker2 by:10,10 strict:true",
+           "resize Users to:200x100",
+           "swap Worker1 Worker3",
+           "align Worker1 Worker2 Worker3 left",
+           "distribute Worker1 Worker2 Worker3 vertical gap:30",
+           "group Worker1 Worker2 as:Pool theme:green",
+           "group Pool Worker3 as:Outer",
+           "add svc Extra in:Pool",
+           "move Pool by:50,0",
+           "style Pool fill:#eeeeee",
+           "ungroup Outer",
+           "layout @all algo:layered dir:LR",
+           "layout Pool algo:tree dir:TB",
+           "orient TB",
+           "modify Users label:Accounts width:150 prop.owner:alice",
+           "copy Accounts Events by:0,200",
+           "repeat Edge count:2",
+           "disconnect Events -> @type:box all",
+           "remove Worker3",
+           "remove Pool",
+           "page add Second",
+           "add svc OnSecond",
+           "page duplicate Second as:Third",
+           "page rename Third as:Fourth",
+           "page switch Page-1",
+           "page remove Fourth",
+           "layer create Notes",
+           "layer switch Notes",
+           "add box Note",
+           "layer hide Notes",
+           "layer lock Notes",
+           "layer move Events to:Notes",
+           "layer rename Notes as:Annotations",
+           "title \"Undo Test\"",
+           "load aws",
+           "add lambda Fn",
+           "checkpoint here",
+           "remove @all",
+       }) {
+    check(op);
+  }
+}
+
+TEST_F(UndoTest, FailingOpsChangeNothing) {
+  check("add svc Auth");
+  check("add db Users near:Auth dir:right");
+  check("connect Auth -> Users");
+  for (const char* op : {"add foo Bar", "connect Auth -> Nowhere", "connect Auth -> Users -> Nope",
+                         "style Auth fill:notacolor", "move Auth to:nowhere",
+                         "group Auth Users", "remove Auth Nowhere", "layout @all algo:radial",
+                         "add svc X count:3 theme:pink", "page remove Page-1",
+                         "layer remove Default", "modify Auth label:x;y"}) {
+    check_failure(op);
+  }
+}
+
+}  // namespace
+}  // namespace fcp::drawio
