@@ -1,0 +1,34 @@
+// Golden transcripts, shared by every domain: fixtures/DOMAIN/transcripts/*.txt replay tool
+// calls against a domain through the engine's Session and compare every reply.
+//
+// Format: `> TOOL ARGUMENT` starts a call (TOOL is DOMAIN, DOMAIN_query, DOMAIN_session or
+// DOMAIN_help); `>> OP` adds another op to the same batch; the lines up to the next call are the
+// expected reply. Lines starting with `#: ` are comments. Each file runs in a fresh temporary
+// directory holding a copy of the regular files of fixtures/DOMAIN/ (so transcripts can open
+// samples); resolved paths in replies are shown relative to it.
+// FCP_UPDATE_GOLDEN=1 rewrites the files with the actual replies (review the diff!).
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/domain.hpp"
+
+namespace fcp::testing {
+
+// The repository root: $FCP_SOURCE_DIR (set by CTest) or `fallback`.
+std::filesystem::path source_dir(const std::filesystem::path& fallback);
+
+// The transcript files of a domain, sorted.
+std::vector<std::filesystem::path> transcript_files(const std::filesystem::path& root,
+                                                    std::string_view domain);
+
+// Runs one transcript; returns "" when every reply matched (or the file was rewritten in update
+// mode), else a report of the differences.
+std::string run_transcript(const std::filesystem::path& file, const core::Domain& domain,
+                           const std::filesystem::path& fixtures_dir);
+
+}  // namespace fcp::testing
