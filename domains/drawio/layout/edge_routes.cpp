@@ -80,8 +80,9 @@ class RouteBuilder {
   // Appends the turns from `a` to `b` (none when they overlap on both axes).
   void connect(const Stop& a, const Stop& b, std::vector<Turn>& turns) const {
     if (b.lo >= a.hi - kTolerance || a.lo >= b.hi - kTolerance) {
-      const double mid = b.lo >= a.hi - kTolerance ? (a.hi + b.lo) / 2 : (b.hi + a.lo) / 2;
       if (std::abs(a.cross - b.cross) > kTolerance) {
+        const double mid =
+            b.lo >= a.hi - kTolerance ? channel(a, b, a.hi, b.lo) : channel(a, b, b.hi, a.lo);
         turns.emplace_back(page(a.cross, mid), page(b.cross, mid));
       }
       return;
@@ -98,6 +99,53 @@ class RouteBuilder {
     if (std::abs(a.along() - b.along()) > kTolerance) {
       turns.emplace_back(page(mid, a.along()), page(mid, b.along()));
     }
+  }
+
+  // Where in the gap [from, to] on the rank axis the route from `a` to `b` runs across: the
+  // middle of the widest stretch inside the fewest clusters that do not hold both ends, so that
+  // routes keep out of groups they do not belong to (cluster borders cut the gap into stretches).
+  double channel(const Stop& a, const Stop& b, double from, double to) const {
+    const double cross_lo = std::min(a.cross, b.cross), cross_hi = std::max(a.cross, b.cross);
+    const Point2 ends[] = {page(a.cross, a.along()), page(b.cross, b.along())};
+    std::vector<double> cuts{from, to};
+    std::vector<Box> foreign;  // clusters the run could cross that do not hold both ends
+    for (const std::optional<Box>& cluster : drawing_.clusters) {
+      if (!cluster || (holds(*cluster, ends[0]) && holds(*cluster, ends[1]))) continue;
+      const auto [lo, hi] = rank_extent(*cluster);
+      const auto [c_lo, c_hi] = cross_extent(*cluster);
+      if (hi <= from || lo >= to || c_hi <= cross_lo || c_lo >= cross_hi) continue;
+      foreign.push_back(*cluster);
+      for (double border : {lo, hi}) {
+        if (border > from && border < to) cuts.push_back(border);
+      }
+    }
+    if (foreign.empty()) return (from + to) / 2;
+    std::sort(cuts.begin(), cuts.end());
+    double best = (from + to) / 2, best_width = -1;
+    size_t best_cost = foreign.size() + 1;
+    for (size_t i = 0; i + 1 < cuts.size(); ++i) {
+      const double mid = (cuts[i] + cuts[i + 1]) / 2, width = cuts[i + 1] - cuts[i];
+      const auto cost =
+          static_cast<size_t>(std::count_if(foreign.begin(), foreign.end(), [&](const Box& c) {
+            const auto [lo, hi] = rank_extent(c);
+            return lo < mid && mid < hi;
+          }));
+      if (cost < best_cost || (cost == best_cost && width > best_width)) {
+        best = mid;
+        best_width = width;
+        best_cost = cost;
+      }
+    }
+    return best;
+  }
+  std::pair<double, double> rank_extent(const Box& box) const {
+    return vertical_ ? std::pair{box.y, box.bottom()} : std::pair{box.x, box.right()};
+  }
+  std::pair<double, double> cross_extent(const Box& box) const {
+    return vertical_ ? std::pair{box.x, box.right()} : std::pair{box.y, box.bottom()};
+  }
+  static bool holds(const Box& box, Point2 p) {
+    return p.x >= box.x && p.x <= box.right() && p.y >= box.y && p.y <= box.bottom();
   }
 
   // An edge between two nodes of one row with other nodes of the row between them runs round
@@ -200,6 +248,32 @@ std::vector<Point2> flatten_bezier(const std::vector<Point2>& controls, int step
   return points;
 }
 
+std::vector<RowCrossing> row_crossings(const std::vector<Point2>& polyline, const Drawing& drawing,
+                                       int source, int target) {
+  std::vector<RowCrossing> crossings;
+  const int from = drawing.node_row[static_cast<size_t>(source)];
+  const int to = drawing.node_row[static_cast<size_t>(target)];
+  if (from < 0 || to < 0 || std::abs(from - to) < 2) return crossings;
+  const int step = to > from ? 1 : -1;
+  const bool vertical = drawing.vertical_ranks;
+  auto along = [vertical](Point2 p) { return vertical ? p.y : p.x; };
+  auto across = [vertical](Point2 p) { return vertical ? p.x : p.y; };
+  for (int row = from + step; row != to; row += step) {
+    const Row& r = drawing.rows[static_cast<size_t>(row)];
+    const double line = (r.lo + r.hi) / 2;
+    for (size_t i = 0; i + 1 < polyline.size(); ++i) {
+      const double a = along(polyline[i]) - line, b = along(polyline[i + 1]) - line;
+      if (a * b > 0 || a == b) continue;
+      const double t = a / (a - b);
+      const double cross =
+          across(polyline[i]) + t * (across(polyline[i + 1]) - across(polyline[i]));
+      crossings.push_back(RowCrossing{row, cross});
+      break;
+    }
+  }
+  return crossings;
+}
+
 std::vector<Point2> spline_bends(const std::vector<Point2>& controls, const Box& source,
                                  const Box& target) {
   std::vector<Point2> points;
@@ -220,31 +294,6 @@ std::vector<Point2> spline_bends(const std::vector<Point2>& controls, const Box&
     points = std::move(fewer);
   }
   return points;
-}
-
-std::vector<RowCrossing> row_crossings(const std::vector<Point2>& polyline, const Drawing& drawing,
-                                       int source, int target) {
-  std::vector<RowCrossing> crossings;
-  const int from = drawing.node_row[static_cast<size_t>(source)];
-  const int to = drawing.node_row[static_cast<size_t>(target)];
-  if (from < 0 || to < 0 || std::abs(from - to) < 2) return crossings;
-  const int step = to > from ? 1 : -1;
-  const bool vertical = drawing.vertical_ranks;
-  for (int row = from + step; row != to; row += step) {
-    const Row& r = drawing.rows[static_cast<size_t>(row)];
-    const double line = (r.lo + r.hi) / 2;
-    for (size_t i = 0; i + 1 < polyline.size(); ++i) {
-      const double a = (vertical ? polyline[i].y : polyline[i].x) - line;
-      const double b = (vertical ? polyline[i + 1].y : polyline[i + 1].x) - line;
-      if (a * b > 0 || a == b) continue;
-      const double t = a / (a - b);
-      const double cross_a = vertical ? polyline[i].x : polyline[i].y;
-      const double cross_b = vertical ? polyline[i + 1].x : polyline[i + 1].y;
-      crossings.push_back(RowCrossing{row, cross_a + t * (cross_b - cross_a)});
-      break;
-    }
-  }
-  return crossings;
 }
 
 std::vector<std::vector<Point2>> route_edges(const Drawing& drawing, const IndexedGraph& graph,

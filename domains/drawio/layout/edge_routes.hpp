@@ -10,15 +10,15 @@ namespace fcp::drawio::layout::detail {
 // Points along a piecewise cubic Bézier given by 3k+1 control points, `steps` per piece.
 std::vector<Point2> flatten_bezier(const std::vector<Point2>& controls, int steps);
 
-// A few bend points that describe the spline (piece junctions and midpoints, collinear ones
-// dropped), ordered from the source box to the target box.
-std::vector<Point2> spline_bends(const std::vector<Point2>& controls, const Box& source,
-                                 const Box& target);
-
 // Where `polyline` crosses the centre line of each row strictly between the rows of the source
 // and target nodes, in order from source to target.
 std::vector<RowCrossing> row_crossings(const std::vector<Point2>& polyline, const Drawing& drawing,
                                        int source, int target);
+
+// A few bend points that describe the spline (piece junctions and midpoints, collinear ones
+// dropped), ordered from the source box to the target box.
+std::vector<Point2> spline_bends(const std::vector<Point2>& controls, const Box& source,
+                                 const Box& target);
 
 // The waypoints of every edge of a finished drawing (aligned with graph.edges).
 std::vector<std::vector<Point2>> route_edges(const Drawing& drawing, const IndexedGraph& graph,

@@ -97,8 +97,7 @@ void hold_pinned(Drawing& drawing, const LayoutRequest& request) {
 
 // Cluster boxes that hold their nodes and child clusters with padding (and a header band for a
 // label). A box from the engine is kept where it already does (it may hold more room).
-void fit_clusters(Drawing& drawing, const LayoutRequest& request, const IndexedGraph& graph,
-                  bool keep_engine_boxes) {
+void fit_clusters(Drawing& drawing, const LayoutRequest& request, const IndexedGraph& graph) {
   const double pad = request.cluster_padding;
   for (auto it = graph.clusters_parents_first.rbegin(); it != graph.clusters_parents_first.rend();
        ++it) {
@@ -114,7 +113,6 @@ void fit_clusters(Drawing& drawing, const LayoutRequest& request, const IndexedG
         add(*drawing.clusters[static_cast<size_t>(child)]);
     }
     std::optional<Box>& box = drawing.clusters[i];
-    if (!keep_engine_boxes && content) box.reset();
     if (!content) continue;
     const double header = request.clusters[i].label.empty() ? 0 : request.cluster_header;
     const Box needed = detail::inflate(*content, pad, pad + header, pad, pad);
@@ -192,7 +190,7 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
   auto drawing = place(request, *graph, any_pinned);
   if (!drawing) return drawing.error();
   const bool force = request.algorithm == Algorithm::force;
-  if (force && !any_pinned) orient(*drawing, *graph, request.direction);
+  if (force && !any_pinned && request.clusters.empty()) orient(*drawing, *graph, request.direction);
   if (any_pinned) hold_pinned(*drawing, request);
   if (force || any_pinned) {
     std::vector<bool> fixed(request.nodes.size());
@@ -200,7 +198,7 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
       fixed[i] = request.nodes[i].pinned;
     detail::separate_boxes(drawing->nodes, fixed, std::max(request.spacing, 0.0), drawing->moved);
   }
-  fit_clusters(*drawing, request, *graph, !force);
+  fit_clusters(*drawing, request, *graph);
   auto routes = detail::route_edges(*drawing, *graph, request.routing, request.spacing);
   if (!any_pinned) move_to_origin(*drawing, routes, request);
   return assemble(*drawing, std::move(routes), request);

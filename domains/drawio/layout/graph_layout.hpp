@@ -5,7 +5,10 @@
 // same absolute page coordinates (x right, y down).
 //
 // Algorithms
-//   layered  Graphviz dot (rankdir from Direction, nodesep = ranksep = spacing).
+//   layered  Graphviz dot (rankdir from Direction, nodesep = ranksep = spacing). Long edges give
+//            dot a virtual node per rank they cross; when an estimate of those runs to tens of
+//            thousands, dot gets iteration limits (nslimit, mclimit) so the layout stays within
+//            a few seconds, and its splines are skipped (see dot_budget.hpp).
 //   tree     A tidy tree placement of its own when the edges form a forest (every node has at most
 //            one parent, no cycle) and there are no clusters: depth rows along the direction,
 //            sibling subtrees packed by their per-depth contours (Reingold–Tilford style, no
@@ -15,8 +18,8 @@
 //            loose convergence threshold); with clusters Graphviz fdp, the spring model that
 //            knows clusters (fdp orders its internal graph by pointer comparisons, so those
 //            drawings may differ between runs). Their output may overlap, so the boxes are then
-//            separated until every gap is at least `spacing`. Without pinned nodes the drawing is
-//            turned so that edges point along the direction on average.
+//            separated until every gap is at least `spacing`. Without pinned nodes or clusters the
+//            drawing is turned so that edges point along the direction on average.
 //
 // Pinned nodes (incremental layout) keep exactly their (x, y):
 //   force without clusters: neato itself holds them (pos="x,y!", pin=true), the rest flows round.
@@ -29,12 +32,16 @@
 // Edge routes (waypoints are bend points only, never the end points):
 //   orthogonal  Graphviz's own ortho router takes ~35 s for 1 000 nodes and ignores clusters, so
 //               corners are computed here: for layered and tree, an edge leaves its source along
-//               the rank axis, turns in the middle of each gap between rank rows and passes every
-//               intermediate row where dot's spline crosses it (a gap dot kept free for it).
-//               For force, a Z-shaped route along the axis on which the boxes are further apart.
+//               the rank axis, turns in each gap between rank rows and passes every intermediate
+//               row where dot's spline crosses it (a gap dot kept free for it). In a gap it turns
+//               halfway, or, where cluster borders cut the gap, in the widest stretch inside the
+//               fewest clusters that do not hold both its ends. Parallel runs may share a line.
+//               For force, a Z-shaped route along the axis on which the boxes are further apart
+//               (it may pass other boxes).
 //   spline      layered: points sampled along dot's spline; tree, and layered edges whose end
-//               moved after layout: three points on an S-curve through the orthogonal corners;
-//               force: none (fdp's spline router is far too slow at this size).
+//               moved after layout or whose graph was too large for dot's splines: three points
+//               on an S-curve per pair of orthogonal corners; force: none (the force engines'
+//               spline routers take minutes at 1 000 nodes).
 //   straight    none.
 //
 // Thread safety: run_layout may be called from any thread; Graphviz is not thread-safe, so calls

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 
+#include "domains/drawio/layout/dot_budget.hpp"
 #include "domains/drawio/layout/edge_routes.hpp"
 
 #ifdef FCP_GRAPHVIZ_BUILTIN_LAYOUTS
@@ -103,8 +104,14 @@ class GraphvizGraph {
   bool laid_out_ = false;
 };
 
+// dot's splines also tell orthogonal routes where long edges cross rows; past the budget, long
+// orthogonal edges run straight across the rows between their ends.
+bool routes_splines(const LayoutRequest& request, const DotBudget& budget) {
+  return request.routing != EdgeRouting::straight && budget.route_splines;
+}
+
 void set_graph_attributes(Agraph_t* g, const LayoutRequest& request, const EngineOptions& options,
-                          double mean_size) {
+                          const DotBudget& budget, double mean_size) {
   auto set = [g](const char* name, const std::string& value) {
     agattr(g, AGRAPH, text_arg(name), text_arg(value));
   };
@@ -114,20 +121,24 @@ void set_graph_attributes(Agraph_t* g, const LayoutRequest& request, const Engin
     set("rankdir", kRankdir[static_cast<int>(request.direction)]);
     set("nodesep", number(spacing));
     set("ranksep", number(spacing));
-    set("splines", request.routing == EdgeRouting::straight ? "none" : "spline");
+    set("splines", routes_splines(request, budget) ? "spline" : "none");
     if (options.keep_child_order) set("ordering", "out");
+    if (budget.nslimit) set("nslimit", number(*budget.nslimit));
+    if (budget.mclimit) set("mclimit", number(*budget.mclimit));
   } else {
-    // Edge length: centre to centre of two average boxes `spacing` apart. Overlaps are removed
-    // afterwards (Graphviz's own removal moves pinned nodes) and edges are routed by us.
+    // Edge length: centre to centre of two average boxes `spacing` apart. Edges are routed by us.
     const std::string length = number((mean_size + request.spacing) / kPointsPerInch);
     if (options.engine == Engine::neato) {
       set("mode", "major");
       set("epsilon", "0.01");  // stress converges early; the default takes ~6 s at 1 000 nodes
       agattr(g, AGEDGE, text_arg("len"), text_arg(length));
+      set("overlap", "true");  // removed by us: Graphviz's removal would move pinned nodes
     } else {
+      // fdp separates the clusters and the nodes in them, each `spacing` from the next.
       set("K", length);
+      set("overlap", "false");
+      set("sep", "+" + number(request.spacing / 2));
     }
-    set("overlap", "true");
     set("splines", "none");
     set("start", "1");  // fixed seed
     set("inputscale", number(kPointsPerInch));
@@ -234,20 +245,40 @@ std::vector<Point2> edge_controls(Agedge_t* edge) {
   return controls;
 }
 
+// Half-px positions on the rank axis: dot centres every node of a rank on one line.
+int rank_key(const Drawing& drawing, Point2 centre) {
+  return static_cast<int>(std::lround(2 * (drawing.vertical_ranks ? centre.y : centre.x)));
+}
+
+// Orthogonal routes take, from dot's spline, where each long edge crosses the rows between its
+// ends (the gap dot kept for it); spline routes take a few points along it.
+void read_routes(const GraphvizGraph& gv, const LayoutRequest& request, const IndexedGraph& graph,
+                 Drawing& drawing) {
+  drawing.curves_from_engine = request.routing == EdgeRouting::spline;
+  for (size_t i = 0; i < gv.edges.size(); ++i) {
+    const std::vector<Point2> controls = edge_controls(gv.edges[i]);
+    if (controls.size() < 4) continue;
+    const int source = graph.edges[i].source, target = graph.edges[i].target;
+    drawing.crossings[i] = row_crossings(flatten_bezier(controls, 8), drawing, source, target);
+    if (drawing.curves_from_engine) {
+      drawing.curves[i] = spline_bends(controls, drawing.nodes[static_cast<size_t>(source)],
+                                       drawing.nodes[static_cast<size_t>(target)]);
+    }
+  }
+}
+
 Drawing read_drawing(const GraphvizGraph& gv, const LayoutRequest& request,
-                     const IndexedGraph& graph, const EngineOptions& options) {
+                     const IndexedGraph& graph, const EngineOptions& options, bool splines_routed) {
   Drawing drawing;
   drawing.vertical_ranks = request.direction == Direction::TB || request.direction == Direction::BT;
   drawing.nodes.reserve(gv.nodes.size());
-  std::vector<int> row_keys;
+  std::vector<int> keys;
   for (size_t i = 0; i < gv.nodes.size(); ++i) {
     const Point2 centre = page_point(ND_coord(gv.nodes[i]));
     const LayoutNode& node = request.nodes[i];
     drawing.nodes.push_back(
         Box{centre.x - node.width / 2, centre.y - node.height / 2, node.width, node.height});
-    // dot centres every node of a rank on one line; half-px keys absorb rounding.
-    row_keys.push_back(
-        static_cast<int>(std::lround(2 * (drawing.vertical_ranks ? centre.y : centre.x))));
+    keys.push_back(rank_key(drawing, centre));
   }
   drawing.moved.assign(drawing.nodes.size(), false);
   for (Agraph_t* cluster : gv.clusters) {
@@ -261,22 +292,11 @@ Drawing read_drawing(const GraphvizGraph& gv, const LayoutRequest& request,
   drawing.crossings.resize(gv.edges.size());
   drawing.curves.resize(gv.edges.size());
   if (options.engine != Engine::dot) return drawing;
-  drawing.curves_from_engine = request.routing == EdgeRouting::spline;
-  const int min_key = row_keys.empty() ? 0 : *std::min_element(row_keys.begin(), row_keys.end());
-  for (int& key : row_keys)
-    key -= min_key;
-  build_rows(drawing, row_keys);
-  for (size_t i = 0; i < gv.edges.size(); ++i) {
-    const std::vector<Point2> controls = edge_controls(gv.edges[i]);
-    if (controls.size() < 4) continue;
-    const int source = graph.edges[i].source, target = graph.edges[i].target;
-    if (request.routing == EdgeRouting::orthogonal) {
-      drawing.crossings[i] = row_crossings(flatten_bezier(controls, 8), drawing, source, target);
-    } else if (request.routing == EdgeRouting::spline) {
-      drawing.curves[i] = spline_bends(controls, drawing.nodes[static_cast<size_t>(source)],
-                                       drawing.nodes[static_cast<size_t>(target)]);
-    }
-  }
+  const int min_key = keys.empty() ? 0 : *std::min_element(keys.begin(), keys.end());
+  for (int& key : keys)
+    key -= min_key;  // build_rows takes non-negative keys
+  build_rows(drawing, keys);
+  if (splines_routed) read_routes(gv, request, graph, drawing);
   return drawing;
 }
 
@@ -318,7 +338,9 @@ core::Result<Drawing> run_graphviz(const LayoutRequest& request, const IndexedGr
   for (const LayoutNode& node : request.nodes)
     mean_size += std::max(node.width, node.height);
   if (!request.nodes.empty()) mean_size /= static_cast<double>(request.nodes.size());
-  set_graph_attributes(gv.get(), request, options, mean_size);
+  const DotBudget budget =
+      options.engine == Engine::dot ? dot_budget(graph, request.nodes.size()) : DotBudget{};
+  set_graph_attributes(gv.get(), request, options, budget, mean_size);
   add_clusters(gv, request, graph);
   add_nodes(gv, request, graph, options);
   add_placeholders(gv, graph);
@@ -326,7 +348,8 @@ core::Result<Drawing> run_graphviz(const LayoutRequest& request, const IndexedGr
   static constexpr const char* kEngineNames[] = {"dot", "neato", "fdp"};
   const char* engine = kEngineNames[static_cast<int>(options.engine)];
   if (gv.layout(engine) != 0) return core::make_error(graphviz_failure(engine));
-  return read_drawing(gv, request, graph, options);
+  return read_drawing(gv, request, graph, options,
+                      options.engine == Engine::dot && routes_splines(request, budget));
 }
 
 }  // namespace fcp::drawio::layout::detail

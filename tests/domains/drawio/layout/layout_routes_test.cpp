@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "domains/drawio/layout/drawing.hpp"
+#include "domains/drawio/layout/edge_routes.hpp"
 #include "domains/drawio/layout/graph_layout.hpp"
 #include "layout_test_support.hpp"
 
@@ -114,6 +116,45 @@ TEST(OrthogonalRoutes, LongEdgesPassIntermediateRowsBetweenNodes) {
       }
     }
   }
+}
+
+// Two rows (y 0–40 and 200–240) with one node each, routed by the orthogonal router alone.
+detail::Drawing two_rows(std::optional<detail::Box> cluster) {
+  detail::Drawing drawing;
+  drawing.nodes = {{0, 0, 100, 40}, {300, 200, 100, 40}};
+  drawing.rows = {{0, 40, {0}}, {200, 240, {1}}};
+  drawing.node_row = {0, 1};
+  drawing.moved = {false, false};
+  drawing.crossings.resize(1);
+  drawing.curves.resize(1);
+  drawing.clusters = {cluster};
+  return drawing;
+}
+
+TEST(OrthogonalRoutes, TurnBetweenRowsOutsideClustersTheEdgeDoesNotBelongTo) {
+  detail::IndexedGraph graph;
+  graph.edges = {{0, 1}};
+  auto route = [&](std::optional<detail::Box> cluster) {
+    return detail::route_edges(two_rows(cluster), graph, EdgeRouting::orthogonal, 60)[0];
+  };
+  auto at = [](const std::vector<Point2>& points, size_t i) {
+    return i < points.size() ? points[i] : Point2{-1, -1};
+  };
+  const auto plain = route(std::nullopt);
+  ASSERT_EQ(plain.size(), 2u);
+  EXPECT_DOUBLE_EQ(at(plain, 0).x, 50);
+  EXPECT_DOUBLE_EQ(at(plain, 0).y, 120);  // halfway between the rows
+  EXPECT_DOUBLE_EQ(at(plain, 1).x, 350);
+  EXPECT_DOUBLE_EQ(at(plain, 1).y, 120);
+  // The target's cluster starts at y 100: the route turns above it, in the middle of 40–100.
+  const auto around = route(detail::Box{250, 100, 300, 200});
+  ASSERT_EQ(around.size(), 2u);
+  EXPECT_DOUBLE_EQ(at(around, 0).y, 70);
+  EXPECT_DOUBLE_EQ(at(around, 1).y, 70);
+  // A cluster holding both ends is the edge's own: the route keeps the middle of the gap.
+  const auto inside = route(detail::Box{-20, -40, 500, 300});
+  ASSERT_EQ(inside.size(), 2u);
+  EXPECT_DOUBLE_EQ(at(inside, 0).y, 120);
 }
 
 TEST(SplineRoutes, LayeredEdgesGetSampledBendsAndStraightOnesNone) {

@@ -270,6 +270,17 @@ INSTANTIATE_TEST_SUITE_P(Layout, EveryAlgorithm,
                            return std::string(algorithm_name(param.param));
                          });
 
+TEST_P(EveryAlgorithm, SeparatesNodesWithoutEdges) {
+  LayoutRequest request;
+  request.algorithm = GetParam();
+  for (int i = 0; i < 12; ++i)
+    request.nodes.push_back(node("n" + std::to_string(i), 50 + 10 * i));
+  request.edges = {edge("n3", "n4")};
+  auto result = run_layout(request);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_GE(smallest_gap(request, *result), request.spacing * 0.9);
+}
+
 TEST(TreeLayout, CentresParentsOverTheirChildrenInOrder) {
   for (Direction direction : {Direction::TB, Direction::LR, Direction::BT, Direction::RL}) {
     LayoutRequest request = small_tree(Algorithm::tree, direction);

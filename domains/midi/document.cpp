@@ -1,0 +1,102 @@
+#include "domains/midi/document.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/response.hpp"
+#include "domains/midi/queries.hpp"
+#include "domains/midi/song_io.hpp"
+#include "domains/midi/theory/keys.hpp"
+#include "domains/midi/verbs/verbs.hpp"
+
+namespace fcp::midi {
+namespace {
+
+std::string bpm_text(double bpm) {
+  std::ostringstream out;
+  if (std::abs(bpm - std::round(bpm)) < 0.005) {
+    out << static_cast<long>(std::lround(bpm));
+  } else {
+    out.setf(std::ios::fixed);
+    out.precision(2);
+    out << bpm;
+  }
+  return out.str();
+}
+
+}  // namespace
+
+MidiDocument::MidiDocument(Song song) : song_(std::move(song)) {}
+
+core::Result<core::OpOutcome> MidiDocument::execute(const core::ParsedOp& op,
+                                                    core::CallContext& ctx) {
+  const VerbHandler handler = find_verb_handler(op.verb);
+  if (handler == nullptr) return core::make_error("verb \"" + op.verb + "\" is not implemented");
+  SongTransaction edit(song_);
+  const auto anchor = anchor_;
+  OpContext context{*this, edit, ctx, op, {}, {}};
+  if (auto done = handler(context); !done) {
+    anchor_ = anchor;
+    return done.error();
+  }
+  core::OpOutcome outcome;
+  outcome.lines = std::move(context.lines);
+  outcome.checkpoint = std::move(context.checkpoint);
+  outcome.event = edit.commit(op.raw);
+  return outcome;
+}
+
+void MidiDocument::revert(const core::Event& event, core::EffectSink& effects) {
+  (void)effects;
+  const auto& changes = static_cast<const SongEdit&>(event).changes();
+  for (auto it = changes.rbegin(); it != changes.rend(); ++it)
+    apply_change(song_, *it, false);
+}
+
+void MidiDocument::replay(const core::Event& event, core::EffectSink& effects) {
+  (void)effects;
+  for (const auto& change : static_cast<const SongEdit&>(event).changes())
+    apply_change(song_, change, true);
+}
+
+std::optional<core::Result<std::string>> MidiDocument::query(std::string_view verb,
+                                                             std::string_view args,
+                                                             const core::CallContext& ctx) const {
+  return run_query(*this, verb, args, ctx);
+}
+
+std::string MidiDocument::digest() const {
+  const Conductor& c = song_.conductor();
+  const auto& meter = c.meter.changes().front();
+  const KeySignature key = song_.key_at(0);
+  std::string key_text = theory::key_name(key.sharps, key.minor);
+  if (key.minor && key_text.ends_with('m')) key_text.pop_back();
+  key_text += key.minor ? "-minor" : "-major";
+  std::string out = "[" + std::to_string(song_.tracks().size()) + "t " +
+                    std::to_string(song_.notes().size() + song_.controls().size()) +
+                    "e tempo:" + bpm_text(song_.tempo_at(0)) + " " +
+                    std::to_string(meter.numerator) + "/" + std::to_string(meter.denominator) +
+                    " " + key_text;
+  if (const Tick end = song_.end_tick(); end > 0)
+    out += " " + std::to_string(c.meter.bar_of(end - 1)) + "bars";
+  return out + "]";
+}
+
+core::Result<std::string> MidiDocument::serialize(const std::filesystem::path& path) const {
+  (void)path;
+  return write_song(song_);
+}
+
+std::string MidiDocument::title() const {
+  if (!song_.conductor().title.empty()) return song_.conductor().title;
+  if (!fallback_title_.empty()) return fallback_title_;
+  return "Untitled";
+}
+
+std::string MidiDocument::summary() const {
+  return core::plural(song_.tracks().size(), "track") + ", " +
+         core::plural(song_.notes().size(), "note") + ", " +
+         core::plural(song_.controls().size(), "control event");
+}
+
+}  // namespace fcp::midi

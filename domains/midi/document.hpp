@@ -1,0 +1,68 @@
+// The midi document: the Song, the relative-position anchor (where the last written note
+// ended) and an open tracker import block.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/domain.hpp"
+#include "domains/midi/edit.hpp"
+#include "domains/midi/song.hpp"
+
+namespace fcp::midi {
+
+// A `tracker TRACK import` block collecting step lines until `tracker end`.
+struct TrackerBlock {
+  EntityId track = 0;
+  Tick start = 0;
+  std::uint32_t step = 0;  // ticks per step
+  std::vector<std::string> lines;
+};
+
+// Thread: owned by one session and only touched from that session's strand.
+class MidiDocument final : public core::Document {
+ public:
+  explicit MidiDocument(Song song);
+
+  core::Result<core::OpOutcome> execute(const core::ParsedOp& op, core::CallContext& ctx) override;
+  void revert(const core::Event& event, core::EffectSink& effects) override;
+  void replay(const core::Event& event, core::EffectSink& effects) override;
+  std::optional<core::Result<std::string>> query(std::string_view verb, std::string_view args,
+                                                 const core::CallContext& ctx) const override;
+  std::vector<std::string> status_lines() const override;
+  std::string digest() const override;
+  std::string help_additions() const override;
+  std::vector<std::string> warnings(std::span<const core::EventPtr> batch) const override;
+  core::Result<std::string> serialize(const std::filesystem::path& path) const override;
+  std::string title() const override;
+  std::string summary() const override;
+
+  const Song& song() const { return song_; }
+  Song& mutable_song() { return song_; }
+  std::optional<Tick> anchor() const { return anchor_; }
+  void set_anchor(std::optional<Tick> tick) { anchor_ = tick; }
+  std::optional<TrackerBlock>& tracker_block() { return tracker_; }
+  // SoundFont presets loaded with load-soundfont (bank, program, name), shown by `instruments`.
+  struct Preset {
+    int bank = 0, program = 0;
+    std::string name;
+  };
+  const std::vector<Preset>& soundfont_presets() const { return presets_; }
+  const std::string& soundfont_path() const { return soundfont_; }
+  void set_soundfont(std::string path, std::vector<Preset> presets) {
+    soundfont_ = std::move(path);
+    presets_ = std::move(presets);
+  }
+  void set_fallback_title(std::string title) { fallback_title_ = std::move(title); }
+
+ private:
+  Song song_;
+  std::optional<Tick> anchor_;
+  std::optional<TrackerBlock> tracker_;
+  std::string soundfont_;
+  std::vector<Preset> presets_;
+  std::string fallback_title_;
+};
+
+}  // namespace fcp::midi

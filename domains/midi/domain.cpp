@@ -1,0 +1,298 @@
+#include "domains/midi/domain.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include "core/response.hpp"
+#include "domains/midi/document.hpp"
+#include "domains/midi/queries.hpp"
+#include "domains/midi/render/soundfont.hpp"
+#include "domains/midi/render/wav_renderer.hpp"
+#include "domains/midi/song_io.hpp"
+#include "domains/midi/theory/chords.hpp"
+#include "domains/midi/theory/controllers.hpp"
+#include "domains/midi/theory/keys.hpp"
+
+namespace fcp::midi {
+namespace {
+
+core::VerbRegistry make_registry() {
+  core::VerbRegistry verbs;
+  const auto add = [&](const char* name, const char* syntax, const char* category,
+                       const char* description) {
+    verbs.add({name, syntax, category, description});
+  };
+  add("note", "note TRACK PITCH… at:POS dur:DUR [vel:V] [ch:1-16]", "music",
+      "notes (drum names on drum tracks)");
+  add("chord",
+      "chord TRACK SYMBOL at:POS dur:DUR [vel:V] [octave:N] [inv:N] [voicing:close|open|drop2|"
+      "drop3|spread] [strum:DUR]",
+      "music", "a chord as one op (Cmaj7, Am/E, G7alt, Dm9, C13)");
+  add("track",
+      "track add NAME [instrument:INST|program:N] [ch:N] [bank:MSB[.LSB]] | track remove "
+      "NAME | track rename NAME to:NEW",
+      "state", "tracks");
+  add("program", "program TRACK INSTRUMENT|program:N [at:POS] [bank:MSB[.LSB]]", "state",
+      "instrument, also mid-track");
+  add("cc",
+      "cc TRACK CONTROLLER VALUE at:POS [ch:N] | cc TRACK CONTROLLER A->B from:POS to:POS "
+      "[step:DUR]",
+      "music", "controllers by name or number, and ramps");
+  add("bend", "bend TRACK VALUE|center|±Nst at:POS [ch:N]", "music", "pitch bend");
+  add("mute", "mute TRACK [on|off]", "state", "toggle mute (export honours it)");
+  add("solo", "solo TRACK [on|off]", "state", "toggle solo (export honours it)");
+  add("tempo", "tempo BPM [at:POS]", "meta", "tempo map (1.1 replaces the initial tempo)");
+  add("time-sig", "time-sig N/D [at:BAR.1]", "meta", "meter from a bar on");
+  add("key-sig", "key-sig KEY [at:POS]", "meta", "key: C, Em, F#m, Bb-major");
+  add("marker", "marker \"TEXT\" at:POS", "meta", "markers (saved as FF 06)");
+  add("title", "title \"TEXT\"", "meta", "song title (saved)");
+  add("checkpoint", "checkpoint NAME", "meta", "a named point to undo to");
+  add("remove",
+      "remove @SELECTORS… | remove @cc[:NAME]|@bend|@program|@pressure|@tempo|@marker|"
+      "@time-sig|@key-sig [@track:T] [@range:R]",
+      "editing", "delete notes, or other events by kind");
+  add("move", "move @SELECTORS… to:POS [track:NAME]", "editing", "earliest note to POS");
+  add("copy", "copy @SELECTORS… to:POS [track:NAME]", "editing", "duplicate notes");
+  add("transpose", "transpose @SELECTORS… ±N", "editing", "semitones");
+  add("velocity", "velocity @SELECTORS… ±N|=V", "editing", "relative or absolute");
+  add("quantize", "quantize @SELECTORS… grid:DUR [strength:1-100] [ends:true]", "editing",
+      "snap onsets (and ends)");
+  add("modify", "modify @SELECTORS… [pitch:P] [vel:V] [dur:D] [at:POS] [ch:N]", "editing",
+      "set note fields");
+  add("repeat", "repeat @SELECTORS… count:N [to:POS] [every:DUR]", "editing",
+      "tile the selection (bar-aligned by default)");
+  add("crescendo", "crescendo @SELECTORS… from:VEL to:VEL", "editing", "velocity ramp over time");
+  add("decrescendo", "decrescendo @SELECTORS… from:VEL to:VEL", "editing",
+      "velocity ramp over time");
+  add("arpeggiate", "arpeggiate @SELECTORS… [step:DUR] [mode:up|down|updown]", "performance",
+      "spread chords in time");
+  add("strum", "strum @SELECTORS… [step:DUR] [mode:up|down]", "performance",
+      "arpeggiate with a short step");
+  add("swing", "swing @SELECTORS… [amount:50-75] [grid:DUR]", "performance", "delay off-beats");
+  add("humanize", "humanize @SELECTORS… [timing:TICKS] [vel:N] [seed:N]", "performance",
+      "seeded timing and velocity variation");
+  add("legato", "legato @SELECTORS…", "performance", "extend notes to the next onset");
+  add("staccato", "staccato @SELECTORS… [amount:5-95]", "performance", "shorten notes");
+  add("tracker", "tracker TRACK import at:POS [res:16th] … Step NN: [C4_v80_2] … tracker end",
+      "tracker", "import a step block (one undo step)");
+  add("step", "Step NN: [PITCH_vVEL_STEPS], … (inside a tracker block)", "tracker",
+      "one step line");
+  return verbs;
+}
+
+std::string make_card_sections() {
+  std::string out;
+  out +=
+      "SELECTORS (notes; different types intersect, the same type adds alternatives):\n"
+      "  @track:NAME @channel:1-16 @range:M.B-M.B (end beat included) @pitch:C4|kick\n"
+      "  @velocity:LO-HI @all @recent @recent:N (notes of the last N ops) @not:TYPE:VALUE\n";
+  out +=
+      "\nPOSITIONS: M.B  M.B.T  tick:N  +DUR/-DUR (from the end of the last note written)  "
+      "end\n";
+  out +=
+      "DURATIONS: whole half quarter eighth sixteenth 32nd 64th, 1n…64n, dotted-quarter or "
+      "4n., double dots 4n.., triplet-eighth or 8t, ticks:N\n";
+  out +=
+      "PITCH: C4 = 60 (C-1…G9), F#3 Bb2 C##4, midi:N; drum names on channel 10 (kick snare "
+      "closed-hat open-hat crash ride clap tom-low …)\n";
+  out += "VELOCITY: 1-127 or ppp(16) pp(33) p(49) mp(64) mf(80) f(96) ff(112) fff(127)\n";
+  out += "CHORDS: ";
+  bool first = true;
+  for (const auto quality : theory::chord_qualities()) {
+    out += (first ? "" : " ") + std::string(quality.empty() ? "(major)" : quality);
+    first = false;
+  }
+  out += "; slash chords C/E\n";
+  out +=
+      "CONTROLLERS: names (volume pan modulation expression sustain reverb chorus …) or "
+      "numbers 0-127\n";
+  out +=
+      "INSTRUMENTS: 128 GM names (acoustic-grand-piano, string-ensemble-1 …), fuzzy; "
+      "program:0-127; drums → channel 10\n";
+  out +=
+      "\nEXAMPLE:\n"
+      "  midi_session: new \"Groove\" tempo:96 key:Am\n"
+      "  midi: [\"track add Drums instrument:drums\", \"track add Bass instrument:"
+      "electric-bass-finger\", \"note Drums kick at:1.1 dur:8n\", \"note Drums snare at:1.2 "
+      "dur:8n\", \"repeat @track:Drums count:3\", \"chord Keys Am7 at:1.1 dur:whole\"]\n"
+      "  midi_session: save as:groove.mid\n"
+      "  midi_session: export wav path:groove.wav\n";
+  return out;
+}
+
+std::optional<int> to_int(std::string_view text) {
+  int value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+core::Result<std::vector<std::string>> export_wav(const core::SessionCommand& command,
+                                                  MidiDocument& doc, core::CallContext& ctx) {
+  const std::string* path_text = command.param("path");
+  if (path_text == nullptr) path_text = command.param("as");
+  if (path_text == nullptr)
+    return core::make_error("export wav needs path:FILE.wav", {"export wav path:song.wav"});
+  auto path = ctx.paths.for_writing(*path_text);
+  if (!path) return path.error();
+  // Mute and solo decide what is heard.
+  Song audible = doc.song();
+  bool any_solo = false;
+  for (const auto& track : audible.tracks())
+    any_solo = any_solo || track.solo;
+  std::vector<EntityId> silent;
+  for (const auto& track : audible.tracks()) {
+    if (track.muted || (any_solo && !track.solo)) silent.push_back(track.id);
+  }
+  for (EntityId id : silent) {
+    std::vector<EntityId> notes;
+    for (const auto& [tick, note] : audible.notes().of_track(id))
+      notes.push_back(note);
+    for (EntityId note : notes)
+      audible.erase_note(note);
+  }
+  render::RenderOptions options;
+  if (!doc.soundfont_path().empty()) {
+    options.soundfont = doc.soundfont_path();
+  } else if (auto found = render::default_soundfont()) {
+    options.soundfont = *found;
+  } else {
+    return core::make_error(
+        "no General MIDI SoundFont found: install timgm6mb-soundfont, set "
+        "FCP_SOUNDFONT, or load-soundfont PATH");
+  }
+  if (const std::string* rate = command.param("rate")) {
+    auto value = to_int(*rate);
+    if (!value || *value < 8000 || *value > 192000)
+      return core::make_error("invalid rate:" + *rate + " — 8000..192000");
+    options.sample_rate = *value;
+  }
+  render::RenderStats stats;
+  auto progress = [&](double done, double total) {
+    if (ctx.progress) ctx.progress(done, total, "rendering audio");
+  };
+  auto wav = render::render_wav(write_song(audible), options, progress, nullptr, &stats);
+  if (!wav) return core::make_error("export failed: " + wav.error().message);
+  if (auto written = core::write_file_atomically(*path, *wav); !written) return written.error();
+  std::vector<std::string> lines;
+  char detail[128];
+  std::snprintf(detail, sizeof detail, "%.1f s, %.1f MB, peak %.1f dBFS", stats.seconds,
+                static_cast<double>(wav->size()) / (1024.0 * 1024.0),
+                stats.peak > 0 ? 20 * std::log10(stats.peak) : -120.0);
+  lines.push_back("+ exported " + *path_text + " (" + detail + ", " +
+                  options.soundfont.filename().string() + ")");
+  if (stats.peak <= 0.0001) lines.push_back("? the rendered audio is silent (no audible notes)");
+  return lines;
+}
+
+class MidiDomain final : public core::Domain {
+ public:
+  MidiDomain() : verbs_(make_registry()), card_(make_card_sections()) {
+    // `midi:61` is a pitch, not a key:value param.
+    hooks_.is_positional = [](std::string_view token) { return token.starts_with("midi:"); };
+  }
+  const core::ParseHooks* parse_hooks() const override { return &hooks_; }
+
+  std::string_view name() const override { return "midi"; }
+  std::string_view display_name() const override { return "MIDI songs"; }
+  const core::VerbRegistry& verbs() const override { return verbs_; }
+  std::string card_sections() const override { return card_; }
+  std::vector<core::VerbSpec> queries() const override { return query_specs(); }
+  std::vector<core::VerbSpec> session_extensions() const override {
+    return {{"load-soundfont", "load-soundfont PATH", "", "use an SF2 for export and instruments"},
+            {"export", "export wav path:FILE.wav [rate:44100]", "",
+             "render through FluidSynth (progress notifications)"}};
+  }
+  std::vector<std::string> file_extensions() const override { return {"mid", "midi"}; }
+
+  core::Result<std::unique_ptr<core::Document>> create(
+      const core::SessionCommand& command) const override {
+    Song song;
+    Conductor& c = song.conductor();
+    if (const std::string* title = command.arg("title")) c.title = *title;
+    if (const std::string* ppqn = command.param("ppqn")) {
+      auto value = to_int(*ppqn);
+      if (!value || *value < 24 || *value > 32767)
+        return core::make_error("invalid ppqn:" + *ppqn + " — 24..32767 (480 is usual)");
+      c.ppqn = *value;
+      c.division.ticks_per_quarter = *value;
+      c.meter = theory::MeterMap(*value);
+    }
+    if (const std::string* tempo = command.param("tempo")) {
+      double bpm = 0;
+      auto [ptr, ec] = std::from_chars(tempo->data(), tempo->data() + tempo->size(), bpm);
+      if (ec != std::errc() || !(bpm >= 10 && bpm <= 1000))
+        return core::make_error("invalid tempo:" + *tempo + " — 10..1000 BPM");
+      c.tempos[0] = bpm;
+    }
+    if (const std::string* meter = command.param("time-sig")) {
+      const auto slash = meter->find('/');
+      auto n = to_int(std::string_view(*meter).substr(0, slash));
+      auto d = slash == std::string::npos ? std::nullopt
+                                          : to_int(std::string_view(*meter).substr(slash + 1));
+      if (!n || !d) return core::make_error("invalid time-sig:" + *meter + " — e.g. 3/4");
+      if (auto set = c.meter.set(1, *n, *d); !set) return set.error();
+    }
+    if (const std::string* key = command.param("key")) {
+      auto parsed = theory::parse_key(*key);
+      if (!parsed) return parsed.error();
+      c.keys[0] = KeySignature{parsed->sharps, parsed->minor};
+    }
+    return std::unique_ptr<core::Document>(std::make_unique<MidiDocument>(std::move(song)));
+  }
+
+  core::Result<std::unique_ptr<core::Document>> load(
+      const std::filesystem::path& path, std::string_view bytes,
+      const core::ProgressFn& progress) const override {
+    if (progress) progress(0, 0, "parsing");
+    auto song = read_song(bytes);
+    if (!song) return song.error();
+    auto document = std::make_unique<MidiDocument>(std::move(*song));
+    document->set_fallback_title(path.stem().string());
+    return std::unique_ptr<core::Document>(std::move(document));
+  }
+
+  core::Result<std::vector<std::string>> run_session_extension(
+      const core::SessionCommand& command, core::Document* document,
+      core::CallContext& ctx) const override {
+    auto* doc = static_cast<MidiDocument*>(document);
+    if (doc == nullptr) return core::make_error("no song open", {"midi_session new \"Untitled\""});
+    if (command.command == "load-soundfont") {
+      if (command.positionals.empty())
+        return core::make_error("load-soundfont needs a path",
+                                {"load-soundfont /usr/share/sounds/sf2/TimGM6mb.sf2"});
+      auto path = ctx.paths.for_reading(command.positionals.front());
+      if (!path) return path.error();
+      auto presets = render::soundfont_presets(*path);
+      if (!presets) return presets.error();
+      std::vector<MidiDocument::Preset> kept;
+      for (const auto& p : *presets)
+        kept.push_back({p.bank, p.program, p.name});
+      const std::size_t count = kept.size();
+      doc->set_soundfont(path->string(), std::move(kept));
+      return std::vector<std::string>{"+ Loaded " + core::plural(count, "preset") + " from " +
+                                      command.positionals.front()};
+    }
+    if (command.command == "export") {
+      const std::string format = command.positionals.empty() ? "" : command.positionals.front();
+      if (format != "wav")
+        return core::make_error("export supports wav (save writes the .mid)",
+                                {"export wav path:song.wav"});
+      return export_wav(command, *doc, ctx);
+    }
+    return core::make_error("unknown session command \"" + command.command + "\"");
+  }
+
+ private:
+  core::VerbRegistry verbs_;
+  std::string card_;
+  core::ParseHooks hooks_;
+};
+
+}  // namespace
+
+std::unique_ptr<core::Domain> make_midi_domain() {
+  return std::make_unique<MidiDomain>();
+}
+
+}  // namespace fcp::midi

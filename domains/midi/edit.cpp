@@ -1,0 +1,201 @@
+#include "domains/midi/edit.hpp"
+
+namespace fcp::midi {
+namespace {
+
+template <class T>
+void apply_entity(Song& song, const EntityChange<T>& change, bool forward) {
+  const auto& target = forward ? change.after : change.before;
+  if constexpr (std::is_same_v<T, Note>) {
+    if (target) {
+      song.put_note(*target);
+    } else {
+      song.erase_note(change.id);
+    }
+  } else if constexpr (std::is_same_v<T, Control>) {
+    if (target) {
+      song.controls().put(*target);
+    } else {
+      song.controls().erase(change.id);
+    }
+  } else {
+    if (target) {
+      song.raws().put(*target);
+    } else {
+      song.raws().erase(change.id);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<EntityId> SongEdit::touched_notes() const {
+  std::vector<EntityId> ids;
+  for (const auto& change : changes_) {
+    if (const auto* note = std::get_if<EntityChange<Note>>(&change); note && note->after)
+      ids.push_back(note->id);
+  }
+  return ids;
+}
+
+void apply_change(Song& song, const SongChange& change, bool forward) {
+  std::visit(
+      [&](const auto& c) {
+        using C = std::decay_t<decltype(c)>;
+        if constexpr (std::is_same_v<C, TrackChange>) {
+          const auto& source = forward ? c.before : c.after;
+          const auto& target = forward ? c.after : c.before;
+          if (source && !target) {
+            song.erase_track(source->id);
+          } else if (!source && target) {
+            song.insert_track(c.index, *target);
+          } else if (target) {
+            song.replace_track(*target);
+          }
+        } else if constexpr (std::is_same_v<C, ConductorChange>) {
+          song.conductor() = forward ? c.after : c.before;
+        } else {
+          apply_entity(song, c, forward);
+        }
+      },
+      change);
+}
+
+SongTransaction::~SongTransaction() {
+  if (!finished_) roll_back();
+}
+
+template <class T>
+EntityChange<T>& SongTransaction::touch(EntityId id, const EntityStore<T>& store, int kind) {
+  const std::uint64_t key = (static_cast<std::uint64_t>(kind) << 60) ^ id;
+  auto [it, inserted] = touched_.try_emplace(key, changes_.size());
+  if (!inserted) return std::get<EntityChange<T>>(changes_[it->second]);
+  EntityChange<T> change;
+  change.id = id;
+  if (const T* current = store.find(id)) change.before = *current;
+  changes_.emplace_back(std::move(change));
+  return std::get<EntityChange<T>>(changes_.back());
+}
+
+void SongTransaction::put_note(const Note& note) {
+  touch(note.id, song_.notes(), 1);
+  song_.put_note(note);
+}
+
+void SongTransaction::erase_note(EntityId id) {
+  if (song_.notes().find(id) == nullptr) return;
+  touch(id, song_.notes(), 1);
+  song_.erase_note(id);
+}
+
+void SongTransaction::put_control(const Control& control) {
+  touch(control.id, song_.controls(), 2);
+  song_.controls().put(control);
+  song_.reserve_ids_up_to(control.id);
+}
+
+void SongTransaction::erase_control(EntityId id) {
+  if (song_.controls().find(id) == nullptr) return;
+  touch(id, song_.controls(), 2);
+  song_.controls().erase(id);
+}
+
+void SongTransaction::put_raw(const RawEvent& raw) {
+  touch(raw.id, song_.raws(), 3);
+  song_.raws().put(raw);
+  song_.reserve_ids_up_to(raw.id);
+}
+
+void SongTransaction::erase_raw(EntityId id) {
+  if (song_.raws().find(id) == nullptr) return;
+  touch(id, song_.raws(), 3);
+  song_.raws().erase(id);
+}
+
+void SongTransaction::insert_track(std::size_t index, Track track) {
+  TrackChange change;
+  change.index = std::min(index, song_.tracks().size());
+  change.after = track;
+  song_.insert_track(change.index, std::move(track));
+  changes_.emplace_back(std::move(change));
+}
+
+void SongTransaction::update_track(const Track& track) {
+  const Track* current = song_.track(track.id);
+  if (current == nullptr || *current == track) return;
+  TrackChange change;
+  change.index = song_.track_index(track.id);
+  change.before = *current;
+  change.after = track;
+  song_.replace_track(track);
+  changes_.emplace_back(std::move(change));
+}
+
+void SongTransaction::erase_track(EntityId id) {
+  const Track* current = song_.track(id);
+  if (current == nullptr) return;
+  std::vector<EntityId> ids;
+  for (const auto& [tick, note] : song_.notes().of_track(id))
+    ids.push_back(note);
+  for (EntityId note : ids)
+    erase_note(note);
+  ids.clear();
+  for (const auto& [tick, control] : song_.controls().of_track(id))
+    ids.push_back(control);
+  for (EntityId control : ids)
+    erase_control(control);
+  ids.clear();
+  for (const auto& [tick, raw] : song_.raws().of_track(id))
+    ids.push_back(raw);
+  for (EntityId raw : ids)
+    erase_raw(raw);
+  TrackChange change;
+  change.index = song_.track_index(id);
+  change.before = *current;
+  song_.erase_track(id);
+  changes_.emplace_back(std::move(change));
+}
+
+void SongTransaction::update_conductor(const std::function<void(Conductor&)>& change) {
+  Conductor before = song_.conductor();
+  change(song_.conductor());
+  if (song_.conductor() == before) return;
+  changes_.emplace_back(ConductorChange{std::move(before), song_.conductor()});
+}
+
+core::EventPtr SongTransaction::commit(std::string summary) {
+  finished_ = true;
+  std::vector<SongChange> kept;
+  kept.reserve(changes_.size());
+  for (auto& change : changes_) {
+    bool keep = true;
+    std::visit(
+        [&](auto& c) {
+          using C = std::decay_t<decltype(c)>;
+          if constexpr (std::is_same_v<C, EntityChange<Note>>) {
+            if (const Note* now = song_.notes().find(c.id)) c.after = *now;
+            keep = c.before != c.after;
+          } else if constexpr (std::is_same_v<C, EntityChange<Control>>) {
+            if (const Control* now = song_.controls().find(c.id)) c.after = *now;
+            keep = c.before != c.after;
+          } else if constexpr (std::is_same_v<C, EntityChange<RawEvent>>) {
+            if (const RawEvent* now = song_.raws().find(c.id)) c.after = *now;
+            keep = c.before != c.after;
+          }
+        },
+        change);
+    if (keep) kept.push_back(std::move(change));
+  }
+  changes_.clear();
+  if (kept.empty()) return nullptr;
+  return std::make_shared<SongEdit>(std::move(summary), std::move(kept));
+}
+
+void SongTransaction::roll_back() {
+  finished_ = true;
+  for (auto it = changes_.rbegin(); it != changes_.rend(); ++it)
+    apply_change(song_, *it, false);
+  changes_.clear();
+}
+
+}  // namespace fcp::midi

@@ -1,0 +1,91 @@
+// Events of the midi domain: each op records before/after snapshots of the notes, controls,
+// raw events, tracks and conductor data it changed, so undo and redo cost what the op touched,
+// independent of the song's size.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "core/event_log.hpp"
+#include "domains/midi/song.hpp"
+
+namespace fcp::midi {
+
+template <class T>
+struct EntityChange {
+  EntityId id = 0;
+  std::optional<T> before, after;
+};
+
+struct TrackChange {
+  std::size_t index = 0;  // position in the track list (before, or after when inserted)
+  std::optional<Track> before, after;
+};
+
+struct ConductorChange {
+  Conductor before, after;
+};
+
+using SongChange = std::variant<EntityChange<Note>, EntityChange<Control>, EntityChange<RawEvent>,
+                                TrackChange, ConductorChange>;
+
+class SongEdit final : public core::Event {
+ public:
+  SongEdit(std::string summary, std::vector<SongChange> changes)
+      : summary_(std::move(summary)), changes_(std::move(changes)) {}
+  std::string summary() const override { return summary_; }
+  const std::vector<SongChange>& changes() const { return changes_; }
+  // Ids of the notes this edit created or changed (for @recent).
+  std::vector<EntityId> touched_notes() const;
+
+ private:
+  std::string summary_;
+  std::vector<SongChange> changes_;
+};
+
+// Applies one change forward (to `after`) or backward (to `before`).
+void apply_change(Song& song, const SongChange& change, bool forward);
+
+// The changes of one op, applied at once and recorded; rolled back by the destructor unless
+// committed (strong guarantee for ops that fail half way).
+class SongTransaction {
+ public:
+  explicit SongTransaction(Song& song) : song_(song) {}
+  ~SongTransaction();
+  SongTransaction(const SongTransaction&) = delete;
+  SongTransaction& operator=(const SongTransaction&) = delete;
+
+  Song& song() { return song_; }
+  const Song& song() const { return song_; }
+
+  void put_note(const Note& note);
+  void erase_note(EntityId id);
+  void put_control(const Control& control);
+  void erase_control(EntityId id);
+  void put_raw(const RawEvent& raw);
+  void erase_raw(EntityId id);
+  void insert_track(std::size_t index, Track track);
+  void update_track(const Track& track);
+  // Removes the track and everything on it.
+  void erase_track(EntityId id);
+  void update_conductor(const std::function<void(Conductor&)>& change);
+
+  bool empty() const { return changes_.empty(); }
+  core::EventPtr commit(std::string summary);
+
+ private:
+  template <class T>
+  EntityChange<T>& touch(EntityId id, const EntityStore<T>& store, int kind);
+  void roll_back();
+
+  Song& song_;
+  std::vector<SongChange> changes_;
+  std::unordered_map<std::uint64_t, std::size_t> touched_;  // (kind, id) → index
+  bool finished_ = false;
+};
+
+}  // namespace fcp::midi

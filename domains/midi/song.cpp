@@ -1,0 +1,98 @@
+#include "domains/midi/song.hpp"
+
+#include <algorithm>
+
+namespace fcp::midi {
+
+bool Conductor::operator==(const Conductor& o) const {
+  return title == o.title && ppqn == o.ppqn && division == o.division && tempos == o.tempos &&
+         keys == o.keys && markers == o.markers && other == o.other &&
+         meter.changes().size() == o.meter.changes().size() &&
+         std::equal(meter.changes().begin(), meter.changes().end(), o.meter.changes().begin(),
+                    [](const auto& a, const auto& b) {
+                      return a.bar == b.bar && a.numerator == b.numerator &&
+                             a.denominator == b.denominator;
+                    });
+}
+
+Song::Song() = default;
+
+const Track* Song::track(EntityId id) const {
+  for (const auto& t : tracks_) {
+    if (t.id == id) return &t;
+  }
+  return nullptr;
+}
+
+std::size_t Song::track_index(EntityId id) const {
+  for (std::size_t i = 0; i < tracks_.size(); ++i) {
+    if (tracks_[i].id == id) return i;
+  }
+  return static_cast<std::size_t>(-1);
+}
+
+void Song::insert_track(std::size_t index, Track track) {
+  reserve_ids_up_to(track.id);
+  tracks_.insert(tracks_.begin() + static_cast<std::ptrdiff_t>(std::min(index, tracks_.size())),
+                 std::move(track));
+}
+
+void Song::erase_track(EntityId id) {
+  std::erase_if(tracks_, [&](const Track& t) { return t.id == id; });
+}
+
+void Song::replace_track(const Track& track) {
+  for (auto& t : tracks_) {
+    if (t.id == track.id) t = track;
+  }
+}
+
+void Song::put_note(const Note& note) {
+  erase_note(note.id);
+  notes_.put(note);
+  note_ends_.insert(note.tick + note.duration);
+  reserve_ids_up_to(note.id);
+}
+
+void Song::erase_note(EntityId id) {
+  if (const Note* old = notes_.find(id)) {
+    note_ends_.erase(note_ends_.find(old->tick + old->duration));
+    notes_.erase(id);
+  }
+}
+
+Tick Song::end_tick() const {
+  return note_ends_.empty() ? 0 : *note_ends_.rbegin();
+}
+
+std::optional<int> Song::program_of(EntityId track) const {
+  for (const auto& [tick, id] : controls_.of_track(track)) {
+    const Control* control = controls_.find(id);
+    if (control->kind == ControlKind::program) return control->value;
+  }
+  return std::nullopt;
+}
+
+std::pair<std::optional<int>, std::optional<int>> Song::bank_of(EntityId track) const {
+  std::optional<int> msb, lsb;
+  for (const auto& [tick, id] : controls_.of_track(track)) {
+    if (tick > 0) break;
+    const Control* control = controls_.find(id);
+    if (control->kind != ControlKind::cc) continue;
+    if (control->number == 0) msb = control->value;
+    if (control->number == 32) lsb = control->value;
+  }
+  return {msb, lsb};
+}
+
+double Song::tempo_at(Tick tick) const {
+  auto it = conductor_.tempos.upper_bound(tick);
+  return it == conductor_.tempos.begin() ? 120.0 : std::prev(it)->second;
+}
+
+KeySignature Song::key_at(Tick tick) const {
+  auto it = conductor_.keys.upper_bound(tick);
+  return it == conductor_.keys.begin() ? KeySignature{} : std::prev(it)->second;
+}
+
+}  // namespace fcp::midi

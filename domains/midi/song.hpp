@@ -1,0 +1,177 @@
+// The song model: conductor data (title, tempo, meter, keys, markers) and tracks holding notes
+// (one entity with a duration), controls (CC, pitch bend, program, aftertouch) and any other
+// event kept verbatim. Entities have stable ids; per-track time indexes keep every note op
+// O(log n).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "domains/midi/smf/smf.hpp"
+#include "domains/midi/theory/meter.hpp"
+
+namespace fcp::midi {
+
+using Tick = std::uint64_t;
+using EntityId = std::uint64_t;
+
+struct Note {
+  EntityId id = 0;
+  EntityId track = 0;
+  Tick tick = 0;
+  std::uint32_t duration = 0;
+  int pitch = 60;
+  int velocity = 80;
+  int channel = 0;   // 0..15 (the DSL shows 1..16)
+  int release = -1;  // note-off velocity; -1 = written as note-on with velocity 0
+  bool operator==(const Note&) const = default;
+};
+
+enum class ControlKind : std::uint8_t { cc, bend, program, channel_pressure, key_pressure };
+
+struct Control {
+  EntityId id = 0;
+  EntityId track = 0;
+  Tick tick = 0;
+  int channel = 0;
+  ControlKind kind = ControlKind::cc;
+  int number = 0;  // CC number, or the key for key pressure
+  int value = 0;   // CC value, bend -8192..8191, program 0..127, pressure
+  bool operator==(const Control&) const = default;
+};
+
+// Any other event of a track (SysEx, text, lyrics, unknown meta), kept as read.
+struct RawEvent {
+  EntityId id = 0;
+  EntityId track = 0;
+  Tick tick = 0;
+  smf::Event event;
+  bool operator==(const RawEvent&) const = default;
+};
+
+struct Track {
+  EntityId id = 0;
+  std::string name;
+  int channel = 0;  // the track's default channel, 0..15
+  bool muted = false;
+  bool solo = false;
+  bool operator==(const Track&) const = default;
+};
+
+struct KeySignature {
+  int sharps = 0;  // -7..7
+  bool minor = false;
+  bool operator==(const KeySignature&) const = default;
+};
+
+struct Conductor {
+  std::string title;
+  int ppqn = 480;
+  smf::Division division;                     // as read (SMPTE files keep theirs)
+  std::map<Tick, double> tempos{{0, 120.0}};  // BPM by tick; always has tick 0
+  theory::MeterMap meter{480};
+  std::map<Tick, KeySignature> keys{{0, {}}};  // always has tick 0
+  std::multimap<Tick, std::string> markers;
+  std::vector<smf::Event> other;  // conductor-track events fcp does not interpret
+  bool operator==(const Conductor& other_conductor) const;
+};
+
+// A set of entities of one kind, by id and by (track, tick).
+template <class T>
+class EntityStore {
+ public:
+  using Key = std::pair<Tick, EntityId>;
+
+  const T* find(EntityId id) const {
+    auto it = items_.find(id);
+    return it == items_.end() ? nullptr : &it->second;
+  }
+  std::size_t size() const { return items_.size(); }
+  void put(const T& item) {  // insert or replace
+    erase(item.id);
+    items_.emplace(item.id, item);
+    by_track_[item.track].insert({item.tick, item.id});
+  }
+  void erase(EntityId id) {
+    auto it = items_.find(id);
+    if (it == items_.end()) return;
+    auto track = by_track_.find(it->second.track);
+    if (track != by_track_.end()) {
+      track->second.erase({it->second.tick, id});
+      if (track->second.empty()) by_track_.erase(track);
+    }
+    items_.erase(it);
+  }
+  // Ids of a track's items in time order (ties by id, i.e. creation order).
+  const std::set<Key>& of_track(EntityId track) const {
+    static const std::set<Key> none;
+    auto it = by_track_.find(track);
+    return it == by_track_.end() ? none : it->second;
+  }
+  std::size_t count(EntityId track) const { return of_track(track).size(); }
+  const std::unordered_map<EntityId, T>& all() const { return items_; }
+  void clear() {
+    items_.clear();
+    by_track_.clear();
+  }
+
+ private:
+  std::unordered_map<EntityId, T> items_;
+  std::unordered_map<EntityId, std::set<Key>> by_track_;
+};
+
+// Thread: owned by one session.
+class Song {
+ public:
+  Song();
+
+  Conductor& conductor() { return conductor_; }
+  const Conductor& conductor() const { return conductor_; }
+  int ppqn() const { return conductor_.ppqn; }
+
+  const std::vector<Track>& tracks() const { return tracks_; }
+  const Track* track(EntityId id) const;
+  // Index of a track in tracks(), or npos.
+  std::size_t track_index(EntityId id) const;
+  void insert_track(std::size_t index, Track track);
+  void erase_track(EntityId id);  // the track only; its entities are the caller's business
+  void replace_track(const Track& track);
+
+  const EntityStore<Note>& notes() const { return notes_; }
+  // Notes change only through these, which keep the end-of-song index.
+  void put_note(const Note& note);
+  void erase_note(EntityId id);
+  EntityStore<Control>& controls() { return controls_; }
+  const EntityStore<Control>& controls() const { return controls_; }
+  EntityStore<RawEvent>& raws() { return raws_; }
+  const EntityStore<RawEvent>& raws() const { return raws_; }
+
+  // A fresh entity id (never reused within the song's lifetime).
+  EntityId allocate_id() { return next_id_++; }
+  void reserve_ids_up_to(EntityId id) { next_id_ = std::max(next_id_, id + 1); }
+
+  // The end of the last note (0 for an empty song). O(1).
+  Tick end_tick() const;
+  // The program in force on a track at tick 0 (its first program control), or nullopt.
+  std::optional<int> program_of(EntityId track) const;
+  std::pair<std::optional<int>, std::optional<int>> bank_of(EntityId track) const;
+  double tempo_at(Tick tick) const;
+  KeySignature key_at(Tick tick) const;
+
+ private:
+  Conductor conductor_;
+  std::vector<Track> tracks_;
+  EntityStore<Note> notes_;
+  std::multiset<Tick> note_ends_;
+  EntityStore<Control> controls_;
+  EntityStore<RawEvent> raws_;
+  EntityId next_id_ = 1;
+};
+
+}  // namespace fcp::midi

@@ -1,0 +1,433 @@
+// Editing verbs over selections: remove (notes, or controls and conductor events by kind),
+// move, copy, transpose, velocity, quantize, modify, repeat, crescendo/decrescendo.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <unordered_set>
+
+#include "domains/midi/theory/controllers.hpp"
+#include "domains/midi/theory/pitch.hpp"
+#include "domains/midi/theory/velocity.hpp"
+#include "domains/midi/verbs/verbs.hpp"
+
+namespace fcp::midi {
+namespace {
+
+constexpr std::size_t kMaxRepeat = 1000;
+
+std::optional<long> signed_int(std::string_view text) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  long value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+std::vector<Note> notes_of(const OpContext& ctx, const std::vector<EntityId>& ids) {
+  std::vector<Note> notes;
+  notes.reserve(ids.size());
+  for (EntityId id : ids)
+    notes.push_back(*ctx.song().notes().find(id));
+  return notes;
+}
+
+Tick earliest(const std::vector<Note>& notes) {
+  Tick first = notes.front().tick;
+  for (const auto& n : notes)
+    first = std::min(first, n.tick);
+  return first;
+}
+
+Tick latest_end(const std::vector<Note>& notes) {
+  Tick last = 0;
+  for (const auto& n : notes)
+    last = std::max(last, n.tick + n.duration);
+  return last;
+}
+
+std::string count_notes(std::size_t n) {
+  return core::plural(n, "note");
+}
+
+bool is_kind_selector(const std::string& type) {
+  return type == "cc" || type == "bend" || type == "program" || type == "pressure" ||
+         type == "tempo" || type == "marker" || type == "time-sig" || type == "key-sig";
+}
+
+// remove @cc[:NAME] @bend @program @pressure @tempo @marker[:TEXT] @time-sig @key-sig, scoped
+// by @track and @range.
+core::Result<void> remove_kinds(OpContext& ctx) {
+  std::optional<std::pair<Tick, Tick>> range;
+  std::vector<EntityId> tracks;
+  for (const auto& s : ctx.op.selectors) {
+    if (s.negated) return core::make_error("@not: is for notes; name the kinds to remove instead");
+    if (s.type == "range") {
+      auto r = parse_range(ctx, s.value, true);
+      if (!r) return r.error();
+      range = *r;
+    } else if (s.type == "track") {
+      auto id = resolve_track(ctx, s.value);
+      if (!id) return id.error();
+      tracks.push_back(*id);
+    } else if (!is_kind_selector(s.type)) {
+      return core::make_error("remove: @" + s.type +
+                              " cannot be combined with @cc/@bend/@program/@pressure/@tempo/"
+                              "@marker/@time-sig/@key-sig (only @track and @range can)");
+    }
+  }
+  if (tracks.empty()) {
+    for (const auto& t : ctx.song().tracks())
+      tracks.push_back(t.id);
+  }
+  auto in_range = [&](Tick tick) {
+    return !range || (tick >= range->first && tick < range->second);
+  };
+  std::size_t controls = 0, conductor = 0;
+  for (const auto& s : ctx.op.selectors) {
+    if (s.type == "cc" || s.type == "bend" || s.type == "program" || s.type == "pressure") {
+      std::optional<int> number;
+      if (s.type == "cc" && !s.value.empty()) {
+        auto cc = theory::parse_controller(s.value);
+        if (!cc) return cc.error();
+        number = *cc;
+      }
+      for (EntityId track : tracks) {
+        std::vector<EntityId> doomed;
+        for (const auto& [tick, id] : ctx.song().controls().of_track(track)) {
+          const Control* c = ctx.song().controls().find(id);
+          const bool kind_ok =
+              (s.type == "cc" && c->kind == ControlKind::cc && (!number || c->number == *number)) ||
+              (s.type == "bend" && c->kind == ControlKind::bend) ||
+              (s.type == "program" && c->kind == ControlKind::program) ||
+              (s.type == "pressure" &&
+               (c->kind == ControlKind::channel_pressure || c->kind == ControlKind::key_pressure));
+          if (kind_ok && in_range(tick)) doomed.push_back(id);
+        }
+        for (EntityId id : doomed)
+          ctx.edit.erase_control(id);
+        controls += doomed.size();
+      }
+    } else if (s.type == "tempo" || s.type == "marker" || s.type == "time-sig" ||
+               s.type == "key-sig") {
+      ctx.edit.update_conductor([&](Conductor& c) {
+        if (s.type == "tempo") {
+          std::erase_if(c.tempos, [&](const auto& t) {
+            const bool hit = t.first > 0 && in_range(t.first);
+            conductor += hit ? 1 : 0;
+            return hit;
+          });
+        } else if (s.type == "key-sig") {
+          std::erase_if(c.keys, [&](const auto& k) {
+            const bool hit = k.first > 0 && in_range(k.first);
+            conductor += hit ? 1 : 0;
+            return hit;
+          });
+        } else if (s.type == "marker") {
+          std::erase_if(c.markers, [&](const auto& m) {
+            const bool hit = in_range(m.first) && (s.value.empty() || m.second == s.value);
+            conductor += hit ? 1 : 0;
+            return hit;
+          });
+        } else {
+          std::vector<int> bars;
+          for (const auto& change : c.meter.changes()) {
+            if (change.bar > 1 && in_range(change.tick)) bars.push_back(change.bar);
+          }
+          for (int bar : bars)
+            (void)c.meter.remove(bar);
+          conductor += bars.size();
+        }
+      });
+    }
+  }
+  if (controls + conductor == 0)
+    return core::make_error("nothing matched: no such events to remove");
+  std::string line = "- Removed";
+  if (controls) line += " " + core::plural(controls, "control event");
+  if (controls && conductor) line += " and";
+  if (conductor) line += " " + core::plural(conductor, "conductor event");
+  ctx.lines.push_back(line + " (the initial tempo, meter and key stay)");
+  return {};
+}
+
+}  // namespace
+
+core::Result<void> verb_remove(OpContext& ctx) {
+  for (const auto& s : ctx.op.selectors) {
+    if (is_kind_selector(s.type)) return remove_kinds(ctx);
+  }
+  auto ids = select_notes(ctx);
+  if (!ids) return ids.error();
+  for (EntityId id : *ids)
+    ctx.edit.erase_note(id);
+  ctx.lines.push_back("- Removed " + count_notes(ids->size()));
+  return {};
+}
+
+namespace {
+
+// Moves or copies the selection so its earliest note starts at to:, optionally onto track:.
+core::Result<void> place_selection(OpContext& ctx, bool copy) {
+  const std::string verb = copy ? "copy" : "move";
+  if (!ctx.op.has_param("to") && !ctx.op.has_param("track"))
+    return core::make_error("missing to: parameter",
+                            {verb + " @track:Piano @range:1.1-2.4 to:5.1"});
+  auto ids = select_notes(ctx);
+  if (!ids) return ids.error();
+  auto notes = notes_of(ctx, *ids);
+  const Tick first = earliest(notes);
+  Tick target = first;
+  if (ctx.op.has_param("to")) {
+    auto tick = position_param(ctx, "to", "1.1");
+    if (!tick) return tick.error();
+    target = *tick;
+  }
+  std::optional<EntityId> track;
+  if (const std::string* name = ctx.op.param("track")) {
+    auto id = resolve_track(ctx, *name);
+    if (!id) return id.error();
+    track = *id;
+  }
+  for (Note note : notes) {
+    if (copy) note.id = ctx.edit.song().allocate_id();
+    note.tick = note.tick - first + target;
+    if (track) {
+      note.track = *track;
+      note.channel = track_of(ctx, *track).channel;
+    }
+    ctx.edit.put_note(note);
+  }
+  ctx.lines.push_back(std::string(copy ? "+ Copied " : "@ Moved ") + count_notes(notes.size()) +
+                      " to " + position_text(ctx.song(), target) +
+                      (track ? " on " + track_of(ctx, *track).name : std::string()));
+  return {};
+}
+
+}  // namespace
+
+core::Result<void> verb_move(OpContext& ctx) {
+  return place_selection(ctx, false);
+}
+core::Result<void> verb_copy(OpContext& ctx) {
+  return place_selection(ctx, true);
+}
+
+core::Result<void> verb_transpose(OpContext& ctx) {
+  if (ctx.op.positionals.size() != 1)
+    return core::make_error("missing semitone count", {"transpose @track:Piano +5"});
+  auto semitones = signed_int(ctx.op.positionals[0]);
+  if (!semitones || std::abs(*semitones) > 127)
+    return core::make_error("invalid semitone count \"" + ctx.op.positionals[0] + "\"",
+                            {"transpose @track:Piano -12"});
+  auto ids = select_notes(ctx);
+  if (!ids) return ids.error();
+  auto notes = notes_of(ctx, *ids);
+  for (const auto& n : notes) {
+    const long pitch = n.pitch + *semitones;
+    if (pitch < 0 || pitch > 127)
+      return core::make_error(theory::pitch_name(n.pitch) + " at " +
+                              position_text(ctx.song(), n.tick) +
+                              " would leave the MIDI range "
+                              "(C-1..G9); nothing was transposed");
+  }
+  for (Note n : notes) {
+    n.pitch += static_cast<int>(*semitones);
+    ctx.edit.put_note(n);
+  }
+  ctx.lines.push_back("* Transposed " + count_notes(notes.size()) + " " +
+                      (*semitones >= 0 ? "up " : "down ") +
+                      core::plural(static_cast<std::size_t>(std::abs(*semitones)), "semitone"));
+  return {};
+}
+
+core::Result<void> verb_velocity(OpContext& ctx) {
+  if (ctx.op.positionals.size() != 1)
+    return core::make_error("missing velocity change (+N, -N or =V)",
+                            {"velocity @track:Piano +10", "velocity @track:Piano =mf"});
+  const std::string& text = ctx.op.positionals[0];
+  auto ids = select_notes(ctx);
+  if (!ids) return ids.error();
+  std::optional<int> absolute;
+  long delta = 0;
+  if (text.starts_with('=')) {
+    auto v = theory::parse_velocity(text.substr(1));
+    if (!v || *v < 1) return core::make_error("invalid velocity \"" + text + "\"");
+    absolute = *v;
+  } else {
+    auto d = signed_int(text);
+    if (!d) return core::make_error("invalid velocity change \"" + text + "\" — +N, -N or =V");
+    delta = *d;
+  }
+  for (Note n : notes_of(ctx, *ids)) {
+    n.velocity =
+        absolute ? *absolute : static_cast<int>(std::clamp<long>(n.velocity + delta, 1, 127));
+    ctx.edit.put_note(n);
+  }
+  ctx.lines.push_back("* Adjusted velocity of " + count_notes(ids->size()) + " " +
+                      (absolute
+                           ? "to " + std::to_string(*absolute)
+                           : std::string("by ") + (delta >= 0 ? "+" : "") + std::to_string(delta)));
+  return {};
+}
+
+core::Result<void> verb_quantize(OpContext& ctx) {
+  auto ids = select_notes(ctx);
+  if (!ids) return ids.error();
+  auto grid = duration_param(ctx, "grid", "sixteenth");
+  if (!grid) return grid.error();
+  double strength = 1.0;
+  if (const std::string* text = ctx.op.param("strength")) {
+    auto v = signed_int(*text);
+    if (!v || *v < 1 || *v > 100)
+      return core::make_error("invalid strength:" + *text + " — 1..100");
+    strength = static_cast<double>(*v) / 100.0;
+  }
+  const bool ends = ctx.op.param_or("ends", "false") == "true";
+  std::size_t moved = 0;
+  for (Note n : notes_of(ctx, *ids)) {
+    const double snapped = std::round(static_cast<double>(n.tick) / *grid) * *grid;
+    const Tick tick = static_cast<Tick>(std::llround(n.tick + (snapped - n.tick) * strength));
+    Tick end = n.tick + n.duration;
+    if (ends) {
+      const double end_snap = std::round(static_cast<double>(end) / *grid) * *grid;
+      end = static_cast<Tick>(std::llround(end + (end_snap - end) * strength));
+    }
+    if (end <= tick) end = tick + std::max<std::uint32_t>(1, *grid / 4);
+    if (tick != n.tick || end != n.tick + n.duration) ++moved;
+    n.duration = static_cast<std::uint32_t>(end - tick);
+    n.tick = tick;
+    ctx.edit.put_note(n);
+  }
+  ctx.lines.push_back("@ Quantized " + count_notes(ids->size()) + " to " +
+                      duration_text(ctx.song(), *grid) + " (" + std::to_string(moved) + " moved)");
+  return {};
+}
+
+core::Result<void> verb_modify(OpContext& ctx) {
+  const auto& op = ctx.op;
+  if (!op.has_param("pitch") && !op.has_param("vel") && !op.has_param("dur") &&
+      !op.has_param("at") && !op.has_param("ch"))
+    return core::make_error("no modification specified",
+                            {"modify @track:Piano @pitch:C4 vel:100 dur:half"});
+  auto ids = select_notes(ctx);
+  if (!ids) return ids.error();
+  auto notes = notes_of(ctx, *ids);
+  std::optional<int> pitch, velocity, channel;
+  std::optional<std::uint32_t> duration;
+  std::optional<Tick> at;
+  if (const std::string* text = op.param("pitch")) {
+    auto p = theory::parse_pitch(*text);
+    if (!p) return p.error();
+    pitch = *p;
+  }
+  if (op.has_param("vel")) {
+    auto v = velocity_param(ctx, "vel", 80);
+    if (!v) return v.error();
+    velocity = *v;
+  }
+  if (op.has_param("dur")) {
+    auto d = duration_param(ctx, "dur", "quarter");
+    if (!d) return d.error();
+    duration = *d;
+  }
+  if (op.has_param("at")) {
+    auto t = position_param(ctx, "at", "1.1");
+    if (!t) return t.error();
+    at = *t;
+  }
+  if (op.has_param("ch")) {
+    auto c = channel_param(ctx, track_of(ctx, notes.front().track));
+    if (!c) return c.error();
+    channel = *c;
+  }
+  // at: moves the selection as a group (its earliest note to at:), keeping the rhythm.
+  const Tick first = earliest(notes);
+  for (Note n : notes) {
+    if (pitch) n.pitch = *pitch;
+    if (velocity) n.velocity = *velocity;
+    if (duration) n.duration = *duration;
+    if (channel) n.channel = *channel;
+    if (at) n.tick = n.tick - first + *at;
+    ctx.edit.put_note(n);
+  }
+  ctx.lines.push_back("* Modified " + count_notes(notes.size()));
+  return {};
+}
+
+core::Result<void> verb_repeat(OpContext& ctx) {
+  const std::string* count_text = ctx.op.param("count");
+  auto count = count_text ? signed_int(*count_text) : std::optional<long>(1);
+  if (!count || *count < 1 || *count > static_cast<long>(kMaxRepeat))
+    return core::make_error("invalid count — 1.." + std::to_string(kMaxRepeat),
+                            {"repeat @track:Drums @range:1.1-1.4 count:3"});
+  auto ids = select_notes(ctx);
+  if (!ids) return ids.error();
+  auto notes = notes_of(ctx, *ids);
+  const Tick first = earliest(notes);
+  // The period: every: if given, else whole bars covering the selection.
+  Tick period = 0;
+  if (ctx.op.has_param("every")) {
+    auto every = duration_param(ctx, "every", "whole");
+    if (!every) return every.error();
+    period = *every;
+  } else {
+    const auto& meter = ctx.song().conductor().meter;
+    const int first_bar = meter.bar_of(first);
+    const Tick end = latest_end(notes);
+    const int last_bar = meter.bar_of(end > 0 ? end - 1 : 0);
+    period = meter.bar_start(last_bar + 1) - meter.bar_start(first_bar);
+  }
+  Tick start = first + period;
+  if (ctx.op.has_param("to")) {
+    auto to = position_param(ctx, "to", "1.1");
+    if (!to) return to.error();
+    start = *to;
+  }
+  std::size_t added = 0;
+  for (long i = 0; i < *count; ++i) {
+    for (Note n : notes) {
+      n.id = ctx.edit.song().allocate_id();
+      n.tick = n.tick - first + start + static_cast<Tick>(i) * period;
+      ctx.edit.put_note(n);
+      ++added;
+    }
+  }
+  ctx.lines.push_back("+ Repeated " + count_notes(notes.size()) + " x" + std::to_string(*count) +
+                      " (" + std::to_string(added) + " added)");
+  return {};
+}
+
+core::Result<void> verb_crescendo(OpContext& ctx) {
+  const bool down = ctx.op.verb == "decrescendo";
+  const std::string* from_text = ctx.op.param("from");
+  const std::string* to_text = ctx.op.param("to");
+  if (from_text == nullptr || to_text == nullptr)
+    return core::make_error(
+        "missing from: and/or to: velocity",
+        {ctx.op.verb + " @track:Piano @range:1.1-4.4 from:" + (down ? "ff to:p" : "p to:ff")});
+  auto from = theory::parse_velocity(*from_text);
+  if (!from) return from.error();
+  auto to = theory::parse_velocity(*to_text);
+  if (!to) return to.error();
+  if (*from < 1 || *to < 1) return core::make_error("velocities must be 1..127");
+  auto ids = select_notes(ctx);
+  if (!ids) return ids.error();
+  auto notes = notes_of(ctx, *ids);
+  // Interpolated over time, so notes sounding together get the same velocity.
+  const Tick first = earliest(notes);
+  Tick last = first;
+  for (const auto& n : notes)
+    last = std::max(last, n.tick);
+  for (Note n : notes) {
+    const double t = last == first
+                         ? 1.0
+                         : static_cast<double>(n.tick - first) / static_cast<double>(last - first);
+    n.velocity = std::clamp(static_cast<int>(std::lround(*from + (*to - *from) * t)), 1, 127);
+    ctx.edit.put_note(n);
+  }
+  ctx.lines.push_back(std::string("* ") + (down ? "Decrescendo" : "Crescendo") + " applied to " +
+                      count_notes(notes.size()) + " (" + *from_text + " -> " + *to_text + ")");
+  return {};
+}
+
+}  // namespace fcp::midi

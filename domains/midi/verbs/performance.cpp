@@ -1,0 +1,172 @@
+// Performance verbs over selections: arpeggiate/strum, swing, humanize (seeded), legato,
+// staccato.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "domains/midi/verbs/verbs.hpp"
+
+namespace fcp::midi {
+namespace {
+
+std::optional<long> number_param(const OpContext& ctx, std::string_view key) {
+  const std::string* text = ctx.op.param(key);
+  if (text == nullptr) return std::nullopt;
+  std::string_view view = *text;
+  if (!view.empty() && view.front() == '+') view.remove_prefix(1);
+  long value = 0;
+  auto [ptr, ec] = std::from_chars(view.data(), view.data() + view.size(), value);
+  if (ec != std::errc() || ptr != view.data() + view.size() || view.empty()) return -1'000'000;
+  return value;
+}
+
+std::vector<Note> selected(const OpContext& ctx, const std::vector<EntityId>& ids) {
+  std::vector<Note> notes;
+  for (EntityId id : ids)
+    notes.push_back(*ctx.song().notes().find(id));
+  return notes;
+}
+
+}  // namespace
+
+core::Result<void> verb_arpeggiate(OpContext& ctx) {
+  auto ids = select_notes(ctx);
+  if (!ids) return ids.error();
+  auto step = duration_param(ctx, "step", "sixteenth");
+  if (!step) return step.error();
+  const std::string mode = ctx.op.param_or("mode", "up");
+  if (mode != "up" && mode != "down" && mode != "updown")
+    return core::make_error("invalid mode:" + mode + " — up, down or updown");
+  // Notes that start together (per track) become an arpeggio.
+  std::map<std::pair<EntityId, Tick>, std::vector<Note>> stacks;
+  for (const Note& n : selected(ctx, *ids))
+    stacks[{n.track, n.tick}].push_back(n);
+  std::size_t changed = 0;
+  for (auto& [key, notes] : stacks) {
+    std::sort(notes.begin(), notes.end(), [&](const Note& a, const Note& b) {
+      return mode == "down" ? a.pitch > b.pitch : a.pitch < b.pitch;
+    });
+    if (mode == "updown" && notes.size() >= 3) {
+      // Back down through the inner notes: C E G → C E G E.
+      for (std::size_t i = notes.size() - 2; i >= 1; --i) {
+        Note copy = notes[i];
+        copy.id = 0;  // a new note
+        notes.push_back(copy);
+        if (i == 1) break;
+      }
+    }
+    for (std::size_t i = 0; i < notes.size(); ++i) {
+      Note n = notes[i];
+      const Tick offset = static_cast<Tick>(i) * *step;
+      if (n.id == 0) n.id = ctx.edit.song().allocate_id();
+      if (mode == "updown") {
+        n.duration = *step;  // a running figure: each note gives way to the next
+      } else if (offset >= n.duration) {
+        n.duration = std::max<std::uint32_t>(1, *step);
+      } else {
+        n.duration -= static_cast<std::uint32_t>(offset);
+      }
+      n.tick += offset;
+      ctx.edit.put_note(n);
+      ++changed;
+    }
+  }
+  ctx.lines.push_back("@ Arpeggiated " + core::plural(stacks.size(), "chord") + " (" +
+                      core::plural(changed, "note") + ", " + mode + ", step " +
+                      duration_text(ctx.song(), *step) + ")");
+  return {};
+}
+
+core::Result<void> verb_swing(OpContext& ctx) {
+  auto ids = select_notes(ctx);
+  if (!ids) return ids.error();
+  auto grid = duration_param(ctx, "grid", "eighth");
+  if (!grid) return grid.error();
+  const long amount = number_param(ctx, "amount").value_or(60);
+  if (amount < 50 || amount > 75)
+    return core::make_error(
+        "invalid amount — 50 (straight) to 75 (hard swing); 67 is a triplet feel");
+  // Notes on the off-beat of each pair of grid steps move later by (amount-50)% of two steps.
+  const double shift = (static_cast<double>(amount) - 50.0) / 100.0 * 2.0 * *grid;
+  std::size_t moved = 0;
+  for (Note n : selected(ctx, *ids)) {
+    if (n.tick % *grid != 0 || (n.tick / *grid) % 2 == 0) continue;
+    const auto delta = static_cast<Tick>(std::lround(shift));
+    n.tick += delta;
+    if (n.duration > delta + 1) n.duration -= static_cast<std::uint32_t>(delta);
+    ctx.edit.put_note(n);
+    ++moved;
+  }
+  ctx.lines.push_back("@ Swung " + core::plural(moved, "off-beat note") + " (" +
+                      std::to_string(amount) + "% on " + duration_text(ctx.song(), *grid) + ")");
+  return {};
+}
+
+core::Result<void> verb_humanize(OpContext& ctx) {
+  auto ids = select_notes(ctx);
+  if (!ids) return ids.error();
+  const long timing = number_param(ctx, "timing").value_or(10);
+  const long velocity = number_param(ctx, "vel").value_or(8);
+  const long seed = number_param(ctx, "seed").value_or(1);
+  if (timing < 0 || timing > ctx.song().ppqn() || velocity < 0 || velocity > 64 || seed < 0)
+    return core::make_error("humanize timing:TICKS (0..ppqn) vel:N (0..64) seed:N (≥0)");
+  // Reproducible: the same seed and selection give the same result.
+  std::mt19937 random(static_cast<std::uint32_t>(seed));
+  std::uniform_int_distribution<long> jitter(-timing, timing);
+  std::uniform_int_distribution<long> accent(-velocity, velocity);
+  for (Note n : selected(ctx, *ids)) {
+    const long tick = static_cast<long>(n.tick) + jitter(random);
+    n.tick = static_cast<Tick>(std::max(0L, tick));
+    n.velocity = static_cast<int>(std::clamp(n.velocity + accent(random), 1L, 127L));
+    ctx.edit.put_note(n);
+  }
+  ctx.lines.push_back("@ Humanized " + core::plural(ids->size(), "note") + " (timing ±" +
+                      std::to_string(timing) + " ticks, vel ±" + std::to_string(velocity) +
+                      ", seed " + std::to_string(seed) + ")");
+  return {};
+}
+
+core::Result<void> verb_legato(OpContext& ctx) {
+  auto ids = select_notes(ctx);
+  if (!ids) return ids.error();
+  auto notes = selected(ctx, *ids);
+  std::sort(notes.begin(), notes.end(), [](const Note& a, const Note& b) {
+    return a.track != b.track ? a.track < b.track : a.tick < b.tick;
+  });
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    // The next later onset on the same track.
+    std::size_t j = i + 1;
+    while (j < notes.size() && notes[j].track == notes[i].track && notes[j].tick == notes[i].tick)
+      ++j;
+    if (j >= notes.size() || notes[j].track != notes[i].track) continue;
+    Note n = notes[i];
+    n.duration = static_cast<std::uint32_t>(notes[j].tick - n.tick);
+    if (n.duration != notes[i].duration) {
+      ctx.edit.put_note(n);
+      ++changed;
+    }
+  }
+  ctx.lines.push_back("* Legato: " + core::plural(changed, "note") + " extended to the next note");
+  return {};
+}
+
+core::Result<void> verb_staccato(OpContext& ctx) {
+  auto ids = select_notes(ctx);
+  if (!ids) return ids.error();
+  const long amount = number_param(ctx, "amount").value_or(50);
+  if (amount < 5 || amount > 95)
+    return core::make_error("invalid amount — 5..95 (% of the length)");
+  for (Note n : selected(ctx, *ids)) {
+    n.duration = std::max<std::uint32_t>(
+        1, static_cast<std::uint32_t>(std::lround(n.duration * static_cast<double>(amount) / 100)));
+    ctx.edit.put_note(n);
+  }
+  ctx.lines.push_back("* Staccato: " + core::plural(ids->size(), "note") + " shortened to " +
+                      std::to_string(amount) + "%");
+  return {};
+}
+
+}  // namespace fcp::midi

@@ -1,0 +1,101 @@
+// The midi verbs, grouped by file (notes, tracks, conductor, editing, performance, tracker),
+// and the helpers they share (common.cpp, selectors.cpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/domain.hpp"
+#include "core/response.hpp"
+#include "domains/midi/document.hpp"
+
+namespace fcp::midi {
+
+struct OpContext {
+  MidiDocument& doc;
+  SongTransaction& edit;
+  core::CallContext& call;
+  const core::ParsedOp& op;
+  std::vector<std::string> lines;
+  std::string checkpoint;
+
+  const Song& song() const { return edit.song(); }
+};
+
+using VerbHandler = core::Result<void> (*)(OpContext&);
+VerbHandler find_verb_handler(std::string_view verb);
+
+// ---- tracks, params, positions (common.cpp) ---------------------------------------------------
+// A track by name: exact, case-insensitive, normalized, unique prefix. Errors suggest the op with
+// the closest name, or `track add NAME`.
+core::Result<EntityId> resolve_track(const OpContext& ctx, std::string_view name);
+// The first positional as a track, with a usage error naming `usage` when missing.
+core::Result<EntityId> track_positional(const OpContext& ctx, std::string_view usage);
+const Track& track_of(const OpContext& ctx, EntityId id);
+
+// Positions: M.B, M.B.T, tick:N, +DUR/-DUR (relative to where the last note ended), end.
+core::Result<Tick> parse_position_text(const OpContext& ctx, std::string_view text);
+core::Result<Tick> position_param(const OpContext& ctx, std::string_view key,
+                                  std::string_view fallback);
+core::Result<std::uint32_t> duration_param(const OpContext& ctx, std::string_view key,
+                                           std::string_view fallback);
+core::Result<int> velocity_param(const OpContext& ctx, std::string_view key, int fallback);
+// ch:N (1..16) or the track's channel; returns 0..15.
+core::Result<int> channel_param(const OpContext& ctx, const Track& track);
+// A pitch; on drum tracks (channel 10) GM drum names work too (kick, snare, closed-hat, …).
+core::Result<int> parse_pitch_for(const OpContext& ctx, const Track& track, std::string_view text);
+
+std::string position_text(const Song& song, Tick tick);
+std::string duration_text(const Song& song, std::uint32_t ticks);
+std::string pitch_text(const Track& track, int pitch);  // drum names on drum tracks
+std::string instrument_text(const Song& song, EntityId track);
+std::string quote_name(std::string_view name);  // 'Piano'
+// "(M.B-M.B)" style range parsing: start inclusive, end inclusive of its beat when asked.
+core::Result<std::pair<Tick, Tick>> parse_range(const OpContext& ctx, std::string_view text,
+                                                bool end_inclusive);
+
+// ---- selectors (selectors.cpp) ----------------------------------------------------------------
+// The notes the op's selectors pick (intersection of positive ones, minus @not:…). Errors for
+// unknown selector types, no selectors, and empty results.
+core::Result<std::vector<EntityId>> select_notes(const OpContext& ctx);
+// Same over controls (CC, bends, programs) and conductor items for `remove`.
+struct Selection {
+  std::vector<EntityId> notes;
+  std::vector<EntityId> controls;
+};
+
+// ---- handlers ---------------------------------------------------------------------------------
+core::Result<void> verb_note(OpContext& ctx);
+core::Result<void> verb_chord(OpContext& ctx);
+core::Result<void> verb_track(OpContext& ctx);
+core::Result<void> verb_cc(OpContext& ctx);
+core::Result<void> verb_bend(OpContext& ctx);
+core::Result<void> verb_mute(OpContext& ctx);
+core::Result<void> verb_solo(OpContext& ctx);
+core::Result<void> verb_program(OpContext& ctx);
+core::Result<void> verb_tempo(OpContext& ctx);
+core::Result<void> verb_time_sig(OpContext& ctx);
+core::Result<void> verb_key_sig(OpContext& ctx);
+core::Result<void> verb_marker(OpContext& ctx);
+core::Result<void> verb_title(OpContext& ctx);
+core::Result<void> verb_remove(OpContext& ctx);
+core::Result<void> verb_move(OpContext& ctx);
+core::Result<void> verb_copy(OpContext& ctx);
+core::Result<void> verb_transpose(OpContext& ctx);
+core::Result<void> verb_velocity(OpContext& ctx);
+core::Result<void> verb_quantize(OpContext& ctx);
+core::Result<void> verb_modify(OpContext& ctx);
+core::Result<void> verb_repeat(OpContext& ctx);
+core::Result<void> verb_crescendo(OpContext& ctx);
+core::Result<void> verb_arpeggiate(OpContext& ctx);
+core::Result<void> verb_swing(OpContext& ctx);
+core::Result<void> verb_humanize(OpContext& ctx);
+core::Result<void> verb_legato(OpContext& ctx);
+core::Result<void> verb_staccato(OpContext& ctx);
+core::Result<void> verb_checkpoint(OpContext& ctx);
+core::Result<void> verb_tracker(OpContext& ctx);
+core::Result<void> verb_step(OpContext& ctx);
+
+}  // namespace fcp::midi

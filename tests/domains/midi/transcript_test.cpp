@@ -1,0 +1,35 @@
+// Golden transcripts of the midi domain (format: tests/support/transcript.hpp).
+#include "tests/support/transcript.hpp"
+
+#include <gtest/gtest.h>
+
+#include "domains/midi/domain.hpp"
+
+namespace fcp::midi {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kRoot = testing::source_dir(FCP_SOURCE_DIR_FALLBACK);
+
+class Transcript : public ::testing::TestWithParam<fs::path> {};
+
+TEST_P(Transcript, RepliesMatch) {
+  auto domain = make_midi_domain();
+  EXPECT_EQ(testing::run_transcript(GetParam(), *domain, kRoot / "fixtures" / "midi"), "");
+}
+
+std::string test_name(const ::testing::TestParamInfo<fs::path>& info) {
+  std::string name = info.param.stem().string();
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Golden, Transcript,
+                         ::testing::ValuesIn(testing::transcript_files(kRoot, "midi")), test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Transcript);
+
+}  // namespace
+}  // namespace fcp::midi
