@@ -16,6 +16,6 @@ ctest --test-dir "$release" --output-on-failure -j "$jobs" --timeout 300
 if [ "${FCP_SKIP_SANITIZERS:-0}" != 1 ]; then
   asan="$("$root/scripts/build.sh" asan)"
   echo "== ASan+UBSan build: all tests" >&2
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  LSAN_OPTIONS=suppressions=$root/config/sanitizers/lsan.supp ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir "$asan" --output-on-failure -j "$jobs" --timeout 600
 fi
