@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the release flavour and runs both benchmarks: bench_core (engine micro-benchmarks,
-# Google Benchmark) and bench_roundtrip (the real daemon measured from outside over stdio, TCP and
+# Builds the release flavour and runs the benchmarks: bench_core, bench_drawio and bench_midi
+# (Google Benchmark) and bench_roundtrip (the real daemon measured from outside over stdio, TCP and
 # Streamable HTTP). Each one's output is saved under bench/results/, named by UTC date and time.
 #   bench/run.sh [bench_roundtrip options...]   e.g. bench/run.sh --calls 5000 --seconds 2
 #   FCP_BENCH_BUILD_DIR=DIR bench/run.sh        use an existing build directory, build nothing
@@ -16,7 +16,8 @@ else
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
   cmake --build "$build" >&2
 fi
-for binary in bench/bench_core bench/bench_roundtrip tests/fcpd_testing; do
+for binary in bench/bench_core bench/bench_drawio bench/bench_midi bench/bench_roundtrip \
+  tests/fcpd_testing; do
   [ -x "$build/$binary" ] || { echo "run.sh: $build/$binary is missing" >&2; exit 1; }
 done
 
@@ -29,12 +30,14 @@ header() {
        "$(uname -srm), $(nproc) CPUs"
 }
 
-echo "== bench_core" >&2
-{
-  header bench_core
-  "$build/bench/bench_core" --benchmark_out="$results/$stamp-core.json" \
-    --benchmark_out_format=json 2>&1
-} | tee "$results/$stamp-core.txt"
+for bench in core drawio midi; do
+  echo "== bench_$bench" >&2
+  {
+    header "bench_$bench"
+    "$build/bench/bench_$bench" --benchmark_out="$results/$stamp-$bench.json" \
+      --benchmark_out_format=json 2>&1
+  } | tee "$results/$stamp-$bench.txt"
+done
 
 echo "== bench_roundtrip" >&2
 {
@@ -45,4 +48,4 @@ echo "== bench_roundtrip" >&2
 
 # Paths relative to the repository, so saved results name no machine's directories.
 sed -i "s|$root/||g" "$results/$stamp"-*
-echo "results: $results/$stamp-{core,roundtrip}.{txt,json}" >&2
+echo "results: $results/$stamp-{core,drawio,midi,roundtrip}.{txt,json}" >&2

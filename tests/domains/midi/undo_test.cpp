@@ -1,0 +1,153 @@
+// Every midi verb's event must revert to exactly the song before the op and replay to exactly
+// the song after it; a failing op must leave the song untouched.
+#include <gtest/gtest.h>
+
+#include "core/parsed_op.hpp"
+#include "domains/midi/document.hpp"
+#include "domains/midi/domain.hpp"
+#include "domains/midi/song_io.hpp"
+
+namespace fcp::midi {
+namespace {
+
+class NoFiles final : public core::PathPolicy {
+ public:
+  core::Result<std::filesystem::path> for_reading(std::string_view) const override {
+    return core::make_error("no files in this test");
+  }
+  core::Result<std::filesystem::path> for_writing(std::string_view) const override {
+    return core::make_error("no files in this test");
+  }
+};
+
+class MidiUndoTest : public ::testing::Test {
+ protected:
+  MidiUndoTest() : domain_(make_midi_domain()) {
+    core::SessionCommand command;
+    command.command = "new";
+    document_.reset(static_cast<MidiDocument*>(domain_->create(command).value().release()));
+  }
+
+  // The whole observable state: the file it would save, plus mute/solo flags and the digest.
+  std::string state() const {
+    std::string flags;
+    for (const auto& track : document_->song().tracks())
+      flags += track.name + (track.muted ? "M" : "") + (track.solo ? "S" : "") + ";";
+    return write_song(document_->song()) + "|" + flags + "|" + document_->digest();
+  }
+
+  core::Result<core::OpOutcome> run(const std::string& text) {
+    auto op = core::parse_op(text, domain_->parse_hooks());
+    if (!op) return op.error();
+    core::EffectSink effects;
+    core::ProgressFn progress;
+    core::CallContext ctx{log_, paths_, effects, progress};
+    auto outcome = document_->execute(*op, ctx);
+    if (outcome && outcome->event) log_.append(outcome->event);
+    return outcome;
+  }
+
+  void check(const std::string& text) {
+    SCOPED_TRACE(text);
+    const std::string before = state();
+    auto outcome = run(text);
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    const std::string after = state();
+    if (!outcome->event) {
+      EXPECT_EQ(before, after) << "an op without an event changed the song";
+      return;
+    }
+    core::EffectSink effects;
+    document_->revert(*outcome->event, effects);
+    EXPECT_EQ(state(), before) << "revert did not restore the song";
+    document_->replay(*outcome->event, effects);
+    EXPECT_EQ(state(), after) << "replay did not reproduce the song";
+  }
+
+  void check_failure(const std::string& text) {
+    SCOPED_TRACE(text);
+    const std::string before = state();
+    EXPECT_FALSE(run(text)) << "expected " << text << " to fail";
+    EXPECT_EQ(state(), before) << "a failed op changed the song";
+  }
+
+  std::unique_ptr<core::Domain> domain_;
+  std::unique_ptr<MidiDocument> document_;
+  core::EventLog log_;
+  NoFiles paths_;
+};
+
+TEST_F(MidiUndoTest, EveryVerbRevertsAndReplaysExactly) {
+  for (const char* op : {
+           "track add Piano",
+           "track add Drums instrument:drums",
+           "track add Bass instrument:acoustic-bass bank:1.2",
+           "note Piano C4 at:1.1 dur:quarter",
+           "note Piano E4 G4 at:1.2 dur:8n vel:ff",
+           "chord Piano Am7/G at:2.1 dur:whole octave:3 inv:1 voicing:open",
+           "chord Piano Cmaj7 at:3.1 dur:half strum:ticks:30",
+           "note Drums kick at:1.1 dur:16n",
+           "note Drums snare at:1.2 dur:16n",
+           "note Bass C2 at:1.1 dur:half",
+           "cc Piano volume 100 at:1.1",
+           "cc Piano expression 0->127 from:1.1 to:2.1 step:eighth",
+           "bend Piano 4096 at:1.3",
+           "program Piano violin",
+           "program Piano trumpet at:3.1",
+           "mute Bass",
+           "solo Piano",
+           "tempo 140",
+           "tempo 90 at:3.1",
+           "time-sig 3/4 at:4.1",
+           "key-sig Em",
+           "marker \"Verse: one\" at:2.1",
+           "title \"Undo\"",
+           "transpose @track:Piano +3",
+           "velocity @track:Piano -5",
+           "velocity @pitch:C2 =mf",
+           "move @track:Bass to:2.1",
+           "copy @track:Drums to:2.1",
+           "quantize @track:Piano grid:eighth strength:50",
+           "modify @track:Piano @range:1.1-1.4 vel:90 dur:eighth",
+           "repeat @track:Drums count:2",
+           "crescendo @track:Piano from:p to:ff",
+           "decrescendo @track:Drums from:ff to:pp",
+           "arpeggiate @track:Piano @range:2.1-2.4 step:sixteenth",
+           "swing @track:Drums amount:66",
+           "humanize @track:Piano seed:7",
+           "legato @track:Bass",
+           "staccato @track:Drums amount:40",
+           "remove @track:Drums @pitch:snare",
+           "remove @cc:volume",
+           "remove @tempo @range:3.1-3.1",
+           "remove @marker",
+           "track rename Bass to:Low",
+           "track remove Low",
+           "checkpoint here",
+       }) {
+    check(op);
+  }
+}
+
+TEST_F(MidiUndoTest, TrackerBlockIsOneStep) {
+  check("track add Drums instrument:drums");
+  check("tracker Drums import at:1.1 res:16th");
+  check("Step 01: [kick_v100_1], [closed-hat_v70_1]");
+  check("Step 03: [snare_v100_2]");
+  check("tracker end");
+}
+
+TEST_F(MidiUndoTest, FailingOpsChangeNothing) {
+  check("track add Piano");
+  check("note Piano C4 at:1.1");
+  for (const char* op :
+       {"note Piano H4", "note Nope C4", "note Piano C4 at:1.9", "note Piano C4 dur:quavr",
+        "note Piano C4 vel:0", "note Piano C4 ch:0", "chord Piano Cxyz", "cc Piano volume 300",
+        "transpose @all +200", "remove @bogus:1", "remove @track:Piano @pitch:C9", "tempo 5000",
+        "time-sig 3/5", "key-sig Q", "track add piano", "tracker end"}) {
+    check_failure(op);
+  }
+}
+
+}  // namespace
+}  // namespace fcp::midi
