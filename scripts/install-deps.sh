@@ -12,6 +12,7 @@ packages=(
   libxml2-utils
   libgraphviz-dev librsvg2-dev libcairo2-dev
   libfluidsynth-dev timgm6mb-soundfont python3-mido
+  liblo-tools
 )
 # Node.js runs the end-to-end tests with the official MCP TypeScript SDK.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)

@@ -1,0 +1,2 @@
+// Placeholder until this library has its first source file.
+namespace fcp::lofi {}
