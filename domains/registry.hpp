@@ -5,9 +5,10 @@
 #include <vector>
 
 #include "core/domain.hpp"
+#include "daemon/daemon.hpp"
 
 namespace fcp::domains {
 
-std::vector<std::unique_ptr<core::Domain>> make_all();
+std::vector<std::unique_ptr<core::Domain>> make_all(const daemon::DomainEnvironment& environment);
 
 }  // namespace fcp::domains

@@ -14,3 +14,6 @@ pkg_check_modules(RSVG REQUIRED IMPORTED_TARGET librsvg-2.0 cairo)
 
 # midi: FluidSynth renders songs to audio with a General MIDI SoundFont.
 pkg_check_modules(FLUIDSYNTH REQUIRED IMPORTED_TARGET fluidsynth)
+
+# lofi: OSC encoding for the Max bridge.
+find_package(Oscpack REQUIRED)

@@ -316,11 +316,15 @@ smf::File file_from_song(const Song& song) {
     for (const auto& [tick, id] : song.notes().of_track(track.id)) {
       const Note& n = *song.notes().find(id);
       events.emplace_back(3, channel_event(n.tick, 0x90, n.channel, {n.pitch, n.velocity}));
+      // Offs of earlier notes go before the note-ons of their tick; a zero-length note's own
+      // off must follow its on, or the pair would be read back the other way round.
+      const int off_order = n.duration == 0 ? 4 : 2;
       if (n.release < 0) {
-        events.emplace_back(2, channel_event(n.tick + n.duration, 0x90, n.channel, {n.pitch, 0}));
+        events.emplace_back(off_order,
+                            channel_event(n.tick + n.duration, 0x90, n.channel, {n.pitch, 0}));
       } else {
         events.emplace_back(
-            2, channel_event(n.tick + n.duration, 0x80, n.channel, {n.pitch, n.release}));
+            off_order, channel_event(n.tick + n.duration, 0x80, n.channel, {n.pitch, n.release}));
       }
     }
     std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) {

@@ -99,7 +99,11 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
   if (key == "http.allowed_hosts") return assign(string_list(value, key), config.allowed_hosts);
   if (key == "http.session_idle_seconds")
     return assign(size_value(value, key), config.http_session_idle_seconds);
-  if (key == "lofi") return {};  // read by the lofi domain
+  if (key == "lofi") {  // read by the lofi domain
+    if (!value.is_object()) return make_error("config: \"lofi\" must be an object");
+    config.domain_settings["lofi"] = value;
+    return {};
+  }
   return make_error("config: unknown setting \"" + key + "\" (see config/fcpd.json for the list)");
 }
 

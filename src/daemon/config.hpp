@@ -2,6 +2,7 @@
 // flags, which override the file.
 #pragma once
 
+#include <boost/json/object.hpp>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -17,6 +18,8 @@ struct Endpoint {
 };
 
 struct Config {
+  // Config sections domains read themselves, by domain name ("lofi": bridge host, ports, timeout).
+  boost::json::object domain_settings;
   bool stdio = false;
   std::vector<Endpoint> tcp;
   std::vector<Endpoint> http;

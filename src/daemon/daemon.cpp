@@ -43,12 +43,12 @@ transport::Limits limits_of(const Config& config) {
 // Everything a running daemon owns, torn down in reverse order.
 class Daemon {
  public:
-  Daemon(const Config& config, std::vector<std::unique_ptr<core::Domain>> domains, RootPolicy roots)
+  Daemon(const Config& config, const DomainFactory& factory, RootPolicy roots)
       : config_(config),
-        domains_(std::move(domains)),
         roots_(std::move(roots)),
         workers_(config.workers),
-        signals_(io_, SIGINT, SIGTERM) {
+        signals_(io_, SIGINT, SIGTERM),
+        domains_(factory(DomainEnvironment{io_, config.domain_settings})) {
     std::vector<const core::Domain*> hosted;
     for (const auto& domain : domains_)
       hosted.push_back(domain.get());
@@ -60,6 +60,9 @@ class Daemon {
     options.conformance_fixtures = config.conformance_fixtures;
     server_ = std::make_unique<mcp::Server>(workers_.get_executor(), hosted, roots_, options);
   }
+
+  std::size_t domain_count() const { return domains_.size(); }
+  const RootPolicy& roots() const { return roots_; }
 
   int serve() {
     if (auto started = start_transports(); !started) {
@@ -128,13 +131,14 @@ class Daemon {
   }
 
   const Config& config_;
-  std::vector<std::unique_ptr<core::Domain>> domains_;
   RootPolicy roots_;
   // Declared before io_ so it is destroyed after it: handlers still queued on io_ at exit may
   // own client sessions whose strands live on the worker pool.
   asio::thread_pool workers_;
   asio::io_context io_;
   asio::signal_set signals_;
+  // After io_: domains may own sockets and timers on it, which must go before it.
+  std::vector<std::unique_ptr<core::Domain>> domains_;
   std::unique_ptr<mcp::Server> server_;
   std::vector<std::unique_ptr<transport::TcpServer>> tcp_;
   std::vector<std::unique_ptr<transport::HttpServer>> http_;
@@ -142,9 +146,18 @@ class Daemon {
   bool stopping_ = false;
 };
 
+std::string roots_text(const Daemon& daemon) {
+  return daemon.roots().roots().front().string();
+}
+
 }  // namespace
 
 int run(int argc, const char* const* argv, std::vector<std::unique_ptr<core::Domain>> domains) {
+  auto owned = std::make_shared<std::vector<std::unique_ptr<core::Domain>>>(std::move(domains));
+  return run(argc, argv, [owned](const DomainEnvironment&) { return std::move(*owned); });
+}
+
+int run(int argc, const char* const* argv, DomainFactory factory) {
   auto invocation = parse_invocation(argc, argv);
   if (!invocation) {
     std::cerr << "fcpd: " << invocation.error().message << "\n\n" << usage_text();
@@ -172,9 +185,9 @@ int run(int argc, const char* const* argv, std::vector<std::unique_ptr<core::Dom
     spdlog::error("{}", roots.error().message);
     return 2;
   }
-  spdlog::info("fcpd {} starting; {} domain(s); roots: {}", kVersion, domains.size(),
-               roots->roots().front().string());
-  Daemon daemon(config, std::move(domains), std::move(*roots));
+  Daemon daemon(config, factory, std::move(*roots));
+  spdlog::info("fcpd {} starting; {} domain(s); roots: {}", kVersion, daemon.domain_count(),
+               roots_text(daemon));
   return daemon.serve();
 }
 

@@ -3,5 +3,7 @@
 #include "domains/registry.hpp"
 
 int main(int argc, char** argv) {
-  return fcp::daemon::run(argc, argv, fcp::domains::make_all());
+  return fcp::daemon::run(argc, argv, [](const fcp::daemon::DomainEnvironment& environment) {
+    return fcp::domains::make_all(environment);
+  });
 }

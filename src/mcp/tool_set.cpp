@@ -50,16 +50,25 @@ std::string description_for(ToolKind kind, const core::Domain& domain) {
       return "Edit the open " + what + " document with op strings (one atomic batch per call). " +
              "Start with " + name + "_session 'new \"Title\"' or 'open PATH'.\n\n" +
              core::render_reference_card(domain, nullptr);
-    case ToolKind::query:
-      return "Inspect the open " + what +
-             " document (read-only): map, stats, status, describe "
-             "REF, list [@selector], find TEXT, history N, diff checkpoint:NAME, … — see " +
+    case ToolKind::query: {
+      // The domain's own queries, then the engine's: exactly what this tool answers.
+      std::string list;
+      for (const auto& spec : domain.queries())
+        list += (list.empty() ? "" : "; ") + spec.syntax;
+      for (const auto& spec : core::engine_queries())
+        list += (list.empty() ? "" : "; ") + spec.syntax;
+      return "Inspect the open " + what + " document (read-only). Queries: " + list + ". See " +
              name + "_help.";
-    case ToolKind::session:
+    }
+    case ToolKind::session: {
+      std::string extensions;
+      for (const auto& spec : domain.session_extensions())
+        extensions += ", " + spec.syntax;
       return "Lifecycle of the " + what +
              " document: new, open, save [as:PATH], checkpoint, "
-             "undo [N] / undo to:NAME, redo [N], close, and domain commands (see " +
-             name + "_help).";
+             "undo [N] / undo to:NAME, redo [N], close" +
+             extensions + " (see " + name + "_help).";
+    }
     case ToolKind::fixture_error:
       return {};
     case ToolKind::help:

@@ -12,7 +12,7 @@ its absolute tick (the sum of the deltas in its track) and its mido type:
   key_signature      [tick, "key_signature", key]
   marker, track_name, text, lyrics, … (text metas)   [tick, type, text]
   sysex              [tick, "sysex", [data bytes]]
-  other metas        [tick, type, repr of the message without its time]
+  other metas        [tick, type, type byte, [data bytes]] or [tick, type, {fields}]
 end_of_track is left out (mido always reports one).
 """
 import json
@@ -50,7 +50,11 @@ def event_of(tick, msg):
         return [tick, t, msg.key]
     if t in TEXT_METAS:
         return [tick, t, msg.text if hasattr(msg, "text") else msg.name]
-    return [tick, t, repr(msg.copy(time=0))]
+    if hasattr(msg, "data"):  # sequencer_specific, unknown meta types
+        return [tick, t, getattr(msg, "type_byte", None), list(msg.data)]
+    fields = {k: (list(v) if isinstance(v, (bytes, bytearray, tuple)) else v)
+              for k, v in vars(msg).items() if k != "time"}
+    return [tick, t, fields]
 
 
 def read(path):
