@@ -1,0 +1,151 @@
+// Bridge::deliver: an op's effects, in order, with compensation in Max on the first failure.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/post.hpp>
+#include <boost/json/parse.hpp>
+
+#include "domains/lofi/bridge/bridge.hpp"
+
+namespace fcp::lofi::bridge {
+
+namespace {
+
+constexpr std::string_view kLofiPrefix = "/lofi/";
+
+struct ParsedEffect {
+  std::string verb;
+  boost::json::object payload;
+};
+
+core::Result<ParsedEffect> parse_effect(const core::Effect& effect) {
+  if (!effect.address.starts_with(kLofiPrefix) || effect.address.size() == kLofiPrefix.size()) {
+    return core::make_error(
+        fmt::format("effect address \"{}\" is not /lofi/<verb>", effect.address));
+  }
+  ParsedEffect parsed;
+  parsed.verb = effect.address.substr(kLofiPrefix.size());
+  if (effect.payload.empty()) return parsed;
+  boost::system::error_code ec;
+  auto json = boost::json::parse(effect.payload, ec);
+  if (ec || !json.is_object()) {
+    return core::make_error(
+        fmt::format("the payload of effect {} is not a JSON object", effect.address));
+  }
+  parsed.payload = std::move(json.as_object());
+  return parsed;
+}
+
+// One delivery: a chain of exchanges, each started from the previous one's completion (so on the
+// bridge's strand). Keeps itself alive through the callbacks it hands to the bridge.
+class EffectDelivery : public std::enable_shared_from_this<EffectDelivery> {
+ public:
+  EffectDelivery(std::shared_ptr<Bridge> bridge, std::vector<core::Effect> effects,
+                 std::function<void(core::Result<void>)> done)
+      : bridge_(std::move(bridge)), effects_(std::move(effects)), done_(std::move(done)) {}
+
+  void deliver_next() {
+    if (index_ == effects_.size()) return done_(core::Result<void>{});
+    auto parsed = parse_effect(effects_[index_]);
+    if (!parsed) return compensate(parsed.error(), false);
+    bridge_->exchange(std::move(parsed->verb), std::move(parsed->payload),
+                      [self = shared_from_this()](Exchange exchange) {
+                        if (exchange.outcome == Outcome::answered) {
+                          ++self->index_;
+                          return self->deliver_next();
+                        }
+                        self->compensate(exchange.result.error(),
+                                         exchange.outcome == Outcome::timed_out);
+                      });
+  }
+
+ private:
+  void compensate(core::Error failure, bool timed_out) {
+    failure_ = std::move(failure);
+    // A timed-out effect may have happened in Max: undo it too (harmless if it did not).
+    if (timed_out) append_undo(effects_[index_]);
+    for (std::size_t i = index_; i-- > 0;)
+      append_undo(effects_[i]);
+    if (!undo_.empty()) {
+      spdlog::info("lofi: {} failed ({}); sending {} compensating message(s) to Max",
+                   effects_[index_].address, failure_.message, undo_.size());
+    }
+    undo_next();
+  }
+
+  void append_undo(const core::Effect& effect) {
+    undo_.insert(undo_.end(), effect.undo.begin(), effect.undo.end());
+  }
+
+  void undo_next() {
+    while (undo_index_ < undo_.size()) {
+      auto parsed = parse_effect(undo_[undo_index_]);
+      if (parsed) {
+        return bridge_->exchange(
+            std::move(parsed->verb), std::move(parsed->payload),
+            [self = shared_from_this()](Exchange exchange) { self->on_undo(std::move(exchange)); });
+      }
+      spdlog::warn("lofi: cannot send compensating message: {}", parsed.error().message);
+      ++unconfirmed_;
+      ++undo_index_;
+    }
+    finish();
+  }
+
+  void on_undo(Exchange exchange) {
+    const auto& address = undo_[undo_index_].address;
+    ++undo_index_;
+    if (exchange.outcome == Outcome::answered) return undo_next();
+    ++unconfirmed_;
+    spdlog::warn("lofi: compensating {} failed: {}", address, exchange.result.error().message);
+    if (exchange.outcome == Outcome::timed_out) return send_rest_unawaited();
+    undo_next();
+  }
+
+  // Max stopped answering: send the remaining undo messages in order without waiting.
+  void send_rest_unawaited() {
+    for (; undo_index_ < undo_.size(); ++undo_index_) {
+      ++unconfirmed_;
+      auto parsed = parse_effect(undo_[undo_index_]);
+      if (!parsed) continue;
+      bridge_->exchange(std::move(parsed->verb), std::move(parsed->payload),
+                        [address = undo_[undo_index_].address](Exchange exchange) {
+                          if (exchange.outcome != Outcome::answered) {
+                            spdlog::warn("lofi: compensating {} failed: {}", address,
+                                         exchange.result.error().message);
+                          }
+                        });
+    }
+    finish();
+  }
+
+  void finish() {
+    if (unconfirmed_ > 0) {
+      failure_.message += fmt::format(
+          " (undoing the earlier messages in Max was not confirmed for {} of {}; Max may no "
+          "longer match the model — lofi_session sync pushes the model to Max again)",
+          unconfirmed_, undo_.size());
+    }
+    done_(std::move(failure_));
+  }
+
+  std::shared_ptr<Bridge> bridge_;
+  std::vector<core::Effect> effects_;
+  std::function<void(core::Result<void>)> done_;
+  std::size_t index_ = 0;
+  core::Error failure_;
+  std::vector<core::Effect> undo_;
+  std::size_t undo_index_ = 0;
+  std::size_t unconfirmed_ = 0;
+};
+
+}  // namespace
+
+void Bridge::deliver(std::vector<core::Effect> effects,
+                     std::function<void(core::Result<void>)> done) {
+  auto delivery =
+      std::make_shared<EffectDelivery>(shared_from_this(), std::move(effects), std::move(done));
+  boost::asio::post(strand_, [delivery] { delivery->deliver_next(); });
+}
+
+}  // namespace fcp::lofi::bridge

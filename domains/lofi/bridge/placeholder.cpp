@@ -1,2 +1,0 @@
-// Placeholder until this library has its first source file.
-namespace fcp::lofi {}

@@ -1,0 +1,52 @@
+#include "domains/lofi/device.hpp"
+
+#include <algorithm>
+
+namespace fcp::lofi {
+
+const MaxObject* Device::object(const std::string& id) const {
+  auto it = objects_.find(id);
+  return it == objects_.end() ? nullptr : &it->second;
+}
+
+void Device::put_object(MaxObject object) {
+  if (object.order == 0) object.order = next_order_++;
+  next_order_ = std::max(next_order_, object.order + 1);
+  objects_[object.id] = std::move(object);
+}
+
+void Device::erase_object(const std::string& id) {
+  objects_.erase(id);
+}
+
+std::vector<const MaxObject*> Device::in_order() const {
+  std::vector<const MaxObject*> out;
+  out.reserve(objects_.size());
+  for (const auto& [id, object] : objects_)
+    out.push_back(&object);
+  std::sort(out.begin(), out.end(),
+            [](const MaxObject* a, const MaxObject* b) { return a->order < b->order; });
+  return out;
+}
+
+bool Device::has_wire(const Wire& wire) const {
+  return std::find(wires_.begin(), wires_.end(), wire) != wires_.end();
+}
+
+void Device::add_wire(const Wire& wire) {
+  if (!has_wire(wire)) wires_.push_back(wire);
+}
+
+void Device::erase_wire(const Wire& wire) {
+  std::erase(wires_, wire);
+}
+
+std::vector<Wire> Device::wires_of(const std::string& id) const {
+  std::vector<Wire> out;
+  for (const auto& wire : wires_) {
+    if (wire.source == id || wire.destination == id) out.push_back(wire);
+  }
+  return out;
+}
+
+}  // namespace fcp::lofi

@@ -1,0 +1,100 @@
+// The device model: a Max for Live device as data — objects (class, args, position, attributes),
+// UI layers, wires, injected scripts and parameter mappings — so it can be queried, saved,
+// reopened and undone without Max running.
+#pragma once
+
+#include <array>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fcp::lofi {
+
+namespace maxpat {
+struct Patcher;
+struct AmxdFile;
+}  // namespace maxpat
+
+struct MaxObject {
+  std::string id;       // the scripting name (varname) the tools use
+  std::string cls;      // "cycle~", "live.dial", "panel"
+  std::string args;     // "440"
+  double x = 0, y = 0;  // patching position
+  std::optional<std::array<double, 2>> size;
+  std::map<std::string, std::string> attrs;  // Max attributes set with set/modify or ui
+  bool ui = false;                           // created as a UI layer (presentation)
+  std::string layer;                         // the UI layer name ("30_rate_dial"), z-order key
+  std::size_t order = 0;                     // creation order (z-order)
+  std::string box;                           // the box id in the file it came from ("" = new)
+  bool operator==(const MaxObject&) const = default;
+};
+
+struct Wire {
+  std::string source;
+  int outlet = 0;
+  std::string destination;
+  int inlet = 0;
+  auto operator<=>(const Wire&) const = default;
+};
+
+struct Mapping {
+  std::string parameter;  // the Live parameter name
+  std::string object;
+  std::string property;  // e.g. "value"
+  bool operator==(const Mapping&) const = default;
+};
+
+struct DeviceInfo {
+  std::string name = "Untitled";
+  double width = 600, height = 400;
+  std::string type = "aaaa";  // amxd device type: audio effect
+  bool operator==(const DeviceInfo&) const = default;
+};
+
+// Thread: owned by one session.
+class Device {
+ public:
+  DeviceInfo& info() { return info_; }
+  const DeviceInfo& info() const { return info_; }
+
+  const std::map<std::string, MaxObject>& objects() const { return objects_; }
+  const MaxObject* object(const std::string& id) const;
+  void put_object(MaxObject object);  // insert or replace; keeps `order` when replacing
+  void erase_object(const std::string& id);
+  // Objects in creation (z) order.
+  std::vector<const MaxObject*> in_order() const;
+  std::size_t next_order() const { return next_order_; }
+
+  const std::vector<Wire>& wires() const { return wires_; }
+  bool has_wire(const Wire& wire) const;
+  void add_wire(const Wire& wire);
+  void erase_wire(const Wire& wire);
+  std::vector<Wire> wires_of(const std::string& id) const;
+
+  const std::map<std::string, Mapping>& mappings() const { return mappings_; }
+  void put_mapping(const Mapping& mapping) { mappings_[mapping.parameter] = mapping; }
+  void erase_mapping(const std::string& parameter) { mappings_.erase(parameter); }
+
+  const std::map<std::string, std::string>& scripts() const { return scripts_; }  // object → path
+  void put_script(const std::string& object, const std::string& path) { scripts_[object] = path; }
+  void erase_script(const std::string& object) { scripts_.erase(object); }
+
+  // The file the device was opened from, so a save keeps every box attribute, subpatcher and
+  // line detail the model does not interpret. Null for new devices.
+  std::shared_ptr<const maxpat::Patcher> source;
+  std::shared_ptr<const maxpat::AmxdFile> source_amxd;
+
+  bool operator==(const Device&) const = default;
+
+ private:
+  DeviceInfo info_;
+  std::map<std::string, MaxObject> objects_;
+  std::vector<Wire> wires_;
+  std::map<std::string, Mapping> mappings_;
+  std::map<std::string, std::string> scripts_;
+  std::size_t next_order_ = 1;
+};
+
+}  // namespace fcp::lofi

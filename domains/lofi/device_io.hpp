@@ -1,0 +1,22 @@
+// Device ⇄ Max files: .maxpat (patcher JSON) and .amxd (the Max for Live container).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "core/result.hpp"
+#include "domains/lofi/device.hpp"
+
+namespace fcp::lofi {
+
+// A device from a .maxpat or .amxd file (told apart by content). Every box becomes an object
+// (its id is the box's varname when it has a unique one, else the box id); every patch line
+// between two boxes a wire. The file stays attached, so saving keeps what the model ignores.
+core::Result<Device> read_device(std::string_view bytes, std::string_view name);
+// The file for `path`: .amxd → a Max for Live device, anything else → .maxpat.
+core::Result<std::string> write_device(const Device& device, const std::filesystem::path& path);
+// True for classes in the Max object table (and UI classes).
+bool known_class(std::string_view cls);
+
+}  // namespace fcp::lofi

@@ -1,0 +1,214 @@
+#include "domains/lofi/domain.hpp"
+
+#include <charconv>
+#include <future>
+
+#include "core/response.hpp"
+#include "domains/lofi/bridge/bridge.hpp"
+#include "domains/lofi/device_io.hpp"
+#include "domains/lofi/document.hpp"
+#include "domains/lofi/lofi_verbs.hpp"
+
+namespace fcp::lofi {
+namespace {
+
+namespace json = boost::json;
+
+std::optional<long> to_long(std::string_view text) {
+  long value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+long setting(const json::object& settings, std::string_view key, long fallback) {
+  const json::value* value = settings.if_contains(key);
+  if (value == nullptr || !value->is_number()) return fallback;
+  boost::system::error_code ec;
+  const auto number = value->to_number<long>(ec);
+  return ec ? fallback : number;
+}
+
+// Waits (bounded) for a ping: is a Max daemon answering these options?
+core::Result<double> probe(const std::shared_ptr<bridge::Bridge>& bridge) {
+  auto promise = std::make_shared<std::promise<core::Result<bridge::Reply>>>();
+  auto future = promise->get_future();
+  const auto started = std::chrono::steady_clock::now();
+  bridge->request("ping", {}, [promise](core::Result<bridge::Reply> reply) {
+    promise->set_value(std::move(reply));
+  });
+  auto reply = future.get();
+  if (!reply) return reply.error();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+      .count();
+}
+
+std::string card_sections() {
+  return "WIRE PROTOCOL: every op sends one OSC message /lofi/<verb> with one JSON argument to "
+         "Max (127.0.0.1:7400 by default); replies come back on 7401 and carry the requestId. "
+         "No Max answering = offline editing; `lofi_session sync` pushes the device later.\n"
+         "PORTS: outlets and inlets count from 0 and are written out:N in:N (SRC:0 would be a "
+         "key:value).\n"
+         "UI LAYERS: name them with a z prefix (00_bg_panel, 30_rate_dial); a call's ui ops are "
+         "sent as ONE /lofi/ui sorted by prefix (none = 50).\n"
+         "SELECTORS: @all @ui @unwired @class:CLS @not:…\n"
+         "UNDO: undo and redo also change Max (create ↔ remove, wire ↔ unwire, map ↔ unmap); a "
+         "batch Max rejects part-way is rolled back in the model and in Max.\n"
+         "EXAMPLE:\n"
+         "  lofi_session: new \"Flutter\" width:600 height:170\n"
+         "  lofi: [\"add plugin~ in\", \"add *~ vol\", \"add plugout~ out\", \"wire in -> vol -> "
+         "out\", \"wire in -> vol out:1 in:0\", \"ui 00_bg panel at:0,0 size:600x170\", \"ui "
+         "30_amount live.dial at:20,20 size:44x48\", \"map Amount 30_amount\"]\n"
+         "  lofi_session: save as:Flutter.amxd\n";
+}
+
+class LofiDomain final : public core::Domain {
+ public:
+  LofiDomain(boost::asio::io_context& io, const json::object& settings)
+      : hub_(io), verbs_(lofi_verbs()) {
+    defaults_.host = settings.contains("host") && settings.at("host").is_string()
+                         ? std::string(settings.at("host").as_string())
+                         : defaults_.host;
+    defaults_.port = static_cast<std::uint16_t>(setting(settings, "port", defaults_.port));
+    defaults_.reply_port =
+        static_cast<std::uint16_t>(setting(settings, "reply_port", defaults_.reply_port));
+    defaults_.timeout = std::chrono::milliseconds(setting(settings, "timeout_ms", 5000));
+    connect_on_new_ =
+        !settings.contains("connect_on_new") ||
+        (settings.at("connect_on_new").is_bool() && settings.at("connect_on_new").as_bool());
+    probe_ = std::chrono::milliseconds(setting(settings, "probe_ms", 300));
+  }
+
+  std::string_view name() const override { return "lofi"; }
+  std::string_view display_name() const override { return "Max for Live devices"; }
+  const core::VerbRegistry& verbs() const override { return verbs_; }
+  std::string card_sections() const override { return lofi::card_sections(); }
+  std::vector<core::VerbSpec> queries() const override { return lofi_queries(); }
+  std::vector<core::VerbSpec> session_extensions() const override {
+    return {{"connect", "connect [host:H] [port:7400] [reply:7401] [timeout:5000]", "",
+             "link to the Max daemon (ping first)"},
+            {"disconnect", "disconnect", "", "edit offline"},
+            {"sync", "sync", "", "push the whole device to Max"}};
+  }
+  std::vector<std::string> file_extensions() const override { return {"maxpat", "amxd"}; }
+
+  core::Result<std::unique_ptr<core::Document>> create(
+      const core::SessionCommand& command) const override {
+    Device device;
+    if (const std::string* title = command.arg("title")) device.info().name = *title;
+    for (auto [key, slot] :
+         {std::pair{"width", &device.info().width}, std::pair{"height", &device.info().height}}) {
+      if (const std::string* text = command.param(key)) {
+        auto value = to_long(*text);
+        if (!value || *value < 10 || *value > 4000)
+          return core::make_error("invalid " + std::string(key) + ":" + *text + " — 10..4000 px");
+        *slot = static_cast<double>(*value);
+      }
+    }
+    auto document = std::make_unique<LofiDocument>(std::move(device));
+    attach_if_answering(*document);
+    return std::unique_ptr<core::Document>(std::move(document));
+  }
+
+  core::Result<std::unique_ptr<core::Document>> load(
+      const std::filesystem::path& path, std::string_view bytes,
+      const core::ProgressFn& progress) const override {
+    (void)progress;
+    auto device = read_device(bytes, path.stem().string());
+    if (!device) return device.error();
+    auto document = std::make_unique<LofiDocument>(std::move(*device));
+    attach_if_answering(*document);
+    return std::unique_ptr<core::Document>(std::move(document));
+  }
+
+  core::Result<std::vector<std::string>> run_session_extension(
+      const core::SessionCommand& command, core::Document* document,
+      core::CallContext& ctx) const override {
+    auto* doc = static_cast<LofiDocument*>(document);
+    if (doc == nullptr) return core::make_error("no device open", {"lofi_session new \"Device\""});
+    if (command.command == "disconnect") {
+      doc->link().set_bridge(nullptr);
+      return std::vector<std::string>{"- disconnected from Max (editing offline)"};
+    }
+    if (command.command == "connect") {
+      bridge::BridgeOptions options = defaults_;
+      if (const std::string* host = command.param("host")) options.host = *host;
+      for (auto [key, slot] :
+           {std::pair{"port", &options.port}, std::pair{"reply", &options.reply_port}}) {
+        if (const std::string* text = command.param(key)) {
+          auto value = to_long(*text);
+          if (!value || *value < (key == std::string_view("reply") ? 0 : 1) || *value > 65535)
+            return core::make_error("invalid " + std::string(key) + ":" + *text);
+          *slot = static_cast<std::uint16_t>(*value);
+        }
+      }
+      if (const std::string* text = command.param("timeout")) {
+        std::string digits = *text;
+        if (digits.ends_with("ms")) digits.resize(digits.size() - 2);
+        long factor = 1;
+        if (!digits.empty() && digits.back() == 's') {
+          digits.pop_back();
+          factor = 1000;
+        }
+        auto value = to_long(digits);
+        if (!value || *value * factor < 50 || *value * factor > 60000)
+          return core::make_error("invalid timeout:" + *text + " — 50ms..60s");
+        options.timeout = std::chrono::milliseconds(*value * factor);
+      }
+      auto link = hub_.get(options);
+      if (!link) return link.error();
+      auto rtt = probe(*link);
+      if (!rtt) return rtt.error();
+      doc->link().set_bridge(*link);
+      return std::vector<std::string>{
+          "+ connected to Max at " + options.host + ":" + std::to_string(options.port) +
+          " (replies on " + std::to_string(options.reply_port) + ", " +
+          std::to_string(static_cast<int>(*rtt)) + " ms round trip); sync pushes the device"};
+    }
+    if (command.command == "sync") {
+      if (!doc->link().online())
+        return core::make_error("offline: connect to Max first", {"lofi_session connect"});
+      auto messages = build_messages(doc->device());
+      const std::size_t count = messages.size();
+      for (auto& message : messages)
+        ctx.effects.emit(std::move(message));
+      doc->link().mark_synced();
+      return std::vector<std::string>{"@ sync: " + core::plural(count, "message") + " to Max"};
+    }
+    return core::make_error("unknown session command \"" + command.command + "\"");
+  }
+
+  core::EffectExecutor* effect_executor(core::Document& document) const override {
+    return &static_cast<LofiDocument&>(document).link();
+  }
+
+ private:
+  // Links a new or opened device to Max when a daemon answers quickly; otherwise offline.
+  void attach_if_answering(LofiDocument& document) const {
+    if (!connect_on_new_) return;
+    bridge::BridgeOptions options = defaults_;
+    auto quick = options;
+    quick.timeout = probe_;
+    auto link = hub_.get(quick);
+    if (!link) return;
+    if (probe(*link)) {
+      auto full = hub_.get(options);  // restore the configured timeout
+      if (full) document.link().set_bridge(*full);
+    }
+  }
+
+  mutable bridge::BridgeHub hub_;
+  core::VerbRegistry verbs_;
+  bridge::BridgeOptions defaults_;
+  bool connect_on_new_ = true;
+  std::chrono::milliseconds probe_{300};
+};
+
+}  // namespace
+
+std::unique_ptr<core::Domain> make_lofi_domain(boost::asio::io_context& io,
+                                               const json::object& settings) {
+  return std::make_unique<LofiDomain>(io, settings);
+}
+
+}  // namespace fcp::lofi

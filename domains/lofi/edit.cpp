@@ -1,0 +1,264 @@
+#include "domains/lofi/edit.hpp"
+
+#include <boost/json.hpp>
+
+namespace fcp::lofi {
+namespace {
+
+namespace json = boost::json;
+
+core::Effect message(std::string verb, const json::object& payload) {
+  return core::Effect{"/lofi/" + std::move(verb), json::serialize(payload), {}};
+}
+
+json::object layer_json(const MaxObject& o) {
+  json::object attrs;
+  for (const auto& [key, value] : o.attrs)
+    attrs[key] = value;
+  return json::object{{"id", o.id},
+                      {"name", o.layer.empty() ? o.id : o.layer},
+                      {"class", o.cls},
+                      {"x", o.x},
+                      {"y", o.y},
+                      {"width", o.size ? (*o.size)[0] : 0.0},
+                      {"height", o.size ? (*o.size)[1] : 0.0},
+                      {"args", o.args},
+                      {"attrs", std::move(attrs)}};
+}
+
+std::vector<core::Effect> create_messages(const MaxObject& o) {
+  if (o.ui) return {message("ui", json::object{{"layers", json::array{layer_json(o)}}})};
+  std::vector<core::Effect> out{message(
+      "create",
+      json::object{{"id", o.id}, {"class", o.cls}, {"x", o.x}, {"y", o.y}, {"args", o.args}})};
+  for (const auto& [attr, value] : o.attrs)
+    out.push_back(message("set", json::object{{"id", o.id}, {"attr", attr}, {"value", value}}));
+  return out;
+}
+
+json::object wire_json(const Wire& w) {
+  return json::object{
+      {"sourceId", w.source}, {"outlet", w.outlet}, {"destId", w.destination}, {"inlet", w.inlet}};
+}
+
+}  // namespace
+
+void apply_change(Device& device, const DeviceChange& change, bool forward) {
+  std::visit(
+      [&](const auto& c) {
+        using C = std::decay_t<decltype(c)>;
+        if constexpr (std::is_same_v<C, ObjectChange>) {
+          const auto& target = forward ? c.after : c.before;
+          if (target) {
+            device.put_object(*target);
+          } else {
+            device.erase_object(c.id);
+          }
+        } else if constexpr (std::is_same_v<C, WireChange>) {
+          if (c.added == forward) {
+            device.add_wire(c.wire);
+          } else {
+            device.erase_wire(c.wire);
+          }
+        } else if constexpr (std::is_same_v<C, MappingChange>) {
+          const auto& target = forward ? c.after : c.before;
+          if (target) {
+            device.put_mapping(*target);
+          } else {
+            device.erase_mapping(c.parameter);
+          }
+        } else if constexpr (std::is_same_v<C, ScriptChange>) {
+          const auto& target = forward ? c.after : c.before;
+          if (target) {
+            device.put_script(c.object, *target);
+          } else {
+            device.erase_script(c.object);
+          }
+        } else {
+          device.info() = forward ? c.after : c.before;
+        }
+      },
+      change);
+}
+
+std::vector<core::Effect> max_messages(const DeviceChange& change, bool forward) {
+  return std::visit(
+      [&](const auto& c) -> std::vector<core::Effect> {
+        using C = std::decay_t<decltype(c)>;
+        if constexpr (std::is_same_v<C, ObjectChange>) {
+          const auto& from = forward ? c.before : c.after;
+          const auto& to = forward ? c.after : c.before;
+          if (!from && to) return create_messages(*to);
+          if (from && !to) return {message("remove", json::object{{"id", c.id}})};
+          if (!from || !to) return {};
+          if (from->cls != to->cls || from->args != to->args || from->ui != to->ui) {
+            auto out = std::vector<core::Effect>{message("remove", json::object{{"id", c.id}})};
+            auto create = create_messages(*to);
+            out.insert(out.end(), create.begin(), create.end());
+            return out;
+          }
+          std::vector<core::Effect> out;
+          if (from->x != to->x || from->y != to->y)
+            out.push_back(message("move", json::object{{"id", c.id}, {"x", to->x}, {"y", to->y}}));
+          for (const auto& [attr, value] : to->attrs) {
+            auto old = from->attrs.find(attr);
+            if (old == from->attrs.end() || old->second != value)
+              out.push_back(
+                  message("set", json::object{{"id", c.id}, {"attr", attr}, {"value", value}}));
+          }
+          for (const auto& [attr, value] : from->attrs) {
+            if (!to->attrs.contains(attr))
+              out.push_back(
+                  message("set", json::object{{"id", c.id}, {"attr", attr}, {"value", ""}}));
+          }
+          if (from->size != to->size && to->size)
+            out.push_back(
+                message("set", json::object{{"id", c.id},
+                                            {"attr", "size"},
+                                            {"value", std::to_string((*to->size)[0]) + " " +
+                                                          std::to_string((*to->size)[1])}}));
+          return out;
+        } else if constexpr (std::is_same_v<C, WireChange>) {
+          return {message(c.added == forward ? "wire" : "unwire", wire_json(c.wire))};
+        } else if constexpr (std::is_same_v<C, MappingChange>) {
+          const auto& to = forward ? c.after : c.before;
+          if (!to) return {message("unmap", json::object{{"parameter", c.parameter}})};
+          return {message("map", json::object{{"parameter", to->parameter},
+                                              {"objectId", to->object},
+                                              {"property", to->property}})};
+        } else if constexpr (std::is_same_v<C, ScriptChange>) {
+          const auto& to = forward ? c.after : c.before;
+          if (!to) return {};
+          return {message("inject", json::object{{"targetId", c.object}, {"filePath", *to}})};
+        } else {
+          return {};
+        }
+      },
+      change);
+}
+
+std::vector<core::Effect> edit_effects(const std::vector<DeviceChange>& changes, bool forward) {
+  std::vector<core::Effect> out;
+  auto add = [&](const DeviceChange& change) {
+    auto undo = max_messages(change, !forward);
+    auto messages = max_messages(change, forward);
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+      // The whole change's undo rides on its last message: compensation runs newest first.
+      if (i + 1 == messages.size()) messages[i].undo = undo;
+      out.push_back(std::move(messages[i]));
+    }
+  };
+  if (forward) {
+    for (const auto& change : changes)
+      add(change);
+  } else {
+    for (auto it = changes.rbegin(); it != changes.rend(); ++it)
+      add(*it);
+  }
+  return out;
+}
+
+std::vector<core::Effect> build_messages(const Device& device) {
+  std::vector<core::Effect> out{message("init", json::object{{"deviceName", device.info().name},
+                                                             {"width", device.info().width},
+                                                             {"height", device.info().height}})};
+  for (const MaxObject* object : device.in_order()) {
+    for (auto& effect : create_messages(*object))
+      out.push_back(std::move(effect));
+  }
+  for (const auto& wire : device.wires())
+    out.push_back(message("wire", wire_json(wire)));
+  for (const auto& [object, path] : device.scripts())
+    out.push_back(message("inject", json::object{{"targetId", object}, {"filePath", path}}));
+  for (const auto& [parameter, mapping] : device.mappings())
+    out.push_back(message("map", json::object{{"parameter", parameter},
+                                              {"objectId", mapping.object},
+                                              {"property", mapping.property}}));
+  return out;
+}
+
+DeviceTransaction::~DeviceTransaction() {
+  if (finished_) return;
+  for (auto it = changes_.rbegin(); it != changes_.rend(); ++it)
+    apply_change(device_, *it, false);
+}
+
+void DeviceTransaction::record(DeviceChange change) {
+  apply_change(device_, change, true);
+  changes_.push_back(std::move(change));
+}
+
+void DeviceTransaction::put_object(MaxObject object) {
+  ObjectChange change;
+  change.id = object.id;
+  if (const MaxObject* current = device_.object(object.id)) {
+    change.before = *current;
+    if (object.order == 0) object.order = current->order;
+  }
+  if (object.order == 0) object.order = device_.next_order();
+  if (change.before && *change.before == object) return;
+  change.after = std::move(object);
+  record(std::move(change));
+}
+
+void DeviceTransaction::erase_object(const std::string& id) {
+  const MaxObject* current = device_.object(id);
+  if (current == nullptr) return;
+  for (const auto& wire : device_.wires_of(id))
+    erase_wire(wire);
+  std::vector<std::string> parameters;
+  for (const auto& [parameter, mapping] : device_.mappings()) {
+    if (mapping.object == id) parameters.push_back(parameter);
+  }
+  for (const auto& parameter : parameters)
+    erase_mapping(parameter);
+  if (auto it = device_.scripts().find(id); it != device_.scripts().end())
+    record(ScriptChange{id, it->second, std::nullopt});
+  record(ObjectChange{id, *device_.object(id), std::nullopt});
+}
+
+void DeviceTransaction::add_wire(const Wire& wire) {
+  if (!device_.has_wire(wire)) record(WireChange{wire, true});
+}
+
+void DeviceTransaction::erase_wire(const Wire& wire) {
+  if (device_.has_wire(wire)) record(WireChange{wire, false});
+}
+
+void DeviceTransaction::put_mapping(const Mapping& mapping) {
+  MappingChange change{mapping.parameter, std::nullopt, mapping};
+  if (auto it = device_.mappings().find(mapping.parameter); it != device_.mappings().end()) {
+    if (it->second == mapping) return;
+    change.before = it->second;
+  }
+  record(std::move(change));
+}
+
+void DeviceTransaction::erase_mapping(const std::string& parameter) {
+  auto it = device_.mappings().find(parameter);
+  if (it == device_.mappings().end()) return;
+  record(MappingChange{parameter, it->second, std::nullopt});
+}
+
+void DeviceTransaction::put_script(const std::string& object, const std::string& path) {
+  ScriptChange change{object, std::nullopt, path};
+  if (auto it = device_.scripts().find(object); it != device_.scripts().end()) {
+    change.before = it->second;
+  }
+  record(std::move(change));
+}
+
+void DeviceTransaction::update_info(const std::function<void(DeviceInfo&)>& change) {
+  DeviceInfo next = device_.info();
+  change(next);
+  if (next == device_.info()) return;
+  record(InfoChange{device_.info(), next});
+}
+
+core::EventPtr DeviceTransaction::commit(std::string summary) {
+  finished_ = true;
+  if (changes_.empty()) return nullptr;
+  return std::make_shared<DeviceEdit>(std::move(summary), std::move(changes_));
+}
+
+}  // namespace fcp::lofi

@@ -1,0 +1,169 @@
+// lofi_query: map stats describe list wires find ping (status, history, diff: the engine's).
+#include <boost/json.hpp>
+#include <future>
+#include <sstream>
+
+#include "core/resolve.hpp"
+#include "core/response.hpp"
+#include "domains/lofi/document.hpp"
+#include "domains/lofi/lofi_verbs.hpp"
+#include "domains/lofi/maxpat/objects.hpp"
+
+namespace fcp::lofi {
+namespace {
+
+std::string fmt(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+std::string object_line(const Device& device, const MaxObject& o) {
+  std::string line = "  " + o.id + " " + o.cls;
+  if (!o.args.empty()) line += " " + o.args;
+  line += " @(" + fmt(o.x) + "," + fmt(o.y) + ")";
+  if (o.ui && o.size) line += " ui " + fmt((*o.size)[0]) + "x" + fmt((*o.size)[1]);
+  const auto wires = device.wires_of(o.id);
+  if (!wires.empty()) line += " · " + core::plural(wires.size(), "wire");
+  return line;
+}
+
+std::string wire_text(const Wire& w) {
+  return w.source + ":" + std::to_string(w.outlet) + " -> " + w.destination + ":" +
+         std::to_string(w.inlet);
+}
+
+core::Result<std::string> ping(const MaxLink& link) {
+  auto bridge = link.bridge();
+  if (!bridge)
+    return core::make_error("offline: not connected to Max",
+                            {"lofi_session connect", "lofi_session connect port:7400 reply:7401"});
+  // A query answers synchronously: wait (bounded by the bridge's timeout) on this session's
+  // worker; other sessions and clients keep running on the other workers and the I/O thread.
+  auto promise = std::make_shared<std::promise<core::Result<bridge::Reply>>>();
+  auto future = promise->get_future();
+  const auto started = std::chrono::steady_clock::now();
+  bridge->request("ping", {}, [promise](core::Result<bridge::Reply> reply) {
+    promise->set_value(std::move(reply));
+  });
+  auto reply = future.get();
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  const auto& options = bridge->options();
+  if (!reply) return reply.error();
+  std::ostringstream out;
+  out << "pong from Max at " << options.host << ":" << options.port << " (replies on "
+      << options.reply_port << ") in " << ms << " ms";
+  if (!reply->body.empty()) out << "\n  " << boost::json::serialize(reply->body);
+  const auto health = bridge->health();
+  out << "\n  pending " << health.pending << ", timeouts " << health.timeouts << ", late replies "
+      << health.late_replies;
+  return out.str();
+}
+
+}  // namespace
+
+std::optional<core::Result<std::string>> run_lofi_query(const Device& device, const MaxLink& link,
+                                                        std::string_view verb,
+                                                        std::string_view args) {
+  const std::string word(verb);
+  std::string arg(args);
+  while (!arg.empty() && arg.back() == ' ')
+    arg.pop_back();
+  if (word == "ping") return ping(link);
+  if (word == "stats") {
+    std::size_t ui = 0;
+    for (const auto& [id, o] : device.objects())
+      ui += o.ui ? 1 : 0;
+    return core::Result<std::string>(
+        "device: " + device.info().name + " " + fmt(device.info().width) + "x" +
+        fmt(device.info().height) + "\nobjects: " + std::to_string(device.objects().size() - ui) +
+        "\nui layers: " + std::to_string(ui) + "\nwires: " + std::to_string(device.wires().size()) +
+        "\nmappings: " + std::to_string(device.mappings().size()) +
+        "\nscripts: " + std::to_string(device.scripts().size()));
+  }
+  if (word == "map" || word == "list") {
+    std::string out = word == "map"
+                          ? "device " + device.info().name + " " + fmt(device.info().width) + "x" +
+                                fmt(device.info().height) + " (z-order):\n"
+                          : std::string();
+    std::size_t shown = 0;
+    for (const MaxObject* o : device.in_order()) {
+      if (word == "list" && !arg.empty()) {
+        if (arg == "@ui" && !o->ui) continue;
+        if (arg == "@unwired" && !device.wires_of(o->id).empty()) continue;
+        if (arg.starts_with("@class:") && o->cls != arg.substr(7)) continue;
+      }
+      out += object_line(device, *o) + "\n";
+      if (++shown >= 500) {
+        out += "  … more (list @class:CLS narrows it)\n";
+        break;
+      }
+    }
+    if (shown == 0) out += word == "map" ? "  (empty)\n" : "no objects\n";
+    if (word == "map") {
+      for (const auto& w : device.wires())
+        out += "  ~ " + wire_text(w) + "\n";
+      for (const auto& [parameter, m] : device.mappings())
+        out += "  map " + parameter + " -> " + m.object + "." + m.property + "\n";
+    }
+    out.pop_back();
+    return core::Result<std::string>(out);
+  }
+  if (word == "describe" || word == "wires") {
+    const MaxObject* o = device.object(arg);
+    if (o == nullptr) {
+      std::vector<std::string> names, hints;
+      for (const auto& [id, object] : device.objects())
+        names.push_back(id);
+      for (const auto& close : core::closest_matches(arg, names, 2))
+        hints.push_back(word + " " + close);
+      return core::Result<std::string>(
+          core::make_error("unknown object \"" + arg + "\"", std::move(hints)));
+    }
+    std::string out;
+    if (word == "describe") {
+      const auto ports = maxpat::ports_for(o->cls, o->args);
+      out = o->id + " (" + o->cls + ")\n  args: " + (o->args.empty() ? "none" : o->args) +
+            "\n  position: (" + fmt(o->x) + ", " + fmt(o->y) + ")";
+      if (o->size) out += "\n  size: " + fmt((*o->size)[0]) + "x" + fmt((*o->size)[1]);
+      out += "\n  ports: " + std::to_string(ports.inlets) + " in, " +
+             std::to_string(ports.outlets) + " out";
+      if (o->ui) out += "\n  ui layer: " + o->layer;
+      for (const auto& [attr, value] : o->attrs)
+        out += "\n  " + attr + ": " + value;
+      if (auto it = device.scripts().find(o->id); it != device.scripts().end())
+        out += "\n  script: " + it->second;
+      for (const auto& [parameter, m] : device.mappings()) {
+        if (m.object == o->id) out += "\n  mapped: " + parameter + " (" + m.property + ")";
+      }
+      out += "\n";
+    }
+    const auto wires = device.wires_of(o->id);
+    out += word == "describe" ? "  wires:" : "wires of " + o->id + ":";
+    if (wires.empty()) out += " none";
+    for (const auto& w : wires)
+      out += "\n    " + wire_text(w);
+    return core::Result<std::string>(out);
+  }
+  if (word == "find") {
+    std::string out;
+    for (const MaxObject* o : device.in_order()) {
+      const std::string hay = core::to_lower(o->id + " " + o->cls + " " + o->args);
+      if (hay.find(core::to_lower(arg)) != std::string::npos) out += object_line(device, *o) + "\n";
+    }
+    if (out.empty()) return core::Result<std::string>("no objects matching \"" + arg + "\"");
+    out.pop_back();
+    return core::Result<std::string>(out);
+  }
+  return std::nullopt;
+}
+
+std::optional<core::Result<std::string>> LofiDocument::query(std::string_view verb,
+                                                             std::string_view args,
+                                                             const core::CallContext& ctx) const {
+  (void)ctx;
+  return run_lofi_query(device_, link_, verb, args);
+}
+
+}  // namespace fcp::lofi

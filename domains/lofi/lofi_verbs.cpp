@@ -1,0 +1,494 @@
+#include "domains/lofi/lofi_verbs.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <set>
+
+#include "core/resolve.hpp"
+#include "core/response.hpp"
+#include "domains/lofi/maxpat/objects.hpp"
+
+namespace fcp::lofi {
+namespace {
+
+constexpr std::size_t kMaxRepeat = 256;
+
+std::optional<double> number(std::string_view text) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  double value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty() ||
+      !std::isfinite(value) || std::abs(value) > 1e6)
+    return std::nullopt;
+  return value;
+}
+
+core::Result<std::pair<double, double>> pair_param(const LofiOp& ctx, std::string_view key,
+                                                   char separator) {
+  const std::string* text = ctx.op.param(key);
+  if (text == nullptr) return core::make_error("missing " + std::string(key) + ":");
+  const auto at = text->find(separator);
+  if (at != std::string::npos) {
+    auto a = number(std::string_view(*text).substr(0, at));
+    auto b = number(std::string_view(*text).substr(at + 1));
+    if (a && b) return std::pair{*a, *b};
+  }
+  return core::make_error("invalid " + std::string(key) + ":" + *text + " — use " +
+                          std::string(key) + (separator == ',' ? ":X,Y" : ":WxH"));
+}
+
+core::Result<int> port_param(const LofiOp& ctx, std::string_view key) {
+  const std::string* text = ctx.op.param(key);
+  if (text == nullptr) return 0;
+  int value = -1;
+  auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (ec != std::errc() || ptr != text->data() + text->size() || value < 0 || value > 255)
+    return core::make_error("invalid " + std::string(key) + ":" + *text +
+                            " — a port number from 0");
+  return value;
+}
+
+core::Result<const MaxObject*> resolve(const LofiOp& ctx, std::string_view id) {
+  if (const MaxObject* object = ctx.device.object(std::string(id))) return object;
+  core::NameIndex<std::string> names;
+  for (const auto& [key, object] : ctx.device.objects())
+    names.add(key, key);
+  auto found = names.lookup(id);
+  if (found.ids.size() == 1) return ctx.device.object(found.ids.front());
+  std::vector<std::string> hints;
+  std::string raw = ctx.op.raw;
+  for (const auto& close : core::closest_matches(id, names.names(), 2)) {
+    std::string fixed = raw;
+    if (auto at = fixed.find(id); at != std::string::npos) fixed.replace(at, id.size(), close);
+    hints.push_back(fixed);
+  }
+  return core::make_error(found.ids.size() > 1
+                              ? "\"" + std::string(id) + "\" is ambiguous"
+                              : "unknown object \"" + std::string(id) + "\"" +
+                                    (ctx.device.objects().empty() ? ": the device is empty" : ""),
+                          std::move(hints));
+}
+
+// Objects a token names: an id, or a selector (@all @ui @unwired @class:CLS, @not:…).
+core::Result<std::vector<std::string>> targets(const LofiOp& ctx) {
+  std::vector<std::string> ids;
+  for (const auto& word : ctx.op.positionals) {
+    auto object = resolve(ctx, word);
+    if (!object) return object.error();
+    ids.push_back((*object)->id);
+  }
+  if (!ctx.op.selectors.empty()) {
+    std::set<std::string> excluded;
+    std::vector<std::string> matched;
+    bool positive = false;
+    for (const auto& s : ctx.op.selectors) {
+      auto test = [&](const MaxObject& o) -> core::Result<bool> {
+        if (s.type == "all") return true;
+        if (s.type == "ui") return o.ui;
+        if (s.type == "unwired") return ctx.device.wires_of(o.id).empty();
+        if (s.type == "class") return o.cls == s.value;
+        return core::make_error("unknown selector @" + s.type,
+                                {"@all", "@ui", "@unwired", "@class:live.dial", "@not:ui"});
+      };
+      for (const MaxObject* o : ctx.device.in_order()) {
+        auto hit = test(*o);
+        if (!hit) return hit.error();
+        if (!*hit) continue;
+        if (s.negated) {
+          excluded.insert(o->id);
+        } else {
+          matched.push_back(o->id);
+        }
+      }
+      positive = positive || !s.negated;
+    }
+    if (!positive) {
+      for (const MaxObject* o : ctx.device.in_order())
+        matched.push_back(o->id);
+    }
+    for (auto& id : matched) {
+      if (!excluded.contains(id)) ids.push_back(id);
+    }
+    if (ids.empty()) return core::make_error("no objects match the selectors");
+  }
+  std::set<std::string> seen;
+  std::vector<std::string> unique;
+  for (auto& id : ids) {
+    if (seen.insert(id).second) unique.push_back(id);
+  }
+  return unique;
+}
+
+std::string xy(double x, double y) {
+  auto fmt = [](double v) {
+    std::string s = std::to_string(v);
+    s.erase(s.find_last_not_of('0') + 1);
+    if (s.back() == '.') s.pop_back();
+    return s;
+  };
+  return fmt(x) + "," + fmt(y);
+}
+
+bool valid_id(std::string_view id) {
+  if (id.empty() || id.size() > 128) return false;
+  for (char c : id) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.')
+      return false;
+  }
+  return true;
+}
+
+core::Result<void> verb_add(LofiOp& ctx) {
+  if (ctx.op.positionals.size() != 2)
+    return core::make_error("add requires CLASS and ID", {"add cycle~ osc1 at:40,40 args:440",
+                                                          "add live.dial cutoff at:100,40"});
+  const std::string& cls = ctx.op.positionals[0];
+  const std::string& id = ctx.op.positionals[1];
+  if (!valid_id(id))
+    return core::make_error("invalid id \"" + id +
+                            "\" — letters, digits, _ - . (it becomes the "
+                            "object's scripting name)");
+  if (ctx.device.object(id) != nullptr)
+    return core::make_error("an object \"" + id + "\" already exists",
+                            {"add " + cls + " " + id + "_2"});
+  MaxObject object;
+  object.id = id;
+  object.cls = cls;
+  object.args = ctx.op.param_or("args", "");
+  if (ctx.op.has_param("at")) {
+    auto at = pair_param(ctx, "at", ',');
+    if (!at) return at.error();
+    std::tie(object.x, object.y) = *at;
+  } else {
+    object.x = 40;
+    object.y = 40 + 40.0 * static_cast<double>(ctx.device.objects().size());
+  }
+  if (ctx.op.has_param("size")) {
+    auto size = pair_param(ctx, "size", 'x');
+    if (!size) return size.error();
+    object.size = std::array<double, 2>{size->first, size->second};
+  }
+  ctx.edit.put_object(object);
+  const auto ports = maxpat::ports_for(cls, object.args);
+  ctx.lines.push_back("+" + cls + " " + id + " @(" + xy(object.x, object.y) + ") " +
+                      std::to_string(ports.inlets) + " in / " + std::to_string(ports.outlets) +
+                      " out" + (object.args.empty() ? "" : " args:" + object.args));
+  return {};
+}
+
+core::Result<Wire> checked_wire(const LofiOp& ctx, const MaxObject& source, int outlet,
+                                const MaxObject& destination, int inlet) {
+  const auto out_ports = maxpat::ports_for(source.cls, source.args);
+  const auto in_ports = maxpat::ports_for(destination.cls, destination.args);
+  if (outlet >= out_ports.outlets && maxpat::find_object(source.cls) != nullptr)
+    return core::make_error(source.id + " (" + source.cls + ") has " +
+                            core::plural(static_cast<std::size_t>(out_ports.outlets), "outlet") +
+                            "; out:" + std::to_string(outlet) +
+                            " does not exist (outlets count from 0)");
+  if (inlet >= in_ports.inlets && maxpat::find_object(destination.cls) != nullptr)
+    return core::make_error(destination.id + " (" + destination.cls + ") has " +
+                            core::plural(static_cast<std::size_t>(in_ports.inlets), "inlet") +
+                            "; in:" + std::to_string(inlet) +
+                            " does not exist (inlets count from 0)");
+  (void)ctx;
+  return Wire{source.id, outlet, destination.id, inlet};
+}
+
+core::Result<void> verb_wire(LofiOp& ctx, bool add) {
+  const auto& p = ctx.op.positionals;
+  const std::string verb = add ? "wire" : "unwire";
+  if (p.size() < 3 || p.size() % 2 == 0)
+    return core::make_error(verb + " requires SRC -> DST [out:N] [in:N]",
+                            {verb + " osc1 -> gain [out:0] [in:0]", "wire osc1 -> filter -> out"});
+  for (std::size_t i = 1; i < p.size(); i += 2) {
+    if (!core::is_arrow(p[i]))
+      return core::make_error(verb + ": expected -> between objects, got \"" + p[i] +
+                              "\" (outlets and inlets are out:N in:N)");
+  }
+  auto outlet = port_param(ctx, "out");
+  if (!outlet) return outlet.error();
+  auto inlet = port_param(ctx, "in");
+  if (!inlet) return inlet.error();
+  for (std::size_t i = 0; i + 2 < p.size(); i += 2) {
+    auto source = resolve(ctx, p[i]);
+    if (!source) return source.error();
+    auto destination = resolve(ctx, p[i + 2]);
+    if (!destination) return destination.error();
+    auto wire = checked_wire(ctx, **source, *outlet, **destination, *inlet);
+    if (!wire) return wire.error();
+    const std::string shown = wire->source + ":" + std::to_string(wire->outlet) + " -> " +
+                              wire->destination + ":" + std::to_string(wire->inlet);
+    if (add) {
+      if (ctx.edit.device().has_wire(*wire)) return core::make_error("already wired: " + shown);
+      ctx.edit.add_wire(*wire);
+      ctx.lines.push_back("~" + shown);
+    } else {
+      if (!ctx.edit.device().has_wire(*wire))
+        return core::make_error("no wire " + shown, {"wires " + wire->source});
+      ctx.edit.erase_wire(*wire);
+      ctx.lines.push_back("-wire " + shown);
+    }
+  }
+  return {};
+}
+
+core::Result<void> verb_remove(LofiOp& ctx) {
+  if (ctx.op.positionals.empty() && ctx.op.selectors.empty())
+    return core::make_error("remove requires IDs or selectors", {"remove osc1", "remove @unwired"});
+  auto ids = targets(ctx);
+  if (!ids) return ids.error();
+  for (const auto& id : *ids) {
+    const std::size_t wires = ctx.edit.device().wires_of(id).size();
+    ctx.edit.erase_object(id);
+    ctx.lines.push_back("-" + id + (wires ? " (and " + core::plural(wires, "wire") + ")" : ""));
+  }
+  return {};
+}
+
+core::Result<void> verb_ui(LofiOp& ctx) {
+  if (ctx.op.positionals.size() != 2)
+    return core::make_error("ui requires NAME and CLASS",
+                            {"ui 30_rate_dial live.dial at:20,20 size:44x48",
+                             "ui 00_bg panel at:0,0 size:600x170 bgcolor:\"0.1 0.1 0.1 1\""});
+  const std::string& name = ctx.op.positionals[0];
+  if (!valid_id(name)) return core::make_error("invalid layer name \"" + name + "\"");
+  auto at = pair_param(ctx, "at", ',');
+  if (!at) return at.error();
+  auto size = pair_param(ctx, "size", 'x');
+  if (!size) return size.error();
+  MaxObject object;
+  if (const MaxObject* existing = ctx.device.object(name)) object = *existing;
+  object.id = name;
+  object.layer = name;
+  object.cls = ctx.op.positionals[1];
+  object.ui = true;
+  object.x = at->first;
+  object.y = at->second;
+  object.size = std::array<double, 2>{size->first, size->second};
+  object.args = ctx.op.param_or("args", object.args);
+  for (const auto& param : ctx.op.params) {
+    if (param.key == "at" || param.key == "size" || param.key == "args") continue;
+    object.attrs[param.key] = param.value;
+  }
+  const bool replaced = ctx.device.object(name) != nullptr;
+  ctx.edit.put_object(object);
+  ctx.lines.push_back(std::string(replaced ? "*" : "+") + "ui " + name + " " + object.cls + " @(" +
+                      xy(object.x, object.y) + " " + xy(size->first, size->second) + ")");
+  return {};
+}
+
+core::Result<void> verb_inject(LofiOp& ctx) {
+  const std::string* path = ctx.op.param("path");
+  if (ctx.op.positionals.size() != 1 || path == nullptr)
+    return core::make_error("inject requires ID and path:FILE.js",
+                            {"inject script path:scripts/lfo.js"});
+  auto object = resolve(ctx, ctx.op.positionals[0]);
+  if (!object) return object.error();
+  if ((*object)->cls != "js" && (*object)->cls != "v8" && (*object)->cls != "jsui" &&
+      (*object)->cls != "v8ui")
+    return core::make_error((*object)->id + " is a " + (*object)->cls +
+                            "; inject loads code into js/v8 objects");
+  if (!path->ends_with(".js") && !path->ends_with(".mjs"))
+    return core::make_error("inject takes a .js file (code is never sent over UDP)");
+  auto resolved = ctx.call.paths.for_reading(*path);
+  if (!resolved) return resolved.error();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(*resolved, ec))
+    return core::make_error("no such script: " + *path);
+  ctx.edit.put_script((*object)->id, resolved->string());
+  ctx.lines.push_back("*inject " + (*object)->id + " " + resolved->string());
+  return {};
+}
+
+core::Result<void> verb_map(LofiOp& ctx) {
+  if (ctx.op.positionals.size() != 2)
+    return core::make_error("map requires PARAMETER and ID", {"map Cutoff cutoff_dial prop:value"});
+  auto object = resolve(ctx, ctx.op.positionals[1]);
+  if (!object) return object.error();
+  Mapping mapping{ctx.op.positionals[0], (*object)->id, ctx.op.param_or("prop", "value")};
+  ctx.edit.put_mapping(mapping);
+  ctx.lines.push_back("*map " + mapping.parameter + " -> " + mapping.object + "." +
+                      mapping.property);
+  return {};
+}
+
+core::Result<void> verb_unmap(LofiOp& ctx) {
+  if (ctx.op.positionals.size() != 1) return core::make_error("unmap requires PARAMETER");
+  if (!ctx.device.mappings().contains(ctx.op.positionals[0]))
+    return core::make_error("no mapping \"" + ctx.op.positionals[0] + "\"");
+  ctx.edit.erase_mapping(ctx.op.positionals[0]);
+  ctx.lines.push_back("-map " + ctx.op.positionals[0]);
+  return {};
+}
+
+core::Result<void> verb_move(LofiOp& ctx) {
+  auto ids = targets(ctx);
+  if (!ids) return ids.error();
+  if (ids->empty()) return core::make_error("move requires IDs", {"move osc1 to:100,40"});
+  for (const auto& id : *ids) {
+    MaxObject object = *ctx.edit.device().object(id);
+    if (ctx.op.has_param("to")) {
+      auto to = pair_param(ctx, "to", ',');
+      if (!to) return to.error();
+      std::tie(object.x, object.y) = *to;
+    } else if (ctx.op.has_param("by")) {
+      auto by = pair_param(ctx, "by", ',');
+      if (!by) return by.error();
+      object.x += by->first;
+      object.y += by->second;
+    } else {
+      return core::make_error("move requires to:X,Y or by:DX,DY");
+    }
+    ctx.edit.put_object(object);
+    ctx.lines.push_back("@moved " + id + " to (" + xy(object.x, object.y) + ")");
+  }
+  return {};
+}
+
+core::Result<void> verb_modify(LofiOp& ctx) {
+  auto ids = targets(ctx);
+  if (!ids) return ids.error();
+  if (ids->empty() || ctx.op.params.empty())
+    return core::make_error(ctx.op.verb + " requires IDs and attr:value pairs",
+                            {ctx.op.verb + " cutoff_dial parameter_longname:Cutoff"});
+  for (const auto& id : *ids) {
+    MaxObject object = *ctx.edit.device().object(id);
+    for (const auto& param : ctx.op.params) {
+      if (param.key == "args") {
+        object.args = param.value;
+      } else if (param.value.size() > 32767) {
+        return core::make_error("value of " + param.key + " is longer than Max's symbol limit");
+      } else {
+        object.attrs[param.key] = param.value;
+      }
+    }
+    ctx.edit.put_object(object);
+  }
+  ctx.lines.push_back("*" + ctx.op.verb + " " + core::plural(ids->size(), "object"));
+  return {};
+}
+
+// The id for the n-th copy: a trailing number counts on, else _n.
+std::string numbered(const std::string& id, std::size_t n) {
+  std::size_t digits = id.size();
+  while (digits > 0 && std::isdigit(static_cast<unsigned char>(id[digits - 1])))
+    --digits;
+  if (digits < id.size() && id.size() - digits < 6)
+    return id.substr(0, digits) + std::to_string(std::stoul(id.substr(digits)) + n - 1);
+  return id + "_" + std::to_string(n);
+}
+
+core::Result<void> verb_copy_or_repeat(LofiOp& ctx, bool repeat) {
+  if (ctx.op.positionals.size() != 1)
+    return core::make_error(
+        repeat ? "repeat requires ID and count:N" : "copy requires ID and as:NEW",
+        {repeat ? "repeat dial1 count:7 by:50,0" : "copy osc1 as:osc2 by:0,60"});
+  auto original = resolve(ctx, ctx.op.positionals[0]);
+  if (!original) return original.error();
+  std::size_t count = 1;
+  if (repeat) {
+    auto n = number(ctx.op.param_or("count", ""));
+    if (!n || *n < 1 || *n > kMaxRepeat || std::floor(*n) != *n)
+      return core::make_error("invalid count — 1.." + std::to_string(kMaxRepeat));
+    count = static_cast<std::size_t>(*n);
+  }
+  double dx = (*original)->size ? (*original)->size->at(0) + 10 : 60, dy = 0;
+  if (!repeat) std::tie(dx, dy) = std::pair{0.0, 60.0};
+  if (ctx.op.has_param("by")) {
+    auto by = pair_param(ctx, "by", ',');
+    if (!by) return by.error();
+    std::tie(dx, dy) = *by;
+  }
+  for (std::size_t i = 1; i <= count; ++i) {
+    MaxObject copy = **original;
+    copy.id = repeat ? numbered((*original)->id, i + 1) : ctx.op.param_or("as", "");
+    if (copy.id.empty()) return core::make_error("copy requires as:NEW_ID");
+    if (!valid_id(copy.id)) return core::make_error("invalid id \"" + copy.id + "\"");
+    if (ctx.edit.device().object(copy.id) != nullptr)
+      return core::make_error("an object \"" + copy.id + "\" already exists");
+    copy.order = 0;
+    copy.box.clear();
+    if (copy.ui) copy.layer = copy.id;
+    copy.x += dx * static_cast<double>(i);
+    copy.y += dy * static_cast<double>(i);
+    ctx.edit.put_object(copy);
+    ctx.lines.push_back("+" + copy.cls + " " + copy.id + " @(" + xy(copy.x, copy.y) + ")");
+  }
+  return {};
+}
+
+}  // namespace
+
+core::Result<void> run_lofi_verb(LofiOp& ctx) {
+  const std::string& verb = ctx.op.verb;
+  if (verb == "add") return verb_add(ctx);
+  if (verb == "wire") return verb_wire(ctx, true);
+  if (verb == "unwire") return verb_wire(ctx, false);
+  if (verb == "remove") return verb_remove(ctx);
+  if (verb == "ui") return verb_ui(ctx);
+  if (verb == "inject") return verb_inject(ctx);
+  if (verb == "map") return verb_map(ctx);
+  if (verb == "unmap") return verb_unmap(ctx);
+  if (verb == "move") return verb_move(ctx);
+  if (verb == "modify" || verb == "set") return verb_modify(ctx);
+  if (verb == "copy") return verb_copy_or_repeat(ctx, false);
+  if (verb == "repeat") return verb_copy_or_repeat(ctx, true);
+  if (verb == "checkpoint") {
+    if (ctx.op.positionals.size() != 1) return core::make_error("checkpoint requires a name");
+    ctx.checkpoint = ctx.op.positionals[0];
+    ctx.lines.push_back("! checkpoint \"" + ctx.checkpoint + "\"");
+    return {};
+  }
+  if (verb == "resize") {
+    auto size = pair_param(ctx, "to", 'x');
+    if (!size) return size.error();
+    ctx.edit.update_info([&](DeviceInfo& info) {
+      info.width = size->first;
+      info.height = size->second;
+    });
+    ctx.lines.push_back("*device size " + xy(size->first, size->second));
+    return {};
+  }
+  return core::make_error("verb \"" + verb + "\" is not implemented");
+}
+
+core::VerbRegistry lofi_verbs() {
+  core::VerbRegistry verbs;
+  const auto add = [&](const char* name, const char* syntax, const char* category,
+                       const char* description) {
+    verbs.add({name, syntax, category, description});
+  };
+  add("add", "add CLASS ID [at:X,Y] [args:\"…\"] [size:WxH]", "objects",
+      "an object → /lofi/create (ports from the Max object table)");
+  add("remove", "remove ID…|@SELECTOR", "objects", "objects with their wires → /lofi/remove");
+  add("move", "move ID…|@SELECTOR to:X,Y|by:DX,DY", "objects", "→ /lofi/move");
+  add("modify", "modify ID…|@SELECTOR attr:value… [args:\"…\"]", "objects",
+      "attributes → /lofi/set");
+  add("set", "set ID… attr:value…", "objects", "alias of modify");
+  add("copy", "copy ID as:NEW [by:DX,DY]", "objects", "duplicate an object");
+  add("repeat", "repeat ID count:N [by:DX,DY]", "objects", "numbered copies (a row of 8 dials)");
+  add("wire", "wire SRC -> DST [-> DST…] [out:N] [in:N]", "wires", "patch cords → /lofi/wire");
+  add("unwire", "unwire SRC -> DST [out:N] [in:N]", "wires", "→ /lofi/unwire");
+  add("ui", "ui NAME CLASS at:X,Y size:WxH [args:\"…\"] [attr:value…]", "ui",
+      "a UI layer; all ui ops of a call go as ONE z-sorted /lofi/ui (00_bg first, no prefix = 50)");
+  add("inject", "inject ID path:FILE.js", "code",
+      "load a script into a js/v8 object (absolute path sent)");
+  add("map", "map PARAMETER ID [prop:value]", "parameters", "a Live parameter → /lofi/map");
+  add("unmap", "unmap PARAMETER", "parameters", "→ /lofi/unmap");
+  add("resize", "resize to:WxH", "device", "the device's size");
+  add("checkpoint", "checkpoint NAME", "meta", "a named point to undo to");
+  return verbs;
+}
+
+std::vector<core::VerbSpec> lofi_queries() {
+  return {{"map", "map", "", "the device: objects in z-order with wires"},
+          {"stats", "stats", "", "counts"},
+          {"describe", "describe ID", "",
+           "one object: class, args, position, ports, wires, attributes"},
+          {"list", "list [@class:CLS|@ui|@unwired]", "", "objects"},
+          {"wires", "wires ID", "", "an object's wires"},
+          {"find", "find TEXT", "", "objects whose id, class or args contain TEXT"},
+          {"ping", "ping", "", "is Max answering? ports, round trip, pending requests"}};
+}
+
+}  // namespace fcp::lofi

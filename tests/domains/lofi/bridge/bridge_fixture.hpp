@@ -1,0 +1,74 @@
+// A fixture with io threads, simulators on ephemeral ports and bridges to them.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <future>
+
+#include "domains/lofi/bridge/bridge.hpp"
+#include "domains/lofi/bridge/simulator.hpp"
+#include "support.hpp"
+
+namespace fcp::lofi::bridge::testing {
+
+class BridgeFixture : public ::testing::Test {
+ protected:
+  // A simulator on a free port that answers whoever sent the request.
+  std::unique_ptr<Simulator> simulator(Fault fault = Fault::none,
+                                       std::chrono::milliseconds delay = {},
+                                       std::chrono::milliseconds jitter = {}) {
+    SimulatorOptions options;
+    options.port = 0;
+    options.reply_port = 0;
+    options.fault = fault;
+    options.delay = delay;
+    options.jitter = jitter;
+    auto started = Simulator::start(threads.io(), std::move(options));
+    EXPECT_TRUE(started) << (started ? "" : started.error().message);
+    return started ? std::move(*started) : nullptr;
+  }
+
+  std::shared_ptr<Bridge> bridge_to(const Simulator& target,
+                                    std::chrono::milliseconds timeout = 3000ms) {
+    BridgeOptions options;
+    options.port = target.port();
+    options.reply_port = 0;
+    options.timeout = timeout;
+    auto opened = Bridge::open(threads.io(), options);
+    EXPECT_TRUE(opened) << (opened ? "" : opened.error().message);
+    return opened ? *opened : nullptr;
+  }
+
+  static std::future<core::Result<Reply>> start(Bridge& bridge, std::string verb,
+                                                boost::json::object payload = {}) {
+    auto promise = std::make_shared<std::promise<core::Result<Reply>>>();
+    auto future = promise->get_future();
+    bridge.request(std::move(verb), std::move(payload), [promise](core::Result<Reply> result) {
+      promise->set_value(std::move(result));
+    });
+    return future;
+  }
+
+  static core::Result<Reply> call(Bridge& bridge, std::string verb,
+                                  boost::json::object payload = {}) {
+    auto future = start(bridge, std::move(verb), std::move(payload));
+    return get_within(future);
+  }
+
+  static core::Result<void> deliver(Bridge& bridge, std::vector<core::Effect> effects) {
+    auto promise = std::make_shared<std::promise<core::Result<void>>>();
+    auto future = promise->get_future();
+    bridge.deliver(std::move(effects),
+                   [promise](core::Result<void> result) { promise->set_value(std::move(result)); });
+    return get_within(future);
+  }
+
+  static void expect_ok(const core::Result<Reply>& result) {
+    EXPECT_TRUE(result) << (result ? "" : result.error().message);
+  }
+
+  IoThreads threads;  // first member: destroyed last
+  LogCapture logs;
+};
+
+}  // namespace fcp::lofi::bridge::testing

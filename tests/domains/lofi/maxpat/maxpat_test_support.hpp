@@ -1,0 +1,100 @@
+// Shared helpers for the .maxpat/.amxd tests: the corpus, files, JSON walks.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <boost/json/value.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "domains/lofi/maxpat/amxd.hpp"
+#include "domains/lofi/maxpat/patcher.hpp"
+
+namespace fcp::lofi::maxpat::testing {
+
+// The repository root: $FCP_SOURCE_DIR (set by CTest), else the CMake source dir.
+inline std::filesystem::path source_dir() {
+  if (const char* dir = std::getenv("FCP_SOURCE_DIR"); dir != nullptr && *dir != '\0') return dir;
+  return FCP_SOURCE_DIR_FALLBACK;
+}
+
+inline std::filesystem::path corpus_dir() {
+  return source_dir().parent_path() / "shared" / "corpus" / "maxpat";
+}
+
+inline std::vector<std::filesystem::path> corpus_files() {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus_dir(), ec)) {
+    if (entry.is_regular_file()) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+inline std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+inline bool is_amxd(const std::filesystem::path& path) {
+  return path.extension() == ".amxd";
+}
+
+inline Patcher read_ok(std::string_view text) {
+  auto patcher = read_maxpat(text);
+  EXPECT_TRUE(patcher.has_value()) << (patcher ? "" : patcher.error().message);
+  return patcher ? *patcher : Patcher{};
+}
+
+inline std::string read_error(std::string_view text) {
+  auto patcher = read_maxpat(text);
+  EXPECT_FALSE(patcher.has_value());
+  return patcher ? "" : patcher.error().message;
+}
+
+inline std::string amxd_error(std::string_view bytes) {
+  auto file = read_amxd(bytes);
+  EXPECT_FALSE(file.has_value());
+  return file ? "" : file.error().message;
+}
+
+// Calls `visit` on every box of `patcher` and of the subpatchers inside its boxes.
+inline void for_each_box(const boost::json::object& patcher,
+                         const std::function<void(const Box&)>& visit) {
+  const boost::json::value* boxes = patcher.if_contains("boxes");
+  if (boxes == nullptr || !boxes->is_array()) return;
+  for (const boost::json::value& element : boxes->get_array()) {
+    const boost::json::value* box = element.as_object().if_contains("box");
+    if (box == nullptr) continue;
+    const Box model{box->as_object()};
+    visit(model);
+    if (const boost::json::object* sub = model.subpatcher()) for_each_box(*sub, visit);
+  }
+}
+
+// Little-endian bytes of `value`, for hand-made containers.
+inline std::string le32(std::uint32_t value) {
+  std::string out;
+  for (int i = 0; i < 4; ++i)
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
+  return out;
+}
+
+inline std::string be32(std::uint32_t value) {
+  std::string out;
+  for (int i = 3; i >= 0; --i)
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
+  return out;
+}
+
+}  // namespace fcp::lofi::maxpat::testing

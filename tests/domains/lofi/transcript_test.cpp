@@ -1,0 +1,39 @@
+// Golden transcripts of the lofi domain, edited offline (format: tests/support/transcript.hpp).
+#include "tests/support/transcript.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+
+#include "domains/lofi/domain.hpp"
+
+namespace fcp::lofi {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kRoot = testing::source_dir(FCP_SOURCE_DIR_FALLBACK);
+
+class Transcript : public ::testing::TestWithParam<fs::path> {};
+
+TEST_P(Transcript, RepliesMatch) {
+  boost::asio::io_context io;
+  const boost::json::object offline{{"connect_on_new", false}};
+  auto domain = make_lofi_domain(io, offline);
+  EXPECT_EQ(testing::run_transcript(GetParam(), *domain, kRoot / "fixtures" / "lofi"), "");
+}
+
+std::string test_name(const ::testing::TestParamInfo<fs::path>& info) {
+  std::string name = info.param.stem().string();
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Golden, Transcript,
+                         ::testing::ValuesIn(testing::transcript_files(kRoot, "lofi")), test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Transcript);
+
+}  // namespace
+}  // namespace fcp::lofi
