@@ -231,8 +231,11 @@ core::Result<std::string> write_device(const Device& device, const std::filesyst
   for (char& c : extension)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (extension == ".amxd") {
-    maxpat::AmxdFile file =
-        device.source_amxd ? *device.source_amxd : maxpat::make_amxd(patcher, device.info().type);
+    // A new device gets make_amxd's keys (the "project" block Live needs); an opened one keeps
+    // its container and takes the edited patcher.
+    if (!device.source_amxd)
+      return maxpat::write_amxd(maxpat::make_amxd(std::move(patcher), device.info().type));
+    maxpat::AmxdFile file = *device.source_amxd;
     file.patcher = std::move(patcher);
     file.device_type = device.info().type;
     return maxpat::write_amxd(file);

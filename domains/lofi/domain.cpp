@@ -7,6 +7,7 @@
 #include "domains/lofi/bridge/bridge.hpp"
 #include "domains/lofi/device_io.hpp"
 #include "domains/lofi/document.hpp"
+#include "domains/lofi/lofi_prompts.hpp"
 #include "domains/lofi/lofi_verbs.hpp"
 
 namespace fcp::lofi {
@@ -91,6 +92,7 @@ class LofiDomain final : public core::Domain {
             {"sync", "sync", "", "push the whole device to Max"}};
   }
   std::vector<std::string> file_extensions() const override { return {"maxpat", "amxd"}; }
+  std::vector<core::Prompt> prompts() const override { return lofi_prompts(); }
 
   core::Result<std::unique_ptr<core::Document>> create(
       const core::SessionCommand& command) const override {

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -97,6 +98,21 @@ class Document {
   virtual std::string summary() const = 0;
 };
 
+// A guided prompt a domain offers through MCP prompts (prompts/list, prompts/get).
+struct PromptArgument {
+  std::string name;
+  std::string description;
+  bool required = false;
+};
+struct Prompt {
+  std::string name;  // "build-device"
+  std::string title;
+  std::string description;
+  std::vector<PromptArgument> arguments;
+  // The user message text for the given arguments (missing optional ones are absent).
+  std::function<std::string(const std::map<std::string, std::string>& arguments)> render;
+};
+
 // A domain: its vocabulary and how to make documents. Immutable after construction and shared
 // by all sessions (thread-safe by being const).
 class Domain {
@@ -133,6 +149,9 @@ class Domain {
     (void)ctx;
     return make_error("unknown session command \"" + command.command + "\"");
   }
+
+  // Guided prompts (MCP prompts capability); none by default.
+  virtual std::vector<Prompt> prompts() const { return {}; }
 
   // Where this domain's effects are delivered, or null when it has none.
   virtual EffectExecutor* effect_executor(Document& document) const {

@@ -132,6 +132,24 @@ void ClientConnection::on_request(const jsonrpc::Incoming& message, const Reply&
     return reply->result(json::object{{"resourceTemplates", json::array{}}});
   }
   if (method == "resources/read") return on_resources_read(message.params, reply);
+  if (method == "prompts/list") {
+    json::array prompts;
+    for (const auto* domain : server_.domains()) {
+      for (const auto& prompt : domain->prompts()) {
+        json::array arguments;
+        for (const auto& argument : prompt.arguments)
+          arguments.push_back(json::object{{"name", argument.name},
+                                           {"description", argument.description},
+                                           {"required", argument.required}});
+        prompts.push_back(json::object{{"name", prompt.name},
+                                       {"title", prompt.title},
+                                       {"description", prompt.description},
+                                       {"arguments", std::move(arguments)}});
+      }
+    }
+    return reply->result(json::object{{"prompts", std::move(prompts)}});
+  }
+  if (method == "prompts/get") return on_prompts_get(message.params, reply);
   reply->error(jsonrpc::code::method_not_found, "method not found: \"" + method + "\"");
 }
 
@@ -183,6 +201,12 @@ void ClientConnection::on_initialize(const json::object& params, const Reply& re
       {"tools", json::object{{"listChanged", false}}},
       {"logging", json::object{}},
       {"resources", json::object{{"subscribe", false}, {"listChanged", false}}}};
+  for (const auto* domain : server_.domains()) {
+    if (!domain->prompts().empty()) {
+      capabilities["prompts"] = json::object{{"listChanged", false}};
+      break;
+    }
+  }
   reply->result(json::object{{"protocolVersion", version},
                              {"capabilities", std::move(capabilities)},
                              {"serverInfo", json::object{{"name", server_.options().name},
@@ -201,6 +225,40 @@ void ClientConnection::on_set_level(const json::object& params, const Reply& rep
   }
   log_level_ = index;
   reply->result(json::object{});
+}
+
+void ClientConnection::on_prompts_get(const json::object& params, const Reply& reply) {
+  const auto* name = params.if_contains("name");
+  if (name == nullptr || !name->is_string()) {
+    return reply->error(jsonrpc::code::invalid_params, "prompts/get needs \"name\"");
+  }
+  std::map<std::string, std::string> arguments;
+  if (const auto* given = params.if_contains("arguments"); given != nullptr && given->is_object()) {
+    for (const auto& [key, value] : given->as_object()) {
+      if (value.is_string()) arguments[std::string(key)] = std::string(value.as_string());
+    }
+  }
+  for (const auto* domain : server_.domains()) {
+    for (const auto& prompt : domain->prompts()) {
+      if (prompt.name != name->as_string()) continue;
+      for (const auto& argument : prompt.arguments) {
+        if (argument.required && !arguments.contains(argument.name)) {
+          return reply->error(
+              jsonrpc::code::invalid_params,
+              "prompt \"" + prompt.name + "\" needs the argument \"" + argument.name + "\"");
+        }
+      }
+      return reply->result(json::object{
+          {"description", prompt.description},
+          {"messages",
+           json::array{json::object{
+               {"role", "user"},
+               {"content", json::object{{"type", "text"},
+                                        {"text", to_valid_utf8(prompt.render(arguments))}}}}}}});
+    }
+  }
+  reply->error(jsonrpc::code::invalid_params, "unknown prompt \"" + std::string(name->as_string()) +
+                                                  "\" (prompts/list names them)");
 }
 
 void ClientConnection::on_resources_read(const json::object& params, const Reply& reply) {

@@ -72,6 +72,7 @@ class ClientConnection final : public Connection,
   void on_set_level(const boost::json::object& params, const Reply& reply);
   void on_tools_call(const jsonrpc::Incoming& message, const Reply& reply);
   void on_resources_read(const boost::json::object& params, const Reply& reply);
+  void on_prompts_get(const boost::json::object& params, const Reply& reply);
   void run_tool(const Tool& tool, const ToolArguments& arguments,
                 const boost::json::value& progress_token, const Reply& reply,
                 const std::shared_ptr<InFlight>& flight, ClientSession::Done done);

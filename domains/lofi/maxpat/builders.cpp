@@ -59,6 +59,7 @@ std::optional<Ports> subpatcher_ports(std::string_view cls, const json::object& 
 
 }  // namespace
 
+// NOLINTNEXTLINE(performance-unnecessary-value-param): the signature the lofi domain codes against
 Box make_box(std::string id, std::string_view cls, std::string_view args, double x, double y,
              std::optional<std::array<double, 4>> presentation_rect) {
   const ObjectInfo* info = find_object(cls);
@@ -76,10 +77,9 @@ Box make_box(std::string id, std::string_view cls, std::string_view args, double
   if (ui && takes_text(cls) && !text.empty())
     width = text_width(text, cls == "message" ? 29.5 : 40);
 
-  std::string varname = id;  // a copy: j.at("id") would dangle when j grows
   Box box;
   json::object& j = box.json;
-  j.emplace("id", std::move(id));
+  j.emplace("id", id);
   j.emplace("maxclass", ui ? std::string(cls) : std::string("newobj"));
   j.emplace("numinlets", ports.inlets);
   j.emplace("numoutlets", ports.outlets);
@@ -95,14 +95,15 @@ Box make_box(std::string id, std::string_view cls, std::string_view args, double
     j.emplace("presentation_rect", rect(r[0], r[1], r[2], r[3]));
   }
   if (!ui || takes_text(cls)) j.emplace("text", std::move(text));
-  if (parameter_enable == 1) j.emplace("varname", std::move(varname));
+  if (parameter_enable == 1) j.emplace("varname", id);
   return box;
 }
 
+// NOLINTNEXTLINE(performance-unnecessary-value-param): the signature the lofi domain codes against
 Line make_line(std::string source, int outlet, std::string destination, int inlet) {
   Line line;
-  line.json.emplace("destination", json::array{json::value(std::move(destination)), inlet});
-  line.json.emplace("source", json::array{json::value(std::move(source)), outlet});
+  line.json.emplace("destination", json::array{json::value(destination), inlet});
+  line.json.emplace("source", json::array{json::value(source), outlet});
   return line;
 }
 

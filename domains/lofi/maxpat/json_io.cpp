@@ -309,6 +309,9 @@ core::Result<json::value> parse_json(std::string_view text, const JsonLimits& li
     std::string why = !number_error.empty() ? number_error : ec.message();
     if (ec == json::error::too_deep) {
       why = "nesting deeper than " + std::to_string(limits.max_depth) + " levels";
+    } else if (ec == json::error::syntax && used < text.size() &&
+               static_cast<unsigned char>(text[used]) >= 0x80) {
+      why = "invalid UTF-8 (Max patchers are UTF-8)";
     }
     return make_error("invalid JSON at " + place_of(text, used) + ": " + why);
   }

@@ -346,6 +346,22 @@ TEST_F(BridgeTest, CloseFailsPendingRequestsAndLaterOnes) {
   bridge->close();  // idempotent
 }
 
+TEST_F(BridgeTest, DroppingTheLastHolderFailsPendingRequestsAndFreesThePort) {
+  auto max = simulator(Fault::silent);
+  auto bridge = bridge_to(*max, 5000ms);
+  auto pending = start(*bridge, "ping");
+  ASSERT_TRUE(wait_until([&] { return bridge->health().pending == 1; }));
+  BridgeOptions options;
+  options.port = max->port();
+  options.reply_port = bridge->reply_port();
+  bridge.reset();
+  auto result = get_within(pending, 1000ms);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().message,
+            fmt::format("the connection to Max at 127.0.0.1:{} was closed", max->port()));
+  EXPECT_TRUE(Bridge::open(threads.io(), options));
+}
+
 TEST_F(BridgeTest, ExplainsAnUnresolvableHost) {
   BridgeOptions options;
   options.host = "no-such-host.invalid";

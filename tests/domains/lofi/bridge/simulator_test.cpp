@@ -1,6 +1,7 @@
 // The simulator on the wire, seen from a plain UDP socket (no Bridge involved).
 #include "domains/lofi/bridge/simulator.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <boost/json/parse.hpp>
@@ -168,6 +169,47 @@ TEST(SimulatorArgs, RefusesBadArguments) {
   char bad[] = "--nope";
   char* argv[] = {program, bad};
   EXPECT_EQ(run_simulator_command(2, argv), 2);
+}
+
+TEST(SimulatorCommand, AnswersUntilSigtermAndLogsEachMessageToStderr) {
+  const std::uint16_t port = free_udp_port();
+  int err[2];
+  ASSERT_EQ(::pipe(err), 0);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(err[1], STDERR_FILENO);
+    ::close(err[0]);
+    std::string port_text = std::to_string(port);
+    std::vector<std::string> args{"simulate-max", "--port", port_text, "--reply", "0"};
+    std::vector<char*> argv;
+    for (auto& arg : args)
+      argv.push_back(arg.data());
+    ::_exit(run_simulator_command(static_cast<int>(argv.size()), argv.data()));
+  }
+  ::close(err[1]);
+  UdpCapture client;
+  std::optional<std::string> reply;
+  for (int attempt = 0; attempt < 50 && !reply; ++attempt) {
+    client.send_to(port, request_packet("ping", {}, "cmd-1").value());
+    reply = client.receive(100ms);
+  }
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  std::string output;
+  char chunk[4096];
+  for (ssize_t size; (size = ::read(err[0], chunk, sizeof chunk)) > 0;) {
+    output.append(chunk, static_cast<std::size_t>(size));
+  }
+  ::close(err[0]);
+  ASSERT_TRUE(reply) << "the simulator never answered; stderr:\n" << output;
+  EXPECT_EQ(parse_reply(decode_osc(*reply).value().front()).value().request_id, "cmd-1");
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_NE(output.find(fmt::format("simulating the Max lofi daemon on 127.0.0.1:{}", port)),
+            std::string::npos)
+      << output;
+  EXPECT_NE(output.find(R"(/lofi/ping {"requestId":"cmd-1"})"), std::string::npos) << output;
 }
 
 }  // namespace

@@ -124,6 +124,13 @@ class UdpCapture {
   UdpCapture(const UdpCapture&) = delete;
   UdpCapture& operator=(const UdpCapture&) = delete;
   std::uint16_t port() const { return port_; }
+  void send_to(std::uint16_t port, const std::string& bytes) {
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_port = htons(port);
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::sendto(fd_, bytes.data(), bytes.size(), 0, reinterpret_cast<sockaddr*>(&to), sizeof to);
+  }
   std::optional<std::string> receive(std::chrono::milliseconds limit = 3000ms) {
     pollfd ready{fd_, POLLIN, 0};
     if (::poll(&ready, 1, static_cast<int>(limit.count())) != 1) return std::nullopt;

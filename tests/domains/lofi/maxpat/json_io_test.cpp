@@ -58,6 +58,8 @@ TEST(ParseJsonTest, ErrorsSayWhere) {
   EXPECT_NE(parse_error("{} x").find("line 1, column 4"), std::string::npos);
   EXPECT_NE(parse_error("").find("invalid JSON"), std::string::npos);
   EXPECT_NE(parse_error("{\"a\": \"unterminated").find("invalid JSON"), std::string::npos);
+  EXPECT_NE(parse_error("{\"a\": \"caf\xE9\"}").find("line 1, column 11: invalid UTF-8"),
+            std::string::npos);
 }
 
 TEST(ParseJsonTest, NestingIsLimited) {
