@@ -1,11 +1,38 @@
 #include "domains/lofi/edit.hpp"
 
 #include <boost/json.hpp>
+#include <charconv>
+#include <cmath>
+
+#include "domains/lofi/maxpat/objects.hpp"
 
 namespace fcp::lofi {
 namespace {
 
 namespace json = boost::json;
+
+// A coordinate or size as JSON: whole numbers as integers (600, not 6E2).
+json::value num(double value) {
+  if (std::abs(value) < 1e15 && std::floor(value) == value)
+    return json::value(static_cast<std::int64_t>(value));
+  return json::value(value);
+}
+
+// Max atoms of an argument text, as the daemon script expects them: a JSON array with numbers
+// as numbers ("440 0.5 foo" → [440, 0.5, "foo"]).
+json::array atoms(std::string_view args) {
+  json::array out;
+  for (const auto& atom : maxpat::split_atoms(args)) {
+    double value = 0;
+    auto [ptr, ec] = std::from_chars(atom.data(), atom.data() + atom.size(), value);
+    if (ec == std::errc() && ptr == atom.data() + atom.size() && !atom.empty()) {
+      out.push_back(num(value));
+    } else {
+      out.push_back(json::value(atom));
+    }
+  }
+  return out;
+}
 
 core::Effect message(std::string verb, const json::object& payload) {
   return core::Effect{"/lofi/" + std::move(verb), json::serialize(payload), {}};
@@ -18,19 +45,21 @@ json::object layer_json(const MaxObject& o) {
   return json::object{{"id", o.id},
                       {"name", o.layer.empty() ? o.id : o.layer},
                       {"class", o.cls},
-                      {"x", o.x},
-                      {"y", o.y},
-                      {"width", o.size ? (*o.size)[0] : 0.0},
-                      {"height", o.size ? (*o.size)[1] : 0.0},
-                      {"args", o.args},
+                      {"x", num(o.x)},
+                      {"y", num(o.y)},
+                      {"width", num(o.size ? (*o.size)[0] : 0.0)},
+                      {"height", num(o.size ? (*o.size)[1] : 0.0)},
+                      {"args", atoms(o.args)},
                       {"attrs", std::move(attrs)}};
 }
 
 std::vector<core::Effect> create_messages(const MaxObject& o) {
   if (o.ui) return {message("ui", json::object{{"layers", json::array{layer_json(o)}}})};
-  std::vector<core::Effect> out{message(
-      "create",
-      json::object{{"id", o.id}, {"class", o.cls}, {"x", o.x}, {"y", o.y}, {"args", o.args}})};
+  std::vector<core::Effect> out{message("create", json::object{{"id", o.id},
+                                                               {"class", o.cls},
+                                                               {"x", num(o.x)},
+                                                               {"y", num(o.y)},
+                                                               {"args", atoms(o.args)}})};
   for (const auto& [attr, value] : o.attrs)
     out.push_back(message("set", json::object{{"id", o.id}, {"attr", attr}, {"value", value}}));
   return out;
@@ -99,7 +128,8 @@ std::vector<core::Effect> max_messages(const DeviceChange& change, bool forward)
           }
           std::vector<core::Effect> out;
           if (from->x != to->x || from->y != to->y)
-            out.push_back(message("move", json::object{{"id", c.id}, {"x", to->x}, {"y", to->y}}));
+            out.push_back(
+                message("move", json::object{{"id", c.id}, {"x", num(to->x)}, {"y", num(to->y)}}));
           for (const auto& [attr, value] : to->attrs) {
             auto old = from->attrs.find(attr);
             if (old == from->attrs.end() || old->second != value)
@@ -159,9 +189,10 @@ std::vector<core::Effect> edit_effects(const std::vector<DeviceChange>& changes,
 }
 
 std::vector<core::Effect> build_messages(const Device& device) {
-  std::vector<core::Effect> out{message("init", json::object{{"deviceName", device.info().name},
-                                                             {"width", device.info().width},
-                                                             {"height", device.info().height}})};
+  std::vector<core::Effect> out{
+      message("init", json::object{{"deviceName", device.info().name},
+                                   {"width", num(device.info().width)},
+                                   {"height", num(device.info().height)}})};
   for (const MaxObject* object : device.in_order()) {
     for (auto& effect : create_messages(*object))
       out.push_back(std::move(effect));

@@ -8,6 +8,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/json/serialize.hpp>
 #include <random>
+#include <thread>
 
 namespace fcp::lofi::bridge {
 
@@ -33,6 +34,8 @@ struct Bridge::ReceiveBuffer {
 };
 
 namespace {
+
+constexpr int kBindRetries = 5;
 
 std::string format_duration(std::chrono::milliseconds duration) {
   const auto ms = duration.count();
@@ -117,6 +120,13 @@ core::Result<void> Bridge::bind() {
   boost::system::error_code ec;
   socket_.open(protocol, ec);
   if (!ec) socket_.bind(udp::endpoint(local, options_.reply_port), ec);
+  // A bridge on this port that was just let go may still be closing on an io thread (its last
+  // handler finishing): give it a moment before calling the port taken.
+  for (int retry = 0; ec == asio::error::address_in_use && retry < kBindRetries; ++retry) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ec.clear();
+    socket_.bind(udp::endpoint(local, options_.reply_port), ec);
+  }
   if (ec == asio::error::address_in_use) {
     return core::make_error(
         fmt::format(
@@ -171,9 +181,7 @@ void Bridge::exchange(std::string verb, boost::json::object payload,
                       std::function<void(Exchange)> done) {
   std::string address = "/lofi/" + verb;
   if (closed_) {
-    return post_done(std::move(done), failed(Outcome::not_sent,
-                                             fmt::format("the connection to Max at {}:{} is closed",
-                                                         options_.host, options_.port)));
+    return post_done(std::move(done), failed(Outcome::not_sent, closed_message()));
   }
   std::string id = next_request_id();
   auto packet = request_packet(verb, payload, id);
@@ -182,9 +190,11 @@ void Bridge::exchange(std::string verb, boost::json::object payload,
     refused.result = packet.error();
     return post_done(std::move(done), std::move(refused));
   }
-  asio::post(strand_, [self = shared_from_this(), id = std::move(id), address = std::move(address),
+  asio::post(strand_, [weak = weak_from_this(), id = std::move(id), address = std::move(address),
                        packet = std::make_shared<std::string>(std::move(*packet)),
-                       done = std::move(done)]() mutable {
+                       done = std::move(done), closed = closed_message()]() mutable {
+    auto self = weak.lock();
+    if (!self) return done(failed(Outcome::not_sent, closed));
     self->start_request(std::move(id), std::move(address), std::move(packet), std::move(done));
   });
 }
@@ -195,6 +205,10 @@ void Bridge::post_done(std::function<void(Exchange)> done, Exchange exchange) {
   });
 }
 
+std::string Bridge::closed_message() const {
+  return fmt::format("the connection to Max at {}:{} is closed", options_.host, options_.port);
+}
+
 std::string Bridge::next_request_id() {
   return fmt::format("{}-{}", id_prefix_, next_id_.fetch_add(1));
 }
@@ -202,8 +216,7 @@ std::string Bridge::next_request_id() {
 void Bridge::start_request(std::string id, std::string address, std::shared_ptr<std::string> packet,
                            std::function<void(Exchange)> done) {
   if (closed_) {
-    done(failed(Outcome::not_sent, fmt::format("the connection to Max at {}:{} is closed",
-                                               options_.host, options_.port)));
+    done(failed(Outcome::not_sent, closed_message()));
     return;
   }
   spdlog::debug("lofi → {} {}", address, id);

@@ -64,9 +64,10 @@ struct Exchange {
 // to host:port from that same socket.
 // Thread: every public method may be called from any thread; state lives on one strand;
 // completion callbacks run on that strand (an io_context thread) and must not block.
-// Lifetime: held by shared_ptr; handlers hold only weak references, so the socket closes (and
-// the reply port is free again) as soon as the last holder lets go, or on close(). Requests
-// still pending then fail with "closed". A delivery in progress holds the bridge until done.
+// Lifetime: held by shared_ptr; handlers hold only weak references (or a strong one for the
+// microseconds a handler runs), so the socket closes and the reply port is free again as soon as
+// the last holder lets go, or on close(). Requests still pending then fail with "closed": hold
+// the bridge until your requests complete. A delivery in progress holds the bridge until done.
 class Bridge : public core::EffectExecutor, public std::enable_shared_from_this<Bridge> {
  public:
   // Binds reply_port (on loopback when host is loopback, else on every interface) and starts
@@ -134,6 +135,7 @@ class Bridge : public core::EffectExecutor, public std::enable_shared_from_this<
   void finish(const std::string& id, Exchange exchange);
   void fail_all_pending(const std::string& message);
   std::string next_request_id();
+  std::string closed_message() const;
   std::string timeout_message(const std::string& address, std::chrono::milliseconds timeout) const;
   void post_done(std::function<void(Exchange)> done, Exchange exchange);
   template <class F>
