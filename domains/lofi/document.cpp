@@ -182,7 +182,7 @@ std::vector<std::string> LofiDocument::status_lines() const {
     const auto health = bridge->health();
     const auto& options = bridge->options();
     std::string line = "max: connected to " + options.host + ":" + std::to_string(options.port) +
-                       " (replies on " + std::to_string(options.reply_port) + "), " +
+                       " (replies on " + std::to_string(bridge->reply_port()) + "), " +
                        (health.answering ? "answering" : "not answering");
     if (health.last_rtt_ms)
       line += ", last round trip " + std::to_string(*health.last_rtt_ms) + " ms";

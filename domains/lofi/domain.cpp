@@ -164,7 +164,7 @@ class LofiDomain final : public core::Domain {
       doc->link().set_bridge(*link);
       return std::vector<std::string>{
           "+ connected to Max at " + options.host + ":" + std::to_string(options.port) +
-          " (replies on " + std::to_string(options.reply_port) + ", " +
+          " (replies on " + std::to_string((*link)->reply_port()) + ", " +
           std::to_string(static_cast<int>(*rtt)) + " ms round trip); sync pushes the device"};
     }
     if (command.command == "sync") {
