@@ -16,7 +16,7 @@ else
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
   cmake --build "$build" >&2
 fi
-for binary in bench/bench_core bench/bench_drawio bench/bench_midi bench/bench_roundtrip \
+for binary in bench/bench_core bench/bench_drawio bench/bench_midi bench/bench_lofi bench/bench_roundtrip \
   tests/fcpd_testing; do
   [ -x "$build/$binary" ] || { echo "run.sh: $build/$binary is missing" >&2; exit 1; }
 done
@@ -30,7 +30,7 @@ header() {
        "$(uname -srm), $(nproc) CPUs"
 }
 
-for bench in core drawio midi; do
+for bench in core drawio midi lofi; do
   echo "== bench_$bench" >&2
   {
     header "bench_$bench"
@@ -48,4 +48,4 @@ echo "== bench_roundtrip" >&2
 
 # Paths relative to the repository, so saved results name no machine's directories.
 sed -i "s|$root/||g" "$results/$stamp"-*
-echo "results: $results/$stamp-{core,drawio,midi,roundtrip}.{txt,json}" >&2
+echo "results: $results/$stamp-{core,drawio,midi,lofi,roundtrip}.{txt,json}" >&2
