@@ -70,6 +70,9 @@ class EffectDelivery : public std::enable_shared_from_this<EffectDelivery> {
       spdlog::info("lofi: {} failed ({}); sending {} compensating message(s) to Max",
                    effects_[index_].address, failure_.message, undo_.size());
     }
+    // Max just stopped answering: do not wait another timeout per undo message (the caller
+    // hears about the failure within the configured timeout); send them in order, unawaited.
+    if (timed_out) return send_rest_unawaited();
     undo_next();
   }
 
