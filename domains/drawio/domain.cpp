@@ -6,6 +6,7 @@
 #include "domains/drawio/data/themes.hpp"
 #include "domains/drawio/document.hpp"
 #include "domains/drawio/io/reader.hpp"
+#include "domains/drawio/labels.hpp"
 #include "domains/drawio/meta.hpp"
 #include "domains/drawio/queries.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
@@ -156,6 +157,30 @@ class DrawioDomain final : public core::Domain {
   std::vector<core::VerbSpec> queries() const override { return query_specs(); }
   std::vector<std::string> file_extensions() const override {
     return {"drawio", "xml", "drawio.svg", "dio"};
+  }
+  std::vector<core::VerbSpec> session_extensions() const override {
+    return {{"export", "export as:PATH [fmt:png|svg|pdf] [page:N] [width:N] [engine:native|drawio]",
+             "", "write a page as an image file (the drawio verb `export` also returns images)"}};
+  }
+
+  core::Result<std::vector<std::string>> run_session_extension(
+      const core::SessionCommand& command, core::Document* document,
+      core::CallContext& ctx) const override {
+    if (document == nullptr)
+      return core::make_error("no diagram open", {"drawio_session new \"Diagram\""});
+    if (command.command != "export")
+      return core::make_error("unknown session command \"" + command.command + "\"");
+    if (command.param("as") == nullptr)
+      return core::make_error("export needs as:PATH", {"export as:diagram.png"});
+    // The same code as the `export file` op; exporting changes nothing, so no event results.
+    std::string text = "export file";
+    for (const auto& [key, value] : command.params)
+      text += " " + key + ":" + quote_token(value);
+    auto op = core::parse_op(text, &hooks_);
+    if (!op) return op.error();
+    auto outcome = document->execute(*op, ctx);
+    if (!outcome) return outcome.error();
+    return std::move(outcome->lines);
   }
 
   core::Result<std::unique_ptr<core::Document>> create(

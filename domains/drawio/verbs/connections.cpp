@@ -227,6 +227,28 @@ void spread_face(OpContext& ctx, const std::string& shape_id, Face face) {
   }
 }
 
+// Labelled edges leaving one shape get their labels spread along the edges (relative positions
+// -0.3 … 0.3 of each edge's length, draw.io's geometry x) so they do not sit on top of each other.
+void spread_labels(OpContext& ctx, const std::string& source) {
+  const auto incident = ctx.index().incident_edges(source);  // copy: updates reorder it
+  if (incident.size() > kMaxSpreadDegree) return;
+  std::vector<std::string> labelled;
+  for (const auto& edge_id : incident) {
+    const Cell* edge = ctx.page().find(edge_id);
+    if (edge != nullptr && edge->source == source && edge->value && !edge->value->empty())
+      labelled.push_back(edge_id);
+  }
+  if (labelled.size() < 2) return;
+  for (std::size_t i = 0; i < labelled.size(); ++i) {
+    const double x = -0.3 + 0.6 * static_cast<double>(i) / static_cast<double>(labelled.size() - 1);
+    ctx.edit.update(labelled[i], [&](Cell& edge) {
+      if (!edge.geometry) edge.geometry = Geometry{};
+      edge.geometry->relative = true;
+      edge.geometry->x = std::round(x * 100) / 100;
+    });
+  }
+}
+
 core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source,
                                        const std::string& target, const EdgeLook& look,
                                        std::string_view arrow) {
@@ -287,6 +309,7 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
     spread_face(ctx, source, *auto_exit);
     spread_face(ctx, target, *auto_entry);
   }
+  if (!ctx.op.param_or("label", "").empty()) spread_labels(ctx, source);
   std::string line = "~" + display_name(ctx.doc, source) +
                      std::string(arrow == "->" ? "->" : arrow) + display_name(ctx.doc, target);
   if (const std::string* label = ctx.op.param("label"); label && !label->empty())
