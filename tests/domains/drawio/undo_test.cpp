@@ -162,11 +162,11 @@ TEST_F(UndoTest, FailingOpsChangeNothing) {
   check("add svc Auth");
   check("add db Users near:Auth dir:right");
   check("connect Auth -> Users");
-  for (const char* op : {"add foo Bar", "connect Auth -> Nowhere", "connect Auth -> Users -> Nope",
-                         "style Auth fill:notacolor", "move Auth to:nowhere",
-                         "group Auth Users", "remove Auth Nowhere", "layout @all algo:radial",
-                         "add svc X count:3 theme:pink", "page remove Page-1",
-                         "layer remove Default", "modify Auth label:x;y"}) {
+  for (const char* op :
+       {"add foo Bar", "connect Auth -> Nowhere", "connect Auth -> Users -> Nope",
+        "style Auth fill:notacolor", "move Auth to:nowhere", "group Auth Users",
+        "remove Auth Nowhere", "layout @all algo:radial", "add svc X count:3 theme:pink",
+        "page remove Page-1", "layer remove Default", "modify Auth label:x;y"}) {
     check_failure(op);
   }
 }
