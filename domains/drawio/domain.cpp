@@ -69,7 +69,7 @@ core::VerbRegistry make_registry() {
       "stencil packs: their ids become types");
   add("export",
       "export [inline|file] [fmt:png|svg|pdf] [width:N] [height:N] [page:N] [as:PATH] "
-      "[engine:native|drawio]",
+      "[engine:auto|native|drawio]",
       "visual", "render a page (image in the reply, or a file)");
   add("modify",
       "modify REF|@SEL key:value… (label x y width height fill theme prop.NAME any "
@@ -159,8 +159,9 @@ class DrawioDomain final : public core::Domain {
     return {"drawio", "xml", "drawio.svg", "dio"};
   }
   std::vector<core::VerbSpec> session_extensions() const override {
-    return {{"export", "export as:PATH [fmt:png|svg|pdf] [page:N] [width:N] [engine:native|drawio]",
-             "", "write a page as an image file (the drawio verb `export` also returns images)"}};
+    return {{"export",
+             "export as:PATH [fmt:png|svg|pdf] [page:N] [width:N] [engine:auto|native|drawio]", "",
+             "write a page as an image file (the drawio verb `export` also returns images)"}};
   }
 
   core::Result<std::vector<std::string>> run_session_extension(

@@ -138,7 +138,9 @@ core::Result<void> verb_export(OpContext& ctx) {
   if (ctx.doc.index(page).shapes() == 0 && ctx.doc.index(page).groups() == 0)
     return core::make_error("export: empty page — add shapes first");
 
-  const std::string engine = op.param_or("engine", "native");
+  // auto: the draw.io desktop app when it is installed (pixel-exact), else the native renderer.
+  std::string engine = op.param_or("engine", "auto");
+  if (engine == "auto") engine = render::find_drawio_cli() ? "drawio" : "native";
   std::string bytes;
   if (engine == "drawio") {
     auto cli = render::find_drawio_cli();
@@ -171,7 +173,7 @@ core::Result<void> verb_export(OpContext& ctx) {
       bytes = std::move(*out);
     }
   } else {
-    return core::make_error("export: unknown engine \"" + engine + "\" — native or drawio");
+    return core::make_error("export: unknown engine \"" + engine + "\" — auto, native or drawio");
   }
   std::string upper = format;
   for (char& c : upper)
