@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "mcp/server.hpp"
@@ -132,7 +133,10 @@ void ClientConnection::on_request(const jsonrpc::Incoming& message, const Reply&
     return reply->result(json::object{{"resourceTemplates", json::array{}}});
   }
   if (method == "resources/read") return on_resources_read(message.params, reply);
-  if (method == "prompts/list") {
+  // Prompts exist only when a hosted domain offers some; otherwise they are unknown methods.
+  const bool has_prompts = std::any_of(server_.domains().begin(), server_.domains().end(),
+                                       [](const core::Domain* d) { return !d->prompts().empty(); });
+  if (has_prompts && method == "prompts/list") {
     json::array prompts;
     for (const auto* domain : server_.domains()) {
       for (const auto& prompt : domain->prompts()) {
@@ -149,7 +153,7 @@ void ClientConnection::on_request(const jsonrpc::Incoming& message, const Reply&
     }
     return reply->result(json::object{{"prompts", std::move(prompts)}});
   }
-  if (method == "prompts/get") return on_prompts_get(message.params, reply);
+  if (has_prompts && method == "prompts/get") return on_prompts_get(message.params, reply);
   reply->error(jsonrpc::code::method_not_found, "method not found: \"" + method + "\"");
 }
 
