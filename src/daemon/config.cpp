@@ -41,6 +41,13 @@ Result<std::size_t> size_value(const json::value& value, std::string_view key) {
   return static_cast<std::size_t>(n);
 }
 
+Result<std::size_t> count_value(const json::value& value, std::string_view key) {
+  if ((!value.is_int64() && !value.is_uint64()) || value.to_number<long long>() < 0) {
+    return make_error("config: \"" + std::string(key) + "\" must be a whole number, 0 or more");
+  }
+  return static_cast<std::size_t>(value.to_number<long long>());
+}
+
 Result<void> apply_key(const std::string& key, const json::value& value, Config& config);
 
 Result<void> apply_object(const json::object& object, const std::string& prefix, Config& config) {
@@ -86,6 +93,12 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
     return {};
   }
   if (key == "workers") return assign(size_value(value, key), config.workers);
+  if (key == "busy_poll_us") {
+    auto us = count_value(value, key);
+    if (us && *us > Config::kMaxBusyPollUs)
+      return make_error("config: \"busy_poll_us\" is at most 1000000 (one second)");
+    return assign(std::move(us), config.busy_poll_us);
+  }
   if (key == "limits.max_message_bytes")
     return assign(size_value(value, key), config.max_message_bytes);
   if (key == "limits.max_file_bytes") return assign(size_value(value, key), config.max_file_bytes);

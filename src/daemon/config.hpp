@@ -27,6 +27,9 @@ struct Config {
   std::string log_level = "info";
   std::optional<std::string> log_file;
   std::size_t workers = 4;
+  // How long the event loop keeps polling after an event before it sleeps (0: never polls).
+  std::size_t busy_poll_us = 200;
+  static constexpr std::size_t kMaxBusyPollUs = 1'000'000;
   std::size_t max_message_bytes = 4u << 20;
   std::size_t max_file_bytes = 512u << 20;
   std::size_t max_ops_per_call = 1'000'000;

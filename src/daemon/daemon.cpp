@@ -6,11 +6,13 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <csignal>
 #include <iostream>
 #include <thread>
 
 #include "daemon/config.hpp"
 #include "daemon/conformance.hpp"
+#include "daemon/event_loop.hpp"
 #include "daemon/logging.hpp"
 #include "daemon/roots.hpp"
 #include "mcp/server.hpp"
@@ -74,7 +76,7 @@ class Daemon {
       if (!ec) spdlog::info("signal {} received, shutting down", signal);
       stop();
     });
-    io_.run();
+    run_event_loop(io_, std::chrono::microseconds(config_.busy_poll_us));
     // Calls already running or queued finish (transports cancelled what they could); their
     // replies are dropped with the stopped io_context.
     workers_.join();
@@ -176,6 +178,8 @@ int run(int argc, const char* const* argv, DomainFactory factory) {
       break;
   }
   const Config& config = invocation->config;
+  // A peer that goes away must be a write error on its connection, not the end of the daemon.
+  std::signal(SIGPIPE, SIG_IGN);
   if (auto logging = setup_logging(config.log_level, config.log_file); !logging) {
     std::cerr << "fcpd: " << logging.error().message << "\n";
     return 2;

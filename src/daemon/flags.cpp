@@ -87,6 +87,17 @@ Result<void> apply_flag(const std::string& flag, int& i, int argc, const char* c
     config.allowed_hosts.push_back(*value);
     return {};
   }
+  if (flag == "--busy-poll-us") {
+    char* end = nullptr;
+    const unsigned long long us = std::strtoull(value->c_str(), &end, 10);
+    if (value->empty() || *end != '\0' || value->front() == '-' || us > Config::kMaxBusyPollUs) {
+      return make_error(flag +
+                        " needs a whole number of microseconds from 0 (off) to 1000000, got \"" +
+                        *value + "\"");
+    }
+    config.busy_poll_us = static_cast<std::size_t>(us);
+    return {};
+  }
   std::size_t* target = flag == "--workers"             ? &config.workers
                         : flag == "--max-message-bytes" ? &config.max_message_bytes
                         : flag == "--max-file-bytes"    ? &config.max_file_bytes
@@ -151,6 +162,8 @@ Options:
   --log-level LEVEL       trace, debug, info, warn, error, critical, off (default info)
   --log-file FILE         also log to FILE (logs always go to stderr)
   --workers N             threads running tool calls (default 4)
+  --busy-poll-us N        keep polling this long after an event before sleeping
+                          (default 200; 0 never polls: lowest CPU, slower replies)
   --max-message-bytes N   largest accepted MCP message (default 4194304)
   --max-file-bytes N      largest file `open` reads (default 536870912)
   --allow-origin ORIGIN   an HTTP Origin to accept besides localhost (repeatable)

@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "transport/byte_streams.hpp"
+
 namespace fcp::transport {
 
 // A self-pipe that wakes a thread blocked in poll(). Thread: wake() from any thread.
@@ -34,22 +36,20 @@ class WakePipe {
 // Thread: start/resume/stop from any thread; callbacks run on the reader thread and must only
 // post elsewhere. Ownership: the owner keeps the reader alive and must join() it before the
 // executor the callbacks post to is destroyed; the destructor joins as well.
-class FdReader {
+class FdReader final : public InputStream {
  public:
-  using DataHandler = std::function<void(std::string chunk)>;
-  using EndHandler = std::function<void(boost::system::error_code ec)>;  // empty ec: EOF
-
   explicit FdReader(int fd, std::size_t chunk_size = 64 * 1024);
-  ~FdReader();
+  ~FdReader() override;
   FdReader(const FdReader&) = delete;
   FdReader& operator=(const FdReader&) = delete;
 
-  void start(DataHandler on_data, EndHandler on_end);
-  void resume();
+  void start(DataHandler on_data, EndHandler on_end) override;
+  void resume() override;
   // Wakes and ends the thread; on_end is not called afterwards.
-  void stop();
+  void stop() override;
   // stop(), then waits for the thread. Never from a callback (the thread would join itself).
-  void join();
+  void join() override;
+  bool on_event_loop() const override { return false; }
 
  private:
   void run();
@@ -74,21 +74,20 @@ class FdReader {
 // SIGPIPE is blocked on the writer thread: a closed pipe is reported as an error instead.
 // Thread: async_write/stop from any thread. Ownership as for FdReader: join() before `executor`
 // goes away (a completion posted to a shut-down executor is destroyed on the writer thread).
-class FdWriter {
+class FdWriter final : public OutputStream {
  public:
-  using Handler = std::function<void(boost::system::error_code ec)>;
-
   FdWriter(int fd, boost::asio::any_io_executor executor);
-  ~FdWriter();
+  ~FdWriter() override;
   FdWriter(const FdWriter&) = delete;
   FdWriter& operator=(const FdWriter&) = delete;
 
   // `lines` must stay alive and unchanged until `done` runs. At most one write at a time.
-  void async_write(const std::vector<std::string>& lines, Handler done);
+  void async_write(const std::vector<std::string>& lines, Handler done) override;
   // Ends the thread; a pending write completes with operation_aborted.
-  void stop();
+  void stop() override;
   // stop(), then waits for the thread. Never from the writer thread.
-  void join();
+  void join() override;
+  bool on_event_loop() const override { return false; }
 
  private:
   struct Job {

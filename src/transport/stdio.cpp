@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/dispatch.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <utility>
 
+#include "transport/descriptor_io.hpp"
 #include "transport/fd_io.hpp"
 #include "transport/line_channel.hpp"
 
@@ -39,18 +41,40 @@ class ClosedCallback {
   std::function<void()> callback_;
 };
 
-// The stdio connection. Writing: a blocking write() on FdWriter's thread rather than an Asio
-// posix::stream_descriptor, because stdout may be a regular file (epoll rejects it) and because
-// a stream_descriptor would set O_NONBLOCK on a file description shared with the parent (a
-// terminal, say) and leave it so. Thread: the strand, except start()/stop().
+namespace {
+
+// Pipes and sockets are read on the event loop; anything else (a terminal, a regular file) on a
+// helper thread: see open_for_event_loop().
+std::unique_ptr<InputStream> open_input(const boost::asio::any_io_executor& strand, int fd) {
+  if (auto own = open_for_event_loop(fd, false)) {
+    return std::make_unique<DescriptorReader>(strand, *own);
+  }
+  spdlog::debug("stdio: reading fd {} on a helper thread (not a pipe or socket)", fd);
+  return std::make_unique<FdReader>(fd);
+}
+
+std::unique_ptr<OutputStream> open_output(const boost::asio::any_io_executor& strand, int fd) {
+  if (auto own = open_for_event_loop(fd, true)) {
+    return std::make_unique<DescriptorWriter>(strand, *own);
+  }
+  spdlog::debug("stdio: writing fd {} on a helper thread (not a pipe or socket)", fd);
+  return std::make_unique<FdWriter>(fd, strand);
+}
+
+}  // namespace
+
+// The stdio connection. Thread: the strand, except start()/stop()/join_threads().
 class StdioChannel final : public LineChannel {
  public:
   StdioChannel(boost::asio::io_context& io, const Limits& limits, int in_fd, int out_fd)
       : LineChannel(boost::asio::make_strand(io), limits),
         io_(io),
-        reader_(in_fd),
-        writer_(out_fd, strand()),
+        reader_(open_input(strand(), in_fd)),
+        writer_(open_output(strand(), out_fd)),
         grace_timer_(strand()) {}
+
+  bool input_on_event_loop() const { return reader_->on_event_loop(); }
+  bool output_on_event_loop() const { return writer_->on_event_loop(); }
 
   void start(mcp::ConnectionFactory& factory, std::shared_ptr<ClosedCallback> on_closed) {
     work_.emplace(io_.get_executor());
@@ -72,8 +96,8 @@ class StdioChannel final : public LineChannel {
   // transport (a thread that posted into a dying io_context could otherwise end up destroying
   // the channel, and so joining itself).
   void join_threads() {
-    reader_.join();
-    writer_.join();
+    reader_->join();
+    writer_->join();
   }
 
  private:
@@ -82,26 +106,27 @@ class StdioChannel final : public LineChannel {
   }
 
   void start_reader() {
-    // The reader thread holds the channel weakly: it must never be the one to destroy it.
+    // A reader thread holds the channel weakly: it must never be the one to destroy it.
+    // dispatch: a reader on the event loop already runs on the strand, a thread posts to it.
     std::weak_ptr<StdioChannel> weak = self();
     auto ex = strand();
-    reader_.start(
+    reader_->start(
         [weak, ex](std::string chunk) {
           if (auto channel = weak.lock())
-            boost::asio::post(ex, [channel = std::move(channel), chunk = std::move(chunk)] {
+            boost::asio::dispatch(ex, [channel = std::move(channel), chunk = std::move(chunk)] {
               channel->on_chunk(chunk);
             });
         },
         [weak, ex](boost::system::error_code ec) {
           if (auto channel = weak.lock())
-            boost::asio::post(ex, [channel = std::move(channel), ec] { channel->on_eof(ec); });
+            boost::asio::dispatch(ex, [channel = std::move(channel), ec] { channel->on_eof(ec); });
         });
   }
 
   void on_chunk(const std::string& chunk) {
     if (finished_) return;
     deliver(chunk);
-    if (!reading_paused()) reader_.resume();
+    if (!reading_paused()) reader_->resume();
   }
 
   void on_eof(const boost::system::error_code& ec) {
@@ -139,19 +164,19 @@ class StdioChannel final : public LineChannel {
     finished_ = true;
     grace_timer_.cancel();
     stop_writing();
-    reader_.stop();
-    writer_.stop();
+    reader_->stop();
+    writer_->stop();
     if (on_closed_)
       boost::asio::post(io_, [on_closed = std::move(on_closed_)] { on_closed->fire(); });
     work_.reset();
   }
 
   void write_batch(const std::vector<std::string>& lines) override {
-    writer_.async_write(lines,
-                        [self = self()](boost::system::error_code ec) { self->on_write_done(ec); });
+    writer_->async_write(
+        lines, [self = self()](boost::system::error_code ec) { self->on_write_done(ec); });
   }
   void resume_reading() override {
-    if (!finished_) reader_.resume();
+    if (!finished_) reader_->resume();
   }
   void on_write_error(const boost::system::error_code& ec) override {
     if (!finished_) spdlog::error("stdio: writing stdout failed: {}", ec.message());
@@ -164,8 +189,8 @@ class StdioChannel final : public LineChannel {
   void on_request_finished() override { maybe_close(); }
 
   boost::asio::io_context& io_;
-  FdReader reader_;
-  FdWriter writer_;
+  std::unique_ptr<InputStream> reader_;
+  std::unique_ptr<OutputStream> writer_;
   boost::asio::steady_timer grace_timer_;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   std::shared_ptr<ClosedCallback> on_closed_;
@@ -189,6 +214,14 @@ void StdioTransport::start(std::function<void()> on_closed) {
   on_closed_ = std::make_shared<ClosedCallback>(std::move(on_closed));
   channel_ = std::make_shared<StdioChannel>(io_, limits_, in_fd_, out_fd_);
   channel_->start(factory_, on_closed_);
+}
+
+bool StdioTransport::input_on_event_loop() const {
+  return channel_ && channel_->input_on_event_loop();
+}
+
+bool StdioTransport::output_on_event_loop() const {
+  return channel_ && channel_->output_on_event_loop();
 }
 
 void StdioTransport::stop() {

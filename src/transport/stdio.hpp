@@ -14,9 +14,10 @@ class StdioChannel;
 class ClosedCallback;
 
 // Serves one Connection (ConnectionInfo{"stdio", "stdin"}) on a pair of file descriptors.
-// stdin is read by a dedicated thread (it may be a pipe, a terminal or a regular file); stdout is
-// written by another (see FdWriter); both hand over to one strand on `io`. Only messages are
-// ever written to out_fd.
+// A pipe or socket (what MCP clients give us) is read and written on `io` itself, provided the
+// process ignores SIGPIPE (fcpd does); a terminal or regular file on a helper thread each (see
+// open_for_event_loop, FdReader, FdWriter). Either way everything meets on one strand on `io`.
+// Only messages are ever written to out_fd.
 // End of input: the last unterminated line is still handled, the transport waits (at most
 // kEofGrace) for the replies to requests already received, then calls Connection::close(),
 // flushes the output and calls on_closed. A failed write to out_fd (the reader went away) ends it
@@ -41,6 +42,10 @@ class StdioTransport {
   // Stops reading, closes the connection, releases the io_context and cancels on_closed: once
   // stop() returns, on_closed is neither running nor will run. Idempotent; also the destructor.
   void stop();
+
+  // After start(): whether reading (writing) runs on the event loop rather than a helper thread.
+  bool input_on_event_loop() const;
+  bool output_on_event_loop() const;
 
  private:
   boost::asio::io_context& io_;

@@ -80,6 +80,24 @@ TEST(Config, TheShippedConfigFileIsValid) {
   Config defaults;
   EXPECT_EQ(config.max_message_bytes, defaults.max_message_bytes);
   EXPECT_EQ(config.workers, defaults.workers);
+  EXPECT_EQ(config.busy_poll_us, defaults.busy_poll_us);
+}
+
+TEST(Config, BusyPollingCanBeTunedOrTurnedOff) {
+  EXPECT_EQ(parse({"--stdio"})->config.busy_poll_us, 200u);
+  EXPECT_EQ(parse({"--stdio", "--busy-poll-us", "0"})->config.busy_poll_us, 0u);
+  EXPECT_EQ(parse({"--stdio", "--busy-poll-us", "50"})->config.busy_poll_us, 50u);
+  for (const char* bad : {"-1", "x", "", "1000001", "99999999999999999999999"}) {
+    auto parsed = parse({"--stdio", "--busy-poll-us", bad});
+    ASSERT_FALSE(parsed) << bad;
+    EXPECT_NE(parsed.error().message.find("0 (off) to 1000000"), std::string::npos);
+  }
+  Config config;
+  ASSERT_TRUE(apply_config_json(R"({"busy_poll_us":0})", config));
+  EXPECT_EQ(config.busy_poll_us, 0u);
+  EXPECT_FALSE(apply_config_json(R"({"busy_poll_us":-5})", config));
+  EXPECT_FALSE(apply_config_json(R"({"busy_poll_us":2000000})", config));
+  EXPECT_FALSE(apply_config_json(R"({"busy_poll_us":"fast"})", config));
 }
 
 }  // namespace

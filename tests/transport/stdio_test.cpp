@@ -3,11 +3,14 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <future>
+#include <thread>
 
 #include "transport_test_support.hpp"
 
@@ -17,10 +20,14 @@ using testing::await;
 using testing::FakeFactory;
 using testing::IoThreads;
 
+// One direction of stdio: a pipe, or a socket pair as Node.js gives its children. Bytes written
+// to write_fd() come out of read_fd().
 class Pipe {
  public:
-  Pipe() {
-    if (::pipe2(fds_, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
+  explicit Pipe(bool socket = false) {
+    const int made = socket ? ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds_)
+                            : ::pipe2(fds_, O_CLOEXEC);
+    if (made != 0) throw std::runtime_error("pipe");
   }
   ~Pipe() {
     close_read();
@@ -42,8 +49,27 @@ class Pipe {
   int fds_[2] = {-1, -1};
 };
 
-class StdioTest : public ::testing::Test {
+// How the transport's descriptors are served: pipes and sockets on the event loop when SIGPIPE
+// is ignored (as fcpd does), on helper threads otherwise.
+struct IoMode {
+  const char* name;
+  bool sockets;
+  bool ignore_sigpipe;
+  bool on_event_loop;
+};
+
+class StdioTest : public ::testing::TestWithParam<IoMode> {
  protected:
+  StdioTest() : in_(GetParam().sockets), out_(GetParam().sockets) {
+    struct sigaction action {};
+    action.sa_handler = GetParam().ignore_sigpipe ? SIG_IGN : SIG_DFL;
+    ::sigaction(SIGPIPE, &action, &saved_sigpipe_);
+  }
+  ~StdioTest() override {
+    transport_.reset();
+    ::sigaction(SIGPIPE, &saved_sigpipe_, nullptr);
+  }
+
   // Runs the transport on `in_fd` with stdout going to the out_ pipe.
   void start(int in_fd, Limits limits = {}) {
     transport_ = std::make_unique<StdioTransport>(io_.io, factory_, limits, in_fd, out_.write_fd());
@@ -75,9 +101,53 @@ class StdioTest : public ::testing::Test {
   std::promise<void> closed_;
   std::future<void> closed_future_ = closed_.get_future();
   std::unique_ptr<StdioTransport> transport_;
+  struct sigaction saved_sigpipe_ {};
 };
 
-TEST_F(StdioTest, AnswersLinesFromAPipeAndExitsOnEof) {
+bool non_blocking(int fd) {
+  return (::fcntl(fd, F_GETFL) & O_NONBLOCK) != 0;
+}
+
+TEST_P(StdioTest, ServesPipesAndSocketsOnTheEventLoopOnlyWhenSigpipeIsIgnored) {
+  start(in_.read_fd());
+  EXPECT_EQ(transport_->input_on_event_loop(), GetParam().on_event_loop);
+  EXPECT_EQ(transport_->output_on_event_loop(), GetParam().on_event_loop);
+  in_.write("ping\n");
+  EXPECT_EQ(read_line(), "ping");
+  // A pipe is reopened privately: the descriptors shared with the client never change mode.
+  if (!GetParam().sockets) {
+    EXPECT_FALSE(non_blocking(in_.read_fd()));
+    EXPECT_FALSE(non_blocking(out_.write_fd()));
+  }
+  // A socket's description is shared: its flags are put back once the transport has stopped
+  // (on the event loop, so shortly after stop() returns).
+  transport_->stop();
+  const auto deadline = std::chrono::steady_clock::now() + testing::kTimeout;
+  while ((non_blocking(in_.read_fd()) || non_blocking(out_.write_fd())) &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_FALSE(non_blocking(in_.read_fd()));
+  EXPECT_FALSE(non_blocking(out_.write_fd()));
+}
+
+TEST_P(StdioTest, AnswersManyRequestsInOrderWithLargeReplies) {
+  start(in_.read_fd());
+  std::string batch;
+  for (int i = 0; i < 200; ++i)
+    batch += (i % 10 == 0 ? "big " : "") + std::to_string(i) + "\n";
+  in_.write(batch);
+  for (int i = 0; i < 200; ++i) {
+    const auto line = read_line();
+    if (i % 10 == 0) {
+      EXPECT_EQ(line, std::string(100000, 'b'));
+    } else {
+      EXPECT_EQ(line, std::to_string(i));
+    }
+  }
+}
+
+TEST_P(StdioTest, AnswersLinesFromAPipeAndExitsOnEof) {
   start(in_.read_fd());
   in_.write("{\"id\":1}\r\n{\"id\":");
   EXPECT_EQ(read_line(), "{\"id\":1}");
@@ -91,7 +161,7 @@ TEST_F(StdioTest, AnswersLinesFromAPipeAndExitsOnEof) {
   EXPECT_EQ(connection->closes(), 1);
 }
 
-TEST_F(StdioTest, ReadsARegularFileIncludingAnUnterminatedLastLine) {
+TEST_P(StdioTest, ReadsARegularFileIncludingAnUnterminatedLastLine) {
   char path[] = "/tmp/fcp_stdio_test_XXXXXX";
   const int fd = ::mkstemp(path);
   ASSERT_GE(fd, 0);
@@ -109,7 +179,7 @@ TEST_F(StdioTest, ReadsARegularFileIncludingAnUnterminatedLastLine) {
   ::close(fd);
 }
 
-TEST_F(StdioTest, WaitsForRequestsInFlightBeforeClosingAtEof) {
+TEST_P(StdioTest, WaitsForRequestsInFlightBeforeClosingAtEof) {
   start(in_.read_fd());
   in_.write("hold\n");
   auto connection = factory_.connection();
@@ -125,7 +195,7 @@ TEST_F(StdioTest, WaitsForRequestsInFlightBeforeClosingAtEof) {
   EXPECT_EQ(connection->closes(), 1);
 }
 
-TEST_F(StdioTest, RefusesAnOversizedLineAndStaysUsable) {
+TEST_P(StdioTest, RefusesAnOversizedLineAndStaysUsable) {
   Limits limits;
   limits.max_message_bytes = 100;
   start(in_.read_fd(), limits);
@@ -134,14 +204,14 @@ TEST_F(StdioTest, RefusesAnOversizedLineAndStaysUsable) {
   EXPECT_EQ(read_line(), "small");
 }
 
-TEST_F(StdioTest, OutboundMessagesGoToStdout) {
+TEST_P(StdioTest, OutboundMessagesGoToStdout) {
   start(in_.read_fd());
   in_.write("outbound\n");
   EXPECT_EQ(read_line(), testing::kOutboundNote);
   EXPECT_EQ(read_line(), "outbound");
 }
 
-TEST_F(StdioTest, EndsWhenStdoutIsClosedWithoutDyingOfSigpipe) {
+TEST_P(StdioTest, EndsWhenStdoutIsClosedWithoutDyingOfSigpipe) {
   start(in_.read_fd());
   out_.close_read();
   in_.write("anyone there?\n");
@@ -149,7 +219,7 @@ TEST_F(StdioTest, EndsWhenStdoutIsClosedWithoutDyingOfSigpipe) {
   EXPECT_EQ(factory_.connection()->closes(), 1);
 }
 
-TEST_F(StdioTest, StopEndsATransportWhoseInputStaysOpen) {
+TEST_P(StdioTest, StopEndsATransportWhoseInputStaysOpen) {
   start(in_.read_fd());
   in_.write("ping\n");
   EXPECT_EQ(read_line(), "ping");
@@ -159,6 +229,12 @@ TEST_F(StdioTest, StopEndsATransportWhoseInputStaysOpen) {
   EXPECT_EQ(factory_.connection()->closes(), 1);
   EXPECT_EQ(closed_future_.wait_for(std::chrono::seconds(0)), std::future_status::timeout);
 }
+
+INSTANTIATE_TEST_SUITE_P(Modes, StdioTest,
+                         ::testing::Values(IoMode{"PipesOnThreads", false, false, false},
+                                           IoMode{"PipesOnTheEventLoop", false, true, true},
+                                           IoMode{"SocketsOnTheEventLoop", true, true, true}),
+                         [](const auto& mode) { return std::string(mode.param.name); });
 
 }  // namespace
 }  // namespace fcp::transport
