@@ -8,6 +8,7 @@
 #include "core/parsed_op.hpp"
 #include "core/session.hpp"
 #include "core/tokenizer.hpp"
+#include "tests/support/path_policies.hpp"
 #include "tests/support/test_domain.hpp"
 
 namespace {
@@ -75,15 +76,7 @@ void BM_EventLogUndoRedo(benchmark::State& state) {
 }
 BENCHMARK(BM_EventLogUndoRedo)->Arg(1000)->Arg(100000);
 
-class AllowAll final : public core::PathPolicy {
- public:
-  core::Result<std::filesystem::path> for_reading(std::string_view p) const override {
-    return std::filesystem::path(p);
-  }
-  core::Result<std::filesystem::path> for_writing(std::string_view p) const override {
-    return std::filesystem::path(p);
-  }
-};
+using testing::AllowAll;
 
 // A batch of N "add" ops through the whole engine (parse, dispatch, log, digest).
 void BM_SessionBatch(benchmark::State& state) {

@@ -11,19 +11,12 @@
 #include "domains/drawio/domain.hpp"
 #include "domains/drawio/io/reader.hpp"
 #include "domains/drawio/io/writer.hpp"
+#include "tests/support/path_policies.hpp"
 
 namespace fcp {
 namespace {
 
-class AllowAll final : public core::PathPolicy {
- public:
-  core::Result<std::filesystem::path> for_reading(std::string_view p) const override {
-    return std::filesystem::path(p);
-  }
-  core::Result<std::filesystem::path> for_writing(std::string_view p) const override {
-    return std::filesystem::path(p);
-  }
-};
+using testing::AllowAll;
 
 std::vector<std::string> adds_and_connects(int count) {
   std::vector<std::string> ops;

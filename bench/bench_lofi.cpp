@@ -12,19 +12,12 @@
 #include "domains/lofi/bridge/bridge.hpp"
 #include "domains/lofi/bridge/simulator.hpp"
 #include "domains/lofi/domain.hpp"
+#include "tests/support/path_policies.hpp"
 
 namespace fcp {
 namespace {
 
-class NoFiles final : public core::PathPolicy {
- public:
-  core::Result<std::filesystem::path> for_reading(std::string_view) const override {
-    return core::make_error("no files");
-  }
-  core::Result<std::filesystem::path> for_writing(std::string_view) const override {
-    return core::make_error("no files");
-  }
-};
+using testing::NoFiles;
 
 // An io thread, a simulator on an ephemeral port, and the lofi domain pointed at it.
 struct Rig {

@@ -8,19 +8,12 @@
 
 #include "core/session.hpp"
 #include "domains/midi/domain.hpp"
+#include "tests/support/path_policies.hpp"
 
 namespace fcp {
 namespace {
 
-class AllowAll final : public core::PathPolicy {
- public:
-  core::Result<std::filesystem::path> for_reading(std::string_view p) const override {
-    return std::filesystem::path(p);
-  }
-  core::Result<std::filesystem::path> for_writing(std::string_view p) const override {
-    return std::filesystem::path(p);
-  }
-};
+using testing::AllowAll;
 
 // `count` notes over four tracks, sixteenth notes in sequence.
 std::vector<std::string> song_ops(int count) {

@@ -6,8 +6,8 @@
 
 namespace fcp::drawio {
 
-// The plain text of a draw.io value: for HTML labels (`html` true) tags are dropped, <br> and
-// block ends become newlines and entities are decoded; `&#10;` and literal "\n" become newlines
+// The plain text of a draw.io value: HTML labels (`html` true) reduced as a browser shows them
+// (html_to_text); entities such as `&#10;` are decoded and a literal "\n" becomes a newline
 // either way. Leading and trailing whitespace is trimmed.
 std::string label_text(std::string_view value, bool html);
 

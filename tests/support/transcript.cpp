@@ -107,11 +107,6 @@ std::string run(core::Session& session, const Call& call, std::string_view domai
 
 }  // namespace
 
-fs::path source_dir(const fs::path& fallback) {
-  const char* dir = std::getenv("FCP_SOURCE_DIR");
-  return dir != nullptr ? fs::path(dir) : fallback;
-}
-
 std::vector<fs::path> transcript_files(const fs::path& root, std::string_view domain) {
   std::vector<fs::path> files;
   const fs::path dir = root / "fixtures" / std::string(domain) / "transcripts";

@@ -19,9 +19,6 @@
 
 namespace fcp::testing {
 
-// The repository root: $FCP_SOURCE_DIR (set by CTest) or `fallback`.
-std::filesystem::path source_dir(const std::filesystem::path& fallback);
-
 // The transcript files of a domain, sorted.
 std::vector<std::filesystem::path> transcript_files(const std::filesystem::path& root,
                                                     std::string_view domain);

@@ -13,13 +13,9 @@ inline constexpr std::size_t kMaxLabelInput = 64 * 1024;
 inline constexpr std::size_t kMaxLabelChars = 2000;
 inline constexpr std::size_t kMaxLabelLines = 60;
 
-// Reduces draw.io HTML label markup to plain text with '\n' between lines: <br>, block elements
-// (<div>, <p>, <li>, <tr>, headings) break lines, entities are decoded, other tags are dropped,
-// whitespace runs collapse as a browser would.
-std::string html_to_text(std::string_view html);
-
-// The label as lines: HTML reduced when `html`, else split at newlines; empty lines inside are
-// kept, trailing empty lines dropped, the total capped (an ellipsis marks the cut).
+// The label as lines: HTML reduced (drawio::html_to_text) when `html`, else split at newlines;
+// empty lines inside are kept, trailing empty lines dropped, the total capped (an ellipsis marks
+// the cut).
 std::vector<std::string> label_lines(std::string_view value, bool html);
 
 // Estimated advance width of `text` in px at `font_size` (a sans-serif average per character).

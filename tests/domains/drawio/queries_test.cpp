@@ -13,20 +13,13 @@
 #include "domains/drawio/document.hpp"
 #include "domains/drawio/io/reader.hpp"
 #include "domains/drawio/meta.hpp"
+#include "tests/support/path_policies.hpp"
 
 namespace fcp::drawio {
 namespace {
 
 // Queries read no files; every path is refused.
-class NoFiles final : public core::PathPolicy {
- public:
-  core::Result<std::filesystem::path> for_reading(std::string_view) const override {
-    return core::make_error("no files in this test");
-  }
-  core::Result<std::filesystem::path> for_writing(std::string_view) const override {
-    return core::make_error("no files in this test");
-  }
-};
+using testing::NoFiles;
 
 std::string vertex(std::string_view id, std::string_view label, double x, double y, double w,
                    double h, std::string_view style = "whiteSpace=wrap;",

@@ -7,19 +7,12 @@
 #include "domains/drawio/document.hpp"
 #include "domains/drawio/domain.hpp"
 #include "domains/drawio/io/writer.hpp"
+#include "tests/support/path_policies.hpp"
 
 namespace fcp::drawio {
 namespace {
 
-class NoFiles final : public core::PathPolicy {
- public:
-  core::Result<std::filesystem::path> for_reading(std::string_view) const override {
-    return core::make_error("no files in this test");
-  }
-  core::Result<std::filesystem::path> for_writing(std::string_view) const override {
-    return core::make_error("no files in this test");
-  }
-};
+using testing::NoFiles;
 
 class UndoTest : public ::testing::Test {
  protected:

@@ -11,6 +11,7 @@
 
 #include "domains/lofi/maxpat/amxd.hpp"
 #include "domains/lofi/maxpat/patcher.hpp"
+#include "tests/support/source_dir.hpp"
 #include "tests/support/transcript.hpp"
 
 namespace fcp::lofi {
@@ -31,8 +32,7 @@ maxpat::Patcher patcher_of(const std::string& bytes) {
 }
 
 TEST(DeviceIo, CorpusFilesSaveBackWithEveryBoxLineAndAttribute) {
-  const fs::path corpus =
-      testing::source_dir(FCP_SOURCE_DIR_FALLBACK).parent_path() / "shared" / "corpus" / "maxpat";
+  const fs::path corpus = fcp::testing::source_dir().parent_path() / "shared" / "corpus" / "maxpat";
   if (!fs::exists(corpus)) GTEST_SKIP() << "no corpus at " << corpus;
   int opened = 0;
   for (const auto& entry : fs::directory_iterator(corpus)) {

@@ -11,19 +11,12 @@
 #include "core/session.hpp"
 #include "domains/lofi/bridge/simulator.hpp"
 #include "domains/lofi/domain.hpp"
+#include "tests/support/path_policies.hpp"
 
 namespace fcp::lofi {
 namespace {
 
-class NoFiles final : public core::PathPolicy {
- public:
-  core::Result<std::filesystem::path> for_reading(std::string_view) const override {
-    return core::make_error("no files");
-  }
-  core::Result<std::filesystem::path> for_writing(std::string_view) const override {
-    return core::make_error("no files");
-  }
-};
+using testing::NoFiles;
 
 class LofiLiveTest : public ::testing::Test {
  protected:

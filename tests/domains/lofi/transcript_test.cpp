@@ -6,13 +6,14 @@
 #include <boost/asio/io_context.hpp>
 
 #include "domains/lofi/domain.hpp"
+#include "tests/support/source_dir.hpp"
 
 namespace fcp::lofi {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kRoot = testing::source_dir(FCP_SOURCE_DIR_FALLBACK);
+const fs::path kRoot = fcp::testing::source_dir();
 
 class Transcript : public ::testing::TestWithParam<fs::path> {};
 

@@ -16,20 +16,13 @@
 #include "core/parsed_op.hpp"
 #include "domains/midi/document.hpp"
 #include "domains/midi/edit.hpp"
+#include "tests/support/path_policies.hpp"
 
 namespace fcp::midi {
 namespace {
 
 // Queries read no files; every path is refused.
-class NoFiles final : public core::PathPolicy {
- public:
-  core::Result<std::filesystem::path> for_reading(std::string_view) const override {
-    return core::make_error("no files in this test");
-  }
-  core::Result<std::filesystem::path> for_writing(std::string_view) const override {
-    return core::make_error("no files in this test");
-  }
-};
+using testing::NoFiles;
 
 constexpr Tick kBeat = 480;
 constexpr Tick kBar = 4 * kBeat;

@@ -4,13 +4,14 @@
 #include <gtest/gtest.h>
 
 #include "domains/midi/domain.hpp"
+#include "tests/support/source_dir.hpp"
 
 namespace fcp::midi {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kRoot = testing::source_dir(FCP_SOURCE_DIR_FALLBACK);
+const fs::path kRoot = fcp::testing::source_dir();
 
 class Transcript : public ::testing::TestWithParam<fs::path> {};
 

@@ -6,19 +6,12 @@
 #include "domains/midi/document.hpp"
 #include "domains/midi/domain.hpp"
 #include "domains/midi/song_io.hpp"
+#include "tests/support/path_policies.hpp"
 
 namespace fcp::midi {
 namespace {
 
-class NoFiles final : public core::PathPolicy {
- public:
-  core::Result<std::filesystem::path> for_reading(std::string_view) const override {
-    return core::make_error("no files in this test");
-  }
-  core::Result<std::filesystem::path> for_writing(std::string_view) const override {
-    return core::make_error("no files in this test");
-  }
-};
+using testing::NoFiles;
 
 class MidiUndoTest : public ::testing::Test {
  protected:

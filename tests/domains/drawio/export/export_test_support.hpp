@@ -19,20 +19,11 @@
 
 #include "domains/drawio/io/reader.hpp"
 #include "domains/drawio/model/diagram.hpp"
+#include "tests/support/source_dir.hpp"
 
 namespace fcp::drawio::render::testing {
 
-// The repository root: $FCP_SOURCE_DIR (set by CTest), else derived from this file's path.
-inline std::filesystem::path source_dir() {
-  if (const char* dir = std::getenv("FCP_SOURCE_DIR"); dir != nullptr && *dir != '\0') return dir;
-  // tests/domains/drawio/export/<this file> → the repository root is four levels up.
-  return std::filesystem::path(__FILE__)
-      .parent_path()
-      .parent_path()
-      .parent_path()
-      .parent_path()
-      .parent_path();
-}
+using fcp::testing::source_dir;
 
 inline std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -12,32 +12,6 @@
 namespace fcp::drawio::render::detail {
 namespace {
 
-struct HtmlCase {
-  std::string_view html;
-  std::string_view text;
-};
-
-class HtmlToText : public ::testing::TestWithParam<HtmlCase> {};
-
-TEST_P(HtmlToText, ReducesMarkupToLines) {
-  EXPECT_EQ(html_to_text(GetParam().html), GetParam().text);
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Labels, HtmlToText,
-    ::testing::Values(HtmlCase{"a<br>b", "a\nb"}, HtmlCase{"a<br/>b<BR />c", "a\nb\nc"},
-                      HtmlCase{"<div>x</div><div>y</div>", "x\ny"},
-                      HtmlCase{"top<div>next</div>", "top\nnext"},
-                      HtmlCase{"&lt;b&gt; &amp; &#65;&#x42; &quot;q&quot;", "<b> & AB \"q\""},
-                      HtmlCase{"<b>bold</b> <i>text</i>", "bold text"},
-                      HtmlCase{"a\n   b\t c", "a b c"}, HtmlCase{"a&nbsp;&nbsp;b", "a b"},
-                      HtmlCase{"<ul><li>one</li><li>two</li></ul>", "\u2022 one\n\u2022 two"},
-                      HtmlCase{"<style>p { color: red }</style>x", "x"},
-                      HtmlCase{"<span style=\"a>b\">quoted</span>", "quoted"},
-                      HtmlCase{"5 < 6 and &unknown; & done", "5 < 6 and &unknown; & done"},
-                      HtmlCase{"<!-- note -->kept", "kept"},
-                      HtmlCase{"<p>one</p><p>two</p>", "one\ntwo"}));
-
 TEST(LabelLines, SplitsPlainTextAtNewlines) {
   EXPECT_EQ(label_lines("a\nb\n\n", false), (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(label_lines("a\n\nb", false), (std::vector<std::string>{"a", "", "b"}));

@@ -16,14 +16,11 @@
 
 #include "domains/lofi/maxpat/amxd.hpp"
 #include "domains/lofi/maxpat/patcher.hpp"
+#include "tests/support/source_dir.hpp"
 
 namespace fcp::lofi::maxpat::testing {
 
-// The repository root: $FCP_SOURCE_DIR (set by CTest), else the CMake source dir.
-inline std::filesystem::path source_dir() {
-  if (const char* dir = std::getenv("FCP_SOURCE_DIR"); dir != nullptr && *dir != '\0') return dir;
-  return FCP_SOURCE_DIR_FALLBACK;
-}
+using fcp::testing::source_dir;
 
 inline std::filesystem::path corpus_dir() {
   return source_dir().parent_path() / "shared" / "corpus" / "maxpat";

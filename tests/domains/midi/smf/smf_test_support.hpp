@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "domains/midi/smf/smf.hpp"
+#include "tests/support/source_dir.hpp"
 
 namespace fcp::midi::smf {
 
@@ -58,16 +59,7 @@ inline void PrintTo(const File& file, std::ostream* os) {
 
 namespace fcp::midi::smf::testing {
 
-// The repository root: $FCP_SOURCE_DIR (set by CTest), else derived from this file's path.
-inline std::filesystem::path source_dir() {
-  if (const char* dir = std::getenv("FCP_SOURCE_DIR"); dir != nullptr && *dir != '\0') return dir;
-  return std::filesystem::path(__FILE__)
-      .parent_path()
-      .parent_path()
-      .parent_path()
-      .parent_path()
-      .parent_path();
-}
+using fcp::testing::source_dir;
 
 inline std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -14,6 +14,7 @@
 #include "domains/midi/theory/duration.hpp"
 #include "domains/midi/theory/pitch.hpp"
 #include "domains/midi/theory/position.hpp"
+#include "tests/support/source_dir.hpp"
 
 namespace fcp::midi::theory {
 namespace {
@@ -23,15 +24,7 @@ namespace json = boost::json;
 using ::testing::Contains;
 using ::testing::HasSubstr;
 
-fs::path source_dir() {
-  if (const char* dir = std::getenv("FCP_SOURCE_DIR")) return dir;
-#ifdef FCP_SOURCE_DIR_FALLBACK
-  return FCP_SOURCE_DIR_FALLBACK;
-#else
-  // tests/domains/midi/theory/fixtures_test.cpp → the repository root, five levels up.
-  return fs::path(__FILE__).parent_path().parent_path().parent_path().parent_path().parent_path();
-#endif
-}
+using fcp::testing::source_dir;
 
 json::array load(const std::string& name) {
   const fs::path path = source_dir() / "fixtures" / "midi" / "parse" / name;
