@@ -4,6 +4,7 @@
 # Streamable HTTP). Each one's output is saved under bench/results/, named by UTC date and time.
 #   bench/run.sh [bench_roundtrip options...]   e.g. bench/run.sh --calls 5000 --seconds 2
 #   FCP_BENCH_BUILD_DIR=DIR bench/run.sh        use an existing build directory, build nothing
+#   FCP_BENCH_ONLY="roundtrip" bench/run.sh     run a subset of: core drawio midi lofi roundtrip
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -30,7 +31,9 @@ header() {
        "$(uname -srm), $(nproc) CPUs"
 }
 
+only=" ${FCP_BENCH_ONLY:-core drawio midi lofi roundtrip} "
 for bench in core drawio midi lofi; do
+  [[ "$only" == *" $bench "* ]] || continue
   echo "== bench_$bench" >&2
   {
     header "bench_$bench"
@@ -39,13 +42,15 @@ for bench in core drawio midi lofi; do
   } | tee "$results/$stamp-$bench.txt"
 done
 
-echo "== bench_roundtrip" >&2
-{
-  header bench_roundtrip
-  "$build/bench/bench_roundtrip" --fcpd "$build/tests/fcpd_testing" \
-    --json "$results/$stamp-roundtrip.json" "$@" 2>&1
-} | tee "$results/$stamp-roundtrip.txt"
+if [[ "$only" == *" roundtrip "* ]]; then
+  echo "== bench_roundtrip" >&2
+  {
+    header bench_roundtrip
+    "$build/bench/bench_roundtrip" --fcpd "$build/tests/fcpd_testing" \
+      --json "$results/$stamp-roundtrip.json" "$@" 2>&1
+  } | tee "$results/$stamp-roundtrip.txt"
+fi
 
 # Paths relative to the repository, so saved results name no machine's directories.
 sed -i "s|$root/||g" "$results/$stamp"-*
-echo "results: $results/$stamp-{core,drawio,midi,lofi,roundtrip}.{txt,json}" >&2
+echo "results: $results/$stamp-*.{txt,json}" >&2

@@ -4,6 +4,7 @@
 #include <future>
 
 #include "core/response.hpp"
+#include "core/thread_hooks.hpp"
 #include "domains/lofi/bridge/bridge.hpp"
 #include "domains/lofi/device_io.hpp"
 #include "domains/lofi/document.hpp"
@@ -38,7 +39,10 @@ core::Result<double> probe(const std::shared_ptr<bridge::Bridge>& bridge) {
   bridge->request("ping", {}, [promise](core::Result<bridge::Reply> reply) {
     promise->set_value(std::move(reply));
   });
-  auto reply = future.get();
+  auto reply = [&] {
+    const core::BlockingScope blocking;  // the reply arrives through the event loop
+    return future.get();
+  }();
   if (!reply) return reply.error();
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
       .count();

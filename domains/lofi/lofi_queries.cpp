@@ -5,6 +5,7 @@
 
 #include "core/resolve.hpp"
 #include "core/response.hpp"
+#include "core/thread_hooks.hpp"
 #include "domains/lofi/document.hpp"
 #include "domains/lofi/lofi_verbs.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
@@ -38,15 +39,18 @@ core::Result<std::string> ping(const MaxLink& link) {
   if (!bridge)
     return core::make_error("offline: not connected to Max",
                             {"lofi_session connect", "lofi_session connect port:7400 reply:7401"});
-  // A query answers synchronously: wait (bounded by the bridge's timeout) on this session's
-  // worker; other sessions and clients keep running on the other workers and the I/O thread.
+  // A query answers synchronously: wait (bounded by the bridge's timeout) on this thread; the
+  // BlockingScope lets the daemon's event loop serve everyone else meanwhile.
   auto promise = std::make_shared<std::promise<core::Result<bridge::Reply>>>();
   auto future = promise->get_future();
   const auto started = std::chrono::steady_clock::now();
   bridge->request("ping", {}, [promise](core::Result<bridge::Reply> reply) {
     promise->set_value(std::move(reply));
   });
-  auto reply = future.get();
+  auto reply = [&] {
+    const core::BlockingScope blocking;  // the reply arrives through the event loop
+    return future.get();
+  }();
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   const auto& options = bridge->options();

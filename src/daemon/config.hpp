@@ -26,6 +26,7 @@ struct Config {
   std::vector<std::string> roots;  // empty: the working directory
   std::string log_level = "info";
   std::optional<std::string> log_file;
+  // Spare event-loop threads: long calls that may run at once while I/O goes on.
   std::size_t workers = 4;
   // How long the event loop keeps polling after an event before it sleeps (0: never polls).
   std::size_t busy_poll_us = 200;

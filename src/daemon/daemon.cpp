@@ -2,10 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <csignal>
 #include <iostream>
 #include <thread>
@@ -48,7 +48,6 @@ class Daemon {
   Daemon(const Config& config, const DomainFactory& factory, RootPolicy roots)
       : config_(config),
         roots_(std::move(roots)),
-        workers_(config.workers),
         signals_(io_, SIGINT, SIGTERM),
         domains_(factory(DomainEnvironment{io_, config.domain_settings})) {
     std::vector<const core::Domain*> hosted;
@@ -60,7 +59,8 @@ class Daemon {
     options.limits.max_ops_per_call = config.max_ops_per_call;
     options.max_named_sessions = config.max_named_sessions;
     options.conformance_fixtures = config.conformance_fixtures;
-    server_ = std::make_unique<mcp::Server>(workers_.get_executor(), hosted, roots_, options);
+    // Tool calls run on the event loop's threads (see EventLoop: a long call hands the I/O on).
+    server_ = std::make_unique<mcp::Server>(io_.get_executor(), hosted, roots_, options);
   }
 
   std::size_t domain_count() const { return domains_.size(); }
@@ -76,10 +76,12 @@ class Daemon {
       if (!ec) spdlog::info("signal {} received, shutting down", signal);
       stop();
     });
-    run_event_loop(io_, std::chrono::microseconds(config_.busy_poll_us));
-    // Calls already running or queued finish (transports cancelled what they could); their
-    // replies are dropped with the stopped io_context.
-    workers_.join();
+    EventLoopOptions loop;
+    loop.busy_poll = std::chrono::microseconds(config_.busy_poll_us);
+    loop.threads = config_.workers + 1;
+    // Returns once calls already running have finished (transports cancelled what they could);
+    // replies still queued are dropped with the stopped io_context.
+    EventLoop(io_, loop).run();
     spdlog::info("fcpd stopped");
     return 0;
   }
@@ -120,9 +122,9 @@ class Daemon {
     return {};
   }
 
+  // Any event-loop thread (a signal, the end of stdin), possibly two at once.
   void stop() {
-    if (stopping_) return;
-    stopping_ = true;
+    if (stopping_.exchange(true)) return;
     signals_.cancel();
     for (auto& server : tcp_)
       server->stop();
@@ -134,9 +136,6 @@ class Daemon {
 
   const Config& config_;
   RootPolicy roots_;
-  // Declared before io_ so it is destroyed after it: handlers still queued on io_ at exit may
-  // own client sessions whose strands live on the worker pool.
-  asio::thread_pool workers_;
   asio::io_context io_;
   asio::signal_set signals_;
   // After io_: domains may own sockets and timers on it, which must go before it.
@@ -145,7 +144,7 @@ class Daemon {
   std::vector<std::unique_ptr<transport::TcpServer>> tcp_;
   std::vector<std::unique_ptr<transport::HttpServer>> http_;
   std::unique_ptr<transport::StdioTransport> stdio_;
-  bool stopping_ = false;
+  std::atomic<bool> stopping_ = false;
 };
 
 std::string roots_text(const Daemon& daemon) {

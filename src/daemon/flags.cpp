@@ -161,7 +161,7 @@ Options:
                           default: the working directory)
   --log-level LEVEL       trace, debug, info, warn, error, critical, off (default info)
   --log-file FILE         also log to FILE (logs always go to stderr)
-  --workers N             threads running tool calls (default 4)
+  --workers N             long calls that may run at once while I/O goes on (default 4)
   --busy-poll-us N        keep polling this long after an event before sleeping
                           (default 200; 0 never polls: lowest CPU, slower replies)
   --max-message-bytes N   largest accepted MCP message (default 4194304)

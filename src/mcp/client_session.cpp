@@ -2,13 +2,15 @@
 
 #include <boost/asio/post.hpp>
 
+#include "core/thread_hooks.hpp"
+
 namespace fcp::mcp {
 
-ClientSession::ClientSession(boost::asio::any_io_executor workers,
+ClientSession::ClientSession(boost::asio::any_io_executor calls,
                              const std::vector<const core::Domain*>& domains,
                              const core::PathPolicy& paths, core::SessionLimits limits,
                              std::string name)
-    : strand_(boost::asio::make_strand(std::move(workers))), name_(std::move(name)) {
+    : strand_(boost::asio::make_strand(std::move(calls))), name_(std::move(name)) {
   for (const auto* domain : domains) {
     sessions_.emplace(domain, std::make_unique<core::Session>(*domain, paths, limits));
   }
@@ -35,6 +37,7 @@ void ClientSession::run_next() {
   queue_.pop_front();
   // `done` may be called from any thread, at most once; it resumes the queue on the strand.
   auto finished = std::make_shared<std::atomic<bool>>(false);
+  const core::TaskScope scope;  // lets the daemon's event loop hand its I/O over if this runs long
   task([self = shared_from_this(), finished] {
     if (finished->exchange(true)) return;
     boost::asio::post(self->strand_, [self] { self->run_next(); });

@@ -1,5 +1,6 @@
 // The documents of one MCP client: a core::Session per domain, run one call at a time on a
-// strand of the worker pool; and the registry of named sessions that outlive connections.
+// strand of the calls executor (the daemon's event loop); and the registry of named sessions that
+// outlive connections.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -26,9 +27,8 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   using Done = std::function<void()>;
   using Task = std::function<void(Done)>;
 
-  ClientSession(boost::asio::any_io_executor workers,
-                const std::vector<const core::Domain*>& domains, const core::PathPolicy& paths,
-                core::SessionLimits limits, std::string name);
+  ClientSession(boost::asio::any_io_executor calls, const std::vector<const core::Domain*>& domains,
+                const core::PathPolicy& paths, core::SessionLimits limits, std::string name);
 
   void submit(Task task);
   // Posts plain work to the strand (no queueing behind a pending task); for completions.

@@ -4,9 +4,9 @@
 
 namespace fcp::mcp {
 
-Server::Server(boost::asio::any_io_executor workers, std::vector<const core::Domain*> domains,
+Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domain*> domains,
                const core::PathPolicy& paths, ServerOptions options)
-    : workers_(std::move(workers)),
+    : calls_(std::move(calls)),
       domains_(std::move(domains)),
       paths_(paths),
       options_(std::move(options)),
@@ -31,7 +31,7 @@ const Tool* Server::find_tool(std::string_view name) const {
 }
 
 std::shared_ptr<ClientSession> Server::make_session(const std::string& name) const {
-  return std::make_shared<ClientSession>(workers_, domains_, paths_, options_.limits, name);
+  return std::make_shared<ClientSession>(calls_, domains_, paths_, options_.limits, name);
 }
 
 std::string Server::instructions() const {

@@ -30,10 +30,11 @@ struct ServerOptions {
 };
 
 // Thread: immutable after construction except the session registry (thread-safe); shared by all
-// connections. Tool calls run on `workers`, one strand per client session.
+// connections. Tool calls run on `calls` (the daemon passes its event loop's io_context), one
+// strand per client session.
 class Server final : public ConnectionFactory {
  public:
-  Server(boost::asio::any_io_executor workers, std::vector<const core::Domain*> domains,
+  Server(boost::asio::any_io_executor calls, std::vector<const core::Domain*> domains,
          const core::PathPolicy& paths, ServerOptions options);
 
   std::shared_ptr<Connection> connect(ConnectionInfo info,
@@ -49,7 +50,7 @@ class Server final : public ConnectionFactory {
   SessionRegistry& registry() { return registry_; }
 
  private:
-  boost::asio::any_io_executor workers_;
+  boost::asio::any_io_executor calls_;
   std::vector<const core::Domain*> domains_;
   const core::PathPolicy& paths_;
   ServerOptions options_;
