@@ -1,13 +1,17 @@
-// Engine micro-benchmarks: tokenize+parse throughput, event-log append and undo, and whole
-// batches through core::Session with the test domain (no transport, no JSON).
+// Engine micro-benchmarks: tokenize+parse throughput, event-log append and undo, whole batches
+// through core::Session with the test domain, and one MCP tool call through mcp::Server (JSON in,
+// JSON out, no transport).
 #include <benchmark/benchmark.h>
 
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
 #include <filesystem>
 
 #include "core/event_log.hpp"
 #include "core/parsed_op.hpp"
 #include "core/session.hpp"
 #include "core/tokenizer.hpp"
+#include "mcp/server.hpp"
 #include "tests/support/path_policies.hpp"
 #include "tests/support/test_domain.hpp"
 
@@ -94,6 +98,48 @@ void BM_SessionBatch(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(BM_SessionBatch)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+// What fcpd does for one trivial call besides the transport: parse the JSON-RPC request, queue the
+// call on the client session's strand, run the query, build and serialize the reply.
+class CountingResponder final : public mcp::Responder {
+ public:
+  void notify(std::string) override {}
+  void reply(std::string message) override { bytes += message.size(), ++replies; }
+  void no_reply() override { ++replies; }
+  std::size_t replies = 0;
+  std::size_t bytes = 0;
+};
+
+void BM_McpToolCall(benchmark::State& state) {
+  boost::asio::io_context io;
+  const auto work = boost::asio::make_work_guard(io);  // poll() must not stop it when idle
+  auto domain = testing::make_deck_domain();
+  testing::NoFiles paths;
+  mcp::Server server(io.get_executor(), {domain.get()}, paths, mcp::ServerOptions{});
+  auto connection = server.connect(mcp::ConnectionInfo{"bench", "bench", std::nullopt}, nullptr);
+  auto responder = std::make_shared<CountingResponder>();
+  connection->handle(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+      R"("capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})",
+      responder);
+  connection->handle(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", responder);
+  io.poll();
+  std::int64_t id = 2;
+  for (auto _ : state) {
+    const std::size_t before = responder->replies;
+    connection->handle(R"({"jsonrpc":"2.0","id":)" + std::to_string(id++) +
+                           R"(,"method":"tools/call","params":{"name":"deck_query",)"
+                           R"("arguments":{"q":"status"}}})",
+                       responder);
+    while (responder->replies == before) {
+      if (io.poll_one() == 0 && io.stopped()) return state.SkipWithError("the call never finished");
+    }
+  }
+  connection->close();
+  io.poll();
+  state.counters["reply_bytes"] = static_cast<double>(responder->bytes) / responder->replies;
+}
+BENCHMARK(BM_McpToolCall);
 
 }  // namespace
 

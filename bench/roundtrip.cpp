@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "bench/roundtrip/daemon_process.hpp"
+#include "bench/roundtrip/floor_server.hpp"
 #include "bench/roundtrip/scenarios.hpp"
 
 namespace fcp::bench {
@@ -32,7 +33,9 @@ constexpr const char* kUsage = R"(usage: bench_roundtrip [options]
   --clients N        concurrent TCP clients for the throughput run (default 32)
   --seconds S        length of the throughput run (default 5)
   --timeout-ms N     longest wait for any reply, connect or log line (default 5000)
-  --only LIST        comma-separated subset of stdio,tcp,http,load (default: all)
+  --only LIST        comma-separated subset of stdio,tcp,http,load,floor (default: all);
+                     floor: the same client against a stand-in server that only echoes a
+                     canned reply (stdio and TCP), i.e. what this machine costs without fcpd
   --daemon-arg ARG   one extra fcpd argument (repeatable): --daemon-arg --workers --daemon-arg 2
   --json FILE        also write the figures as JSON
 )";
@@ -73,8 +76,8 @@ std::vector<std::string> parse_only(const std::string& text) {
   while (begin <= text.size()) {
     const auto comma = std::min(text.find(',', begin), text.size());
     std::string part = text.substr(begin, comma - begin);
-    if (part != "stdio" && part != "tcp" && part != "http" && part != "load") {
-      throw UsageError("--only takes stdio, tcp, http and load; got \"" + part + "\"");
+    if (part != "stdio" && part != "tcp" && part != "http" && part != "load" && part != "floor") {
+      throw UsageError("--only takes stdio, tcp, http, load and floor; got \"" + part + "\"");
     }
     parts.push_back(std::move(part));
     begin = comma + 1;
@@ -185,6 +188,10 @@ class Runner {
     attempt("stdio", [&] { report_.round_trips.push_back(round_trip_stdio()); });
     attempt("tcp", [&] { report_.round_trips.push_back(round_trip_tcp()); });
     attempt("http", [&] { report_.round_trips.push_back(round_trip_http()); });
+    attempt("floor", [&] {
+      report_.round_trips.push_back(floor_stdio());
+      report_.round_trips.push_back(floor_tcp());
+    });
     for (const auto& r : report_.round_trips) {
       if (r.reconnects != 0) {
         report_.problems.push_back(r.transport + ": the server closed the connection " +
@@ -241,6 +248,32 @@ class Runner {
           parse_endpoint(daemon.wait_for_log(kHttpMarker, settings_.timeout), &target);
       return run_task(measure_http(endpoint, target, settings_));
     });
+  }
+
+  // The stand-in server is this program itself (see floor_server.hpp).
+  static std::string self_path() {
+    std::error_code ec;
+    return std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  }
+
+  RoundTrip floor_stdio() {
+    DaemonProcess server(self_path(), {kFloorServerFlag, "stdio"}, true);
+    auto figures = guarded<RoundTrip>("stdio floor", server, [&] {
+      return run_task(measure_stdio(server.take_stdin(), server.take_stdout(), settings_));
+    });
+    figures.transport = "stdio floor";
+    return figures;
+  }
+
+  RoundTrip floor_tcp() {
+    DaemonProcess server(self_path(), {kFloorServerFlag, "tcp"}, false);
+    auto figures = guarded<RoundTrip>("tcp floor", server, [&] {
+      const auto endpoint =
+          parse_endpoint(server.wait_for_log(kTcpMarker, settings_.timeout), nullptr);
+      return run_task(measure_tcp(endpoint, settings_));
+    });
+    figures.transport = "tcp floor";
+    return figures;
   }
 
   Throughput throughput_tcp() {
@@ -326,6 +359,9 @@ int run(int argc, char** argv) {
 }  // namespace fcp::bench
 
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == fcp::bench::kFloorServerFlag) {
+    return fcp::bench::serve_floor(argv[2]);
+  }
   fcp::bench::install_signal_handlers();
   return fcp::bench::run(argc, argv);
 }

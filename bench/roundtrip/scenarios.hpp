@@ -23,7 +23,7 @@ struct Settings {
   double seconds = 5;
   std::chrono::milliseconds timeout{5000};
   std::string json_path;
-  std::vector<std::string> only;  // of stdio, tcp, http, load; empty: all
+  std::vector<std::string> only;  // of stdio, tcp, http, load, floor; empty: all
   std::vector<std::string> daemon_args;
   bool help = false;
 };
