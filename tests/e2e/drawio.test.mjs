@@ -7,45 +7,24 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
-  copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync,
-  symlinkSync, writeFileSync,
+  copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync,
 } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   cellsOf, checkDrawioFile, countCells, diffCells, displayedText, mxGraphDecode, pagesOf, parseXml,
 } from './mxgraph-decode.mjs';
+import {
+  assertFails, assertOk, connectStdio, disconnect, locateFcpd, makeTempDir, matchDigest, sourceRoot, textOf,
+} from './real-daemon.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const sourceRoot = path.resolve(here, '..', '..');
+const here = path.join(sourceRoot, 'tests', 'e2e');
 const FIXTURES = path.join(sourceRoot, 'fixtures', 'drawio');
 // The shared corpus beside the repository; optional (its cases are skipped when it is absent).
 const CORPUS = process.env.FCP_DRAWIO_CORPUS ?? path.resolve(sourceRoot, '..', 'shared', 'corpus', 'drawio');
 
-// The real daemon: FCPD_REAL (set by CTest), else the first build directory that has it.
-function locateFcpd() {
-  const fromEnv = process.env.FCPD_REAL;
-  if (fromEnv) {
-    if (!existsSync(fromEnv)) throw new Error(`FCPD_REAL=${fromEnv} does not exist`);
-    return fromEnv;
-  }
-  for (const dir of ['build/e2e', 'build-e2e', 'build', 'build-drawio', 'build-cli', 'build-core']) {
-    const candidate = path.join(sourceRoot, dir, 'src', 'fcpd');
-    if (existsSync(candidate)) return candidate;
-  }
-  throw new Error('set FCPD_REAL to the path of fcpd (not found in any build directory)');
-}
-
 const FCPD = locateFcpd();
 const HAVE_XMLLINT = spawnSync('xmllint', ['--version']).status === 0;
 const CALL = { timeout: 20_000 };
-
-function makeTempDir(prefix) {
-  return realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
-}
 
 // ---------------------------------------------------------------------------------------------
 // The client
@@ -80,42 +59,11 @@ class RecordingTransport {
   }
 }
 
-// `fcpd --stdio --root ROOT` through the SDK's StdioClientTransport.
-async function connect(root) {
-  const inner = new StdioClientTransport({
-    command: FCPD,
-    args: ['--stdio', '--root', root, '--log-level', 'info'],
-    cwd: root,
-    stderr: 'pipe',
-  });
-  let log = '';
-  inner.stderr.setEncoding('utf8');
-  inner.stderr.on('data', (chunk) => { log += chunk; });
-  const transport = new RecordingTransport(inner);
-  const client = new Client({ name: 'fcp-e2e-drawio', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(transport, { timeout: 10_000 });
-  return { client, transport, log: () => log };
-}
-
-async function disconnect(connected) {
-  try {
-    await connected?.client.close();
-  } catch {
-    // already gone
-  }
-}
-
-function textOf(result) {
-  return (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
-}
-
 // The digest `[Ns Me Gg [WxH] p:A/P]` that ends every mutating reply, parsed.
 const DIGEST = /^\[(\d+)s (\d+)e (\d+)g(?: (\d+)x(\d+))? p:(\d+)\/(\d+)\]$/;
 function digestOf(result) {
-  const text = typeof result === 'string' ? result : textOf(result);
-  const last = text.trimEnd().split('\n').at(-1);
-  const m = last.match(DIGEST);
-  assert.ok(m, `the reply does not end with a digest: ${JSON.stringify(text.slice(-300))}`);
+  const m = matchDigest(result, DIGEST);
+  const last = m[0];
   return {
     line: last, shapes: +m[1], edges: +m[2], groups: +m[3],
     width: m[4] === undefined ? null : +m[4], height: m[5] === undefined ? null : +m[5],
@@ -123,13 +71,9 @@ function digestOf(result) {
   };
 }
 
-function assertOk(result, what = '') {
-  assert.equal(result.isError, false, `expected success${what ? ` (${what})` : ''}, got: ${textOf(result)}`);
-}
-
-function assertFails(result, pattern, what = '') {
-  assert.equal(result.isError, true, `expected an error${what ? ` (${what})` : ''}, got: ${textOf(result)}`);
-  if (pattern) assert.match(textOf(result), pattern);
+// `fcpd --stdio --root ROOT` through the SDK, recording every message that arrives.
+function connect(root) {
+  return connectStdio(FCPD, root, { name: 'fcp-e2e-drawio', wrap: (inner) => new RecordingTransport(inner) });
 }
 
 function tools(client) {

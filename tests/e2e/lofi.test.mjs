@@ -8,32 +8,16 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import dgram from 'node:dgram';
 import net from 'node:net';
-import {
-  existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import {
+  assertOk, connectStdio, locateFcpd, matchDigest, sourceRoot, textOf,
+} from './real-daemon.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const sourceRoot = path.resolve(here, '..', '..');
-
-// The real daemon: FCPD_REAL (set by CTest), else the first build directory that has it.
-function locateFcpd() {
-  const fromEnv = process.env.FCPD_REAL;
-  if (fromEnv) {
-    if (!existsSync(fromEnv)) throw new Error(`FCPD_REAL=${fromEnv} does not exist`);
-    return fromEnv;
-  }
-  for (const dir of ['build/e2e', 'build-e2e', 'build']) {
-    const candidate = path.join(sourceRoot, dir, 'src', 'fcpd');
-    if (existsSync(candidate)) return candidate;
-  }
-  throw new Error('set FCPD_REAL to the path of fcpd (not found in any build directory)');
-}
+const here = path.join(sourceRoot, 'tests', 'e2e');
 
 const FCPD = locateFcpd();
 const TIMEOUT_MS = 1500;
@@ -150,22 +134,12 @@ class TcpClientTransport {
   }
 }
 
-function textOf(result) {
-  return (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
-}
-
 // The digest `[No Nui Nw Nm max:STATE]` that ends every mutating reply.
 const DIGEST = /^\[(\d+)o (\d+)ui (\d+)w (\d+)m max:(\S+)\]$/;
 function digestOf(result) {
-  const text = typeof result === 'string' ? result : textOf(result);
-  const last = text.trimEnd().split('\n').at(-1);
-  const m = last.match(DIGEST);
-  assert.ok(m, `the reply does not end with a digest: ${JSON.stringify(text.slice(-300))}`);
+  const m = matchDigest(result, DIGEST);
+  const last = m[0];
   return { line: last, objects: +m[1], ui: +m[2], wires: +m[3], maps: +m[4], max: m[5] };
-}
-
-function assertOk(result, what = '') {
-  assert.equal(result.isError, false, `expected success${what ? ` (${what})` : ''}, got: ${textOf(result)}`);
 }
 
 function tools(client) {
@@ -187,16 +161,10 @@ async function setup({ simArgs = [], tcp = false } = {}) {
   writeFileSync(config, JSON.stringify({
     lofi: { host: '127.0.0.1', port, reply_port: reply, timeout_ms: TIMEOUT_MS, probe_ms: 500 },
   }));
-  const args = ['--stdio', '--root', root, '--config', config, '--log-level', 'info'];
-  if (tcp) args.push('--tcp', '127.0.0.1:0');
-  const transport = new StdioClientTransport({ command: FCPD, args, cwd: root, stderr: 'pipe' });
-  let log = '';
-  transport.stderr.setEncoding('utf8');
-  transport.stderr.on('data', (chunk) => { log += chunk; });
-  const client = new Client({ name: 'fcp-e2e-lofi', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(transport, { timeout: 10_000 });
+  const extraArgs = ['--config', config, ...(tcp ? ['--tcp', '127.0.0.1:0'] : [])];
+  const { client, transport, log } = await connectStdio(FCPD, root, { name: 'fcp-e2e-lofi', extraArgs });
   const env = {
-    root, port, reply, sim, client, lofi: tools(client), log: () => log, extra: [],
+    root, port, reply, sim, client, lofi: tools(client), log, extra: [],
     async cleanup() {
       for (const c of env.extra) await c.close().catch(() => {});
       await client.close().catch(() => {});
@@ -205,7 +173,7 @@ async function setup({ simArgs = [], tcp = false } = {}) {
     },
   };
   if (tcp) {
-    const m = await waitFor(() => log.match(/listening for MCP over TCP on 127\.0\.0\.1:(\d+)/),
+    const m = await waitFor(() => log().match(/listening for MCP over TCP on 127\.0\.0\.1:(\d+)/),
       { timeout: 10_000, what: 'the TCP port in the fcpd log' });
     env.tcpPort = Number(m[1]);
   }

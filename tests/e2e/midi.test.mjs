@@ -7,17 +7,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
-  copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync,
-  writeFileSync,
+  copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync,
 } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  assertFails, assertOk, connectStdio, disconnect, locateFcpd, makeTempDir, matchDigest, sourceRoot, textOf,
+} from './real-daemon.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const sourceRoot = path.resolve(here, '..', '..');
+const here = path.join(sourceRoot, 'tests', 'e2e');
 const FIXTURES = path.join(sourceRoot, 'fixtures', 'midi');
 // The shared corpus beside the repository; optional (its cases are skipped when it is absent).
 const CORPUS = process.env.FCP_MIDI_CORPUS ?? path.resolve(sourceRoot, '..', 'shared', 'corpus', 'midi');
@@ -27,81 +24,29 @@ const PYTHON = process.env.FCP_MIDO_PYTHON ?? '/usr/bin/python3';
 // Debian's timgm6mb-soundfont; fcpd renders with a GM SoundFont found in /usr/share/sounds/sf2.
 const SOUNDFONT = process.env.FCP_GM_SOUNDFONT ?? '/usr/share/sounds/sf2/TimGM6mb.sf2';
 
-// The real daemon: FCPD_REAL (set by CTest), else the first build directory that has it.
-function locateFcpd() {
-  const fromEnv = process.env.FCPD_REAL;
-  if (fromEnv) {
-    if (!existsSync(fromEnv)) throw new Error(`FCPD_REAL=${fromEnv} does not exist`);
-    return fromEnv;
-  }
-  for (const dir of ['build/e2e', 'build-e2e', 'build', 'build-midi', 'build-cli', 'build-core']) {
-    const candidate = path.join(sourceRoot, dir, 'src', 'fcpd');
-    if (existsSync(candidate)) return candidate;
-  }
-  throw new Error('set FCPD_REAL to the path of fcpd (not found in any build directory)');
-}
-
 const FCPD = locateFcpd();
 const HAVE_MIDO = spawnSync(PYTHON, ['-c', 'import mido'], { encoding: 'utf8' }).status === 0;
 const NO_MIDO = HAVE_MIDO ? false : `${PYTHON} cannot import mido (apt-get install python3-mido)`;
 const NO_SOUNDFONT = existsSync(SOUNDFONT) ? false : `no SoundFont at ${SOUNDFONT} (apt-get install timgm6mb-soundfont)`;
 const CALL = { timeout: 30_000 };
 
-function makeTempDir(prefix) {
-  return realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
-}
-
 // ---------------------------------------------------------------------------------------------
 // The client
-
-// `fcpd --stdio --root ROOT` through the SDK's StdioClientTransport.
-async function connect(root) {
-  const transport = new StdioClientTransport({
-    command: FCPD,
-    args: ['--stdio', '--root', root, '--log-level', 'info'],
-    cwd: root,
-    stderr: 'pipe',
-  });
-  let log = '';
-  transport.stderr.setEncoding('utf8');
-  transport.stderr.on('data', (chunk) => { log += chunk; });
-  const client = new Client({ name: 'fcp-e2e-midi', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(transport, { timeout: 10_000 });
-  return { client, transport, log: () => log };
-}
-
-async function disconnect(connected) {
-  try {
-    await connected?.client.close();
-  } catch {
-    // already gone
-  }
-}
-
-function textOf(result) {
-  return (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
-}
 
 // The digest `[{T}t {E}e tempo:{bpm} {N}/{D} {key} {M}bars]` that ends every mutating reply.
 const DIGEST = /^\[(\d+)t (\d+)e tempo:(\d+(?:\.\d+)?) (\d+)\/(\d+) (\S+)(?: (\d+)bars)?\]$/;
 function digestOf(result) {
-  const text = typeof result === 'string' ? result : textOf(result);
-  const last = text.trimEnd().split('\n').at(-1);
-  const m = last.match(DIGEST);
-  assert.ok(m, `the reply does not end with a digest: ${JSON.stringify(text.slice(-300))}`);
+  const m = matchDigest(result, DIGEST);
+  const last = m[0];
   return {
     line: last, tracks: +m[1], events: +m[2], tempo: +m[3], meter: `${m[4]}/${m[5]}`, key: m[6],
     bars: m[7] === undefined ? null : +m[7],
   };
 }
 
-function assertOk(result, what = '') {
-  assert.equal(result.isError, false, `expected success${what ? ` (${what})` : ''}, got: ${textOf(result)}`);
-}
-
-function assertFails(result, pattern, what = '') {
-  assert.equal(result.isError, true, `expected an error${what ? ` (${what})` : ''}, got: ${textOf(result)}`);
-  if (pattern) assert.match(textOf(result), pattern);
+// `fcpd --stdio --root ROOT` through the SDK.
+function connect(root) {
+  return connectStdio(FCPD, root, { name: 'fcp-e2e-midi' });
 }
 
 function tools(client) {
