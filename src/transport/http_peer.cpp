@@ -22,7 +22,7 @@ namespace {
 // connection weakly: answers for a client that went away are dropped.
 class HttpResponder final : public mcp::Responder {
  public:
-  // Holds the peer strongly: while a request awaits its reply (computed on a worker thread),
+  // Holds the peer strongly: while a request awaits its reply (computed on the session strand),
   // nothing else may keep the peer, and its socket, alive.
   HttpResponder(const std::weak_ptr<HttpPeer>& peer, std::uint64_t serial)
       : peer_(peer.lock()), serial_(serial) {}
