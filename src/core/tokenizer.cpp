@@ -3,6 +3,8 @@
 #include <array>
 #include <optional>
 
+#include "core/utf8.hpp"
+
 namespace fcp::core {
 namespace {
 
@@ -38,24 +40,6 @@ constexpr std::array<unsigned char, 256> byte_classes = [] {
 
 unsigned char class_of(char c) {
   return byte_classes[static_cast<unsigned char>(c)];
-}
-
-void append_utf8(std::string& out, char32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 struct Utf8Step {
@@ -228,7 +212,7 @@ class Scanner {
     } else if (is_low_surrogate(cp)) {
       cp = 0xFFFD;
     }
-    append_utf8(out, cp);
+    core::append_utf8(out, cp);
     return true;
   }
 

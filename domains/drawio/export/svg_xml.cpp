@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/utf8.hpp"
+
 namespace fcp::drawio::render::detail {
 namespace {
 
@@ -48,24 +50,6 @@ char32_t decode_utf8(std::string_view text, std::size_t& i) {
   return code;
 }
 
-void append_utf8(std::string& out, char32_t code) {
-  if (code < 0x80) {
-    out += static_cast<char>(code);
-  } else if (code < 0x800) {
-    out += static_cast<char>(0xC0 | (code >> 6));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  } else if (code < 0x10000) {
-    out += static_cast<char>(0xE0 | (code >> 12));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (code >> 18));
-    out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  }
-}
-
 void escape(std::string& out, std::string_view text, bool whitespace_references) {
   out.reserve(out.size() + text.size());
   std::size_t i = 0;
@@ -73,7 +57,7 @@ void escape(std::string& out, std::string_view text, bool whitespace_references)
     const char c = text[i];
     if (static_cast<std::uint8_t>(c) >= 0x80) {
       const char32_t code = decode_utf8(text, i);
-      if (code != 0xFFFE && code != 0xFFFF) append_utf8(out, code);
+      if (code != 0xFFFE && code != 0xFFFF) core::append_utf8(out, code);
       continue;
     }
     ++i;

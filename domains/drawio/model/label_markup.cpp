@@ -7,30 +7,13 @@
 #include <cstdint>
 #include <utility>
 
+#include "core/utf8.hpp"
+
 namespace fcp::drawio {
 namespace {
 
 char lower(char c) {
   return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-}
-
-void append_utf8(std::string& out, std::uint32_t code) {
-  if (code == 0 || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) code = 0xFFFD;
-  if (code < 0x80) {
-    out += static_cast<char>(code);
-  } else if (code < 0x800) {
-    out += static_cast<char>(0xC0 | (code >> 6));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  } else if (code < 0x10000) {
-    out += static_cast<char>(0xE0 | (code >> 12));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (code >> 18));
-    out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  }
 }
 
 constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kEntities = {{
@@ -65,7 +48,8 @@ std::size_t decode_html_entity(std::string_view html, std::size_t i, std::string
     const auto [end, ec] =
         std::from_chars(digits.data(), digits.data() + digits.size(), code, hex ? 16 : 10);
     if (ec != std::errc() || end != digits.data() + digits.size()) return 0;
-    append_utf8(out, code == 0xA0 ? 0x20 : code);
+    // NUL cannot stand in a label; a no-break space is a space to a reader.
+    core::append_utf8(out, code == 0 ? 0xFFFD : code == 0xA0 ? 0x20 : code);
     return semicolon - i + 1;
   }
   for (const auto& [entity, text] : kEntities) {
