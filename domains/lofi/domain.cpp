@@ -1,10 +1,8 @@
 #include "domains/lofi/domain.hpp"
 
 #include <charconv>
-#include <future>
 
 #include "core/response.hpp"
-#include "core/thread_hooks.hpp"
 #include "domains/lofi/bridge/bridge.hpp"
 #include "domains/lofi/device_io.hpp"
 #include "domains/lofi/document.hpp"
@@ -31,21 +29,11 @@ long setting(const json::object& settings, std::string_view key, long fallback) 
   return ec ? fallback : number;
 }
 
-// Waits (bounded) for a ping: is a Max daemon answering these options?
+// Waits (bounded) for a ping: is a Max daemon answering these options? The round trip in ms.
 core::Result<double> probe(const std::shared_ptr<bridge::Bridge>& bridge) {
-  auto promise = std::make_shared<std::promise<core::Result<bridge::Reply>>>();
-  auto future = promise->get_future();
-  const auto started = std::chrono::steady_clock::now();
-  bridge->request("ping", {}, [promise](core::Result<bridge::Reply> reply) {
-    promise->set_value(std::move(reply));
-  });
-  auto reply = [&] {
-    const core::BlockingScope blocking;  // the reply arrives through the event loop
-    return future.get();
-  }();
-  if (!reply) return reply.error();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-      .count();
+  auto pong = bridge->ping_and_wait();
+  if (!pong) return pong.error();
+  return pong->milliseconds;
 }
 
 std::string card_sections() {

@@ -1,11 +1,9 @@
 // lofi_query: map stats describe list wires find ping (status, history, diff: the engine's).
 #include <boost/json.hpp>
-#include <future>
 #include <sstream>
 
 #include "core/resolve.hpp"
 #include "core/response.hpp"
-#include "core/thread_hooks.hpp"
 #include "domains/lofi/document.hpp"
 #include "domains/lofi/lofi_verbs.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
@@ -39,26 +37,14 @@ core::Result<std::string> ping(const MaxLink& link) {
   if (!bridge)
     return core::make_error("offline: not connected to Max",
                             {"lofi_session connect", "lofi_session connect port:7400 reply:7401"});
-  // A query answers synchronously: wait (bounded by the bridge's timeout) on this thread; the
-  // BlockingScope lets the daemon's event loop serve everyone else meanwhile.
-  auto promise = std::make_shared<std::promise<core::Result<bridge::Reply>>>();
-  auto future = promise->get_future();
-  const auto started = std::chrono::steady_clock::now();
-  bridge->request("ping", {}, [promise](core::Result<bridge::Reply> reply) {
-    promise->set_value(std::move(reply));
-  });
-  auto reply = [&] {
-    const core::BlockingScope blocking;  // the reply arrives through the event loop
-    return future.get();
-  }();
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  // A query answers synchronously: wait (bounded by the bridge's timeout) on this thread.
+  auto pong = bridge->ping_and_wait();
   const auto& options = bridge->options();
-  if (!reply) return reply.error();
+  if (!pong) return pong.error();
   std::ostringstream out;
   out << "pong from Max at " << options.host << ":" << options.port << " (replies on "
-      << options.reply_port << ") in " << ms << " ms";
-  if (!reply->body.empty()) out << "\n  " << boost::json::serialize(reply->body);
+      << options.reply_port << ") in " << pong->milliseconds << " ms";
+  if (!pong->reply.body.empty()) out << "\n  " << boost::json::serialize(pong->reply.body);
   const auto health = bridge->health();
   out << "\n  pending " << health.pending << ", timeouts " << health.timeouts << ", late replies "
       << health.late_replies;

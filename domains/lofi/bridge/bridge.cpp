@@ -7,8 +7,11 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/json/serialize.hpp>
+#include <future>
 #include <random>
 #include <thread>
+
+#include "core/thread_hooks.hpp"
 
 namespace fcp::lofi::bridge {
 
@@ -50,21 +53,6 @@ std::string random_prefix() {
   return fmt::format("{:08x}", digits(device));
 }
 
-core::Result<udp::endpoint> resolve(asio::io_context& io, const std::string& host,
-                                    std::uint16_t port) {
-  boost::system::error_code ec;
-  const auto address = asio::ip::make_address(host, ec);
-  if (!ec) return udp::endpoint(address, port);
-  udp::resolver resolver(io);
-  auto results = resolver.resolve(udp::v4(), host, std::to_string(port), ec);
-  if (ec || results.empty()) results = resolver.resolve(host, std::to_string(port), ec);
-  if (ec || results.empty()) {
-    return core::make_error(fmt::format("cannot resolve the Max host \"{}\": {}", host,
-                                        ec ? ec.message() : "no address"));
-  }
-  return results.begin()->endpoint();
-}
-
 Exchange failed(Outcome outcome, std::string message) {
   Exchange exchange;
   exchange.outcome = outcome;
@@ -73,6 +61,22 @@ Exchange failed(Outcome outcome, std::string message) {
 }
 
 }  // namespace
+
+core::Result<udp::endpoint> resolve_udp(asio::io_context& io, const std::string& host,
+                                        std::uint16_t port, std::string_view role) {
+  boost::system::error_code ec;
+  const auto address = asio::ip::make_address(host, ec);
+  if (!ec) return udp::endpoint(address, port);
+  udp::resolver resolver(io);
+  auto results = resolver.resolve(udp::v4(), host, std::to_string(port), ec);
+  if (ec || results.empty()) results = resolver.resolve(host, std::to_string(port), ec);
+  if (ec || results.empty()) {
+    return core::make_error(fmt::format("cannot resolve {}\"{}\": {}",
+                                        role.empty() ? "" : fmt::format("{} ", role), host,
+                                        ec ? ec.message() : "no address"));
+  }
+  return results.begin()->endpoint();
+}
 
 Bridge::Bridge(PrivateTag, asio::io_context& io, BridgeOptions options, udp::endpoint target)
     : io_(io),
@@ -97,7 +101,7 @@ Bridge::~Bridge() {
 }
 
 core::Result<std::shared_ptr<Bridge>> Bridge::open(asio::io_context& io, BridgeOptions options) {
-  auto target = resolve(io, options.host, options.port);
+  auto target = resolve_udp(io, options.host, options.port, "the Max host");
   if (!target) return target.error();
   auto bridge = std::make_shared<Bridge>(PrivateTag{}, io, std::move(options), *target);
   if (auto bound = bridge->bind(); !bound) return bound.error();
@@ -175,6 +179,21 @@ void Bridge::ping(std::function<void(core::Result<double>)> done) {
     if (!exchange.result) return done(exchange.result.error());
     done(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
   });
+}
+
+core::Result<Bridge::Pong> Bridge::ping_and_wait() {
+  auto promise = std::make_shared<std::promise<core::Result<Reply>>>();
+  auto future = promise->get_future();
+  const auto start = Clock::now();
+  request("ping", {},
+          [promise](core::Result<Reply> reply) { promise->set_value(std::move(reply)); });
+  auto reply = [&] {
+    const core::BlockingScope blocking;  // the reply arrives through the event loop
+    return future.get();
+  }();
+  if (!reply) return reply.error();
+  return Pong{std::move(*reply),
+              std::chrono::duration<double, std::milli>(Clock::now() - start).count()};
 }
 
 void Bridge::exchange(std::string verb, boost::json::object payload,

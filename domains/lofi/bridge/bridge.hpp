@@ -68,6 +68,13 @@ struct Exchange {
 // microseconds a handler runs), so the socket closes and the reply port is free again as soon as
 // the last holder lets go, or on close(). Requests still pending then fail with "closed": hold
 // the bridge until your requests complete. A delivery in progress holds the bridge until done.
+// `host` (an address, or a name resolved synchronously, IPv4 preferred) and `port` as a UDP
+// endpoint. The error names the host, after `role` ("the Max host") when given.
+core::Result<boost::asio::ip::udp::endpoint> resolve_udp(boost::asio::io_context& io,
+                                                         const std::string& host,
+                                                         std::uint16_t port,
+                                                         std::string_view role = {});
+
 class Bridge : public core::EffectExecutor, public std::enable_shared_from_this<Bridge> {
  public:
   // Binds reply_port (on loopback when host is loopback, else on every interface) and starts
@@ -97,6 +104,15 @@ class Bridge : public core::EffectExecutor, public std::enable_shared_from_this<
   void exchange(std::string verb, boost::json::object payload, std::function<void(Exchange)> done);
   // /lofi/ping; completes with the round-trip time in milliseconds.
   void ping(std::function<void(core::Result<double>)> done);
+  // /lofi/ping, waited for on the calling thread (at most the timeout), for answers that must be
+  // synchronous (a query, the connect probe). The wait is announced with core::BlockingScope so
+  // the daemon's event loop, which delivers the reply, keeps running meanwhile. Never call it
+  // from the only thread running the bridge's io_context.
+  struct Pong {
+    Reply reply;
+    double milliseconds = 0;
+  };
+  core::Result<Pong> ping_and_wait();
 
   // EffectExecutor: Effect.address is "/lofi/<verb>", Effect.payload the JSON object text ("" is
   // {}). Delivers in order, each awaiting its reply. On the first failure it sends the undo

@@ -14,6 +14,7 @@
 #include <optional>
 #include <random>
 
+#include "domains/lofi/bridge/bridge.hpp"
 #include "domains/lofi/bridge/osc.hpp"
 #include "domains/lofi/bridge/protocol.hpp"
 
@@ -26,20 +27,6 @@ using boost::asio::ip::udp;
 namespace {
 
 constexpr std::string_view kGarbage = "\xff\xfenot OSC at all\x01";
-
-core::Result<udp::endpoint> endpoint_for(asio::io_context& io, const std::string& host,
-                                         std::uint16_t port) {
-  boost::system::error_code ec;
-  const auto address = asio::ip::make_address(host, ec);
-  if (!ec) return udp::endpoint(address, port);
-  udp::resolver resolver(io);
-  auto results = resolver.resolve(udp::v4(), host, std::to_string(port), ec);
-  if (ec || results.empty()) {
-    return core::make_error(
-        fmt::format("cannot resolve \"{}\": {}", host, ec ? ec.message() : "no address"));
-  }
-  return results.begin()->endpoint();
-}
 
 // The JSON text a daemon message carries: its one string argument ("" when it has none).
 std::string payload_text(const OscMessage& message) {
@@ -184,11 +171,11 @@ void Simulator::Impl::send(std::vector<std::string> datagrams, std::chrono::mill
 
 core::Result<std::unique_ptr<Simulator>> Simulator::start(asio::io_context& io,
                                                           SimulatorOptions options) {
-  auto listen = endpoint_for(io, options.listen_host, options.port);
+  auto listen = resolve_udp(io, options.listen_host, options.port);
   if (!listen) return listen.error();
   std::optional<udp::endpoint> reply_to;
   if (options.reply_port != 0) {
-    auto target = endpoint_for(io, options.reply_host, options.reply_port);
+    auto target = resolve_udp(io, options.reply_host, options.reply_port);
     if (!target) return target.error();
     reply_to = *target;
   }

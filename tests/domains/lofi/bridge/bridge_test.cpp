@@ -299,6 +299,23 @@ TEST_F(BridgeTest, PingMeasuresTheRoundTrip) {
   EXPECT_LT(*rtt, 500.0);
 }
 
+TEST_F(BridgeTest, PingAndWaitReturnsTheReplyAndTheRoundTripOrTheTimeout) {
+  auto max = simulator(Fault::slow, 30ms);
+  auto bridge = bridge_to(*max);
+  auto pong = bridge->ping_and_wait();  // the bridge's io runs on the fixture's thread
+  ASSERT_TRUE(pong) << pong.error().message;
+  EXPECT_TRUE(pong->reply.ok);
+  EXPECT_GE(pong->milliseconds, 30.0);
+  EXPECT_LT(pong->milliseconds, 500.0);
+
+  auto silent = simulator(Fault::silent);
+  auto stuck = bridge_to(*silent, 200ms);
+  auto none = stuck->ping_and_wait();
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().message.find("Max did not answer"), std::string::npos)
+      << none.error().message;
+}
+
 TEST_F(BridgeTest, ExplainsATakenReplyPort) {
   auto max = simulator();
   auto first = bridge_to(*max);
