@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -106,6 +107,14 @@ std::string run(core::Session& session, const Call& call, std::string_view domai
 }
 
 }  // namespace
+
+std::string transcript_test_name(const fs::path& file) {
+  std::string name = file.stem().string();
+  for (char& c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c)) == 0) c = '_';
+  }
+  return name;
+}
 
 std::vector<fs::path> transcript_files(const fs::path& root, std::string_view domain) {
   std::vector<fs::path> files;

@@ -23,6 +23,9 @@ namespace fcp::testing {
 std::vector<std::filesystem::path> transcript_files(const std::filesystem::path& root,
                                                     std::string_view domain);
 
+// A test name for a transcript file: its stem with everything but letters and digits as '_'.
+std::string transcript_test_name(const std::filesystem::path& file);
+
 // Runs one transcript; returns "" when every reply matched (or the file was rewritten in update
 // mode), else a report of the differences.
 std::string run_transcript(const std::filesystem::path& file, const core::Domain& domain,

@@ -24,16 +24,11 @@ TEST_P(Transcript, RepliesMatch) {
   EXPECT_EQ(testing::run_transcript(GetParam(), *domain, kRoot / "fixtures" / "lofi"), "");
 }
 
-std::string test_name(const ::testing::TestParamInfo<fs::path>& info) {
-  std::string name = info.param.stem().string();
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return name;
-}
-
 INSTANTIATE_TEST_SUITE_P(Golden, Transcript,
-                         ::testing::ValuesIn(testing::transcript_files(kRoot, "lofi")), test_name);
+                         ::testing::ValuesIn(testing::transcript_files(kRoot, "lofi")),
+                         [](const auto& file) {
+                           return testing::transcript_test_name(file.param);
+                         });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Transcript);
 
 }  // namespace
