@@ -300,7 +300,7 @@ void ClientConnection::untrack(const json::value& id) {
 }
 
 void ClientConnection::log(const Reply& reply, int level, std::string text) {
-  if (level < log_level_.load()) return;
+  if (!logs(level)) return;
   reply->notify(jsonrpc::notification(
       "notifications/message",
       json::object{{"level", kLevels[level]}, {"logger", "fcpd"}, {"data", std::move(text)}}));

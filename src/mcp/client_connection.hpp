@@ -82,6 +82,8 @@ class ClientConnection final : public Connection,
   std::shared_ptr<InFlight> track(const boost::json::value& id);
   void untrack(const boost::json::value& id);
   // Sends notifications/message through `reply` when `level` is at or above the client's level.
+  // Whether the client asked for messages of `level` (logging/setLevel); log() drops the others.
+  bool logs(int level) const { return level >= log_level_.load(); }
   void log(const Reply& reply, int level, std::string text);
 
   Server& server_;

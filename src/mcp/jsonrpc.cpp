@@ -120,23 +120,26 @@ std::variant<Incoming, Rejection> parse(std::string_view text) {
   if (!method->is_string())
     return reject(code::invalid_request, "\"method\" must be a string", reply_id);
   incoming.method = std::string(method->as_string());
-  if (const json::value* params = object.if_contains("params")) {
+  if (json::value* params = object.if_contains("params")) {
     if (!params->is_object()) {
       return reject(code::invalid_params, "\"params\" must be an object", reply_id);
     }
-    incoming.params = params->as_object();
+    incoming.params = std::move(params->as_object());  // the parsed value is ours: no copy
   }
   incoming.kind = id == nullptr ? Incoming::Kind::notification : Incoming::Kind::request;
   if (id != nullptr) incoming.id = *id;
   return incoming;
 }
 
-std::string result(const json::value& id, json::value result) {
-  json::object message;
-  message["jsonrpc"] = "2.0";
-  message["id"] = id;
-  message["result"] = std::move(result);
-  return json::serialize(message);
+// The envelope is written directly around the serialized parts: building a json::object for it
+// cost as much as serializing the whole reply (this is every call's hot path).
+std::string result(const json::value& id, const json::value& result) {
+  std::string message = R"({"jsonrpc":"2.0","id":)";
+  message += json::serialize(id);
+  message += R"(,"result":)";
+  message += json::serialize(result);
+  message += '}';
+  return message;
 }
 
 std::string error(const json::value& id, int code, std::string_view text, json::value data) {
@@ -144,19 +147,21 @@ std::string error(const json::value& id, int code, std::string_view text, json::
   err["code"] = code;
   err["message"] = text;
   if (!data.is_null()) err["data"] = std::move(data);
-  json::object message;
-  message["jsonrpc"] = "2.0";
-  message["id"] = id;
-  message["error"] = std::move(err);
-  return json::serialize(message);
+  std::string message = R"({"jsonrpc":"2.0","id":)";
+  message += json::serialize(id);
+  message += R"(,"error":)";
+  message += json::serialize(err);
+  message += '}';
+  return message;
 }
 
-std::string notification(std::string_view method, json::object params) {
-  json::object message;
-  message["jsonrpc"] = "2.0";
-  message["method"] = method;
-  message["params"] = std::move(params);
-  return json::serialize(message);
+std::string notification(std::string_view method, const json::object& params) {
+  std::string message = R"({"jsonrpc":"2.0","method":)";
+  message += json::serialize(json::string_view(method));
+  message += R"(,"params":)";
+  message += json::serialize(params);
+  message += '}';
+  return message;
 }
 
 }  // namespace fcp::mcp::jsonrpc

@@ -36,9 +36,9 @@ struct Rejection {
 // Returns the message or the rejection to send back.
 std::variant<Incoming, Rejection> parse(std::string_view text);
 
-std::string result(const boost::json::value& id, boost::json::value result);
+std::string result(const boost::json::value& id, const boost::json::value& result);
 std::string error(const boost::json::value& id, int code, std::string_view message,
                   boost::json::value data = nullptr);
-std::string notification(std::string_view method, boost::json::object params);
+std::string notification(std::string_view method, const boost::json::object& params);
 
 }  // namespace fcp::mcp::jsonrpc

@@ -135,9 +135,11 @@ void ClientConnection::run_tool(const Tool& tool, const ToolArguments& arguments
   try {
     auto result = dispatch(tool, arguments, session, options);
     if (!result.pending) {
-      const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
-          std::chrono::steady_clock::now() - started);
-      log(reply, kDebug, tool.name + " took " + std::to_string(elapsed.count()) + " µs");
+      if (logs(kDebug)) {
+        const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
+            std::chrono::steady_clock::now() - started);
+        log(reply, kDebug, tool.name + " took " + std::to_string(elapsed.count()) + " µs");
+      }
       finish_tool(tool, result.reply, reply, flight);
       return done();
     }

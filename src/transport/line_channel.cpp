@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <utility>
 
@@ -55,19 +56,27 @@ class LineOutbound final : public mcp::Outbound {
 
 }  // namespace
 
-LineChannel::LineChannel(boost::asio::any_io_executor strand, const Limits& limits)
-    : strand_(std::move(strand)), limits_(limits), framer_(limits.max_message_bytes) {}
+LineChannel::LineChannel(boost::asio::any_io_executor strand,
+                         boost::asio::io_context::executor_type loop, const Limits& limits)
+    : strand_(std::move(strand)),
+      loop_(std::move(loop)),
+      limits_(limits),
+      framer_(limits.max_message_bytes) {}
 
 LineChannel::~LineChannel() = default;
 
+// dispatch, not post: on the event loop's thread with the strand free, the message is written at
+// once (no trip through the scheduler's queue, which costs a reactor poll per hop); otherwise it
+// queues on the strand, in order.
 void LineChannel::post_line(std::string message) {
-  boost::asio::post(strand_, [self = shared_from_this(), message = std::move(message)]() mutable {
-    self->enqueue(std::move(message));
-  });
+  boost::asio::dispatch(strand_,
+                        [self = shared_from_this(), message = std::move(message)]() mutable {
+                          self->enqueue(std::move(message));
+                        });
 }
 
 void LineChannel::post_finished(std::optional<std::string> reply) {
-  boost::asio::post(strand_, [self = shared_from_this(), reply = std::move(reply)]() mutable {
+  boost::asio::dispatch(strand_, [self = shared_from_this(), reply = std::move(reply)]() mutable {
     self->finish_request(std::move(reply));
   });
 }
@@ -78,6 +87,16 @@ void LineChannel::open(mcp::ConnectionFactory& factory, mcp::ConnectionInfo info
 
 void LineChannel::deliver(std::string_view bytes) {
   framer_.feed(bytes, [this](const Frame& frame) { dispatch(frame); });
+}
+
+void LineChannel::read_on_after_calls() {
+  // Posted to the loop, not to the strand: a strand with work queued is busy, and the replies
+  // (dispatched to it) would wait behind this read instead of being written at once.
+  boost::asio::post(loop_, [self = shared_from_this()] {
+    boost::asio::dispatch(self->strand_, [self] {
+      if (!self->paused_) self->resume_reading();
+    });
+  });
 }
 
 void LineChannel::deliver_eof() {

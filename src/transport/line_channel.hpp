@@ -3,6 +3,7 @@
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/system/error_code.hpp>
 #include <cstddef>
 #include <deque>
@@ -24,10 +25,14 @@ namespace fcp::transport {
 // Ownership: held by shared_ptr (the subclass's pending I/O keeps it alive); Responders and the
 // Outbound hold only weak_ptrs, so they may outlive it and then drop their messages silently.
 // Thread: everything except post_line()/post_finished() runs on strand(); those two may be
-// called from any thread.
+// called from any thread, and on a thread of the event loop with the strand free they do their
+// work before returning (a reply computed on the loop is written without another trip through
+// its queue), so a caller must not hold a lock the channel's work could need.
 class LineChannel : public std::enable_shared_from_this<LineChannel> {
  public:
-  LineChannel(boost::asio::any_io_executor strand, const Limits& limits);
+  // `strand` serializes this channel; `loop` is the plain executor of the io_context under it.
+  LineChannel(boost::asio::any_io_executor strand, boost::asio::io_context::executor_type loop,
+              const Limits& limits);
   virtual ~LineChannel();
   LineChannel(const LineChannel&) = delete;
   LineChannel& operator=(const LineChannel&) = delete;
@@ -46,6 +51,10 @@ class LineChannel : public std::enable_shared_from_this<LineChannel> {
   void deliver(std::string_view bytes);
   // End of input: an unterminated last line is still delivered. Strand.
   void deliver_eof();
+  // After deliver(): calls resume_reading() once the calls that input started have had their
+  // turn on the event loop (unless reading is paused by then). Reading on at once would put a
+  // read that finds nothing yet (a syscall) ahead of their replies. Strand.
+  void read_on_after_calls();
   // Calls Connection::close() once. Strand.
   void close_connection();
   // Drops queued output and every later message (the sink is gone). Strand.
@@ -77,6 +86,7 @@ class LineChannel : public std::enable_shared_from_this<LineChannel> {
   void finish_request(std::optional<std::string> reply);
 
   boost::asio::any_io_executor strand_;
+  boost::asio::io_context::executor_type loop_;
   Limits limits_;
   LineFramer framer_;
   std::shared_ptr<mcp::Connection> connection_;

@@ -67,7 +67,7 @@ std::unique_ptr<OutputStream> open_output(const boost::asio::any_io_executor& st
 class StdioChannel final : public LineChannel {
  public:
   StdioChannel(boost::asio::io_context& io, const Limits& limits, int in_fd, int out_fd)
-      : LineChannel(boost::asio::make_strand(io), limits),
+      : LineChannel(boost::asio::make_strand(io), io.get_executor(), limits),
         io_(io),
         reader_(open_input(strand(), in_fd)),
         writer_(open_output(strand(), out_fd)),
@@ -126,7 +126,7 @@ class StdioChannel final : public LineChannel {
   void on_chunk(const std::string& chunk) {
     if (finished_) return;
     deliver(chunk);
-    if (!reading_paused()) reader_->resume();
+    read_on_after_calls();
   }
 
   void on_eof(const boost::system::error_code& ec) {

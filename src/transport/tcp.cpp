@@ -17,9 +17,9 @@ namespace fcp::transport {
 // pending read or write holds a shared_ptr to the peer, and the peer dies with its last one.
 class TcpPeer final : public LineChannel {
  public:
-  TcpPeer(boost::asio::ip::tcp::socket socket, const Limits& limits,
-          std::shared_ptr<LiveSet<TcpPeer>> peers)
-      : LineChannel(socket.get_executor(), limits),
+  TcpPeer(boost::asio::ip::tcp::socket socket, boost::asio::io_context::executor_type loop,
+          const Limits& limits, std::shared_ptr<LiveSet<TcpPeer>> peers)
+      : LineChannel(socket.get_executor(), std::move(loop), limits),
         socket_(std::move(socket)),
         peers_(std::move(peers)),
         read_buffer_(64 * 1024) {
@@ -63,7 +63,7 @@ class TcpPeer final : public LineChannel {
       return close_now();
     }
     deliver(std::string_view(read_buffer_.data(), n));
-    if (!closed_ && !reading_paused()) do_read();
+    if (!closed_) read_on_after_calls();
   }
 
   void close_now() {
@@ -120,13 +120,15 @@ core::Result<void> TcpServer::start() {
   if (listener_) return core::make_error("tcp: already started");
   // The listener may outlive the server (pending accept), so it captures only what it owns.
   listener_ = std::make_shared<Listener>(
-      io_, "tcp", [&factory = factory_, limits = limits_, peers = peers_](auto socket) {
+      io_, "tcp",
+      [&factory = factory_, loop = io_.get_executor(), limits = limits_,
+       peers = peers_](auto socket) {
         if (peers->size() >= limits.max_connections) {
           spdlog::warn("tcp: connection limit ({}) reached, refusing a client",
                        limits.max_connections);
           return;  // the socket closes as it goes out of scope
         }
-        auto peer = std::make_shared<TcpPeer>(std::move(socket), limits, peers);
+        auto peer = std::make_shared<TcpPeer>(std::move(socket), loop, limits, peers);
         peers->add(peer);
         peer->start(factory);
       });

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
 
 #include "transport_test_support.hpp"
@@ -16,10 +17,11 @@ using testing::FakeFactory;
 class ManualChannel final : public LineChannel {
  public:
   ManualChannel(boost::asio::io_context& io, const Limits& limits)
-      : LineChannel(boost::asio::make_strand(io), limits) {}
+      : LineChannel(boost::asio::make_strand(io), io.get_executor(), limits) {}
 
   void open_with(FakeFactory& factory) { open(factory, {"test", "manual", std::nullopt}); }
   void feed(std::string_view bytes) { deliver(bytes); }
+  void read_on() { read_on_after_calls(); }
   void complete_write() { on_write_done({}); }
   void fail_write() { on_write_done(boost::asio::error::broken_pipe); }
   bool paused() const { return reading_paused(); }
@@ -27,11 +29,15 @@ class ManualChannel final : public LineChannel {
 
   std::vector<std::vector<std::string>> batches;
   int resumes = 0;
+  std::vector<std::string> events;
   int write_errors = 0;
 
  private:
   void write_batch(const std::vector<std::string>& lines) override { batches.push_back(lines); }
-  void resume_reading() override { ++resumes; }
+  void resume_reading() override {
+    ++resumes;
+    events.push_back("read");
+  }
   void on_write_error(const boost::system::error_code&) override { ++write_errors; }
 };
 
@@ -87,6 +93,64 @@ TEST(LineChannel, AFailedWriteDropsLaterOutput) {
   io.poll();
   EXPECT_EQ(channel->batches.size(), 1u);
   EXPECT_EQ(channel->queued(), 0u);
+}
+
+TEST(LineChannel, AReplyFinishedOnTheLoopIsWrittenAtOnce) {
+  boost::asio::io_context io;
+  FakeFactory factory;
+  auto channel = std::make_shared<ManualChannel>(io, Limits{});
+  channel->open_with(factory);
+  std::size_t batches_right_after = 0;
+  boost::asio::post(io, [&] {
+    channel->feed("a\n");  // the fake connection answers inside handle()
+    batches_right_after = channel->batches.size();
+  });
+  io.poll();
+  EXPECT_EQ(batches_right_after, 1u);  // no trip through the io_context's queue
+}
+
+TEST(LineChannel, AReplyFinishedOffTheLoopWaitsForIt) {
+  boost::asio::io_context io;
+  FakeFactory factory;
+  auto channel = std::make_shared<ManualChannel>(io, Limits{});
+  channel->open_with(factory);
+  channel->feed("a\n");  // this thread is not running the io_context
+  EXPECT_TRUE(channel->batches.empty());
+  io.poll();
+  EXPECT_EQ(channel->batches.size(), 1u);
+}
+
+TEST(LineChannel, ReadsOnAfterTheWorkItsInputQueued) {
+  boost::asio::io_context io;
+  FakeFactory factory;
+  auto channel = std::make_shared<ManualChannel>(io, Limits{});
+  channel->open_with(factory);
+  boost::asio::post(io, [&] {
+    channel->feed("a\n");
+    // What a tools/call does: queue its work on the loop.
+    boost::asio::post(io, [&] { channel->events.push_back("call"); });
+    channel->read_on();
+  });
+  io.poll();
+  EXPECT_EQ(channel->events, (std::vector<std::string>{"call", "read"}));
+}
+
+TEST(LineChannel, DoesNotReadOnWhileOutputIsBackedUp) {
+  boost::asio::io_context io;
+  FakeFactory factory;
+  Limits limits;
+  limits.max_queued_bytes = 100;
+  auto channel = std::make_shared<ManualChannel>(io, limits);
+  channel->open_with(factory);
+  const std::string line(59, 'm');
+  channel->feed(line + "\n" + line + "\n");
+  channel->read_on();
+  io.poll();
+  EXPECT_TRUE(channel->paused());
+  EXPECT_EQ(channel->resumes, 0);
+  channel->complete_write();
+  channel->complete_write();
+  EXPECT_EQ(channel->resumes, 1);  // once, when the queue drained
 }
 
 TEST(LineChannel, AResponderThatOutlivesItsChannelIsHarmless) {
