@@ -1,5 +1,6 @@
 // midi benchmarks: 100 000 notes in one batch, save and open of a 100 000-note file, undo of
-// one op in a 100 000-note song, selector ops over 100 000 notes. Figures in bench/README.md.
+// one op in a 100 000-note song, selector ops and queries over 100 000 notes. Figures in
+// bench/README.md.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
@@ -113,6 +114,31 @@ void BM_MidiSelectorOps(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_MidiSelectorOps)->Arg(100000)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// The queries a model runs most, over the whole song or a window of it.
+void BM_MidiQueries(benchmark::State& state) {
+  auto domain = midi::make_midi_domain();
+  AllowAll paths;
+  core::Session session(*domain, paths);
+  session.run_session("new \"Bench\"", {});
+  session.run_ops(song_ops(static_cast<int>(state.range(0))), {});
+  const std::vector<std::string> queries{"map",
+                                         "tracks",
+                                         "stats",
+                                         "events A",
+                                         "find C4",
+                                         "describe A",
+                                         "piano-roll A 100.1-104.1",
+                                         "tracker A 100.1-104.1"};
+  for (auto _ : state) {
+    for (const auto& query : queries) {
+      auto reply = session.run_query(query);
+      if (reply.is_error) state.SkipWithError(reply.text.c_str());
+    }
+  }
+  state.counters["queries"] = static_cast<double>(queries.size());
+}
+BENCHMARK(BM_MidiQueries)->Arg(100000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace fcp

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -542,22 +541,21 @@ TEST_F(MidiQueriesTest, EngineQueriesAndUnknownWordsAreNotAnswered) {
   EXPECT_FALSE(ask(doc_, "events", "\"Piano").has_value());  // unterminated quote
 }
 
-TEST_F(MidiQueriesTest, LargeSongQueriesStayFast) {
+// How fast they are is measured by bench_midi (BM_MidiQueries), not here.
+TEST_F(MidiQueriesTest, LargeSongQueriesAnswer) {
   Song song;
   const EntityId piano = add_track(song, "Piano", 0, 0);
   for (Tick i = 0; i < 100000; ++i)
     add_note(song, piano, i * (kBeat / 4), kBeat / 4, 48 + static_cast<int>(i % 24), 80);
   MidiDocument doc(std::move(song));
-  const auto start = std::chrono::steady_clock::now();
   for (std::string_view q : {"map", "tracks", "stats"})
     ok(doc, q);
   ok(doc, "events", "Piano");
-  ok(doc, "find", "C4");
+  const std::string found = ok(doc, "find", "C4");  // pitch 60 is every 24th note from the 13th
+  EXPECT_NE(found.find("Found 4167 note(s)"), std::string::npos) << found.substr(0, 200);
   ok(doc, "piano-roll", "Piano 100.1-104.1");
   ok(doc, "tracker", "Piano 100.1-104.1");
   ok(doc, "describe", "Piano");
-  const auto elapsed = std::chrono::steady_clock::now() - start;
-  EXPECT_LT(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count(), 2000);
 }
 
 // ---- status, help, warnings ---------------------------------------------------------------------

@@ -165,7 +165,7 @@ TEST_F(BridgeTest, TimesOutOnASilentMaxWhileAnotherBridgeKeepsWorking) {
                         "(lofi_session connect to change ports)",
                         silent->port(), stuck->reply_port()));
   EXPECT_GE(elapsed, 1000ms);
-  EXPECT_LT(elapsed, 1500ms);
+  EXPECT_LT(elapsed, 1900ms);  // not a second timeout (loose: the machine may be loaded)
   const auto health = stuck->health();
   EXPECT_FALSE(health.answering);
   EXPECT_EQ(health.timeouts, 1u);
