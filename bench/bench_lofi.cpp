@@ -50,7 +50,7 @@ struct Rig {
     if (!result.pending) return result.reply;
     auto* executor = session.effect_executor();
     std::promise<core::Result<void>> delivered;
-    executor->deliver(result.pending->effects,
+    executor->deliver(result.pending->effects, {},
                       [&](core::Result<void> outcome) { delivered.set_value(std::move(outcome)); });
     auto outcome = delivered.get_future().get();
     return outcome ? session.confirm(std::move(*result.pending))

@@ -83,7 +83,7 @@ std::vector<core::Effect> merge_ui_layers(std::vector<core::Effect> effects) {
   return out;
 }
 
-void MaxLink::deliver(std::vector<core::Effect> effects,
+void MaxLink::deliver(std::vector<core::Effect> effects, core::DeliveryProgress progress,
                       std::function<void(core::Result<void>)> done) {
   auto link = bridge();
   if (!link) {  // offline: the model changes; `sync` pushes it later
@@ -94,7 +94,7 @@ void MaxLink::deliver(std::vector<core::Effect> effects,
     done({});
     return;
   }
-  link->deliver(merge_ui_layers(std::move(effects)), std::move(done));
+  link->deliver(merge_ui_layers(std::move(effects)), std::move(progress), std::move(done));
 }
 
 void MaxLink::set_bridge(std::shared_ptr<bridge::Bridge> bridge) {

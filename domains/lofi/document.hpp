@@ -19,7 +19,7 @@ namespace fcp::lofi {
 // guarded because `connect` replaces it from the session strand.
 class MaxLink final : public core::EffectExecutor {
  public:
-  void deliver(std::vector<core::Effect> effects,
+  void deliver(std::vector<core::Effect> effects, core::DeliveryProgress progress,
                std::function<void(core::Result<void>)> done) override;
   void set_bridge(std::shared_ptr<bridge::Bridge> bridge);
   std::shared_ptr<bridge::Bridge> bridge() const;

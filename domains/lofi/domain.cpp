@@ -163,7 +163,7 @@ class LofiDomain final : public core::Domain {
       if (!doc->link().online())
         return core::make_error("offline: connect to Max first", {"lofi_session connect"});
       auto messages = build_messages(doc->device());
-      const std::size_t count = messages.size();
+      const std::size_t count = merge_ui_layers(messages).size();  // as MaxLink will send them
       for (auto& message : messages)
         ctx.effects.emit(std::move(message));
       doc->link().mark_synced();

@@ -2,6 +2,7 @@
 // before the op commits. Domains return them as values; the async layer delivers them.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
@@ -16,6 +17,10 @@ struct Effect {
   std::vector<Effect> undo;  // what to send, in order, to cancel this effect once confirmed
 };
 
+// How far a delivery has come: `confirmed` of `total` effects. Called after each confirmation,
+// in order, from any thread; may be empty.
+using DeliveryProgress = std::function<void(std::size_t confirmed, std::size_t total)>;
+
 // Delivers effects in order, awaiting each confirmation. On the first failure it sends the
 // `undo` effects of every already-confirmed effect (newest first, best effort) and then reports
 // the failure. `done` is called exactly once, from any thread.
@@ -23,7 +28,8 @@ struct Effect {
 class EffectExecutor {
  public:
   virtual ~EffectExecutor() = default;
-  virtual void deliver(std::vector<Effect> effects, std::function<void(Result<void>)> done) = 0;
+  virtual void deliver(std::vector<Effect> effects, DeliveryProgress progress,
+                       std::function<void(Result<void>)> done) = 0;
 };
 
 }  // namespace fcp::core

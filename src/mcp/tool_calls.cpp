@@ -2,7 +2,9 @@
 // cancellation, awaiting external effects, and the result shape.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
+#include <mutex>
 
 #include "mcp/base64.hpp"
 #include "mcp/client_connection.hpp"
@@ -40,17 +42,60 @@ json::object tool_result(const core::ToolReply& reply) {
   return json::object{{"content", std::move(content)}, {"isError", reply.is_error}};
 }
 
-// Sends notifications/progress with strictly increasing progress values.
-core::ProgressFn make_progress(const json::value& token, const std::shared_ptr<ReplyOnce>& reply) {
-  if (!token.is_string() && !token.is_int64() && !token.is_uint64()) return {};
-  auto last = std::make_shared<double>(-1.0);
-  return [token, reply, last](double progress, double total, std::string_view message) {
-    if (progress <= *last) return;
-    *last = progress;
-    json::object params{{"progressToken", token}, {"progress", progress}};
+// The notifications/progress of one call, whose values must strictly increase over the whole
+// call: the ops' own progress, then the confirmations of their external effects.
+// Thread: any (the effects are confirmed on the external system's thread).
+class ProgressReporter {
+ public:
+  ProgressReporter(json::value token, std::shared_ptr<ReplyOnce> reply)
+      : token_(std::move(token)), reply_(std::move(reply)) {}
+
+  void report(double progress, double total, std::string_view message) {
+    std::lock_guard lock(mutex_);
+    if (progress <= last_) return;
+    last_ = progress;
+    json::object params{{"progressToken", token_}, {"progress", progress}};
     if (total > 0) params["total"] = total;
     if (!message.empty()) params["message"] = message;
-    reply->notify(jsonrpc::notification("notifications/progress", std::move(params)));
+    reply_->notify(jsonrpc::notification("notifications/progress", params));
+  }
+  double last() const {
+    std::lock_guard lock(mutex_);
+    return last_;
+  }
+
+ private:
+  const json::value token_;
+  const std::shared_ptr<ReplyOnce> reply_;
+  mutable std::mutex mutex_;
+  double last_ = -1.0;
+};
+
+// Null when the call asked for no progress (no _meta.progressToken).
+std::shared_ptr<ProgressReporter> make_progress(const json::value& token,
+                                                const std::shared_ptr<ReplyOnce>& reply) {
+  if (!token.is_string() && !token.is_int64() && !token.is_uint64()) return nullptr;
+  return std::make_shared<ProgressReporter>(token, reply);
+}
+
+core::ProgressFn ops_progress(const std::shared_ptr<ProgressReporter>& reporter) {
+  if (!reporter) return {};
+  return [reporter](double progress, double total, std::string_view message) {
+    reporter->report(progress, total, message);
+  };
+}
+
+// Counts on from where the ops' progress stopped; about 50 notifications at most, however many
+// effects (every step-th confirmation and the last).
+core::DeliveryProgress delivery_progress(const std::shared_ptr<ProgressReporter>& reporter) {
+  if (!reporter) return {};
+  const double base = std::max(reporter->last(), 0.0);
+  return [reporter, base](std::size_t confirmed, std::size_t total) {
+    const std::size_t step = std::max<std::size_t>(1, total / 50);
+    if (confirmed % step != 0 && confirmed != total) return;
+    reporter->report(base + static_cast<double>(confirmed), base + static_cast<double>(total),
+                     "confirmed " + std::to_string(confirmed) + " of " + std::to_string(total) +
+                         " external changes");
   };
 }
 
@@ -131,7 +176,8 @@ void ClientConnection::run_tool(const Tool& tool, const ToolArguments& arguments
   }
   const auto started = std::chrono::steady_clock::now();
   core::Session& session = session_->session(*tool.domain);
-  core::CallOptions options{make_progress(progress_token, reply), &flight->cancelled};
+  const auto progress = make_progress(progress_token, reply);
+  core::CallOptions options{ops_progress(progress), &flight->cancelled};
   try {
     auto result = dispatch(tool, arguments, session, options);
     if (!result.pending) {
@@ -152,15 +198,16 @@ void ClientConnection::run_tool(const Tool& tool, const ToolArguments& arguments
     }
     auto effects = change->effects;
     auto self = shared_from_this();
-    executor->deliver(std::move(effects), [self, &tool, &session, change, reply, flight,
-                                           done](core::Result<void> delivered) {
-      self->session_->post([self, &tool, &session, change, reply, flight, done, delivered] {
-        auto outcome = delivered ? session.confirm(std::move(*change))
-                                 : session.fail(std::move(*change), delivered.error());
-        self->finish_tool(tool, outcome, reply, flight);
-        done();
-      });
-    });
+    executor->deliver(
+        std::move(effects), delivery_progress(progress),
+        [self, &tool, &session, change, reply, flight, done](core::Result<void> delivered) {
+          self->session_->post([self, &tool, &session, change, reply, flight, done, delivered] {
+            auto outcome = delivered ? session.confirm(std::move(*change))
+                                     : session.fail(std::move(*change), delivered.error());
+            self->finish_tool(tool, outcome, reply, flight);
+            done();
+          });
+        });
   } catch (const std::exception& e) {
     spdlog::error("bug: {} raised an exception: {}", tool.name, e.what());
     log(reply, kError, tool.name + ": internal error: " + e.what());

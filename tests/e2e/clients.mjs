@@ -7,6 +7,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { FCPD } from './lib.mjs';
+import { RecordingTransport } from './recording-transport.mjs';
+
+export { RecordingTransport };
 
 // MCP over a TCP socket with the same framing as stdio.
 export class TcpClientTransport {
@@ -56,43 +59,6 @@ export class TcpClientTransport {
 
   async close() {
     this.socket?.destroy();
-  }
-}
-
-// Wraps a transport and records every message in both directions (for protocol-level checks
-// the SDK does not expose, such as the negotiated protocolVersion).
-export class RecordingTransport {
-  constructor(inner) {
-    this.inner = inner;
-    this.received = [];
-    this.sent = [];
-  }
-
-  async start() {
-    this.inner.onmessage = (message, extra) => {
-      this.received.push(message);
-      this.onmessage?.(message, extra);
-    };
-    this.inner.onerror = (error) => this.onerror?.(error);
-    this.inner.onclose = () => this.onclose?.();
-    return this.inner.start();
-  }
-
-  send(message, options) {
-    this.sent.push(message);
-    return this.inner.send(message, options);
-  }
-
-  close() {
-    return this.inner.close();
-  }
-
-  get sessionId() {
-    return this.inner.sessionId;
-  }
-
-  setProtocolVersion(version) {
-    this.inner.setProtocolVersion?.(version);
   }
 }
 

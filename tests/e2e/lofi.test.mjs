@@ -16,6 +16,7 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import {
   assertOk, connectStdio, locateFcpd, matchDigest, sourceRoot, textOf,
 } from './real-daemon.mjs';
+import { RecordingTransport } from './recording-transport.mjs';
 
 const here = path.join(sourceRoot, 'tests', 'e2e');
 
@@ -152,7 +153,8 @@ function tools(client) {
 }
 
 // One simulator and one fcpd (stdio; optionally also TCP) configured to talk to it.
-async function setup({ simArgs = [], tcp = false } = {}) {
+// `record`: env.recorder keeps every message fcpd sent, in order (RecordingTransport).
+async function setup({ simArgs = [], tcp = false, record = false } = {}) {
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'fcp-e2e-lofi-')));
   const port = await freeUdpPort();
   const reply = await freeUdpPort();
@@ -162,8 +164,11 @@ async function setup({ simArgs = [], tcp = false } = {}) {
     lofi: { host: '127.0.0.1', port, reply_port: reply, timeout_ms: TIMEOUT_MS, probe_ms: 500 },
   }));
   const extraArgs = ['--config', config, ...(tcp ? ['--tcp', '127.0.0.1:0'] : [])];
-  const { client, transport, log } = await connectStdio(FCPD, root, { name: 'fcp-e2e-lofi', extraArgs });
+  let recorder;
+  const wrap = (t) => (record ? (recorder = new RecordingTransport(t)) : t);
+  const { client, transport, log } = await connectStdio(FCPD, root, { name: 'fcp-e2e-lofi', extraArgs, wrap });
   const env = {
+    recorder,
     root, port, reply, sim, client, lofi: tools(client), log, extra: [],
     async cleanup() {
       for (const c of env.extra) await c.close().catch(() => {});
@@ -437,6 +442,31 @@ describe('lofi over stdio with the SDK client, against simulated Max over UDP (r
       assert.equal(result.isError, true, textOf(result));
       assert.match(textOf(result), /did not answer/i);
       assert.ok(elapsed < TIMEOUT_MS + 1000, `the timeout took ${elapsed} ms (timeout_ms ${TIMEOUT_MS})`);
+    });
+  });
+
+  it('sync reports its progress as Max confirms the messages, all before the reply', async () => {
+    await withSetup({ record: true }, async (env) => {
+      await buildDevice(env);
+      const from = env.recorder.received.length;
+      const synced = await env.client.callTool({ name: 'lofi_session', arguments: { action: 'sync' } },
+        undefined, { ...CALL, onprogress: () => {} });
+      assertOk(synced, 'sync');
+      const sent = +textOf(synced).match(/sync: (\d+) messages? to Max/)[1];
+      assert.equal(env.sim.addresses().filter((a) => a !== '/lofi/init').length >= sent, true);
+      // Checked on the wire: the SDK drops progress that arrives in the same read as the reply
+      // (modelcontextprotocol/typescript-sdk#2580), which a server cannot prevent.
+      const received = env.recorder.received.slice(from);
+      const reply = received.findIndex((m) => m.id !== undefined && !m.method);
+      assert.equal(reply, received.length - 1, 'the reply comes last');
+      const progress = received.slice(0, reply).filter((m) => m.method === 'notifications/progress')
+        .map((m) => m.params);
+      assert.equal(progress.length, sent, JSON.stringify(progress));
+      progress.forEach((p, i) => {
+        assert.equal(p.progress, i + 1);
+        assert.equal(p.total, sent);
+        assert.equal(p.message, `confirmed ${i + 1} of ${sent} external changes`);
+      });
     });
   });
 

@@ -192,6 +192,59 @@ TEST_F(ConnectionTest, ExternalEffectsConfirmOrRollBack) {
   EXPECT_EQ(text_of(call(*c, 5, "deck_query", {{"q", "stats"}})), "cards:1");
 }
 
+TEST_F(ConnectionTest, ProgressCountsTheConfirmationsOfExternalEffects) {
+  auto c = ready();
+  call(*c, 2, "deck_session", {{"action", "new X"}});
+  auto responder = std::make_shared<RecordingResponder>();
+  json::object params{
+      {"name", "deck"},
+      {"arguments", json::object{{"ops", json::array{"emit a", "emit b", "emit c"}}}},
+      {"_meta", json::object{{"progressToken", 7}}}};
+  auto answer =
+      send(*c,
+           json::serialize(json::object{
+               {"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"}, {"params", params}}),
+           responder);
+  EXPECT_FALSE(answer.at("result").at("isError").as_bool());
+  ASSERT_EQ(responder->notifications.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    const auto& note = responder->notifications[i].at("params");
+    EXPECT_EQ(note.at("progressToken"), 7);
+    EXPECT_EQ(note.at("progress").as_double(), i + 1.0);
+    EXPECT_EQ(note.at("total").as_double(), 3.0);
+    EXPECT_EQ(note.at("message").as_string(),
+              "confirmed " + std::to_string(i + 1) + " of 3 external changes");
+  }
+}
+
+TEST_F(ConnectionTest, ProgressOfABigBatchWithEffectsOnlyIncreasesAndStaysShort) {
+  auto c = ready();
+  call(*c, 2, "deck_session", {{"action", "new X"}});
+  json::array ops;
+  for (int i = 0; i < 2100; ++i)
+    ops.emplace_back("emit e" + std::to_string(i));
+  auto responder = std::make_shared<RecordingResponder>();
+  json::object params{{"name", "deck"},
+                      {"arguments", json::object{{"ops", ops}}},
+                      {"_meta", json::object{{"progressToken", "big"}}}};
+  send(*c,
+       json::serialize(json::object{
+           {"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"}, {"params", params}}),
+       responder);
+  // The ops' own progress (1000 and 2000 of 2100), then the confirmations counted on from there:
+  // one notification per 42 effects, 50 in all.
+  ASSERT_EQ(responder->notifications.size(), 52u);
+  double last = -1;
+  for (const auto& note : responder->notifications) {
+    const double progress = note.at("params").at("progress").as_double();
+    EXPECT_GT(progress, last);
+    last = progress;
+  }
+  const auto& final_note = responder->notifications.back().at("params");
+  EXPECT_EQ(final_note.at("progress").as_double(), 4100.0);
+  EXPECT_EQ(final_note.at("total").as_double(), 4100.0);
+}
+
 TEST_F(ConnectionTest, ProgressAndLogNotifications) {
   auto c = ready();
   EXPECT_EQ(error_code(request(*c, 2, "logging/setLevel", {{"level", "loud"}})), -32602);

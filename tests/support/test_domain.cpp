@@ -35,15 +35,18 @@ struct DeckEvent final : core::Event {
 // Delivers effects on a detached thread, as a real bridge would complete asynchronously.
 class FakeExecutor final : public core::EffectExecutor {
  public:
-  void deliver(std::vector<core::Effect> effects,
+  void deliver(std::vector<core::Effect> effects, core::DeliveryProgress progress,
                std::function<void(core::Result<void>)> done) override {
-    std::thread([effects = std::move(effects), done = std::move(done)] {
-      for (const auto& effect : effects) {
-        if (effect.payload == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        if (effect.payload == "fail") {
-          done(make_error("external system refused \"" + effect.payload + "\""));
+    std::thread([effects = std::move(effects), progress = std::move(progress),
+                 done = std::move(done)] {
+      for (std::size_t i = 0; i < effects.size(); ++i) {
+        if (effects[i].payload == "slow")
+          std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        if (effects[i].payload == "fail") {
+          done(make_error("external system refused \"" + effects[i].payload + "\""));
           return;
         }
+        if (progress) progress(i + 1, effects.size());
       }
       done({});
     }).detach();

@@ -121,7 +121,7 @@ class Bridge : public core::EffectExecutor, public std::enable_shared_from_this<
   // have acted on it. Compensation awaits each reply so order holds, but once one of them times
   // out the rest are sent without waiting (so it never waits more than one timeout). The
   // failure is reported with its original message, plus a note when compensation failed.
-  void deliver(std::vector<core::Effect> effects,
+  void deliver(std::vector<core::Effect> effects, core::DeliveryProgress progress,
                std::function<void(core::Result<void>)> done) override;
 
   BridgeHealth health() const;

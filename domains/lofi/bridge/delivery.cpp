@@ -41,8 +41,11 @@ core::Result<ParsedEffect> parse_effect(const core::Effect& effect) {
 class EffectDelivery : public std::enable_shared_from_this<EffectDelivery> {
  public:
   EffectDelivery(std::shared_ptr<Bridge> bridge, std::vector<core::Effect> effects,
-                 std::function<void(core::Result<void>)> done)
-      : bridge_(std::move(bridge)), effects_(std::move(effects)), done_(std::move(done)) {}
+                 core::DeliveryProgress progress, std::function<void(core::Result<void>)> done)
+      : bridge_(std::move(bridge)),
+        effects_(std::move(effects)),
+        progress_(std::move(progress)),
+        done_(std::move(done)) {}
 
   void deliver_next() {
     if (index_ == effects_.size()) return done_(core::Result<void>{});
@@ -52,6 +55,7 @@ class EffectDelivery : public std::enable_shared_from_this<EffectDelivery> {
                       [self = shared_from_this()](Exchange exchange) {
                         if (exchange.outcome == Outcome::answered) {
                           ++self->index_;
+                          if (self->progress_) self->progress_(self->index_, self->effects_.size());
                           return self->deliver_next();
                         }
                         self->compensate(exchange.result.error(),
@@ -134,6 +138,7 @@ class EffectDelivery : public std::enable_shared_from_this<EffectDelivery> {
 
   std::shared_ptr<Bridge> bridge_;
   std::vector<core::Effect> effects_;
+  core::DeliveryProgress progress_;
   std::function<void(core::Result<void>)> done_;
   std::size_t index_ = 0;
   core::Error failure_;
@@ -144,10 +149,10 @@ class EffectDelivery : public std::enable_shared_from_this<EffectDelivery> {
 
 }  // namespace
 
-void Bridge::deliver(std::vector<core::Effect> effects,
+void Bridge::deliver(std::vector<core::Effect> effects, core::DeliveryProgress progress,
                      std::function<void(core::Result<void>)> done) {
-  auto delivery =
-      std::make_shared<EffectDelivery>(shared_from_this(), std::move(effects), std::move(done));
+  auto delivery = std::make_shared<EffectDelivery>(shared_from_this(), std::move(effects),
+                                                   std::move(progress), std::move(done));
   boost::asio::post(strand_, [delivery] { delivery->deliver_next(); });
 }
 

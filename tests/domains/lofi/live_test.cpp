@@ -45,7 +45,7 @@ class LofiLiveTest : public ::testing::Test {
     auto* executor = session_->effect_executor();
     if (executor == nullptr) return session_->confirm(std::move(*result.pending));
     std::promise<core::Result<void>> delivered;
-    executor->deliver(result.pending->effects,
+    executor->deliver(result.pending->effects, {},
                       [&](core::Result<void> outcome) { delivered.set_value(std::move(outcome)); });
     auto outcome = delivered.get_future().get();
     return outcome ? session_->confirm(std::move(*result.pending))

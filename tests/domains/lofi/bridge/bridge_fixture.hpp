@@ -55,10 +55,11 @@ class BridgeFixture : public ::testing::Test {
     return get_within(future);
   }
 
-  static core::Result<void> deliver(Bridge& bridge, std::vector<core::Effect> effects) {
+  static core::Result<void> deliver(Bridge& bridge, std::vector<core::Effect> effects,
+                                    core::DeliveryProgress progress = {}) {
     auto promise = std::make_shared<std::promise<core::Result<void>>>();
     auto future = promise->get_future();
-    bridge.deliver(std::move(effects),
+    bridge.deliver(std::move(effects), std::move(progress),
                    [promise](core::Result<void> result) { promise->set_value(std::move(result)); });
     return get_within(future);
   }

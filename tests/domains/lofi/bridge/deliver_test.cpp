@@ -148,6 +148,28 @@ TEST_F(DeliverTest, AfterATimeoutUndoesTheTimedOutEffectTooAndWaitsAtMostOneMore
   EXPECT_TRUE(max->model().objects().contains("a"));
 }
 
+TEST_F(DeliverTest, ReportsProgressAfterEachConfirmation) {
+  auto max = simulator();
+  auto bridge = bridge_to(*max);
+  ASSERT_TRUE(call(*bridge, "init", {{"deviceName", "Progress"}}));
+  std::mutex mutex;
+  std::vector<std::pair<std::size_t, std::size_t>> reports;
+  auto record = [&](std::size_t confirmed, std::size_t total) {
+    std::lock_guard lock(mutex);
+    reports.emplace_back(confirmed, total);
+  };
+  ASSERT_TRUE(deliver(*bridge, {create("a"), create("b"), wire("a", "b")}, record));
+  {
+    std::lock_guard lock(mutex);
+    EXPECT_EQ(reports, (std::vector<std::pair<std::size_t, std::size_t>>{{1, 3}, {2, 3}, {3, 3}}));
+    reports.clear();
+  }
+  ASSERT_FALSE(deliver(*bridge, {create("c"), wire("ghost", "c")}, record));
+  std::lock_guard lock(mutex);
+  EXPECT_EQ(reports,
+            (std::vector<std::pair<std::size_t, std::size_t>>{{1, 2}}));  // not the failure
+}
+
 TEST_F(DeliverTest, CompensationStopsWaitingOnceMaxStopsAnswering) {
   // Max answers the creates, refuses the wire, then goes silent for the compensation.
   auto max_ptr = std::make_shared<std::atomic<Simulator*>>(nullptr);
