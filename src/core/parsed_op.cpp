@@ -38,7 +38,7 @@ bool is_number(std::string_view text) {
 }
 
 // `label:""`: an explicitly empty quoted value is still a param (unlike a bare `label:`).
-bool is_empty_quoted_value(const Token& token) {
+bool is_empty_quoted_value(const TokenView& token) {
   const std::string_view text = token.text;
   return token.value_quoted && text.size() > 1 && text.find(':') == text.size() - 1 &&
          text.front() != '=' && text.front() != '@';
@@ -50,9 +50,9 @@ void reserve_first(std::vector<T>& items) {
   if (items.capacity() == 0) items.reserve(4);
 }
 
-void add_positional(ParsedOp& op, std::string text, bool quoted) {
+void add_positional(ParsedOp& op, std::string_view text, bool quoted) {
   reserve_first(op.positionals);
-  op.positionals.push_back(std::move(text));
+  op.positionals.emplace_back(text);
   if (quoted) {
     op.positional_quoted.resize(op.positionals.size(), false);
     op.positional_quoted.back() = true;
@@ -123,14 +123,14 @@ void add_param(ParsedOp& op, ParamSlots& slots, std::string_view text, std::size
 }
 
 // §2 classification; the first matching rule wins.
-void classify(ParsedOp& op, ParamSlots& slots, Token& token, const ParseHooks* hooks) {
+void classify(ParsedOp& op, ParamSlots& slots, const TokenView& token, const ParseHooks* hooks) {
   const std::string_view text = token.text;
   if (!text.empty() && text.front() == '@') {
     op.selectors.push_back(parse_selector(text));
     return;
   }
   if (token.quoted) {
-    add_positional(op, std::move(token.text), true);
+    add_positional(op, text, true);
     return;
   }
   const std::size_t colon = text.find(':');
@@ -141,7 +141,7 @@ void classify(ParsedOp& op, ParamSlots& slots, Token& token, const ParseHooks* h
     return;
   }
   if (is_arrow(text)) op.arrows.emplace_back(text);
-  add_positional(op, std::move(token.text), token.value_quoted);
+  add_positional(op, text, token.value_quoted);
 }
 
 }  // namespace
@@ -162,11 +162,11 @@ Result<ParsedOp> parse_op(std::string_view input, const ParseHooks* hooks) {
   const std::string_view trimmed = trim(input);
   if (trimmed.empty()) return make_error(input.empty() ? "empty op" : "empty op (only whitespace)");
   TokenStream stream(trimmed);
-  Token token;
+  TokenView token;
   if (auto first = stream.next(token); !first) return first.error();
   ParsedOp op;
   op.raw.assign(trimmed);
-  op.verb = std::move(token.text);
+  op.verb.assign(token.text);
   for (char& c : op.verb)
     c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   ParamSlots slots;

@@ -110,11 +110,12 @@ class Scanner {
  public:
   Scanner(std::string_view input, std::size_t& pos) : input_(input), pos_(pos) {}
 
-  Result<bool> next(Token& token) {
+  Result<bool> next(TokenView& token) {
     while (pos_ < input_.size() && is_space(input_[pos_]))
       ++pos_;
     if (pos_ >= input_.size()) return false;
-    token.text.clear();
+    token.text = {};
+    token.storage.clear();
     token.quoted = false;
     token.value_quoted = false;
     const bool ok = is_quote(input_[pos_]) ? quoted_token(token) : unquoted_token(token);
@@ -126,28 +127,52 @@ class Scanner {
   }
 
  private:
-  bool quoted_token(Token& token) {
-    token.quoted = true;
-    return quoted_region(token.text);
+  // The end of a run of bytes that stand for themselves outside quotes.
+  std::size_t plain_run_end(std::size_t from) const {
+    constexpr unsigned char stop = space_class | quote_class | non_ascii_class;
+    while (from < input_.size() && (class_of(input_[from]) & stop) == 0)
+      ++from;
+    return from;
+  }
+  // The same inside quotes, where the run also ends at the closing quote.
+  std::size_t quoted_run_end(std::size_t from, char quote) const {
+    constexpr unsigned char stop = backslash_class | non_ascii_class;
+    while (from < input_.size() && input_[from] != quote && (class_of(input_[from]) & stop) == 0)
+      ++from;
+    return from;
   }
 
-  bool unquoted_token(Token& token) {
-    constexpr unsigned char stop = space_class | quote_class | non_ascii_class;
+  bool quoted_token(TokenView& token) {
+    token.quoted = true;
+    const char quote = input_[pos_];
+    const std::size_t end = quoted_run_end(pos_ + 1, quote);
+    if (end < input_.size() && input_[end] == quote) {  // nothing to unescape: view the input
+      token.text = input_.substr(pos_ + 1, end - pos_ - 1);
+      pos_ = end + 1;
+      return true;
+    }
+    if (!quoted_region(token.storage)) return false;
+    token.text = token.storage;
+    return true;
+  }
+
+  bool unquoted_token(TokenView& token) {
     const std::size_t start = pos_;
-    std::size_t end = pos_;
-    while (end < input_.size() && (class_of(input_[end]) & stop) == 0)
-      ++end;
-    pos_ = end;
-    token.text.assign(input_.substr(start, end - start));
+    pos_ = plain_run_end(pos_);
+    if (pos_ == input_.size() || is_space(input_[pos_])) {  // the usual case: view the input
+      token.text = input_.substr(start, pos_ - start);
+      return true;
+    }
+    token.storage.assign(input_.substr(start, pos_ - start));
     while (pos_ < input_.size() && !is_space(input_[pos_])) {
-      const char c = input_[pos_];
-      if (is_quote(c)) {
+      if (is_quote(input_[pos_])) {
         token.value_quoted = true;
-        if (!quoted_region(token.text)) return false;
+        if (!quoted_region(token.storage)) return false;
       } else {
-        copy_char(token.text);
+        copy_char(token.storage);
       }
     }
+    token.text = token.storage;
     return true;
   }
 
@@ -156,10 +181,7 @@ class Scanner {
     const char quote = input_[pos_];
     const std::size_t open = pos_++;
     while (pos_ < input_.size()) {
-      constexpr unsigned char stop = backslash_class | non_ascii_class;
-      std::size_t run = pos_;
-      while (run < input_.size() && input_[run] != quote && (class_of(input_[run]) & stop) == 0)
-        ++run;
+      const std::size_t run = quoted_run_end(pos_, quote);
       out.append(input_.substr(pos_, run - pos_));
       pos_ = run;
       if (pos_ >= input_.size()) break;
@@ -249,19 +271,19 @@ class Scanner {
 
 }  // namespace
 
-Result<bool> TokenStream::next(Token& token) {
+Result<bool> TokenStream::next(TokenView& token) {
   return Scanner(input_, pos_).next(token);
 }
 
 Result<std::vector<Token>> tokenize(std::string_view input) {
   std::vector<Token> tokens;
   TokenStream stream(input);
-  Token token;
+  TokenView token;
   for (;;) {
     auto more = stream.next(token);
     if (!more) return more.error();
     if (!*more) return tokens;
-    tokens.push_back(std::move(token));
+    tokens.push_back(Token{std::string(token.text), token.quoted, token.value_quoted});
   }
 }
 

@@ -19,14 +19,23 @@ struct Token {
 // counted in code points).
 Result<std::vector<Token>> tokenize(std::string_view input);
 
-// The same tokenizer one token at a time, so hot paths (parse_op) can reuse one Token.
-// `input` must outlive the stream.
+// A token for hot paths (parse_op), which copy its text once, to where it belongs: `text` views
+// the input itself when the token needed no unescaping or repair (the usual case), else
+// `storage`. Valid until the next call that reuses it; do not copy it (the view would dangle).
+struct TokenView {
+  std::string_view text;
+  bool quoted = false;
+  bool value_quoted = false;
+  std::string storage;
+};
+
+// The same tokenizer one token at a time. `input` must outlive the stream and its tokens.
 class TokenStream {
  public:
   explicit TokenStream(std::string_view input) : input_(input) {}
   // Overwrites `token` with the next token: true, false at the end of the input, or the
   // unterminated-quote error (after which the stream is spent).
-  Result<bool> next(Token& token);
+  Result<bool> next(TokenView& token);
 
  private:
   std::string_view input_;

@@ -240,6 +240,34 @@ TEST(Tokenizer, ManyTokens) {
   EXPECT_EQ(tokens->back().text, "t9999");
 }
 
+// TokenStream's views: into the input where nothing was unescaped, into the token's own storage
+// otherwise; either way the same text tokenize() returns.
+TEST(TokenStream, ViewsTheInputUnlessTheTokenNeededUnescaping) {
+  const std::string input = R"(add "User DB" label:"a b" "x\"y" )"
+                            "caf\xC3\xA9 bad\xFF";
+  const auto inside_input = [&](std::string_view text) {
+    return text.data() >= input.data() && text.data() + text.size() <= input.data() + input.size();
+  };
+  TokenStream stream(input);
+  TokenView token;
+  std::vector<std::pair<std::string, bool>> seen;  // text, viewed in the input
+  for (;;) {
+    auto more = stream.next(token);
+    ASSERT_TRUE(more) << more.error().message;
+    if (!*more) break;
+    seen.emplace_back(std::string(token.text), inside_input(token.text));
+  }
+  const std::vector<std::pair<std::string, bool>> expected{
+      {"add", true},   {"User DB", true},      {"label:a b", false},
+      {"x\"y", false}, {"caf\xC3\xA9", false}, {"bad\xEF\xBF\xBD", false}};
+  EXPECT_EQ(seen, expected);
+  auto tokens = tokenize(input);
+  ASSERT_TRUE(tokens);
+  ASSERT_EQ(tokens->size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    EXPECT_EQ((*tokens)[i].text, expected[i].first);
+}
+
 TEST(Trim, RemovesAsciiWhitespaceAtBothEnds) {
   EXPECT_EQ(trim("  a b \t\r\n"), "a b");
   EXPECT_EQ(trim("\n\n"), "");
