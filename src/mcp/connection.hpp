@@ -14,7 +14,9 @@ namespace fcp::mcp {
 // stdio/TCP write every message as one line on the connection; HTTP answers the POST that
 // carried the message (application/json, or an SSE stream once a notification precedes the
 // reply; 202 Accepted for no_reply()).
-// Thread: may be called from any thread; implementations post to their own strand.
+// Thread: may be called from any thread. An implementation may do its work before returning
+// (stdio/TCP write at once when called on the event loop with the connection idle), so callers
+// must not hold a lock that the transport's work could need.
 // Contract: exactly one of reply() or no_reply() is called, after any notify() calls.
 class Responder {
  public:

@@ -44,16 +44,20 @@ json::object tool_result(const core::ToolReply& reply) {
 
 // The notifications/progress of one call, whose values must strictly increase over the whole
 // call: the ops' own progress, then the confirmations of their external effects.
-// Thread: any (the effects are confirmed on the external system's thread).
+// Thread: any (the effects are confirmed on the external system's thread), one call at a time
+// (the phases follow each other). The notification is sent outside the lock: the transport may
+// do its work right inside notify().
 class ProgressReporter {
  public:
   ProgressReporter(json::value token, std::shared_ptr<ReplyOnce> reply)
       : token_(std::move(token)), reply_(std::move(reply)) {}
 
   void report(double progress, double total, std::string_view message) {
-    std::lock_guard lock(mutex_);
-    if (progress <= last_) return;
-    last_ = progress;
+    {
+      std::lock_guard lock(mutex_);
+      if (progress <= last_) return;
+      last_ = progress;
+    }
     json::object params{{"progressToken", token_}, {"progress", progress}};
     if (total > 0) params["total"] = total;
     if (!message.empty()) params["message"] = message;
@@ -85,13 +89,14 @@ core::ProgressFn ops_progress(const std::shared_ptr<ProgressReporter>& reporter)
   };
 }
 
-// Counts on from where the ops' progress stopped; about 50 notifications at most, however many
-// effects (every step-th confirmation and the last).
+// Counts on from where the ops' progress stopped, so the total grows when the confirmations
+// begin (only batches of 1 000+ ops report progress of their own); at most 50 notifications
+// however many effects (every step-th confirmation, the last included).
 core::DeliveryProgress delivery_progress(const std::shared_ptr<ProgressReporter>& reporter) {
   if (!reporter) return {};
   const double base = std::max(reporter->last(), 0.0);
   return [reporter, base](std::size_t confirmed, std::size_t total) {
-    const std::size_t step = std::max<std::size_t>(1, total / 50);
+    const std::size_t step = std::max<std::size_t>(1, (total + 49) / 50);
     if (confirmed % step != 0 && confirmed != total) return;
     reporter->report(base + static_cast<double>(confirmed), base + static_cast<double>(total),
                      "confirmed " + std::to_string(confirmed) + " of " + std::to_string(total) +

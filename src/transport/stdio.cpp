@@ -125,6 +125,7 @@ class StdioChannel final : public LineChannel {
 
   void on_chunk(const std::string& chunk) {
     if (finished_) return;
+    reader_waits_ = true;  // a reader hands over one chunk, then waits for resume()
     deliver(chunk);
     read_on_after_calls();
   }
@@ -175,8 +176,12 @@ class StdioChannel final : public LineChannel {
     writer_->async_write(
         lines, [self = self()](boost::system::error_code ec) { self->on_write_done(ec); });
   }
+  // Once per chunk: a second resume while the reader already reads would let one more chunk in
+  // past the back-pressure of a full output queue.
   void resume_reading() override {
-    if (!finished_) reader_->resume();
+    if (finished_ || !reader_waits_) return;
+    reader_waits_ = false;
+    reader_->resume();
   }
   void on_write_error(const boost::system::error_code& ec) override {
     if (!finished_) spdlog::error("stdio: writing stdout failed: {}", ec.message());
@@ -194,6 +199,7 @@ class StdioChannel final : public LineChannel {
   boost::asio::steady_timer grace_timer_;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   std::shared_ptr<ClosedCallback> on_closed_;
+  bool reader_waits_ = false;  // the reader handed over a chunk and waits for resume()
   bool eof_ = false;
   bool closing_ = false;
   bool flushing_ = false;

@@ -245,6 +245,24 @@ TEST_F(ConnectionTest, ProgressOfABigBatchWithEffectsOnlyIncreasesAndStaysShort)
   EXPECT_EQ(final_note.at("total").as_double(), 4100.0);
 }
 
+TEST_F(ConnectionTest, ConfirmationProgressStaysWithinFiftyNotifications) {
+  auto c = ready();
+  call(*c, 2, "deck_session", {{"action", "new X"}});
+  json::array ops;
+  for (int i = 0; i < 99; ++i)
+    ops.emplace_back("emit e" + std::to_string(i));
+  auto responder = std::make_shared<RecordingResponder>();
+  json::object params{{"name", "deck"},
+                      {"arguments", json::object{{"ops", ops}}},
+                      {"_meta", json::object{{"progressToken", "p"}}}};
+  send(*c,
+       json::serialize(json::object{
+           {"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"}, {"params", params}}),
+       responder);
+  ASSERT_EQ(responder->notifications.size(), 50u);  // every second confirmation, and the last
+  EXPECT_EQ(responder->notifications.back().at("params").at("progress").as_double(), 99.0);
+}
+
 TEST_F(ConnectionTest, ProgressAndLogNotifications) {
   auto c = ready();
   EXPECT_EQ(error_code(request(*c, 2, "logging/setLevel", {{"level", "loud"}})), -32602);
