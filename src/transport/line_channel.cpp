@@ -22,7 +22,7 @@ class LineResponder final : public mcp::Responder {
 
   void notify(std::string message) override {
     if (done_.load()) return spdlog::warn("transport: notify() after the reply was dropped");
-    if (auto channel = channel_.lock()) channel->post_line(std::move(message));
+    if (auto channel = channel_.lock()) channel->send_line(std::move(message));
   }
   void reply(std::string message) override {
     if (done_.exchange(true)) return spdlog::warn("transport: second reply was dropped");
@@ -34,7 +34,7 @@ class LineResponder final : public mcp::Responder {
 
  private:
   void finish(std::optional<std::string> reply) {
-    if (auto channel = channel_.lock()) channel->post_finished(std::move(reply));
+    if (auto channel = channel_.lock()) channel->send_final(std::move(reply));
   }
 
   std::weak_ptr<LineChannel> channel_;
@@ -47,7 +47,7 @@ class LineOutbound final : public mcp::Outbound {
  public:
   explicit LineOutbound(std::weak_ptr<LineChannel> channel) : channel_(std::move(channel)) {}
   void send(std::string message) override {
-    if (auto channel = channel_.lock()) channel->post_line(std::move(message));
+    if (auto channel = channel_.lock()) channel->send_line(std::move(message));
   }
 
  private:
@@ -68,14 +68,14 @@ LineChannel::~LineChannel() = default;
 // dispatch, not post: on the event loop's thread with the strand free, the message is written at
 // once (no trip through the scheduler's queue, which costs a reactor poll per hop); otherwise it
 // queues on the strand, in order.
-void LineChannel::post_line(std::string message) {
+void LineChannel::send_line(std::string message) {
   boost::asio::dispatch(strand_,
                         [self = shared_from_this(), message = std::move(message)]() mutable {
                           self->enqueue(std::move(message));
                         });
 }
 
-void LineChannel::post_finished(std::optional<std::string> reply) {
+void LineChannel::send_final(std::optional<std::string> reply) {
   boost::asio::dispatch(strand_, [self = shared_from_this(), reply = std::move(reply)]() mutable {
     self->finish_request(std::move(reply));
   });

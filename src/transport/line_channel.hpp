@@ -24,7 +24,7 @@ namespace fcp::transport {
 // Reading should stop while reading_paused() is true; resume_reading() says when to continue.
 // Ownership: held by shared_ptr (the subclass's pending I/O keeps it alive); Responders and the
 // Outbound hold only weak_ptrs, so they may outlive it and then drop their messages silently.
-// Thread: everything except post_line()/post_finished() runs on strand(); those two may be
+// Thread: everything except send_line()/send_final() runs on strand(); those two may be
 // called from any thread, and on a thread of the event loop with the strand free they do their
 // work before returning (a reply computed on the loop is written without another trip through
 // its queue), so a caller must not hold a lock the channel's work could need.
@@ -39,10 +39,10 @@ class LineChannel : public std::enable_shared_from_this<LineChannel> {
 
   const boost::asio::any_io_executor& strand() const { return strand_; }
 
-  // Any thread: queue one outgoing message (a newline is appended).
-  void post_line(std::string message);
-  // Any thread: queue a final reply (if any) and count the request as answered.
-  void post_finished(std::optional<std::string> reply);
+  // Any thread: write one outgoing message (a newline is appended), or queue it in order.
+  void send_line(std::string message);
+  // Any thread: the same for a request's final reply (if any); counts the request as answered.
+  void send_final(std::optional<std::string> reply);
 
  protected:
   // Creates the Connection. Strand.
