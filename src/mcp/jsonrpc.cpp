@@ -78,6 +78,20 @@ std::optional<std::string> repair_lone_surrogates(std::string_view text) {
   return out;
 }
 
+// {"jsonrpc":"2.0","id":ID,"KEY":BODY}, written directly around the serialized parts: building a
+// json::object for the envelope cost as much as serializing the whole reply (this is every
+// call's hot path).
+std::string response(const json::value& id, std::string_view key, const json::value& body) {
+  std::string message = R"({"jsonrpc":"2.0","id":)";
+  message += json::serialize(id);
+  message += ",\"";
+  message += key;
+  message += "\":";
+  message += json::serialize(body);
+  message += '}';
+  return message;
+}
+
 }  // namespace
 
 std::variant<Incoming, Rejection> parse(std::string_view text) {
@@ -131,15 +145,8 @@ std::variant<Incoming, Rejection> parse(std::string_view text) {
   return incoming;
 }
 
-// The envelope is written directly around the serialized parts: building a json::object for it
-// cost as much as serializing the whole reply (this is every call's hot path).
 std::string result(const json::value& id, const json::value& result) {
-  std::string message = R"({"jsonrpc":"2.0","id":)";
-  message += json::serialize(id);
-  message += R"(,"result":)";
-  message += json::serialize(result);
-  message += '}';
-  return message;
+  return response(id, "result", result);
 }
 
 std::string error(const json::value& id, int code, std::string_view text, json::value data) {
@@ -147,12 +154,7 @@ std::string error(const json::value& id, int code, std::string_view text, json::
   err["code"] = code;
   err["message"] = text;
   if (!data.is_null()) err["data"] = std::move(data);
-  std::string message = R"({"jsonrpc":"2.0","id":)";
-  message += json::serialize(id);
-  message += R"(,"error":)";
-  message += json::serialize(err);
-  message += '}';
-  return message;
+  return response(id, "error", err);
 }
 
 std::string notification(std::string_view method, const json::object& params) {

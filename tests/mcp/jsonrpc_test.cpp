@@ -1,0 +1,45 @@
+// The JSON-RPC messages fcpd writes: exact text, since the envelope is written by hand around the
+// serialized parts.
+#include "mcp/jsonrpc.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/json/parse.hpp>
+#include <cstdint>
+
+namespace fcp::mcp::jsonrpc {
+namespace {
+namespace json = boost::json;
+
+TEST(JsonRpcWriter, ResultKeepsTheIdAsGiven) {
+  EXPECT_EQ(result(7, json::object{{"ok", true}}),
+            R"({"jsonrpc":"2.0","id":7,"result":{"ok":true}})");
+  EXPECT_EQ(result("a\"b\\c", json::object{}), R"({"jsonrpc":"2.0","id":"a\"b\\c","result":{}})");
+  EXPECT_EQ(result(UINT64_MAX, nullptr),
+            R"({"jsonrpc":"2.0","id":18446744073709551615,"result":null})");
+}
+
+TEST(JsonRpcWriter, ErrorCarriesCodeMessageAndOptionalData) {
+  EXPECT_EQ(error(nullptr, code::parse_error, "bad \"json\""),
+            R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad \"json\""}})");
+  EXPECT_EQ(error(3, code::invalid_params, "no", json::object{{"at", 1}}),
+            R"({"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"no","data":{"at":1}}})");
+}
+
+TEST(JsonRpcWriter, NotificationEscapesTheMethod) {
+  EXPECT_EQ(notification("notifications/progress", json::object{{"progress", 1}}),
+            R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}})");
+  const auto odd = json::parse(notification("a\"\n\xC3\xA9", {}));
+  EXPECT_EQ(odd.at("method").as_string(), "a\"\n\xC3\xA9");
+}
+
+TEST(JsonRpcWriter, WhatItWritesParsesBack) {
+  const std::string text = result("x\u2028y", json::array{1, "two", nullptr});
+  const auto parsed = parse(text);
+  ASSERT_TRUE(std::holds_alternative<Incoming>(parsed));
+  EXPECT_EQ(std::get<Incoming>(parsed).kind, Incoming::Kind::response);
+  EXPECT_EQ(std::get<Incoming>(parsed).id.as_string(), "x\u2028y");
+}
+
+}  // namespace
+}  // namespace fcp::mcp::jsonrpc
