@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,17 @@ std::vector<std::string> song_ops(int count) {
   return ops;
 }
 
+// A session holding a new song of `notes` notes (song_ops).
+struct SongSession {
+  explicit SongSession(int notes) {
+    session.run_session("new \"Bench\"", {});
+    session.run_ops(song_ops(notes), {});
+  }
+  std::unique_ptr<core::Domain> domain = midi::make_midi_domain();
+  AllowAll paths;
+  core::Session session{*domain, paths};
+};
+
 void BM_MidiNotesInOneBatch(benchmark::State& state) {
   auto domain = midi::make_midi_domain();
   AllowAll paths;
@@ -49,11 +61,8 @@ BENCHMARK(BM_MidiNotesInOneBatch)
     ->Iterations(1);
 
 std::string song_file(int count) {
-  auto domain = midi::make_midi_domain();
-  AllowAll paths;
-  core::Session session(*domain, paths);
-  session.run_session("new \"Bench\"", {});
-  session.run_ops(song_ops(count), {});
+  SongSession song(count);
+  core::Session& session = song.session;
   const auto file = std::filesystem::temp_directory_path() / "fcp-bench-midi.mid";
   session.run_session("save as:" + file.string(), {});
   std::string bytes = *core::read_file(file, std::size_t{1} << 30);
@@ -85,11 +94,8 @@ BENCHMARK(BM_MidiSave)->Arg(100000)->Unit(benchmark::kMillisecond);
 
 // Undo and redo of one op in songs of different sizes: the time must not grow with the song.
 void BM_MidiUndoOneOp(benchmark::State& state) {
-  auto domain = midi::make_midi_domain();
-  AllowAll paths;
-  core::Session session(*domain, paths);
-  session.run_session("new \"Bench\"", {});
-  session.run_ops(song_ops(static_cast<int>(state.range(0))), {});
+  SongSession song(static_cast<int>(state.range(0)));
+  core::Session& session = song.session;
   session.run_ops(std::vector<std::string>{"note A C6 at:1.1"}, {});
   for (auto _ : state) {
     session.run_session("undo", {});
@@ -100,11 +106,8 @@ BENCHMARK(BM_MidiUndoOneOp)->Arg(1000)->Arg(100000)->Unit(benchmark::kMicrosecon
 
 // Ops whose selectors scan the whole song: transpose everything, then velocity on one pitch.
 void BM_MidiSelectorOps(benchmark::State& state) {
-  auto domain = midi::make_midi_domain();
-  AllowAll paths;
-  core::Session session(*domain, paths);
-  session.run_session("new \"Bench\"", {});
-  session.run_ops(song_ops(static_cast<int>(state.range(0))), {});
+  SongSession song(static_cast<int>(state.range(0)));
+  core::Session& session = song.session;
   for (auto _ : state) {
     auto result =
         session.run_ops(std::vector<std::string>{"transpose @all +1", "velocity @pitch:C#4 -3",
@@ -117,11 +120,8 @@ BENCHMARK(BM_MidiSelectorOps)->Arg(100000)->Unit(benchmark::kMillisecond)->Itera
 
 // The queries a model runs most, over the whole song or a window of it.
 void BM_MidiQueries(benchmark::State& state) {
-  auto domain = midi::make_midi_domain();
-  AllowAll paths;
-  core::Session session(*domain, paths);
-  session.run_session("new \"Bench\"", {});
-  session.run_ops(song_ops(static_cast<int>(state.range(0))), {});
+  SongSession song(static_cast<int>(state.range(0)));
+  core::Session& session = song.session;
   const std::vector<std::string> queries{"map",
                                          "tracks",
                                          "stats",

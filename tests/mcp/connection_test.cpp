@@ -93,6 +93,24 @@ class ConnectionTest : public ::testing::Test {
   json::value call(Connection& c, int id, std::string tool, json::object arguments) {
     return request(c, id, "tools/call", {{"name", tool}, {"arguments", arguments}});
   }
+  // `deck` with `ops` and a progress token; `responder` keeps the notifications. Returns the reply.
+  json::value call_with_progress(Connection& c, int id, json::array ops, json::value token,
+                                 std::shared_ptr<RecordingResponder> responder) {
+    json::object params{{"name", "deck"},
+                        {"arguments", json::object{{"ops", std::move(ops)}}},
+                        {"_meta", json::object{{"progressToken", std::move(token)}}}};
+    json::object message{
+        {"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", std::move(params)}};
+    return send(c, json::serialize(message), std::move(responder));
+  }
+  // PREFIX0 SUFFIX, PREFIX1 SUFFIX, ...
+  static json::array numbered_ops(std::string_view prefix, int count,
+                                  std::string_view suffix = "") {
+    json::array ops;
+    for (int i = 0; i < count; ++i)
+      ops.emplace_back(std::string(prefix) + std::to_string(i) + std::string(suffix));
+    return ops;
+  }
   static std::string text_of(const json::value& reply) {
     return std::string(reply.at("result").at("content").at(0).at("text").as_string());
   }
@@ -196,15 +214,7 @@ TEST_F(ConnectionTest, ProgressCountsTheConfirmationsOfExternalEffects) {
   auto c = ready();
   call(*c, 2, "deck_session", {{"action", "new X"}});
   auto responder = std::make_shared<RecordingResponder>();
-  json::object params{
-      {"name", "deck"},
-      {"arguments", json::object{{"ops", json::array{"emit a", "emit b", "emit c"}}}},
-      {"_meta", json::object{{"progressToken", 7}}}};
-  auto answer =
-      send(*c,
-           json::serialize(json::object{
-               {"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"}, {"params", params}}),
-           responder);
+  auto answer = call_with_progress(*c, 3, {"emit a", "emit b", "emit c"}, 7, responder);
   EXPECT_FALSE(answer.at("result").at("isError").as_bool());
   ASSERT_EQ(responder->notifications.size(), 3u);
   for (int i = 0; i < 3; ++i) {
@@ -220,17 +230,8 @@ TEST_F(ConnectionTest, ProgressCountsTheConfirmationsOfExternalEffects) {
 TEST_F(ConnectionTest, ProgressOfABigBatchWithEffectsOnlyIncreasesAndStaysShort) {
   auto c = ready();
   call(*c, 2, "deck_session", {{"action", "new X"}});
-  json::array ops;
-  for (int i = 0; i < 2100; ++i)
-    ops.emplace_back("emit e" + std::to_string(i));
   auto responder = std::make_shared<RecordingResponder>();
-  json::object params{{"name", "deck"},
-                      {"arguments", json::object{{"ops", ops}}},
-                      {"_meta", json::object{{"progressToken", "big"}}}};
-  send(*c,
-       json::serialize(json::object{
-           {"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"}, {"params", params}}),
-       responder);
+  call_with_progress(*c, 3, numbered_ops("emit e", 2100), "big", responder);
   // The ops' own progress (1000 and 2000 of 2100), then the confirmations counted on from there:
   // one notification per 42 effects, 50 in all.
   ASSERT_EQ(responder->notifications.size(), 52u);
@@ -248,17 +249,8 @@ TEST_F(ConnectionTest, ProgressOfABigBatchWithEffectsOnlyIncreasesAndStaysShort)
 TEST_F(ConnectionTest, ConfirmationProgressStaysWithinFiftyNotifications) {
   auto c = ready();
   call(*c, 2, "deck_session", {{"action", "new X"}});
-  json::array ops;
-  for (int i = 0; i < 99; ++i)
-    ops.emplace_back("emit e" + std::to_string(i));
   auto responder = std::make_shared<RecordingResponder>();
-  json::object params{{"name", "deck"},
-                      {"arguments", json::object{{"ops", ops}}},
-                      {"_meta", json::object{{"progressToken", "p"}}}};
-  send(*c,
-       json::serialize(json::object{
-           {"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"}, {"params", params}}),
-       responder);
+  call_with_progress(*c, 3, numbered_ops("emit e", 99), "p", responder);
   ASSERT_EQ(responder->notifications.size(), 50u);  // every second confirmation, and the last
   EXPECT_EQ(responder->notifications.back().at("params").at("progress").as_double(), 99.0);
 }
@@ -268,17 +260,8 @@ TEST_F(ConnectionTest, ProgressAndLogNotifications) {
   EXPECT_EQ(error_code(request(*c, 2, "logging/setLevel", {{"level", "loud"}})), -32602);
   request(*c, 3, "logging/setLevel", {{"level", "warning"}});
   call(*c, 4, "deck_session", {{"action", "new X"}});
-  json::array ops;
-  for (int i = 0; i < 2100; ++i)
-    ops.emplace_back("add c" + std::to_string(i) + " color:red");
   auto responder = std::make_shared<RecordingResponder>();
-  json::object params{{"name", "deck"},
-                      {"arguments", json::object{{"ops", ops}}},
-                      {"_meta", json::object{{"progressToken", "p1"}}}};
-  send(*c,
-       json::serialize(json::object{
-           {"jsonrpc", "2.0"}, {"id", 5}, {"method", "tools/call"}, {"params", params}}),
-       responder);
+  call_with_progress(*c, 5, numbered_ops("add c", 2100, " color:red"), "p1", responder);
   ASSERT_EQ(responder->notifications.size(), 2u);
   EXPECT_EQ(responder->notifications[0].at("method"), "notifications/progress");
   EXPECT_EQ(responder->notifications[0].at("params").at("progressToken"), "p1");

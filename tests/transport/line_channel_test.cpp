@@ -41,13 +41,26 @@ class ManualChannel final : public LineChannel {
   void on_write_error(const boost::system::error_code&) override { ++write_errors; }
 };
 
-TEST(LineChannel, PausesReadingWhileTooMuchOutputIsQueued) {
+class LineChannelTest : public ::testing::Test {
+ protected:
+  std::shared_ptr<ManualChannel> open(const Limits& limits = {}) {
+    auto channel = std::make_shared<ManualChannel>(io, limits);
+    channel->open_with(factory);
+    return channel;
+  }
+  // Reading pauses past 100 queued bytes; two 59-byte lines (60 with the newline) go past it.
+  static Limits small_output_queue() {
+    Limits limits;
+    limits.max_queued_bytes = 100;
+    return limits;
+  }
+
   boost::asio::io_context io;
   FakeFactory factory;
-  Limits limits;
-  limits.max_queued_bytes = 100;
-  auto channel = std::make_shared<ManualChannel>(io, limits);
-  channel->open_with(factory);
+};
+
+TEST_F(LineChannelTest, PausesReadingWhileTooMuchOutputIsQueued) {
+  auto channel = open(small_output_queue());
 
   const std::string line(59, 'm');  // each echo is 60 bytes with its newline
   channel->feed(line + "\n" + line + "\n");
@@ -68,11 +81,8 @@ TEST(LineChannel, PausesReadingWhileTooMuchOutputIsQueued) {
   EXPECT_EQ(channel->queued(), 0u);
 }
 
-TEST(LineChannel, CoalescesRepliesQueuedDuringAWrite) {
-  boost::asio::io_context io;
-  FakeFactory factory;
-  auto channel = std::make_shared<ManualChannel>(io, Limits{});
-  channel->open_with(factory);
+TEST_F(LineChannelTest, CoalescesRepliesQueuedDuringAWrite) {
+  auto channel = open();
   channel->feed("a\nb\nc\n");
   io.poll();
   channel->complete_write();
@@ -80,11 +90,8 @@ TEST(LineChannel, CoalescesRepliesQueuedDuringAWrite) {
   EXPECT_EQ(channel->batches[1], (std::vector<std::string>{"b\n", "c\n"}));
 }
 
-TEST(LineChannel, AFailedWriteDropsLaterOutput) {
-  boost::asio::io_context io;
-  FakeFactory factory;
-  auto channel = std::make_shared<ManualChannel>(io, Limits{});
-  channel->open_with(factory);
+TEST_F(LineChannelTest, AFailedWriteDropsLaterOutput) {
+  auto channel = open();
   channel->feed("a\nb\n");
   io.poll();
   channel->fail_write();
@@ -95,11 +102,8 @@ TEST(LineChannel, AFailedWriteDropsLaterOutput) {
   EXPECT_EQ(channel->queued(), 0u);
 }
 
-TEST(LineChannel, AReplyFinishedOnTheLoopIsWrittenAtOnce) {
-  boost::asio::io_context io;
-  FakeFactory factory;
-  auto channel = std::make_shared<ManualChannel>(io, Limits{});
-  channel->open_with(factory);
+TEST_F(LineChannelTest, AReplyFinishedOnTheLoopIsWrittenAtOnce) {
+  auto channel = open();
   std::size_t batches_right_after = 0;
   boost::asio::post(io, [&] {
     channel->feed("a\n");  // the fake connection answers inside handle()
@@ -109,22 +113,16 @@ TEST(LineChannel, AReplyFinishedOnTheLoopIsWrittenAtOnce) {
   EXPECT_EQ(batches_right_after, 1u);  // no trip through the io_context's queue
 }
 
-TEST(LineChannel, AReplyFinishedOffTheLoopWaitsForIt) {
-  boost::asio::io_context io;
-  FakeFactory factory;
-  auto channel = std::make_shared<ManualChannel>(io, Limits{});
-  channel->open_with(factory);
+TEST_F(LineChannelTest, AReplyFinishedOffTheLoopWaitsForIt) {
+  auto channel = open();
   channel->feed("a\n");  // this thread is not running the io_context
   EXPECT_TRUE(channel->batches.empty());
   io.poll();
   EXPECT_EQ(channel->batches.size(), 1u);
 }
 
-TEST(LineChannel, ReadsOnAfterTheWorkItsInputQueued) {
-  boost::asio::io_context io;
-  FakeFactory factory;
-  auto channel = std::make_shared<ManualChannel>(io, Limits{});
-  channel->open_with(factory);
+TEST_F(LineChannelTest, ReadsOnAfterTheWorkItsInputQueued) {
+  auto channel = open();
   boost::asio::post(io, [&] {
     channel->feed("a\n");
     // What a tools/call does: queue its work on the loop.
@@ -135,13 +133,8 @@ TEST(LineChannel, ReadsOnAfterTheWorkItsInputQueued) {
   EXPECT_EQ(channel->events, (std::vector<std::string>{"call", "read"}));
 }
 
-TEST(LineChannel, DoesNotReadOnWhileOutputIsBackedUp) {
-  boost::asio::io_context io;
-  FakeFactory factory;
-  Limits limits;
-  limits.max_queued_bytes = 100;
-  auto channel = std::make_shared<ManualChannel>(io, limits);
-  channel->open_with(factory);
+TEST_F(LineChannelTest, DoesNotReadOnWhileOutputIsBackedUp) {
+  auto channel = open(small_output_queue());
   const std::string line(59, 'm');
   channel->feed(line + "\n" + line + "\n");
   channel->read_on();
@@ -153,11 +146,8 @@ TEST(LineChannel, DoesNotReadOnWhileOutputIsBackedUp) {
   EXPECT_EQ(channel->resumes, 1);  // once, when the queue drained
 }
 
-TEST(LineChannel, AResponderThatOutlivesItsChannelIsHarmless) {
-  boost::asio::io_context io;
-  FakeFactory factory;
-  auto channel = std::make_shared<ManualChannel>(io, Limits{});
-  channel->open_with(factory);
+TEST_F(LineChannelTest, AResponderThatOutlivesItsChannelIsHarmless) {
+  auto channel = open();
   channel->feed("hold\n");
   io.poll();
   auto responder = factory.connection()->wait_held();
