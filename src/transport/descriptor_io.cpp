@@ -25,6 +25,27 @@ void restore_flags(ReactorFd& fd) {
   fd.shared_fd = -1;
 }
 
+// What a reader and a writer on the event loop share: the stream over the private descriptor,
+// and the shared descriptor's flags to put back when done.
+struct DescriptorStream {
+  DescriptorStream(boost::asio::any_io_executor strand, ReactorFd fd)
+      : stream(std::move(strand), fd.fd), restore(fd) {}
+  ~DescriptorStream() { restore_flags(restore); }
+
+  // Cancels pending I/O and restores the flags at once (the peer may use the descriptor next).
+  void stop() {
+    if (stopped) return;
+    stopped = true;
+    boost::system::error_code ignored;
+    stream.cancel(ignored);
+    restore_flags(restore);
+  }
+
+  boost::asio::posix::stream_descriptor stream;
+  ReactorFd restore;
+  bool stopped = false;
+};
+
 }  // namespace
 
 std::optional<ReactorFd> open_for_event_loop(int fd, bool writing) {
@@ -55,18 +76,14 @@ std::optional<ReactorFd> open_for_event_loop(int fd, bool writing) {
 
 // ---- DescriptorReader ----
 
-struct DescriptorReader::State {
+struct DescriptorReader::State : DescriptorStream {
   State(boost::asio::any_io_executor strand, ReactorFd fd, std::size_t chunk_size)
-      : stream(std::move(strand), fd.fd), restore(fd), buffer(chunk_size, '\0') {}
-  ~State() { restore_flags(restore); }
+      : DescriptorStream(std::move(strand), fd), buffer(chunk_size, '\0') {}
 
-  boost::asio::posix::stream_descriptor stream;
-  ReactorFd restore;
   std::string buffer;
   DataHandler on_data;
   EndHandler on_end;
   bool reading = false;
-  bool stopped = false;
 };
 
 DescriptorReader::DescriptorReader(boost::asio::any_io_executor strand, ReactorFd fd,
@@ -88,11 +105,7 @@ void DescriptorReader::resume() {
 }
 
 void DescriptorReader::stop() {
-  if (state_->stopped) return;
-  state_->stopped = true;
-  boost::system::error_code ignored;
-  state_->stream.cancel(ignored);
-  restore_flags(state_->restore);
+  state_->stop();
 }
 
 void DescriptorReader::read_next() {
@@ -114,15 +127,10 @@ void DescriptorReader::read_next() {
 
 // ---- DescriptorWriter ----
 
-struct DescriptorWriter::State {
-  State(boost::asio::any_io_executor strand, ReactorFd fd)
-      : stream(std::move(strand), fd.fd), restore(fd) {}
-  ~State() { restore_flags(restore); }
+struct DescriptorWriter::State : DescriptorStream {
+  using DescriptorStream::DescriptorStream;
 
-  boost::asio::posix::stream_descriptor stream;
-  ReactorFd restore;
   std::vector<boost::asio::const_buffer> buffers;
-  bool stopped = false;
 };
 
 DescriptorWriter::DescriptorWriter(boost::asio::any_io_executor strand, ReactorFd fd)
@@ -148,11 +156,7 @@ void DescriptorWriter::async_write(const std::vector<std::string>& lines, Handle
 }
 
 void DescriptorWriter::stop() {
-  if (state_->stopped) return;
-  state_->stopped = true;
-  boost::system::error_code ignored;
-  state_->stream.cancel(ignored);
-  restore_flags(state_->restore);
+  state_->stop();
 }
 
 }  // namespace fcp::transport
