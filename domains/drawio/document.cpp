@@ -127,15 +127,14 @@ void DrawioDocument::replay(const core::Event& event, core::EffectSink& effects)
 
 core::Result<core::OpOutcome> DrawioDocument::execute(const core::ParsedOp& op,
                                                       core::CallContext& ctx) {
-  const VerbHandler handler = find_verb_handler(op.verb);
+  const auto handler = verb_table().handler(op.verb);
   if (handler == nullptr) return core::make_error("verb \"" + op.verb + "\" is not implemented");
   Edit edit(*this);
-  OpContext context{*this, edit, ctx, op, {}, {}, {}};
+  OpContext context{*this, edit, ctx, op, {}, {}};
   if (auto done = handler(context); !done) return done.error();
   core::OpOutcome outcome;
   outcome.lines = std::move(context.lines);
   outcome.attachments = std::move(context.attachments);
-  outcome.checkpoint = std::move(context.checkpoint);
   outcome.event = edit.commit(op.raw);
   return outcome;
 }

@@ -14,74 +14,6 @@
 namespace fcp::drawio {
 namespace {
 
-core::VerbRegistry make_registry() {
-  core::VerbRegistry verbs;
-  const auto add = [&](const char* name, const char* syntax, const char* category,
-                       const char* description) {
-    verbs.add({name, syntax, category, description});
-  };
-  add("add",
-      "add TYPE LABEL [theme:T] [near:REF dir:DIR] [at:X,Y|at:REGION] [size:WxH] "
-      "[label:\"Display\"] [in:GROUP] [count:N]",
-      "shapes", "create shapes (TYPE optional: inferred from the label)");
-  add("remove", "remove REF|@SELECTOR|GROUP…", "shapes", "delete shapes with their edges");
-  add("define",
-      "define NAME base:TYPE [theme:T] [badge:\"text\"] [size:WxH] | define theme NAME "
-      "fill:#HEX stroke:#HEX [font-color:#HEX]",
-      "shapes", "custom types and themes");
-  add("connect",
-      "connect SRC ->|<->|-- TGT [-> TGT…] [label:\"text\"] [style:dashed,thick…] "
-      "[exit:FACE[@0..1]] [entry:FACE] [source-arrow:K] [target-arrow:K] [stroke:#HEX]",
-      "connections", "edges; endpoints may be selectors");
-  add("disconnect", "disconnect SRC -> TGT [all]", "connections", "remove edges");
-  add("style",
-      "style REF|@SEL|GROUP [fill:C] [stroke:C] [font:C] [fontSize:N] [opacity:N] [bold] "
-      "[italic] [underline] [shadow] [dashed] [thick] | style SRC -> TGT [stroke:C] [dotted] "
-      "[curved] [target-arrow:K]",
-      "appearance", "colours, fonts, flags, draw.io keys; edges too");
-  add("label", "label REF \"text\" | label SRC -> TGT \"text\"", "appearance",
-      "rename a shape or label an edge");
-  add("badge", "badge REF \"text\" [pos:top-right|top-left|bottom-right|…] | badge REF clear",
-      "appearance", "small markers on a shape");
-  add("move", "move REF|@SEL to:X,Y|to:REGION|by:DX,DY|near:REF [dir:DIR] [strict:true]",
-      "position", "move shapes or groups (overlapped shapes downstream get pushed)");
-  add("resize", "resize REF to:WxH", "position", "change a shape's size");
-  add("swap", "swap REF REF", "position", "exchange two shapes' places");
-  add("align", "align REF… left|right|top|bottom|center|middle", "position", "line shapes up");
-  add("distribute", "distribute REF… horizontal|vertical [gap:N]", "position", "even spacing");
-  add("layout",
-      "layout [@all|GROUP] [algo:layered|tree|force] [dir:TB|LR|BT|RL] [spacing:N] "
-      "[routing:orthogonal|spline|straight] [pin:REF,@SEL]",
-      "position", "automatic layout (Graphviz); pinned shapes stay");
-  add("orient", "orient TB|LR|BT|RL", "position", "the page's flow direction");
-  add("group", "group REF|@SEL… as:\"Name\" [theme:T] [in:GROUP]", "organization",
-      "a container around shapes (groups nest)");
-  add("ungroup", "ungroup \"Name\"", "organization", "dissolve a group, keep its shapes");
-  add("page", "page add|switch|remove|list|duplicate|rename \"Name\" [as:\"New\"]", "structure",
-      "pages");
-  add("layer",
-      "layer create|switch|show|hide|lock|unlock|list|rename|remove \"Name\" | layer move "
-      "REF… to:LAYER",
-      "structure", "layers");
-  add("checkpoint", "checkpoint NAME", "meta", "a named point to undo to");
-  add("title", "title \"Diagram Title\"", "meta", "the diagram's title (saved)");
-  add("load", "load list|aws|azure|gcp|k8s|cisco|ibm", "meta",
-      "stencil packs: their ids become types");
-  add("export",
-      "export [inline|file] [fmt:png|svg|pdf] [width:N] [height:N] [page:N] [as:PATH] "
-      "[engine:auto|native|drawio]",
-      "visual", "render a page (image in the reply, or a file)");
-  add("modify",
-      "modify REF|@SEL key:value… (label x y width height fill theme prop.NAME any "
-      "draw.io style key)",
-      "universal", "set any property in place");
-  add("copy", "copy REF|@SEL… [to:X,Y|by:DX,DY] [suffix:\" copy\"]", "universal",
-      "duplicate shapes with the edges among them");
-  add("repeat", "repeat REF count:N [by:DX,DY]", "universal",
-      "numbered copies at successive offsets");
-  return verbs;
-}
-
 std::string make_card_sections() {
   std::string out = "NODE TYPES:\n";
   for (const auto& type : data::node_types()) {
@@ -139,7 +71,7 @@ std::string make_card_sections() {
 
 class DrawioDomain final : public core::Domain {
  public:
-  DrawioDomain() : verbs_(make_registry()), card_(make_card_sections()) {
+  DrawioDomain() : card_(make_card_sections()) {
     hooks_.is_positional = [](std::string_view token) {
       // type:Label references stay positionals (`connect db:Users -> svc:Auth`).
       const auto colon = token.find(':');
@@ -151,7 +83,7 @@ class DrawioDomain final : public core::Domain {
 
   std::string_view name() const override { return "drawio"; }
   std::string_view display_name() const override { return "draw.io diagrams"; }
-  const core::VerbRegistry& verbs() const override { return verbs_; }
+  const core::VerbRegistry& verbs() const override { return verb_table(); }
   const core::ParseHooks* parse_hooks() const override { return &hooks_; }
   std::string card_sections() const override { return card_; }
   std::vector<core::VerbSpec> queries() const override { return query_specs(); }
@@ -216,7 +148,6 @@ class DrawioDomain final : public core::Domain {
   }
 
  private:
-  core::VerbRegistry verbs_;
   std::string card_;
   core::ParseHooks hooks_;
 };

@@ -11,15 +11,18 @@ namespace {
 void append_specs(std::string& out, const std::vector<const VerbSpec*>& specs) {
   std::size_t width = 0;
   for (const auto* spec : specs)
-    width = std::max(width, spec->syntax.size());
+    width = std::max(width, spec->syntax().size());
   width = std::min<std::size_t>(width, 56);
   for (const auto* spec : specs) {
-    out += "  " + spec->syntax;
+    const std::string syntax = spec->syntax();
+    out += "  " + syntax;
     if (!spec->description.empty()) {
-      out += std::string(spec->syntax.size() < width ? width - spec->syntax.size() : 0, ' ');
+      out += std::string(syntax.size() < width ? width - syntax.size() : 0, ' ');
       out += "  " + spec->description;
     }
     out += '\n';
+    for (const auto& example : spec->examples)
+      out += "      e.g. " + example + "\n";
   }
 }
 
@@ -57,14 +60,22 @@ std::string render_reference_card(const Domain& domain, const Document* document
       "none is applied.\n\n";
   out += "## Verbs (" + name + " tool)\n";
   const auto& verbs = domain.verbs();
-  for (const auto& category : verbs.categories()) {
+  auto categories = verbs.categories();
+  if (std::find(categories.begin(), categories.end(), checkpoint_verb().category) ==
+      categories.end())
+    categories.push_back(checkpoint_verb().category);
+  for (const auto& category : categories) {
     out += "### " + category + "\n";
     std::vector<const VerbSpec*> specs;
     for (const auto& spec : verbs.all()) {
       if (spec.category == category) specs.push_back(&spec);
     }
+    if (category == checkpoint_verb().category) specs.push_back(&checkpoint_verb());
     append_specs(out, specs);
   }
+  out +=
+      "Keys: a verb takes exactly the keys listed; any other key is refused with a try: that "
+      "names the right one.\n";
   if (auto sections = domain.card_sections(); !sections.empty()) out += "\n" + sections + "\n";
   out += "\n## Queries (" + name + "_query)\n";
   const auto domain_queries = domain.queries();

@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "core/op_contract.hpp"
 #include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "core/tokenizer.hpp"
@@ -34,6 +35,11 @@ bool is_cancelled(const CallOptions& options) {
 
 }  // namespace
 
+const VerbSpec& checkpoint_verb() {
+  static const VerbSpec spec{"checkpoint", "NAME", "meta", "a named point to undo to"};
+  return spec;
+}
+
 Session::Session(const Domain& domain, const PathPolicy& paths, SessionLimits limits)
     : domain_(domain), paths_(paths), limits_(limits) {}
 
@@ -41,25 +47,6 @@ Error Session::no_document_error() const {
   std::string name(domain_.name());
   return make_error("no document: use " + name + "_session 'new \"Title\"' or 'open PATH' first",
                     {name + "_session new \"Untitled\""});
-}
-
-Error Session::unknown_verb_error(const ParsedOp& op) const {
-  // Suggest the op itself with the closest verbs: pasteable as it stands.
-  std::vector<std::string> hints;
-  const auto rest =
-      std::string_view(op.raw).substr(std::min(op.raw.size(), op.raw.find_first_of(" \t")));
-  for (const auto& name : closest_matches(op.verb, domain_.verbs().names(), 2)) {
-    hints.push_back(name + std::string(rest));
-  }
-  std::string message = "unknown verb \"" + op.verb + "\"";
-  if (hints.empty()) {
-    message += "; verbs: ";
-    for (const auto& name : domain_.verbs().names())
-      message += name + " ";
-    message.pop_back();
-    hints.push_back(std::string(domain_.name()) + "_help");
-  }
-  return make_error(std::move(message), std::move(hints));
 }
 
 CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions& options) {
@@ -116,8 +103,34 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
 Result<OpOutcome> Session::run_one_op(std::string_view text, CallContext& ctx) {
   auto parsed = parse_op(text, domain_.parse_hooks());
   if (!parsed) return parsed.error();
-  if (domain_.verbs().find(parsed->verb) == nullptr) return unknown_verb_error(*parsed);
+  if (parsed->verb == checkpoint_verb().name) return run_checkpoint_op(*parsed);
+  const VerbSpec* spec = domain_.verbs().find(parsed->verb);
+  if (spec == nullptr) {
+    const std::string_view engine_verbs[] = {checkpoint_verb().name};
+    return unknown_verb_error(domain_.verbs(), *parsed, domain_.name(), engine_verbs);
+  }
+  if (auto spaced = space_glued_arrows(parsed->raw, *spec)) {
+    parsed = parse_op(*spaced, domain_.parse_hooks());
+    if (!parsed) return parsed.error();
+  }
+  if (auto checked = check_op_keys(*spec, *parsed, domain_.verbs()); !checked)
+    return checked.error();
   return document_->execute(*parsed, ctx);
+}
+
+Result<OpOutcome> Session::run_checkpoint_op(const ParsedOp& op) const {
+  if (op.positionals.size() != 1 || !op.params.empty() || !op.selectors.empty()) {
+    return make_error("checkpoint takes one name: " + checkpoint_verb().syntax(),
+                      {"checkpoint v1"});
+  }
+  OpOutcome outcome;
+  outcome.checkpoint = op.positionals.front();
+  outcome.lines.push_back(checkpoint_line(outcome.checkpoint));
+  return outcome;
+}
+
+std::string Session::checkpoint_line(std::string_view name) const {
+  return "! checkpoint \"" + std::string(name) + "\" after " + plural(log_.undoable(), "op");
 }
 
 void Session::add_warnings(ReplyText& reply, const std::vector<PendingChange::Step>& steps) const {

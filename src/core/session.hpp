@@ -95,8 +95,9 @@ class Session {
 
  private:
   Error no_document_error() const;
-  Error unknown_verb_error(const ParsedOp& op) const;
   Result<OpOutcome> run_one_op(std::string_view text, CallContext& ctx);
+  Result<OpOutcome> run_checkpoint_op(const ParsedOp& op) const;
+  std::string checkpoint_line(std::string_view name) const;
   void add_warnings(ReplyText& reply, const std::vector<PendingChange::Step>& steps) const;
   ToolReply batch_failure_reply(std::size_t index, std::size_t count, std::string_view op,
                                 const Error& error) const;
@@ -135,6 +136,9 @@ class Session {
   EventPtr saved_head_;
   std::size_t changes_since_save_ = 0;  // ops, undos and redos since then (for status)
 };
+
+// The `checkpoint NAME` op, which the engine answers for every domain.
+const VerbSpec& checkpoint_verb();
 
 // The queries the engine answers for every domain (status, history, diff).
 std::span<const VerbSpec> engine_queries();

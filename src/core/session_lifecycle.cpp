@@ -129,9 +129,8 @@ CallResult Session::session_checkpoint(const SessionCommand& command) {
   if (name == nullptr) {
     return CallResult{error_reply(make_error("checkpoint needs a name", {"checkpoint v1"}))};
   }
+  ToolReply reply{checkpoint_line(*name), false, {}};
   log_.checkpoint(*name);
-  ToolReply reply{
-      "! checkpoint \"" + *name + "\" after " + plural(log_.undoable(), "op"), false, {}};
   return CallResult{with_digest(std::move(reply))};
 }
 

@@ -132,12 +132,12 @@ Error Session::unknown_query_error(std::string_view word) const {
   std::vector<std::string> hints;
   for (const auto& spec : domain_.queries()) {
     for (const auto& close : closest_matches(word, names, 1)) {
-      if (close == spec.name) hints.push_back(spec.syntax);
+      if (close == spec.name) hints.push_back(spec.syntax());
     }
   }
   for (const auto& spec : generic_queries()) {
     for (const auto& close : closest_matches(word, names, 1)) {
-      if (close == spec.name) hints.push_back(spec.syntax);
+      if (close == spec.name) hints.push_back(spec.syntax());
     }
   }
   std::string message =

@@ -5,6 +5,88 @@
 
 namespace fcp::core {
 
+KeySpec& KeySpec::also(std::initializer_list<const char*> other_names) {
+  for (const char* other : other_names)
+    aliases.emplace_back(other);
+  return *this;
+}
+
+KeySpec& KeySpec::only_for(std::initializer_list<const char*> form_words) {
+  for (const char* word : form_words)
+    forms.emplace_back(word);
+  return *this;
+}
+
+std::string KeySpec::card_text() const {
+  std::string form = name + ":";
+  if (kind == ValueKind::choice && value.empty()) {
+    for (std::size_t i = 0; i < choices.size(); ++i)
+      form += (i == 0 ? "" : "|") + choices[i];
+  } else {
+    form += value;
+  }
+  return required ? form : "[" + form + "]";
+}
+
+KeySpec key(std::string name, std::string value, std::string description) {
+  KeySpec spec;
+  spec.name = std::move(name);
+  spec.value = std::move(value);
+  spec.description = std::move(description);
+  return spec;
+}
+
+KeySpec integer_key(std::string name, std::string value, std::string description) {
+  KeySpec spec = key(std::move(name), std::move(value), std::move(description));
+  spec.kind = ValueKind::integer;
+  return spec;
+}
+
+KeySpec number_key(std::string name, std::string value, std::string description) {
+  KeySpec spec = key(std::move(name), std::move(value), std::move(description));
+  spec.kind = ValueKind::number;
+  return spec;
+}
+
+KeySpec bool_key(std::string name, std::string description) {
+  KeySpec spec = key(std::move(name), "true|false", std::move(description));
+  spec.kind = ValueKind::boolean;
+  return spec;
+}
+
+KeySpec choice_key(std::string name, std::vector<std::string> choices, std::string description) {
+  KeySpec spec = key(std::move(name), {}, std::move(description));
+  spec.kind = ValueKind::choice;
+  spec.choices = std::move(choices);
+  return spec;
+}
+
+VerbSpec& VerbSpec::with_all(std::vector<KeySpec> specs) {
+  for (auto& spec : specs)
+    keys.push_back(std::move(spec));
+  return *this;
+}
+
+const KeySpec* VerbSpec::find_key(std::string_view key_name) const {
+  for (const auto& spec : keys) {
+    if (spec.name == key_name) return &spec;
+  }
+  for (const auto& spec : keys) {
+    if (std::find(spec.aliases.begin(), spec.aliases.end(), key_name) != spec.aliases.end())
+      return &spec;
+  }
+  return nullptr;
+}
+
+std::string VerbSpec::syntax() const {
+  std::string out = name;
+  if (!usage.empty()) out += " " + usage;
+  for (const auto& spec : keys)
+    out += " " + spec.card_text();
+  if (open_keys) out += " [" + open_keys.card_text + "]";
+  return out;
+}
+
 void VerbRegistry::add(VerbSpec spec) {
   if (by_name_.contains(spec.name)) {
     throw std::logic_error("verb registered twice: " + spec.name);
@@ -34,6 +116,21 @@ std::vector<std::string> VerbRegistry::categories() const {
     }
   }
   return out;
+}
+
+void VerbRegistry::add_verb_synonym(std::string word, std::string replacement) {
+  verb_synonyms_.push_back({std::move(word), std::move(replacement), {}});
+}
+
+void VerbRegistry::add_key_synonym(std::string word, std::string replacement, std::string verb) {
+  key_synonyms_.push_back({std::move(word), std::move(replacement), std::move(verb)});
+}
+
+const std::string* VerbRegistry::verb_synonym(std::string_view word) const {
+  for (const auto& synonym : verb_synonyms_) {
+    if (synonym.word == word) return &synonym.replacement;
+  }
+  return nullptr;
 }
 
 }  // namespace fcp::core

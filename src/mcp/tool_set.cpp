@@ -54,16 +54,16 @@ std::string description_for(ToolKind kind, const core::Domain& domain) {
       // The domain's own queries, then the engine's: exactly what this tool answers.
       std::string list;
       for (const auto& spec : domain.queries())
-        list += (list.empty() ? "" : "; ") + spec.syntax;
+        list += (list.empty() ? "" : "; ") + spec.syntax();
       for (const auto& spec : core::engine_queries())
-        list += (list.empty() ? "" : "; ") + spec.syntax;
+        list += (list.empty() ? "" : "; ") + spec.syntax();
       return "Inspect the open " + what + " document (read-only). Queries: " + list + ". See " +
              name + "_help.";
     }
     case ToolKind::session: {
       std::string extensions;
       for (const auto& spec : domain.session_extensions())
-        extensions += ", " + spec.syntax;
+        extensions += ", " + spec.syntax();
       return "Lifecycle of the " + what +
              " document: new, open, save [as:PATH], checkpoint, "
              "undo [N] / undo to:NAME, redo [N], close" +

@@ -4,42 +4,12 @@
 
 #include "domains/drawio/data/arrows.hpp"
 #include "domains/drawio/data/colors.hpp"
+#include "domains/drawio/data/style_keys.hpp"
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
 
 namespace fcp::drawio {
 namespace {
-
-// Keys copied verbatim into the draw.io style.
-constexpr std::array<std::string_view, 29> kPassthrough{"spacingTop",
-                                                        "spacingBottom",
-                                                        "spacingLeft",
-                                                        "spacingRight",
-                                                        "spacing",
-                                                        "container",
-                                                        "collapsible",
-                                                        "horizontal",
-                                                        "whiteSpace",
-                                                        "overflow",
-                                                        "labelPosition",
-                                                        "verticalLabelPosition",
-                                                        "labelBorderColor",
-                                                        "labelBackgroundColor",
-                                                        "swimlaneLine",
-                                                        "startSize",
-                                                        "arcSize",
-                                                        "perimeterSpacing",
-                                                        "strokeWidth",
-                                                        "exitDx",
-                                                        "exitDy",
-                                                        "entryDx",
-                                                        "entryDy",
-                                                        "fillOpacity",
-                                                        "gradientColor",
-                                                        "gradientDirection",
-                                                        "glass",
-                                                        "aspect",
-                                                        "textOpacity"};
 
 constexpr std::array<std::string_view, 12> kFontFlags{
     "bold",   "no-bold",   "italic",  "no-italic",  "underline", "no-underline",
@@ -169,7 +139,7 @@ core::Result<StyleSet> style_changes(const OpContext& ctx, const std::vector<OpT
       const std::string end = key == "source-arrow" ? "start" : "end";
       set.keys.emplace_back(end + "Arrow", std::string(kind->drawio_arrow));
       set.keys.emplace_back(end + "Fill", kind->filled ? "1" : "0");
-    } else if (std::find(kPassthrough.begin(), kPassthrough.end(), key) != kPassthrough.end()) {
+    } else if (data::is_drawio_style_key(key)) {
       if (value.find(';') != std::string::npos || value.find('=') != std::string::npos)
         return core::make_error("invalid " + key + ":" + value + " — no ';' or '=' in values");
       set.keys.emplace_back(key, value);

@@ -1,4 +1,4 @@
-// Document verbs: checkpoint, title, load (stencil packs), export (SVG/PNG/PDF).
+// Document verbs: title, load (stencil packs), export (SVG/PNG/PDF).
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -25,14 +25,6 @@ std::string lower_extension(const std::string& path) {
 }
 
 }  // namespace
-
-core::Result<void> verb_checkpoint(OpContext& ctx) {
-  if (ctx.op.positionals.size() != 1 || ctx.op.positionals[0].empty())
-    return core::make_error("checkpoint requires a name", {"checkpoint v1"});
-  ctx.checkpoint = ctx.op.positionals[0];
-  ctx.lines.push_back("checkpoint \"" + ctx.checkpoint + "\" created");
-  return {};
-}
 
 core::Result<void> verb_title(OpContext& ctx) {
   if (ctx.op.positionals.size() != 1 || ctx.op.positionals[0].empty())

@@ -1,41 +1,279 @@
-// The verb name → handler table.
-#include <unordered_map>
-
+// The drawio verb table: every verb once, with its positionals, keys, help, examples and handler;
+// and the words agents use for them.
+#include "domains/drawio/data/style_keys.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
 
 namespace fcp::drawio {
+namespace {
 
-VerbHandler find_verb_handler(std::string_view verb) {
-  static const std::unordered_map<std::string_view, VerbHandler> handlers{
-      {"add", verb_add},
-      {"remove", verb_remove},
-      {"define", verb_define},
-      {"connect", verb_connect},
-      {"disconnect", verb_disconnect},
-      {"style", verb_style},
-      {"label", verb_label},
-      {"badge", verb_badge},
-      {"move", verb_move},
-      {"resize", verb_resize},
-      {"swap", verb_swap},
-      {"align", verb_align},
-      {"distribute", verb_distribute},
-      {"layout", verb_layout},
-      {"orient", verb_orient},
-      {"group", verb_group},
-      {"ungroup", verb_ungroup},
-      {"page", verb_page},
-      {"layer", verb_layer},
-      {"checkpoint", verb_checkpoint},
-      {"title", verb_title},
-      {"load", verb_load},
-      {"export", verb_export},
-      {"modify", verb_modify},
-      {"copy", verb_copy},
-      {"repeat", verb_repeat},
-  };
-  auto it = handlers.find(verb);
-  return it == handlers.end() ? nullptr : it->second;
+using core::choice_key;
+using core::integer_key;
+using core::key;
+using core::number_key;
+using core::VerbSpec;
+
+const std::vector<std::string> kDirections{
+    "below", "above", "left", "right", "below-right", "below-left", "above-right", "above-left"};
+
+core::KeySpec color_key(std::string name, std::string description = {}) {
+  return key(std::move(name), "C", std::move(description));
+}
+
+void add_shape_verbs(core::VerbTable<OpContext>& verbs) {
+  verbs.add(VerbSpec{"add", "[TYPE] LABEL", "shapes",
+                     "create shapes (TYPE optional: inferred from the label)"}
+                .with(key("theme", "T"))
+                .with(key("near", "REF", "place beside this shape"))
+                .with(choice_key("dir", kDirections, "with near:"))
+                .with(key("at", "X,Y|REGION"))
+                .with(key("size", "WxH"))
+                .with(key("label", "\"Display\"", "display text when LABEL is a short name"))
+                .with(key("in", "GROUP"))
+                .with(integer_key("count", "N", "numbered copies"))
+                .example("add svc Auth theme:blue near:Gateway dir:right"),
+            verb_add);
+  verbs.add(VerbSpec{"remove", "REF|@SELECTOR|GROUP…", "shapes", "delete shapes with their edges"}
+                .deletes(),
+            verb_remove);
+  verbs.add(VerbSpec{"define", "NAME | theme NAME", "shapes",
+                     "custom types (base:) and themes (fill: stroke:)"}
+                .with(key("base", "TYPE"))
+                .with(key("theme", "T"))
+                .with(key("badge", "\"text\""))
+                .with(key("size", "WxH"))
+                .with(color_key("fill"))
+                .with(color_key("stroke"))
+                .with(color_key("font-color").also({"font"}))
+                .example("define cache base:db theme:red")
+                .example("define theme brand fill:#fde7e9 stroke:#c0392b"),
+            verb_define);
+}
+
+void add_connection_verbs(core::VerbTable<OpContext>& verbs) {
+  verbs.add(VerbSpec{"connect", "SRC ->|<->|-- TGT [-> TGT…]", "connections",
+                     "edges; endpoints may be selectors"}
+                .with(key("label", "\"text\""))
+                .with(key("style", "dashed,thick…"))
+                .with(key("exit", "FACE[@0..1]"))
+                .with(key("entry", "FACE[@0..1]"))
+                .with(key("source-arrow", "K"))
+                .with(key("target-arrow", "K"))
+                .with(color_key("stroke").also({"color"}))
+                .with(number_key("width", "N", "stroke width"))
+                .arrows()
+                .example("connect Web -> Orders label:\"HTTPS\""),
+            verb_connect);
+  verbs.add(
+      VerbSpec{"disconnect", "SRC -> TGT [all]", "connections", "remove edges"}.arrows().deletes(),
+      verb_disconnect);
+}
+
+void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
+  verbs.add(VerbSpec{"style", "REF|@SEL|GROUP [bold] [italic] [dashed]… | SRC -> TGT", "appearance",
+                     "colours, fonts, flags, draw.io keys; edges too"}
+                .with(color_key("fill"))
+                .with(color_key("stroke").also({"color"}))
+                .with(color_key("font").also({"font-color", "fontColor"}))
+                .with(number_key("fontSize").also({"font-size"}))
+                .with(key("font-family", "NAME").also({"fontFamily"}))
+                .with(number_key("opacity", "0-100"))
+                .with(key("rounded", "0|1"))
+                .with(key("dashed", "0|1"))
+                .with(key("shadow", "0|1"))
+                .with(choice_key("align", {"left", "center", "right"}))
+                .with(choice_key("valign", {"top", "middle", "bottom"}))
+                .with(key("theme", "T"))
+                .with(number_key("width", "N", "stroke width").also({"stroke-width"}))
+                .with(key("source-arrow", "K"))
+                .with(key("target-arrow", "K"))
+                .arrows()
+                .accepting({"any draw.io style key (fillColor, rounded, arcSize, …)",
+                            [](std::string_view name) { return data::is_drawio_style_key(name); }})
+                .example("style Auth fill:#dae8fc bold")
+                .example("style Web -> Orders dashed stroke:red"),
+            verb_style);
+  verbs.add(VerbSpec{"label", "REF \"text\" | SRC -> TGT \"text\"", "appearance",
+                     "rename a shape or label an edge"}
+                .arrows(),
+            verb_label);
+  verbs.add(VerbSpec{"badge", "REF \"text\" | REF clear", "appearance", "small markers on a shape"}
+                .with(choice_key("pos", {"top-right", "top-left", "bottom-right", "bottom-left",
+                                         "top", "bottom", "left", "right"}))
+                .example("badge Auth \"v2\" pos:top-left"),
+            verb_badge);
+}
+
+void add_position_verbs(core::VerbTable<OpContext>& verbs) {
+  verbs.add(VerbSpec{"move", "REF|@SEL…", "position",
+                     "move shapes or groups (overlapped shapes downstream get pushed)"}
+                .with(key("to", "X,Y|REGION"))
+                .with(key("by", "DX,DY"))
+                .with(key("near", "REF"))
+                .with(choice_key("dir", kDirections, "with near:"))
+                .with(core::bool_key("strict", "do not push overlapped shapes"))
+                .example("move Cache near:Auth dir:below"),
+            verb_move);
+  verbs.add(VerbSpec{"resize", "REF", "position", "change a shape's size"}.with(
+                key("to", "WxH").require()),
+            verb_resize);
+  verbs.add(VerbSpec{"swap", "REF REF", "position", "exchange two shapes' places"}, verb_swap);
+  verbs.add(
+      VerbSpec{"align", "REF… left|right|top|bottom|center|middle", "position", "line shapes up"},
+      verb_align);
+  verbs.add(VerbSpec{"distribute", "REF… horizontal|vertical", "position", "even spacing"}.with(
+                number_key("gap")),
+            verb_distribute);
+  verbs.add(VerbSpec{"layout", "[@all|GROUP]", "position",
+                     "automatic layout (Graphviz); pinned shapes stay"}
+                .with(choice_key("algo", {"layered", "tree", "force"}))
+                .with(choice_key("dir", {"TB", "LR", "BT", "RL"}))
+                .with(number_key("spacing"))
+                .with(choice_key("routing", {"orthogonal", "spline", "straight"}))
+                .with(key("pin", "REF,@SEL"))
+                .example("layout @all algo:layered dir:LR"),
+            verb_layout);
+  verbs.add(VerbSpec{"orient", "TB|LR|BT|RL", "position", "the page's flow direction"},
+            verb_orient);
+}
+
+void add_structure_verbs(core::VerbTable<OpContext>& verbs) {
+  verbs.add(
+      VerbSpec{"group", "REF|@SEL…", "organization", "a container around shapes (groups nest)"}
+          .with(key("as", "\"Name\"").require())
+          .with(key("theme", "T"))
+          .with(key("in", "GROUP"))
+          .example("group Web Orders as:Backend theme:green"),
+      verb_group);
+  verbs.add(VerbSpec{"ungroup", "\"Name\"", "organization", "dissolve a group, keep its shapes"},
+            verb_ungroup);
+  verbs.add(
+      VerbSpec{"page", "add|switch|remove|list|duplicate|rename \"Name\"", "structure", "pages"}
+          .with(key("as", "\"New\"").only_for({"rename", "duplicate"})),
+      verb_page);
+  verbs.add(VerbSpec{"layer",
+                     "create|switch|show|hide|lock|unlock|list|rename|remove \"Name\" | move REF…",
+                     "structure", "layers"}
+                .with(key("to", "LAYER").only_for({"move"}))
+                .with(key("as", "\"New\"").only_for({"rename"})),
+            verb_layer);
+  verbs.add(VerbSpec{"title", "\"Diagram Title\"", "meta", "the diagram's title (saved)"},
+            verb_title);
+  verbs.add(VerbSpec{"load", "list|aws|azure|gcp|k8s|cisco|ibm", "meta",
+                     "stencil packs: their ids become types"},
+            verb_load);
+  verbs.add(
+      VerbSpec{"export", "[inline|file]", "visual", "render a page (image in the reply, or a file)"}
+          .with(choice_key("fmt", {"png", "svg", "pdf"}))
+          .with(integer_key("width"))
+          .with(integer_key("height"))
+          .with(integer_key("page"))
+          .with(key("as", "PATH"))
+          .with(choice_key("engine", {"auto", "native", "drawio"})),
+      verb_export);
+}
+
+void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
+  verbs.add(VerbSpec{"modify", "REF|@SEL", "universal", "set any property in place"}
+                .with(key("label", "\"text\""))
+                .with(key("alias", "NAME"))
+                .with(number_key("x"))
+                .with(number_key("y"))
+                .with(number_key("width").also({"w"}))
+                .with(number_key("height").also({"h"}))
+                .with(color_key("fill"))
+                .with(color_key("stroke"))
+                .with(color_key("font"))
+                .with(key("theme", "T"))
+                .accepting({"prop.NAME or any draw.io style key",
+                            [](std::string_view name) {
+                              return name.starts_with("prop.") || data::is_drawio_style_key(name);
+                            }})
+                .example("modify @type:db fill:#fff2cc shadow:1"),
+            verb_modify);
+  verbs.add(VerbSpec{"copy", "REF|@SEL…", "universal", "duplicate shapes with the edges among them"}
+                .with(key("to", "X,Y"))
+                .with(key("by", "DX,DY"))
+                .with(key("suffix", "\" copy\"")),
+            verb_copy);
+  verbs.add(VerbSpec{"repeat", "REF", "universal", "numbered copies at successive offsets"}
+                .with(integer_key("count").require())
+                .with(key("by", "DX,DY")),
+            verb_repeat);
+}
+
+void add_synonyms(core::VerbRegistry& verbs) {
+  for (const auto& [word, verb] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"rename", "label"},   {"delete", "remove"},  {"del", "remove"},
+           {"rm", "remove"},      {"erase", "remove"},   {"create", "add"},
+           {"new", "add"},        {"insert", "add"},     {"link", "connect"},
+           {"edge", "connect"},   {"arrow", "connect"},  {"unlink", "disconnect"},
+           {"set", "modify"},     {"update", "modify"},  {"edit", "modify"},
+           {"color", "style"},    {"colour", "style"},   {"place", "move"},
+           {"position", "move"},  {"arrange", "layout"}, {"autolayout", "layout"},
+           {"duplicate", "copy"}, {"clone", "copy"},     {"container", "group"},
+           {"tag", "badge"},      {"text", "label"},     {"snapshot", "checkpoint"}}) {
+    verbs.add_verb_synonym(word, verb);
+  }
+  for (const auto& [word, replacement] :
+       std::initializer_list<std::pair<const char*, const char*>>{{"below", "near:{} dir:below"},
+                                                                  {"under", "near:{} dir:below"},
+                                                                  {"beneath", "near:{} dir:below"},
+                                                                  {"above", "near:{} dir:above"},
+                                                                  {"over", "near:{} dir:above"},
+                                                                  {"right-of", "near:{} dir:right"},
+                                                                  {"right", "near:{} dir:right"},
+                                                                  {"beside", "near:{} dir:right"},
+                                                                  {"next-to", "near:{} dir:right"},
+                                                                  {"after", "near:{} dir:right"},
+                                                                  {"left-of", "near:{} dir:left"},
+                                                                  {"left", "near:{} dir:left"},
+                                                                  {"before", "near:{} dir:left"},
+                                                                  {"position", "at:{}"},
+                                                                  {"pos", "at:{}"},
+                                                                  {"colour", "fill:{}"},
+                                                                  {"color", "fill:{}"},
+                                                                  {"background", "fill:{}"},
+                                                                  {"bg", "fill:{}"},
+                                                                  {"colour", "theme:{}"},
+                                                                  {"color", "theme:{}"},
+                                                                  {"fill", "theme:{}"},
+                                                                  {"border", "stroke:{}"},
+                                                                  {"line", "stroke:{}"},
+                                                                  {"text", "label:{}"},
+                                                                  {"title", "label:{}"},
+                                                                  {"name", "label:{}"},
+                                                                  {"caption", "label:{}"},
+                                                                  {"group", "in:{}"},
+                                                                  {"parent", "in:{}"},
+                                                                  {"inside", "in:{}"},
+                                                                  {"times", "count:{}"},
+                                                                  {"direction", "dir:{}"},
+                                                                  {"algorithm", "algo:{}"},
+                                                                  {"format", "fmt:{}"},
+                                                                  {"font-size", "fontSize:{}"},
+                                                                  {"offset", "by:{}"}}) {
+    verbs.add_key_synonym(word, replacement);
+  }
+  verbs.add_key_synonym("size", "to:{}", "resize");
+}
+
+core::VerbTable<OpContext> make_table() {
+  core::VerbTable<OpContext> verbs;
+  add_shape_verbs(verbs);
+  add_connection_verbs(verbs);
+  add_appearance_verbs(verbs);
+  add_position_verbs(verbs);
+  add_structure_verbs(verbs);
+  add_universal_verbs(verbs);
+  add_synonyms(verbs);
+  return verbs;
+}
+
+}  // namespace
+
+const core::VerbTable<OpContext>& verb_table() {
+  static const core::VerbTable<OpContext> table = make_table();
+  return table;
 }
 
 }  // namespace fcp::drawio

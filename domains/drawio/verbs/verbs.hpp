@@ -22,15 +22,13 @@ struct OpContext {
   const core::ParsedOp& op;
   std::vector<std::string> lines;
   std::vector<core::Attachment> attachments;
-  std::string checkpoint;
 
   const Page& page() const { return edit.page(); }
   const PageIndex& index() const { return edit.index(); }
 };
 
-using VerbHandler = core::Result<void> (*)(OpContext&);
-// The handler for a registered verb, or null.
-VerbHandler find_verb_handler(std::string_view verb);
+// Every drawio verb with its keys, help and handler (table.cpp).
+const core::VerbTable<OpContext>& verb_table();
 
 // One token of an op after the verb, in order (selectors and arrows included, params excluded).
 struct OpToken {
@@ -144,7 +142,6 @@ core::Result<void> verb_group(OpContext& ctx);
 core::Result<void> verb_ungroup(OpContext& ctx);
 core::Result<void> verb_page(OpContext& ctx);
 core::Result<void> verb_layer(OpContext& ctx);
-core::Result<void> verb_checkpoint(OpContext& ctx);
 core::Result<void> verb_title(OpContext& ctx);
 core::Result<void> verb_load(OpContext& ctx);
 core::Result<void> verb_export(OpContext& ctx);

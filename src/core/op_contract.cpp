@@ -1,0 +1,328 @@
+#include "core/op_contract.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "core/resolve.hpp"
+
+namespace fcp::core {
+namespace {
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+struct Span {
+  std::size_t begin = 0, end = 0;
+  bool starts_quoted = false;
+};
+
+// Token spans of an op text, with the tokenizer's quoting rules (quotes may open anywhere in a
+// token and hold whitespace; a backslash escapes inside quotes). An unterminated quote runs to
+// the end (parse_op has already refused such text).
+std::vector<Span> token_spans(std::string_view text) {
+  std::vector<Span> spans;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && is_space(text[i]))
+      ++i;
+    if (i >= text.size()) break;
+    Span span{i, i, text[i] == '"' || text[i] == '\''};
+    while (i < text.size() && !is_space(text[i])) {
+      if (text[i] == '"' || text[i] == '\'') {
+        const char quote = text[i++];
+        while (i < text.size() && text[i] != quote) {
+          if (text[i] == '\\' && i + 1 < text.size()) ++i;
+          ++i;
+        }
+        if (i < text.size()) ++i;
+        if (span.starts_quoted) break;  // a quoted token ends at its closing quote
+        continue;
+      }
+      ++i;
+    }
+    span.end = i;
+    spans.push_back(span);
+  }
+  return spans;
+}
+
+// The span of the key:value token for `key` (after the verb), if any.
+std::optional<Span> find_param_span(std::string_view raw, std::string_view key) {
+  const auto spans = token_spans(raw);
+  for (std::size_t t = 1; t < spans.size(); ++t) {
+    const auto& span = spans[t];
+    if (span.starts_quoted) continue;
+    const std::string_view token = raw.substr(span.begin, span.end - span.begin);
+    if (token.size() > key.size() && token.starts_with(key) && token[key.size()] == ':')
+      return span;
+  }
+  return std::nullopt;
+}
+
+std::string list_keys(const VerbSpec& spec) {
+  std::string out;
+  for (const auto& declared : spec.keys)
+    out += (out.empty() ? "" : " ") + declared.name + ":";
+  if (spec.open_keys) out += (out.empty() ? "" : ", and ") + spec.open_keys.card_text;
+  return out.empty() ? std::string("none") : out;
+}
+
+// The keys a synonym's replacement sets ("near:{} dir:below" → near, dir).
+std::vector<std::string> replacement_keys(std::string_view replacement) {
+  std::vector<std::string> keys;
+  for (const auto& span : token_spans(replacement)) {
+    const std::string_view token = replacement.substr(span.begin, span.end - span.begin);
+    const auto colon = token.find(':');
+    if (colon != std::string_view::npos && colon > 0) keys.emplace_back(token.substr(0, colon));
+  }
+  return keys;
+}
+
+bool declares(const VerbSpec& spec, std::string_view key_name) {
+  return spec.find_key(key_name) != nullptr || (spec.open_keys && spec.open_keys.accepts(key_name));
+}
+
+std::string fill_value(std::string_view replacement, std::string_view value) {
+  std::string out(replacement);
+  if (auto at = out.find("{}"); at != std::string::npos) out.replace(at, 2, value);
+  return out;
+}
+
+Error undeclared_key_error(const VerbSpec& spec, const ParsedOp& op, const Param& param,
+                           const VerbRegistry& registry) {
+  const std::string written = param_token_value(op.raw, param.key);
+  std::vector<std::string> hints;
+  // A synonym first: it knows what the word means, not only how it is spelt.
+  for (const auto& synonym : registry.key_synonyms()) {
+    if (synonym.word != to_lower(param.key)) continue;
+    if (!synonym.verb.empty() && synonym.verb != spec.name) continue;
+    const auto keys = replacement_keys(synonym.replacement);
+    const bool fits = !keys.empty() && std::all_of(keys.begin(), keys.end(), [&](const auto& k) {
+      return declares(spec, k) && !op.has_param(k);
+    });
+    if (fits) {
+      hints.push_back(
+          replace_param_token(op.raw, param.key, fill_value(synonym.replacement, written)));
+      break;
+    }
+  }
+  if (hints.empty()) {
+    std::vector<std::string> candidates;
+    for (const auto& declared : spec.keys) {
+      if (!op.has_param(declared.name)) candidates.push_back(declared.name);
+    }
+    for (const auto& close : closest_matches(param.key, candidates, 1))
+      hints.push_back(replace_param_token(op.raw, param.key, close + ":" + written));
+  }
+  if (hints.empty()) hints.push_back(replace_param_token(op.raw, param.key, ""));
+  return make_error(spec.name + " has no key \"" + param.key + ":\"; its keys: " + list_keys(spec),
+                    std::move(hints));
+}
+
+bool is_integer(std::string_view text) {
+  if (!text.empty() && (text.front() == '-' || text.front() == '+')) text.remove_prefix(1);
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool is_number(std::string_view text) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  double value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size() && std::isfinite(value);
+}
+
+bool is_boolean(std::string_view text) {
+  const std::string lower = to_lower(text);
+  for (std::string_view word : {"true", "false", "yes", "no", "on", "off", "1", "0"}) {
+    if (lower == word) return true;
+  }
+  return false;
+}
+
+Result<void> check_value(const VerbSpec& spec, const KeySpec& declared, const ParsedOp& op,
+                         const Param& param) {
+  const std::string& value = param.value;
+  const std::string form = declared.name + ":" + value;
+  switch (declared.kind) {
+    case ValueKind::text:
+      return {};
+    case ValueKind::integer:
+      if (is_integer(value)) return {};
+      return make_error(form + ": " + declared.name + " takes a whole number (" +
+                        declared.card_text() + ")");
+    case ValueKind::number:
+      if (is_number(value)) return {};
+      return make_error(form + ": " + declared.name + " takes a number (" + declared.card_text() +
+                        ")");
+    case ValueKind::boolean:
+      if (is_boolean(value)) return {};
+      return make_error(form + ": " + declared.name + " takes true or false",
+                        {replace_param_token(op.raw, param.key, declared.name + ":true")});
+    case ValueKind::choice: {
+      const std::string lower = to_lower(value);
+      for (const auto& choice : declared.choices) {
+        if (to_lower(choice) == lower) return {};
+      }
+      std::vector<std::string> hints;
+      for (const auto& close : closest_matches(value, declared.choices, 2))
+        hints.push_back(replace_param_token(op.raw, param.key, declared.name + ":" + close));
+      std::string choices;
+      for (const auto& choice : declared.choices)
+        choices += (choices.empty() ? "" : "|") + choice;
+      return make_error(form + ": " + spec.name + " " + declared.name + ": takes " + choices,
+                        std::move(hints));
+    }
+  }
+  return {};
+}
+
+bool is_destructive(const VerbRegistry& registry, std::string_view verb) {
+  const VerbSpec* spec = registry.find(verb);
+  return spec != nullptr && spec->destructive;
+}
+
+}  // namespace
+
+std::string replace_param_token(std::string_view raw, std::string_view key,
+                                std::string_view replacement) {
+  const auto span = find_param_span(raw, key);
+  if (!span) return std::string(raw);
+  std::string out(raw.substr(0, span->begin));
+  std::string_view rest = raw.substr(span->end);
+  if (replacement.empty()) {
+    while (!out.empty() && is_space(out.back()))
+      out.pop_back();
+    if (!out.empty() && !rest.empty() && !is_space(rest.front())) out += ' ';
+  } else {
+    out += replacement;
+  }
+  out += rest;
+  return out;
+}
+
+std::string param_token_value(std::string_view raw, std::string_view key) {
+  const auto span = find_param_span(raw, key);
+  if (!span) return {};
+  return std::string(
+      raw.substr(span->begin + key.size() + 1, span->end - span->begin - key.size() - 1));
+}
+
+std::optional<std::string> space_glued_arrows(std::string_view op_text, const VerbSpec& spec) {
+  if (!spec.takes_arrows) return std::nullopt;
+  std::string out;
+  bool changed = false;
+  std::size_t copied = 0;
+  for (const auto& span : token_spans(op_text)) {
+    if (span.starts_quoted) continue;
+    const std::string_view token = op_text.substr(span.begin, span.end - span.begin);
+    // key:value tokens keep their text (label:a->b), except type-qualified references
+    // (db:Users->svc:Auth), which are not keys of the verb.
+    if (const auto colon = token.find(':'); colon != std::string_view::npos && colon > 0) {
+      if (spec.find_key(token.substr(0, colon)) != nullptr) continue;
+    }
+    if (token.find('"') != std::string_view::npos || token.find('\'') != std::string_view::npos)
+      continue;
+    std::string spaced;
+    std::size_t i = 0;
+    bool split = false;
+    while (i < token.size()) {
+      std::size_t length = 0;
+      if (token.substr(i).starts_with("<->")) {
+        length = 3;
+      } else if (token.substr(i).starts_with("->") || token.substr(i).starts_with("--")) {
+        length = 2;
+      }
+      if (length == 0) {
+        spaced += token[i++];
+        continue;
+      }
+      if (!spaced.empty() && spaced.back() != ' ') spaced += ' ';
+      spaced += token.substr(i, length);
+      i += length;
+      if (i < token.size()) spaced += ' ';
+      split = true;
+    }
+    if (!split || spaced == token) continue;
+    out += op_text.substr(copied, span.begin - copied);
+    out += spaced;
+    copied = span.end;
+    changed = true;
+  }
+  if (!changed) return std::nullopt;
+  out += op_text.substr(copied);
+  return out;
+}
+
+Result<void> check_op_keys(const VerbSpec& spec, ParsedOp& op, const VerbRegistry& registry) {
+  const std::string form = op.positionals.empty() ? std::string() : to_lower(op.positionals[0]);
+  for (auto& param : op.params) {
+    const KeySpec* declared = spec.find_key(param.key);
+    if (declared == nullptr) {
+      if (spec.open_keys && spec.open_keys.accepts(param.key)) continue;
+      return undeclared_key_error(spec, op, param, registry);
+    }
+    if (!declared->forms.empty() &&
+        std::find(declared->forms.begin(), declared->forms.end(), form) == declared->forms.end()) {
+      std::string forms;
+      for (const auto& word : declared->forms)
+        forms += (forms.empty() ? "" : ", ") + spec.name + " " + word;
+      return make_error(param.key + ": belongs to " + forms + ", not to this form of " + spec.name,
+                        {replace_param_token(op.raw, param.key, "")});
+    }
+    if (auto valid = check_value(spec, *declared, op, param); !valid) return valid;
+    if (param.key != declared->name) {
+      if (op.has_param(declared->name)) {
+        return make_error(param.key + ": and " + declared->name + ": are the same key; give one",
+                          {replace_param_token(op.raw, param.key, "")});
+      }
+      param.key = declared->name;  // an alias: handlers see the key's own name
+    }
+  }
+  for (const auto& declared : spec.keys) {
+    if (!declared.required || op.has_param(declared.name)) continue;
+    if (!declared.forms.empty() &&
+        std::find(declared.forms.begin(), declared.forms.end(), form) == declared.forms.end())
+      continue;
+    return make_error(
+        spec.name + " needs " + declared.name + ":" + declared.value + " (" + spec.syntax() + ")",
+        spec.examples);
+  }
+  return {};
+}
+
+Error unknown_verb_error(const VerbRegistry& registry, const ParsedOp& op,
+                         std::string_view domain_name,
+                         std::span<const std::string_view> extra_verbs) {
+  const auto rest =
+      std::string_view(op.raw).substr(std::min(op.raw.size(), op.raw.find_first_of(" \t")));
+  std::vector<std::string> hints;
+  if (const std::string* replacement = registry.verb_synonym(op.verb)) {
+    hints.push_back(*replacement + std::string(rest));
+  } else {
+    std::vector<std::string> names = registry.names();
+    for (auto extra : extra_verbs)
+      names.emplace_back(extra);
+    for (const auto& name : closest_matches(op.verb, names, 3)) {
+      // A word that only looks like a destructive verb is not taken for one: `rename` is not
+      // `remove`. A plain typo of it (two edits at most) still is.
+      if (is_destructive(registry, name) && edit_distance(to_lower(op.verb), name) > 2) continue;
+      if (hints.size() < 2) hints.push_back(name + std::string(rest));
+    }
+  }
+  std::string message = "unknown verb \"" + op.verb + "\"";
+  if (hints.empty()) {
+    message += "; verbs: ";
+    for (const auto& name : registry.names())
+      message += name + " ";
+    for (auto extra : extra_verbs)
+      message += std::string(extra) + " ";
+    message.pop_back();
+    hints.push_back(std::string(domain_name) + "_help");
+  }
+  return make_error(std::move(message), std::move(hints));
+}
+
+}  // namespace fcp::core
