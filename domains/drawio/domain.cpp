@@ -91,9 +91,16 @@ class DrawioDomain final : public core::Domain {
     return {"drawio", "xml", "drawio.svg", "dio"};
   }
   std::vector<core::VerbSpec> session_extensions() const override {
-    return {{"export",
-             "export as:PATH [fmt:png|svg|pdf] [page:N] [width:N] [engine:auto|native|drawio]", "",
-             "write a page as an image file (the drawio verb `export` also returns images)"}};
+    core::VerbSpec export_file{"export", "", "",
+                               "write a page as an image file (the drawio verb `export` also "
+                               "returns images)"};
+    export_file.with(core::key("as", "PATH").require())
+        .with(core::choice_key("fmt", {"png", "svg", "pdf"}))
+        .with(core::integer_key("page"))
+        .with(core::integer_key("width"))
+        .with(core::integer_key("height"))
+        .with(core::choice_key("engine", {"auto", "native", "drawio"}));
+    return {export_file};
   }
 
   core::Result<std::vector<std::string>> run_session_extension(

@@ -955,22 +955,22 @@ std::optional<core::Result<std::string>> run_query(const DrawioDocument& doc, st
 
 std::vector<core::VerbSpec> query_specs() {
   return {
-      {"list", "list [@SELECTOR…]", "queries",
+      {"list", "[@SELECTOR…]", "queries",
        "shapes as Label(type) in document order; selectors intersect; @page:NAME reads another "
        "page"},
-      {"describe", "describe REF | describe * | describe A -> B", "queries",
+      {"describe", "REF | * | A -> B", "queries",
        "position, size, colours, group, badges, layer, properties and edges of a shape, group "
        "or edge"},
-      {"connections", "connections REF | connections *", "queries",
+      {"connections", "REF | *", "queries",
        "outgoing and incoming edges of a shape, with their labels"},
-      {"stats", "stats", "queries", "counts of shapes, edges, groups, pages, types and layers"},
-      {"map", "map", "queries",
+      {"stats", "", "queries", "counts of shapes, edges, groups, pages, types and layers"},
+      {"map", "", "queries",
        "spatial summary: canvas, flow, groups with region and members, ungrouped shapes"},
-      {"find", "find TEXT", "queries", "shapes whose label or alias contains TEXT"},
-      {"pages", "pages", "queries", "the pages with their shape and edge counts"},
-      {"layers", "layers", "queries", "the layers of the active page and their flags"},
-      {"types", "types", "queries", "node types, custom types and loaded stencils for add"},
-      {"themes", "themes", "queries", "built-in and custom colour themes"},
+      {"find", "TEXT", "queries", "shapes whose label or alias contains TEXT"},
+      {"pages", "", "queries", "the pages with their shape and edge counts"},
+      {"layers", "", "queries", "the layers of the active page and their flags"},
+      {"types", "", "queries", "node types, custom types and loaded stencils for add"},
+      {"themes", "", "queries", "built-in and custom colour themes"},
   };
 }
 

@@ -35,13 +35,14 @@ std::vector<const VerbSpec*> pointers(const std::vector<VerbSpec>& specs) {
 
 const std::vector<VerbSpec>& builtin_session_specs() {
   static const std::vector<VerbSpec> specs = {
-      {"new", "new \"Title\" [key:value…]", "session", "start a new document"},
-      {"open", "open PATH", "session", "open a file (inside the allowed roots)"},
-      {"save", "save [as:PATH]", "session", "write the file atomically"},
-      {"checkpoint", "checkpoint NAME", "session", "name the current state"},
-      {"undo", "undo [N] | undo to:NAME", "session", "undo N ops (one op = one step)"},
-      {"redo", "redo [N]", "session", "redo N undone ops"},
-      {"close", "close [discard:true]", "session", "close (refuses unsaved changes)"},
+      VerbSpec{"new", "\"Title\" [key:value…]", "session", "start a new document"},
+      VerbSpec{"open", "PATH", "session", "open a file (inside the allowed roots)"},
+      VerbSpec{"save", "", "session", "write the file atomically"}.with(key("as", "PATH")),
+      VerbSpec{"checkpoint", "NAME", "session", "name the current state"},
+      VerbSpec{"undo", "[N]", "session", "undo N ops (one op = one step), or back to a checkpoint"}
+          .with(key("to", "NAME")),
+      VerbSpec{"redo", "[N]", "session", "redo N undone ops"},
+      VerbSpec{"close", "", "session", "close (refuses unsaved changes)"}.with(bool_key("discard")),
   };
   return specs;
 }

@@ -12,9 +12,10 @@ namespace {
 // The queries the engine answers for every domain.
 const std::vector<VerbSpec>& generic_queries() {
   static const std::vector<VerbSpec> queries = {
-      {"status", "status", "session", "file, unsaved changes, log position, checkpoints"},
-      {"history", "history [N]", "session", "the last N ops (default 10), oldest first"},
-      {"diff", "diff checkpoint:NAME", "session", "the ops applied since a checkpoint"},
+      VerbSpec{"status", "", "session", "file, unsaved changes, log position, checkpoints"},
+      VerbSpec{"history", "[N]", "session", "the last N ops (default 10), oldest first"},
+      VerbSpec{"diff", "", "session", "the ops applied since a checkpoint"}.with(
+          key("checkpoint", "NAME").require()),
   };
   return queries;
 }

@@ -275,7 +275,7 @@ TEST_F(SessionTest, HelpCardComesFromTheRegistry) {
   EXPECT_NE(card.find("### cards"), std::string::npos);
   EXPECT_NE(card.find("add NAME [color:C] [count:N]"), std::string::npos);
   EXPECT_NE(card.find("## Queries (deck_query)"), std::string::npos);
-  EXPECT_NE(card.find("undo [N] | undo to:NAME"), std::string::npos);
+  EXPECT_NE(card.find("undo [N] [to:NAME]"), std::string::npos);
   EXPECT_EQ(card.find("## In this document"), std::string::npos);
   action("new X");
   EXPECT_NE(session_.help().find("## In this document\n  cards: 0"), std::string::npos);

@@ -312,14 +312,19 @@ std::optional<Result<std::string>> DeckDocument::query(std::string_view verb, st
 class DeckDomain final : public core::Domain {
  public:
   DeckDomain() {
-    verbs_.add({"add", "add NAME [color:C] [count:N]", "cards", "create cards"});
-    verbs_.add({"remove", "remove REF|@SELECTOR", "cards", "delete cards"});
-    verbs_.add({"set", "set REF|@SELECTOR color:C", "cards", "change colour"});
-    verbs_.add({"rename", "rename REF NEW", "cards", "rename a card"});
-    verbs_.add({"link", "link A -> B [-> C…]", "links", "link cards"});
-    verbs_.add({"fail", "fail [MESSAGE]", "testing", "always fails"});
-    verbs_.add({"sleep", "sleep MS", "testing", "blocks for MS milliseconds"});
-    verbs_.add({"emit", "emit TEXT", "testing", "an external effect (fail/slow)"});
+    verbs_.add(core::VerbSpec{"add", "NAME", "cards", "create cards"}
+                   .with(core::key("color", "C"))
+                   .with(core::integer_key("count")));
+    verbs_.add(core::VerbSpec{"remove", "REF|@SELECTOR", "cards", "delete cards"}.deletes());
+    verbs_.add(core::VerbSpec{"set", "REF|@SELECTOR", "cards", "change colour"}.with(
+        core::key("color", "C").require().also({"colour"})));
+    verbs_.add(core::VerbSpec{"rename", "REF NEW", "cards", "rename a card"});
+    verbs_.add(core::VerbSpec{"link", "A -> B [-> C…]", "links", "link cards"}.arrows());
+    verbs_.add(core::VerbSpec{"fail", "[MESSAGE]", "testing", "always fails"});
+    verbs_.add(core::VerbSpec{"sleep", "MS", "testing", "blocks for MS milliseconds"});
+    verbs_.add(core::VerbSpec{"emit", "TEXT", "testing", "an external effect (fail/slow)"});
+    verbs_.add_verb_synonym("delete", "remove");
+    verbs_.add_key_synonym("shade", "color:{}");
   }
   std::string_view name() const override { return "deck"; }
   std::string_view display_name() const override { return "test cards"; }

@@ -102,6 +102,27 @@ const NodeType* find_node_type(std::string_view name) {
   return it == builtin_node_types.end() ? nullptr : &*it;
 }
 
+std::span<const NodeTypeSynonym> node_type_synonyms() {
+  static constexpr NodeTypeSynonym synonyms[] = {
+      {"database", "db"},      {"cylinder", "db"},        {"datastore", "db"},
+      {"storage", "db"},       {"table", "db"},           {"rectangle", "box"},
+      {"rect", "box"},         {"square", "box"},         {"node", "box"},
+      {"service", "svc"},      {"server", "svc"},         {"microservice", "svc"},
+      {"component", "svc"},    {"rounded", "svc"},        {"ellipse", "circle"},
+      {"oval", "circle"},      {"diamond", "decision"},   {"rhombus", "decision"},
+      {"choice", "decision"},  {"condition", "decision"}, {"gateway", "api"},
+      {"endpoint", "api"},     {"interface", "api"},      {"hexagon", "api"},
+      {"internet", "cloud"},   {"user", "actor"},         {"person", "actor"},
+      {"human", "actor"},      {"customer", "actor"},     {"document", "doc"},
+      {"file", "doc"},         {"report", "doc"},         {"page", "doc"},
+      {"topic", "queue"},      {"stream", "queue"},       {"broker", "queue"},
+      {"bus", "queue"},        {"mq", "queue"},           {"step", "process"},
+      {"task", "process"},     {"function", "process"},   {"action", "process"},
+      {"warning", "triangle"}, {"alert", "triangle"},
+  };
+  return synonyms;
+}
+
 std::string_view infer_node_type(std::string_view label) {
   if (has_word(label, db_words)) return "db";
   if (has_word(label, decision_words) || (!label.empty() && label.back() == '?')) return "decision";

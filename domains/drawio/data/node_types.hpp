@@ -22,6 +22,13 @@ std::span<const NodeType> node_types();
 // The built-in type with exactly this name (case-sensitive), nullptr if unknown.
 const NodeType* find_node_type(std::string_view name);
 
+// A word agents use for a built-in type and the type it means ("database" → "db").
+struct NodeTypeSynonym {
+  std::string_view word;
+  std::string_view type;
+};
+std::span<const NodeTypeSynonym> node_type_synonyms();
+
 // The type the label suggests (reference §1.2 word lists and order, camelCase/PascalCase/_/-/space
 // splitting, "?" suffix → decision), or "svc" when nothing matches.
 std::string_view infer_node_type(std::string_view label);

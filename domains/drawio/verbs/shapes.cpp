@@ -96,18 +96,27 @@ core::Result<ShapeKind> kind_for(const OpContext& ctx, std::string_view token, b
   std::string list;
   for (const auto& name : names)
     list += (list.empty() ? "" : ", ") + name;
+  // What the word means: a type by another name (database → db, also misspelt), else the
+  // closest type. Only a word close to no type may be the first word of an unquoted label.
+  std::vector<std::string> words = names;
+  for (const auto& synonym : data::node_type_synonyms())
+    words.emplace_back(synonym.word);
   std::vector<std::string> hints;
-  for (const auto& close : core::closest_matches(token, names, 1)) {
+  for (const auto& close : core::closest_matches(core::to_lower(token), words, 1)) {
+    std::string type = close;
+    for (const auto& synonym : data::node_type_synonyms()) {
+      if (synonym.word == close) type = std::string(synonym.type);
+    }
     std::string fixed = ctx.op.raw;
-    fixed.replace(fixed.find(token), token.size(), close);
+    fixed.replace(fixed.find(token), token.size(), type);
     hints.push_back(std::move(fixed));
   }
-  if (ctx.op.positionals.size() >= 2) {
+  if (hints.empty() && ctx.op.positionals.size() >= 2) {
     // Most often an unquoted label with spaces: `add Auth Service`.
-    std::string words;
+    std::string words_text;
     for (const auto& p : ctx.op.positionals)
-      words += (words.empty() ? "" : " ") + p;
-    hints.push_back("add " + quote_token(words));
+      words_text += (words_text.empty() ? "" : " ") + p;
+    hints.push_back("add " + quote_token(words_text));
   }
   return core::make_error("unknown type \"" + std::string(token) + "\" — types: " + list +
                               " (quote a label with spaces)",
@@ -149,8 +158,10 @@ core::Result<data::Direction8> direction_param(const OpContext& ctx) {
 }
 
 // Where a new shape goes: at:, near:/dir:, inside in:, below the latest shape, or (200,200).
+// When the op named no place, `default_note` says which default decided it.
 core::Result<std::pair<double, double>> choose_position(const OpContext& ctx, double w, double h,
-                                                        const std::string& group_id) {
+                                                        const std::string& group_id,
+                                                        std::string& default_note) {
   if (const std::string* at = ctx.op.param("at")) {
     if (auto region = data::parse_region(*at))
       return region_position(ctx, region->first, region->second, w, h);
@@ -175,12 +186,20 @@ core::Result<std::pair<double, double>> choose_position(const OpContext& ctx, do
     }
     if (anchor.empty()) {
       const Rect g = bounds_of(ctx, group_id);
+      default_note = "placed at the top of " + display_name(ctx.doc, group_id);
       return std::pair{g.x + 40, g.y + 50};
     }
   } else {
     anchor = ctx.index().latest_shape();
   }
-  if (anchor.empty()) return std::pair{200.0, 200.0};
+  if (anchor.empty()) {
+    default_note = "placed at 200,200, the first shape's default";
+    return std::pair{200.0, 200.0};
+  }
+  const std::string* dir_text = ctx.op.param("dir");
+  std::string side = dir_text ? core::to_lower(*dir_text) : std::string("below");
+  if (side != "below" && side != "above") side += " of";
+  default_note = "placed " + side + " " + display_name(ctx.doc, anchor) + ", the latest shape";
   auto [x, y] = beside(bounds_of(ctx, anchor), *dir, w, h);
   return std::pair{std::round(x), std::round(y)};
 }
@@ -306,7 +325,8 @@ core::Result<void> verb_add(OpContext& ctx) {
       if (base != nullptr || kind->custom) w = std::max(w, std::min(needed, kMaxAutoWidth));
     }
     // Numbered copies stack below the previous one; the first goes where the params say.
-    auto position = n == 1 ? choose_position(ctx, w, h, group_id)
+    std::string default_note;
+    auto position = n == 1 ? choose_position(ctx, w, h, group_id, default_note)
                            : core::Result<std::pair<double, double>>(
                                  beside(bounds_of(ctx, previous), data::Direction8::below, w, h));
     if (!position) return position.error();
@@ -330,7 +350,9 @@ core::Result<void> verb_add(OpContext& ctx) {
     previous = id;
     if (!kind->badge.empty()) add_badge_cell(ctx, id, kind->badge, "top-right");
     if (!group_id.empty()) fit_group(ctx, group_id);
-    ctx.lines.push_back(shape_line(ctx.doc, ctx.page(), *ctx.page().find(id)));
+    std::string line = shape_line(ctx.doc, ctx.page(), *ctx.page().find(id));
+    if (!default_note.empty()) line += " (no at:/near: given: " + default_note + ")";
+    ctx.lines.push_back(std::move(line));
   }
   return {};
 }

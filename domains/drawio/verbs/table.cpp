@@ -98,7 +98,7 @@ void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
             verb_label);
   verbs.add(VerbSpec{"badge", "REF \"text\" | REF clear", "appearance", "small markers on a shape"}
                 .with(choice_key("pos", {"top-right", "top-left", "bottom-right", "bottom-left",
-                                         "top", "bottom", "left", "right"}))
+                                         "top", "bottom", "left", "right", "center"}))
                 .example("badge Auth \"v2\" pos:top-left"),
             verb_badge);
 }

@@ -144,7 +144,7 @@ TEST_F(UndoTest, EveryVerbRevertsAndReplaysExactly) {
            "title \"Undo Test\"",
            "load aws",
            "add lambda Fn",
-           "checkpoint here",
+
            "remove @all",
        }) {
     check(op);

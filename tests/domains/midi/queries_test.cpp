@@ -533,7 +533,7 @@ TEST_F(MidiQueriesTest, EngineQueriesAndUnknownWordsAreNotAnswered) {
   for (const auto& spec : specs) {
     names.push_back(spec.name);
     EXPECT_FALSE(spec.description.empty());
-    EXPECT_TRUE(spec.syntax.starts_with(spec.name)) << spec.syntax;
+    EXPECT_TRUE(spec.syntax().starts_with(spec.name)) << spec.syntax();
     EXPECT_TRUE(doc_.query(spec.name, "", ctx_).has_value()) << spec.name;
   }
   EXPECT_EQ(names, (std::vector<std::string>{"map", "tracks", "events", "describe", "stats", "find",

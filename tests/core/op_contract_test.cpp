@@ -1,0 +1,268 @@
+// The op contract: declared keys, aliases, kinds, forms, synonyms, glued arrows, unknown verbs —
+// checked on their own and through a Session with the test domain.
+#include "core/op_contract.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/session.hpp"
+#include "tests/support/op_contract_checks.hpp"
+#include "tests/support/path_policies.hpp"
+#include "tests/support/test_domain.hpp"
+
+namespace fcp::core {
+namespace {
+
+VerbRegistry make_registry() {
+  VerbRegistry registry;
+  registry.add(VerbSpec{"add", "[TYPE] LABEL", "shapes", "create"}
+                   .with(key("near", "REF"))
+                   .with(choice_key("dir", {"below", "above", "left", "right"}))
+                   .with(key("theme", "T"))
+                   .with(integer_key("count"))
+                   .with(bool_key("strict")));
+  registry.add(VerbSpec{"track", "add|rename NAME", "tracks", "tracks"}
+                   .with(key("to", "NEW").only_for({"rename"}))
+                   .with(key("instrument", "INST").also({"inst"}).only_for({"add"})));
+  registry.add(VerbSpec{"resize", "REF", "position", "size"}.with(key("to", "WxH").require()));
+  registry.add(VerbSpec{"connect", "A -> B", "edges", "edges"}.arrows().with(key("label", "T")));
+  registry.add(VerbSpec{"remove", "REF", "shapes", "delete"}.deletes());
+  registry.add(VerbSpec{"label", "REF TEXT", "shapes", "rename"});
+  registry.add(VerbSpec{"modify", "REF", "any", "set"}.accepting(
+      {"any style key", [](std::string_view name) { return name == "fillColor"; }}));
+  registry.add_key_synonym("below", "near:{} dir:below");
+  registry.add_key_synonym("colour", "theme:{}");
+  registry.add_verb_synonym("rename", "label");
+  registry.add_verb_synonym("delete", "remove");
+  return registry;
+}
+
+struct Checked {
+  bool ok = false;
+  Error error;
+  ParsedOp op;
+};
+
+Checked check(const VerbRegistry& registry, std::string_view text) {
+  auto parsed = parse_op(text);
+  EXPECT_TRUE(parsed) << text;
+  Checked out;
+  out.op = *parsed;
+  const VerbSpec* spec = registry.find(out.op.verb);
+  EXPECT_NE(spec, nullptr) << text;
+  auto result = check_op_keys(*spec, out.op, registry);
+  out.ok = static_cast<bool>(result);
+  if (!result) out.error = result.error();
+  return out;
+}
+
+TEST(OpContract, DeclaredKeysPass) {
+  const auto registry = make_registry();
+  EXPECT_TRUE(check(registry, "add svc Auth near:Web dir:below theme:blue count:2").ok);
+  EXPECT_TRUE(check(registry, "add svc Auth dir:BELOW").ok);  // choices ignore case
+}
+
+TEST(OpContract, UndeclaredKeyNamesItListsKeysAndSuggestsTheSynonym) {
+  const auto registry = make_registry();
+  auto checked = check(registry, "add svc Shipping below:OrdersDB");
+  ASSERT_FALSE(checked.ok);
+  EXPECT_EQ(checked.error.message,
+            "add has no key \"below:\"; its keys: near: dir: theme: count: strict:");
+  ASSERT_EQ(checked.error.hints.size(), 1u);
+  EXPECT_EQ(checked.error.hints[0], "add svc Shipping near:OrdersDB dir:below");
+  EXPECT_TRUE(parse_op(checked.error.hints[0]));
+}
+
+TEST(OpContract, SynonymKeepsTheValueAsWritten) {
+  const auto registry = make_registry();
+  auto checked = check(registry, "add svc \"Order API\" below:\"Orders DB\" theme:blue");
+  ASSERT_FALSE(checked.ok);
+  ASSERT_EQ(checked.error.hints.size(), 1u);
+  EXPECT_EQ(checked.error.hints[0],
+            "add svc \"Order API\" near:\"Orders DB\" dir:below theme:blue");
+}
+
+TEST(OpContract, SynonymIsNotOfferedWhenItsKeyIsAlreadyGiven) {
+  const auto registry = make_registry();
+  auto checked = check(registry, "add svc A theme:red colour:blue");
+  ASSERT_FALSE(checked.ok);
+  ASSERT_EQ(checked.error.hints.size(), 1u);
+  EXPECT_EQ(checked.error.hints[0], "add svc A theme:red");  // dropped, not a second theme:
+}
+
+TEST(OpContract, MisspeltKeySuggestsTheClosestDeclaredKey) {
+  const auto registry = make_registry();
+  auto checked = check(registry, "add svc A thme:blue");
+  ASSERT_FALSE(checked.ok);
+  ASSERT_EQ(checked.error.hints.size(), 1u);
+  EXPECT_EQ(checked.error.hints[0], "add svc A theme:blue");
+}
+
+TEST(OpContract, UnrelatedKeySuggestsTheOpWithoutIt) {
+  const auto registry = make_registry();
+  auto checked = check(registry, "add svc A zzbogus:1 theme:blue");
+  ASSERT_FALSE(checked.ok);
+  EXPECT_NE(checked.error.message.find("\"zzbogus:\""), std::string::npos);
+  ASSERT_EQ(checked.error.hints.size(), 1u);
+  EXPECT_EQ(checked.error.hints[0], "add svc A theme:blue");
+}
+
+TEST(OpContract, AliasIsRewrittenToTheKeyName) {
+  const auto registry = make_registry();
+  auto checked = check(registry, "track add Keys inst:piano");
+  ASSERT_TRUE(checked.ok) << checked.error.message;
+  ASSERT_EQ(checked.op.params.size(), 1u);
+  EXPECT_EQ(checked.op.params[0].key, "instrument");
+  EXPECT_EQ(checked.op.params[0].value, "piano");
+}
+
+TEST(OpContract, AliasAndKeyTogetherAreRefused) {
+  const auto registry = make_registry();
+  EXPECT_FALSE(check(registry, "track add Keys inst:piano instrument:organ").ok);
+}
+
+TEST(OpContract, KeyOfAnotherFormIsRefused) {
+  const auto registry = make_registry();
+  EXPECT_TRUE(check(registry, "track rename Keys to:Piano").ok);
+  auto checked = check(registry, "track add Keys to:Piano");
+  ASSERT_FALSE(checked.ok);
+  EXPECT_EQ(checked.error.message, "to: belongs to track rename, not to this form of track");
+  EXPECT_EQ(checked.error.hints, std::vector<std::string>{"track add Keys"});
+}
+
+TEST(OpContract, RequiredKeyIsRequired) {
+  const auto registry = make_registry();
+  auto checked = check(registry, "resize Auth");
+  ASSERT_FALSE(checked.ok);
+  EXPECT_EQ(checked.error.message, "resize needs to:WxH (resize REF to:WxH)");
+  EXPECT_TRUE(check(registry, "resize Auth to:100x50").ok);
+}
+
+TEST(OpContract, ValueKindsAreChecked) {
+  const auto registry = make_registry();
+  auto count = check(registry, "add svc A count:many");
+  ASSERT_FALSE(count.ok);
+  EXPECT_EQ(count.error.message, "count:many: count takes a whole number ([count:N])");
+  auto strict = check(registry, "add svc A strict:maybe");
+  ASSERT_FALSE(strict.ok);
+  EXPECT_EQ(strict.error.hints, std::vector<std::string>{"add svc A strict:true"});
+  auto dir = check(registry, "add svc A near:B dir:belwo");
+  ASSERT_FALSE(dir.ok);
+  EXPECT_EQ(dir.error.message, "dir:belwo: add dir: takes below|above|left|right");
+  ASSERT_FALSE(dir.error.hints.empty());
+  EXPECT_EQ(dir.error.hints[0], "add svc A near:B dir:below");
+}
+
+TEST(OpContract, OpenKeysAreAcceptedByTheirTest) {
+  const auto registry = make_registry();
+  EXPECT_TRUE(check(registry, "modify A fillColor:#fff").ok);
+  auto checked = check(registry, "modify A colour:red");
+  ASSERT_FALSE(checked.ok);
+  EXPECT_EQ(checked.error.message, "modify has no key \"colour:\"; its keys: any style key");
+}
+
+TEST(OpContract, GluedArrowsAreSpacedForVerbsThatTakeArrows) {
+  const auto registry = make_registry();
+  const VerbSpec& connect = *registry.find("connect");
+  EXPECT_EQ(space_glued_arrows("connect Orders->OrdersDB", connect), "connect Orders -> OrdersDB");
+  EXPECT_EQ(space_glued_arrows("connect A<->B--C", connect), "connect A <-> B -- C");
+  EXPECT_EQ(space_glued_arrows("connect A-> B", connect), "connect A -> B");
+  EXPECT_EQ(space_glued_arrows("connect db:Users->svc:Auth", connect),
+            "connect db:Users -> svc:Auth");
+  // Spaced arrows, quoted text and the verb's own keys are left alone.
+  EXPECT_EQ(space_glued_arrows("connect A -> B", connect), std::nullopt);
+  EXPECT_EQ(space_glued_arrows("connect \"A->B\" -> C", connect), std::nullopt);
+  EXPECT_EQ(space_glued_arrows("connect A -> B label:a->b", connect), std::nullopt);
+  EXPECT_EQ(space_glued_arrows("add svc A->B", *registry.find("add")), std::nullopt);
+}
+
+TEST(OpContract, UnknownVerbSuggestsTheSynonymFirst) {
+  const auto registry = make_registry();
+  auto op = parse_op("rename Orders \"Order Service\"");
+  ASSERT_TRUE(op);
+  auto error = unknown_verb_error(registry, *op, "drawio");
+  EXPECT_EQ(error.hints, std::vector<std::string>{"label Orders \"Order Service\""});
+  op = parse_op("delete Orders");
+  ASSERT_TRUE(op);
+  EXPECT_EQ(unknown_verb_error(registry, *op, "drawio").hints,
+            std::vector<std::string>{"remove Orders"});
+}
+
+TEST(OpContract, WordsThatOnlyLookDestructiveAreNotTakenForIt) {
+  VerbRegistry registry;
+  registry.add(VerbSpec{"remove", "REF", "shapes", "delete"}.deletes());
+  registry.add(VerbSpec{"label", "REF TEXT", "shapes", "rename"});
+  auto op = parse_op("rename Orders Billing");
+  ASSERT_TRUE(op);
+  for (const auto& hint : unknown_verb_error(registry, *op, "drawio").hints)
+    EXPECT_FALSE(hint.starts_with("remove")) << hint;
+  op = parse_op("remvoe Orders");  // a typo of the destructive verb itself still finds it
+  ASSERT_TRUE(op);
+  EXPECT_EQ(unknown_verb_error(registry, *op, "drawio").hints,
+            std::vector<std::string>{"remove Orders"});
+}
+
+TEST(OpContract, ReplaceParamToken) {
+  EXPECT_EQ(replace_param_token("add A x:1 y:2", "x", ""), "add A y:2");
+  EXPECT_EQ(replace_param_token("add A y:2 x:1", "x", ""), "add A y:2");
+  EXPECT_EQ(replace_param_token("add A x:\"a b\" y:2", "x", "z:\"a b\""), "add A z:\"a b\" y:2");
+  EXPECT_EQ(replace_param_token("add \"x:1\" x:2", "x", "w:2"), "add \"x:1\" w:2");
+  EXPECT_EQ(param_token_value("add A label:\"a b\"", "label"), "\"a b\"");
+}
+
+// ---- through the engine, with the test domain -------------------------------------------------
+
+class ContractSession : public ::testing::Test {
+ protected:
+  ContractSession() : domain_(testing::make_deck_domain()), session_(*domain_, paths_) {
+    session_.run_session("new \"Deck\"", {});
+  }
+  ToolReply ops(std::vector<std::string> list) { return session_.run_ops(list, {}).reply; }
+
+  testing::AllowAll paths_;
+  std::unique_ptr<Domain> domain_;
+  Session session_;
+};
+
+TEST_F(ContractSession, EveryVerbRefusesAnUndeclaredKeyWithAPasteableTry) {
+  testing::expect_every_verb_refuses_undeclared_keys(*domain_, session_);
+}
+
+TEST_F(ContractSession, RefusedKeyFailsTheWholeBatch) {
+  auto reply = ops({"add A", "add B shade:red"});
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_NE(reply.text.find("try: add B color:red"), std::string::npos) << reply.text;
+  EXPECT_NE(reply.text.find("batch rolled back"), std::string::npos);
+  EXPECT_EQ(session_.run_query("stats").text, "cards:0");
+}
+
+TEST_F(ContractSession, AliasReachesTheHandlerAsTheKey) {
+  ops({"add A"});
+  auto reply = ops({"set A colour:red"});
+  EXPECT_FALSE(reply.is_error) << reply.text;
+  EXPECT_NE(session_.run_query("map").text.find("A red"), std::string::npos);
+}
+
+TEST_F(ContractSession, GluedArrowsWork) {
+  ops({"add A", "add B"});
+  auto reply = ops({"link A->B"});
+  EXPECT_FALSE(reply.is_error) << reply.text;
+}
+
+TEST_F(ContractSession, CheckpointIsAnEngineVerbWithOneReplyFormat) {
+  auto reply = ops({"add A", "checkpoint v1", "add B"});
+  ASSERT_FALSE(reply.is_error) << reply.text;
+  EXPECT_NE(reply.text.find("! checkpoint \"v1\" after 1 op"), std::string::npos) << reply.text;
+  auto session_reply = session_.run_session("checkpoint v2", {}).reply;
+  EXPECT_NE(session_reply.text.find("! checkpoint \"v2\" after 2 ops"), std::string::npos);
+  EXPECT_TRUE(ops({"checkpoint"}).is_error);
+  EXPECT_TRUE(ops({"checkpoint a b"}).is_error);
+  EXPECT_NE(session_.help().find("checkpoint NAME"), std::string::npos);
+}
+
+TEST_F(ContractSession, CardListsExactlyTheDeclaredKeys) {
+  testing::expect_card_lists_declared_keys(*domain_, session_);
+  EXPECT_NE(session_.help().find("add NAME [color:C] [count:N]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fcp::core
