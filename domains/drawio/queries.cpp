@@ -966,7 +966,8 @@ std::vector<core::VerbSpec> query_specs() {
       {"stats", "", "queries", "counts of shapes, edges, groups, pages, types and layers"},
       {"map", "", "queries",
        "spatial summary: canvas, flow, groups with region and members, ungrouped shapes"},
-      {"find", "TEXT", "queries", "shapes whose label or alias contains TEXT"},
+      core::VerbSpec{"find", "TEXT", "queries", "shapes whose label or alias contains TEXT"}
+          .text_argument(),
       {"pages", "", "queries", "the pages with their shape and edge counts"},
       {"layers", "", "queries", "the layers of the active page and their flags"},
       {"types", "", "queries", "node types, custom types and loaded stencils for add"},

@@ -129,6 +129,8 @@ class Domain {
   virtual std::string card_sections() const = 0;
   // Query words this domain answers (for the card and the unknown-query error), with syntax.
   virtual std::vector<VerbSpec> queries() const = 0;
+  // The keys `new "Title"` takes in this domain (tempo:, width:, …).
+  virtual std::vector<KeySpec> new_document_keys() const { return {}; }
   // Session commands beyond the built-in ones (export, connect, load-soundfont, …).
   virtual std::vector<VerbSpec> session_extensions() const { return {}; }
   // File extensions `open` accepts, for messages ("drawio", "xml", "drawio.svg").

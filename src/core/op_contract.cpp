@@ -91,11 +91,11 @@ std::string fill_value(std::string_view replacement, std::string_view value) {
 }
 
 Error undeclared_key_error(const VerbSpec& spec, const ParsedOp& op, const Param& param,
-                           const VerbRegistry& registry) {
+                           std::span<const Synonym> synonyms) {
   const std::string written = param_token_value(op.raw, param.key);
   std::vector<std::string> hints;
   // A synonym first: it knows what the word means, not only how it is spelt.
-  for (const auto& synonym : registry.key_synonyms()) {
+  for (const auto& synonym : synonyms) {
     if (synonym.word != to_lower(param.key)) continue;
     if (!synonym.verb.empty() && synonym.verb != spec.name) continue;
     const auto keys = replacement_keys(synonym.replacement);
@@ -256,13 +256,14 @@ std::optional<std::string> space_glued_arrows(std::string_view op_text, const Ve
   return out;
 }
 
-Result<void> check_op_keys(const VerbSpec& spec, ParsedOp& op, const VerbRegistry& registry) {
+Result<void> check_op_keys(const VerbSpec& spec, ParsedOp& op, std::span<const Synonym> synonyms) {
+  if (spec.free_text) return {};
   const std::string form = op.positionals.empty() ? std::string() : to_lower(op.positionals[0]);
   for (auto& param : op.params) {
     const KeySpec* declared = spec.find_key(param.key);
     if (declared == nullptr) {
       if (spec.open_keys && spec.open_keys.accepts(param.key)) continue;
-      return undeclared_key_error(spec, op, param, registry);
+      return undeclared_key_error(spec, op, param, synonyms);
     }
     if (!declared->forms.empty() &&
         std::find(declared->forms.begin(), declared->forms.end(), form) == declared->forms.end()) {

@@ -20,10 +20,10 @@ namespace fcp::core {
 std::optional<std::string> space_glued_arrows(std::string_view op_text, const VerbSpec& spec);
 
 // Checks `op`'s keys against `spec` and rewrites declared aliases to the key's name. Errors:
-// an undeclared key (naming it, listing the verb's keys, `try:` the op with the closest key or a
-// synonym from `registry`, else without it), a key of another form of the verb, a missing
+// an undeclared key (naming it, listing the verb's keys, `try:` the op with the first fitting
+// synonym or the closest key, else without it), a key of another form of the verb, a missing
 // required key, a value of the wrong kind or outside the choices.
-Result<void> check_op_keys(const VerbSpec& spec, ParsedOp& op, const VerbRegistry& registry);
+Result<void> check_op_keys(const VerbSpec& spec, ParsedOp& op, std::span<const Synonym> synonyms);
 
 // The error for a verb the registry does not have: a synonym's complete op first, then close
 // spellings (never a destructive verb for a word that only looks like it), else the verb list.

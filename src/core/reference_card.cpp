@@ -33,10 +33,16 @@ std::vector<const VerbSpec*> pointers(const std::vector<VerbSpec>& specs) {
   return out;
 }
 
-const std::vector<VerbSpec>& builtin_session_specs() {
-  static const std::vector<VerbSpec> specs = {
-      VerbSpec{"new", "\"Title\" [key:value…]", "session", "start a new document"},
-      VerbSpec{"open", "PATH", "session", "open a file (inside the allowed roots)"},
+}  // namespace
+
+std::vector<VerbSpec> session_specs(const Domain& domain) {
+  VerbSpec new_document{"new", "\"Title\"", "session", "start a new document"};
+  new_document.with_all(domain.new_document_keys());
+  new_document.with(bool_key("discard", "replace a document with unsaved changes"));
+  std::vector<VerbSpec> specs{
+      new_document,
+      VerbSpec{"open", "PATH", "session", "open a file (inside the allowed roots)"}.with(
+          bool_key("discard", "replace a document with unsaved changes")),
       VerbSpec{"save", "", "session", "write the file atomically"}.with(key("as", "PATH")),
       VerbSpec{"checkpoint", "NAME", "session", "name the current state"},
       VerbSpec{"undo", "[N]", "session", "undo N ops (one op = one step), or back to a checkpoint"}
@@ -44,10 +50,10 @@ const std::vector<VerbSpec>& builtin_session_specs() {
       VerbSpec{"redo", "[N]", "session", "redo N undone ops"},
       VerbSpec{"close", "", "session", "close (refuses unsaved changes)"}.with(bool_key("discard")),
   };
+  for (auto& extension : domain.session_extensions())
+    specs.push_back(std::move(extension));
   return specs;
 }
-
-}  // namespace
 
 std::string render_reference_card(const Domain& domain, const Document* document) {
   const std::string name(domain.name());
@@ -79,17 +85,11 @@ std::string render_reference_card(const Domain& domain, const Document* document
       "names the right one.\n";
   if (auto sections = domain.card_sections(); !sections.empty()) out += "\n" + sections + "\n";
   out += "\n## Queries (" + name + "_query)\n";
-  const auto domain_queries = domain.queries();
-  auto queries = pointers(domain_queries);
-  for (const auto& spec : engine_queries())
-    queries.push_back(&spec);
-  append_specs(out, queries);
+  const auto queries = query_specs(domain);
+  append_specs(out, pointers(queries));
   out += "\n## Session (" + name + "_session)\n";
-  auto session = pointers(builtin_session_specs());
-  const auto extensions = domain.session_extensions();
-  for (const auto& spec : extensions)
-    session.push_back(&spec);
-  append_specs(out, session);
+  const auto session = session_specs(domain);
+  append_specs(out, pointers(session));
   out += "\n## Response prefixes\n";
   out += "  + created   ~ connection changed   * property changed   - deleted\n";
   out += "  ! error or meta   @ bulk/layout   ? warning (advisory)   try: a suggested fix\n";

@@ -113,7 +113,7 @@ Result<OpOutcome> Session::run_one_op(std::string_view text, CallContext& ctx) {
     parsed = parse_op(*spaced, domain_.parse_hooks());
     if (!parsed) return parsed.error();
   }
-  if (auto checked = check_op_keys(*spec, *parsed, domain_.verbs()); !checked)
+  if (auto checked = check_op_keys(*spec, *parsed, domain_.verbs().key_synonyms()); !checked)
     return checked.error();
   return document_->execute(*parsed, ctx);
 }

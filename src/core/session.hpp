@@ -124,6 +124,9 @@ class Session {
   Result<std::string> query_history(std::string_view args) const;
   Result<std::string> query_diff(std::string_view args) const;
   Error unknown_query_error(std::string_view word) const;
+  // The op contract for query words and session commands: keys they do not declare are refused.
+  Result<void> check_declared_keys(const std::vector<VerbSpec>& specs, std::string_view word,
+                                   std::string_view text) const;
 
   const Domain& domain_;
   const PathPolicy& paths_;
@@ -142,6 +145,11 @@ const VerbSpec& checkpoint_verb();
 
 // The queries the engine answers for every domain (status, history, diff).
 std::span<const VerbSpec> engine_queries();
+// Every query word of a domain: its own, then the engine's.
+std::vector<VerbSpec> query_specs(const Domain& domain);
+// Every session command of a domain: the engine's (with the domain's `new` keys), then the
+// domain's extensions.
+std::vector<VerbSpec> session_specs(const Domain& domain);
 
 // The reference card: verbs from the registry by category, the domain's sections, queries,
 // session commands, selectors, prefixes, and the document's runtime additions.

@@ -21,6 +21,9 @@ CallResult Session::run_session(std::string_view action, const CallOptions& opti
     extensions.push_back(spec.name);
   auto command = parse_session_command(action, extensions);
   if (!command) return CallResult{error_reply(command.error())};
+  if (auto checked = check_declared_keys(session_specs(domain_), command->command, action);
+      !checked)
+    return CallResult{error_reply(checked.error())};
   const auto& name = command->command;
   if (name == "new") return session_new(*command, options);
   if (name == "open") return session_open(*command, options);

@@ -1,6 +1,8 @@
 // Session queries: dispatch to the domain, then the generic ones (status, history, diff).
+#include <algorithm>
 #include <charconv>
 
+#include "core/op_contract.hpp"
 #include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "core/session.hpp"
@@ -14,8 +16,8 @@ const std::vector<VerbSpec>& generic_queries() {
   static const std::vector<VerbSpec> queries = {
       VerbSpec{"status", "", "session", "file, unsaved changes, log position, checkpoints"},
       VerbSpec{"history", "[N]", "session", "the last N ops (default 10), oldest first"},
-      VerbSpec{"diff", "", "session", "the ops applied since a checkpoint"}.with(
-          key("checkpoint", "NAME").require()),
+      VerbSpec{"diff", "", "session", "the ops applied since a checkpoint (or: diff NAME)"}.with(
+          key("checkpoint", "NAME")),
   };
   return queries;
 }
@@ -44,6 +46,8 @@ ToolReply Session::run_query(std::string_view query) const {
     }
     return error_reply(no_document_error());
   }
+  if (auto checked = check_declared_keys(query_specs(domain_), verb, query); !checked)
+    return error_reply(checked.error());
   EffectSink unused;
   const ProgressFn no_progress;
   const CallContext ctx{log_, paths_, unused, no_progress};
@@ -148,6 +152,31 @@ Error Session::unknown_query_error(std::string_view word) const {
 
 std::span<const VerbSpec> engine_queries() {
   return generic_queries();
+}
+
+std::vector<VerbSpec> query_specs(const Domain& domain) {
+  std::vector<VerbSpec> specs = domain.queries();
+  for (const auto& spec : generic_queries())
+    specs.push_back(spec);
+  return specs;
+}
+
+Result<void> Session::check_declared_keys(const std::vector<VerbSpec>& specs, std::string_view word,
+                                          std::string_view text) const {
+  // Words agents use for the engine's own keys, after the domain's.
+  static const std::vector<Synonym> engine_synonyms{
+      {"until", "to:{}", "undo"},        {"checkpoint", "to:{}", "undo"},
+      {"path", "as:{}", "save"},         {"file", "as:{}", "save"},
+      {"to", "as:{}", "save"},           {"force", "discard:{}", {}},
+      {"name", "checkpoint:{}", "diff"}, {"since", "checkpoint:{}", "diff"}};
+  const auto spec = std::find_if(specs.begin(), specs.end(),
+                                 [&](const VerbSpec& candidate) { return candidate.name == word; });
+  if (spec == specs.end()) return {};
+  auto parsed = parse_op(text, domain_.parse_hooks());
+  if (!parsed) return parsed.error();
+  std::vector<Synonym> synonyms = domain_.verbs().key_synonyms();
+  synonyms.insert(synonyms.end(), engine_synonyms.begin(), engine_synonyms.end());
+  return check_op_keys(*spec, *parsed, synonyms);
 }
 
 }  // namespace fcp::core

@@ -69,8 +69,7 @@ struct OpenKeys {
 
 struct VerbSpec {
   VerbSpec() = default;
-  VerbSpec(std::string verb, std::string positionals, std::string card_section,
-           std::string summary)
+  VerbSpec(std::string verb, std::string positionals, std::string card_section, std::string summary)
       : name(std::move(verb)),
         usage(std::move(positionals)),
         category(std::move(card_section)),
@@ -84,6 +83,7 @@ struct VerbSpec {
   std::vector<std::string> examples;  // complete ops that work
   bool takes_arrows = false;          // `A->B` written without spaces is split into A -> B
   bool destructive = false;           // never suggested for a word that only looks like it
+  bool free_text = false;  // the argument is text (`find a:b`): no key:value is read from it
   OpenKeys open_keys;
 
   VerbSpec& with(KeySpec spec) {
@@ -97,6 +97,10 @@ struct VerbSpec {
   }
   VerbSpec& deletes() {
     destructive = true;
+    return *this;
+  }
+  VerbSpec& text_argument() {
+    free_text = true;
     return *this;
   }
   VerbSpec& example(std::string op) {

@@ -49,7 +49,7 @@ Checked check(const VerbRegistry& registry, std::string_view text) {
   out.op = *parsed;
   const VerbSpec* spec = registry.find(out.op.verb);
   EXPECT_NE(spec, nullptr) << text;
-  auto result = check_op_keys(*spec, out.op, registry);
+  auto result = check_op_keys(*spec, out.op, registry.key_synonyms());
   out.ok = static_cast<bool>(result);
   if (!result) out.error = result.error();
   return out;
@@ -257,6 +257,26 @@ TEST_F(ContractSession, CheckpointIsAnEngineVerbWithOneReplyFormat) {
   EXPECT_TRUE(ops({"checkpoint"}).is_error);
   EXPECT_TRUE(ops({"checkpoint a b"}).is_error);
   EXPECT_NE(session_.help().find("checkpoint NAME"), std::string::npos);
+}
+
+TEST_F(ContractSession, QueryWordsRefuseUndeclaredKeys) {
+  auto reply = session_.run_query("history count:3");
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_NE(reply.text.find("! history has no key \"count:\""), std::string::npos) << reply.text;
+  EXPECT_NE(reply.text.find("  try: history"), std::string::npos) << reply.text;
+  ops({"add A", "checkpoint v1"});
+  EXPECT_FALSE(session_.run_query("diff checkpoint:v1").is_error);
+  EXPECT_FALSE(session_.run_query("diff v1").is_error);
+}
+
+TEST_F(ContractSession, SessionCommandsRefuseUndeclaredKeys) {
+  auto reply = session_.run_session("save as:out.deck format:text", {}).reply;
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_NE(reply.text.find("! save has no key \"format:\"; its keys: as:"), std::string::npos)
+      << reply.text;
+  EXPECT_NE(reply.text.find("  try: save as:out.deck"), std::string::npos) << reply.text;
+  auto undo = session_.run_session("undo until:v1", {}).reply;
+  EXPECT_NE(undo.text.find("  try: undo to:v1"), std::string::npos) << undo.text;
 }
 
 TEST_F(ContractSession, CardListsExactlyTheDeclaredKeys) {
