@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "core/event_log.hpp"
+#include "core/op_contract.hpp"
 #include "core/parsed_op.hpp"
 #include "core/session.hpp"
 #include "core/tokenizer.hpp"
@@ -50,6 +51,32 @@ void BM_ParseOp(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_ParseOp);
+
+// parse_op plus the op contract (declared keys, a choice, an integer) for a verb with 8 keys.
+void BM_ParseAndCheckOp(benchmark::State& state) {
+  core::VerbRegistry registry;
+  registry.add(core::VerbSpec{"add", "[TYPE] LABEL", "shapes", "create"}
+                   .with(core::key("theme", "T"))
+                   .with(core::key("near", "REF"))
+                   .with(core::choice_key("dir", {"below", "above", "left", "right"}))
+                   .with(core::key("at", "X,Y"))
+                   .with(core::key("size", "WxH"))
+                   .with(core::key("label", "TEXT"))
+                   .with(core::key("in", "GROUP"))
+                   .with(core::integer_key("count")));
+  const core::VerbSpec& spec = *registry.find("add");
+  const std::vector<std::string> ops = {"add db \"User DB\" near:Auth dir:right theme:blue",
+                                        "add svc AuthService theme:blue count:3",
+                                        "add box Note at:100,200 size:120x60 in:Backend"};
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto op = core::parse_op(ops[i++ % ops.size()]);
+    auto checked = core::check_op_keys(spec, *op, registry.key_synonyms());
+    benchmark::DoNotOptimize(checked);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ParseAndCheckOp);
 
 struct NoteEvent final : core::Event {
   int n = 0;
