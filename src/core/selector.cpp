@@ -235,8 +235,12 @@ std::string nothing_matched(const SelectorScope& scope, const std::vector<Family
       if (family.is_implicit()) implicit.push_back(&family);
     }
     const auto everything = evaluate(scope, implicit, {});
-    nearby.push_back(everything.empty() ? "there are no " + std::string(nouns)
-                                        : "there are " + scope.describe(everything));
+    if (everything.empty()) {
+      nearby.push_back("there are no " + std::string(nouns));
+    } else {
+      nearby.push_back((everything.size() == 1 ? "there is " : "there are ") +
+                       scope.describe(everything));
+    }
   }
   out += " — ";
   for (std::size_t i = 0; i < nearby.size(); ++i)
@@ -298,8 +302,8 @@ Result<Selection> select(std::span<const Selector> selectors, const SelectorScop
   return out;
 }
 
-std::string nothing_matched_warning(const Selection& selection, std::string_view verb) {
-  return "? " + selection.nothing_matched + "; " + std::string(verb) + " changed nothing";
+std::string nothing_matched_warning(std::string_view nothing_matched, std::string_view verb) {
+  return warning_line(std::string(nothing_matched) + "; " + std::string(verb) + " changed nothing");
 }
 
 std::string selector_card(const SelectorCatalog& catalog) {

@@ -89,9 +89,9 @@ struct Selection {
 Result<Selection> select(std::span<const Selector> selectors, const SelectorScope& scope,
                          const EventLog& log, std::string_view written);
 
-// The `? ` line a mutation answers when its selectors matched nothing: the op changes nothing
-// and the batch goes on.
-std::string nothing_matched_warning(const Selection& selection, std::string_view verb);
+// The `? ` line a mutation answers when its selectors matched nothing (Selection's
+// nothing_matched): the op changes nothing and the batch goes on.
+std::string nothing_matched_warning(std::string_view nothing_matched, std::string_view verb);
 
 // The reference card's selector section: the rules, the built-in and the domain's selectors.
 std::string selector_card(const SelectorCatalog& catalog);

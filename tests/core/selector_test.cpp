@@ -210,7 +210,7 @@ TEST_F(SelectorTest, NothingMatchedSaysWhatEachOtherSelectionMatches) {
   EXPECT_EQ(selection->nothing_matched,
             "no fruits match @type:plum @color:green — @color:green matches 2 fruits: 1 apple, 1 "
             "pear; @type:plum matches 1 fruit: 1 plum");
-  EXPECT_EQ(nothing_matched_warning(*selection, "eat"),
+  EXPECT_EQ(nothing_matched_warning(selection->nothing_matched, "eat"),
             "? no fruits match @type:plum @color:green — @color:green matches 2 fruits: 1 apple, "
             "1 pear; @type:plum matches 1 fruit: 1 plum; eat changed nothing");
 }
