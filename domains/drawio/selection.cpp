@@ -154,7 +154,8 @@ const core::SelectorCatalog& selector_catalog() {
         core::scoped_compile(&layer_test)},
        {"page", SelectorValue::required, "NAME",
         "queries only: read that page instead of the active one", "",
-        core::scoped_compile(&page_test)}}};
+        core::scoped_compile(&page_test)}},
+      true};
   return catalog;
 }
 

@@ -308,7 +308,7 @@ const core::SelectorCatalog& selector_catalog() {
   static const core::SelectorCatalog catalog{
       "event",
       "KIND",
-      "note cc bend program pressure tempo time-sig key-sig marker",
+      "the event's kind: note cc bend program pressure tempo time-sig key-sig marker",
       "note",
       {{"track", SelectorValue::required, "NAME", "events on the track", "",
         scoped_compile(&track_test)},
@@ -320,22 +320,23 @@ const core::SelectorCatalog& selector_catalog() {
         scoped_compile(&pitch_test)},
        {"velocity", SelectorValue::required, "LO-HI", "notes of that velocity (60-100, ff)", "",
         scoped_compile(&velocity_test)},
-       {"cc", SelectorValue::optional, "NAME", "control changes (of one controller), a kind",
-        "type", scoped_compile(&cc_test)},
-       {"bend", SelectorValue::none, "", "pitch bends, a kind (= @type:bend)", "type",
+       {"cc", SelectorValue::optional, "NAME", "kind: control changes (of that controller)", "type",
+        scoped_compile(&cc_test)},
+       {"bend", SelectorValue::none, "", "kind: pitch bends", "type",
         scoped_compile(&kind_test<EventKind::bend>)},
-       {"program", SelectorValue::none, "", "program changes, a kind", "type",
+       {"program", SelectorValue::none, "", "kind: program changes", "type",
         scoped_compile(&kind_test<EventKind::program>)},
-       {"pressure", SelectorValue::none, "", "aftertouch, a kind", "type",
+       {"pressure", SelectorValue::none, "", "kind: aftertouch", "type",
         scoped_compile(&kind_test<EventKind::pressure>)},
-       {"tempo", SelectorValue::none, "", "tempo changes after the start, a kind", "type",
+       {"tempo", SelectorValue::none, "", "kind: tempo changes after the start", "type",
         scoped_compile(&kind_test<EventKind::tempo>)},
-       {"time-sig", SelectorValue::none, "", "meter changes after bar 1, a kind", "type",
+       {"time-sig", SelectorValue::none, "", "kind: meter changes after bar 1", "type",
         scoped_compile(&kind_test<EventKind::time_sig>)},
-       {"key-sig", SelectorValue::none, "", "key changes after the start, a kind", "type",
+       {"key-sig", SelectorValue::none, "", "kind: key changes after the start", "type",
         scoped_compile(&kind_test<EventKind::key_sig>)},
-       {"marker", SelectorValue::optional, "TEXT", "markers (with that text), a kind", "type",
-        scoped_compile(&marker_test)}}};
+       {"marker", SelectorValue::optional, "TEXT", "kind: markers (with that text)", "type",
+        scoped_compile(&marker_test)}},
+      false};
   return catalog;
 }
 

@@ -324,7 +324,9 @@ std::string selector_card(const SelectorCatalog& catalog) {
     width = std::max(width, row.usage.size());
   std::string out = "SELECTORS (" + nouns +
                     "): the same type repeated adds alternatives, different types intersect, "
-                    "@not: subtracts; names written beside selectors are added to the selection";
+                    "@not: subtracts";
+  if (catalog.names_add_to_selection)
+    out += "; " + nouns + " named beside selectors are added to what they choose";
   if (!catalog.default_type.empty()) {
     out += "; without @type: (or another kind selector) they choose " +
            plural_noun(catalog.default_type);

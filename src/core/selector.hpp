@@ -53,6 +53,9 @@ struct SelectorCatalog {
   // "note", so `@track:Bass` means the notes of Bass). Empty: every entity.
   std::string default_type;
   std::vector<SelectorType> types;  // in card order
+  // The domain's ops also take entities by name beside selectors (drawio `remove Auth @type:db`):
+  // the named ones are added to what the selectors choose, and the card says so.
+  bool names_add_to_selection = false;
 };
 
 // What selectors choose from during one call: a domain's entities as indices 0..size()-1 in the

@@ -32,7 +32,8 @@ const SelectorCatalog& fruit_catalog() {
        {"pome", SelectorValue::none, "", "apples and pears", "type",
         [](const SelectorScope&, std::string_view) -> Result<EntityTest> {
           return make_error("never compiled in these tests");
-        }}}};
+        }}},
+      true};
   return catalog;
 }
 
@@ -154,7 +155,8 @@ TEST_F(SelectorTest, AFamilyUnitesWithType) {
           const auto& fruits = static_cast<const FruitScope&>(s);
           return EntityTest([&fruits](std::size_t i) { return fruits.at(i).color == "red"; });
         }},
-       {"color", SelectorValue::required, "C", "skin colour", "", scoped_compile(&color_test)}}};
+       {"color", SelectorValue::required, "C", "skin colour", "", scoped_compile(&color_test)}},
+      false};
   FruitScope family_scope(orchard(), catalog);
   auto op = parse_op("eat @red @type:plum");
   auto selection = select(op->selectors, family_scope, log, op->raw);
@@ -168,7 +170,8 @@ TEST_F(SelectorTest, ADefaultTypeAppliesUntilATypeIsNamed) {
       "KIND",
       "kind",
       "apple",
-      {{"color", SelectorValue::required, "C", "skin colour", "", scoped_compile(&color_test)}}};
+      {{"color", SelectorValue::required, "C", "skin colour", "", scoped_compile(&color_test)}},
+      false};
   FruitScope apples(orchard(), catalog);
   auto chosen = [&](const std::string& text) {
     auto op = parse_op(text);
@@ -236,6 +239,7 @@ TEST_F(SelectorTest, TheCardListsRulesBuiltinsAndDomainTypes) {
             std::string::npos);
   EXPECT_NE(card.find("\n  @color:C           skin colour\n"), std::string::npos);
   EXPECT_NE(card.find("\n  @recent[:N]        fruits the last N ops"), std::string::npos);
+  EXPECT_NE(card.find("fruits named beside selectors are added"), std::string::npos);
 }
 
 }  // namespace
