@@ -229,6 +229,16 @@ std::string nothing_matched(const SelectorScope& scope, const std::vector<Family
       nearby.push_back(text + (shown == 1 ? " matches " : " match ") + scope.describe(relaxed));
     }
   }
+  std::size_t written_positives = 0;
+  const std::string positives = written_selectors(all, {}, &written_positives);
+  if (nearby.empty() && !negatives.empty() && written_positives > 0) {
+    // What the @not: selectors took away.
+    const auto without_negatives = evaluate(scope, all, {});
+    if (!without_negatives.empty()) {
+      nearby.push_back(positives + (written_positives == 1 ? " matches " : " match ") +
+                       scope.describe(without_negatives));
+    }
+  }
   if (nearby.empty()) {
     std::vector<const Family*> implicit;
     for (const Family& family : families) {

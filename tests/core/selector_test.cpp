@@ -218,6 +218,14 @@ TEST_F(SelectorTest, NothingMatchedSaysWhatEachOtherSelectionMatches) {
             "1 pear; @type:plum matches 1 fruit: 1 plum; eat changed nothing");
 }
 
+TEST_F(SelectorTest, NothingMatchedSaysWhatTheNegationTookAway) {
+  EXPECT_EQ(run("eat @type:plum @not:color:purple")->nothing_matched,
+            "no fruits match @type:plum @not:color:purple — @type:plum matches 1 fruit: 1 plum");
+  EXPECT_EQ(run("eat @not:color:red @not:color:green @not:ripe @not:type:plum")->nothing_matched,
+            "no fruits match @not:color:red @not:color:green @not:ripe @not:type:plum — there are "
+            "5 fruits: 2 apple, 2 pear, 1 plum");
+}
+
 TEST_F(SelectorTest, NothingMatchedFallsBackToWhatExists) {
   EXPECT_EQ(run("eat @type:kiwi")->nothing_matched,
             "no fruits match @type:kiwi — there are 5 fruits: 2 apple, 2 pear, 1 plum");
