@@ -265,6 +265,7 @@ std::string SelectorScope::describe(std::span<const std::size_t> members) const 
   for (std::size_t index : members)
     ++per_type[type_of(index)];
   std::string out = plural(members.size(), catalog().noun);
+  if (per_type.size() == 1 && per_type.begin()->first == catalog().noun) return out;
   std::string types;
   for (const auto& [type, count] : per_type)
     types += (types.empty() ? "" : ", ") + std::to_string(count) + " " + type;
