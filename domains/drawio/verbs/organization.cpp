@@ -1,6 +1,5 @@
 // Organization verbs: group (nestable containers) and ungroup.
 #include <algorithm>
-#include <unordered_set>
 
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
