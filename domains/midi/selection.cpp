@@ -1,6 +1,7 @@
 #include "domains/midi/selection.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <map>
 
@@ -279,27 +280,9 @@ core::Result<core::EntityTest> kind_test(const EventScope& scope, std::string_vi
 }  // namespace
 
 std::string_view kind_name(EventKind kind) {
-  switch (kind) {
-    case EventKind::note:
-      return "note";
-    case EventKind::cc:
-      return "cc";
-    case EventKind::bend:
-      return "bend";
-    case EventKind::program:
-      return "program";
-    case EventKind::pressure:
-      return "pressure";
-    case EventKind::tempo:
-      return "tempo";
-    case EventKind::time_sig:
-      return "time-sig";
-    case EventKind::key_sig:
-      return "key-sig";
-    case EventKind::marker:
-      return "marker";
-  }
-  return "note";
+  static constexpr std::array<std::string_view, 9> kNames{
+      "note", "cc", "bend", "program", "pressure", "tempo", "time-sig", "key-sig", "marker"};
+  return kNames[static_cast<std::size_t>(kind)];
 }
 
 const core::SelectorCatalog& selector_catalog() {
