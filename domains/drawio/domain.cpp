@@ -9,6 +9,7 @@
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/meta.hpp"
 #include "domains/drawio/queries.hpp"
+#include "domains/drawio/selection.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
 
 namespace fcp::drawio {
@@ -56,9 +57,8 @@ std::string make_card_sections() {
   out +=
       "\nREFERENCES:\n"
       "  Label, alias, case-insensitive, prefix; type:Label (db:Users), Group/Label "
-      "(Backend/Auth), #id\n"
-      "  selectors: @all @recent @recent:N @orphan @type:T @group:G @connected:REF "
-      "@page:P (queries) @layer:L @not:type:db\n";
+      "(Backend/Auth), #id\n";
+  out += "\n" + core::selector_card(selector_catalog());
   out +=
       "\nEXAMPLE:\n"
       "  drawio_session: new \"Checkout\"\n"

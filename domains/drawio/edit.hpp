@@ -68,6 +68,15 @@ class DiagramEdit final : public core::Event {
       : summary_(std::move(summary)), changes_(std::move(changes)) {}
   std::string summary() const override { return summary_; }
   const std::vector<Change>& changes() const { return changes_; }
+  // The cells the op created or changed (shapes among them are what @recent chooses).
+  std::vector<std::string> touched_entities() const override {
+    std::vector<std::string> ids;
+    for (const auto& change : changes_) {
+      if (const auto* cell = std::get_if<CellChange>(&change); cell != nullptr && cell->after)
+        ids.push_back(cell->id);
+    }
+    return ids;
+  }
 
  private:
   std::string summary_;

@@ -18,6 +18,7 @@
 #include "domains/drawio/data/stencils.hpp"
 #include "domains/drawio/data/themes.hpp"
 #include "domains/drawio/labels.hpp"
+#include "domains/drawio/selection.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
 
 namespace fcp::drawio {
@@ -310,66 +311,49 @@ core::Result<Target> resolve(const View& v, std::string_view verb, std::string_v
   return not_found(v, verb, ref);
 }
 
-// The page a selector reads: @page:NAME names another page, every other selector the active one.
-core::Result<std::size_t> page_of_selector(const DrawioDocument& doc,
-                                           const core::Selector& selector) {
-  if (selector.type != "page" || selector.negated) return doc.active_page_index();
-  const std::string wanted = core::to_lower(selector.value);
-  for (std::size_t i = 0; i < doc.diagram().pages().size(); ++i) {
-    if (core::to_lower(doc.page(i).name()) == wanted) return i;
-  }
-  std::vector<std::string> hints;
-  for (std::size_t i = 0; i < doc.diagram().pages().size() && hints.size() < kMaxHints; ++i)
-    hints.push_back("list @page:" + quote_token(doc.page(i).name()));
-  return core::make_error("unknown page \"" + selector.value + "\"", std::move(hints));
-}
-
-// The shapes several selectors select together (intersection), in document order.
+// What a query's selector tokens choose (core's engine, see selection.hpp), in document order.
 struct Selection {
   std::size_t page = 0;
   std::vector<const Cell*> shapes;
+  std::string nothing_matched;  // set when shapes is empty
 };
 
-core::Result<Selection> select(const DrawioDocument& doc, const std::vector<core::Token>& tokens) {
-  Selection out{doc.active_page_index(), {}};
+// The selectors a query's words choose together; @page:NAME reads that page.
+struct SelectorQuery {
+  const std::vector<core::Token>& tokens;
+  const core::EventLog& log;
+  std::string_view written;  // the query as typed, for hints
+};
+
+core::Result<Selection> select(const DrawioDocument& doc, const SelectorQuery& query,
+                               std::string_view verb) {
   std::vector<core::Selector> selectors;
-  selectors.reserve(tokens.size());
-  for (const auto& token : tokens)
+  selectors.reserve(query.tokens.size());
+  for (const auto& token : query.tokens)
     selectors.push_back(core::parse_selector(token.text));
-  for (const auto& selector : selectors) {
-    if (selector.type != "page" || selector.negated) continue;
-    auto page = page_of_selector(doc, selector);
-    if (!page) return page.error();
-    if (selectors.size() > 1 && *page != doc.active_page_index())
-      return core::make_error(selector.raw + " cannot be combined with other selectors",
-                              {"list " + selector.raw});
-    out.page = *page;
-  }
-  std::unordered_map<std::string, std::size_t> hits;
-  for (const auto& selector : selectors) {
-    auto ids = select_shapes(doc, selector);
-    if (!ids) return ids.error();
-    for (const auto& id : *ids)
-      ++hits[id];
-  }
-  const View v = view_of(doc, out.page);
-  for (const Cell* cell : shapes_in_order(v)) {
-    auto it = hits.find(cell->id);
-    if (it != hits.end() && it->second == selectors.size()) out.shapes.push_back(cell);
-  }
-  if (out.shapes.empty()) {
-    std::string raw;
-    for (const auto& token : tokens)
-      raw += (raw.empty() ? "" : " ") + token.text;
-    return core::make_error(raw + " matched 0 shapes together", {"list " + tokens.front().text});
-  }
+  auto page = page_selector(doc, selectors, verb);
+  if (!page) return page.error();
+  auto chosen = select_shapes(doc, *page, selectors, query.log, query.written);
+  if (!chosen) return chosen.error();
+  Selection out{*page, {}, std::move(chosen->nothing_matched)};
+  const Page& shapes_page = doc.page(*page);
+  out.shapes.reserve(chosen->ids.size());
+  for (const auto& id : chosen->ids)
+    out.shapes.push_back(shapes_page.find(id));
   return out;
+}
+
+// The answer to a query whose selectors matched nothing: what exists instead.
+std::string nothing_matched_answer(const Selection& selection) {
+  std::string text = selection.nothing_matched;
+  if (!text.empty()) text.front() = static_cast<char>(std::toupper(text.front()));
+  return text;
 }
 
 // ---- list, find -------------------------------------------------------------------------------
 
-core::Result<std::string> query_list(const DrawioDocument& doc,
-                                     const std::vector<core::Token>& tokens) {
+core::Result<std::string> query_list(const DrawioDocument& doc, const SelectorQuery& query) {
+  const auto& tokens = query.tokens;
   for (const auto& token : tokens) {
     if (token.quoted || !token.text.starts_with('@'))
       return core::make_error("list takes selectors, not \"" + token.text + "\"",
@@ -383,8 +367,9 @@ core::Result<std::string> query_list(const DrawioDocument& doc,
       lines.push_back(list_entry(*cell));
     return join(lines);
   }
-  auto selection = select(doc, tokens);
+  auto selection = select(doc, query, "list");
   if (!selection) return selection.error();
+  if (selection->shapes.empty()) return nothing_matched_answer(*selection);
   Lines lines;
   for (const Cell* cell : selection->shapes)
     lines.push_back(list_entry(*cell));
@@ -608,16 +593,18 @@ std::string per_shape(const std::vector<const Cell*>& shapes, Fn&& block) {
 }
 
 // The shapes `tokens` name for describe/connections: `*`, selectors, or nullopt for a reference.
-std::optional<core::Result<Selection>> wildcard_or_selection(
-    const DrawioDocument& doc, const std::vector<core::Token>& tokens) {
+std::optional<core::Result<Selection>> wildcard_or_selection(const DrawioDocument& doc,
+                                                             const SelectorQuery& query,
+                                                             std::string_view verb) {
+  const auto& tokens = query.tokens;
   if (tokens.size() == 1 && !tokens[0].quoted && tokens[0].text == "*") {
     return Selection{doc.active_page_index(),
-                     shapes_in_order(view_of(doc, doc.active_page_index()))};
+                     shapes_in_order(view_of(doc, doc.active_page_index())), ""};
   }
   const bool selectors = std::all_of(tokens.begin(), tokens.end(), [](const core::Token& t) {
     return !t.quoted && t.text.starts_with('@');
   });
-  if (selectors) return select(doc, tokens);
+  if (selectors) return select(doc, query, verb);
   return std::nullopt;
 }
 
@@ -632,13 +619,16 @@ core::Result<std::string> needs_reference(const View& v, std::string_view verb) 
                           std::move(hints));
 }
 
-core::Result<std::string> query_describe(const DrawioDocument& doc,
-                                         const std::vector<core::Token>& tokens) {
+core::Result<std::string> query_describe(const DrawioDocument& doc, const SelectorQuery& query) {
+  const auto& tokens = query.tokens;
   const View active = view_of(doc, doc.active_page_index());
   if (tokens.empty()) return needs_reference(active, "describe");
-  if (auto many = wildcard_or_selection(doc, tokens)) {
+  if (auto many = wildcard_or_selection(doc, query, "describe")) {
     if (!*many) return many->error();
-    if ((*many)->shapes.empty()) return std::string("No shapes on this page.");
+    if ((*many)->shapes.empty()) {
+      if (!(*many)->nothing_matched.empty()) return nothing_matched_answer(**many);
+      return std::string("No shapes on this page.");
+    }
     const View v = view_of(doc, (*many)->page);
     const PageFacts facts(v);
     return per_shape((*many)->shapes,
@@ -676,13 +666,16 @@ std::string connections_block(const View& v, const Cell& cell, const PageFacts& 
          "\n  in: " + (in.empty() ? std::string("(none)") : join(in, ", "));
 }
 
-core::Result<std::string> query_connections(const DrawioDocument& doc,
-                                            const std::vector<core::Token>& tokens) {
+core::Result<std::string> query_connections(const DrawioDocument& doc, const SelectorQuery& query) {
+  const auto& tokens = query.tokens;
   const View active = view_of(doc, doc.active_page_index());
   if (tokens.empty()) return needs_reference(active, "connections");
-  if (auto many = wildcard_or_selection(doc, tokens)) {
+  if (auto many = wildcard_or_selection(doc, query, "connections")) {
     if (!*many) return many->error();
-    if ((*many)->shapes.empty()) return std::string("No shapes on this page.");
+    if ((*many)->shapes.empty()) {
+      if (!(*many)->nothing_matched.empty()) return nothing_matched_answer(**many);
+      return std::string("No shapes on this page.");
+    }
     const View v = view_of(doc, (*many)->page);
     const PageFacts facts(v);
     return per_shape((*many)->shapes,
@@ -933,7 +926,6 @@ std::string query_themes(const DrawioDocument& doc) {
 std::optional<core::Result<std::string>> run_query(const DrawioDocument& doc, std::string_view verb,
                                                    std::string_view args,
                                                    const core::CallContext& ctx) {
-  (void)ctx;
   const std::string word = core::to_lower(verb);
   static const std::unordered_set<std::string_view> known{
       "list", "describe", "connections", "stats", "map",
@@ -941,9 +933,11 @@ std::optional<core::Result<std::string>> run_query(const DrawioDocument& doc, st
   if (!known.contains(word)) return std::nullopt;
   auto tokens = core::tokenize(args);
   if (!tokens) return core::Result<std::string>(tokens.error());
-  if (word == "list") return query_list(doc, *tokens);
-  if (word == "describe") return query_describe(doc, *tokens);
-  if (word == "connections") return query_connections(doc, *tokens);
+  const std::string written = word + " " + std::string(args);
+  const SelectorQuery query{*tokens, ctx.log, written};
+  if (word == "list") return query_list(doc, query);
+  if (word == "describe") return query_describe(doc, query);
+  if (word == "connections") return query_connections(doc, query);
   if (word == "find") return query_find(doc, *tokens);
   if (word == "stats") return query_stats(doc);
   if (word == "map") return query_map(doc);
@@ -956,8 +950,8 @@ std::optional<core::Result<std::string>> run_query(const DrawioDocument& doc, st
 std::vector<core::VerbSpec> query_specs() {
   return {
       {"list", "[@SELECTOR…]", "queries",
-       "shapes as Label(type) in document order; selectors intersect; @page:NAME reads another "
-       "page"},
+       "shapes as Label(type) in document order; the same selector type unites, different "
+       "types intersect; @page:NAME reads another page"},
       {"describe", "REF | * | A -> B", "queries",
        "position, size, colours, group, badges, layer, properties and edges of a shape, group "
        "or edge"},

@@ -8,6 +8,7 @@
 #include "domains/lofi/document.hpp"
 #include "domains/lofi/lofi_prompts.hpp"
 #include "domains/lofi/lofi_verbs.hpp"
+#include "domains/lofi/selection.hpp"
 
 namespace fcp::lofi {
 namespace {
@@ -44,9 +45,9 @@ std::string card_sections() {
          "key:value).\n"
          "UI LAYERS: name them with a z prefix (00_bg_panel, 30_rate_dial); a call's ui ops are "
          "sent as ONE /lofi/ui sorted by prefix (none = 50).\n"
-         "SELECTORS: @all @ui @unwired @class:CLS @not:…\n"
          "UNDO: undo and redo also change Max (create ↔ remove, wire ↔ unwire, map ↔ unmap); a "
-         "batch Max rejects part-way is rolled back in the model and in Max.\n"
+         "batch Max rejects part-way is rolled back in the model and in Max.\n" +
+         core::selector_card(selector_catalog()) +
          "EXAMPLE:\n"
          "  lofi_session: new \"Flutter\" width:600 height:170\n"
          "  lofi: [\"add plugin~ in\", \"add *~ vol\", \"add plugout~ out\", \"wire in -> vol -> "

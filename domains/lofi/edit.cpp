@@ -72,6 +72,19 @@ json::object wire_json(const Wire& w) {
 
 }  // namespace
 
+std::vector<std::string> DeviceEdit::touched_entities() const {
+  std::vector<std::string> ids;
+  for (const auto& change : changes_) {
+    if (const auto* object = std::get_if<ObjectChange>(&change); object && object->after)
+      ids.push_back(object->id);
+    if (const auto* script = std::get_if<ScriptChange>(&change); script && script->after)
+      ids.push_back(script->object);
+    if (const auto* mapping = std::get_if<MappingChange>(&change); mapping && mapping->after)
+      ids.push_back(mapping->after->object);
+  }
+  return ids;
+}
+
 void apply_change(Device& device, const DeviceChange& change, bool forward) {
   std::visit(
       [&](const auto& c) {

@@ -43,6 +43,9 @@ class DeviceEdit final : public core::Event {
       : summary_(std::move(summary)), changes_(std::move(changes)) {}
   std::string summary() const override { return summary_; }
   const std::vector<DeviceChange>& changes() const { return changes_; }
+  // The objects the op created or changed, their scripts or mappings included: what @recent
+  // chooses. Wires belong to no one object and are not listed.
+  std::vector<std::string> touched_entities() const override;
 
  private:
   std::string summary_;

@@ -1,5 +1,6 @@
 // lofi_query: map stats describe list wires find ping (status, history, diff: the engine's).
 #include <boost/json.hpp>
+#include <cctype>
 #include <sstream>
 
 #include "core/resolve.hpp"
@@ -7,9 +8,12 @@
 #include "domains/lofi/document.hpp"
 #include "domains/lofi/lofi_verbs.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
+#include "domains/lofi/selection.hpp"
 
 namespace fcp::lofi {
 namespace {
+
+constexpr std::size_t kMaxListed = 500;  // objects in one `map` or `list` answer
 
 std::string fmt(double v) {
   std::ostringstream out;
@@ -51,11 +55,45 @@ core::Result<std::string> ping(const MaxLink& link) {
   return out.str();
 }
 
+// list [@SELECTOR…]: the objects the selectors choose (core's engine, as the verbs), in z-order.
+core::Result<std::string> list_objects(const Device& device, std::string_view args,
+                                       const core::EventLog& log) {
+  const std::string written = "list " + std::string(args);
+  auto op = core::parse_op(written);
+  if (!op) return op.error();
+  if (!op->positionals.empty() || !op->params.empty()) {
+    const std::string word =
+        op->positionals.empty() ? op->params.front().key : op->positionals.front();
+    return core::make_error("list takes selectors, not \"" + word + "\"",
+                            {"list", "list @class:" + word, "find " + word});
+  }
+  auto selection = select_objects(device, op->selectors, log, written);
+  if (!selection) return selection.error();
+  if (selection->ids.empty()) {
+    if (op->selectors.empty()) return std::string("no objects");
+    std::string answer = selection->nothing_matched;
+    answer.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(answer.front())));
+    return answer;
+  }
+  std::string out;
+  for (std::size_t shown = 0; shown < selection->ids.size(); ++shown) {
+    if (shown == kMaxListed) {
+      out += "  … " + std::to_string(selection->ids.size() - shown) +
+             " more (list @class:CLS narrows it)\n";
+      break;
+    }
+    out += object_line(device, *device.object(selection->ids[shown])) + "\n";
+  }
+  out.pop_back();
+  return out;
+}
+
 }  // namespace
 
 std::optional<core::Result<std::string>> run_lofi_query(const Device& device, const MaxLink& link,
                                                         std::string_view verb,
-                                                        std::string_view args) {
+                                                        std::string_view args,
+                                                        const core::EventLog& log) {
   const std::string word(verb);
   std::string arg(args);
   while (!arg.empty() && arg.back() == ' ')
@@ -72,31 +110,23 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
         "\nmappings: " + std::to_string(device.mappings().size()) +
         "\nscripts: " + std::to_string(device.scripts().size()));
   }
-  if (word == "map" || word == "list") {
-    std::string out = word == "map"
-                          ? "device " + device.info().name + " " + fmt(device.info().width) + "x" +
-                                fmt(device.info().height) + " (z-order):\n"
-                          : std::string();
+  if (word == "list") return list_objects(device, arg, log);
+  if (word == "map") {
+    std::string out = "device " + device.info().name + " " + fmt(device.info().width) + "x" +
+                      fmt(device.info().height) + " (z-order):\n";
     std::size_t shown = 0;
     for (const MaxObject* o : device.in_order()) {
-      if (word == "list" && !arg.empty()) {
-        if (arg == "@ui" && !o->ui) continue;
-        if (arg == "@unwired" && !device.wires_of(o->id).empty()) continue;
-        if (arg.starts_with("@class:") && o->cls != arg.substr(7)) continue;
-      }
       out += object_line(device, *o) + "\n";
-      if (++shown >= 500) {
+      if (++shown >= kMaxListed) {
         out += "  … more (list @class:CLS narrows it)\n";
         break;
       }
     }
-    if (shown == 0) out += word == "map" ? "  (empty)\n" : "no objects\n";
-    if (word == "map") {
-      for (const auto& w : device.wires())
-        out += "  ~ " + wire_text(w) + "\n";
-      for (const auto& [parameter, m] : device.mappings())
-        out += "  map " + parameter + " -> " + m.object + "." + m.property + "\n";
-    }
+    if (shown == 0) out += "  (empty)\n";
+    for (const auto& w : device.wires())
+      out += "  ~ " + wire_text(w) + "\n";
+    for (const auto& [parameter, m] : device.mappings())
+      out += "  map " + parameter + " -> " + m.object + "." + m.property + "\n";
     out.pop_back();
     return core::Result<std::string>(out);
   }
@@ -152,8 +182,7 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
 std::optional<core::Result<std::string>> LofiDocument::query(std::string_view verb,
                                                              std::string_view args,
                                                              const core::CallContext& ctx) const {
-  (void)ctx;
-  return run_lofi_query(device_, link_, verb, args);
+  return run_lofi_query(device_, link_, verb, args, ctx.log);
 }
 
 }  // namespace fcp::lofi

@@ -6,7 +6,9 @@
 
 #include "core/resolve.hpp"
 #include "core/response.hpp"
+#include "core/selector.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
+#include "domains/lofi/selection.hpp"
 
 namespace fcp::lofi {
 namespace {
@@ -69,54 +71,38 @@ core::Result<const MaxObject*> resolve(const LofiOp& ctx, std::string_view id) {
                           std::move(hints));
 }
 
-// Objects a token names: an id, or a selector (@all @ui @unwired @class:CLS, @not:…).
-core::Result<std::vector<std::string>> targets(const LofiOp& ctx) {
+// The objects an op names: its ids, united with what its selectors choose together (core's
+// engine, see selection.hpp). Deduplicated: named ones first, then the selection in z-order.
+struct Targets {
   std::vector<std::string> ids;
+  std::string nothing_matched;  // the selectors matched nothing (named ids still count)
+};
+
+core::Result<Targets> targets(const LofiOp& ctx) {
+  Targets out;
+  std::set<std::string> seen;
   for (const auto& word : ctx.op.positionals) {
     auto object = resolve(ctx, word);
     if (!object) return object.error();
-    ids.push_back((*object)->id);
+    if (seen.insert((*object)->id).second) out.ids.push_back((*object)->id);
   }
-  if (!ctx.op.selectors.empty()) {
-    std::set<std::string> excluded;
-    std::vector<std::string> matched;
-    bool positive = false;
-    for (const auto& s : ctx.op.selectors) {
-      auto test = [&](const MaxObject& o) -> core::Result<bool> {
-        if (s.type == "all") return true;
-        if (s.type == "ui") return o.ui;
-        if (s.type == "unwired") return ctx.device.wires_of(o.id).empty();
-        if (s.type == "class") return o.cls == s.value;
-        return core::make_error("unknown selector @" + s.type,
-                                {"@all", "@ui", "@unwired", "@class:live.dial", "@not:ui"});
-      };
-      for (const MaxObject* o : ctx.device.in_order()) {
-        auto hit = test(*o);
-        if (!hit) return hit.error();
-        if (!*hit) continue;
-        if (s.negated) {
-          excluded.insert(o->id);
-        } else {
-          matched.push_back(o->id);
-        }
-      }
-      positive = positive || !s.negated;
-    }
-    if (!positive) {
-      for (const MaxObject* o : ctx.device.in_order())
-        matched.push_back(o->id);
-    }
-    for (auto& id : matched) {
-      if (!excluded.contains(id)) ids.push_back(id);
-    }
-    if (ids.empty()) return core::make_error("no objects match the selectors");
+  if (ctx.op.selectors.empty()) return out;
+  auto selection = select_objects(ctx.device, ctx.op.selectors, ctx.call.log, ctx.op.raw);
+  if (!selection) return selection.error();
+  for (auto& id : selection->ids) {
+    if (seen.insert(id).second) out.ids.push_back(std::move(id));
   }
-  std::set<std::string> seen;
-  std::vector<std::string> unique;
-  for (auto& id : ids) {
-    if (seen.insert(id).second) unique.push_back(id);
-  }
-  return unique;
+  out.nothing_matched = std::move(selection->nothing_matched);
+  return out;
+}
+
+// Adds the `?` line when the selectors matched nothing; true when nothing is left to change.
+bool nothing_to_change(LofiOp& ctx, const Targets& chosen) {
+  if (chosen.nothing_matched.empty()) return chosen.ids.empty();
+  ctx.lines.push_back(chosen.ids.empty()
+                          ? core::nothing_matched_warning(chosen.nothing_matched, ctx.op.verb)
+                          : core::warning_line(chosen.nothing_matched));
+  return chosen.ids.empty();
 }
 
 std::string xy(double x, double y) {
@@ -235,9 +221,10 @@ core::Result<void> verb_wire(LofiOp& ctx, bool add) {
 core::Result<void> verb_remove(LofiOp& ctx) {
   if (ctx.op.positionals.empty() && ctx.op.selectors.empty())
     return core::make_error("remove requires IDs or selectors", {"remove osc1", "remove @unwired"});
-  auto ids = targets(ctx);
-  if (!ids) return ids.error();
-  for (const auto& id : *ids) {
+  auto chosen = targets(ctx);
+  if (!chosen) return chosen.error();
+  if (nothing_to_change(ctx, *chosen)) return {};
+  for (const auto& id : chosen->ids) {
     const std::size_t wires = ctx.edit.device().wires_of(id).size();
     ctx.edit.erase_object(id);
     ctx.lines.push_back("-" + id + (wires ? " (and " + core::plural(wires, "wire") + ")" : ""));
@@ -322,10 +309,12 @@ core::Result<void> verb_unmap(LofiOp& ctx) {
 }
 
 core::Result<void> verb_move(LofiOp& ctx) {
-  auto ids = targets(ctx);
-  if (!ids) return ids.error();
-  if (ids->empty()) return core::make_error("move requires IDs", {"move osc1 to:100,40"});
-  for (const auto& id : *ids) {
+  auto chosen = targets(ctx);
+  if (!chosen) return chosen.error();
+  if (chosen->ids.empty() && chosen->nothing_matched.empty())
+    return core::make_error("move requires IDs", {"move osc1 to:100,40"});
+  if (nothing_to_change(ctx, *chosen)) return {};
+  for (const auto& id : chosen->ids) {
     MaxObject object = *ctx.edit.device().object(id);
     if (ctx.op.has_param("to")) {
       auto to = pair_param(ctx, "to", ',');
@@ -346,12 +335,13 @@ core::Result<void> verb_move(LofiOp& ctx) {
 }
 
 core::Result<void> verb_modify(LofiOp& ctx) {
-  auto ids = targets(ctx);
-  if (!ids) return ids.error();
-  if (ids->empty() || ctx.op.params.empty())
+  auto chosen = targets(ctx);
+  if (!chosen) return chosen.error();
+  if ((chosen->ids.empty() && chosen->nothing_matched.empty()) || ctx.op.params.empty())
     return core::make_error(ctx.op.verb + " requires IDs and attr:value pairs",
                             {ctx.op.verb + " cutoff_dial parameter_longname:Cutoff"});
-  for (const auto& id : *ids) {
+  if (nothing_to_change(ctx, *chosen)) return {};
+  for (const auto& id : chosen->ids) {
     MaxObject object = *ctx.edit.device().object(id);
     for (const auto& param : ctx.op.params) {
       if (param.key == "args") {
@@ -364,7 +354,7 @@ core::Result<void> verb_modify(LofiOp& ctx) {
     }
     ctx.edit.put_object(object);
   }
-  ctx.lines.push_back("*" + ctx.op.verb + " " + core::plural(ids->size(), "object"));
+  ctx.lines.push_back("*" + ctx.op.verb + " " + core::plural(chosen->ids.size(), "object"));
   return {};
 }
 
@@ -485,7 +475,8 @@ std::vector<core::VerbSpec> lofi_queries() {
           {"stats", "stats", "", "counts"},
           {"describe", "describe ID", "",
            "one object: class, args, position, ports, wires, attributes"},
-          {"list", "list [@class:CLS|@ui|@unwired]", "", "objects"},
+          {"list", "list [@SELECTOR…]", "",
+           "objects in z-order; the same selector type unites, different types intersect"},
           {"wires", "wires ID", "", "an object's wires"},
           {"find", "find TEXT", "", "objects whose id, class or args contain TEXT"},
           {"ping", "ping", "", "is Max answering? ports, round trip, pending requests"}};

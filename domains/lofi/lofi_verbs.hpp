@@ -24,9 +24,11 @@ struct LofiOp {
 core::Result<void> run_lofi_verb(LofiOp& op);
 core::VerbRegistry lofi_verbs();
 
+// `log` backs @recent in `list` selectors.
 std::optional<core::Result<std::string>> run_lofi_query(const Device& device, const MaxLink& link,
                                                         std::string_view verb,
-                                                        std::string_view args);
+                                                        std::string_view args,
+                                                        const core::EventLog& log);
 std::vector<core::VerbSpec> lofi_queries();
 
 }  // namespace fcp::lofi

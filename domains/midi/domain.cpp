@@ -8,6 +8,7 @@
 #include "domains/midi/queries.hpp"
 #include "domains/midi/render/soundfont.hpp"
 #include "domains/midi/render/wav_renderer.hpp"
+#include "domains/midi/selection.hpp"
 #include "domains/midi/song_io.hpp"
 #include "domains/midi/theory/chords.hpp"
 #include "domains/midi/theory/controllers.hpp"
@@ -81,11 +82,7 @@ core::VerbRegistry make_registry() {
 }
 
 std::string make_card_sections() {
-  std::string out;
-  out +=
-      "SELECTORS (notes; different types intersect, the same type adds alternatives):\n"
-      "  @track:NAME @channel:1-16 @range:M.B-M.B (end beat included) @pitch:C4|kick\n"
-      "  @velocity:LO-HI @all @recent @recent:N (notes of the last N ops) @not:TYPE:VALUE\n";
+  std::string out = core::selector_card(selector_catalog());
   out +=
       "\nPOSITIONS: M.B  M.B.T  tick:N  +DUR/-DUR (from the end of the last note written)  "
       "end\n";

@@ -1,5 +1,9 @@
 #include "domains/midi/edit.hpp"
 
+#include <algorithm>
+
+#include "domains/midi/selection.hpp"
+
 namespace fcp::midi {
 namespace {
 
@@ -27,15 +31,48 @@ void apply_entity(Song& song, const EntityChange<T>& change, bool forward) {
   }
 }
 
+// Keys of the conductor events `after` has that `before` does not have in the same form.
+void add_conductor_keys(const Conductor& before, const Conductor& after,
+                        std::vector<std::string>& keys) {
+  for (const auto& [tick, bpm] : after.tempos) {
+    auto it = before.tempos.find(tick);
+    if (it == before.tempos.end() || it->second != bpm)
+      keys.push_back(conductor_event_key(EventKind::tempo, tick));
+  }
+  for (const auto& [tick, key] : after.keys) {
+    auto it = before.keys.find(tick);
+    if (it == before.keys.end() || !(it->second == key))
+      keys.push_back(conductor_event_key(EventKind::key_sig, tick));
+  }
+  const auto& old_meter = before.meter.changes();
+  for (const auto& change : after.meter.changes()) {
+    const bool kept = std::any_of(old_meter.begin(), old_meter.end(), [&](const auto& old) {
+      return old.tick == change.tick && old.numerator == change.numerator &&
+             old.denominator == change.denominator;
+    });
+    if (!kept) keys.push_back(conductor_event_key(EventKind::time_sig, change.tick));
+  }
+  for (const auto& [tick, text] : after.markers) {
+    const auto [begin, end] = before.markers.equal_range(tick);
+    if (std::none_of(begin, end, [&](const auto& m) { return m.second == text; }))
+      keys.push_back(conductor_event_key(EventKind::marker, tick));
+  }
+}
+
 }  // namespace
 
-std::vector<EntityId> SongEdit::touched_notes() const {
-  std::vector<EntityId> ids;
+std::vector<std::string> SongEdit::touched_entities() const {
+  std::vector<std::string> keys;
   for (const auto& change : changes_) {
     if (const auto* note = std::get_if<EntityChange<Note>>(&change); note && note->after)
-      ids.push_back(note->id);
+      keys.push_back(std::to_string(note->id));
+    if (const auto* control = std::get_if<EntityChange<Control>>(&change);
+        control && control->after)
+      keys.push_back(std::to_string(control->id));
+    if (const auto* conductor = std::get_if<ConductorChange>(&change))
+      add_conductor_keys(conductor->before, conductor->after, keys);
   }
-  return ids;
+  return keys;
 }
 
 void apply_change(Song& song, const SongChange& change, bool forward) {

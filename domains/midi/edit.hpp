@@ -39,8 +39,9 @@ class SongEdit final : public core::Event {
       : summary_(std::move(summary)), changes_(std::move(changes)) {}
   std::string summary() const override { return summary_; }
   const std::vector<SongChange>& changes() const { return changes_; }
-  // Ids of the notes this edit created or changed (for @recent).
-  std::vector<EntityId> touched_notes() const;
+  // The notes and controls this edit created or changed (their ids), and the conductor events
+  // it added or changed (selection.hpp's conductor_event_key): what @recent chooses.
+  std::vector<std::string> touched_entities() const override;
 
  private:
   std::string summary_;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -20,6 +21,7 @@
 #include "core/response.hpp"
 #include "core/tokenizer.hpp"
 #include "domains/midi/document.hpp"
+#include "domains/midi/selection.hpp"
 #include "domains/midi/theory/controllers.hpp"
 #include "domains/midi/theory/drums.hpp"
 #include "domains/midi/theory/duration.hpp"
@@ -663,8 +665,73 @@ core::Result<PitchQuery> parse_find_pitch(std::string_view text) {
                           {"find C4", "find kick", "find F#"});
 }
 
-core::Result<std::string> query_find(const Song& song, const Query& query) {
+// One row of `find @SELECTOR…`: position, track (or "conductor") and the event.
+std::string found_row(const Song& song, const SongEvent& event) {
+  const Conductor& c = song.conductor();
+  std::string body;
+  const Track* track = song.track(event.track);
+  if (event.kind == EventKind::note) {
+    body = note_body(song, *track, *song.notes().find(event.id));
+  } else if (track != nullptr) {
+    body = control_body(*track, *song.controls().find(event.id));
+  } else if (event.kind == EventKind::tempo) {
+    body = "Tempo " + bpm_text(c.tempos.at(event.tick));
+  } else if (event.kind == EventKind::key_sig) {
+    body = "Key " + key_text(c.keys.at(event.tick));
+  } else if (event.kind == EventKind::time_sig) {
+    const auto meter = c.meter.at_tick(event.tick);
+    body = "Time sig " + meter_text(meter.numerator, meter.denominator);
+  } else {
+    body = "Marker " + quoted_text(event.text);
+  }
+  return event_row(song, event.tick, padded(track ? track->name : "conductor", 10) + " " + body);
+}
+
+// find @SELECTOR…: the events the selectors choose (core's engine, as the verbs), in time order.
+core::Result<std::string> find_selected(const Song& song, const Query& query,
+                                        const core::EventLog& log) {
+  std::vector<core::Selector> selectors;
+  std::string written = "find";
+  for (std::size_t i = 0; i < query.size(); ++i) {
+    if (query.tokens[i].quoted || !query[i].starts_with('@')) {
+      return core::make_error("find takes a pitch or selectors, not both",
+                              {query.with(i, "@pitch:" + as_token(query[i]))});
+    }
+    selectors.push_back(core::parse_selector(query[i]));
+    written += " " + query[i];
+  }
+  auto selection = select_events(song, selectors, log, written);
+  if (!selection) return selection.error();
+  if (selection->events.empty()) {
+    std::string answer = selection->nothing_matched;
+    answer.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(answer.front())));
+    return answer;
+  }
+  auto& events = selection->events;
+  std::unordered_map<EntityId, std::size_t> order;  // conductor (track 0) first
+  for (std::size_t i = 0; i < song.tracks().size(); ++i)
+    order[song.tracks()[i].id] = i + 1;
+  std::stable_sort(events.begin(), events.end(), [&](const SongEvent& a, const SongEvent& b) {
+    return std::tuple(a.tick, order[a.track]) < std::tuple(b.tick, order[b.track]);
+  });
+  const bool notes = std::all_of(events.begin(), events.end(),
+                                 [](const SongEvent& e) { return e.kind == EventKind::note; });
+  core::ReplyText out;
+  out.add("Found " + core::plural(events.size(), notes ? "note" : "event") + " matching " +
+          written.substr(5) + ":");
+  for (std::size_t i = 0; i < events.size() && i < kMaxLines; ++i)
+    out.add(found_row(song, events[i]));
+  if (events.size() > kMaxLines)
+    out.add("… " + std::to_string(events.size() - kMaxLines) + " more");
+  return out.str();
+}
+
+core::Result<std::string> query_find(const Song& song, const Query& query,
+                                     const core::EventLog& log) {
   if (query.size() == 0) return core::make_error("missing pitch: find PITCH", {"find C4"});
+  for (const auto& token : query.tokens) {
+    if (!token.quoted && token.text.starts_with('@')) return find_selected(song, query, log);
+  }
   auto wanted = parse_find_pitch(query[0]);
   if (!wanted) return wanted.error();
   std::unordered_map<EntityId, std::size_t> order;
@@ -1055,7 +1122,6 @@ core::Result<std::string> query_instruments(const MidiDocument& doc, Query query
 std::optional<core::Result<std::string>> run_query(const MidiDocument& doc, std::string_view verb,
                                                    std::string_view args,
                                                    const core::CallContext& ctx) {
-  (void)ctx;
   static const std::array<std::string_view, 9> known = {"map",        "tracks",  "events",
                                                         "describe",   "stats",   "find",
                                                         "piano-roll", "tracker", "instruments"};
@@ -1069,7 +1135,7 @@ std::optional<core::Result<std::string>> run_query(const MidiDocument& doc, std:
   if (verb == "stats") return query_stats(doc);
   if (verb == "events") return query_events(song, query);
   if (verb == "describe") return query_describe(song, query);
-  if (verb == "find") return query_find(song, query);
+  if (verb == "find") return query_find(song, query, ctx.log);
   if (verb == "piano-roll") return query_piano_roll(song, query);
   if (verb == "tracker") return query_tracker(song, std::move(query));
   return query_instruments(doc, std::move(query));
@@ -1088,8 +1154,9 @@ std::vector<core::VerbSpec> query_specs() {
        "channel, instrument, bank, counts, mute/solo, pitch and velocity ranges, time span"},
       {"stats", "stats", "queries",
        "tempo, meter, key, ppqn, counts, duration m:ss.cc over the tempo map, measures"},
-      {"find", "find PITCH", "queries",
-       "notes at a pitch (C4, midi:60, a drum name) or pitch class (F#), in time order"},
+      {"find", "find PITCH | find @SELECTOR…", "queries",
+       "notes at a pitch (C4, midi:60, a drum name) or pitch class (F#), or the events the "
+       "selectors choose (as verbs do), in time order"},
       {"piano-roll", "piano-roll TRACK M.B-M.B", "queries",
        "ASCII grid, rows high→low, '#' sounding; 16th/8th/beat columns (max 64), end excluded"},
       {"tracker", "tracker TRACK M.B-M.B [res:quarter|8th|16th|32nd] | tracker A,B,C|* M.B-M.B",

@@ -20,6 +20,9 @@ class Event {
   virtual ~Event() = default;
   // One line for `history` and `diff` (e.g. `add svc Auth`); no prefix.
   virtual std::string summary() const = 0;
+  // Keys of the entities this op created or changed, as the domain's SelectorScope::key_of
+  // names them: what `@recent` chooses. Deleted entities may be listed; they no longer match.
+  virtual std::vector<std::string> touched_entities() const { return {}; }
 };
 using EventPtr = std::shared_ptr<const Event>;
 

@@ -104,6 +104,29 @@ TEST_F(SessionTest, UnknownVerbSuggestsThePastableCorrectedOp) {
   EXPECT_NE(far.text.find("  try: deck_help"), std::string::npos);
 }
 
+TEST_F(SessionTest, ADomainGetsTheSelectorEngineWhole) {
+  // The test domain only supplies @color: and its cards; the rest is the engine's.
+  action("new X");
+  ops({"add A color:blue", "add B color:red", "add C color:blue"});
+  EXPECT_EQ(ops({"set @color:blue @recent color:green"}).text, "*card C color:green\n[3c 0l]");
+  // Blue or red, but not what the last two ops touched (C, by `add C` and by the `set`).
+  EXPECT_EQ(ops({"set @color:blue @color:red @not:recent:2 color:pink"}).text,
+            "*card A color:pink\n*card B color:pink\n[3c 0l]");
+  auto nothing = ops({"remove @color:gold", "add D"});
+  EXPECT_FALSE(nothing.is_error);
+  EXPECT_EQ(nothing.text,
+            "? no cards match @color:gold — there are 3 cards; remove changed nothing\n"
+            "+card D\n? D: no color\n[4c 0l]");
+  EXPECT_EQ(session_.run_query("list @color:pink @recent:2").text,
+            "deck \"X\": 4 cards\n  A pink\n  B pink");
+  EXPECT_EQ(session_.run_query("list @color:pink @recent").text,
+            "no cards match @color:pink @recent — @recent matches 1 card; @color:pink matches 2 "
+            "cards");
+  auto unknown = ops({"remove @colour:blue"});
+  EXPECT_TRUE(unknown.is_error);
+  EXPECT_NE(unknown.text.find("  try: remove @color:blue"), std::string::npos) << unknown.text;
+}
+
 TEST_F(SessionTest, OneOpIsOneUndoStepEvenWhenItChangesMany) {
   action("new X");
   ops({"add c count:5 color:red"});

@@ -10,6 +10,7 @@
 
 #include "core/resolve.hpp"
 #include "core/response.hpp"
+#include "core/selector.hpp"
 
 namespace fcp::testing {
 namespace {
@@ -30,7 +31,51 @@ struct DeckEvent final : core::Event {
   std::string text;
   std::vector<std::pair<std::optional<Card>, std::optional<Card>>> changes;
   std::string summary() const override { return text; }
+  std::vector<std::string> touched_entities() const override {
+    std::vector<std::string> names;
+    for (const auto& [before, after] : changes) {
+      if (after) names.push_back(after->name);
+    }
+    return names;
+  }
 };
+
+// The deck's selectors: the engine's built-ins plus @color:C, over the cards in name order.
+class CardScope;
+Result<core::EntityTest> color_test(const CardScope& scope, std::string_view value);
+
+const core::SelectorCatalog& card_catalog() {
+  static const core::SelectorCatalog catalog{
+      "card",
+      "T",
+      "always \"card\"",
+      "",
+      {{"color", core::SelectorValue::required, "C", "cards of that colour", "",
+        core::scoped_compile(&color_test)}},
+      false};
+  return catalog;
+}
+
+class CardScope final : public core::SelectorScope {
+ public:
+  explicit CardScope(const std::map<std::string, Card>& cards) {
+    for (const auto& [name, card] : cards)
+      cards_.push_back(&card);
+  }
+  const core::SelectorCatalog& catalog() const override { return card_catalog(); }
+  std::size_t size() const override { return cards_.size(); }
+  std::string type_of(std::size_t) const override { return "card"; }
+  std::string key_of(std::size_t i) const override { return cards_[i]->name; }
+  const Card& card(std::size_t i) const { return *cards_[i]; }
+
+ private:
+  std::vector<const Card*> cards_;
+};
+
+Result<core::EntityTest> color_test(const CardScope& scope, std::string_view value) {
+  return core::EntityTest(
+      [&scope, color = std::string(value)](std::size_t i) { return scope.card(i).color == color; });
+}
 
 // Delivers effects on a detached thread, as a real bridge would complete asynchronously.
 class FakeExecutor final : public core::EffectExecutor {
@@ -118,8 +163,13 @@ class DeckDocument final : public core::Document {
     if (before) erase(before->name);
     if (after) put(*after);
   }
-  Result<std::vector<std::string>> select(const core::ParsedOp& op, const core::CallContext& ctx,
-                                          std::size_t positional) const;
+  // The cards an op names: one by reference, or what its selectors choose (core's engine).
+  struct Selected {
+    std::vector<std::string> names;
+    std::string nothing_matched;
+  };
+  Result<Selected> select(const core::ParsedOp& op, const core::CallContext& ctx,
+                          std::size_t positional) const;
   Result<core::OpOutcome> add(const core::ParsedOp& op);
   Result<core::OpOutcome> change_each(const core::ParsedOp& op, const core::CallContext& ctx);
   Result<core::OpOutcome> link(const core::ParsedOp& op);
@@ -137,41 +187,21 @@ core::EventPtr make_event(
   return event;
 }
 
-Result<std::vector<std::string>> DeckDocument::select(const core::ParsedOp& op,
-                                                      const core::CallContext& ctx,
-                                                      std::size_t positional) const {
+Result<DeckDocument::Selected> DeckDocument::select(const core::ParsedOp& op,
+                                                    const core::CallContext& ctx,
+                                                    std::size_t positional) const {
   if (op.selectors.empty()) {
     if (op.positionals.size() <= positional) return make_error(op.verb + " needs a card name");
     auto id = index_.resolve(op.positionals[positional], "card");
     if (!id) return id.error();
-    return std::vector<std::string>{*id};
+    return Selected{{*id}, ""};
   }
-  std::set<std::string> recent;
-  std::vector<std::string> out;
-  for (const auto& [name, card] : cards_) {
-    bool keep = true;
-    for (const auto& sel : op.selectors) {
-      bool match = false;
-      if (sel.type == "all") {
-        match = true;
-      } else if (sel.type == "color") {
-        match = card.color == sel.value;
-      } else if (sel.type == "recent") {
-        if (recent.empty()) {
-          for (const auto& e : ctx.log.recent(sel.value.empty() ? 1 : std::stoul(sel.value)))
-            for (const auto& c : static_cast<const DeckEvent&>(*e).changes)
-              if (c.second) recent.insert(c.second->name);
-        }
-        match = recent.contains(name);
-      } else {
-        return make_error("unknown selector type \"" + sel.type + "\"",
-                          {"@all", "@color:COLOR", "@recent:N"});
-      }
-      keep = keep && (match != sel.negated);
-    }
-    if (keep) out.push_back(name);
-  }
-  if (out.empty()) return make_error("no card matches " + op.selectors.front().raw);
+  const CardScope scope(cards_);
+  auto selection = core::select(op.selectors, scope, ctx.log, op.raw);
+  if (!selection) return selection.error();
+  Selected out{{}, std::move(selection->nothing_matched)};
+  for (std::size_t i : selection->members)
+    out.names.push_back(scope.card(i).name);
   return out;
 }
 
@@ -204,12 +234,15 @@ Result<core::OpOutcome> DeckDocument::change_each(const core::ParsedOp& op,
                                                   const core::CallContext& ctx) {
   auto targets = select(op, ctx, 0);
   if (!targets) return targets.error();
-  if (op.verb == "rename" && (targets->size() != 1 || op.positionals.size() < 2))
+  if (targets->names.empty())
+    return core::OpOutcome{
+        {core::nothing_matched_warning(targets->nothing_matched, op.verb)}, nullptr, {}, {}};
+  if (op.verb == "rename" && (targets->names.size() != 1 || op.positionals.size() < 2))
     return make_error("rename needs one card and a new name", {"rename OLD NEW"});
   if (op.verb == "set" && !op.has_param("color")) return make_error("set needs color:C");
   core::OpOutcome outcome;
   std::vector<std::pair<std::optional<Card>, std::optional<Card>>> changes;
-  for (const auto& name : *targets) {
+  for (const auto& name : targets->names) {
     Card before = cards_.at(name);
     std::optional<Card> after = before;
     if (op.verb == "remove") {
@@ -287,7 +320,8 @@ std::optional<Result<std::string>> DeckDocument::query(std::string_view verb, st
       if (!op) return Result<std::string>(op.error());
       auto selected = select(*op, ctx, 0);
       if (!selected) return Result<std::string>(selected.error());
-      names = *selected;
+      if (selected->names.empty()) return Result<std::string>(selected->nothing_matched);
+      names = std::move(selected->names);
     } else {
       for (const auto& [name, card] : cards_)
         names.push_back(name);
@@ -329,9 +363,7 @@ class DeckDomain final : public core::Domain {
   std::string_view name() const override { return "deck"; }
   std::string_view display_name() const override { return "test cards"; }
   const core::VerbRegistry& verbs() const override { return verbs_; }
-  std::string card_sections() const override {
-    return "## Selectors\n  @all  @color:C  @recent[:N]  @not:TYPE:VALUE";
-  }
+  std::string card_sections() const override { return core::selector_card(card_catalog()); }
   std::vector<core::VerbSpec> queries() const override {
     return {{"map", "map", "", "all cards"},
             {"list", "list [@SELECTOR]", "", "cards matching"},

@@ -267,19 +267,16 @@ core::Result<void> verb_style(OpContext& ctx) {
       return shape.error();
     }
   }
-  std::vector<std::string> ids;
-  for (const auto& target : targets) {
-    auto matched = resolve_targets(ctx, target);
-    if (!matched) return matched.error();
-    ids.insert(ids.end(), matched->begin(), matched->end());
-  }
-  for (const auto& id : ids)
+  auto chosen = resolve_targets(ctx, targets, resolve_shape);
+  if (!chosen) return chosen.error();
+  if (nothing_to_change(ctx, *chosen)) return {};
+  for (const auto& id : chosen->ids)
     ctx.edit.update(id, [&](Cell& cell) { apply_set(cell, *set); });
   std::string names;
   for (const auto& target : targets)
     names += (names.empty() ? "" : " ") + target.text;
   ctx.lines.push_back("*styled " + names + " " + echo(*set) + " (" +
-                      core::plural(ids.size(), "shape") + ")");
+                      core::plural(chosen->ids.size(), "shape") + ")");
   return {};
 }
 

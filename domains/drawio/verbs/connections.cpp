@@ -366,15 +366,10 @@ core::Result<void> verb_connect(OpContext& ctx) {
   }
   std::vector<std::vector<std::string>> ends;
   for (std::size_t i = 0; i < tokens.size(); i += 2) {
-    if (tokens[i].is_selector()) {
-      auto targets = resolve_targets(ctx, tokens[i]);
-      if (!targets) return targets.error();
-      ends.push_back(std::move(*targets));
-    } else {
-      auto id = resolve_shape_or_group(ctx, tokens[i].text);
-      if (!id) return id.error();
-      ends.push_back({*id});
-    }
+    auto end = resolve_targets(ctx, std::span(&tokens[i], 1), resolve_shape_or_group);
+    if (!end) return end.error();
+    if (nothing_to_change(ctx, *end)) return {};
+    ends.push_back(std::move(end->ids));
   }
   std::size_t planned = 0;
   for (std::size_t i = 0; i + 1 < ends.size(); ++i)
@@ -419,22 +414,16 @@ core::Result<void> verb_disconnect(OpContext& ctx) {
   const bool all = tokens.size() == 4 && tokens[3].text == "all";
   if (tokens.size() > 3 && !all)
     return core::make_error("disconnect takes one pair: SRC -> TGT [all]");
-  auto sources = resolve_targets(ctx, tokens[0]);
-  if (!sources) {
-    auto group = resolve_shape_or_group(ctx, tokens[0].text);
-    if (!group) return sources.error();
-    sources = std::vector<std::string>{*group};
-  }
-  auto targets = resolve_targets(ctx, tokens[2]);
-  if (!targets) {
-    auto group = resolve_shape_or_group(ctx, tokens[2].text);
-    if (!group) return targets.error();
-    targets = std::vector<std::string>{*group};
-  }
+  auto sources = resolve_targets(ctx, std::span(&tokens[0], 1), resolve_shape_or_group);
+  if (!sources) return sources.error();
+  if (nothing_to_change(ctx, *sources)) return {};
+  auto targets = resolve_targets(ctx, std::span(&tokens[2], 1), resolve_shape_or_group);
+  if (!targets) return targets.error();
+  if (nothing_to_change(ctx, *targets)) return {};
   const bool any_direction = tokens[1].text != "->";
   std::size_t removed = 0;
-  for (const auto& source : *sources) {
-    for (const auto& target : *targets) {
+  for (const auto& source : sources->ids) {
+    for (const auto& target : targets->ids) {
       auto edges = edges_between(ctx, source, target, any_direction);
       if (edges.empty()) continue;
       if (!all) edges.resize(1);

@@ -1,6 +1,5 @@
 // Organization verbs: group (nestable containers) and ungroup.
 #include <algorithm>
-#include <unordered_set>
 
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
@@ -40,23 +39,10 @@ core::Result<void> verb_group(OpContext& ctx) {
   if (ctx.index().group_names().lookup(*name).level == core::MatchLevel::exact)
     return core::make_error("a group named \"" + *name + "\" already exists on this page",
                             {"group … as:" + quote_token(*name + " 2")});
-  std::vector<std::string> members;
-  std::unordered_set<std::string> seen;
-  for (const auto& token : tokens) {
-    std::vector<std::string> ids;
-    if (token.is_selector()) {
-      auto matched = resolve_targets(ctx, token);
-      if (!matched) return matched.error();
-      ids = std::move(*matched);
-    } else {
-      auto id = resolve_shape_or_group(ctx, token.text);
-      if (!id) return id.error();
-      ids.push_back(*id);
-    }
-    for (auto& id : ids) {
-      if (seen.insert(id).second) members.push_back(std::move(id));
-    }
-  }
+  auto targets = resolve_targets(ctx, tokens, resolve_shape_or_group);
+  if (!targets) return targets.error();
+  if (nothing_to_change(ctx, *targets)) return {};
+  const std::vector<std::string>& members = targets->ids;
   // Members keep their innermost common container as the new group's parent, so groups nest.
   std::string parent = parent_group(ctx, members.front());
   for (const auto& id : members) {

@@ -126,24 +126,6 @@ void after_geometry_change(OpContext& ctx, const std::vector<std::string>& ids) 
     fit_group(ctx, group);
 }
 
-core::Result<std::vector<std::string>> collect_targets(const OpContext& ctx,
-                                                       const std::vector<OpToken>& tokens,
-                                                       bool allow_groups) {
-  std::vector<std::string> ids;
-  for (const auto& token : tokens) {
-    if (!token.is_selector() && allow_groups) {
-      auto id = resolve_shape_or_group(ctx, token.text);
-      if (!id) return id.error();
-      ids.push_back(*id);
-      continue;
-    }
-    auto matched = resolve_targets(ctx, token);
-    if (!matched) return matched.error();
-    ids.insert(ids.end(), matched->begin(), matched->end());
-  }
-  return ids;
-}
-
 Rect union_of(const OpContext& ctx, const std::vector<std::string>& ids) {
   Rect all = bounds_of(ctx, ids.front());
   for (const auto& id : ids)
@@ -159,14 +141,16 @@ core::Result<void> verb_move(OpContext& ctx) {
     return core::make_error("move requires a target",
                             {"move Auth to:400,200", "move Auth to:top-right",
                              "move Cache near:Auth dir:right", "move @group:Backend by:100,0"});
-  auto ids = collect_targets(ctx, tokens, true);
-  if (!ids) return ids.error();
-  const Rect box = union_of(ctx, *ids);
+  auto targets = resolve_targets(ctx, tokens, resolve_shape_or_group);
+  if (!targets) return targets.error();
+  if (nothing_to_change(ctx, *targets)) return {};
+  std::vector<std::string> ids = std::move(targets->ids);
+  const Rect box = union_of(ctx, ids);
   double x = box.x, y = box.y;
   if (const std::string* to = ctx.op.param("to")) {
     if (auto region = data::parse_region(*to)) {
       std::tie(x, y) = region_position(ctx, region->first, region->second, box.width, box.height,
-                                       ids->size() == 1 ? std::string_view((*ids)[0]) : "");
+                                       ids.size() == 1 ? std::string_view(ids[0]) : "");
     } else {
       auto xy = parse_xy(*to, "to");
       if (!xy) {
@@ -231,20 +215,20 @@ core::Result<void> verb_move(OpContext& ctx) {
     if (!parsed) return parsed.error();
     strict = *parsed;
   }
-  translate(ctx, *ids, x - box.x, y - box.y);
-  after_geometry_change(ctx, *ids);
-  const std::size_t shifted = strict ? 0 : ripple(ctx, *ids);
+  translate(ctx, ids, x - box.x, y - box.y);
+  after_geometry_change(ctx, ids);
+  const std::size_t shifted = strict ? 0 : ripple(ctx, ids);
   const std::string tail =
       shifted ? " (shifted " + core::plural(shifted, "item") + ")" : std::string();
-  if (ids->size() == 1 && ctx.index().kind((*ids)[0]) == CellKind::group) {
-    ctx.lines.push_back("@moved group " + display_name(ctx.doc, (*ids)[0]) + " (" +
-                        core::plural(group_members(ctx, (*ids)[0]).size(), "shape") + ") to (" +
+  if (ids.size() == 1 && ctx.index().kind(ids[0]) == CellKind::group) {
+    ctx.lines.push_back("@moved group " + display_name(ctx.doc, ids[0]) + " (" +
+                        core::plural(group_members(ctx, ids[0]).size(), "shape") + ") to (" +
                         format_xy(x, y) + ")" + tail);
-  } else if (ids->size() == 1) {
-    ctx.lines.push_back("@moved " + display_name(ctx.doc, (*ids)[0]) + " to (" + format_xy(x, y) +
+  } else if (ids.size() == 1) {
+    ctx.lines.push_back("@moved " + display_name(ctx.doc, ids[0]) + " to (" + format_xy(x, y) +
                         ")" + tail);
   } else {
-    ctx.lines.push_back("@moved " + core::plural(ids->size(), "shape") + " by (" +
+    ctx.lines.push_back("@moved " + core::plural(ids.size(), "shape") + " by (" +
                         format_xy(x - box.x, y - box.y) + ")" + tail);
   }
   return {};
@@ -257,9 +241,11 @@ core::Result<void> verb_resize(OpContext& ctx) {
     return core::make_error("resize requires REF to:WxH", {"resize Auth to:200x80"});
   auto size = parse_size(*to);
   if (!size) return size.error();
-  auto ids = collect_targets(ctx, tokens, true);
-  if (!ids) return ids.error();
-  for (const auto& id : *ids) {
+  auto targets = resolve_targets(ctx, tokens, resolve_shape_or_group);
+  if (!targets) return targets.error();
+  if (nothing_to_change(ctx, *targets)) return {};
+  std::vector<std::string> ids = std::move(targets->ids);
+  for (const auto& id : ids) {
     const Rect r = bounds_of(ctx, id);
     place_cell(ctx, id, r.x, r.y, *size);
     // Badges keep their corner.
@@ -279,7 +265,7 @@ core::Result<void> verb_resize(OpContext& ctx) {
     ctx.lines.push_back("*resized " + display_name(ctx.doc, id) + " to " +
                         format_number(size->first) + "x" + format_number(size->second));
   }
-  after_geometry_change(ctx, *ids);
+  after_geometry_change(ctx, ids);
   return {};
 }
 
@@ -318,15 +304,17 @@ core::Result<void> verb_align(OpContext& ctx) {
         "align requires shapes and left, right, top, bottom, center (a "
         "vertical line) or middle (a horizontal line)",
         {"align A B C left", "align @group:Backend top"});
-  auto ids = collect_targets(ctx, tokens, true);
-  if (!ids) return ids.error();
-  if (ids->size() < 2) return core::make_error("align needs at least two shapes");
-  const Rect all = union_of(ctx, *ids);
+  auto targets = resolve_targets(ctx, tokens, resolve_shape_or_group);
+  if (!targets) return targets.error();
+  if (nothing_to_change(ctx, *targets)) return {};
+  std::vector<std::string> ids = std::move(targets->ids);
+  if (ids.size() < 2) return core::make_error("align needs at least two shapes");
+  const Rect all = union_of(ctx, ids);
   double sum = 0;
-  for (const auto& id : *ids)
+  for (const auto& id : ids)
     sum += mode == "center" ? bounds_of(ctx, id).center_x() : bounds_of(ctx, id).center_y();
-  const double mean = std::round(sum / static_cast<double>(ids->size()));
-  for (const auto& id : *ids) {
+  const double mean = std::round(sum / static_cast<double>(ids.size()));
+  for (const auto& id : ids) {
     const Rect r = bounds_of(ctx, id);
     double x = r.x, y = r.y;
     if (mode == "left") x = all.x;
@@ -337,8 +325,8 @@ core::Result<void> verb_align(OpContext& ctx) {
     if (mode == "middle") y = mean - r.height / 2;
     translate(ctx, {id}, x - r.x, y - r.y);
   }
-  after_geometry_change(ctx, *ids);
-  ctx.lines.push_back("@aligned " + core::plural(ids->size(), "shape") + " " + mode);
+  after_geometry_change(ctx, ids);
+  ctx.lines.push_back("@aligned " + core::plural(ids.size(), "shape") + " " + mode);
   return {};
 }
 
@@ -353,36 +341,38 @@ core::Result<void> verb_distribute(OpContext& ctx) {
   if (axis != "horizontal" && axis != "vertical")
     return core::make_error("distribute requires shapes and horizontal or vertical",
                             {"distribute A B C horizontal", "distribute @all vertical gap:40"});
-  auto ids = collect_targets(ctx, tokens, true);
-  if (!ids) return ids.error();
+  auto targets = resolve_targets(ctx, tokens, resolve_shape_or_group);
+  if (!targets) return targets.error();
+  if (nothing_to_change(ctx, *targets)) return {};
+  std::vector<std::string> ids = std::move(targets->ids);
   std::optional<double> gap;
   if (const std::string* text = ctx.op.param("gap")) {
     auto value = parse_number(*text, "gap");
     if (!value || *value < 0) return core::make_error("invalid gap:" + *text);
     gap = *value;
   }
-  if (ids->size() < (gap ? 2u : 3u))
+  if (ids.size() < (gap ? 2u : 3u))
     return core::make_error("distribute needs at least three shapes (two with gap:N)");
   const bool horizontal = axis == "horizontal";
-  std::sort(ids->begin(), ids->end(), [&](const auto& a, const auto& b) {
+  std::sort(ids.begin(), ids.end(), [&](const auto& a, const auto& b) {
     const Rect ra = bounds_of(ctx, a), rb = bounds_of(ctx, b);
     return horizontal ? ra.center_x() < rb.center_x() : ra.center_y() < rb.center_y();
   });
   double total = 0;
-  for (const auto& id : *ids)
+  for (const auto& id : ids)
     total += horizontal ? bounds_of(ctx, id).width : bounds_of(ctx, id).height;
-  const Rect first = bounds_of(ctx, ids->front()), last = bounds_of(ctx, ids->back());
+  const Rect first = bounds_of(ctx, ids.front()), last = bounds_of(ctx, ids.back());
   const double span = horizontal ? last.right() - first.x : last.bottom() - first.y;
-  const double step = gap ? *gap : (span - total) / static_cast<double>(ids->size() - 1);
+  const double step = gap ? *gap : (span - total) / static_cast<double>(ids.size() - 1);
   double cursor = horizontal ? first.x : first.y;
-  for (const auto& id : *ids) {
+  for (const auto& id : ids) {
     const Rect r = bounds_of(ctx, id);
     const double pos = std::round(cursor);
     translate(ctx, {id}, horizontal ? pos - r.x : 0, horizontal ? 0 : pos - r.y);
     cursor += (horizontal ? r.width : r.height) + step;
   }
-  after_geometry_change(ctx, *ids);
-  ctx.lines.push_back("@distributed " + core::plural(ids->size(), "shape") + " " +
+  after_geometry_change(ctx, ids);
+  ctx.lines.push_back("@distributed " + core::plural(ids.size(), "shape") + " " +
                       (horizontal ? "horizontally" : "vertically") +
                       (gap ? " gap:" + format_number(*gap) : std::string()));
   return {};
@@ -452,10 +442,14 @@ core::Result<void> verb_layout(OpContext& ctx) {
     std::string_view rest = *pin;
     while (!rest.empty()) {
       const auto comma = rest.find(',');
-      OpToken token{std::string(rest.substr(0, comma)), false};
-      auto ids = resolve_targets(ctx, token);
-      if (!ids) return ids.error();
-      pinned.insert(ids->begin(), ids->end());
+      // Each item of the list is its own choice: the items unite.
+      const OpToken item{std::string(rest.substr(0, comma)), false};
+      auto targets = resolve_targets(ctx, std::span(&item, 1), resolve_shape);
+      if (!targets) return targets.error();
+      if (!targets->nothing_matched.empty())
+        ctx.lines.push_back(
+            core::warning_line("pin:" + item.text + " pins nothing: " + targets->nothing_matched));
+      pinned.insert(targets->ids.begin(), targets->ids.end());
       rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     }
   }

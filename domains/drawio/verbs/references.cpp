@@ -1,12 +1,14 @@
 // Reference resolution for drawio ops: the engine's cascade plus qualifiers (type:Label,
-// Group/Label, #id), selectors, and errors whose hints are the op with the reference fixed.
+// Group/Label, #id), targets (references united with what the op's selectors choose), and
+// errors whose hints are the op with the reference fixed.
 #include <algorithm>
-#include <map>
+#include <unordered_set>
 
 #include "core/tokenizer.hpp"
 #include "domains/drawio/data/node_types.hpp"
 #include "domains/drawio/data/stencils.hpp"
 #include "domains/drawio/labels.hpp"
+#include "domains/drawio/selection.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
 
 namespace fcp::drawio {
@@ -213,127 +215,38 @@ core::Result<std::string> resolve_shape_or_group(const OpContext& ctx, std::stri
   return shape;
 }
 
-core::Result<std::vector<std::string>> resolve_targets(const OpContext& ctx, const OpToken& token) {
-  if (token.is_selector()) {
-    const core::Selector selector = core::parse_selector(token.text);
-    if (selector.type == "page" && !selector.negated) {
-      return core::make_error(token.text +
-                                  " names shapes of another page; ops change the active "
-                                  "page only",
-                              {"page switch " + quote_token(selector.value)});
+core::Result<Targets> resolve_targets(const OpContext& ctx, std::span<const OpToken> tokens,
+                                      ReferenceResolver resolve) {
+  Targets out;
+  std::unordered_set<std::string> seen;
+  std::vector<core::Selector> selectors;
+  for (const auto& token : tokens) {
+    if (token.is_selector()) {
+      selectors.push_back(core::parse_selector(token.text));
+      continue;
     }
-    return select_shapes(ctx.doc, selector);
+    auto id = resolve(ctx, token.text);
+    if (!id) return id.error();
+    if (seen.insert(*id).second) out.ids.push_back(std::move(*id));
   }
-  auto id = resolve_shape(ctx, token.text);
-  if (!id) return id.error();
-  return std::vector<std::string>{*id};
+  if (selectors.empty()) return out;
+  auto selection =
+      select_shapes(ctx.doc, ctx.edit.page_index(), selectors, ctx.call.log, ctx.op.raw);
+  if (!selection) return selection.error();
+  for (auto& id : selection->ids) {
+    if (seen.insert(id).second) out.ids.push_back(std::move(id));
+  }
+  out.nothing_matched = std::move(selection->nothing_matched);
+  return out;
 }
 
-core::Result<std::vector<std::string>> select_shapes(const DrawioDocument& doc,
-                                                     const core::Selector& selector) {
-  std::size_t page_number = doc.active_page_index();
-  if (selector.type == "page") {
-    bool found = false;
-    for (std::size_t i = 0; i < doc.diagram().pages().size(); ++i) {
-      if (core::to_lower(doc.page(i).name()) == core::to_lower(selector.value)) {
-        page_number = i;
-        found = true;
-        break;
-      }
-    }
-    if (!found) return core::make_error("unknown page \"" + selector.value + "\"");
-  }
-  const Page& page = doc.page(page_number);
-  const PageIndex& idx = doc.index(page_number);
-  std::vector<std::string> all;
-  for (const Cell& cell : page.cells()) {
-    if (idx.kind(cell.id) == CellKind::shape) all.push_back(cell.id);
-  }
-  std::vector<std::string> matched;
-  const std::string& value = selector.value;
-  if (selector.type == "all" || selector.type == "page") {
-    matched = all;
-  } else if (selector.type == "recent") {
-    std::size_t count = 1;
-    if (!value.empty()) {
-      count = 0;
-      for (char c : value) {
-        if (c < '0' || c > '9' || count > 1'000'000)
-          return core::make_error("@recent:N needs a count, got \"" + value + "\"");
-        count = count * 10 + static_cast<std::size_t>(c - '0');
-      }
-    }
-    matched = all;
-    std::stable_sort(matched.begin(), matched.end(), [&](const auto& a, const auto& b) {
-      return idx.touched_at(a) > idx.touched_at(b);
-    });
-    if (matched.size() > count) matched.resize(count);
-  } else if (selector.type == "orphan") {
-    matched = filter(all, [&](const std::string& id) { return idx.incident_edges(id).empty(); });
-  } else if (selector.type == "type") {
-    matched = filter(all, [&](const std::string& id) {
-      return core::to_lower(shape_type(*page.find(id))) == core::to_lower(value);
-    });
-  } else if (selector.type == "group") {
-    auto group = idx.group_names().lookup(value);
-    if (group.ids.size() != 1) {
-      std::vector<std::string> hints;
-      for (const auto& name : core::closest_matches(value, idx.group_names().names()))
-        hints.push_back("@group:" + name);
-      return core::make_error(group.ids.empty() ? "unknown group \"" + value + "\""
-                                                : "group \"" + value + "\" is ambiguous",
-                              std::move(hints));
-    }
-    matched = filter(all, [&](const std::string& id) { return inside(page, id, group.ids[0]); });
-  } else if (selector.type == "connected") {
-    auto found = idx.shape_names().lookup(value);
-    if (found.ids.size() != 1) {
-      return core::make_error(
-          found.ids.empty() ? "unknown shape \"" + value + "\"" : "\"" + value + "\" is ambiguous",
-          core::closest_matches(value, idx.shape_names().names()));
-    }
-    const std::string& center = found.ids.front();
-    std::unordered_map<std::string, bool> neighbours;
-    for (const auto& edge_id : idx.incident_edges(center)) {
-      const auto* entry = idx.entry(edge_id);
-      if (entry == nullptr) continue;
-      neighbours[entry->source == center ? entry->target : entry->source] = true;
-    }
-    matched =
-        filter(all, [&](const std::string& id) { return id != center && neighbours.contains(id); });
-  } else if (selector.type == "layer") {
-    std::string layer_id;
-    for (const Cell* layer : page.layers()) {
-      const std::string name = cell_label(*layer);
-      if (core::to_lower(name) == core::to_lower(value) || layer->id == value) {
-        layer_id = layer->id;
-        break;
-      }
-    }
-    if (layer_id.empty()) return core::make_error("unknown layer \"" + value + "\"");
-    matched = filter(all, [&](const std::string& id) { return inside(page, id, layer_id); });
-  } else {
-    return core::make_error("unknown selector @" + selector.type,
-                            {"@all", "@recent:3", "@orphan", "@type:db", "@group:NAME",
-                             "@connected:REF", "@page:NAME", "@layer:NAME", "@not:type:db"});
-  }
-  if (selector.negated) {
-    std::unordered_map<std::string_view, bool> excluded;
-    for (const auto& id : matched)
-      excluded[id] = true;
-    matched = filter(all, [&](const std::string& id) { return !excluded.contains(id); });
-  }
-  if (matched.empty()) {
-    std::map<std::string, std::size_t> types;
-    for (const auto& id : all)
-      ++types[shape_type(*page.find(id))];
-    std::string has;
-    for (const auto& [type, count] : types)
-      has += (has.empty() ? "" : ", ") + std::to_string(count) + " " + type;
-    return core::make_error(selector.raw + " matched 0 shapes (page has: " +
-                            (has.empty() ? std::string("no shapes") : has) + ")");
-  }
-  return matched;
+bool nothing_to_change(OpContext& ctx, const Targets& targets) {
+  if (targets.nothing_matched.empty()) return targets.ids.empty();
+  // With named references left, the op goes on with them: only the selectors came up empty.
+  ctx.lines.push_back(targets.ids.empty()
+                          ? core::nothing_matched_warning(targets.nothing_matched, ctx.op.verb)
+                          : core::warning_line(targets.nothing_matched));
+  return targets.ids.empty();
 }
 
 }  // namespace fcp::drawio

@@ -357,28 +357,36 @@ core::Result<void> verb_add(OpContext& ctx) {
   return {};
 }
 
+namespace {
+
+// A shape, or a group named by its label (case-insensitively): remove takes the group with
+// everything in it.
+core::Result<std::string> shape_or_group_named(const OpContext& ctx, std::string_view ref) {
+  auto shape = resolve_shape(ctx, ref);
+  if (shape) return shape;
+  const auto group = ctx.index().group_names().lookup(ref);
+  if (group.ids.size() == 1 && group.level <= core::MatchLevel::case_insensitive)
+    return group.ids.front();
+  return shape;
+}
+
+}  // namespace
+
 core::Result<void> verb_remove(OpContext& ctx) {
   const auto tokens = ordered_tokens(ctx.op);
   if (tokens.empty()) return core::make_error("remove requires a target", {"remove Cache"});
-  std::vector<std::string> shapes;
-  std::vector<std::string> groups;
   for (const auto& token : tokens) {
     if (token.is_arrow())
       return core::make_error("remove takes shapes; remove an edge with disconnect",
                               {"disconnect " + ctx.op.raw.substr(7)});
-    auto targets = resolve_targets(ctx, token);
-    if (!targets) {
-      // A group name removes the group and everything in it.
-      auto group = ctx.index().group_names().lookup(token.text);
-      if (!token.is_selector() && group.ids.size() == 1 &&
-          group.level <= core::MatchLevel::case_insensitive) {
-        groups.push_back(group.ids.front());
-        continue;
-      }
-      return targets.error();
-    }
-    shapes.insert(shapes.end(), targets->begin(), targets->end());
   }
+  auto targets = resolve_targets(ctx, tokens, shape_or_group_named);
+  if (!targets) return targets.error();
+  if (nothing_to_change(ctx, *targets)) return {};
+  std::vector<std::string> shapes;
+  std::vector<std::string> groups;
+  for (auto& id : targets->ids)
+    (ctx.index().kind(id) == CellKind::group ? groups : shapes).push_back(std::move(id));
   for (const auto& group : groups) {
     std::vector<std::string> inside;
     std::vector<std::string> stack{group};
@@ -401,7 +409,7 @@ core::Result<void> verb_remove(OpContext& ctx) {
                         (edges ? ", " + core::plural(edges, "edge") : std::string()) + ")");
   }
   for (const auto& shape : shapes) {
-    if (!ctx.page().contains(shape)) continue;  // named twice
+    if (!ctx.page().contains(shape)) continue;  // inside a group removed above
     const std::string name = display_name(ctx.doc, shape);
     const auto edges = remove_shape(ctx, shape);
     ctx.lines.push_back(

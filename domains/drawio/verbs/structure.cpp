@@ -199,20 +199,11 @@ core::Result<void> verb_layer(OpContext& ctx) {
                               {"layer move Auth to:Background", "layer move @type:db to:Data"});
     auto layer = find_layer(ctx, *to);
     if (!layer) return layer.error();
-    std::vector<std::string> ids;
-    for (const auto& token : tokens) {
-      if (token.is_selector()) {
-        auto matched = resolve_targets(ctx, token);
-        if (!matched) return matched.error();
-        ids.insert(ids.end(), matched->begin(), matched->end());
-      } else {
-        auto id = resolve_shape_or_group(ctx, token.text);
-        if (!id) return id.error();
-        ids.push_back(*id);
-      }
-    }
+    auto targets = resolve_targets(ctx, tokens, resolve_shape_or_group);
+    if (!targets) return targets.error();
+    if (nothing_to_change(ctx, *targets)) return {};
     std::size_t moved = 0;
-    for (const auto& id : ids) {
+    for (const auto& id : targets->ids) {
       if (!parent_group(ctx, id).empty()) continue;  // moves with its group
       const Rect r = bounds_of(ctx, id);
       ctx.edit.update(id, [&](Cell& cell) {

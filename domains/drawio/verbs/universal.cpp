@@ -13,27 +13,6 @@ namespace {
 
 constexpr std::size_t kMaxCopies = 1000;
 
-core::Result<std::vector<std::string>> targets_of(const OpContext& ctx,
-                                                  const std::vector<OpToken>& tokens) {
-  std::vector<std::string> ids;
-  std::unordered_set<std::string> seen;
-  for (const auto& token : tokens) {
-    core::Result<std::vector<std::string>> matched = std::vector<std::string>{};
-    if (token.is_selector()) {
-      matched = resolve_targets(ctx, token);
-    } else if (auto one = resolve_shape_or_group(ctx, token.text)) {
-      matched = std::vector<std::string>{*one};
-    } else {
-      matched = one.error();
-    }
-    if (!matched) return matched.error();
-    for (auto& id : *matched) {
-      if (seen.insert(id).second) ids.push_back(std::move(id));
-    }
-  }
-  return ids;
-}
-
 bool is_style_key_name(std::string_view key) {
   if (key.empty() || key.size() > 64) return false;
   for (char c : key) {
@@ -137,13 +116,14 @@ core::Result<void> verb_modify(OpContext& ctx) {
         "modify requires targets and key:value changes",
         {"modify Auth label:\"Auth Service\" width:180", "modify @type:db fill:#fff2cc shadow:1",
          "modify Auth prop.owner:alice"});
-  auto ids = targets_of(ctx, tokens);
-  if (!ids) return ids.error();
+  auto targets = resolve_targets(ctx, tokens, resolve_shape_or_group);
+  if (!targets) return targets.error();
+  const std::vector<std::string>& ids = targets->ids;
   std::vector<std::string> echo;
   for (const auto& param : ctx.op.params) {
     const std::string& key = param.key;
     const std::string& value = param.value;
-    if (key == "label" && ids->size() > 1)
+    if (key == "label" && ids.size() > 1)
       return core::make_error("modify label: needs a single target (labels identify shapes)");
     if (key == "x" || key == "y" || key == "width" || key == "height" || key == "w" || key == "h") {
       auto number = parse_number(value, key);
@@ -166,7 +146,8 @@ core::Result<void> verb_modify(OpContext& ctx) {
     }
     echo.push_back(key + ":" + value);
   }
-  for (const auto& id : *ids) {
+  if (nothing_to_change(ctx, *targets)) return {};
+  for (const auto& id : ids) {
     Rect r = bounds_of(ctx, id);
     for (const auto& param : ctx.op.params) {
       const std::string& key = param.key;
@@ -218,13 +199,13 @@ core::Result<void> verb_modify(OpContext& ctx) {
       });
     }
   }
-  std::vector<std::string> moved(ids->begin(), ids->end());
+  std::vector<std::string> moved(ids.begin(), ids.end());
   for (const auto& id : moved)
     refresh_ports(ctx, id);
   std::string props;
   for (const auto& item : echo)
     props += " " + item;
-  ctx.lines.push_back("*modified " + core::plural(ids->size(), "shape") + props);
+  ctx.lines.push_back("*modified " + core::plural(ids.size(), "shape") + props);
   return {};
 }
 
@@ -233,13 +214,15 @@ core::Result<void> verb_copy(OpContext& ctx) {
   if (tokens.empty())
     return core::make_error("copy requires shapes",
                             {"copy Auth by:200,0", "copy @group:Backend to:600,100"});
-  auto ids = targets_of(ctx, tokens);
-  if (!ids) return ids.error();
-  std::erase_if(*ids,
+  auto targets = resolve_targets(ctx, tokens, resolve_shape_or_group);
+  if (!targets) return targets.error();
+  if (nothing_to_change(ctx, *targets)) return {};
+  std::vector<std::string>& ids = targets->ids;
+  std::erase_if(ids,
                 [&](const std::string& id) { return ctx.index().kind(id) != CellKind::shape; });
-  if (ids->empty()) return core::make_error("copy: no shapes among the targets");
-  Rect box = bounds_of(ctx, ids->front());
-  for (const auto& id : *ids)
+  if (ids.empty()) return core::make_error("copy: no shapes among the targets");
+  Rect box = bounds_of(ctx, ids.front());
+  for (const auto& id : ids)
     box = box.united(bounds_of(ctx, id));
   double dx = 40, dy = 40;
   if (const std::string* to = ctx.op.param("to")) {
@@ -255,7 +238,7 @@ core::Result<void> verb_copy(OpContext& ctx) {
   const std::string suffix = ctx.op.param_or("suffix", " copy");
   std::size_t edges = 0;
   auto created = clone_shapes(
-      ctx, *ids, dx, dy, [&](const std::string& label) { return label + suffix; }, edges);
+      ctx, ids, dx, dy, [&](const std::string& label) { return label + suffix; }, edges);
   report_created(ctx, created);
   ctx.lines.push_back("+copied " + core::plural(created.size(), "shape") + ", " +
                       core::plural(edges, "edge"));

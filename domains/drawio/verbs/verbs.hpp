@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,11 +49,19 @@ core::Result<std::string> resolve_shape(const OpContext& ctx, std::string_view r
 core::Result<std::string> resolve_group(const OpContext& ctx, std::string_view ref);
 // A shape, or failing that a group (edge endpoints, move, style).
 core::Result<std::string> resolve_shape_or_group(const OpContext& ctx, std::string_view ref);
-// The shapes a token names: a selector's matches (error when none) or one shape.
-core::Result<std::vector<std::string>> resolve_targets(const OpContext& ctx, const OpToken& token);
-// Shapes matching a selector on the active page; `@page:` looks at another page.
-core::Result<std::vector<std::string>> select_shapes(const DrawioDocument& doc,
-                                                     const core::Selector& selector);
+// What an op's target tokens name: each named reference, resolved by `resolve`, united with
+// the shapes all its selector tokens choose together on the active page (core's selector
+// engine, see selection.hpp). Deduplicated: references in the order written, then the
+// selection in document order.
+struct Targets {
+  std::vector<std::string> ids;
+  std::string nothing_matched;  // the selectors matched nothing (references still count)
+};
+using ReferenceResolver = core::Result<std::string> (*)(const OpContext&, std::string_view);
+core::Result<Targets> resolve_targets(const OpContext& ctx, std::span<const OpToken> tokens,
+                                      ReferenceResolver resolve);
+// Adds the `?` line when the selectors matched nothing; true when nothing is left to change.
+bool nothing_to_change(OpContext& ctx, const Targets& targets);
 
 // ---- shared model helpers (common.cpp) ------------------------------------------------------
 // The label users see for a cell ("" → its id).

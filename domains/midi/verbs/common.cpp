@@ -1,8 +1,10 @@
 // Helpers shared by the midi verbs: tracks, params, positions, text.
 #include <algorithm>
 #include <charconv>
+#include <map>
 
-#include "core/resolve.hpp"
+#include "core/selector.hpp"
+#include "domains/midi/selection.hpp"
 #include "domains/midi/theory/drums.hpp"
 #include "domains/midi/theory/duration.hpp"
 #include "domains/midi/theory/gm.hpp"
@@ -16,63 +18,42 @@ namespace {
 
 constexpr int kDrumChannel = 9;
 
-std::string replace_token(const std::string& raw, std::string_view from, const std::string& to) {
-  std::string out = raw;
-  if (auto at = out.find(from); at != std::string::npos && !from.empty())
-    out.replace(at, from.size(), to);
-  return out;
-}
-
-std::string as_token(std::string_view text) {
-  for (char c : text) {
-    if (c == ' ' || c == ':' || c == '"') {
-      std::string out = "\"";
-      for (char d : text) {
-        if (d == '"' || d == '\\') out += '\\';
-        out += d;
-      }
-      return out + "\"";
-    }
-  }
-  return std::string(text);
-}
-
 }  // namespace
 
 core::Result<EntityId> resolve_track(const OpContext& ctx, std::string_view name) {
-  const auto& tracks = ctx.song().tracks();
-  core::NameIndex<EntityId> index;
-  for (const auto& track : tracks)
-    index.add(track.name, track.id);
-  auto found = index.lookup(name);
-  if (found.ids.size() == 1) return found.ids.front();
-  std::vector<std::string> hints;
-  if (found.ids.size() > 1) {
-    std::string list;
-    for (EntityId id : found.ids) {
-      const std::string& candidate = ctx.song().track(id)->name;
-      list += (list.empty() ? "" : ", ") + candidate;
-      hints.push_back(replace_token(ctx.op.raw, name, as_token(candidate)));
+  return resolve_track_name(ctx.song(), name, ctx.op.raw);
+}
+
+core::Result<std::vector<EntityId>> notes_to_change(OpContext& ctx) {
+  if (ctx.op.selectors.empty()) {
+    std::vector<std::string> hints;
+    if (!ctx.song().tracks().empty())
+      hints.push_back(ctx.op.raw + " @track:" + ctx.song().tracks().front().name);
+    return core::make_error(
+        "no selectors: say which notes (" + ctx.op.verb + " @SELECTOR…, see the card's SELECTORS)",
+        std::move(hints));
+  }
+  auto selection = select_events(ctx.song(), ctx.op.selectors, ctx.call.log, ctx.op.raw);
+  if (!selection) return selection.error();
+  std::vector<EntityId> notes;
+  std::map<std::string_view, std::size_t> others;
+  for (const auto& event : selection->events) {
+    if (event.kind == EventKind::note) {
+      notes.push_back(event.id);
+    } else {
+      ++others[kind_name(event.kind)];
     }
-    return core::make_error("track \"" + std::string(name) + "\" is ambiguous: " + list,
-                            std::move(hints));
   }
-  std::vector<std::string> names;
-  for (const auto& track : tracks)
-    names.push_back(track.name);
-  for (const auto& close : core::closest_matches(name, names, 2))
-    hints.push_back(replace_token(ctx.op.raw, name, as_token(close)));
-  hints.push_back("track add " + as_token(name) + " instrument:acoustic-grand-piano");
-  std::string message = "track \"" + std::string(name) + "\" not found";
-  if (names.empty()) {
-    message += ": the song has no tracks yet";
-  } else {
-    std::string list;
-    for (const auto& n : names)
-      list += (list.empty() ? "" : ", ") + n;
-    message += " (tracks: " + list + ")";
+  if (!others.empty()) {
+    std::string listed;
+    for (const auto& [kind, count] : others)
+      listed += (listed.empty() ? "" : ", ") + std::to_string(count) + " " + std::string(kind);
+    return core::make_error(ctx.op.verb + " changes notes; the selectors also choose " + listed +
+                            " (remove takes every kind)");
   }
-  return core::make_error(std::move(message), std::move(hints));
+  if (notes.empty())
+    ctx.lines.push_back(core::nothing_matched_warning(selection->nothing_matched, ctx.op.verb));
+  return notes;
 }
 
 core::Result<EntityId> track_positional(const OpContext& ctx, std::string_view usage) {
@@ -175,30 +156,6 @@ std::string instrument_text(const Song& song, EntityId track) {
 
 std::string quote_name(std::string_view name) {
   return "'" + std::string(name) + "'";
-}
-
-core::Result<std::pair<Tick, Tick>> parse_range(const OpContext& ctx, std::string_view text,
-                                                bool end_inclusive) {
-  // Split on the '-' that separates two positions (positions may start with '-' only when
-  // relative, which ranges do not allow).
-  const auto dash = text.find('-', 1);
-  if (dash == std::string_view::npos)
-    return core::make_error("invalid range \"" + std::string(text) + "\" — use M.B-M.B",
-                            {"@range:1.1-4.4"});
-  auto start = theory::parse_position(text.substr(0, dash), ctx.song().conductor().meter,
-                                      ctx.song().end_tick());
-  if (!start) return start.error();
-  auto end = theory::parse_position(text.substr(dash + 1), ctx.song().conductor().meter,
-                                    ctx.song().end_tick());
-  if (!end) return end.error();
-  Tick stop = *end;
-  if (end_inclusive) {
-    const auto& meter = ctx.song().conductor().meter;
-    stop += meter.beat_ticks(meter.bar_of(stop));
-  }
-  if (stop <= *start)
-    return core::make_error("range \"" + std::string(text) + "\" ends before it starts");
-  return std::pair{*start, stop};
 }
 
 }  // namespace fcp::midi

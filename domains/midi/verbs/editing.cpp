@@ -5,7 +5,8 @@
 #include <cmath>
 #include <unordered_set>
 
-#include "domains/midi/theory/controllers.hpp"
+#include "core/selector.hpp"
+#include "domains/midi/selection.hpp"
 #include "domains/midi/theory/pitch.hpp"
 #include "domains/midi/theory/velocity.hpp"
 #include "domains/midi/verbs/verbs.hpp"
@@ -49,118 +50,64 @@ std::string count_notes(std::size_t n) {
   return core::plural(n, "note");
 }
 
-bool is_kind_selector(const std::string& type) {
-  return type == "cc" || type == "bend" || type == "program" || type == "pressure" ||
-         type == "tempo" || type == "marker" || type == "time-sig" || type == "key-sig";
-}
-
-// remove @cc[:NAME] @bend @program @pressure @tempo @marker[:TEXT] @time-sig @key-sig, scoped
-// by @track and @range.
-core::Result<void> remove_kinds(OpContext& ctx) {
-  std::optional<std::pair<Tick, Tick>> range;
-  std::vector<EntityId> tracks;
-  for (const auto& s : ctx.op.selectors) {
-    if (s.negated) return core::make_error("@not: is for notes; name the kinds to remove instead");
-    if (s.type == "range") {
-      auto r = parse_range(ctx, s.value, true);
-      if (!r) return r.error();
-      range = *r;
-    } else if (s.type == "track") {
-      auto id = resolve_track(ctx, s.value);
-      if (!id) return id.error();
-      tracks.push_back(*id);
-    } else if (!is_kind_selector(s.type)) {
-      return core::make_error("remove: @" + s.type +
-                              " cannot be combined with @cc/@bend/@program/@pressure/@tempo/"
-                              "@marker/@time-sig/@key-sig (only @track and @range can)");
+// Removes the chosen conductor events; the initial tempo, meter and key are not among them.
+void remove_conductor_events(OpContext& ctx, const std::vector<const SongEvent*>& events) {
+  ctx.edit.update_conductor([&](Conductor& c) {
+    std::vector<int> bars;  // taken before any meter change moves the bar lines
+    for (const SongEvent* event : events) {
+      if (event->kind == EventKind::time_sig) bars.push_back(c.meter.bar_of(event->tick));
     }
-  }
-  if (tracks.empty()) {
-    for (const auto& t : ctx.song().tracks())
-      tracks.push_back(t.id);
-  }
-  auto in_range = [&](Tick tick) {
-    return !range || (tick >= range->first && tick < range->second);
-  };
-  std::size_t controls = 0, conductor = 0;
-  for (const auto& s : ctx.op.selectors) {
-    if (s.type == "cc" || s.type == "bend" || s.type == "program" || s.type == "pressure") {
-      std::optional<int> number;
-      if (s.type == "cc" && !s.value.empty()) {
-        auto cc = theory::parse_controller(s.value);
-        if (!cc) return cc.error();
-        number = *cc;
-      }
-      for (EntityId track : tracks) {
-        std::vector<EntityId> doomed;
-        for (const auto& [tick, id] : ctx.song().controls().of_track(track)) {
-          const Control* c = ctx.song().controls().find(id);
-          const bool kind_ok =
-              (s.type == "cc" && c->kind == ControlKind::cc && (!number || c->number == *number)) ||
-              (s.type == "bend" && c->kind == ControlKind::bend) ||
-              (s.type == "program" && c->kind == ControlKind::program) ||
-              (s.type == "pressure" &&
-               (c->kind == ControlKind::channel_pressure || c->kind == ControlKind::key_pressure));
-          if (kind_ok && in_range(tick)) doomed.push_back(id);
-        }
-        for (EntityId id : doomed)
-          ctx.edit.erase_control(id);
-        controls += doomed.size();
-      }
-    } else if (s.type == "tempo" || s.type == "marker" || s.type == "time-sig" ||
-               s.type == "key-sig") {
-      ctx.edit.update_conductor([&](Conductor& c) {
-        if (s.type == "tempo") {
-          std::erase_if(c.tempos, [&](const auto& t) {
-            const bool hit = t.first > 0 && in_range(t.first);
-            conductor += hit ? 1 : 0;
-            return hit;
-          });
-        } else if (s.type == "key-sig") {
-          std::erase_if(c.keys, [&](const auto& k) {
-            const bool hit = k.first > 0 && in_range(k.first);
-            conductor += hit ? 1 : 0;
-            return hit;
-          });
-        } else if (s.type == "marker") {
-          std::erase_if(c.markers, [&](const auto& m) {
-            const bool hit = in_range(m.first) && (s.value.empty() || m.second == s.value);
-            conductor += hit ? 1 : 0;
-            return hit;
-          });
-        } else {
-          std::vector<int> bars;
-          for (const auto& change : c.meter.changes()) {
-            if (change.bar > 1 && in_range(change.tick)) bars.push_back(change.bar);
-          }
-          for (int bar : bars)
-            (void)c.meter.remove(bar);
-          conductor += bars.size();
-        }
-      });
+    for (int bar : bars)
+      (void)c.meter.remove(bar);
+    for (const SongEvent* event : events) {
+      if (event->kind == EventKind::tempo) c.tempos.erase(event->tick);
+      if (event->kind == EventKind::key_sig) c.keys.erase(event->tick);
+      if (event->kind != EventKind::marker) continue;
+      const auto [begin, end] = c.markers.equal_range(event->tick);
+      const auto marker =
+          std::find_if(begin, end, [&](const auto& m) { return m.second == event->text; });
+      if (marker != end) c.markers.erase(marker);
     }
-  }
-  if (controls + conductor == 0)
-    return core::make_error("nothing matched: no such events to remove");
-  std::string line = "- Removed";
-  if (controls) line += " " + core::plural(controls, "control event");
-  if (controls && conductor) line += " and";
-  if (conductor) line += " " + core::plural(conductor, "conductor event");
-  ctx.lines.push_back(line + " (the initial tempo, meter and key stay)");
-  return {};
+  });
 }
 
 }  // namespace
 
+// remove @SELECTORS…: notes, or with @type:KIND or a kind selector (@cc @bend @program
+// @pressure @tempo @time-sig @key-sig @marker) those events.
 core::Result<void> verb_remove(OpContext& ctx) {
-  for (const auto& s : ctx.op.selectors) {
-    if (is_kind_selector(s.type)) return remove_kinds(ctx);
+  if (ctx.op.selectors.empty())
+    return core::make_error("no selectors: say which events (remove @SELECTOR…)",
+                            {"remove @track:Piano @range:1.1-1.4", "remove @tempo @range:9.1-9.4"});
+  auto selection = select_events(ctx.song(), ctx.op.selectors, ctx.call.log, ctx.op.raw);
+  if (!selection) return selection.error();
+  if (selection->events.empty()) {
+    ctx.lines.push_back(core::nothing_matched_warning(selection->nothing_matched, "remove"));
+    return {};
   }
-  auto ids = select_notes(ctx);
-  if (!ids) return ids.error();
-  for (EntityId id : *ids)
-    ctx.edit.erase_note(id);
-  ctx.lines.push_back("- Removed " + count_notes(ids->size()));
+  std::size_t notes = 0, controls = 0;
+  std::vector<const SongEvent*> conductor;
+  for (const auto& event : selection->events) {
+    if (event.kind == EventKind::note) {
+      ctx.edit.erase_note(event.id);
+      ++notes;
+    } else if (event.track != 0) {
+      ctx.edit.erase_control(event.id);
+      ++controls;
+    } else {
+      conductor.push_back(&event);
+    }
+  }
+  if (!conductor.empty()) remove_conductor_events(ctx, conductor);
+  std::vector<std::string> parts;
+  if (notes) parts.push_back(count_notes(notes));
+  if (controls) parts.push_back(core::plural(controls, "control event"));
+  if (!conductor.empty()) parts.push_back(core::plural(conductor.size(), "conductor event"));
+  std::string line = "- Removed ";
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    line += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  if (!conductor.empty()) line += " (the initial tempo, meter and key stay)";
+  ctx.lines.push_back(std::move(line));
   return {};
 }
 
@@ -172,8 +119,9 @@ core::Result<void> place_selection(OpContext& ctx, bool copy) {
   if (!ctx.op.has_param("to") && !ctx.op.has_param("track"))
     return core::make_error("missing to: parameter",
                             {verb + " @track:Piano @range:1.1-2.4 to:5.1"});
-  auto ids = select_notes(ctx);
+  auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
+  if (ids->empty()) return {};
   auto notes = notes_of(ctx, *ids);
   const Tick first = earliest(notes);
   Tick target = first;
@@ -219,8 +167,9 @@ core::Result<void> verb_transpose(OpContext& ctx) {
   if (!semitones || std::abs(*semitones) > 127)
     return core::make_error("invalid semitone count \"" + ctx.op.positionals[0] + "\"",
                             {"transpose @track:Piano -12"});
-  auto ids = select_notes(ctx);
+  auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
+  if (ids->empty()) return {};
   auto notes = notes_of(ctx, *ids);
   for (const auto& n : notes) {
     const long pitch = n.pitch + *semitones;
@@ -245,8 +194,9 @@ core::Result<void> verb_velocity(OpContext& ctx) {
     return core::make_error("missing velocity change (+N, -N or =V)",
                             {"velocity @track:Piano +10", "velocity @track:Piano =mf"});
   const std::string& text = ctx.op.positionals[0];
-  auto ids = select_notes(ctx);
+  auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
+  if (ids->empty()) return {};
   std::optional<int> absolute;
   long delta = 0;
   if (text.starts_with('=')) {
@@ -271,8 +221,9 @@ core::Result<void> verb_velocity(OpContext& ctx) {
 }
 
 core::Result<void> verb_quantize(OpContext& ctx) {
-  auto ids = select_notes(ctx);
+  auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
+  if (ids->empty()) return {};
   auto grid = duration_param(ctx, "grid", "sixteenth");
   if (!grid) return grid.error();
   double strength = 1.0;
@@ -309,8 +260,9 @@ core::Result<void> verb_modify(OpContext& ctx) {
       !op.has_param("at") && !op.has_param("ch"))
     return core::make_error("no modification specified",
                             {"modify @track:Piano @pitch:C4 vel:100 dur:half"});
-  auto ids = select_notes(ctx);
+  auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
+  if (ids->empty()) return {};
   auto notes = notes_of(ctx, *ids);
   std::optional<int> pitch, velocity, channel;
   std::optional<std::uint32_t> duration;
@@ -360,8 +312,9 @@ core::Result<void> verb_repeat(OpContext& ctx) {
   if (!count || *count < 1 || *count > static_cast<long>(kMaxRepeat))
     return core::make_error("invalid count — 1.." + std::to_string(kMaxRepeat),
                             {"repeat @track:Drums @range:1.1-1.4 count:3"});
-  auto ids = select_notes(ctx);
+  auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
+  if (ids->empty()) return {};
   auto notes = notes_of(ctx, *ids);
   const Tick first = earliest(notes);
   // The period: every: if given, else whole bars covering the selection.
@@ -410,8 +363,9 @@ core::Result<void> verb_crescendo(OpContext& ctx) {
   auto to = theory::parse_velocity(*to_text);
   if (!to) return to.error();
   if (*from < 1 || *to < 1) return core::make_error("velocities must be 1..127");
-  auto ids = select_notes(ctx);
+  auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
+  if (ids->empty()) return {};
   auto notes = notes_of(ctx, *ids);
   // Interpolated over time, so notes sounding together get the same velocity.
   const Tick first = earliest(notes);

@@ -32,8 +32,9 @@ std::vector<Note> selected(const OpContext& ctx, const std::vector<EntityId>& id
 }  // namespace
 
 core::Result<void> verb_arpeggiate(OpContext& ctx) {
-  auto ids = select_notes(ctx);
+  auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
+  if (ids->empty()) return {};
   auto step = duration_param(ctx, "step", "sixteenth");
   if (!step) return step.error();
   const std::string mode = ctx.op.param_or("mode", "up");
@@ -80,8 +81,9 @@ core::Result<void> verb_arpeggiate(OpContext& ctx) {
 }
 
 core::Result<void> verb_swing(OpContext& ctx) {
-  auto ids = select_notes(ctx);
+  auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
+  if (ids->empty()) return {};
   auto grid = duration_param(ctx, "grid", "eighth");
   if (!grid) return grid.error();
   const long amount = number_param(ctx, "amount").value_or(60);
@@ -105,8 +107,9 @@ core::Result<void> verb_swing(OpContext& ctx) {
 }
 
 core::Result<void> verb_humanize(OpContext& ctx) {
-  auto ids = select_notes(ctx);
+  auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
+  if (ids->empty()) return {};
   const long timing = number_param(ctx, "timing").value_or(10);
   const long velocity = number_param(ctx, "vel").value_or(8);
   const long seed = number_param(ctx, "seed").value_or(1);
@@ -129,8 +132,9 @@ core::Result<void> verb_humanize(OpContext& ctx) {
 }
 
 core::Result<void> verb_legato(OpContext& ctx) {
-  auto ids = select_notes(ctx);
+  auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
+  if (ids->empty()) return {};
   auto notes = selected(ctx, *ids);
   std::sort(notes.begin(), notes.end(), [](const Note& a, const Note& b) {
     return a.track != b.track ? a.track < b.track : a.tick < b.tick;
@@ -154,8 +158,9 @@ core::Result<void> verb_legato(OpContext& ctx) {
 }
 
 core::Result<void> verb_staccato(OpContext& ctx) {
-  auto ids = select_notes(ctx);
+  auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
+  if (ids->empty()) return {};
   const long amount = number_param(ctx, "amount").value_or(50);
   if (amount < 5 || amount > 95)
     return core::make_error("invalid amount — 5..95 (% of the length)");

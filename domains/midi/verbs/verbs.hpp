@@ -1,5 +1,5 @@
 // The midi verbs, grouped by file (notes, tracks, conductor, editing, performance, tracker),
-// and the helpers they share (common.cpp, selectors.cpp).
+// and the helpers they share (common.cpp; selections through selection.hpp).
 #pragma once
 
 #include <optional>
@@ -52,19 +52,12 @@ std::string duration_text(const Song& song, std::uint32_t ticks);
 std::string pitch_text(const Track& track, int pitch);  // drum names on drum tracks
 std::string instrument_text(const Song& song, EntityId track);
 std::string quote_name(std::string_view name);  // 'Piano'
-// "(M.B-M.B)" style range parsing: start inclusive, end inclusive of its beat when asked.
-core::Result<std::pair<Tick, Tick>> parse_range(const OpContext& ctx, std::string_view text,
-                                                bool end_inclusive);
 
-// ---- selectors (selectors.cpp) ----------------------------------------------------------------
-// The notes the op's selectors pick (intersection of positive ones, minus @not:…). Errors for
-// unknown selector types, no selectors, and empty results.
-core::Result<std::vector<EntityId>> select_notes(const OpContext& ctx);
-// Same over controls (CC, bends, programs) and conductor items for `remove`.
-struct Selection {
-  std::vector<EntityId> notes;
-  std::vector<EntityId> controls;
-};
+// ---- selections (selection.hpp: the vocabulary; core's engine combines) -------------------------
+// The notes the op's selectors choose, in track and time order. Errors: no selectors, and kinds
+// other than notes (these verbs change notes; `remove` takes every kind). When nothing matches it
+// adds the `?` line and returns no notes: the op changes nothing and the batch goes on.
+core::Result<std::vector<EntityId>> notes_to_change(OpContext& ctx);
 
 // ---- handlers ---------------------------------------------------------------------------------
 core::Result<void> verb_note(OpContext& ctx);

@@ -136,9 +136,26 @@ TEST_F(MidiUndoTest, FailingOpsChangeNothing) {
   for (const char* op :
        {"note Piano H4", "note Nope C4", "note Piano C4 at:1.9", "note Piano C4 dur:quavr",
         "note Piano C4 vel:0", "note Piano C4 ch:0", "chord Piano Cxyz", "cc Piano volume 300",
-        "transpose @all +200", "remove @bogus:1", "remove @track:Piano @pitch:C9", "tempo 5000",
-        "time-sig 3/5", "key-sig Q", "track add piano", "tracker end"}) {
+        "transpose @all +200", "remove @bogus:1", "tempo 5000", "time-sig 3/5", "key-sig Q",
+        "track add piano", "tracker end"}) {
     check_failure(op);
+  }
+}
+
+TEST_F(MidiUndoTest, OpsWhoseSelectorsMatchNothingChangeNothingAndSaySo) {
+  check("track add Piano");
+  check("note Piano C4 at:1.1");
+  for (const char* op : {"remove @track:Piano @pitch:C9", "velocity @pitch:D4 +10", "remove @tempo",
+                         "transpose @recent:1 @pitch:E4 +1"}) {
+    SCOPED_TRACE(op);
+    const std::string before = state();
+    auto outcome = run(op);
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    EXPECT_EQ(outcome->event, nullptr);
+    EXPECT_EQ(state(), before);
+    ASSERT_EQ(outcome->lines.size(), 1u);
+    EXPECT_TRUE(outcome->lines.front().starts_with("? no ")) << outcome->lines.front();
+    EXPECT_TRUE(outcome->lines.front().ends_with("changed nothing")) << outcome->lines.front();
   }
 }
 
