@@ -91,36 +91,35 @@ void DrawioDocument::apply_state(const DocumentState& state) {
   write_meta(diagram_, state_);
 }
 
-void DrawioDocument::apply(const DiagramEdit& edit, bool forward) {
-  const auto& changes = edit.changes();
-  auto apply_one = [&](const Change& change) {
-    if (const auto* cell = std::get_if<CellChange>(&change)) {
-      apply_cell(cell->page, cell->id, forward ? cell->after : cell->before,
-                 forward ? cell->after_next : cell->before_next);
-    } else if (const auto* page = std::get_if<PageChange>(&change)) {
-      apply_page(*page, forward);
-    } else {
-      const auto& state = std::get<StateChange>(change);
-      apply_state(forward ? state.after : state.before);
-    }
-  };
-  if (forward) {
-    for (const auto& change : changes)
-      apply_one(change);
+void DiagramChanges::apply(DrawioDocument& document, const Change& change, bool forward) {
+  if (const auto* cell = std::get_if<CellChange>(&change)) {
+    document.apply_cell(cell->page, cell->id, forward ? cell->after : cell->before,
+                        forward ? cell->after_next : cell->before_next);
+  } else if (const auto* page = std::get_if<PageChange>(&change)) {
+    document.apply_page(*page, forward);
   } else {
-    for (auto it = changes.rbegin(); it != changes.rend(); ++it)
-      apply_one(*it);
+    const auto& state = std::get<StateChange>(change);
+    document.apply_state(forward ? state.after : state.before);
   }
+}
+
+std::vector<std::string> DiagramChanges::touched(const std::vector<Change>& changes) {
+  std::vector<std::string> ids;
+  for (const auto& change : changes) {
+    if (const auto* cell = std::get_if<CellChange>(&change); cell != nullptr && cell->after)
+      ids.push_back(cell->id);
+  }
+  return ids;
 }
 
 void DrawioDocument::revert(const core::Event& event, core::EffectSink& effects) {
   (void)effects;
-  apply(static_cast<const DiagramEdit&>(event), false);
+  core::apply_event<DiagramChanges>(*this, event, false);
 }
 
 void DrawioDocument::replay(const core::Event& event, core::EffectSink& effects) {
   (void)effects;
-  apply(static_cast<const DiagramEdit&>(event), true);
+  core::apply_event<DiagramChanges>(*this, event, true);
 }
 
 // ---- ops and queries --------------------------------------------------------------------------
@@ -180,25 +179,22 @@ core::Result<std::string> DrawioDocument::serialize(const std::filesystem::path&
 
 // ---- Edit -------------------------------------------------------------------------------------
 
-Edit::Edit(DrawioDocument& document) : document_(document), page_(document.state_.active_page) {}
-
-Edit::~Edit() {
-  if (!finished_) roll_back();
-}
+Edit::Edit(DrawioDocument& document)
+    : document_(document), page_(document.state_.active_page), transaction_(document) {}
 
 CellChange& Edit::touch(std::string_view id) {
-  auto [it, inserted] = touched_.try_emplace(std::string(id), changes_.size());
-  if (!inserted) return std::get<CellChange>(changes_[it->second]);
-  CellChange change;
-  change.page = page_;
-  change.id = std::string(id);
-  const Page& p = document_.page(page_);
-  if (const Cell* cell = p.find(id)) {
-    change.before = *cell;
-    change.before_next = std::string(p.next_id(id));
-  }
-  changes_.emplace_back(std::move(change));
-  return std::get<CellChange>(changes_.back());
+  auto& change = transaction_.touch(std::string(id), [&] {
+    CellChange first;
+    first.page = page_;
+    first.id = std::string(id);
+    const Page& p = document_.page(page_);
+    if (const Cell* cell = p.find(id)) {
+      first.before = *cell;
+      first.before_next = std::string(p.next_id(id));
+    }
+    return Change(std::move(first));
+  });
+  return std::get<CellChange>(change);
 }
 
 const Cell& Edit::insert(Cell cell, std::string_view next_id) {
@@ -229,15 +225,14 @@ void Edit::update_state(const std::function<void(DocumentState&)>& change) {
   DocumentState next = document_.state_;
   change(next);
   if (next == document_.state_) return;
-  changes_.emplace_back(StateChange{document_.state_, next});
-  document_.apply_state(next);
+  transaction_.apply(StateChange{document_.state_, next});
 }
 
 void Edit::insert_page(std::size_t index, Page page) {
   PageChange change;
   change.index = index;
   change.after = std::move(page);
-  document_.apply_page(change, true);
+  transaction_.apply(std::move(change));
   // Keep the per-page view state aligned with the pages.
   DocumentState state = document_.state_;
   state.active_layers.insert(state.active_layers.begin() + static_cast<std::ptrdiff_t>(std::min(
@@ -245,31 +240,24 @@ void Edit::insert_page(std::size_t index, Page page) {
                              std::string());
   if (state.active_page >= index && index < document_.diagram_.pages().size() - 1)
     ++state.active_page;
-  changes_.emplace_back(std::move(change));
-  changes_.emplace_back(StateChange{document_.state_, state});
-  document_.apply_state(state);
+  transaction_.apply(StateChange{document_.state_, state});
 }
 
 void Edit::erase_page(std::size_t index) {
   PageChange change;
   change.index = index;
   change.before = document_.page(index);
-  document_.apply_page(change, true);
+  transaction_.apply(std::move(change));
   DocumentState state = document_.state_;
   if (index < state.active_layers.size())
     state.active_layers.erase(state.active_layers.begin() + static_cast<std::ptrdiff_t>(index));
   if (state.active_page > index || state.active_page >= document_.diagram_.pages().size())
     state.active_page = state.active_page > 0 ? state.active_page - 1 : 0;
-  changes_.emplace_back(std::move(change));
-  changes_.emplace_back(StateChange{document_.state_, state});
-  document_.apply_state(state);
+  transaction_.apply(StateChange{document_.state_, state});
 }
 
 void Edit::update_page_attributes(std::size_t index,
                                   const std::function<void(Attributes&)>& change) {
-  PageChange record;
-  record.index = index;
-  record.attributes_only = true;
   Page& p = document_.diagram_.pages()[index];
   Page before_shell;
   before_shell.diagram_attributes() = p.diagram_attributes();
@@ -277,44 +265,26 @@ void Edit::update_page_attributes(std::size_t index,
   if (p.diagram_attributes() == before_shell.diagram_attributes()) return;
   Page after_shell;
   after_shell.diagram_attributes() = p.diagram_attributes();
+  PageChange record;
+  record.index = index;
+  record.attributes_only = true;
   record.before = std::move(before_shell);
   record.after = std::move(after_shell);
-  changes_.emplace_back(std::move(record));
+  transaction_.record(std::move(record));
 }
 
 core::EventPtr Edit::commit(std::string summary) {
-  finished_ = true;
-  std::vector<Change> kept;
-  kept.reserve(changes_.size());
-  for (auto& change : changes_) {
-    if (auto* cell = std::get_if<CellChange>(&change)) {
-      const Page& p = document_.page(cell->page);
-      if (const Cell* now = p.find(cell->id)) {
-        cell->after = *now;
-        cell->after_next = std::string(p.next_id(cell->id));
-      }
-      if (!cell->before && !cell->after) continue;  // created and removed within the op
-      if (cell->before && cell->after && *cell->before == *cell->after) continue;
+  return transaction_.commit(std::move(summary), [&](Change& change) {
+    auto* cell = std::get_if<CellChange>(&change);
+    if (cell == nullptr) return true;
+    const Page& p = document_.page(cell->page);
+    if (const Cell* now = p.find(cell->id)) {
+      cell->after = *now;
+      cell->after_next = std::string(p.next_id(cell->id));
     }
-    kept.push_back(std::move(change));
-  }
-  changes_.clear();
-  if (kept.empty()) return nullptr;
-  return std::make_shared<DiagramEdit>(std::move(summary), std::move(kept));
-}
-
-void Edit::roll_back() {
-  finished_ = true;
-  for (auto it = changes_.rbegin(); it != changes_.rend(); ++it) {
-    if (auto* cell = std::get_if<CellChange>(&*it)) {
-      document_.apply_cell(cell->page, cell->id, cell->before, cell->before_next);
-    } else if (auto* page = std::get_if<PageChange>(&*it)) {
-      document_.apply_page(*page, false);
-    } else {
-      document_.apply_state(std::get<StateChange>(*it).before);
-    }
-  }
-  changes_.clear();
+    if (!cell->before && !cell->after) return false;  // created and removed within the op
+    return !(cell->before && cell->after && *cell->before == *cell->after);
+  });
 }
 
 }  // namespace fcp::drawio

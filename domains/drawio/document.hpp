@@ -56,13 +56,13 @@ class DrawioDocument final : public core::Document {
 
  private:
   friend class Edit;
+  friend struct DiagramChanges;
 
   // Puts one cell into the given state (nullopt: absent), keeping the index current.
   void apply_cell(std::size_t page, const std::string& id, const std::optional<Cell>& state,
                   const std::string& next);
   void apply_page(const PageChange& change, bool forward);
   void apply_state(const DocumentState& state);
-  void apply(const DiagramEdit& edit, bool forward);
 
   Diagram diagram_;
   DocumentState state_;
@@ -76,7 +76,6 @@ class DrawioDocument final : public core::Document {
 class Edit {
  public:
   explicit Edit(DrawioDocument& document);
-  ~Edit();
   Edit(const Edit&) = delete;
   Edit& operator=(const Edit&) = delete;
 
@@ -98,19 +97,16 @@ class Edit {
   void erase_page(std::size_t index);
   void update_page_attributes(std::size_t index, const std::function<void(Attributes&)>& change);
 
-  bool empty() const { return changes_.empty(); }
+  bool empty() const { return transaction_.empty(); }
   // The event for the log (null when nothing changed). The Edit is finished afterwards.
   core::EventPtr commit(std::string summary);
 
  private:
   CellChange& touch(std::string_view id);
-  void roll_back();
 
   DrawioDocument& document_;
   std::size_t page_;
-  std::vector<Change> changes_;
-  std::unordered_map<std::string, std::size_t> touched_;  // cell id → index in changes_
-  bool finished_ = false;
+  core::Transaction<DiagramChanges> transaction_;  // cells keyed by id
 };
 
 }  // namespace fcp::drawio

@@ -8,7 +8,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/event_log.hpp"
+#include "core/transaction.hpp"
 #include "domains/drawio/model/cell.hpp"
 #include "domains/drawio/model/page.hpp"
 
@@ -62,25 +62,18 @@ struct StateChange {
 
 using Change = std::variant<CellChange, PageChange, StateChange>;
 
-class DiagramEdit final : public core::Event {
- public:
-  DiagramEdit(std::string summary, std::vector<Change> changes)
-      : summary_(std::move(summary)), changes_(std::move(changes)) {}
-  std::string summary() const override { return summary_; }
-  const std::vector<Change>& changes() const { return changes_; }
-  // The cells the op created or changed (shapes among them are what @recent chooses).
-  std::vector<std::string> touched_entities() const override {
-    std::vector<std::string> ids;
-    for (const auto& change : changes_) {
-      if (const auto* cell = std::get_if<CellChange>(&change); cell != nullptr && cell->after)
-        ids.push_back(cell->id);
-    }
-    return ids;
-  }
+class DrawioDocument;
 
- private:
-  std::string summary_;
-  std::vector<Change> changes_;
+// How one change applies to a diagram, for core's transaction and event scaffold.
+struct DiagramChanges {
+  using Model = DrawioDocument;
+  using Change = drawio::Change;
+  static void apply(DrawioDocument& document, const Change& change, bool forward);
+  // The cells the changes created or changed (shapes among them are what @recent chooses).
+  static std::vector<std::string> touched(const std::vector<Change>& changes);
 };
+
+// One op's changes to a diagram: the event the log keeps.
+using DiagramEdit = core::ChangeEvent<DiagramChanges>;
 
 }  // namespace fcp::drawio
