@@ -134,18 +134,14 @@ core::Result<core::OpOutcome> LofiDocument::execute(const core::ParsedOp& op,
 }
 
 void LofiDocument::revert(const core::Event& event, core::EffectSink& effects) {
-  const auto& changes = static_cast<const DeviceEdit&>(event).changes();
-  for (auto it = changes.rbegin(); it != changes.rend(); ++it)
-    apply_change(device_, *it, false);
-  for (auto& effect : edit_effects(changes, false))
+  core::apply_event<DeviceChanges>(device_, event, false);
+  for (auto& effect : edit_effects(static_cast<const DeviceEdit&>(event).changes(), false))
     effects.emit(std::move(effect));
 }
 
 void LofiDocument::replay(const core::Event& event, core::EffectSink& effects) {
-  const auto& changes = static_cast<const DeviceEdit&>(event).changes();
-  for (const auto& change : changes)
-    apply_change(device_, change, true);
-  for (auto& effect : edit_effects(changes, true))
+  core::apply_event<DeviceChanges>(device_, event, true);
+  for (auto& effect : edit_effects(static_cast<const DeviceEdit&>(event).changes(), true))
     effects.emit(std::move(effect));
 }
 

@@ -72,9 +72,9 @@ json::object wire_json(const Wire& w) {
 
 }  // namespace
 
-std::vector<std::string> DeviceEdit::touched_entities() const {
+std::vector<std::string> DeviceChanges::touched(const std::vector<DeviceChange>& changes) {
   std::vector<std::string> ids;
-  for (const auto& change : changes_) {
+  for (const auto& change : changes) {
     if (const auto* object = std::get_if<ObjectChange>(&change); object && object->after)
       ids.push_back(object->id);
     if (const auto* script = std::get_if<ScriptChange>(&change); script && script->after)
@@ -85,7 +85,7 @@ std::vector<std::string> DeviceEdit::touched_entities() const {
   return ids;
 }
 
-void apply_change(Device& device, const DeviceChange& change, bool forward) {
+void DeviceChanges::apply(Device& device, const DeviceChange& change, bool forward) {
   std::visit(
       [&](const auto& c) {
         using C = std::decay_t<decltype(c)>;
@@ -221,17 +221,6 @@ std::vector<core::Effect> build_messages(const Device& device) {
   return out;
 }
 
-DeviceTransaction::~DeviceTransaction() {
-  if (finished_) return;
-  for (auto it = changes_.rbegin(); it != changes_.rend(); ++it)
-    apply_change(device_, *it, false);
-}
-
-void DeviceTransaction::record(DeviceChange change) {
-  apply_change(device_, change, true);
-  changes_.push_back(std::move(change));
-}
-
 void DeviceTransaction::put_object(MaxObject object) {
   ObjectChange change;
   change.id = object.id;
@@ -242,7 +231,7 @@ void DeviceTransaction::put_object(MaxObject object) {
   if (object.order == 0) object.order = device_.next_order();
   if (change.before && *change.before == object) return;
   change.after = std::move(object);
-  record(std::move(change));
+  transaction_.apply(std::move(change));
 }
 
 void DeviceTransaction::erase_object(const std::string& id) {
@@ -257,16 +246,16 @@ void DeviceTransaction::erase_object(const std::string& id) {
   for (const auto& parameter : parameters)
     erase_mapping(parameter);
   if (auto it = device_.scripts().find(id); it != device_.scripts().end())
-    record(ScriptChange{id, it->second, std::nullopt});
-  record(ObjectChange{id, *device_.object(id), std::nullopt});
+    transaction_.apply(ScriptChange{id, it->second, std::nullopt});
+  transaction_.apply(ObjectChange{id, *device_.object(id), std::nullopt});
 }
 
 void DeviceTransaction::add_wire(const Wire& wire) {
-  if (!device_.has_wire(wire)) record(WireChange{wire, true});
+  if (!device_.has_wire(wire)) transaction_.apply(WireChange{wire, true});
 }
 
 void DeviceTransaction::erase_wire(const Wire& wire) {
-  if (device_.has_wire(wire)) record(WireChange{wire, false});
+  if (device_.has_wire(wire)) transaction_.apply(WireChange{wire, false});
 }
 
 void DeviceTransaction::put_mapping(const Mapping& mapping) {
@@ -275,13 +264,13 @@ void DeviceTransaction::put_mapping(const Mapping& mapping) {
     if (it->second == mapping) return;
     change.before = it->second;
   }
-  record(std::move(change));
+  transaction_.apply(std::move(change));
 }
 
 void DeviceTransaction::erase_mapping(const std::string& parameter) {
   auto it = device_.mappings().find(parameter);
   if (it == device_.mappings().end()) return;
-  record(MappingChange{parameter, it->second, std::nullopt});
+  transaction_.apply(MappingChange{parameter, it->second, std::nullopt});
 }
 
 void DeviceTransaction::put_script(const std::string& object, const std::string& path) {
@@ -289,20 +278,14 @@ void DeviceTransaction::put_script(const std::string& object, const std::string&
   if (auto it = device_.scripts().find(object); it != device_.scripts().end()) {
     change.before = it->second;
   }
-  record(std::move(change));
+  transaction_.apply(std::move(change));
 }
 
 void DeviceTransaction::update_info(const std::function<void(DeviceInfo&)>& change) {
   DeviceInfo next = device_.info();
   change(next);
   if (next == device_.info()) return;
-  record(InfoChange{device_.info(), next});
-}
-
-core::EventPtr DeviceTransaction::commit(std::string summary) {
-  finished_ = true;
-  if (changes_.empty()) return nullptr;
-  return std::make_shared<DeviceEdit>(std::move(summary), std::move(changes_));
+  transaction_.apply(InfoChange{device_.info(), next});
 }
 
 }  // namespace fcp::lofi

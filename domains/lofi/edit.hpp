@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/effects.hpp"
-#include "core/event_log.hpp"
+#include "core/transaction.hpp"
 #include "domains/lofi/device.hpp"
 
 namespace fcp::lofi {
@@ -37,22 +37,18 @@ struct InfoChange {
 using DeviceChange =
     std::variant<ObjectChange, WireChange, MappingChange, ScriptChange, InfoChange>;
 
-class DeviceEdit final : public core::Event {
- public:
-  DeviceEdit(std::string summary, std::vector<DeviceChange> changes)
-      : summary_(std::move(summary)), changes_(std::move(changes)) {}
-  std::string summary() const override { return summary_; }
-  const std::vector<DeviceChange>& changes() const { return changes_; }
-  // The objects the op created or changed, their scripts or mappings included: what @recent
-  // chooses. Wires belong to no one object and are not listed.
-  std::vector<std::string> touched_entities() const override;
-
- private:
-  std::string summary_;
-  std::vector<DeviceChange> changes_;
+// How one change applies to a device, for core's transaction and event scaffold.
+struct DeviceChanges {
+  using Model = Device;
+  using Change = DeviceChange;
+  static void apply(Device& device, const DeviceChange& change, bool forward);
+  // The objects the changes created or changed, their scripts or mappings included: what
+  // @recent chooses. Wires belong to no one object and are not listed.
+  static std::vector<std::string> touched(const std::vector<DeviceChange>& changes);
 };
 
-void apply_change(Device& device, const DeviceChange& change, bool forward);
+// One op's changes to a device: the event the log keeps.
+using DeviceEdit = core::ChangeEvent<DeviceChanges>;
 
 // The messages that take Max from one side of `change` to the other (forward: before → after).
 std::vector<core::Effect> max_messages(const DeviceChange& change, bool forward);
@@ -65,8 +61,7 @@ std::vector<core::Effect> build_messages(const Device& device);
 // The changes of one op, applied immediately; rolled back unless committed.
 class DeviceTransaction {
  public:
-  explicit DeviceTransaction(Device& device) : device_(device) {}
-  ~DeviceTransaction();
+  explicit DeviceTransaction(Device& device) : device_(device), transaction_(device) {}
   DeviceTransaction(const DeviceTransaction&) = delete;
   DeviceTransaction& operator=(const DeviceTransaction&) = delete;
 
@@ -81,14 +76,12 @@ class DeviceTransaction {
   void put_script(const std::string& object, const std::string& path);
   void update_info(const std::function<void(DeviceInfo&)>& change);
 
-  const std::vector<DeviceChange>& changes() const { return changes_; }
-  core::EventPtr commit(std::string summary);
+  const std::vector<DeviceChange>& changes() const { return transaction_.changes(); }
+  core::EventPtr commit(std::string summary) { return transaction_.commit(std::move(summary)); }
 
  private:
-  void record(DeviceChange change);
   Device& device_;
-  std::vector<DeviceChange> changes_;
-  bool finished_ = false;
+  core::Transaction<DeviceChanges> transaction_;
 };
 
 }  // namespace fcp::lofi

@@ -48,15 +48,12 @@ core::Result<core::OpOutcome> MidiDocument::execute(const core::ParsedOp& op,
 
 void MidiDocument::revert(const core::Event& event, core::EffectSink& effects) {
   (void)effects;
-  const auto& changes = static_cast<const SongEdit&>(event).changes();
-  for (auto it = changes.rbegin(); it != changes.rend(); ++it)
-    apply_change(song_, *it, false);
+  core::apply_event<SongChanges>(song_, event, false);
 }
 
 void MidiDocument::replay(const core::Event& event, core::EffectSink& effects) {
   (void)effects;
-  for (const auto& change : static_cast<const SongEdit&>(event).changes())
-    apply_change(song_, change, true);
+  core::apply_event<SongChanges>(song_, event, true);
 }
 
 std::optional<core::Result<std::string>> MidiDocument::query(std::string_view verb,

@@ -61,9 +61,9 @@ void add_conductor_keys(const Conductor& before, const Conductor& after,
 
 }  // namespace
 
-std::vector<std::string> SongEdit::touched_entities() const {
+std::vector<std::string> SongChanges::touched(const std::vector<SongChange>& changes) {
   std::vector<std::string> keys;
-  for (const auto& change : changes_) {
+  for (const auto& change : changes) {
     if (const auto* note = std::get_if<EntityChange<Note>>(&change); note && note->after)
       keys.push_back(std::to_string(note->id));
     if (const auto* control = std::get_if<EntityChange<Control>>(&change);
@@ -75,7 +75,7 @@ std::vector<std::string> SongEdit::touched_entities() const {
   return keys;
 }
 
-void apply_change(Song& song, const SongChange& change, bool forward) {
+void SongChanges::apply(Song& song, const SongChange& change, bool forward) {
   std::visit(
       [&](const auto& c) {
         using C = std::decay_t<decltype(c)>;
@@ -98,20 +98,16 @@ void apply_change(Song& song, const SongChange& change, bool forward) {
       change);
 }
 
-SongTransaction::~SongTransaction() {
-  if (!finished_) roll_back();
-}
-
 template <class T>
 EntityChange<T>& SongTransaction::touch(EntityId id, const EntityStore<T>& store, int kind) {
   const std::uint64_t key = (static_cast<std::uint64_t>(kind) << 60) ^ id;
-  auto [it, inserted] = touched_.try_emplace(key, changes_.size());
-  if (!inserted) return std::get<EntityChange<T>>(changes_[it->second]);
-  EntityChange<T> change;
-  change.id = id;
-  if (const T* current = store.find(id)) change.before = *current;
-  changes_.emplace_back(std::move(change));
-  return std::get<EntityChange<T>>(changes_.back());
+  auto& change = transaction_.touch(key, [&] {
+    EntityChange<T> first;
+    first.id = id;
+    if (const T* current = store.find(id)) first.before = *current;
+    return SongChange(std::move(first));
+  });
+  return std::get<EntityChange<T>>(change);
 }
 
 void SongTransaction::put_note(const Note& note) {
@@ -154,7 +150,7 @@ void SongTransaction::insert_track(std::size_t index, Track track) {
   change.index = std::min(index, song_.tracks().size());
   change.after = track;
   song_.insert_track(change.index, std::move(track));
-  changes_.emplace_back(std::move(change));
+  transaction_.record(std::move(change));
 }
 
 void SongTransaction::update_track(const Track& track) {
@@ -165,7 +161,7 @@ void SongTransaction::update_track(const Track& track) {
   change.before = *current;
   change.after = track;
   song_.replace_track(track);
-  changes_.emplace_back(std::move(change));
+  transaction_.record(std::move(change));
 }
 
 void SongTransaction::erase_track(EntityId id) {
@@ -190,21 +186,18 @@ void SongTransaction::erase_track(EntityId id) {
   change.index = song_.track_index(id);
   change.before = *current;
   song_.erase_track(id);
-  changes_.emplace_back(std::move(change));
+  transaction_.record(std::move(change));
 }
 
 void SongTransaction::update_conductor(const std::function<void(Conductor&)>& change) {
   Conductor before = song_.conductor();
   change(song_.conductor());
   if (song_.conductor() == before) return;
-  changes_.emplace_back(ConductorChange{std::move(before), song_.conductor()});
+  transaction_.record(ConductorChange{std::move(before), song_.conductor()});
 }
 
 core::EventPtr SongTransaction::commit(std::string summary) {
-  finished_ = true;
-  std::vector<SongChange> kept;
-  kept.reserve(changes_.size());
-  for (auto& change : changes_) {
+  return transaction_.commit(std::move(summary), [&](SongChange& change) {
     bool keep = true;
     std::visit(
         [&](auto& c) {
@@ -221,18 +214,8 @@ core::EventPtr SongTransaction::commit(std::string summary) {
           }
         },
         change);
-    if (keep) kept.push_back(std::move(change));
-  }
-  changes_.clear();
-  if (kept.empty()) return nullptr;
-  return std::make_shared<SongEdit>(std::move(summary), std::move(kept));
-}
-
-void SongTransaction::roll_back() {
-  finished_ = true;
-  for (auto it = changes_.rbegin(); it != changes_.rend(); ++it)
-    apply_change(song_, *it, false);
-  changes_.clear();
+    return keep;
+  });
 }
 
 }  // namespace fcp::midi

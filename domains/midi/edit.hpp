@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/event_log.hpp"
+#include "core/transaction.hpp"
 #include "domains/midi/song.hpp"
 
 namespace fcp::midi {
@@ -33,30 +33,25 @@ struct ConductorChange {
 using SongChange = std::variant<EntityChange<Note>, EntityChange<Control>, EntityChange<RawEvent>,
                                 TrackChange, ConductorChange>;
 
-class SongEdit final : public core::Event {
- public:
-  SongEdit(std::string summary, std::vector<SongChange> changes)
-      : summary_(std::move(summary)), changes_(std::move(changes)) {}
-  std::string summary() const override { return summary_; }
-  const std::vector<SongChange>& changes() const { return changes_; }
-  // The notes and controls this edit created or changed (their ids), and the conductor events
-  // it added or changed (selection.hpp's conductor_event_key): what @recent chooses.
-  std::vector<std::string> touched_entities() const override;
-
- private:
-  std::string summary_;
-  std::vector<SongChange> changes_;
+// How one change applies to a song, for core's transaction and event scaffold.
+struct SongChanges {
+  using Model = Song;
+  using Change = SongChange;
+  // Forward sets the change's `after`, backward its `before`.
+  static void apply(Song& song, const SongChange& change, bool forward);
+  // The notes and controls the changes created or changed (their ids), and the conductor events
+  // they added or changed (selection.hpp's conductor_event_key): what @recent chooses.
+  static std::vector<std::string> touched(const std::vector<SongChange>& changes);
 };
 
-// Applies one change forward (to `after`) or backward (to `before`).
-void apply_change(Song& song, const SongChange& change, bool forward);
+// One op's changes to a song: the event the log keeps.
+using SongEdit = core::ChangeEvent<SongChanges>;
 
 // The changes of one op, applied at once and recorded; rolled back by the destructor unless
 // committed (strong guarantee for ops that fail half way).
 class SongTransaction {
  public:
-  explicit SongTransaction(Song& song) : song_(song) {}
-  ~SongTransaction();
+  explicit SongTransaction(Song& song) : song_(song), transaction_(song) {}
   SongTransaction(const SongTransaction&) = delete;
   SongTransaction& operator=(const SongTransaction&) = delete;
 
@@ -75,18 +70,15 @@ class SongTransaction {
   void erase_track(EntityId id);
   void update_conductor(const std::function<void(Conductor&)>& change);
 
-  bool empty() const { return changes_.empty(); }
+  bool empty() const { return transaction_.empty(); }
   core::EventPtr commit(std::string summary);
 
  private:
   template <class T>
   EntityChange<T>& touch(EntityId id, const EntityStore<T>& store, int kind);
-  void roll_back();
 
   Song& song_;
-  std::vector<SongChange> changes_;
-  std::unordered_map<std::uint64_t, std::size_t> touched_;  // (kind, id) → index
-  bool finished_ = false;
+  core::Transaction<SongChanges, std::uint64_t> transaction_;  // entities keyed by (kind, id)
 };
 
 }  // namespace fcp::midi
