@@ -72,6 +72,11 @@ class Document {
   virtual void revert(const Event& event, EffectSink& effects) = 0;
   virtual void replay(const Event& event, EffectSink& effects) = 0;
   virtual void history_changed() {}
+  // A multi-line block that an op of this call opened and no op closed (midi's `tracker …
+  // import`): the error that fails the call, saying how to close the block; nullopt when none is
+  // open. Called once at the end of every call of ops, also of a failed one; the document
+  // discards the block, the engine rolls the call back. Blocks never span calls.
+  virtual std::optional<Error> close_open_block() { return std::nullopt; }
   // Called once after `new` or `open` made this the session's document (e.g. to announce it to
   // an external system). A failure of these effects is reported as a warning, not rolled back.
   virtual void opened(EffectSink& effects) { (void)effects; }

@@ -71,11 +71,13 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
   try {
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (is_cancelled(options)) {
+        (void)document_->close_open_block();
         roll_back(mark, steps);
         return CallResult{error_reply(make_error("cancelled; the batch was rolled back"))};
       }
       auto outcome = run_one_op(list[i], ctx);
       if (!outcome) {
+        (void)document_->close_open_block();
         roll_back(mark, steps);
         return CallResult{batch_failure_reply(i, list.size(), list[i], outcome.error())};
       }
@@ -92,8 +94,17 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
       }
     }
   } catch (...) {
+    (void)document_->close_open_block();
     roll_back(mark, steps);  // keep the session consistent, then let the safety net report
     throw;
+  }
+  if (auto open = document_->close_open_block()) {
+    roll_back(mark, steps);
+    ReplyText failed;
+    failed.add_error(*open);
+    failed.add("! batch rolled back: " + plural(list.size(), "op") +
+               " undone, the document is unchanged");
+    return CallResult{with_digest(ToolReply{failed.str(), true, {}})};
   }
   add_warnings(reply, steps);
   ToolReply result{reply.str(), false, std::move(attachments)};
