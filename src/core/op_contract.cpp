@@ -84,9 +84,28 @@ bool declares(const VerbSpec& spec, std::string_view key_name) {
   return spec.find_key(key_name) != nullptr || (spec.open_keys && spec.open_keys.accepts(key_name));
 }
 
-std::string fill_value(std::string_view replacement, std::string_view value) {
+// The two ends of a range value: "0-100", "0..100", "-1-1"; nullopt when it is none.
+std::optional<std::pair<std::string_view, std::string_view>> range_ends(std::string_view value) {
+  std::size_t at = value.find("..");
+  std::size_t length = 2;
+  if (at == std::string_view::npos) {
+    at = value.find('-', 1);
+    length = 1;
+  }
+  if (at == std::string_view::npos || at == 0 || at + length >= value.size()) return std::nullopt;
+  return std::pair{value.substr(0, at), value.substr(at + length)};
+}
+
+// A synonym's replacement for the value written: {} is the value, {1} and {2} the ends of a
+// range value (`range:0-100` → `min:{1} max:{2}`); nullopt when the value is no range.
+std::optional<std::string> fill_value(std::string_view replacement, std::string_view value) {
   std::string out(replacement);
   if (auto at = out.find("{}"); at != std::string::npos) out.replace(at, 2, value);
+  if (out.find("{1}") == std::string::npos) return out;
+  const auto ends = range_ends(value);
+  if (!ends) return std::nullopt;
+  out.replace(out.find("{1}"), 3, ends->first);
+  if (auto at = out.find("{2}"); at != std::string::npos) out.replace(at, 3, ends->second);
   return out;
 }
 
@@ -102,9 +121,9 @@ Error undeclared_key_error(const VerbSpec& spec, const ParsedOp& op, const Param
     const bool fits = !keys.empty() && std::all_of(keys.begin(), keys.end(), [&](const auto& k) {
       return declares(spec, k) && !op.has_param(k);
     });
-    if (fits) {
-      hints.push_back(
-          replace_param_token(op.raw, param.key, fill_value(synonym.replacement, written)));
+    const auto filled = fits ? fill_value(synonym.replacement, written) : std::nullopt;
+    if (filled) {
+      hints.push_back(replace_param_token(op.raw, param.key, *filled));
       break;
     }
   }
@@ -177,6 +196,18 @@ Result<void> check_value(const VerbSpec& spec, const KeySpec& declared, const Pa
     }
   }
   return {};
+}
+
+// `add track Bass` → `track add Bass`: a synonym of the verb with its first word.
+std::optional<std::string> two_word_synonym(const VerbRegistry& registry, const ParsedOp& op) {
+  const auto spans = token_spans(op.raw);
+  if (spans.size() < 2 || spans[1].starts_quoted || op.positionals.empty()) return std::nullopt;
+  const std::string_view second =
+      std::string_view(op.raw).substr(spans[1].begin, spans[1].end - spans[1].begin);
+  if (second != op.positionals.front()) return std::nullopt;
+  const std::string* replacement = registry.verb_synonym(op.verb + " " + to_lower(second));
+  if (replacement == nullptr) return std::nullopt;
+  return *replacement + std::string(std::string_view(op.raw).substr(spans[1].end));
 }
 
 bool is_destructive(const VerbRegistry& registry, std::string_view verb) {
@@ -300,7 +331,9 @@ Error unknown_verb_error(const VerbRegistry& registry, const ParsedOp& op,
   const auto rest =
       std::string_view(op.raw).substr(std::min(op.raw.size(), op.raw.find_first_of(" \t")));
   std::vector<std::string> hints;
-  if (const std::string* replacement = registry.verb_synonym(op.verb)) {
+  if (auto two_words = two_word_synonym(registry, op)) {
+    hints.push_back(std::move(*two_words));
+  } else if (const std::string* replacement = registry.verb_synonym(op.verb)) {
     hints.push_back(*replacement + std::string(rest));
   } else {
     std::vector<std::string> names = registry.names();

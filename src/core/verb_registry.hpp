@@ -135,9 +135,11 @@ class VerbRegistry {
   // Categories in first-registration order.
   std::vector<std::string> categories() const;
 
-  // Verb words agents use for this domain's verbs ("delete" → "remove", "rename" → "label").
+  // Verb words agents use for this domain's verbs ("delete" → "remove", "rename" → "label"),
+  // also a verb with its first word ("add track" → "track add"), which is tried first.
   void add_verb_synonym(std::string word, std::string replacement);
-  // Key words agents use: "below" → "near:{} dir:below", "velocity" → "vel:{}".
+  // Key words agents use: "below" → "near:{} dir:below", "velocity" → "vel:{}"; {1} and {2}
+  // take the ends of a range value ("range" → "min:{1} max:{2}").
   void add_key_synonym(std::string word, std::string replacement, std::string verb = {});
   const std::string* verb_synonym(std::string_view word) const;
   const std::vector<Synonym>& key_synonyms() const { return key_synonyms_; }
