@@ -114,6 +114,10 @@ core::Result<Chord> parse_chord(std::string_view symbol) {
   if (symbol.empty()) return core::make_error("empty chord symbol", {"C", "Am7", "Cmaj7/E"});
   const auto root = split_note(symbol);
   if (!root) {
+    if (auto english = english_note_spelling(symbol)) {
+      return core::make_error("chord " + detail::quoted(symbol) + ": " + english->reason,
+                              {english->text});
+    }
     return core::make_error("chord " + detail::quoted(symbol) + " must start with a root A-G",
                             {"C", "Am7", "Cmaj7/E"});
   }

@@ -1,5 +1,6 @@
 #include "domains/midi/theory/gm.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -144,11 +145,50 @@ constexpr auto aliases = std::to_array<std::pair<std::string_view, int>>({
     {"fret-noise", 120},
 });
 
+// The GM name an exact name or alias means ("rhodes" → "electric-piano-1"), or "".
+std::string_view canonical_name(std::string_view word) {
+  const std::string key = detail::alnum_key(word);
+  for (const auto& instrument : instruments) {
+    if (detail::alnum_key(instrument.name) == key) return instrument.name;
+  }
+  for (const auto& [alias, program] : aliases) {
+    if (detail::alnum_key(alias) == key) return names[static_cast<std::size_t>(program)];
+  }
+  return {};
+}
+
+// The instrument a word of the name stands for, first word first: "fender-rhodes" →
+// electric-piano-1, "bass-guitar" → electric-bass-finger; "" when no word is one.
+std::string_view instrument_in_words(std::string_view name) {
+  std::vector<std::string_view> words;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= name.size(); ++i) {
+    const bool separator = i == name.size() || name[i] == '-' || name[i] == '_' || name[i] == ' ';
+    if (!separator) continue;
+    if (i > start) words.push_back(name.substr(start, i - start));
+    start = i + 1;
+  }
+  if (words.size() < 2) return {};
+  for (const auto word : words) {
+    if (auto found = canonical_name(word); !found.empty()) return found;
+  }
+  return {};
+}
+
+// Hints for a name that is none: the instrument a word of it names, then the closest names,
+// aliases written as the GM names they stand for.
 core::Error not_found(std::string_view name, std::string message) {
   std::vector<std::string> candidates(names.begin(), names.end());
   for (const auto& alias : aliases)
     candidates.emplace_back(alias.first);
-  auto hints = core::closest_matches(name, candidates);
+  std::vector<std::string> hints;
+  const auto add = [&](std::string_view hint) {
+    if (!hint.empty() && std::find(hints.begin(), hints.end(), hint) == hints.end())
+      hints.emplace_back(hint);
+  };
+  add(instrument_in_words(name));
+  for (const auto& close : core::closest_matches(name, candidates))
+    add(canonical_name(close));
   if (hints.empty()) hints = {"acoustic-grand-piano", "electric-bass-finger", "string-ensemble-1"};
   return core::make_error(std::move(message), std::move(hints));
 }

@@ -34,7 +34,8 @@ const Instrument* instrument_by_program(int program);  // nullptr outside 0..127
 //   4. a unique prefix of one name, else a unique substring ("vibra" → vibraphone)
 // Drum-kit names (drums, drum-kit, kit, percussion, …) are not programs: the error says to use
 // a drum track (see drum_kit_program). Never a silent fuzzy guess: an unknown or ambiguous name
-// is an error whose hints are the closest names.
+// is an error whose hints are GM names: the instrument one word of it names ("fender-rhodes" →
+// electric-piano-1), then the closest names (aliases given as the names they stand for).
 core::Result<const Instrument*> find_instrument(std::string_view name);
 
 }  // namespace fcp::midi::theory

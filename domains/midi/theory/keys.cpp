@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "domains/midi/theory/pitch.hpp"
 #include "domains/midi/theory/text.hpp"
 
 namespace fcp::midi::theory {
@@ -36,6 +37,10 @@ std::optional<bool> parse_mode(std::string_view mode) {
 }
 
 core::Error unknown_key(std::string_view text) {
+  if (auto english = english_note_spelling(text)) {
+    return core::make_error("unknown key " + detail::quoted(text) + ": " + english->reason,
+                            {english->text});
+  }
   return core::make_error("unknown key " + detail::quoted(text) +
                               ": write a tonic A-G with # or b, then m or minor for minor keys",
                           {"C", "Am", "F#m", "Bb", "Eb major"});

@@ -43,7 +43,27 @@ std::optional<NoteName> split_note_name(std::string_view text) {
   return name;
 }
 
+// Letters other conventions use for a note, and the English letter meant (German H = B).
+struct LetterSynonym {
+  char letter;
+  char english;
+  std::string_view convention;
+};
+constexpr std::array<LetterSynonym, 2> letter_synonyms{
+    {{'H', 'B', "German"}, {'h', 'b', "German"}}};
+
+const LetterSynonym* letter_synonym(std::string_view text) {
+  for (const auto& synonym : letter_synonyms) {
+    if (!text.empty() && text.front() == synonym.letter) return &synonym;
+  }
+  return nullptr;
+}
+
 core::Error unknown_pitch(std::string_view text) {
+  if (auto english = english_note_spelling(text)) {
+    return core::make_error("unknown pitch " + detail::quoted(text) + ": " + english->reason,
+                            {english->text});
+  }
   return core::make_error("unknown pitch " + detail::quoted(text) +
                               ": write a note name with octave (C4 = middle C) or midi:0..127",
                           {"C4", "F#3", "Bb2", "midi:60"});
@@ -119,6 +139,15 @@ std::optional<int> parse_pitch_class(std::string_view text) {
   const auto name = split_note_name(text);
   if (!name || !name->rest.empty()) return std::nullopt;
   return ((name->semitone + name->accidental) % 12 + 12) % 12;
+}
+
+std::optional<EnglishSpelling> english_note_spelling(std::string_view text) {
+  const LetterSynonym* synonym = letter_synonym(text);
+  if (synonym == nullptr) return std::nullopt;
+  return EnglishSpelling{std::string(1, synonym->english) + std::string(text.substr(1)),
+                         std::string(1, synonym->letter) + " is the " +
+                             std::string(synonym->convention) + " name of " +
+                             std::string(1, synonym->english)};
 }
 
 std::string_view pitch_class_name(int pc) {

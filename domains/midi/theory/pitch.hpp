@@ -30,6 +30,14 @@ std::string pitch_name(int midi);
 // "B#" → 0 (letter in either case, at most one of '#'/'b' or a doubled one); nullopt otherwise.
 std::optional<int> parse_pitch_class(std::string_view text);
 
+// A note name written in another convention, spelled the English way: German H is B ("H4" →
+// "B4", "Hm7" → "Bm7", "h" → "b"); nullopt when `text` does not start with such a letter.
+struct EnglishSpelling {
+  std::string text;    // "Bm7"
+  std::string reason;  // "H is the German name of B"
+};
+std::optional<EnglishSpelling> english_note_spelling(std::string_view text);
+
 // Sharp spelling of a pitch class: 1 → "C#". pc is taken modulo 12.
 std::string_view pitch_class_name(int pc);
 
