@@ -30,18 +30,17 @@ MidiDocument::MidiDocument(Song song) : song_(std::move(song)) {}
 
 core::Result<core::OpOutcome> MidiDocument::execute(const core::ParsedOp& op,
                                                     core::CallContext& ctx) {
-  const VerbHandler handler = find_verb_handler(op.verb);
+  const auto handler = verb_table().handler(op.verb);
   if (handler == nullptr) return core::make_error("verb \"" + op.verb + "\" is not implemented");
   SongTransaction edit(song_);
   const auto anchor = anchor_;
-  OpContext context{*this, edit, ctx, op, {}, {}};
+  OpContext context{*this, edit, ctx, op, {}};
   if (auto done = handler(context); !done) {
     anchor_ = anchor;
     return done.error();
   }
   core::OpOutcome outcome;
   outcome.lines = std::move(context.lines);
-  outcome.checkpoint = std::move(context.checkpoint);
   outcome.event = edit.commit(op.raw);
   return outcome;
 }
@@ -54,6 +53,19 @@ void MidiDocument::revert(const core::Event& event, core::EffectSink& effects) {
 void MidiDocument::replay(const core::Event& event, core::EffectSink& effects) {
   (void)effects;
   core::apply_event<SongChanges>(song_, event, true);
+}
+
+std::optional<core::Error> MidiDocument::close_open_block() {
+  if (!tracker_) return std::nullopt;
+  const TrackerBlock open = std::move(*tracker_);
+  tracker_.reset();
+  const Track* track = song_.track(open.track);
+  return core::make_error(
+      "the tracker block on " + (track ? track->name : std::string("its track")) +
+          " is still open at the end of the call (" + core::plural(open.lines.size(), "step line") +
+          " not imported): a block closes in the call that opens it; send `" + open.opened_by +
+          "`, the Step lines and `tracker end` as the ops of one call",
+      {"tracker end"});
 }
 
 std::optional<core::Result<std::string>> MidiDocument::query(std::string_view verb,

@@ -12,12 +12,13 @@
 
 namespace fcp::midi {
 
-// A `tracker TRACK import` block collecting step lines until `tracker end`.
+// A `tracker TRACK import` block collecting step lines until `tracker end`, in one call.
 struct TrackerBlock {
   EntityId track = 0;
   Tick start = 0;
   std::uint32_t step = 0;  // ticks per step
   std::vector<std::string> lines;
+  std::string opened_by;  // the import op as written
 };
 
 // Thread: owned by one session and only touched from that session's strand.
@@ -28,6 +29,7 @@ class MidiDocument final : public core::Document {
   core::Result<core::OpOutcome> execute(const core::ParsedOp& op, core::CallContext& ctx) override;
   void revert(const core::Event& event, core::EffectSink& effects) override;
   void replay(const core::Event& event, core::EffectSink& effects) override;
+  std::optional<core::Error> close_open_block() override;
   std::optional<core::Result<std::string>> query(std::string_view verb, std::string_view args,
                                                  const core::CallContext& ctx) const override;
   std::vector<std::string> status_lines() const override;

@@ -13,73 +13,10 @@
 #include "domains/midi/theory/chords.hpp"
 #include "domains/midi/theory/controllers.hpp"
 #include "domains/midi/theory/keys.hpp"
+#include "domains/midi/verbs/verbs.hpp"
 
 namespace fcp::midi {
 namespace {
-
-core::VerbRegistry make_registry() {
-  core::VerbRegistry verbs;
-  const auto add = [&](const char* name, const char* syntax, const char* category,
-                       const char* description) {
-    verbs.add({name, syntax, category, description});
-  };
-  add("note", "note TRACK PITCH… at:POS dur:DUR [vel:V] [ch:1-16]", "music",
-      "notes (drum names on drum tracks)");
-  add("chord",
-      "chord TRACK SYMBOL at:POS dur:DUR [vel:V] [octave:N] [inv:N] [voicing:close|open|drop2|"
-      "drop3|spread] [strum:DUR]",
-      "music", "a chord as one op (Cmaj7, Am/E, G7alt, Dm9, C13)");
-  add("track",
-      "track add NAME [instrument:INST|program:N] [ch:N] [bank:MSB[.LSB]] | track remove "
-      "NAME | track rename NAME to:NEW",
-      "state", "tracks");
-  add("program", "program TRACK INSTRUMENT|program:N [at:POS] [bank:MSB[.LSB]]", "state",
-      "instrument, also mid-track");
-  add("cc",
-      "cc TRACK CONTROLLER VALUE at:POS [ch:N] | cc TRACK CONTROLLER A->B from:POS to:POS "
-      "[step:DUR]",
-      "music", "controllers by name or number, and ramps");
-  add("bend", "bend TRACK VALUE|center|±Nst at:POS [ch:N]", "music", "pitch bend");
-  add("mute", "mute TRACK [on|off]", "state", "toggle mute (export honours it)");
-  add("solo", "solo TRACK [on|off]", "state", "toggle solo (export honours it)");
-  add("tempo", "tempo BPM [at:POS]", "meta", "tempo map (1.1 replaces the initial tempo)");
-  add("time-sig", "time-sig N/D [at:BAR.1]", "meta", "meter from a bar on");
-  add("key-sig", "key-sig KEY [at:POS]", "meta", "key: C, Em, F#m, Bb-major");
-  add("marker", "marker \"TEXT\" at:POS", "meta", "markers (saved as FF 06)");
-  add("title", "title \"TEXT\"", "meta", "song title (saved)");
-  add("checkpoint", "checkpoint NAME", "meta", "a named point to undo to");
-  add("remove",
-      "remove @SELECTORS… | remove @cc[:NAME]|@bend|@program|@pressure|@tempo|@marker|"
-      "@time-sig|@key-sig [@track:T] [@range:R]",
-      "editing", "delete notes, or other events by kind");
-  add("move", "move @SELECTORS… to:POS [track:NAME]", "editing", "earliest note to POS");
-  add("copy", "copy @SELECTORS… to:POS [track:NAME]", "editing", "duplicate notes");
-  add("transpose", "transpose @SELECTORS… ±N", "editing", "semitones");
-  add("velocity", "velocity @SELECTORS… ±N|=V", "editing", "relative or absolute");
-  add("quantize", "quantize @SELECTORS… grid:DUR [strength:1-100] [ends:true]", "editing",
-      "snap onsets (and ends)");
-  add("modify", "modify @SELECTORS… [pitch:P] [vel:V] [dur:D] [at:POS] [ch:N]", "editing",
-      "set note fields");
-  add("repeat", "repeat @SELECTORS… count:N [to:POS] [every:DUR]", "editing",
-      "tile the selection (bar-aligned by default)");
-  add("crescendo", "crescendo @SELECTORS… from:VEL to:VEL", "editing", "velocity ramp over time");
-  add("decrescendo", "decrescendo @SELECTORS… from:VEL to:VEL", "editing",
-      "velocity ramp over time");
-  add("arpeggiate", "arpeggiate @SELECTORS… [step:DUR] [mode:up|down|updown]", "performance",
-      "spread chords in time");
-  add("strum", "strum @SELECTORS… [step:DUR] [mode:up|down]", "performance",
-      "arpeggiate with a short step");
-  add("swing", "swing @SELECTORS… [amount:50-75] [grid:DUR]", "performance", "delay off-beats");
-  add("humanize", "humanize @SELECTORS… [timing:TICKS] [vel:N] [seed:N]", "performance",
-      "seeded timing and velocity variation");
-  add("legato", "legato @SELECTORS…", "performance", "extend notes to the next onset");
-  add("staccato", "staccato @SELECTORS… [amount:5-95]", "performance", "shorten notes");
-  add("tracker", "tracker TRACK import at:POS [res:16th] … Step NN: [C4_v80_2] … tracker end",
-      "tracker", "import a step block (one undo step)");
-  add("step", "Step NN: [PITCH_vVEL_STEPS], … (inside a tracker block)", "tracker",
-      "one step line");
-  return verbs;
-}
 
 std::string make_card_sections() {
   std::string out = core::selector_card(selector_catalog());
@@ -106,6 +43,10 @@ std::string make_card_sections() {
   out +=
       "INSTRUMENTS: 128 GM names (acoustic-grand-piano, string-ensemble-1 …), fuzzy; "
       "program:0-127; drums → channel 10\n";
+  out +=
+      "TRACKER BLOCK (all in one call; a block left open fails the call): [\"tracker Drums "
+      "import at:1.1 res:16th\", \"Step 01: [kick_v110_1], [closed-hat_v70_1]\", \"Step 03: "
+      "[snare_v100_2]\", \"tracker end\"]\n";
   out +=
       "\nEXAMPLE:\n"
       "  midi_session: new \"Groove\" tempo:96 key:Am\n"
@@ -184,7 +125,7 @@ core::Result<std::vector<std::string>> export_wav(const core::SessionCommand& co
 
 class MidiDomain final : public core::Domain {
  public:
-  MidiDomain() : verbs_(make_registry()), card_(make_card_sections()) {
+  MidiDomain() : card_(make_card_sections()) {
     // `midi:61` is a pitch, not a key:value param.
     hooks_.is_positional = [](std::string_view token) { return token.starts_with("midi:"); };
   }
@@ -192,13 +133,15 @@ class MidiDomain final : public core::Domain {
 
   std::string_view name() const override { return "midi"; }
   std::string_view display_name() const override { return "MIDI songs"; }
-  const core::VerbRegistry& verbs() const override { return verbs_; }
+  const core::VerbRegistry& verbs() const override { return verb_table(); }
   std::string card_sections() const override { return card_; }
   std::vector<core::VerbSpec> queries() const override { return query_specs(); }
   std::vector<core::VerbSpec> session_extensions() const override {
-    return {{"load-soundfont", "load-soundfont PATH", "", "use an SF2 for export and instruments"},
-            {"export", "export wav path:FILE.wav [rate:44100]", "",
-             "render through FluidSynth (progress notifications)"}};
+    return {
+        {"load-soundfont", "PATH", "", "use an SF2 for export and instruments"},
+        core::VerbSpec{"export", "wav", "", "render through FluidSynth (progress notifications)"}
+            .with(core::key("path", "FILE.wav").require().also({"as"}))
+            .with(core::integer_key("rate", "44100"))};
   }
   std::vector<std::string> file_extensions() const override { return {"mid", "midi"}; }
 
@@ -281,7 +224,6 @@ class MidiDomain final : public core::Domain {
   }
 
  private:
-  core::VerbRegistry verbs_;
   std::string card_;
   core::ParseHooks hooks_;
 };

@@ -44,6 +44,8 @@ EventKind control_kind(ControlKind kind) {
   return EventKind::cc;
 }
 
+}  // namespace
+
 std::string as_token(std::string_view text) {
   if (!text.empty() && text.find_first_of(" :\"") == std::string_view::npos)
     return std::string(text);
@@ -54,6 +56,8 @@ std::string as_token(std::string_view text) {
   }
   return out + "\"";
 }
+
+namespace {
 
 std::string replace_token(std::string_view written, std::string_view from, const std::string& to) {
   std::string out(written);

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <map>
 
+#include "core/op_contract.hpp"
 #include "core/selector.hpp"
 #include "domains/midi/selection.hpp"
 #include "domains/midi/theory/drums.hpp"
@@ -18,7 +19,46 @@ namespace {
 
 constexpr int kDrumChannel = 9;
 
+// `raw` with `from` (after the verb) replaced by `to`: a whole token first, else the first
+// occurrence inside one (a pitch in a step line's [C4_v80_1]); nullopt when `from` is absent.
+std::optional<std::string> replace_written(std::string_view raw, std::string_view from,
+                                           std::string_view to) {
+  const std::size_t verb_end = raw.find(' ');
+  if (verb_end == std::string_view::npos || from.empty()) return std::nullopt;
+  const auto replaced = [&](std::size_t at) {
+    return std::string(raw.substr(0, at)) + std::string(to) +
+           std::string(raw.substr(at + from.size()));
+  };
+  for (std::size_t at = raw.find(from, verb_end); at != std::string_view::npos;
+       at = raw.find(from, at + 1)) {
+    const std::size_t end = at + from.size();
+    const bool starts = raw[at - 1] == ' ' || raw[at - 1] == '\t';
+    const bool ends = end == raw.size() || raw[end] == ' ' || raw[end] == '\t';
+    if (starts && ends) return replaced(at);
+  }
+  if (const std::size_t at = raw.find(from, verb_end); at != std::string_view::npos)
+    return replaced(at);
+  return std::nullopt;
+}
+
 }  // namespace
+
+core::Error hints_as_ops(const OpContext& ctx, core::Error error, std::string_view written,
+                         std::string_view key) {
+  std::vector<std::string> ops;
+  for (const auto& hint : error.hints) {
+    const bool whole_token = hint.find(':') != std::string::npos;  // program:4, ch:10
+    if (!key.empty()) {
+      ops.push_back(core::replace_param_token(
+          ctx.op.raw, key, whole_token ? hint : std::string(key) + ":" + as_token(hint)));
+    } else if (auto op =
+                   replace_written(ctx.op.raw, written, whole_token ? hint : as_token(hint))) {
+      ops.push_back(std::move(*op));
+    }
+  }
+  error.hints = std::move(ops);
+  return error;
+}
 
 core::Result<EntityId> resolve_track(const OpContext& ctx, std::string_view name) {
   return resolve_track_name(ctx.song(), name, ctx.op.raw);
@@ -117,7 +157,6 @@ core::Result<int> channel_param(const OpContext& ctx, const Track& track) {
 }
 
 core::Result<int> parse_pitch_for(const OpContext& ctx, const Track& track, std::string_view text) {
-  (void)ctx;
   if (track.channel == kDrumChannel) {
     if (auto drum = theory::drum_pitch(text)) return *drum;
   }
@@ -127,7 +166,7 @@ core::Result<int> parse_pitch_for(const OpContext& ctx, const Track& track, std:
     return core::make_error("\"" + std::string(text) + "\" is a drum name; track '" + track.name +
                             "' is not a drum track (channel 10)");
   }
-  return pitch.error();
+  return hints_as_ops(ctx, pitch.error(), text);
 }
 
 std::string position_text(const Song& song, Tick tick) {

@@ -1,4 +1,4 @@
-// Conductor verbs: tempo, time-sig, key-sig, marker, title, checkpoint.
+// Conductor verbs: tempo, time-sig, key-sig, marker, title.
 #include <charconv>
 #include <cmath>
 
@@ -59,7 +59,7 @@ core::Result<void> verb_key_sig(OpContext& ctx) {
   for (const auto& word : ctx.op.positionals)
     text += (text.empty() ? "" : " ") + word;
   auto key = theory::parse_key(text);
-  if (!key) return key.error();
+  if (!key) return hints_as_ops(ctx, key.error(), text);
   auto tick = position_param(ctx, "at", "1.1");
   if (!tick) return tick.error();
   ctx.edit.update_conductor([&](Conductor& c) {
@@ -86,14 +86,6 @@ core::Result<void> verb_title(OpContext& ctx) {
   const std::string text = ctx.op.positionals[0];
   ctx.edit.update_conductor([&](Conductor& c) { c.title = text; });
   ctx.lines.push_back("* Title set to " + quote_name(text));
-  return {};
-}
-
-core::Result<void> verb_checkpoint(OpContext& ctx) {
-  if (ctx.op.positionals.size() != 1)
-    return core::make_error("checkpoint requires a name", {"checkpoint v1"});
-  ctx.checkpoint = ctx.op.positionals[0];
-  ctx.lines.push_back("! checkpoint \"" + ctx.checkpoint + "\"");
   return {};
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <unordered_set>
 
+#include "core/resolve.hpp"
 #include "core/selector.hpp"
 #include "domains/midi/selection.hpp"
 #include "domains/midi/theory/pitch.hpp"
@@ -76,6 +77,13 @@ void remove_conductor_events(OpContext& ctx, const std::vector<const SongEvent*>
 // remove @SELECTORS…: notes, or with @type:KIND or a kind selector (@cc @bend @program
 // @pressure @tempo @time-sig @key-sig @marker) those events.
 core::Result<void> verb_remove(OpContext& ctx) {
+  const auto& words = ctx.op.positionals;
+  if (words.size() == 2 && core::to_lower(words.front()) == "track") {
+    const std::string& raw = ctx.op.raw;
+    const auto after = raw.find(words.front(), raw.find(' ')) + words.front().size();
+    return core::make_error("remove takes selectors; a track goes with track remove NAME",
+                            {"track remove" + raw.substr(after)});
+  }
   if (ctx.op.selectors.empty())
     return core::make_error("no selectors: say which events (remove @SELECTOR…)",
                             {"remove @track:Piano @range:1.1-1.4", "remove @tempo @range:9.1-9.4"});
@@ -233,7 +241,9 @@ core::Result<void> verb_quantize(OpContext& ctx) {
       return core::make_error("invalid strength:" + *text + " — 1..100");
     strength = static_cast<double>(*v) / 100.0;
   }
-  const bool ends = ctx.op.param_or("ends", "false") == "true";
+  const std::string ends_text = core::to_lower(ctx.op.param_or("ends", "false"));
+  const bool ends =
+      ends_text == "true" || ends_text == "yes" || ends_text == "on" || ends_text == "1";
   std::size_t moved = 0;
   for (Note n : notes_of(ctx, *ids)) {
     const double snapped = std::round(static_cast<double>(n.tick) / *grid) * *grid;

@@ -57,7 +57,7 @@ core::Result<void> verb_chord(OpContext& ctx) {
   if (!track_id) return track_id.error();
   const Track& track = track_of(ctx, *track_id);
   auto chord = theory::parse_chord(op.positionals[1]);
-  if (!chord) return chord.error();
+  if (!chord) return hints_as_ops(ctx, chord.error(), op.positionals[1]);
   int octave = 4, inversion = 0;
   if (const std::string* text = op.param("octave")) {
     octave = std::atoi(text->c_str());

@@ -1,47 +1,292 @@
-// The verb name → handler table.
-#include <unordered_map>
-
+// The midi verb table: every verb once, with its positionals, keys, help, examples and handler;
+// and the words agents use for them.
 #include "domains/midi/verbs/verbs.hpp"
 
 namespace fcp::midi {
+namespace {
 
-VerbHandler find_verb_handler(std::string_view verb) {
-  static const std::unordered_map<std::string_view, VerbHandler> handlers{
-      {"note", verb_note},
-      {"chord", verb_chord},
-      {"track", verb_track},
-      {"cc", verb_cc},
-      {"bend", verb_bend},
-      {"mute", verb_mute},
-      {"solo", verb_solo},
-      {"program", verb_program},
-      {"tempo", verb_tempo},
-      {"time-sig", verb_time_sig},
-      {"key-sig", verb_key_sig},
-      {"marker", verb_marker},
-      {"title", verb_title},
-      {"remove", verb_remove},
-      {"move", verb_move},
-      {"copy", verb_copy},
-      {"transpose", verb_transpose},
-      {"velocity", verb_velocity},
-      {"quantize", verb_quantize},
-      {"modify", verb_modify},
-      {"repeat", verb_repeat},
-      {"crescendo", verb_crescendo},
-      {"decrescendo", verb_crescendo},
-      {"arpeggiate", verb_arpeggiate},
-      {"strum", verb_arpeggiate},
-      {"swing", verb_swing},
-      {"humanize", verb_humanize},
-      {"legato", verb_legato},
-      {"staccato", verb_staccato},
-      {"checkpoint", verb_checkpoint},
-      {"tracker", verb_tracker},
-      {"step", verb_step},
-  };
-  auto it = handlers.find(verb);
-  return it == handlers.end() ? nullptr : it->second;
+using core::choice_key;
+using core::integer_key;
+using core::key;
+using core::VerbSpec;
+
+core::KeySpec at_key(std::string name = "at") {
+  return key(std::move(name), "POS");
+}
+core::KeySpec dur_key(std::string name = "dur") {
+  return key(std::move(name), "DUR");
+}
+core::KeySpec vel_key() {
+  return key("vel", "V", "1-127 or ppp…fff");
+}
+core::KeySpec ch_key() {
+  return integer_key("ch", "1-16");
+}
+
+void add_music_verbs(core::VerbTable<OpContext>& verbs) {
+  verbs.add(VerbSpec{"note", "TRACK PITCH…", "music", "notes (drum names on drum tracks)"}
+                .with(at_key().by_default("1.1"))
+                .with(dur_key().by_default("quarter"))
+                .with(vel_key().by_default("80"))
+                .with(ch_key())
+                .example("note Keys C4 E4 G4 at:1.1 dur:half vel:mf")
+                .example("note Drums kick at:2.1 dur:8n"),
+            verb_note);
+  verbs.add(
+      VerbSpec{"chord", "TRACK SYMBOL", "music", "a chord as one op (Cmaj7, Am/E, G7alt, C13)"}
+          .with(at_key().by_default("1.1"))
+          .with(dur_key().by_default("quarter"))
+          .with(vel_key().by_default("80"))
+          .with(ch_key())
+          .with(integer_key("octave", "-1..9").by_default("4"))
+          .with(integer_key("inv", "N", "inversion"))
+          .with(choice_key("voicing", {"close", "open", "drop2", "drop3", "spread"}))
+          .with(dur_key("strum"))
+          .example("chord Keys Am7 at:1.1 dur:whole voicing:open"),
+      verb_chord);
+  verbs.add(VerbSpec{"cc", "TRACK CONTROLLER VALUE|A->B", "music",
+                     "controllers by name or number; a ramp A->B takes from: and to:"}
+                .with(at_key())
+                .with(ch_key())
+                .with(at_key("from"))
+                .with(at_key("to"))
+                .with(dur_key("step"))
+                .example("cc Keys sustain on at:1.1")
+                .example("cc Keys volume 0->127 from:1.1 to:4.4"),
+            verb_cc);
+  verbs.add(VerbSpec{"bend", "TRACK VALUE|center|±Nst", "music", "pitch bend"}
+                .with(at_key())
+                .with(ch_key())
+                .example("bend Lead +2st at:1.3"),
+            verb_bend);
+}
+
+void add_state_verbs(core::VerbTable<OpContext>& verbs) {
+  verbs.add(VerbSpec{"track", "add|remove|rename NAME", "state", "tracks"}
+                .with(key("instrument", "INST").only_for({"add"}))
+                .with(integer_key("program", "0-127").only_for({"add"}))
+                .with(integer_key("ch", "1-16").only_for({"add"}))
+                .with(key("bank", "MSB[.LSB]").only_for({"add"}))
+                .with(key("to", "NEW").only_for({"rename"}))
+                .deletes()
+                .example("track add Strings instrument:string-ensemble-1")
+                .example("track rename Bass to:Sub"),
+            verb_track);
+  verbs.add(VerbSpec{"program", "TRACK [INSTRUMENT]", "state", "instrument, also mid-track"}
+                .with(key("instrument", "INST"))
+                .with(integer_key("program", "0-127"))
+                .with(key("bank", "MSB[.LSB]"))
+                .with(at_key())
+                .example("program Keys electric-piano-1 at:9.1"),
+            verb_program);
+  verbs.add(VerbSpec{"mute", "TRACK [on|off]", "state", "toggle mute (export honours it)"},
+            verb_mute);
+  verbs.add(VerbSpec{"solo", "TRACK [on|off]", "state", "toggle solo (export honours it)"},
+            verb_solo);
+}
+
+void add_conductor_verbs(core::VerbTable<OpContext>& verbs) {
+  verbs.add(VerbSpec{"tempo", "BPM", "meta", "tempo map (1.1 replaces the initial tempo)"}
+                .with(at_key())
+                .example("tempo 140 at:9.1"),
+            verb_tempo);
+  verbs.add(VerbSpec{"time-sig", "N/D", "meta", "meter from a bar on"}
+                .with(key("at", "BAR.1"))
+                .example("time-sig 7/8 at:9.1"),
+            verb_time_sig);
+  verbs.add(VerbSpec{"key-sig", "KEY", "meta", "key: C, Em, F#m, Bb-major"}.with(at_key()).example(
+                "key-sig Em at:1.1"),
+            verb_key_sig);
+  verbs.add(
+      VerbSpec{"marker", "\"TEXT\"", "meta", "markers (saved as FF 06)"}.with(at_key()).example(
+          "marker \"Chorus\" at:9.1"),
+      verb_marker);
+  verbs.add(VerbSpec{"title", "\"TEXT\"", "meta", "song title (saved)"}, verb_title);
+}
+
+void add_editing_verbs(core::VerbTable<OpContext>& verbs) {
+  verbs.add(VerbSpec{"remove",
+                     "@SELECTORS… | @cc[:NAME] @bend @program @pressure @tempo @marker @time-sig "
+                     "@key-sig, with @track @range",
+                     "editing", "delete notes, or other events by kind"}
+                .deletes()
+                .example("remove @track:Keys @range:2.1-2.4"),
+            verb_remove);
+  verbs.add(VerbSpec{"move", "@SELECTORS…", "editing", "earliest note to to:, or onto track:"}
+                .with(at_key("to"))
+                .with(key("track", "NAME"))
+                .example("move @track:Keys @range:1.1-1.4 to:3.1"),
+            verb_move);
+  verbs.add(VerbSpec{"copy", "@SELECTORS…", "editing", "duplicate notes"}
+                .with(at_key("to"))
+                .with(key("track", "NAME"))
+                .example("copy @track:Keys @range:1.1-2.4 to:5.1"),
+            verb_copy);
+  verbs.add(VerbSpec{"transpose", "@SELECTORS… ±N", "editing", "semitones"}, verb_transpose);
+  verbs.add(VerbSpec{"velocity", "@SELECTORS… ±N|=V", "editing", "relative or absolute"},
+            verb_velocity);
+  verbs.add(VerbSpec{"quantize", "@SELECTORS…", "editing", "snap onsets (and ends)"}
+                .with(dur_key("grid").by_default("sixteenth"))
+                .with(integer_key("strength", "1-100"))
+                .with(core::bool_key("ends", "snap note ends too"))
+                .example("quantize @track:Keys grid:8n strength:50"),
+            verb_quantize);
+  verbs.add(VerbSpec{"modify", "@SELECTORS…", "editing", "set note fields"}
+                .with(key("pitch", "P"))
+                .with(vel_key())
+                .with(dur_key())
+                .with(at_key())
+                .with(ch_key())
+                .example("modify @track:Keys @pitch:C4 vel:100 dur:half"),
+            verb_modify);
+  verbs.add(
+      VerbSpec{"repeat", "@SELECTORS…", "editing", "tile the selection (bar-aligned by default)"}
+          .with(integer_key("count", "N").by_default("1"))
+          .with(at_key("to"))
+          .with(dur_key("every"))
+          .example("repeat @track:Drums count:3"),
+      verb_repeat);
+  verbs.add(VerbSpec{"crescendo", "@SELECTORS…", "editing", "velocity ramp over time"}
+                .with(key("from", "VEL").require())
+                .with(key("to", "VEL").require())
+                .example("crescendo @track:Keys @range:1.1-4.4 from:p to:ff"),
+            verb_crescendo);
+  verbs.add(VerbSpec{"decrescendo", "@SELECTORS…", "editing", "velocity ramp over time"}
+                .with(key("from", "VEL").require())
+                .with(key("to", "VEL").require())
+                .example("decrescendo @track:Keys @range:1.1-4.4 from:ff to:p"),
+            verb_crescendo);
+}
+
+void add_performance_verbs(core::VerbTable<OpContext>& verbs) {
+  verbs.add(VerbSpec{"arpeggiate", "@SELECTORS…", "performance", "spread chords in time"}
+                .with(dur_key("step").by_default("sixteenth"))
+                .with(choice_key("mode", {"up", "down", "updown"}))
+                .example("arpeggiate @track:Keys step:8n mode:updown"),
+            verb_arpeggiate);
+  verbs.add(VerbSpec{"strum", "@SELECTORS…", "performance", "arpeggiate with a short step"}
+                .with(dur_key("step").by_default("sixteenth"))
+                .with(choice_key("mode", {"up", "down"})),
+            verb_arpeggiate);
+  verbs.add(VerbSpec{"swing", "@SELECTORS…", "performance", "delay off-beats"}
+                .with(integer_key("amount", "50-75").by_default("60"))
+                .with(dur_key("grid").by_default("eighth")),
+            verb_swing);
+  verbs.add(
+      VerbSpec{"humanize", "@SELECTORS…", "performance", "seeded timing and velocity variation"}
+          .with(integer_key("timing", "TICKS").by_default("10"))
+          .with(integer_key("vel", "N").by_default("8"))
+          .with(integer_key("seed", "N").by_default("1"))
+          .example("humanize @track:Keys timing:8 vel:5 seed:42"),
+      verb_humanize);
+  verbs.add(VerbSpec{"legato", "@SELECTORS…", "performance", "extend notes to the next onset"},
+            verb_legato);
+  verbs.add(VerbSpec{"staccato", "@SELECTORS…", "performance", "shorten notes"}.with(
+                integer_key("amount", "5-95").by_default("50")),
+            verb_staccato);
+}
+
+// A block is several ops of one call; the card's TRACKER section shows one whole.
+void add_tracker_verbs(core::VerbTable<OpContext>& verbs) {
+  verbs.add(VerbSpec{"tracker", "TRACK import | end", "tracker",
+                     "open or close a step block (closed in the same call; one undo step)"}
+                .with(at_key())
+                .with(key("res", "quarter|8th|16th|32nd").by_default("16th")),
+            verb_tracker);
+  verbs.add(VerbSpec{"step", "NN: [PITCH_vVEL_STEPS], …", "tracker",
+                     "one step line inside a tracker block"},
+            verb_step);
+}
+
+void add_synonyms(core::VerbRegistry& verbs) {
+  for (const auto& [word, verb] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"delete", "remove"},
+           {"del", "remove"},
+           {"rm", "remove"},
+           {"erase", "remove"},
+           {"add track", "track add"},
+           {"new track", "track add"},
+           {"create track", "track add"},
+           {"delete track", "track remove"},
+           {"del track", "track remove"},
+           {"rm track", "track remove"},
+           {"rename track", "track rename"},
+           {"rename", "track rename"},
+           {"create", "track add"},
+           {"new", "track add"},
+           {"add", "note"},
+           {"insert", "note"},
+           {"play", "note"},
+           {"notes", "note"},
+           {"instrument", "program"},
+           {"patch", "program"},
+           {"controller", "cc"},
+           {"control", "cc"},
+           {"pitchbend", "bend"},
+           {"pitch-bend", "bend"},
+           {"bpm", "tempo"},
+           {"meter", "time-sig"},
+           {"timesig", "time-sig"},
+           {"time-signature", "time-sig"},
+           {"key", "key-sig"},
+           {"keysig", "key-sig"},
+           {"key-signature", "key-sig"},
+           {"section", "marker"},
+           {"set", "modify"},
+           {"edit", "modify"},
+           {"update", "modify"},
+           {"change", "modify"},
+           {"shift", "move"},
+           {"nudge", "move"},
+           {"duplicate", "copy"},
+           {"clone", "copy"},
+           {"loop", "repeat"},
+           {"snap", "quantize"},
+           {"quantise", "quantize"},
+           {"arp", "arpeggiate"},
+           {"arpeggio", "arpeggiate"},
+           {"humanise", "humanize"},
+           {"shuffle", "swing"},
+       }) {
+    verbs.add_verb_synonym(word, verb);
+  }
+  // Checked in order: a cc ramp's start and end before the general words.
+  verbs.add_key_synonym("start", "from:{}", "cc");
+  verbs.add_key_synonym("end", "to:{}", "cc");
+  for (const auto& [word, replacement] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"velocity", "vel:{}"},     {"velo", "vel:{}"},        {"position", "at:{}"},
+           {"pos", "at:{}"},           {"start", "at:{}"},        {"time", "at:{}"},
+           {"beat", "at:{}"},          {"when", "at:{}"},         {"duration", "dur:{}"},
+           {"length", "dur:{}"},       {"len", "dur:{}"},         {"channel", "ch:{}"},
+           {"chan", "ch:{}"},          {"inst", "instrument:{}"}, {"sound", "instrument:{}"},
+           {"patch", "instrument:{}"}, {"prog", "program:{}"},    {"inversion", "inv:{}"},
+           {"times", "count:{}"},      {"repeats", "count:{}"},   {"interval", "every:{}"},
+           {"period", "every:{}"},     {"resolution", "grid:{}"}, {"resolution", "res:{}"},
+           {"destination", "to:{}"},   {"target", "to:{}"},
+       }) {
+    verbs.add_key_synonym(word, replacement);
+  }
+  verbs.add_key_synonym("name", "to:{}", "track");
+  verbs.add_key_synonym("as", "to:{}", "track");
+}
+
+core::VerbTable<OpContext> make_table() {
+  core::VerbTable<OpContext> verbs;
+  add_music_verbs(verbs);
+  add_state_verbs(verbs);
+  add_conductor_verbs(verbs);
+  add_editing_verbs(verbs);
+  add_performance_verbs(verbs);
+  add_tracker_verbs(verbs);
+  add_synonyms(verbs);
+  return verbs;
+}
+
+}  // namespace
+
+const core::VerbTable<OpContext>& verb_table() {
+  static const core::VerbTable<OpContext> table = make_table();
+  return table;
 }
 
 }  // namespace fcp::midi

@@ -1,5 +1,6 @@
 // The tracker block: `tracker TRACK import at:POS [res:RES]`, step lines
-// `Step 01: [C4_v80_2], [E4_v80_2]`, then `tracker end` (one op = one undo step for the block).
+// `Step 01: [C4_v80_2], [E4_v80_2]`, then `tracker end`, all in one call (the block's notes are
+// one undo step; a block left open fails the call: MidiDocument::close_open_block).
 #include <charconv>
 
 #include "domains/midi/verbs/verbs.hpp"
@@ -93,9 +94,9 @@ core::Result<void> verb_tracker(OpContext& ctx) {
   if (!start) return start.error();
   auto step = resolution(ctx);
   if (!step) return step.error();
-  block = TrackerBlock{*track, *start, *step, {}};
+  block = TrackerBlock{*track, *start, *step, {}, op.raw};
   ctx.lines.push_back("~ tracker block open for " + track_of(ctx, *track).name +
-                      " (send Step lines, then tracker end)");
+                      " (send Step lines, then tracker end, in this call)");
   return {};
 }
 

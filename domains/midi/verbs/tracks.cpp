@@ -39,7 +39,8 @@ core::Result<InstrumentChoice> instrument_params(const OpContext& ctx,
                                                  std::optional<std::string_view> positional) {
   InstrumentChoice choice;
   std::optional<std::string_view> name = positional;
-  if (const std::string* text = ctx.op.param("instrument")) name = *text;
+  const std::string* keyed = ctx.op.param("instrument");
+  if (keyed != nullptr) name = *keyed;
   if (name) {
     if (is_drum_word(*name)) {
       choice.drums = true;
@@ -47,7 +48,8 @@ core::Result<InstrumentChoice> instrument_params(const OpContext& ctx,
       choice.name = "drums";
     } else {
       auto instrument = theory::find_instrument(*name);
-      if (!instrument) return instrument.error();
+      if (!instrument)
+        return hints_as_ops(ctx, instrument.error(), *name, keyed ? "instrument" : "");
       choice.program = (*instrument)->program;
       choice.name = std::string((*instrument)->name);
     }

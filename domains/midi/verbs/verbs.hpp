@@ -19,13 +19,13 @@ struct OpContext {
   core::CallContext& call;
   const core::ParsedOp& op;
   std::vector<std::string> lines;
-  std::string checkpoint;
 
   const Song& song() const { return edit.song(); }
 };
 
-using VerbHandler = core::Result<void> (*)(OpContext&);
-VerbHandler find_verb_handler(std::string_view verb);
+// Every midi verb with its positionals, keys, help, examples and handler, and the words agents
+// use for them (table.cpp).
+const core::VerbTable<OpContext>& verb_table();
 
 // ---- tracks, params, positions (common.cpp) ---------------------------------------------------
 // A track by name: exact, case-insensitive, normalized, unique prefix. Errors suggest the op with
@@ -44,6 +44,11 @@ core::Result<std::uint32_t> duration_param(const OpContext& ctx, std::string_vie
 core::Result<int> velocity_param(const OpContext& ctx, std::string_view key, int fallback);
 // ch:N (1..16) or the track's channel; returns 0..15.
 core::Result<int> channel_param(const OpContext& ctx, const Track& track);
+// `error` (of a pitch, chord or instrument written in the op) with its hints made complete
+// ops: each hint replaces the positional `written`, or the value of `key` when one is given; a
+// hint that is itself a key:value (program:4) replaces the whole token.
+core::Error hints_as_ops(const OpContext& ctx, core::Error error, std::string_view written,
+                         std::string_view key = {});
 // A pitch; on drum tracks (channel 10) GM drum names work too (kick, snare, closed-hat, …).
 core::Result<int> parse_pitch_for(const OpContext& ctx, const Track& track, std::string_view text);
 
@@ -87,7 +92,6 @@ core::Result<void> verb_swing(OpContext& ctx);
 core::Result<void> verb_humanize(OpContext& ctx);
 core::Result<void> verb_legato(OpContext& ctx);
 core::Result<void> verb_staccato(OpContext& ctx);
-core::Result<void> verb_checkpoint(OpContext& ctx);
 core::Result<void> verb_tracker(OpContext& ctx);
 core::Result<void> verb_step(OpContext& ctx);
 

@@ -2,10 +2,13 @@
 // the song after it; a failing op must leave the song untouched.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "core/parsed_op.hpp"
 #include "domains/midi/document.hpp"
 #include "domains/midi/domain.hpp"
 #include "domains/midi/song_io.hpp"
+#include "domains/midi/verbs/verbs.hpp"
 #include "tests/support/path_policies.hpp"
 
 namespace fcp::midi {
@@ -71,6 +74,7 @@ class MidiUndoTest : public ::testing::Test {
 };
 
 TEST_F(MidiUndoTest, EveryVerbRevertsAndReplaysExactly) {
+  std::set<std::string> tested;
   for (const char* op : {
            "track add Piano",
            "track add Drums instrument:drums",
@@ -106,6 +110,7 @@ TEST_F(MidiUndoTest, EveryVerbRevertsAndReplaysExactly) {
            "crescendo @track:Piano from:p to:ff",
            "decrescendo @track:Drums from:ff to:pp",
            "arpeggiate @track:Piano @range:2.1-2.4 step:sixteenth",
+           "strum @track:Piano @range:3.1-3.4 step:32nd mode:down",
            "swing @track:Drums amount:66",
            "humanize @track:Piano seed:7",
            "legato @track:Bass",
@@ -116,10 +121,15 @@ TEST_F(MidiUndoTest, EveryVerbRevertsAndReplaysExactly) {
            "remove @marker",
            "track rename Bass to:Low",
            "track remove Low",
-           "checkpoint here",
+           "tracker Piano import at:5.1",
+           "Step 01: [C4_v80_2]",
+           "tracker end",
        }) {
     check(op);
+    tested.insert(core::parse_op(op).value().verb);
   }
+  for (const auto& verb : verb_table().names())
+    EXPECT_TRUE(tested.contains(verb)) << verb << " has no undo check";
 }
 
 TEST_F(MidiUndoTest, TrackerBlockIsOneStep) {
