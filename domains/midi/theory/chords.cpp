@@ -84,12 +84,17 @@ core::Error unknown_quality(std::string_view symbol, const NoteSpelling& root,
 core::Error bad_bass(std::string_view symbol, std::string_view bass_text, const NoteSpelling& root,
                      const ChordQuality& quality) {
   std::vector<std::string> hints;
+  std::string reason = "is not a note name (A-G, # or b)";
+  if (auto english = english_note_spelling(bass_text); english && split_note(english->text)) {
+    hints.push_back(root.spelling + std::string(quality.suffix) + "/" + english->text);
+    reason = "is not a note name: " + english->reason;
+  }
   for (std::size_t i = 1; i < quality.size && hints.size() < 2; ++i) {
     hints.push_back(root.spelling + std::string(quality.suffix) + "/" +
                     std::string(pitch_class_name(root.pc + quality.intervals[i])));
   }
   return core::make_error("slash chord " + detail::quoted(symbol) + ": the bass " +
-                              detail::quoted(bass_text) + " is not a note name (A-G, # or b)",
+                              detail::quoted(bass_text) + " " + reason,
                           std::move(hints));
 }
 

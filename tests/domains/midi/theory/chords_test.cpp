@@ -127,7 +127,10 @@ TEST(Chords, ErrorsSuggestWholeSymbols) {
   const auto bass = parse_chord("G7/X");
   ASSERT_FALSE(bass);
   EXPECT_THAT(bass.error().hints, ElementsAre("G7/B", "G7/D"));
-  EXPECT_THAT(parse_chord("Hm").error().hints, Contains("Am7"));
+  EXPECT_THAT(parse_chord("Xm").error().hints, Contains("Am7"));
+  // German H is B: the suggestion is the chord meant, not an example.
+  EXPECT_THAT(parse_chord("Hm7").error().hints, ElementsAre("Bm7"));
+  EXPECT_THAT(parse_chord("C/H").error().hints, Contains("C/B"));
 }
 
 }  // namespace
