@@ -109,35 +109,59 @@ std::optional<std::string> fill_value(std::string_view replacement, std::string_
   return out;
 }
 
-Error undeclared_key_error(const VerbSpec& spec, const ParsedOp& op, const Param& param,
-                           std::span<const Synonym> synonyms) {
-  const std::string written = param_token_value(op.raw, param.key);
-  std::vector<std::string> hints;
-  // A synonym first: it knows what the word means, not only how it is spelt.
+// The token that replaces one undeclared `key:written`: a synonym's (it knows what the word
+// means, not only how it is spelt), else the closest key's, else "" (drop it). `taken`: the
+// keys the op already has, with those earlier fixes gave it.
+std::string fix_for(const VerbSpec& spec, std::string_view key, std::string_view written,
+                    std::span<const Synonym> synonyms, std::vector<std::string>& taken) {
+  const auto is_taken = [&](std::string_view name) {
+    return std::find(taken.begin(), taken.end(), name) != taken.end();
+  };
   for (const auto& synonym : synonyms) {
-    if (synonym.word != to_lower(param.key)) continue;
+    if (synonym.word != to_lower(key)) continue;
     if (!synonym.verb.empty() && synonym.verb != spec.name) continue;
     const auto keys = replacement_keys(synonym.replacement);
     const bool fits = !keys.empty() && std::all_of(keys.begin(), keys.end(), [&](const auto& k) {
-      return declares(spec, k) && !op.has_param(k);
+      return declares(spec, k) && !is_taken(k);
     });
-    const auto filled = fits ? fill_value(synonym.replacement, written) : std::nullopt;
-    if (filled) {
-      hints.push_back(replace_param_token(op.raw, param.key, *filled));
-      break;
+    if (const auto filled = fits ? fill_value(synonym.replacement, written) : std::nullopt) {
+      taken.insert(taken.end(), keys.begin(), keys.end());
+      return *filled;
     }
   }
-  if (hints.empty()) {
-    std::vector<std::string> candidates;
-    for (const auto& declared : spec.keys) {
-      if (!op.has_param(declared.name)) candidates.push_back(declared.name);
-    }
-    for (const auto& close : closest_matches(param.key, candidates, 1))
-      hints.push_back(replace_param_token(op.raw, param.key, close + ":" + written));
+  std::vector<std::string> candidates;
+  for (const auto& declared : spec.keys) {
+    if (!is_taken(declared.name)) candidates.push_back(declared.name);
   }
-  if (hints.empty()) hints.push_back(replace_param_token(op.raw, param.key, ""));
-  return make_error(spec.name + " has no key \"" + param.key + ":\"; its keys: " + list_keys(spec),
-                    std::move(hints));
+  for (const auto name : spec.open_keys.names) {
+    if (!is_taken(name)) candidates.emplace_back(name);
+  }
+  for (const auto& close : closest_matches(key, candidates, 1)) {
+    taken.push_back(close);
+    return close + ":" + std::string(written);
+  }
+  return {};
+}
+
+// One error for all the undeclared keys of an op, naming them, with one `try:` that fixes them
+// all.
+Error undeclared_keys_error(const VerbSpec& spec, const ParsedOp& op,
+                            const std::vector<const Param*>& undeclared,
+                            std::span<const Synonym> synonyms) {
+  std::vector<std::string> taken;
+  for (const auto& param : op.params)
+    taken.push_back(param.key);
+  std::string hint = op.raw;
+  std::string names;
+  for (const Param* param : undeclared) {
+    const std::string written = param_token_value(hint, param->key);
+    hint =
+        replace_param_token(hint, param->key, fix_for(spec, param->key, written, synonyms, taken));
+    names += (names.empty() ? "\"" : " \"") + param->key + ":\"";
+  }
+  return make_error(spec.name + " has no key" + (undeclared.size() > 1 ? "s " : " ") + names +
+                        "; its keys: " + list_keys(spec),
+                    {hint});
 }
 
 bool is_integer(std::string_view text) {
@@ -290,12 +314,16 @@ std::optional<std::string> space_glued_arrows(std::string_view op_text, const Ve
 Result<void> check_op_keys(const VerbSpec& spec, ParsedOp& op, std::span<const Synonym> synonyms) {
   if (spec.free_text) return {};
   const std::string form = op.positionals.empty() ? std::string() : to_lower(op.positionals[0]);
+  std::vector<const Param*> undeclared;
+  for (const auto& param : op.params) {
+    if (spec.find_key(param.key) == nullptr &&
+        !(spec.open_keys && spec.open_keys.accepts(param.key)))
+      undeclared.push_back(&param);
+  }
+  if (!undeclared.empty()) return undeclared_keys_error(spec, op, undeclared, synonyms);
   for (auto& param : op.params) {
     const KeySpec* declared = spec.find_key(param.key);
-    if (declared == nullptr) {
-      if (spec.open_keys && spec.open_keys.accepts(param.key)) continue;
-      return undeclared_key_error(spec, op, param, synonyms);
-    }
+    if (declared == nullptr) continue;  // an open key
     if (!declared->forms.empty() &&
         std::find(declared->forms.begin(), declared->forms.end(), form) == declared->forms.end()) {
       std::string forms;

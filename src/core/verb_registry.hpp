@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -62,8 +63,14 @@ KeySpec choice_key(std::string name, std::vector<std::string> choices,
 // Keys a verb accepts beyond its declared ones (draw.io style keys, Max attributes): a test and
 // the card text that describes them.
 struct OpenKeys {
+  OpenKeys() = default;
+  OpenKeys(std::string card, std::function<bool(std::string_view key)> test,
+           std::span<const std::string_view> known = {})
+      : card_text(std::move(card)), accepts(std::move(test)), names(known) {}
+
   std::string card_text;  // "any draw.io style key (fillColor, rounded, …)"
   std::function<bool(std::string_view key)> accepts;
+  std::span<const std::string_view> names;  // offered for a misspelt key (may be empty)
   explicit operator bool() const { return static_cast<bool>(accepts); }
 };
 
