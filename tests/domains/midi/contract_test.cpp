@@ -65,6 +65,8 @@ TEST_F(MidiContract, KeySynonymsGiveTheCompleteOp) {
            Case{"note Keys C4 at:1.1 duration:8n", "note Keys C4 at:1.1 dur:8n"},
            Case{"note Keys C4 start:2.1", "note Keys C4 at:2.1"},
            Case{"note Keys C4 at:2.1 length:half", "note Keys C4 at:2.1 dur:half"},
+           Case{"note Keys C4 position:2.1 velocity:90 length:half",
+                "note Keys C4 at:2.1 vel:90 dur:half"},
            Case{"note Keys C4 at:1.1 channel:2", "note Keys C4 at:1.1 ch:2"},
            Case{"track add Pad instrument:warm-pad channel:3",
                 "track add Pad instrument:warm-pad ch:3"},
