@@ -122,13 +122,14 @@ LofiDocument::LofiDocument(Device device) : device_(std::move(device)) {}
 core::Result<core::OpOutcome> LofiDocument::execute(const core::ParsedOp& op,
                                                     core::CallContext& ctx) {
   DeviceTransaction edit(device_);
-  LofiOp context{device_, edit, ctx, op, {}, {}};
-  if (auto done = run_lofi_verb(context); !done) return done.error();
+  const auto handler = lofi_verb_table().handler(op.verb);
+  if (handler == nullptr) return core::make_error("verb \"" + op.verb + "\" is not implemented");
+  LofiOp context{device_, edit, ctx, op, {}};
+  if (auto done = handler(context); !done) return done.error();
   for (auto& effect : edit_effects(edit.changes(), true))
     ctx.effects.emit(std::move(effect));
   core::OpOutcome outcome;
   outcome.lines = std::move(context.lines);
-  outcome.checkpoint = std::move(context.checkpoint);
   outcome.event = edit.commit(op.raw);
   return outcome;
 }

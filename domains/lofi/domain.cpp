@@ -58,8 +58,7 @@ std::string card_sections() {
 
 class LofiDomain final : public core::Domain {
  public:
-  LofiDomain(boost::asio::io_context& io, const json::object& settings)
-      : hub_(io), verbs_(lofi_verbs()) {
+  LofiDomain(boost::asio::io_context& io, const json::object& settings) : hub_(io) {
     defaults_.host = settings.contains("host") && settings.at("host").is_string()
                          ? std::string(settings.at("host").as_string())
                          : defaults_.host;
@@ -75,14 +74,17 @@ class LofiDomain final : public core::Domain {
 
   std::string_view name() const override { return "lofi"; }
   std::string_view display_name() const override { return "Max for Live devices"; }
-  const core::VerbRegistry& verbs() const override { return verbs_; }
+  const core::VerbRegistry& verbs() const override { return lofi_verb_table(); }
   std::string card_sections() const override { return lofi::card_sections(); }
   std::vector<core::VerbSpec> queries() const override { return lofi_queries(); }
   std::vector<core::VerbSpec> session_extensions() const override {
-    return {{"connect", "connect [host:H] [port:7400] [reply:7401] [timeout:5000]", "",
-             "link to the Max daemon (ping first)"},
-            {"disconnect", "disconnect", "", "edit offline"},
-            {"sync", "sync", "", "push the whole device to Max"}};
+    return {core::VerbSpec{"connect", "", "", "link to the Max daemon (ping first)"}
+                .with(core::key("host", "H"))
+                .with(core::integer_key("port", "7400"))
+                .with(core::integer_key("reply", "7401"))
+                .with(core::key("timeout", "5000|5s")),
+            {"disconnect", "", "", "edit offline"},
+            {"sync", "", "", "push the whole device to Max"}};
   }
   std::vector<std::string> file_extensions() const override { return {"maxpat", "amxd"}; }
   std::vector<core::Prompt> prompts() const override { return lofi_prompts(); }
@@ -193,7 +195,6 @@ class LofiDomain final : public core::Domain {
   }
 
   mutable bridge::BridgeHub hub_;
-  core::VerbRegistry verbs_;
   bridge::BridgeOptions defaults_;
   bool connect_on_new_ = true;
   std::chrono::milliseconds probe_{300};

@@ -124,6 +124,8 @@ bool valid_id(std::string_view id) {
   return true;
 }
 
+}  // namespace
+
 core::Result<void> verb_add(LofiOp& ctx) {
   if (ctx.op.positionals.size() != 2)
     return core::make_error("add requires CLASS and ID", {"add cycle~ osc1 at:40,40 args:440",
@@ -162,6 +164,8 @@ core::Result<void> verb_add(LofiOp& ctx) {
   return {};
 }
 
+namespace {
+
 core::Result<Wire> checked_wire(const LofiOp& ctx, const MaxObject& source, int outlet,
                                 const MaxObject& destination, int inlet) {
   const auto out_ports = maxpat::ports_for(source.cls, source.args);
@@ -180,7 +184,7 @@ core::Result<Wire> checked_wire(const LofiOp& ctx, const MaxObject& source, int 
   return Wire{source.id, outlet, destination.id, inlet};
 }
 
-core::Result<void> verb_wire(LofiOp& ctx, bool add) {
+core::Result<void> wire_or_unwire(LofiOp& ctx, bool add) {
   const auto& p = ctx.op.positionals;
   const std::string verb = add ? "wire" : "unwire";
   if (p.size() < 3 || p.size() % 2 == 0)
@@ -216,6 +220,16 @@ core::Result<void> verb_wire(LofiOp& ctx, bool add) {
     }
   }
   return {};
+}
+
+}  // namespace
+
+core::Result<void> verb_wire(LofiOp& ctx) {
+  return wire_or_unwire(ctx, true);
+}
+
+core::Result<void> verb_unwire(LofiOp& ctx) {
+  return wire_or_unwire(ctx, false);
 }
 
 core::Result<void> verb_remove(LofiOp& ctx) {
@@ -358,6 +372,8 @@ core::Result<void> verb_modify(LofiOp& ctx) {
   return {};
 }
 
+namespace {
+
 // The id for the n-th copy: a trailing number counts on, else _n.
 std::string numbered(const std::string& id, std::size_t n) {
   std::size_t digits = id.size();
@@ -368,7 +384,7 @@ std::string numbered(const std::string& id, std::size_t n) {
   return id + "_" + std::to_string(n);
 }
 
-core::Result<void> verb_copy_or_repeat(LofiOp& ctx, bool repeat) {
+core::Result<void> copy_or_repeat(LofiOp& ctx, bool repeat) {
   if (ctx.op.positionals.size() != 1)
     return core::make_error(
         repeat ? "repeat requires ID and count:N" : "copy requires ID and as:NEW",
@@ -409,65 +425,23 @@ core::Result<void> verb_copy_or_repeat(LofiOp& ctx, bool repeat) {
 
 }  // namespace
 
-core::Result<void> run_lofi_verb(LofiOp& ctx) {
-  const std::string& verb = ctx.op.verb;
-  if (verb == "add") return verb_add(ctx);
-  if (verb == "wire") return verb_wire(ctx, true);
-  if (verb == "unwire") return verb_wire(ctx, false);
-  if (verb == "remove") return verb_remove(ctx);
-  if (verb == "ui") return verb_ui(ctx);
-  if (verb == "inject") return verb_inject(ctx);
-  if (verb == "map") return verb_map(ctx);
-  if (verb == "unmap") return verb_unmap(ctx);
-  if (verb == "move") return verb_move(ctx);
-  if (verb == "modify" || verb == "set") return verb_modify(ctx);
-  if (verb == "copy") return verb_copy_or_repeat(ctx, false);
-  if (verb == "repeat") return verb_copy_or_repeat(ctx, true);
-  if (verb == "checkpoint") {
-    if (ctx.op.positionals.size() != 1) return core::make_error("checkpoint requires a name");
-    ctx.checkpoint = ctx.op.positionals[0];
-    ctx.lines.push_back("! checkpoint \"" + ctx.checkpoint + "\"");
-    return {};
-  }
-  if (verb == "resize") {
-    auto size = pair_param(ctx, "to", 'x');
-    if (!size) return size.error();
-    ctx.edit.update_info([&](DeviceInfo& info) {
-      info.width = size->first;
-      info.height = size->second;
-    });
-    ctx.lines.push_back("*device size " + xy(size->first, size->second));
-    return {};
-  }
-  return core::make_error("verb \"" + verb + "\" is not implemented");
+core::Result<void> verb_copy(LofiOp& ctx) {
+  return copy_or_repeat(ctx, false);
 }
 
-core::VerbRegistry lofi_verbs() {
-  core::VerbRegistry verbs;
-  const auto add = [&](const char* name, const char* syntax, const char* category,
-                       const char* description) {
-    verbs.add({name, syntax, category, description});
-  };
-  add("add", "add CLASS ID [at:X,Y] [args:\"…\"] [size:WxH]", "objects",
-      "an object → /lofi/create (ports from the Max object table)");
-  add("remove", "remove ID…|@SELECTOR", "objects", "objects with their wires → /lofi/remove");
-  add("move", "move ID…|@SELECTOR to:X,Y|by:DX,DY", "objects", "→ /lofi/move");
-  add("modify", "modify ID…|@SELECTOR attr:value… [args:\"…\"]", "objects",
-      "attributes → /lofi/set");
-  add("set", "set ID… attr:value…", "objects", "alias of modify");
-  add("copy", "copy ID as:NEW [by:DX,DY]", "objects", "duplicate an object");
-  add("repeat", "repeat ID count:N [by:DX,DY]", "objects", "numbered copies (a row of 8 dials)");
-  add("wire", "wire SRC -> DST [-> DST…] [out:N] [in:N]", "wires", "patch cords → /lofi/wire");
-  add("unwire", "unwire SRC -> DST [out:N] [in:N]", "wires", "→ /lofi/unwire");
-  add("ui", "ui NAME CLASS at:X,Y size:WxH [args:\"…\"] [attr:value…]", "ui",
-      "a UI layer; all ui ops of a call go as ONE z-sorted /lofi/ui (00_bg first, no prefix = 50)");
-  add("inject", "inject ID path:FILE.js", "code",
-      "load a script into a js/v8 object (absolute path sent)");
-  add("map", "map PARAMETER ID [prop:value]", "parameters", "a Live parameter → /lofi/map");
-  add("unmap", "unmap PARAMETER", "parameters", "→ /lofi/unmap");
-  add("resize", "resize to:WxH", "device", "the device's size");
-  add("checkpoint", "checkpoint NAME", "meta", "a named point to undo to");
-  return verbs;
+core::Result<void> verb_repeat(LofiOp& ctx) {
+  return copy_or_repeat(ctx, true);
+}
+
+core::Result<void> verb_resize(LofiOp& ctx) {
+  auto size = pair_param(ctx, "to", 'x');
+  if (!size) return size.error();
+  ctx.edit.update_info([&](DeviceInfo& info) {
+    info.width = size->first;
+    info.height = size->second;
+  });
+  ctx.lines.push_back("*device size " + xy(size->first, size->second));
+  return {};
 }
 
 std::vector<core::VerbSpec> lofi_queries() {

@@ -1,5 +1,5 @@
-// The lofi verbs (add wire unwire remove ui inject map unmap move modify set copy repeat
-// checkpoint) and queries (map stats describe list wires find ping).
+// The lofi verbs (add remove move modify copy repeat wire unwire ui inject map unmap resize) and
+// queries (map stats describe list wires find ping).
 #pragma once
 
 #include <string>
@@ -18,11 +18,26 @@ struct LofiOp {
   core::CallContext& call;
   const core::ParsedOp& op;
   std::vector<std::string> lines;
-  std::string checkpoint;
 };
 
-core::Result<void> run_lofi_verb(LofiOp& op);
-core::VerbRegistry lofi_verbs();
+// Every lofi verb with its positionals, keys, help, examples and handler, and the words agents
+// use for them (verb_table.cpp).
+const core::VerbTable<LofiOp>& lofi_verb_table();
+
+// The handlers (lofi_verbs.cpp).
+core::Result<void> verb_add(LofiOp& ctx);
+core::Result<void> verb_remove(LofiOp& ctx);
+core::Result<void> verb_move(LofiOp& ctx);
+core::Result<void> verb_modify(LofiOp& ctx);
+core::Result<void> verb_copy(LofiOp& ctx);
+core::Result<void> verb_repeat(LofiOp& ctx);
+core::Result<void> verb_wire(LofiOp& ctx);
+core::Result<void> verb_unwire(LofiOp& ctx);
+core::Result<void> verb_ui(LofiOp& ctx);
+core::Result<void> verb_inject(LofiOp& ctx);
+core::Result<void> verb_map(LofiOp& ctx);
+core::Result<void> verb_unmap(LofiOp& ctx);
+core::Result<void> verb_resize(LofiOp& ctx);
 
 // `log` backs @recent in `list` selectors.
 std::optional<core::Result<std::string>> run_lofi_query(const Device& device, const MaxLink& link,

@@ -1,0 +1,170 @@
+// The lofi verb table: every verb once, with its positionals, keys, help, examples and handler;
+// and the words agents use for them.
+#include "domains/lofi/lofi_verbs.hpp"
+#include "domains/lofi/maxpat/attributes.hpp"
+
+namespace fcp::lofi {
+namespace {
+
+using core::integer_key;
+using core::key;
+using core::VerbSpec;
+
+// modify and ui set any attribute a Max box or a Live parameter has.
+core::OpenKeys max_attributes() {
+  return {
+      "any Max box or Live parameter attribute (bgcolor, presentation_rect, "
+      "parameter_longname, parameter_mmin, …)",
+      [](std::string_view name) { return maxpat::is_box_attribute(name); },
+      maxpat::box_attributes()};
+}
+
+void add_object_verbs(core::VerbTable<LofiOp>& verbs) {
+  verbs.add(VerbSpec{"add", "CLASS ID", "objects",
+                     "an object → /lofi/create (ports from the Max object table)"}
+                .with(key("at", "X,Y"))
+                .with(key("args", "\"…\""))
+                .with(key("size", "WxH"))
+                .example("add cycle~ lfo at:200,40 args:0.5"),
+            verb_add);
+  verbs.add(
+      VerbSpec{"remove", "ID…|@SELECTOR", "objects", "objects with their wires → /lofi/remove"}
+          .deletes()
+          .example("remove @unwired"),
+      verb_remove);
+  verbs.add(VerbSpec{"move", "ID…|@SELECTOR", "objects", "→ /lofi/move"}
+                .with(key("to", "X,Y"))
+                .with(key("by", "DX,DY"))
+                .example("move osc1 to:100,40"),
+            verb_move);
+  verbs.add(VerbSpec{"modify", "ID…|@SELECTOR", "objects", "attributes → /lofi/set"}
+                .with(key("args", "\"…\""))
+                .accepting(max_attributes())
+                .example("modify cutoff parameter_longname:Cutoff parameter_mmax:100"),
+            verb_modify);
+  verbs.add(VerbSpec{"copy", "ID", "objects", "duplicate an object"}
+                .with(key("as", "NEW").require())
+                .with(key("by", "DX,DY"))
+                .example("copy osc1 as:osc2 by:0,60"),
+            verb_copy);
+  verbs.add(VerbSpec{"repeat", "ID", "objects", "numbered copies (a row of 8 dials)"}
+                .with(integer_key("count", "N").require())
+                .with(key("by", "DX,DY"))
+                .example("repeat cutoff count:3 by:50,0"),
+            verb_repeat);
+}
+
+void add_wire_verbs(core::VerbTable<LofiOp>& verbs) {
+  verbs.add(VerbSpec{"wire", "SRC -> DST [-> DST…]", "wires", "patch cords → /lofi/wire"}
+                .with(integer_key("out", "N", "outlet, from 0"))
+                .with(integer_key("in", "N", "inlet, from 0"))
+                .arrows()
+                .example("wire vol -> out")
+                .example("wire osc1 -> vol in:1"),
+            verb_wire);
+  verbs.add(VerbSpec{"unwire", "SRC -> DST", "wires", "→ /lofi/unwire"}
+                .with(integer_key("out", "N"))
+                .with(integer_key("in", "N"))
+                .arrows()
+                .deletes()
+                .example("unwire osc1 -> vol"),
+            verb_unwire);
+}
+
+void add_device_verbs(core::VerbTable<LofiOp>& verbs) {
+  verbs.add(VerbSpec{"ui", "NAME CLASS", "ui",
+                     "a UI layer; all ui ops of a call go as ONE z-sorted /lofi/ui (00_bg first, "
+                     "no prefix = 50)"}
+                .with(key("at", "X,Y").require())
+                .with(key("size", "WxH").require())
+                .with(key("args", "\"…\""))
+                .accepting(max_attributes())
+                .example("ui 30_rate live.dial at:20,20 size:44x48 parameter_longname:Rate"),
+            verb_ui);
+  verbs.add(
+      VerbSpec{"inject", "ID", "code", "load a script into a js/v8 object (absolute path sent)"}
+          .with(key("path", "FILE.js").require())
+          .example("inject brain path:lfo.js"),
+      verb_inject);
+  verbs.add(VerbSpec{"map", "PARAMETER ID", "parameters", "a Live parameter → /lofi/map"}
+                .with(key("prop", "NAME").by_default("value"))
+                .example("map Cutoff cutoff"),
+            verb_map);
+  verbs.add(VerbSpec{"unmap", "PARAMETER", "parameters", "→ /lofi/unmap"}.deletes(), verb_unmap);
+  verbs.add(VerbSpec{"resize", "", "device", "the device's size"}
+                .with(key("to", "WxH").require())
+                .example("resize to:600x170"),
+            verb_resize);
+}
+
+void add_synonyms(core::VerbRegistry& verbs) {
+  for (const auto& [word, verb] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"connect", "wire"},  {"rewire", "wire"},    {"link", "wire"},
+           {"patch", "wire"},    {"cord", "wire"},      {"disconnect", "unwire"},
+           {"unlink", "unwire"}, {"unpatch", "unwire"}, {"delete", "remove"},
+           {"del", "remove"},    {"rm", "remove"},      {"erase", "remove"},
+           {"create", "add"},    {"new", "add"},        {"insert", "add"},
+           {"object", "add"},    {"set", "modify"},     {"update", "modify"},
+           {"edit", "modify"},   {"attr", "modify"},    {"duplicate", "copy"},
+           {"clone", "copy"},    {"place", "move"},     {"position", "move"},
+           {"widget", "ui"},     {"script", "inject"},  {"load", "inject"},
+           {"bind", "map"},      {"assign", "map"},     {"unbind", "unmap"},
+           {"size", "resize"}}) {
+    verbs.add_verb_synonym(word, verb);
+  }
+  // Checked in order: a verb's own key first (copy's as:), then the Max attribute it means.
+  for (const auto& [word, replacement] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"position", "at:{}"},
+           {"pos", "at:{}"},
+           {"outlet", "out:{}"},
+           {"inlet", "in:{}"},
+           {"name", "as:{}"},
+           {"new", "as:{}"},
+           {"times", "count:{}"},
+           {"offset", "by:{}"},
+           {"file", "path:{}"},
+           {"script", "path:{}"},
+           {"property", "prop:{}"},
+           {"attr", "prop:{}"},
+           {"arguments", "args:{}"},
+           {"argument", "args:{}"},
+           {"name", "parameter_longname:{}"},
+           {"longname", "parameter_longname:{}"},
+           {"label", "parameter_longname:{}"},
+           {"shortname", "parameter_shortname:{}"},
+           {"min", "parameter_mmin:{}"},
+           {"max", "parameter_mmax:{}"},
+           {"minimum", "parameter_mmin:{}"},
+           {"maximum", "parameter_mmax:{}"},
+           {"range", "parameter_mmin:{1} parameter_mmax:{2}"},
+           {"initial", "parameter_initial:{}"},
+           {"default", "parameter_initial:{}"},
+           {"unit", "parameter_unitstyle:{}"},
+           {"units", "parameter_unitstyle:{}"},
+           {"colour", "bgcolor:{}"},
+           {"background", "bgcolor:{}"},
+           {"bg", "bgcolor:{}"},
+           {"font", "fontname:{}"},
+           {"font-size", "fontsize:{}"},
+       }) {
+    verbs.add_key_synonym(word, replacement);
+  }
+}
+
+core::VerbTable<LofiOp> make_table() {
+  core::VerbTable<LofiOp> verbs;
+  add_object_verbs(verbs);
+  add_wire_verbs(verbs);
+  add_device_verbs(verbs);
+  add_synonyms(verbs);
+  return verbs;
+}
+
+}  // namespace
+
+const core::VerbTable<LofiOp>& lofi_verb_table() {
+  static const core::VerbTable<LofiOp> table = make_table();
+  return table;
+}
+
+}  // namespace fcp::lofi
