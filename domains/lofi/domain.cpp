@@ -77,12 +77,16 @@ class LofiDomain final : public core::Domain {
   const core::VerbRegistry& verbs() const override { return lofi_verb_table(); }
   std::string card_sections() const override { return lofi::card_sections(); }
   std::vector<core::VerbSpec> queries() const override { return lofi_queries(); }
+  std::vector<core::KeySpec> new_document_keys() const override {
+    return {core::integer_key("width", "10-4000"), core::integer_key("height", "10-4000")};
+  }
   std::vector<core::VerbSpec> session_extensions() const override {
     return {core::VerbSpec{"connect", "", "", "link to the Max daemon (ping first)"}
                 .with(core::key("host", "H"))
                 .with(core::integer_key("port", "7400"))
                 .with(core::integer_key("reply", "7401"))
-                .with(core::key("timeout", "5000|5s")),
+                .with(core::key("timeout", "5000|5s"))
+                .example("connect port:7400 reply:7401"),
             {"disconnect", "", "", "edit offline"},
             {"sync", "", "", "push the whole device to Max"}};
   }

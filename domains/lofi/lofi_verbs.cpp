@@ -445,15 +445,16 @@ core::Result<void> verb_resize(LofiOp& ctx) {
 }
 
 std::vector<core::VerbSpec> lofi_queries() {
-  return {{"map", "map", "", "the device: objects in z-order with wires"},
-          {"stats", "stats", "", "counts"},
-          {"describe", "describe ID", "",
-           "one object: class, args, position, ports, wires, attributes"},
-          {"list", "list [@SELECTOR…]", "",
-           "objects in z-order; the same selector type unites, different types intersect"},
-          {"wires", "wires ID", "", "an object's wires"},
-          {"find", "find TEXT", "", "objects whose id, class or args contain TEXT"},
-          {"ping", "ping", "", "is Max answering? ports, round trip, pending requests"}};
+  using core::VerbSpec;
+  return {
+      VerbSpec{"map", "", "", "the device: objects in z-order with wires"},
+      VerbSpec{"stats", "", "", "counts"},
+      VerbSpec{"describe", "ID", "", "one object: class, args, position, ports, wires, attributes"},
+      VerbSpec{"list", "[@SELECTOR…]", "",
+               "objects in z-order; the same selector type unites, different types intersect"},
+      VerbSpec{"wires", "ID", "", "an object's wires"},
+      VerbSpec{"find", "TEXT", "", "objects whose id, class or args contain TEXT"}.text_argument(),
+      VerbSpec{"ping", "", "", "is Max answering? ports, round trip, pending requests"}};
 }
 
 }  // namespace fcp::lofi

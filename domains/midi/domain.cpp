@@ -136,12 +136,18 @@ class MidiDomain final : public core::Domain {
   const core::VerbRegistry& verbs() const override { return verb_table(); }
   std::string card_sections() const override { return card_; }
   std::vector<core::VerbSpec> queries() const override { return query_specs(); }
+  std::vector<core::KeySpec> new_document_keys() const override {
+    return {core::number_key("tempo", "10-1000").by_default("120"),
+            core::key("key", "KEY").by_default("C"), core::key("time-sig", "N/D").by_default("4/4"),
+            core::integer_key("ppqn", "N").by_default("480")};
+  }
   std::vector<core::VerbSpec> session_extensions() const override {
     return {
         {"load-soundfont", "PATH", "", "use an SF2 for export and instruments"},
         core::VerbSpec{"export", "wav", "", "render through FluidSynth (progress notifications)"}
             .with(core::key("path", "FILE.wav").require().also({"as"}))
-            .with(core::integer_key("rate", "44100"))};
+            .with(core::integer_key("rate", "44100"))
+            .example("export wav path:song.wav")};
   }
   std::vector<std::string> file_extensions() const override { return {"mid", "midi"}; }
 

@@ -1142,29 +1142,35 @@ std::optional<core::Result<std::string>> run_query(const MidiDocument& doc, std:
 }
 
 std::vector<core::VerbSpec> query_specs() {
+  using core::VerbSpec;
   return {
-      {"map", "map", "queries",
-       "overview: title, tempo|meter|key|ppqn, tempo/meter/key changes, markers, tracks, digest"},
-      {"tracks", "tracks", "queries",
-       "each track: channel, instrument, bank, note/cc/bend counts, program changes, mute/solo"},
-      {"events", "events TRACK|*|all [M.B-M.B]", "queries",
-       "a track's notes, CCs, bends, programs, text and SysEx in time order (end beat included; "
-       "first 500)"},
-      {"describe", "describe TRACK", "queries",
-       "channel, instrument, bank, counts, mute/solo, pitch and velocity ranges, time span"},
-      {"stats", "stats", "queries",
-       "tempo, meter, key, ppqn, counts, duration m:ss.cc over the tempo map, measures"},
-      {"find", "find PITCH | find @SELECTOR…", "queries",
-       "notes at a pitch (C4, midi:60, a drum name) or pitch class (F#), or the events the "
-       "selectors choose (as verbs do), in time order"},
-      {"piano-roll", "piano-roll TRACK M.B-M.B", "queries",
-       "ASCII grid, rows high→low, '#' sounding; 16th/8th/beat columns (max 64), end excluded"},
-      {"tracker", "tracker TRACK M.B-M.B [res:quarter|8th|16th|32nd] | tracker A,B,C|* M.B-M.B",
-       "queries",
-       "step view: Step NN: [PITCH_vVEL_STEPS] (pasteable into a tracker import); resolution "
-       "auto-detected; multi-track view shows up to 4 tracks"},
-      {"instruments", "instruments [FILTER] [source:gm|soundfont]", "queries",
-       "GM programs and loaded SoundFont presets, filtered by name or family"},
+      VerbSpec{"map", "", "queries",
+               "overview: title, tempo|meter|key|ppqn, tempo/meter/key changes, markers, tracks, "
+               "digest"},
+      VerbSpec{"tracks", "", "queries",
+               "each track: channel, instrument, bank, note/cc/bend counts, program changes, "
+               "mute/solo"},
+      VerbSpec{"events", "TRACK|*|all [M.B-M.B]", "queries",
+               "a track's notes, CCs, bends, programs, text and SysEx in time order (end beat "
+               "included; first 500)"},
+      VerbSpec{
+          "describe", "TRACK", "queries",
+          "channel, instrument, bank, counts, mute/solo, pitch and velocity ranges, time span"},
+      VerbSpec{"stats", "", "queries",
+               "tempo, meter, key, ppqn, counts, duration m:ss.cc over the tempo map, measures"},
+      VerbSpec{"find", "PITCH | @SELECTOR…", "queries",
+               "notes at a pitch (C4, midi:60, a drum name) or pitch class (F#), or the events "
+               "the selectors choose (as verbs do), in time order"},
+      VerbSpec{"piano-roll", "TRACK M.B-M.B", "queries",
+               "ASCII grid, rows high→low, '#' sounding; 16th/8th/beat columns (max 64), end "
+               "excluded"},
+      VerbSpec{"tracker", "TRACK|A,B,C|* M.B-M.B", "queries",
+               "step view: Step NN: [PITCH_vVEL_STEPS] (pasteable into a tracker import); "
+               "resolution auto-detected; multi-track view shows up to 4 tracks"}
+          .with(core::key("res", "quarter|8th|16th|32nd")),
+      VerbSpec{"instruments", "[FILTER]", "queries",
+               "GM programs and loaded SoundFont presets, filtered by name or family"}
+          .with(core::choice_key("source", {"gm", "soundfont"})),
   };
 }
 

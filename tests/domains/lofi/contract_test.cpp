@@ -108,6 +108,15 @@ TEST_F(LofiContract, UnknownAttributesAreRefusedNotDropped) {
     EXPECT_FALSE(ops({op}).is_error) << op;
 }
 
+TEST_F(LofiContract, QueriesAndSessionCommandsTakeTheirDeclaredKeys) {
+  EXPECT_FALSE(session_.run_query("find osc").is_error);
+  EXPECT_FALSE(session_.run_query("find a:b").is_error);  // text, not a key
+  EXPECT_TRUE(session_.run_query("list zzbogus:1").is_error);
+  auto created = session_.run_session("new \"Dev\" width:300 height:120 discard:true", {});
+  EXPECT_FALSE(created.reply.is_error) << created.reply.text;
+  EXPECT_TRUE(session_.run_session("new \"Dev\" depth:3 discard:true", {}).reply.is_error);
+}
+
 TEST_F(LofiContract, AttributeTableHasNoDuplicatesAndNoBoxSize) {
   const auto names = maxpat::box_attributes();
   for (std::size_t i = 0; i < names.size(); ++i) {

@@ -120,6 +120,18 @@ TEST_F(MidiContract, ValueSynonymsGiveTheCompleteOp) {
   EXPECT_EQ(bass.front(), "program Bass electric-bass-finger");
 }
 
+TEST_F(MidiContract, QueriesAndSessionCommandsTakeTheirDeclaredKeys) {
+  EXPECT_FALSE(session_.run_query("instruments piano source:gm").is_error);
+  EXPECT_FALSE(session_.run_query("tracker Drums 1.1-1.4 res:8th").is_error);
+  EXPECT_FALSE(session_.run_query("find midi:60").is_error);
+  const auto bogus = session_.run_query("events Keys zzbogus:1");
+  EXPECT_TRUE(bogus.is_error);
+  EXPECT_EQ(try_lines(bogus.text), (std::vector<std::string>{"events Keys"}));
+  auto created = session_.run_session("new \"Song\" tempo:96 key:Am time-sig:3/4 discard:true", {});
+  EXPECT_FALSE(created.reply.is_error) << created.reply.text;
+  EXPECT_EQ(*session_.digest(), "[0t 0e tempo:96 3/4 A-minor]");
+}
+
 TEST_F(MidiContract, TrackerBlockMustCloseWithinItsCall) {
   const std::string before = *session_.digest();
   auto open = ops({"tracker Drums import at:5.1", "Step 01: [kick_v100_1]"});
