@@ -5,6 +5,14 @@
 #include "domains/midi/verbs/verbs.hpp"
 
 namespace fcp::midi {
+namespace {
+
+// What a note's reply adds when the op named no position: where the default put it.
+std::string placed_by_default(const OpContext& ctx) {
+  return ctx.op.has_param("at") ? "" : " (no at: given: placed at 1.1, the default)";
+}
+
+}  // namespace
 
 core::Result<void> verb_note(OpContext& ctx) {
   const auto& op = ctx.op;
@@ -28,6 +36,7 @@ core::Result<void> verb_note(OpContext& ctx) {
     if (!pitch) return pitch.error();
     pitches.push_back(*pitch);
   }
+  std::string default_note = placed_by_default(ctx);
   for (int pitch : pitches) {
     Note note;
     note.id = ctx.edit.song().allocate_id();
@@ -41,7 +50,8 @@ core::Result<void> verb_note(OpContext& ctx) {
     ctx.lines.push_back("+ Note " + pitch_text(track, pitch) + " at " +
                         position_text(ctx.song(), note.tick) + " on " + track.name +
                         " (vel:" + std::to_string(note.velocity) +
-                        " dur:" + duration_text(ctx.song(), note.duration) + ")");
+                        " dur:" + duration_text(ctx.song(), note.duration) + ")" + default_note);
+    default_note.clear();  // said once per op
   }
   ctx.doc.set_anchor(*tick + *duration);
   return {};
@@ -115,7 +125,7 @@ core::Result<void> verb_chord(OpContext& ctx) {
     names += (names.empty() ? "" : " ") + pitch_text(track, pitch);
   ctx.lines.push_back("+ Chord " + chord->symbol + " (" + std::to_string(pitches->size()) +
                       " notes: " + names + ") at " + position_text(ctx.song(), *tick) + " on " +
-                      track.name);
+                      track.name + placed_by_default(ctx));
   ctx.doc.set_anchor(*tick + *duration);
   return {};
 }
