@@ -165,7 +165,7 @@ describe('drawio over stdio with the official SDK client (real fcpd)', { timeout
     assert.deepEqual(Object.keys(byName.drawio_help.inputSchema.properties ?? {}), []);
     // The mutation tool's description embeds the reference card.
     assert.match(byName.drawio.description, /NODE TYPES/);
-    assert.match(byName.drawio.description, /add TYPE LABEL/);
+    assert.match(byName.drawio.description, /add \[TYPE\] LABEL \[theme:T\]/);
     assert.match(byName.drawio.description, /connect SRC ->/);
   });
 

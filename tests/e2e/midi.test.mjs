@@ -374,7 +374,7 @@ describe('midi over stdio with the official SDK client (real fcpd)', { timeout: 
     // The mutation tool's description embeds the reference card.
     const card = byName.midi.description;
     assert.match(card, /# midi — FCP reference card/);
-    assert.match(card, /note TRACK PITCH… at:POS/);
+    assert.match(card, /note TRACK PITCH… \[at:POS\] \[dur:DUR\]/);
     assert.match(card, /chord TRACK SYMBOL/);
     assert.match(card, /SELECTORS/);
     assert.match(card, /export wav path:/);
