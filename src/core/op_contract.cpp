@@ -80,8 +80,21 @@ std::vector<std::string> replacement_keys(std::string_view replacement) {
   return keys;
 }
 
-bool declares(const VerbSpec& spec, std::string_view key_name) {
-  return spec.find_key(key_name) != nullptr || (spec.open_keys && spec.open_keys.accepts(key_name));
+// The op's form: its first positional, lowercased (`track rename …` → "rename").
+std::string form_of(const ParsedOp& op) {
+  return op.positionals.empty() ? std::string() : to_lower(op.positionals[0]);
+}
+
+// Whether a declared key belongs to this form of its verb.
+bool belongs_to(const KeySpec& declared, std::string_view form) {
+  return declared.forms.empty() ||
+         std::find(declared.forms.begin(), declared.forms.end(), form) != declared.forms.end();
+}
+
+// Whether the verb takes `key_name` in this form of the op.
+bool declares(const VerbSpec& spec, std::string_view key_name, std::string_view form) {
+  if (const KeySpec* declared = spec.find_key(key_name)) return belongs_to(*declared, form);
+  return spec.open_keys && spec.open_keys.accepts(key_name);
 }
 
 // The two ends of a range value: "0-100", "0..100", "-1-1"; nullopt when it is none.
@@ -112,8 +125,9 @@ std::optional<std::string> fill_value(std::string_view replacement, std::string_
 // The token that replaces one undeclared `key:written`: a synonym's (it knows what the word
 // means, not only how it is spelt), else the closest key's, else "" (drop it). `taken`: the
 // keys the op already has, with those earlier fixes gave it.
-std::string fix_for(const VerbSpec& spec, std::string_view key, std::string_view written,
-                    std::span<const Synonym> synonyms, std::vector<std::string>& taken) {
+std::string fix_for(const VerbSpec& spec, std::string_view form, std::string_view key,
+                    std::string_view written, std::span<const Synonym> synonyms,
+                    std::vector<std::string>& taken) {
   const auto is_taken = [&](std::string_view name) {
     return std::find(taken.begin(), taken.end(), name) != taken.end();
   };
@@ -122,7 +136,7 @@ std::string fix_for(const VerbSpec& spec, std::string_view key, std::string_view
     if (!synonym.verb.empty() && synonym.verb != spec.name) continue;
     const auto keys = replacement_keys(synonym.replacement);
     const bool fits = !keys.empty() && std::all_of(keys.begin(), keys.end(), [&](const auto& k) {
-      return declares(spec, k) && !is_taken(k);
+      return declares(spec, k, form) && !is_taken(k);
     });
     if (const auto filled = fits ? fill_value(synonym.replacement, written) : std::nullopt) {
       taken.insert(taken.end(), keys.begin(), keys.end());
@@ -131,14 +145,19 @@ std::string fix_for(const VerbSpec& spec, std::string_view key, std::string_view
   }
   std::vector<std::string> candidates;
   for (const auto& declared : spec.keys) {
-    if (!is_taken(declared.name)) candidates.push_back(declared.name);
-  }
-  for (const auto name : spec.open_keys.names) {
-    if (!is_taken(name)) candidates.emplace_back(name);
+    if (!is_taken(declared.name) && belongs_to(declared, form)) candidates.push_back(declared.name);
   }
   for (const auto& close : closest_matches(key, candidates, 1)) {
     taken.push_back(close);
     return close + ":" + std::string(written);
+  }
+  // Open keys are many (every draw.io style key): only a slip of one letter or of case is taken
+  // for one, so that `below:` is never read as `elbow:`.
+  const std::string lowered = to_lower(key);
+  for (const auto name : spec.open_keys.names) {
+    if (is_taken(name) || edit_distance(lowered, to_lower(name)) > 1) continue;
+    taken.emplace_back(name);
+    return std::string(name) + ":" + std::string(written);
   }
   return {};
 }
@@ -155,8 +174,8 @@ Error undeclared_keys_error(const VerbSpec& spec, const ParsedOp& op,
   std::string names;
   for (const Param* param : undeclared) {
     const std::string written = param_token_value(hint, param->key);
-    hint =
-        replace_param_token(hint, param->key, fix_for(spec, param->key, written, synonyms, taken));
+    hint = replace_param_token(hint, param->key,
+                               fix_for(spec, form_of(op), param->key, written, synonyms, taken));
     names += (names.empty() ? "\"" : " \"") + param->key + ":\"";
   }
   return make_error(spec.name + " has no key" + (undeclared.size() > 1 ? "s " : " ") + names +

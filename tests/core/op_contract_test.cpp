@@ -31,6 +31,7 @@ VerbRegistry make_registry() {
       {"any style key", [](std::string_view name) { return name == "fillColor"; }}));
   registry.add_key_synonym("below", "near:{} dir:below");
   registry.add_key_synonym("colour", "theme:{}");
+  registry.add_key_synonym("name", "to:{}", "track");
   registry.add_verb_synonym("rename", "label");
   registry.add_verb_synonym("delete", "remove");
   return registry;
@@ -127,6 +128,19 @@ TEST(OpContract, KeyOfAnotherFormIsRefused) {
   ASSERT_FALSE(checked.ok);
   EXPECT_EQ(checked.error.message, "to: belongs to track rename, not to this form of track");
   EXPECT_EQ(checked.error.hints, std::vector<std::string>{"track add Keys"});
+}
+
+TEST(OpContract, SynonymsAndCloseKeysRespectTheForm) {
+  const auto registry = make_registry();
+  auto rename = check(registry, "track rename Keys name:Piano");
+  ASSERT_FALSE(rename.ok);
+  EXPECT_EQ(rename.error.hints, std::vector<std::string>{"track rename Keys to:Piano"});
+  auto add = check(registry, "track add Keys name:Piano");  // to: belongs to rename only
+  ASSERT_FALSE(add.ok);
+  EXPECT_EQ(add.error.hints, std::vector<std::string>{"track add Keys"});
+  auto typo = check(registry, "track add Keys instrumnet:organ");
+  ASSERT_FALSE(typo.ok);
+  EXPECT_EQ(typo.error.hints, std::vector<std::string>{"track add Keys instrument:organ"});
 }
 
 TEST(OpContract, RequiredKeyIsRequired) {

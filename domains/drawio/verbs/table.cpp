@@ -88,7 +88,8 @@ void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(key("target-arrow", "K"))
                 .arrows()
                 .accepting({"any draw.io style key (fillColor, rounded, arcSize, …)",
-                            [](std::string_view name) { return data::is_drawio_style_key(name); }})
+                            [](std::string_view name) { return data::is_drawio_style_key(name); },
+                            data::drawio_style_keys()})
                 .example("style Auth fill:#dae8fc bold")
                 .example("style Web -> Orders dashed stroke:red"),
             verb_style);
@@ -187,7 +188,8 @@ void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
                 .accepting({"prop.NAME or any draw.io style key",
                             [](std::string_view name) {
                               return name.starts_with("prop.") || data::is_drawio_style_key(name);
-                            }})
+                            },
+                            data::drawio_style_keys()})
                 .example("modify @type:db fill:#fff2cc shadow:1"),
             verb_modify);
   verbs.add(VerbSpec{"copy", "REF|@SEL…", "universal", "duplicate shapes with the edges among them"}

@@ -29,6 +29,26 @@ TEST_F(DrawioContract, CardListsTheDeclaredKeys) {
   testing::expect_card_lists_declared_keys(*domain_, session_);
 }
 
+TEST_F(DrawioContract, EveryExampleWorks) {
+  const auto prepare = [](core::Session& session) {
+    session.run_session("new \"Examples\" discard:true", {});
+    session.run_ops(
+        std::vector<std::string>{"add svc Gateway", "add svc Auth", "add svc Web", "add db Orders",
+                                 "add db Cache", "add box Note", "connect Web -> Orders"},
+        {});
+  };
+  testing::expect_examples_work(*domain_, prepare, session_);
+}
+
+TEST_F(DrawioContract, StyleKeyTyposAreCorrectedButOtherWordsAreNotTakenForStyleKeys) {
+  ops({"add svc Auth", "add db OrdersDB"});
+  auto typo = ops({"style Auth fillcolor:#fff"});
+  EXPECT_NE(typo.text.find("try: style Auth fillColor:#fff"), std::string::npos) << typo.text;
+  auto below = ops({"modify Auth below:OrdersDB"});
+  EXPECT_TRUE(below.is_error);
+  EXPECT_EQ(below.text.find("elbow"), std::string::npos) << below.text;
+}
+
 TEST_F(DrawioContract, SelectorsAndKeysTheAgentsWroteGetCompleteOps) {
   ops({"add db OrdersDB"});
   auto below = ops({"add svc Shipping below:OrdersDB"});
