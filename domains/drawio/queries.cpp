@@ -503,6 +503,21 @@ std::string arrow_end(const Cell& edge, std::string_view end) {
   return std::string(value);
 }
 
+// An edge port as exit:/entry: write it (right@0.5), from draw.io's relative x,y; "" when unset.
+std::string port_text(const Cell& edge, std::string_view end) {
+  const auto x_text = edge.style_value(std::string(end) + "X");
+  const auto y_text = edge.style_value(std::string(end) + "Y");
+  if (!x_text || !y_text) return {};
+  const double x = std::atof(std::string(*x_text).c_str());
+  const double y = std::atof(std::string(*y_text).c_str());
+  const auto along = [](double value) { return format_number(value); };
+  if (y == 0) return "top@" + along(x);
+  if (y == 1) return "bottom@" + along(x);
+  if (x == 0) return "left@" + along(y);
+  if (x == 1) return "right@" + along(y);
+  return along(x) + "," + along(y);
+}
+
 Lines describe_edge(const View& v, const Cell& edge, const PageFacts& facts) {
   const auto* entry = v.index.entry(edge.id);
   const std::string source = end_name(v, entry ? entry->source : "");
@@ -525,6 +540,13 @@ Lines describe_edge(const View& v, const Cell& edge, const PageFacts& facts) {
   if (!words.empty()) lines.push_back("  style: " + join(words, ", "));
   if (auto stroke = edge.style_value("strokeColor"))
     lines.push_back("  stroke: " + std::string(*stroke));
+  const std::string exit_port = port_text(edge, "exit");
+  const std::string entry_port = port_text(edge, "entry");
+  if (!exit_port.empty() || !entry_port.empty()) {
+    lines.push_back("  ports: exit " + (exit_port.empty() ? std::string("free") : exit_port) +
+                    ", entry " + (entry_port.empty() ? std::string("free") : entry_port) +
+                    (edge.style_value("fcpPorts") == "auto" ? " (chosen automatically)" : ""));
+  }
   if (edge.geometry && edge.geometry->points && !edge.geometry->points->empty())
     lines.push_back("  waypoints: " + std::to_string(edge.geometry->points->size()));
   if (std::string layer = layer_of(v, facts, edge); !layer.empty())

@@ -147,15 +147,18 @@ std::string fix_for(const VerbSpec& spec, std::string_view form, std::string_vie
   for (const auto& declared : spec.keys) {
     if (!is_taken(declared.name) && belongs_to(declared, form)) candidates.push_back(declared.name);
   }
+  // A close spelling is a typo of that key only when it is very close: `path:` is not `page:`.
+  const std::string lowered_key = to_lower(key);
   for (const auto& close : closest_matches(key, candidates, 1)) {
+    const std::size_t distance = edit_distance(lowered_key, to_lower(close));
+    if (distance > (lowered_key.size() >= 6 ? 2u : 1u)) break;
     taken.push_back(close);
     return close + ":" + std::string(written);
   }
   // Open keys are many (every draw.io style key): only a slip of one letter or of case is taken
   // for one, so that `below:` is never read as `elbow:`.
-  const std::string lowered = to_lower(key);
   for (const auto name : spec.open_keys.names) {
-    if (is_taken(name) || edit_distance(lowered, to_lower(name)) > 1) continue;
+    if (is_taken(name) || edit_distance(lowered_key, to_lower(name)) > 1) continue;
     taken.emplace_back(name);
     return std::string(name) + ":" + std::string(written);
   }

@@ -61,6 +61,10 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
         make_error(plural(list.size(), "op") + " in one call is more than the limit of " +
                    std::to_string(limits_.max_ops_per_call) + ": split the batch"))};
   }
+  // Every op that does not fit its verb is reported at once, before any op runs.
+  if (list.size() > 1) {
+    if (auto refused = contract_failures(list)) return CallResult{std::move(*refused)};
+  }
   auto mark = log_.mark();
   std::vector<PendingChange::Step> steps;
   steps.reserve(list.size());
@@ -111,10 +115,13 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
   return finish(std::move(result), effects.take(), std::move(mark), std::move(steps), true);
 }
 
-Result<OpOutcome> Session::run_one_op(std::string_view text, CallContext& ctx) {
+Result<ParsedOp> Session::checked_op(std::string_view text) const {
   auto parsed = parse_op(text, domain_.parse_hooks());
   if (!parsed) return parsed.error();
-  if (parsed->verb == checkpoint_verb().name) return run_checkpoint_op(*parsed);
+  if (parsed->verb == checkpoint_verb().name) {
+    if (auto checked = check_checkpoint_op(*parsed); !checked) return checked.error();
+    return parsed;
+  }
   const VerbSpec* spec = domain_.verbs().find(parsed->verb);
   if (spec == nullptr) {
     const std::string_view engine_verbs[] = {checkpoint_verb().name};
@@ -126,14 +133,46 @@ Result<OpOutcome> Session::run_one_op(std::string_view text, CallContext& ctx) {
   }
   if (auto checked = check_op_keys(*spec, *parsed, domain_.verbs().key_synonyms()); !checked)
     return checked.error();
+  return parsed;
+}
+
+Result<OpOutcome> Session::run_one_op(std::string_view text, CallContext& ctx) {
+  auto parsed = checked_op(text);
+  if (!parsed) return parsed.error();
+  if (parsed->verb == checkpoint_verb().name) return run_checkpoint_op(*parsed);
   return document_->execute(*parsed, ctx);
 }
 
-Result<OpOutcome> Session::run_checkpoint_op(const ParsedOp& op) const {
+std::optional<ToolReply> Session::contract_failures(std::span<const std::string_view> list) const {
+  constexpr std::size_t kShown = 10;
+  ReplyText reply;
+  std::size_t failed = 0;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    auto parsed = checked_op(list[i]);
+    if (parsed) continue;
+    if (++failed > kShown) continue;
+    reply.add("! op " + std::to_string(i + 1) + " of " + std::to_string(list.size()) +
+              " failed: " + std::string(list[i]));
+    reply.add_error(parsed.error());
+  }
+  if (failed == 0) return std::nullopt;
+  if (failed > kShown) reply.add("! … and " + plural(failed - kShown, "more op") + " like these");
+  reply.add("! nothing was applied: " + plural(failed, "op") + " of " +
+            std::to_string(list.size()) +
+            " do not fit their verbs; fix them and send the batch "
+            "again");
+  return with_digest(ToolReply{reply.str(), true, {}});
+}
+
+Result<void> Session::check_checkpoint_op(const ParsedOp& op) const {
   if (op.positionals.size() != 1 || !op.params.empty() || !op.selectors.empty()) {
     return make_error("checkpoint takes one name: " + checkpoint_verb().syntax(),
                       {"checkpoint v1"});
   }
+  return {};
+}
+
+Result<OpOutcome> Session::run_checkpoint_op(const ParsedOp& op) const {
   OpOutcome outcome;
   outcome.checkpoint = op.positionals.front();
   outcome.lines.push_back(checkpoint_line(outcome.checkpoint));

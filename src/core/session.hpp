@@ -95,7 +95,12 @@ class Session {
 
  private:
   Error no_document_error() const;
+  // The op parsed and checked against its verb's contract (keys, arrows, known verb).
+  Result<ParsedOp> checked_op(std::string_view text) const;
   Result<OpOutcome> run_one_op(std::string_view text, CallContext& ctx);
+  // A reply naming every op of the batch that does not fit its verb; nullopt when all fit.
+  std::optional<ToolReply> contract_failures(std::span<const std::string_view> list) const;
+  Result<void> check_checkpoint_op(const ParsedOp& op) const;
   Result<OpOutcome> run_checkpoint_op(const ParsedOp& op) const;
   std::string checkpoint_line(std::string_view name) const;
   void add_warnings(ReplyText& reply, const std::vector<PendingChange::Step>& steps) const;

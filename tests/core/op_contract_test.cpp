@@ -245,8 +245,24 @@ TEST_F(ContractSession, RefusedKeyFailsTheWholeBatch) {
   auto reply = ops({"add A", "add B shade:red"});
   EXPECT_TRUE(reply.is_error);
   EXPECT_NE(reply.text.find("try: add B color:red"), std::string::npos) << reply.text;
-  EXPECT_NE(reply.text.find("batch rolled back"), std::string::npos);
+  EXPECT_NE(reply.text.find("! nothing was applied: 1 op of 2 do not fit their verbs"),
+            std::string::npos)
+      << reply.text;
   EXPECT_EQ(session_.run_query("stats").text, "cards:0");
+}
+
+TEST_F(ContractSession, EveryOpThatDoesNotFitIsReportedAtOnceAndNothingRuns) {
+  auto reply = ops({"add A", "delete A", "add B shade:red", "add C", "link A->"});
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_NE(reply.text.find("! op 2 of 5 failed: delete A\n! unknown verb \"delete\"\n  try: "
+                            "remove A"),
+            std::string::npos)
+      << reply.text;
+  EXPECT_NE(reply.text.find("! op 3 of 5 failed: add B shade:red"), std::string::npos);
+  EXPECT_NE(reply.text.find("  try: add B color:red"), std::string::npos);
+  EXPECT_NE(reply.text.find("! nothing was applied: 2 ops of 5 do not fit their verbs"),
+            std::string::npos);
+  EXPECT_EQ(session_.run_query("stats").text, "cards:0");  // `add A` never ran
 }
 
 TEST_F(ContractSession, AliasReachesTheHandlerAsTheKey) {

@@ -133,6 +133,14 @@ core::Result<StyleSet> style_changes(const OpContext& ctx, const std::vector<OpT
       if (!width || *width <= 0 || *width > 50)
         return core::make_error("invalid " + key + ":" + value + " — 0.5 to 50");
       set.keys.emplace_back("strokeWidth", format_number(*width));
+    } else if (edge && (key == "exit" || key == "entry")) {
+      auto port = port_position(value, key);
+      if (!port) return port.error();
+      set.keys.emplace_back(key + "X", format_number(port->first));
+      set.keys.emplace_back(key + "Y", format_number(port->second));
+      set.keys.emplace_back(key + "Dx", "0");
+      set.keys.emplace_back(key + "Dy", "0");
+      set.keys.emplace_back("fcpPorts", "");  // the user chose: moves no longer re-route it
     } else if (edge && (key == "source-arrow" || key == "target-arrow")) {
       const auto* kind = data::find_arrow_kind(value);
       if (kind == nullptr) return core::make_error("unknown arrow kind \"" + value + "\"");

@@ -321,6 +321,11 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
 
 }  // namespace
 
+core::Result<std::pair<double, double>> port_position(std::string_view text,
+                                                      std::string_view param) {
+  return parse_port(text, param);
+}
+
 void refresh_ports(OpContext& ctx, const std::string& shape_id) {
   const auto incident = ctx.index().incident_edges(shape_id);
   if (incident.size() > kMaxSpreadDegree) return;
@@ -385,9 +390,20 @@ core::Result<void> verb_connect(OpContext& ctx) {
       for (const auto& target : ends[i + 1]) {
         // Selector expansions skip self edges; an explicit `A -> A` makes one.
         if (source == target && (ends[i].size() > 1 || ends[i + 1].size() > 1)) continue;
+        const std::size_t before = edges_between(ctx, source, target, arrow != "->").size();
         auto line = connect_pair(ctx, source, target, *look, arrow);
         if (!line) return line.error();
         ctx.lines.push_back(std::move(*line));
+        if (before > 0) {
+          // A second edge beside the first is rarely what was meant: say so, and how to change
+          // the one that is there instead.
+          const std::string pair =
+              display_name(ctx.doc, source) + " " + arrow + " " + display_name(ctx.doc, target);
+          ctx.lines.push_back(core::warning_line(
+              pair + " already had " + core::plural(before, "edge") + "; now " +
+              std::to_string(before + 1) + " run side by side (to change the existing one: " +
+              "style " + pair + " …; to drop it: disconnect " + pair + ")"));
+        }
       }
     }
   }

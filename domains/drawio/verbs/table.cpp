@@ -86,6 +86,8 @@ void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(number_key("width", "N", "stroke width").also({"stroke-width"}))
                 .with(key("source-arrow", "K"))
                 .with(key("target-arrow", "K"))
+                .with(key("exit", "FACE[@0..1]", "edges: where it leaves its source"))
+                .with(key("entry", "FACE[@0..1]", "edges: where it enters its target"))
                 .arrows()
                 .accepting({"any draw.io style key (fillColor, rounded, arcSize, …)",
                             [](std::string_view name) { return data::is_drawio_style_key(name); },
@@ -257,6 +259,8 @@ void add_synonyms(core::VerbRegistry& verbs) {
     verbs.add_key_synonym(word, replacement);
   }
   verbs.add_key_synonym("size", "to:{}", "resize");
+  for (const char* word : {"path", "file", "filename", "output", "out", "to"})
+    verbs.add_key_synonym(word, "as:{}", "export");
 }
 
 core::VerbTable<OpContext> make_table() {

@@ -103,6 +103,10 @@ std::string layer_name(const Page& page, const Cell& layer);
 // has html=1, verbatim otherwise.
 std::string stored_label(const Cell& cell, std::string_view text);
 
+// An exit:/entry: value (top|bottom|left|right[@0..1]) as draw.io's relative port x,y.
+core::Result<std::pair<double, double>> port_position(std::string_view text,
+                                                      std::string_view param);
+
 // Parsers for param values; errors name the param and the accepted form.
 core::Result<std::pair<double, double>> parse_xy(std::string_view text, std::string_view param);
 core::Result<std::pair<double, double>> parse_size(std::string_view text);

@@ -82,6 +82,32 @@ TEST_F(DrawioContract, TypeTyposAreNotTurnedIntoLabels) {
   EXPECT_NE(cylinder.text.find("try: add db Users"), std::string::npos) << cylinder.text;
 }
 
+TEST_F(DrawioContract, ExportPathWordsMeanAs) {
+  ops({"add svc Orders"});
+  auto reply = ops({"export fmt:png path:shop.png"});
+  EXPECT_NE(reply.text.find("try: export fmt:png as:shop.png"), std::string::npos) << reply.text;
+  auto session = session_.run_session("export path:shop.png", {}).reply;
+  EXPECT_NE(session.text.find("try: export as:shop.png"), std::string::npos) << session.text;
+}
+
+TEST_F(DrawioContract, StyleSetsTheEdgePorts) {
+  ops({"add svc Orders", "add queue Events near:Orders dir:right", "connect Orders -> Events"});
+  auto reply = ops({"style Orders -> Events exit:bottom entry:top@0.25"});
+  ASSERT_FALSE(reply.is_error) << reply.text;
+  auto described = session_.run_query("describe Orders -> Events").text;
+  EXPECT_NE(described.find("  ports: exit bottom@0.5, entry top@0.25\n"), std::string::npos)
+      << described;
+}
+
+TEST_F(DrawioContract, ASecondEdgeBetweenTheSameShapesIsSaid) {
+  ops({"add svc Orders", "add queue Events near:Orders dir:right", "connect Orders -> Events"});
+  auto reply = ops({"connect Orders -> Events label:publish"});
+  ASSERT_FALSE(reply.is_error) << reply.text;
+  EXPECT_NE(reply.text.find("? Orders -> Events already had 1 edge; now 2 run side by side"),
+            std::string::npos)
+      << reply.text;
+}
+
 TEST_F(DrawioContract, GluedArrowsConnect) {
   ops({"add svc Orders", "add db OrdersDB"});
   auto reply = ops({"connect Orders->OrdersDB"});
