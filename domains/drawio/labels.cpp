@@ -42,31 +42,6 @@ std::string label_text(std::string_view value, bool html) {
   return std::string(trim(out));
 }
 
-std::string quote_token(std::string_view text) {
-  bool plain = !text.empty() && text.front() != '@' && text.front() != '"';
-  for (char c : text) {
-    if (std::isspace(static_cast<unsigned char>(c)) != 0 || c == '"' || c == ':' || c == '\\' ||
-        c == '\'') {
-      plain = false;
-      break;
-    }
-  }
-  if (plain && text != "->" && text != "<->" && text != "--") return std::string(text);
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-  return out;
-}
-
 std::size_t utf8_length(std::string_view text) {
   std::size_t count = 0;
   for (char c : text)

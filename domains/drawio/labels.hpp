@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/tokenizer.hpp"
+
 namespace fcp::drawio {
 
 // The plain text of a draw.io value: HTML labels (`html` true) reduced as a browser shows them
@@ -11,9 +13,7 @@ namespace fcp::drawio {
 // either way. Leading and trailing whitespace is trimmed.
 std::string label_text(std::string_view value, bool html);
 
-// `text` as an op token: bare when it is one plain word, else double-quoted with escapes, so a
-// suggestion built from it can be pasted back as an op.
-std::string quote_token(std::string_view text);
+using core::quote_token;
 
 // Number of UTF-8 code points (for label-width estimates).
 std::size_t utf8_length(std::string_view text);

@@ -62,10 +62,9 @@ std::optional<core::Error> MidiDocument::close_open_block() {
   const Track* track = song_.track(open.track);
   return core::make_error(
       "the tracker block on " + (track ? track->name : std::string("its track")) +
-          " is still open at the end of the call (" + core::plural(open.lines.size(), "step line") +
-          " not imported): a block closes in the call that opens it; send `" + open.opened_by +
-          "`, the Step lines and `tracker end` as the ops of one call",
-      {"tracker end"});
+      " is still open at the end of the call (" + core::plural(open.lines.size(), "step line") +
+      " not imported): a block closes in the call that opens it; send `" + open.opened_by +
+      "`, the Step lines and `tracker end` as the ops of one call");
 }
 
 std::optional<core::Result<std::string>> MidiDocument::query(std::string_view verb,

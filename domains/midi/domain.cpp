@@ -52,7 +52,8 @@ std::string make_card_sections() {
       "  midi_session: new \"Groove\" tempo:96 key:Am\n"
       "  midi: [\"track add Drums instrument:drums\", \"track add Bass instrument:"
       "electric-bass-finger\", \"note Drums kick at:1.1 dur:8n\", \"note Drums snare at:1.2 "
-      "dur:8n\", \"repeat @track:Drums count:3\", \"chord Keys Am7 at:1.1 dur:whole\"]\n"
+      "dur:8n\", \"repeat @track:Drums count:3\", \"track add Keys instrument:electric-piano-1\", "
+      "\"chord Keys Am7 at:1.1 dur:whole\"]\n"
       "  midi_session: save as:groove.mid\n"
       "  midi_session: export wav path:groove.wav\n";
   return out;

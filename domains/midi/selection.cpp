@@ -302,7 +302,8 @@ const core::SelectorCatalog& selector_catalog() {
        {"channel", SelectorValue::required, "1-16", "notes and controls on the channel", "",
         scoped_compile(&channel_test)},
        {"range", SelectorValue::required, "M.B-M.B",
-        "events starting in the range (end beat included)", "", scoped_compile(&range_test)},
+        "events starting in the range (end beat included; 7-8 = bars 7 and 8)", "",
+        scoped_compile(&range_test)},
        {"pitch", SelectorValue::required, "P", "notes of the pitch: C4, midi:60, kick", "",
         scoped_compile(&pitch_test)},
        {"velocity", SelectorValue::required, "LO-HI", "notes of that velocity (60-100, ff)", "",
@@ -396,9 +397,22 @@ core::Result<std::pair<Tick, Tick>> parse_range(const Song& song, std::string_vi
     return core::make_error("invalid range \"" + std::string(text) + "\" — use M.B-M.B",
                             {"@range:1.1-4.4"});
   const auto& meter = song.conductor().meter;
-  auto start = theory::parse_position(text.substr(0, dash), meter, song.end_tick());
+  // Whole bars, as musicians say them: `7-8` is from 7.1 to the end of bar 8.
+  const auto is_bar = [](std::string_view side) {
+    return !side.empty() && side.size() < 7 &&
+           std::all_of(side.begin(), side.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  const std::string_view first = text.substr(0, dash), last = text.substr(dash + 1);
+  auto start = theory::parse_position(
+      is_bar(first) ? std::string(first) + ".1" : std::string(first), meter, song.end_tick());
   if (!start) return start.error();
-  auto end = theory::parse_position(text.substr(dash + 1), meter, song.end_tick());
+  if (is_bar(last)) {
+    const Tick stop = meter.bar_start(std::stoi(std::string(last)) + 1);  // where bar N ends
+    if (stop <= *start)
+      return core::make_error("range \"" + std::string(text) + "\" ends before it starts");
+    return std::pair{*start, stop};
+  }
+  auto end = theory::parse_position(last, meter, song.end_tick());
   if (!end) return end.error();
   Tick stop = *end;
   if (end_inclusive) stop += meter.beat_ticks(meter.bar_of(stop));

@@ -297,4 +297,30 @@ std::string_view trim(std::string_view text) {
   return text.substr(begin, end - begin);
 }
 
+// The inverse of the tokenizer for one token: `text` as written in an op (quoted and escaped
+// when it has spaces, quotes, a colon, a backslash, or could be taken for an arrow or selector).
+std::string quote_token(std::string_view text) {
+  bool plain = !text.empty() && text.front() != '@' && text.front() != '"';
+  for (char c : text) {
+    if (is_space(c) || c == '"' || c == ':' || c == '\\' || c == '\'') {
+      plain = false;
+      break;
+    }
+  }
+  if (plain && text != "->" && text != "<->" && text != "--") return std::string(text);
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+  return out;
+}
+
 }  // namespace fcp::core

@@ -42,6 +42,9 @@ class TokenStream {
   std::size_t pos_ = 0;
 };
 
+// `text` as one op token: as it is when it reads back unchanged, else quoted and escaped.
+std::string quote_token(std::string_view text);
+
 // Trims ASCII whitespace (space, tab, CR, LF) from both ends.
 std::string_view trim(std::string_view text);
 

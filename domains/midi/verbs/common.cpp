@@ -4,7 +4,9 @@
 #include <map>
 
 #include "core/op_contract.hpp"
+#include "core/resolve.hpp"
 #include "core/selector.hpp"
+#include "core/tokenizer.hpp"
 #include "domains/midi/selection.hpp"
 #include "domains/midi/theory/drums.hpp"
 #include "domains/midi/theory/duration.hpp"
@@ -64,11 +66,50 @@ core::Result<EntityId> resolve_track(const OpContext& ctx, std::string_view name
   return resolve_track_name(ctx.song(), name, ctx.op.raw);
 }
 
+std::optional<std::string> track_words_as_selectors(const OpContext& ctx) {
+  std::string raw = ctx.op.raw;
+  bool changed = false;
+  for (std::size_t i = 0; i < ctx.op.positionals.size(); ++i) {
+    const std::string& word = ctx.op.positionals[i];
+    const Track* named = nullptr;
+    for (const auto& track : ctx.song().tracks()) {
+      if (core::to_lower(track.name) == core::to_lower(word)) named = &track;
+    }
+    if (named == nullptr) continue;
+    const std::string written = ctx.op.is_quoted(i) ? "\"" + word + "\"" : word;
+    const auto at = raw.find(" " + written);
+    if (at == std::string::npos) continue;
+    raw.replace(at + 1, written.size(), "@track:" + core::quote_token(named->name));
+    changed = true;
+  }
+  if (!changed) return std::nullopt;
+  return raw;
+}
+
+std::vector<std::string> song_hints(const OpContext& ctx, std::vector<std::string> hints) {
+  const auto& tracks = ctx.song().tracks();
+  const bool has_piano = std::any_of(tracks.begin(), tracks.end(),
+                                     [](const Track& track) { return track.name == "Piano"; });
+  if (tracks.empty() || has_piano) return hints;
+  const std::string name = core::quote_token(tracks.front().name);
+  for (auto& hint : hints) {
+    for (auto at = hint.find("Piano"); at != std::string::npos; at = hint.find("Piano", at)) {
+      hint.replace(at, 5, name);
+      at += name.size();
+    }
+  }
+  return hints;
+}
+
 core::Result<std::vector<EntityId>> notes_to_change(OpContext& ctx) {
   if (ctx.op.selectors.empty()) {
     std::vector<std::string> hints;
-    if (!ctx.song().tracks().empty())
-      hints.push_back(ctx.op.raw + " @track:" + ctx.song().tracks().front().name);
+    if (auto fixed = track_words_as_selectors(ctx)) {
+      hints.push_back(*fixed);
+    } else if (!ctx.song().tracks().empty()) {
+      hints.push_back(ctx.op.raw +
+                      " @track:" + core::quote_token(ctx.song().tracks().front().name));
+    }
     return core::make_error(
         "no selectors: say which notes (" + ctx.op.verb + " @SELECTOR…, see the card's SELECTORS)",
         std::move(hints));
@@ -111,6 +152,19 @@ core::Result<Tick> parse_position_text(const OpContext& ctx, std::string_view te
                                 ctx.doc.anchor());
 }
 
+core::Error with_op_hints(const OpContext& ctx, std::string_view key, core::Error error) {
+  if (!ctx.op.has_param(key)) return error;
+  for (auto& hint : error.hints) {
+    const bool bare_value = hint.find(' ') == std::string::npos;
+    if (bare_value) {
+      const std::string value =
+          hint.starts_with(std::string(key) + ":") ? hint.substr(key.size() + 1) : hint;
+      hint = core::replace_param_token(ctx.op.raw, key, std::string(key) + ":" + value);
+    }
+  }
+  return error;
+}
+
 core::Result<Tick> position_param(const OpContext& ctx, std::string_view key,
                                   std::string_view fallback) {
   const std::string* text = ctx.op.param(key);
@@ -118,7 +172,7 @@ core::Result<Tick> position_param(const OpContext& ctx, std::string_view key,
   if (!tick) {
     core::Error error = tick.error();
     error.message = "invalid " + std::string(key) + ": " + error.message;
-    return error;
+    return with_op_hints(ctx, key, std::move(error));
   }
   return tick;
 }
@@ -130,7 +184,7 @@ core::Result<std::uint32_t> duration_param(const OpContext& ctx, std::string_vie
   if (!ticks) {
     core::Error error = ticks.error();
     error.message = "invalid " + std::string(key) + ": " + error.message;
-    return error;
+    return with_op_hints(ctx, key, std::move(error));
   }
   if (*ticks == 0) return core::make_error("invalid " + std::string(key) + ": zero length");
   return ticks;
@@ -140,7 +194,7 @@ core::Result<int> velocity_param(const OpContext& ctx, std::string_view key, int
   const std::string* text = ctx.op.param(key);
   if (text == nullptr) return fallback;
   auto velocity = theory::parse_velocity(*text);
-  if (!velocity) return velocity.error();
+  if (!velocity) return with_op_hints(ctx, key, velocity.error());
   if (*velocity < 1 || *velocity > 127)
     return core::make_error("velocity " + *text + " is outside 1..127 (0 would be silent)");
   return velocity;

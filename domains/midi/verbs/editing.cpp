@@ -7,6 +7,7 @@
 
 #include "core/resolve.hpp"
 #include "core/selector.hpp"
+#include "core/tokenizer.hpp"
 #include "domains/midi/selection.hpp"
 #include "domains/midi/theory/pitch.hpp"
 #include "domains/midi/theory/velocity.hpp"
@@ -85,8 +86,9 @@ core::Result<void> verb_remove(OpContext& ctx) {
                             {"track remove" + raw.substr(after)});
   }
   if (ctx.op.selectors.empty())
-    return core::make_error("no selectors: say which events (remove @SELECTOR…)",
-                            {"remove @track:Piano @range:1.1-1.4", "remove @tempo @range:9.1-9.4"});
+    return core::make_error(
+        "no selectors: say which events (remove @SELECTOR…)",
+        song_hints(ctx, {"remove @track:Piano @range:1.1-1.4", "remove @tempo @range:9.1-9.4"}));
   auto selection = select_events(ctx.song(), ctx.op.selectors, ctx.call.log, ctx.op.raw);
   if (!selection) return selection.error();
   if (selection->events.empty()) {
@@ -126,7 +128,7 @@ core::Result<void> place_selection(OpContext& ctx, bool copy) {
   const std::string verb = copy ? "copy" : "move";
   if (!ctx.op.has_param("to") && !ctx.op.has_param("track"))
     return core::make_error("missing to: parameter",
-                            {verb + " @track:Piano @range:1.1-2.4 to:5.1"});
+                            song_hints(ctx, {verb + " @track:Piano @range:1.1-2.4 to:5.1"}));
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
   if (ids->empty()) return {};
@@ -169,12 +171,18 @@ core::Result<void> verb_copy(OpContext& ctx) {
 }
 
 core::Result<void> verb_transpose(OpContext& ctx) {
-  if (ctx.op.positionals.size() != 1)
-    return core::make_error("missing semitone count", {"transpose @track:Piano +5"});
+  if (ctx.op.positionals.size() != 1) {
+    if (auto fixed = track_words_as_selectors(ctx))
+      return core::make_error("transpose takes notes by selector: a track is @track:NAME",
+                              {*fixed});
+    return core::make_error(ctx.op.positionals.empty() ? "missing semitone count"
+                                                       : "transpose takes one semitone count",
+                            song_hints(ctx, {"transpose @track:Piano -12"}));
+  }
   auto semitones = signed_int(ctx.op.positionals[0]);
   if (!semitones || std::abs(*semitones) > 127)
     return core::make_error("invalid semitone count \"" + ctx.op.positionals[0] + "\"",
-                            {"transpose @track:Piano -12"});
+                            song_hints(ctx, {"transpose @track:Piano -12"}));
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
   if (ids->empty()) return {};
@@ -198,9 +206,14 @@ core::Result<void> verb_transpose(OpContext& ctx) {
 }
 
 core::Result<void> verb_velocity(OpContext& ctx) {
+  if (ctx.op.positionals.size() != 1) {
+    if (auto fixed = track_words_as_selectors(ctx))
+      return core::make_error("velocity takes notes by selector: a track is @track:NAME", {*fixed});
+  }
   if (ctx.op.positionals.size() != 1)
-    return core::make_error("missing velocity change (+N, -N or =V)",
-                            {"velocity @track:Piano +10", "velocity @track:Piano =mf"});
+    return core::make_error(
+        "missing velocity change (+N, -N or =V)",
+        song_hints(ctx, {"velocity @track:Piano +10", "velocity @track:Piano =mf"}));
   const std::string& text = ctx.op.positionals[0];
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
@@ -269,7 +282,7 @@ core::Result<void> verb_modify(OpContext& ctx) {
   if (!op.has_param("pitch") && !op.has_param("vel") && !op.has_param("dur") &&
       !op.has_param("at") && !op.has_param("ch"))
     return core::make_error("no modification specified",
-                            {"modify @track:Piano @pitch:C4 vel:100 dur:half"});
+                            song_hints(ctx, {"modify @track:Piano @pitch:C4 vel:100 dur:half"}));
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
   if (ids->empty()) return {};
@@ -365,9 +378,9 @@ core::Result<void> verb_crescendo(OpContext& ctx) {
   const std::string* from_text = ctx.op.param("from");
   const std::string* to_text = ctx.op.param("to");
   if (from_text == nullptr || to_text == nullptr)
-    return core::make_error(
-        "missing from: and/or to: velocity",
-        {ctx.op.verb + " @track:Piano @range:1.1-4.4 from:" + (down ? "ff to:p" : "p to:ff")});
+    return core::make_error("missing from: and/or to: velocity",
+                            song_hints(ctx, {ctx.op.verb + " @track:Piano @range:1.1-4.4 from:" +
+                                             (down ? "ff to:p" : "p to:ff")}));
   auto from = theory::parse_velocity(*from_text);
   if (!from) return from.error();
   auto to = theory::parse_velocity(*to_text);

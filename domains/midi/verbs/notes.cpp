@@ -17,8 +17,9 @@ std::string placed_by_default(const OpContext& ctx) {
 core::Result<void> verb_note(OpContext& ctx) {
   const auto& op = ctx.op;
   if (op.positionals.size() < 2)
-    return core::make_error("note requires TRACK and PITCH",
-                            {"note Piano C4 at:1.1 dur:quarter", "note Drums kick at:1.1"});
+    return core::make_error(
+        "note requires TRACK and PITCH",
+        song_hints(ctx, {"note Piano C4 at:1.1 dur:quarter", "note Drums kick at:1.1"}));
   auto track_id = resolve_track(ctx, op.positionals[0]);
   if (!track_id) return track_id.error();
   const Track& track = track_of(ctx, *track_id);
@@ -60,9 +61,10 @@ core::Result<void> verb_note(OpContext& ctx) {
 core::Result<void> verb_chord(OpContext& ctx) {
   const auto& op = ctx.op;
   if (op.positionals.size() != 2)
-    return core::make_error("chord requires TRACK and one SYMBOL",
-                            {"chord Piano Cmaj7 at:1.1 dur:whole",
-                             "chord Piano Am/E at:2.1 octave:3 inv:1 voicing:open"});
+    return core::make_error(
+        "chord requires TRACK and one SYMBOL",
+        song_hints(ctx, {"chord Piano Cmaj7 at:1.1 dur:whole",
+                         "chord Piano Am/E at:2.1 octave:3 inv:1 voicing:open"}));
   auto track_id = resolve_track(ctx, op.positionals[0]);
   if (!track_id) return track_id.error();
   const Track& track = track_of(ctx, *track_id);

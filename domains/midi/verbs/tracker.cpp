@@ -103,7 +103,9 @@ core::Result<void> verb_tracker(OpContext& ctx) {
 core::Result<void> verb_step(OpContext& ctx) {
   auto& block = ctx.doc.tracker_block();
   if (!block)
-    return core::make_error("a Step line outside a tracker block", {"tracker TRACK import at:1.1"});
+    return core::make_error(
+        "a Step line outside a tracker block: send `tracker TRACK import at:POS`, the Step lines "
+        "and `tracker end` as the ops of one call");
   block->lines.push_back(ctx.op.raw);
   ctx.lines.push_back("~ buffered");
   return {};

@@ -37,6 +37,8 @@ const Track& track_of(const OpContext& ctx, EntityId id);
 
 // Positions: M.B, M.B.T, tick:N, +DUR/-DUR (relative to where the last note ended), end.
 core::Result<Tick> parse_position_text(const OpContext& ctx, std::string_view text);
+// `error` with each bare value hint ("1.1", "8n") turned into the whole op with key:value fixed.
+core::Error with_op_hints(const OpContext& ctx, std::string_view key, core::Error error);
 core::Result<Tick> position_param(const OpContext& ctx, std::string_view key,
                                   std::string_view fallback);
 core::Result<std::uint32_t> duration_param(const OpContext& ctx, std::string_view key,
@@ -63,6 +65,11 @@ std::string quote_name(std::string_view name);  // 'Piano'
 // other than notes (these verbs change notes; `remove` takes every kind). When nothing matches it
 // adds the `?` line and returns no notes: the op changes nothing and the batch goes on.
 core::Result<std::vector<EntityId>> notes_to_change(OpContext& ctx);
+// The op with each bare word that names a track written as @track:NAME (`transpose Bass -12` →
+// `transpose @track:Bass -12`); nullopt when no word names a track.
+std::optional<std::string> track_words_as_selectors(const OpContext& ctx);
+// Example hints made true for this song: "Piano" replaced by a track the song has.
+std::vector<std::string> song_hints(const OpContext& ctx, std::vector<std::string> hints);
 
 // ---- handlers ---------------------------------------------------------------------------------
 core::Result<void> verb_note(OpContext& ctx);

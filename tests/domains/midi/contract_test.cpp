@@ -132,6 +132,27 @@ TEST_F(MidiContract, QueriesAndSessionCommandsTakeTheirDeclaredKeys) {
   EXPECT_EQ(*session_.digest(), "[0t 0e tempo:96 3/4 A-minor]");
 }
 
+TEST_F(MidiContract, ABareTrackNameWhereNotesAreChosenSuggestsItsSelector) {
+  auto transpose = ops({"transpose Bass -12"});
+  EXPECT_EQ(working_hints(transpose), std::vector<std::string>{"transpose @track:Bass -12"});
+  auto velocity = ops({"velocity Keys +10"});
+  EXPECT_EQ(working_hints(velocity), std::vector<std::string>{"velocity @track:Keys +10"});
+}
+
+TEST_F(MidiContract, BarRangesAreWholeBars) {
+  auto reply = ops({"velocity @track:Keys @range:2-3 =33"});
+  ASSERT_FALSE(reply.is_error) << reply.text;
+  // Dm7 in bar 2 (4 notes) and C4 on 3.1: 5 notes, none of bar 1's Am7.
+  EXPECT_NE(reply.text.find("5 notes"), std::string::npos) << reply.text;
+}
+
+TEST_F(MidiContract, BadValuesSuggestTheWholeOp) {
+  auto reply = ops({"note Keys C4 at:7 dur:8n"});
+  const auto hints = working_hints(reply);
+  ASSERT_FALSE(hints.empty());
+  EXPECT_EQ(hints.front(), "note Keys C4 at:7.1 dur:8n");
+}
+
 TEST_F(MidiContract, TrackerBlockMustCloseWithinItsCall) {
   const std::string before = *session_.digest();
   auto open = ops({"tracker Drums import at:5.1", "Step 01: [kick_v100_1]"});
@@ -139,7 +160,12 @@ TEST_F(MidiContract, TrackerBlockMustCloseWithinItsCall) {
   EXPECT_NE(open.text.find("still open at the end of the call (1 step line not imported)"),
             std::string::npos)
       << open.text;
-  EXPECT_EQ(try_lines(open.text), (std::vector<std::string>{"tracker end"}));
+  // No `try:`: `tracker end` alone would fail; the message says to send the whole block.
+  EXPECT_TRUE(try_lines(open.text).empty()) << open.text;
+  EXPECT_NE(open.text.find("send `tracker Drums import at:5.1`, the Step lines and `tracker end` "
+                           "as the ops of one call"),
+            std::string::npos)
+      << open.text;
   EXPECT_EQ(*session_.digest(), before);
   // The block is gone: the next call neither continues it nor refuses a new one as nested.
   EXPECT_TRUE(ops({"Step 02: [snare_v100_1]"}).is_error);
