@@ -213,8 +213,21 @@ core::Result<void> wire_or_unwire(LofiOp& ctx, bool add) {
       ctx.edit.add_wire(*wire);
       ctx.lines.push_back("~" + shown);
     } else {
-      if (!ctx.edit.device().has_wire(*wire))
-        return core::make_error("no wire " + shown, {"wires " + wire->source});
+      if (!ctx.edit.device().has_wire(*wire)) {
+        // The wires that do join the two objects, each as the op that removes it.
+        std::vector<std::string> hints;
+        for (const auto& other : ctx.edit.device().wires_of(wire->source)) {
+          if (other.source != wire->source || other.destination != wire->destination) continue;
+          hints.push_back("unwire " + other.source + " -> " + other.destination + " out:" +
+                          std::to_string(other.outlet) + " in:" + std::to_string(other.inlet));
+        }
+        return core::make_error(
+            "no wire " + shown +
+                (hints.empty() ? "; " + wire->source + " and " + wire->destination +
+                                     " are not wired (lofi_query wires " + wire->source + ")"
+                               : std::string()),
+            std::move(hints));
+      }
       ctx.edit.erase_wire(*wire);
       ctx.lines.push_back("-wire " + shown);
     }

@@ -75,6 +75,16 @@ TEST_F(LofiContract, CardListsExactlyTheDeclaredKeys) {
             std::string::npos);
 }
 
+TEST_F(LofiContract, UnwireOfTheWrongInletSuggestsTheWireThatIsThere) {
+  auto reply = ops({"unwire osc1 -> vol in:1"});
+  EXPECT_EQ(working_hints(reply), std::vector<std::string>{"unwire osc1 -> vol out:0 in:0"});
+  auto none = ops({"unwire osc1 -> out"});
+  EXPECT_TRUE(none.is_error);
+  EXPECT_TRUE(try_lines(none.text).empty()) << none.text;  // a query is no op to paste
+  EXPECT_NE(none.text.find("are not wired (lofi_query wires osc1)"), std::string::npos)
+      << none.text;
+}
+
 TEST_F(LofiContract, EveryExampleWorks) {
   testing::expect_examples_work(*domain_, prepare, session_);
 }
