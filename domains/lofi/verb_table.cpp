@@ -22,7 +22,7 @@ core::OpenKeys max_attributes() {
 void add_object_verbs(core::VerbTable<LofiOp>& verbs) {
   verbs.add(VerbSpec{"add", "CLASS ID", "objects",
                      "an object → /lofi/create (ports from the Max object table)"}
-                .with(key("at", "X,Y"))
+                .with(key("at", "X,Y").places("the next free spot"))
                 .with(key("args", "\"…\""))
                 .with(key("size", "WxH"))
                 .example("add cycle~ lfo at:200,40 args:0.5"),

@@ -2,6 +2,7 @@
 // Session commands (new, open, save, undo, …) are in session_lifecycle.cpp.
 #include "core/session.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "core/op_contract.hpp"
@@ -140,7 +141,23 @@ Result<OpOutcome> Session::run_one_op(std::string_view text, CallContext& ctx) {
   auto parsed = checked_op(text);
   if (!parsed) return parsed.error();
   if (parsed->verb == checkpoint_verb().name) return run_checkpoint_op(*parsed);
-  return document_->execute(*parsed, ctx);
+  auto outcome = document_->execute(*parsed, ctx);
+  if (outcome) say_placement_defaults(*domain_.verbs().find(parsed->verb), *parsed, *outcome);
+  return outcome;
+}
+
+void Session::say_placement_defaults(const VerbSpec& spec, const ParsedOp& op,
+                                     OpOutcome& outcome) const {
+  if (!outcome.event) return;  // nothing was placed
+  const std::string form = op.positionals.empty() ? std::string() : to_lower(op.positionals[0]);
+  for (const auto& declared : spec.keys) {
+    if (!declared.places_work || op.has_param(declared.name)) continue;
+    if (!declared.forms.empty() &&
+        std::find(declared.forms.begin(), declared.forms.end(), form) == declared.forms.end())
+      continue;
+    outcome.lines.push_back(warning_line("no " + declared.name + ": given: placed at " +
+                                         declared.default_value + ", the default"));
+  }
 }
 
 std::optional<ToolReply> Session::contract_failures(std::span<const std::string_view> list) const {

@@ -98,6 +98,8 @@ class Session {
   // The op parsed and checked against its verb's contract (keys, arrows, known verb).
   Result<ParsedOp> checked_op(std::string_view text) const;
   Result<OpOutcome> run_one_op(std::string_view text, CallContext& ctx);
+  // Adds `? no at: given: placed at 1.1, the default` for each placing key the op left out.
+  void say_placement_defaults(const VerbSpec& spec, const ParsedOp& op, OpOutcome& outcome) const;
   // A reply naming every op of the batch that does not fit its verb; nullopt when all fit.
   std::optional<ToolReply> contract_failures(std::span<const std::string_view> list) const;
   Result<void> check_checkpoint_op(const ParsedOp& op) const;

@@ -28,7 +28,10 @@ struct KeySpec {
   ValueKind kind = ValueKind::text;  // choice: `choices` lists the accepted values
   std::vector<std::string> choices;
   bool required = false;
-  std::string default_value;         // shown on the card ("" = none)
+  std::string default_value;  // shown on the card ("" = none)
+  // The default decides where the work lands (a note's position): when the op leaves the key
+  // out, the engine says in the reply which default was used.
+  bool places_work = false;
   std::vector<std::string> aliases;  // other spellings accepted as this key (`channel` → `ch`)
   // The forms (first positional words, lowercased) this key belongs to, e.g. {"rename"} for
   // `track rename NAME to:NEW`; empty: every form of the verb.
@@ -42,6 +45,12 @@ struct KeySpec {
   KeySpec& only_for(std::initializer_list<const char*> form_words);
   KeySpec& by_default(std::string value_text) {
     default_value = std::move(value_text);
+    return *this;
+  }
+  // `default_place` is what the default is, as the reply says it: "1.1", "the next free spot".
+  KeySpec& places(std::string default_place) {
+    places_work = true;
+    default_value = std::move(default_place);
     return *this;
   }
   KeySpec& about(std::string text) {

@@ -5,14 +5,6 @@
 #include "domains/midi/verbs/verbs.hpp"
 
 namespace fcp::midi {
-namespace {
-
-// What a note's reply adds when the op named no position: where the default put it.
-std::string placed_by_default(const OpContext& ctx) {
-  return ctx.op.has_param("at") ? "" : " (no at: given: placed at 1.1, the default)";
-}
-
-}  // namespace
 
 core::Result<void> verb_note(OpContext& ctx) {
   const auto& op = ctx.op;
@@ -37,7 +29,6 @@ core::Result<void> verb_note(OpContext& ctx) {
     if (!pitch) return pitch.error();
     pitches.push_back(*pitch);
   }
-  std::string default_note = placed_by_default(ctx);
   for (int pitch : pitches) {
     Note note;
     note.id = ctx.edit.song().allocate_id();
@@ -51,8 +42,7 @@ core::Result<void> verb_note(OpContext& ctx) {
     ctx.lines.push_back("+ Note " + pitch_text(track, pitch) + " at " +
                         position_text(ctx.song(), note.tick) + " on " + track.name +
                         " (vel:" + std::to_string(note.velocity) +
-                        " dur:" + duration_text(ctx.song(), note.duration) + ")" + default_note);
-    default_note.clear();  // said once per op
+                        " dur:" + duration_text(ctx.song(), note.duration) + ")");
   }
   ctx.doc.set_anchor(*tick + *duration);
   return {};
@@ -127,7 +117,7 @@ core::Result<void> verb_chord(OpContext& ctx) {
     names += (names.empty() ? "" : " ") + pitch_text(track, pitch);
   ctx.lines.push_back("+ Chord " + chord->symbol + " (" + std::to_string(pitches->size()) +
                       " notes: " + names + ") at " + position_text(ctx.song(), *tick) + " on " +
-                      track.name + placed_by_default(ctx));
+                      track.name);
   ctx.doc.set_anchor(*tick + *duration);
   return {};
 }

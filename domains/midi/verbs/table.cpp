@@ -25,7 +25,7 @@ core::KeySpec ch_key() {
 
 void add_music_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"note", "TRACK PITCH…", "music", "notes (drum names on drum tracks)"}
-                .with(at_key().by_default("1.1"))
+                .with(at_key().places("1.1"))
                 .with(dur_key().by_default("quarter"))
                 .with(vel_key().by_default("80"))
                 .with(ch_key())
@@ -34,7 +34,7 @@ void add_music_verbs(core::VerbTable<OpContext>& verbs) {
             verb_note);
   verbs.add(
       VerbSpec{"chord", "TRACK SYMBOL", "music", "a chord as one op (Cmaj7, Am/E, G7alt, C13)"}
-          .with(at_key().by_default("1.1"))
+          .with(at_key().places("1.1"))
           .with(dur_key().by_default("quarter"))
           .with(vel_key().by_default("80"))
           .with(ch_key())
@@ -46,7 +46,7 @@ void add_music_verbs(core::VerbTable<OpContext>& verbs) {
       verb_chord);
   verbs.add(VerbSpec{"cc", "TRACK CONTROLLER VALUE|A->B", "music",
                      "controllers by name or number; a ramp A->B takes from: and to:"}
-                .with(at_key())
+                .with(at_key().places("1.1"))
                 .with(ch_key())
                 .with(at_key("from"))
                 .with(at_key("to"))
@@ -55,7 +55,7 @@ void add_music_verbs(core::VerbTable<OpContext>& verbs) {
                 .example("cc Keys volume 0->127 from:1.1 to:4.4"),
             verb_cc);
   verbs.add(VerbSpec{"bend", "TRACK VALUE|center|±Nst", "music", "pitch bend"}
-                .with(at_key())
+                .with(at_key().places("1.1"))
                 .with(ch_key())
                 .example("bend Lead +2st at:1.3"),
             verb_bend);
@@ -76,7 +76,7 @@ void add_state_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(key("instrument", "INST"))
                 .with(integer_key("program", "0-127"))
                 .with(key("bank", "MSB[.LSB]"))
-                .with(at_key())
+                .with(at_key().places("1.1"))
                 .example("program Keys electric-piano-1 at:9.1"),
             verb_program);
   verbs.add(VerbSpec{"mute", "TRACK [on|off]", "state", "toggle mute (export honours it)"},
@@ -87,20 +87,21 @@ void add_state_verbs(core::VerbTable<OpContext>& verbs) {
 
 void add_conductor_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"tempo", "BPM", "meta", "tempo map (1.1 replaces the initial tempo)"}
-                .with(at_key())
+                .with(at_key().places("1.1"))
                 .example("tempo 140 at:9.1"),
             verb_tempo);
   verbs.add(VerbSpec{"time-sig", "N/D", "meta", "meter from a bar on"}
-                .with(key("at", "BAR.1"))
+                .with(key("at", "BAR.1").places("1.1"))
                 .example("time-sig 7/8 at:9.1"),
             verb_time_sig);
-  verbs.add(VerbSpec{"key-sig", "KEY", "meta", "key: C, Em, F#m, Bb-major"}.with(at_key()).example(
-                "key-sig Em at:1.1"),
+  verbs.add(VerbSpec{"key-sig", "KEY", "meta", "key: C, Em, F#m, Bb-major"}
+                .with(at_key().places("1.1"))
+                .example("key-sig Em at:1.1"),
             verb_key_sig);
-  verbs.add(
-      VerbSpec{"marker", "\"TEXT\"", "meta", "markers (saved as FF 06)"}.with(at_key()).example(
-          "marker \"Chorus\" at:9.1"),
-      verb_marker);
+  verbs.add(VerbSpec{"marker", "\"TEXT\"", "meta", "markers (saved as FF 06)"}
+                .with(at_key().places("1.1"))
+                .example("marker \"Chorus\" at:9.1"),
+            verb_marker);
   verbs.add(VerbSpec{"title", "\"TEXT\"", "meta", "song title (saved)"}, verb_title);
 }
 

@@ -139,6 +139,20 @@ TEST_F(MidiContract, ABareTrackNameWhereNotesAreChosenSuggestsItsSelector) {
   EXPECT_EQ(working_hints(velocity), std::vector<std::string>{"velocity @track:Keys +10"});
 }
 
+TEST_F(MidiContract, ADefaultPlaceIsSaidOnlyWhenUsed) {
+  for (const std::string op : {"cc Keys volume 100", "bend Keys center", "marker \"Intro\"",
+                               "note Keys C4 dur:8n", "tempo 90", "program Keys organ"}) {
+    auto reply = ops({op});
+    ASSERT_FALSE(reply.is_error) << op << "\n" << reply.text;
+    EXPECT_NE(reply.text.find("? no at: given: placed at 1.1, the default"), std::string::npos)
+        << op << "\n"
+        << reply.text;
+    auto placed = ops({op + " at:2.1"});
+    ASSERT_FALSE(placed.is_error) << placed.text;
+    EXPECT_EQ(placed.text.find("no at: given"), std::string::npos) << placed.text;
+  }
+}
+
 TEST_F(MidiContract, BarRangesAreWholeBars) {
   auto reply = ops({"velocity @track:Keys @range:2-3 =33"});
   ASSERT_FALSE(reply.is_error) << reply.text;
