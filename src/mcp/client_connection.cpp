@@ -284,7 +284,7 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
     });
     return;
   }
-  reply->error(-32002, "resource not found: \"" + text + "\"");
+  reply->error(jsonrpc::code::resource_not_found, "resource not found: \"" + text + "\"");
 }
 
 std::shared_ptr<ClientConnection::InFlight> ClientConnection::track(const json::value& id) {

@@ -9,6 +9,7 @@
 #include <future>
 #include <mutex>
 
+#include "mcp/client_connection.hpp"
 #include "mcp/server.hpp"
 #include "tests/support/test_domain.hpp"
 
@@ -124,6 +125,28 @@ class ConnectionTest : public ::testing::Test {
   Server server_;
   std::vector<std::shared_ptr<Connection>> connections_;
 };
+
+TEST(ReplyOnceTest, DroppedUnansweredIsAnInternalError) {
+  auto responder = std::make_shared<RecordingResponder>();
+  { ReplyOnce dropped(responder, json::value(9)); }
+  const auto reply = responder->wait();
+  EXPECT_EQ(reply.at("id"), 9);
+  EXPECT_EQ(reply.at("error").at("code"), -32603);
+  EXPECT_EQ(reply.at("error").at("message"),
+            "internal error: the request was dropped without an answer");
+}
+
+TEST(ReplyOnceTest, TheFirstAnswerWins) {
+  auto responder = std::make_shared<RecordingResponder>();
+  {
+    ReplyOnce reply(responder, json::value("a"));
+    reply.error(jsonrpc::code::invalid_params, "first");
+    reply.result(json::object{});
+  }
+  const auto answer = responder->wait();
+  EXPECT_EQ(answer.at("error").at("code"), -32602);
+  EXPECT_EQ(answer.at("error").at("message"), "first");
+}
 
 TEST_F(ConnectionTest, InitializeNegotiatesTheVersion) {
   auto c = connect();
