@@ -28,8 +28,8 @@ void restore_flags(ReactorFd& fd) {
 // What a reader and a writer on the event loop share: the stream over the private descriptor,
 // and the shared descriptor's flags to put back when done.
 struct DescriptorStream {
-  DescriptorStream(boost::asio::any_io_executor strand, ReactorFd fd)
-      : stream(std::move(strand), fd.fd), restore(fd) {}
+  DescriptorStream(const boost::asio::any_io_executor& strand, ReactorFd fd)
+      : stream(strand, fd.fd), restore(fd) {}
   ~DescriptorStream() { restore_flags(restore); }
 
   // Cancels pending I/O and restores the flags at once (the peer may use the descriptor next).
