@@ -104,7 +104,7 @@ core::Result<void> verb_step(OpContext& ctx) {
   if (!block)
     return core::make_error("a Step line outside a tracker block", {"tracker TRACK import at:1.1"});
   block->lines.push_back(ctx.op.raw);
-  ctx.lines.push_back("~ buffered");
+  ctx.lines.emplace_back("~ buffered");
   return {};
 }
 
