@@ -72,7 +72,8 @@ class ConnectionTest : public ::testing::Test {
   }
 
   std::shared_ptr<Connection> connect(std::optional<std::string> session = std::nullopt) {
-    connections_.push_back(server_.connect(ConnectionInfo{"test", "peer", session}, nullptr));
+    connections_.push_back(
+        server_.connect(ConnectionInfo{"test", "peer", std::move(session)}, nullptr));
     return connections_.back();
   }
   json::value send(Connection& c, const std::string& text,
@@ -86,7 +87,7 @@ class ConnectionTest : public ::testing::Test {
     return send(c, json::serialize(message));
   }
   std::shared_ptr<Connection> ready(std::optional<std::string> session = std::nullopt) {
-    auto c = connect(session);
+    auto c = connect(std::move(session));
     auto reply = request(*c, 1, "initialize", {{"protocolVersion", "2025-11-25"}});
     EXPECT_TRUE(reply.as_object().contains("result")) << json::serialize(reply);
     return c;
