@@ -166,7 +166,7 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
   auto flight = track(message.id);
   auto self = shared_from_this();
   session_->submit([self, tool, args = std::move(*checked), token, reply,
-                    flight](ClientSession::Done done) mutable {
+                    flight](const ClientSession::Done& done) mutable {
     self->run_tool(*tool, args, token, reply, flight, done);
   });
 }

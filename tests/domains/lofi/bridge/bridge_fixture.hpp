@@ -49,9 +49,9 @@ class BridgeFixture : public ::testing::Test {
     return future;
   }
 
-  static core::Result<Reply> call(Bridge& bridge, std::string verb,
-                                  boost::json::object payload = {}) {
-    auto future = start(bridge, std::move(verb), std::move(payload));
+  static core::Result<Reply> call(Bridge& bridge, const std::string& verb,
+                                  const boost::json::object& payload = {}) {
+    auto future = start(bridge, verb, payload);
     return get_within(future);
   }
 
