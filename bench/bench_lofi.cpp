@@ -74,7 +74,8 @@ void BM_LofiRoundTrip(benchmark::State& state) {
   for (auto _ : state) {
     std::promise<void> done;
     const auto start = std::chrono::steady_clock::now();
-    bridge->request("ping", {}, [&](core::Result<lofi::bridge::Reply>) { done.set_value(); });
+    bridge->request("ping", {},
+                    [&](const core::Result<lofi::bridge::Reply>&) { done.set_value(); });
     done.get_future().wait();
     micros.push_back(
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)

@@ -161,7 +161,7 @@ T run_task(asio::awaitable<T> task) {
   asio::io_context io;
   std::optional<T> result;
   std::exception_ptr error;
-  asio::co_spawn(io, std::move(task), [&](std::exception_ptr e, T value) {
+  asio::co_spawn(io, std::move(task), [&](const std::exception_ptr& e, T value) {
     error = e;
     if (!e) result = std::move(value);
   });
@@ -215,7 +215,7 @@ class Runner {
     try {
       measure();
     } catch (const std::exception& e) {
-      report_.failures.push_back(e.what());
+      report_.failures.emplace_back(e.what());
     }
   }
 

@@ -60,7 +60,7 @@ void write_members(const Range& range, char open, char close, int indent, std::s
   bool first = true;
   for (const auto& member : range) {
     out += first ? "\n" : ",\n";
-    out.append(static_cast<std::size_t>(indent + 2), ' ');
+    out.append(static_cast<std::size_t>(indent) + 2, ' ');
     write_one(member);
     first = false;
   }

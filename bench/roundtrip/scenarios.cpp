@@ -164,7 +164,7 @@ Throughput measure_load(const asio::ip::tcp::endpoint& endpoint, const Settings&
   state.latencies.reserve(1 << 20);
   state.calls_per_client.assign(settings.clients, 0);
   for (std::size_t i = 0; i < settings.clients; ++i) {
-    asio::co_spawn(io, load_client(state, i, endpoint), [&state](std::exception_ptr error) {
+    asio::co_spawn(io, load_client(state, i, endpoint), [&state](const std::exception_ptr& error) {
       if (!error) return;
       if (!state.error) state.error = error;
       state.stop = true;

@@ -75,10 +75,9 @@ std::vector<core::Effect> merge_ui_layers(std::vector<core::Effect> effects) {
         payload["part"] = p + 1;
         payload["parts"] = parts.size();
       }
-      core::Effect merged{"/lofi/ui", json::serialize(payload), {}};
-      if (p + 1 == parts.size()) merged.undo = std::move(undo);
-      out.push_back(std::move(merged));
+      out.push_back(core::Effect{"/lofi/ui", json::serialize(payload), {}});
     }
+    out.back().undo = std::move(undo);  // the last part carries the run's undo messages
   }
   return out;
 }

@@ -120,7 +120,7 @@ core::Result<std::vector<std::string>> export_wav(const core::SessionCommand& co
                 stats.peak > 0 ? 20 * std::log10(stats.peak) : -120.0);
   lines.push_back("+ exported " + *path_text + " (" + detail + ", " +
                   options.soundfont.filename().string() + ")");
-  if (stats.peak <= 0.0001) lines.push_back("? the rendered audio is silent (no audible notes)");
+  if (stats.peak <= 0.0001) lines.emplace_back("? the rendered audio is silent (no audible notes)");
   return lines;
 }
 

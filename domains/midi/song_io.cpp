@@ -66,7 +66,8 @@ void read_conductor_meta(Conductor& conductor, const smf::Event& e, bool& tempo_
   } else if (e.meta_type == kKeySignature && e.data.size() >= 2) {
     if (!key_seen) conductor.keys.clear();
     key_seen = true;
-    const int sharps = static_cast<signed char>(e.data[0]);
+    const int raw = byte(e.data, 0);
+    const int sharps = raw < 0x80 ? raw : raw - 0x100;  // a signed byte
     conductor.keys[e.tick] = KeySignature{std::clamp(sharps, -7, 7), byte(e.data, 1) != 0};
   } else if (e.meta_type == kMarker) {
     conductor.markers.emplace(e.tick, e.data);

@@ -7,6 +7,7 @@
 
 #include "cli/errors.hpp"
 #include "cli/version.hpp"
+#include "mcp/jsonrpc.hpp"
 
 namespace fcp::cli {
 namespace json = boost::json;
@@ -14,9 +15,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::int64_t method_not_found = -32601;
-constexpr std::int64_t parse_error = -32700;
-constexpr std::int64_t invalid_request = -32600;
+namespace jsonrpc = mcp::jsonrpc;
 
 std::string excerpt(std::string_view text) {
   constexpr std::size_t limit = 200;
@@ -64,7 +63,8 @@ json::object McpClient::initialize() {
       {"clientInfo", json::object{{"name", client_name}, {"version", client_version}}}};
   if (settings_.session) params["fcp"] = json::object{{"session", *settings_.session}};
   json::value result = request("initialize", std::move(params));
-  if (!result.is_object()) throw ProtocolError(invalid_request, "initialize returned no object");
+  if (!result.is_object())
+    throw ProtocolError(jsonrpc::code::invalid_request, "initialize returned no object");
   auto& object = result.as_object();
   if (const auto* version = object.if_contains("protocolVersion");
       version && version->is_string()) {
@@ -82,7 +82,7 @@ json::object McpClient::list_tools() {
     const auto* object = page.if_object();
     const auto* list = object ? object->if_contains("tools") : nullptr;
     if (list == nullptr || !list->is_array()) {
-      throw ProtocolError(invalid_request, "tools/list returned no tools array");
+      throw ProtocolError(jsonrpc::code::invalid_request, "tools/list returned no tools array");
     }
     for (const auto& tool : list->get_array())
       tools.push_back(tool);
@@ -98,7 +98,8 @@ json::object McpClient::call_tool(std::string_view name, json::object arguments)
   // Progress notifications only matter when someone will see them.
   if (settings_.verbose) params["_meta"] = json::object{{"progressToken", "fcp"}};
   json::value result = request("tools/call", std::move(params));
-  if (!result.is_object()) throw ProtocolError(invalid_request, "tools/call returned no object");
+  if (!result.is_object())
+    throw ProtocolError(jsonrpc::code::invalid_request, "tools/call returned no object");
   return std::move(result.as_object());
 }
 
@@ -133,7 +134,7 @@ json::value McpClient::await_response(std::int64_t id, std::string_view method) 
     boost::system::error_code ec;
     json::value value = json::parse(line, ec);
     if (ec || !value.is_object()) {
-      throw ProtocolError(parse_error,
+      throw ProtocolError(jsonrpc::code::parse_error,
                           "the daemon sent something that is not a JSON-RPC "
                           "message: " +
                               excerpt(line));
@@ -149,7 +150,8 @@ json::value McpClient::await_response(std::int64_t id, std::string_view method) 
       if (const auto* error = message.if_contains("error"))
         throw error_from_response(method, *error);
       if (const auto* result = message.if_contains("result")) return *result;
-      throw ProtocolError(invalid_request, "reply to " + std::string(method) + " has no result");
+      throw ProtocolError(jsonrpc::code::invalid_request,
+                          "reply to " + std::string(method) + " has no result");
     }
     // A reply to an earlier, abandoned request: not ours to report.
   }
@@ -168,14 +170,9 @@ void McpClient::handle_incoming(const json::object& message) {
     return;
   }
   // fcp offers no client capabilities, so only ping gets a real answer.
-  json::object reply{{"jsonrpc", "2.0"}, {"id", *id}};
-  if (method == "ping") {
-    reply["result"] = json::object{};
-  } else {
-    reply["error"] = json::object{{"code", method_not_found},
-                                  {"message", "fcp does not handle " + std::string(method)}};
-  }
-  channel_.send(json::serialize(reply));
+  channel_.send(method == "ping" ? jsonrpc::result(*id, json::object{})
+                                 : jsonrpc::error(*id, jsonrpc::code::method_not_found,
+                                                  "fcp does not handle " + std::string(method)));
 }
 
 void McpClient::log_notification(std::string_view method, const json::object& params) {

@@ -158,7 +158,7 @@ int run(int argc, const char* const* argv, std::vector<std::unique_ptr<core::Dom
   return run(argc, argv, [owned](const DomainEnvironment&) { return std::move(*owned); });
 }
 
-int run(int argc, const char* const* argv, DomainFactory factory) {
+int run(int argc, const char* const* argv, const DomainFactory& factory) {
   auto invocation = parse_invocation(argc, argv);
   if (!invocation) {
     std::cerr << "fcpd: " << invocation.error().message << "\n\n" << usage_text();

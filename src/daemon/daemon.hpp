@@ -25,6 +25,6 @@ struct DomainEnvironment {
 using DomainFactory =
     std::function<std::vector<std::unique_ptr<core::Domain>>(const DomainEnvironment&)>;
 // As above, creating the domains once the daemon's event loop exists.
-int run(int argc, const char* const* argv, DomainFactory factory);
+int run(int argc, const char* const* argv, const DomainFactory& factory);
 
 }  // namespace fcp::daemon

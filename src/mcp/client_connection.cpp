@@ -39,8 +39,8 @@ ReplyOnce::~ReplyOnce() {
   }
 }
 
-void ReplyOnce::result(json::value value) {
-  if (claim()) responder_->reply(jsonrpc::result(id_, std::move(value)));
+void ReplyOnce::result(const json::value& value) {
+  if (claim()) responder_->reply(jsonrpc::result(id_, value));
 }
 
 void ReplyOnce::error(int code, std::string_view message) {
@@ -274,7 +274,7 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
   for (const auto* domain : server_.domains()) {
     if (text != "fcp://" + std::string(domain->name()) + "/session") continue;
     auto session = session_;
-    session->submit([session, domain, reply, text](ClientSession::Done done) {
+    session->submit([session, domain, reply, text](const ClientSession::Done& done) {
       auto content = session->session(*domain).resource_text();
       reply->result(json::object{
           {"contents",
@@ -284,7 +284,7 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
     });
     return;
   }
-  reply->error(-32002, "resource not found: \"" + text + "\"");
+  reply->error(jsonrpc::code::resource_not_found, "resource not found: \"" + text + "\"");
 }
 
 std::shared_ptr<ClientConnection::InFlight> ClientConnection::track(const json::value& id) {

@@ -29,7 +29,7 @@ class ReplyOnce {
   ReplyOnce& operator=(const ReplyOnce&) = delete;
   ~ReplyOnce();
 
-  void result(boost::json::value value);
+  void result(const boost::json::value& value);
   void error(int code, std::string_view message);
   void none();
   void notify(std::string message);
@@ -75,7 +75,7 @@ class ClientConnection final : public Connection,
   void on_prompts_get(const boost::json::object& params, const Reply& reply);
   void run_tool(const Tool& tool, const ToolArguments& arguments,
                 const boost::json::value& progress_token, const Reply& reply,
-                const std::shared_ptr<InFlight>& flight, ClientSession::Done done);
+                const std::shared_ptr<InFlight>& flight, const ClientSession::Done& done);
   void finish_tool(const Tool& tool, const core::ToolReply& result, const Reply& reply,
                    const std::shared_ptr<InFlight>& flight);
 

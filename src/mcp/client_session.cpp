@@ -6,11 +6,11 @@
 
 namespace fcp::mcp {
 
-ClientSession::ClientSession(boost::asio::any_io_executor calls,
+ClientSession::ClientSession(const boost::asio::any_io_executor& calls,
                              const std::vector<const core::Domain*>& domains,
                              const core::PathPolicy& paths, core::SessionLimits limits,
                              std::string name)
-    : strand_(boost::asio::make_strand(std::move(calls))), name_(std::move(name)) {
+    : strand_(boost::asio::make_strand(calls)), name_(std::move(name)) {
   for (const auto* domain : domains) {
     sessions_.emplace(domain, std::make_unique<core::Session>(*domain, paths, limits));
   }

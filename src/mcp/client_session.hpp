@@ -27,8 +27,9 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   using Done = std::function<void()>;
   using Task = std::function<void(Done)>;
 
-  ClientSession(boost::asio::any_io_executor calls, const std::vector<const core::Domain*>& domains,
-                const core::PathPolicy& paths, core::SessionLimits limits, std::string name);
+  ClientSession(const boost::asio::any_io_executor& calls,
+                const std::vector<const core::Domain*>& domains, const core::PathPolicy& paths,
+                core::SessionLimits limits, std::string name);
 
   void submit(Task task);
   // Posts plain work to the strand (no queueing behind a pending task); for completions.

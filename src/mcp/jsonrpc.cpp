@@ -157,6 +157,12 @@ std::string error(const json::value& id, int code, std::string_view text, json::
   return response(id, "error", err);
 }
 
+std::string http_error(unsigned http_status, std::string_view message) {
+  constexpr unsigned bad_request = 400;
+  return error(nullptr, http_status == bad_request ? code::invalid_request : code::server_error,
+               message);
+}
+
 std::string notification(std::string_view method, const json::object& params) {
   std::string message = R"({"jsonrpc":"2.0","method":)";
   message += json::serialize(json::string_view(method));

@@ -15,6 +15,11 @@ inline constexpr int invalid_request = -32600;
 inline constexpr int method_not_found = -32601;
 inline constexpr int invalid_params = -32602;
 inline constexpr int internal_error = -32603;
+// Implementation-defined server error (JSON-RPC reserves -32000 to -32099): a request the HTTP
+// transport refused before the MCP layer saw it (403, 404, 405, 406, 413, 415, 503).
+inline constexpr int server_error = -32000;
+// MCP: resources/read named a resource that does not exist.
+inline constexpr int resource_not_found = -32002;
 }  // namespace code
 
 struct Incoming {
@@ -39,6 +44,9 @@ std::variant<Incoming, Rejection> parse(std::string_view text);
 std::string result(const boost::json::value& id, const boost::json::value& result);
 std::string error(const boost::json::value& id, int code, std::string_view message,
                   boost::json::value data = nullptr);
+// The body of an HTTP error response for a request refused before it became a message, so with
+// "id": null: a malformed request (400) is invalid_request, any other refusal a server_error.
+std::string http_error(unsigned http_status, std::string_view message);
 std::string notification(std::string_view method, const boost::json::object& params);
 
 }  // namespace fcp::mcp::jsonrpc

@@ -166,14 +166,15 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
   auto flight = track(message.id);
   auto self = shared_from_this();
   session_->submit([self, tool, args = std::move(*checked), token, reply,
-                    flight](ClientSession::Done done) mutable {
-    self->run_tool(*tool, args, token, reply, flight, std::move(done));
+                    flight](const ClientSession::Done& done) mutable {
+    self->run_tool(*tool, args, token, reply, flight, done);
   });
 }
 
 void ClientConnection::run_tool(const Tool& tool, const ToolArguments& arguments,
                                 const json::value& progress_token, const Reply& reply,
-                                const std::shared_ptr<InFlight>& flight, ClientSession::Done done) {
+                                const std::shared_ptr<InFlight>& flight,
+                                const ClientSession::Done& done) {
   if (flight->cancelled) {
     untrack(reply->id());
     reply->none();
@@ -205,7 +206,7 @@ void ClientConnection::run_tool(const Tool& tool, const ToolArguments& arguments
     auto self = shared_from_this();
     executor->deliver(
         std::move(effects), delivery_progress(progress),
-        [self, &tool, &session, change, reply, flight, done](core::Result<void> delivered) {
+        [self, &tool, &session, change, reply, flight, done](const core::Result<void>& delivered) {
           self->session_->post([self, &tool, &session, change, reply, flight, done, delivered] {
             auto outcome = delivered ? session.confirm(std::move(*change))
                                      : session.fail(std::move(*change), delivered.error());

@@ -79,7 +79,7 @@ std::string description_for(ToolKind kind, const core::Domain& domain) {
   return {};
 }
 
-core::Error argument_error(const Tool& tool, std::string message) {
+core::Error argument_error(const Tool& tool, const std::string& message) {
   std::string example;
   switch (tool.kind) {
     case ToolKind::ops:

@@ -28,8 +28,8 @@ void restore_flags(ReactorFd& fd) {
 // What a reader and a writer on the event loop share: the stream over the private descriptor,
 // and the shared descriptor's flags to put back when done.
 struct DescriptorStream {
-  DescriptorStream(boost::asio::any_io_executor strand, ReactorFd fd)
-      : stream(std::move(strand), fd.fd), restore(fd) {}
+  DescriptorStream(const boost::asio::any_io_executor& strand, ReactorFd fd)
+      : stream(strand, fd.fd), restore(fd) {}
   ~DescriptorStream() { restore_flags(restore); }
 
   // Cancels pending I/O and restores the flags at once (the peer may use the descriptor next).
@@ -77,8 +77,8 @@ std::optional<ReactorFd> open_for_event_loop(int fd, bool writing) {
 // ---- DescriptorReader ----
 
 struct DescriptorReader::State : DescriptorStream {
-  State(boost::asio::any_io_executor strand, ReactorFd fd, std::size_t chunk_size)
-      : DescriptorStream(std::move(strand), fd), buffer(chunk_size, '\0') {}
+  State(const boost::asio::any_io_executor& strand, ReactorFd fd, std::size_t chunk_size)
+      : DescriptorStream(strand, fd), buffer(chunk_size, '\0') {}
 
   std::string buffer;
   DataHandler on_data;
@@ -86,9 +86,9 @@ struct DescriptorReader::State : DescriptorStream {
   bool reading = false;
 };
 
-DescriptorReader::DescriptorReader(boost::asio::any_io_executor strand, ReactorFd fd,
+DescriptorReader::DescriptorReader(const boost::asio::any_io_executor& strand, ReactorFd fd,
                                    std::size_t chunk_size)
-    : state_(std::make_shared<State>(std::move(strand), fd, chunk_size)) {}
+    : state_(std::make_shared<State>(strand, fd, chunk_size)) {}
 
 DescriptorReader::~DescriptorReader() {
   stop();
@@ -133,8 +133,8 @@ struct DescriptorWriter::State : DescriptorStream {
   std::vector<boost::asio::const_buffer> buffers;
 };
 
-DescriptorWriter::DescriptorWriter(boost::asio::any_io_executor strand, ReactorFd fd)
-    : state_(std::make_shared<State>(std::move(strand), fd)) {}
+DescriptorWriter::DescriptorWriter(const boost::asio::any_io_executor& strand, ReactorFd fd)
+    : state_(std::make_shared<State>(strand, fd)) {}
 
 DescriptorWriter::~DescriptorWriter() {
   stop();

@@ -36,7 +36,7 @@ std::optional<ReactorFd> open_for_event_loop(int fd, bool writing);
 // Ownership: pending reads keep the descriptor alive, so the object may go first.
 class DescriptorReader final : public InputStream {
  public:
-  DescriptorReader(boost::asio::any_io_executor strand, ReactorFd fd,
+  DescriptorReader(const boost::asio::any_io_executor& strand, ReactorFd fd,
                    std::size_t chunk_size = 64 * 1024);
   ~DescriptorReader() override;
 
@@ -56,7 +56,7 @@ class DescriptorReader final : public InputStream {
 // Thread: the strand. Ownership as for DescriptorReader.
 class DescriptorWriter final : public OutputStream {
  public:
-  DescriptorWriter(boost::asio::any_io_executor strand, ReactorFd fd);
+  DescriptorWriter(const boost::asio::any_io_executor& strand, ReactorFd fd);
   ~DescriptorWriter() override;
 
   void async_write(const std::vector<std::string>& lines, Handler done) override;

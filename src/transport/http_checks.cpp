@@ -5,6 +5,7 @@
 #include <string>
 
 #include "mcp/connection.hpp"
+#include "mcp/jsonrpc.hpp"
 
 namespace fcp::transport {
 namespace http = boost::beast::http;
@@ -57,9 +58,7 @@ HttpResponse make_error_response(const HttpRequest& request, http::status status
   response.set(http::field::server, "fcp");
   response.set(http::field::content_type, "application/json");
   response.keep_alive(request.keep_alive());
-  const int code = status == http::status::bad_request ? -32600 : -32000;
-  response.body() = R"({"jsonrpc":"2.0","id":null,"error":{"code":)" + std::to_string(code) +
-                    R"(,"message":")" + std::string(message) + R"("}})";
+  response.body() = mcp::jsonrpc::http_error(static_cast<unsigned>(status), message);
   response.prepare_payload();
   return response;
 }

@@ -19,7 +19,7 @@ inline constexpr std::string_view kSessionIdHeader = "Mcp-Session-Id";
 inline constexpr std::string_view kProtocolVersionHeader = "MCP-Protocol-Version";
 inline constexpr std::string_view kSessionNameHeader = "Fcp-Session";
 
-// A response whose body is a JSON-RPC error with "id": null (code -32600 for 400, else -32000).
+// A response whose body is the JSON-RPC error mcp::jsonrpc::http_error writes for `status`.
 HttpResponse make_error_response(const HttpRequest& request, boost::beast::http::status status,
                                  std::string_view message);
 // A response with no body (202, 204).

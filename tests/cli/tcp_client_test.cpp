@@ -100,6 +100,7 @@ TEST(TcpClientTest, AnswersServerRequestsWhileWaiting) {
   EXPECT_TRUE(pong->at("result").as_object().empty());
   ASSERT_TRUE(refusal);
   EXPECT_EQ(refusal->at("error").at("code"), -32601);
+  EXPECT_EQ(refusal->at("error").at("message"), "fcp does not handle roots/list");
 }
 
 TEST(TcpClientTest, ImagesAreSummarised) {

@@ -9,6 +9,7 @@
 #include <future>
 #include <mutex>
 
+#include "mcp/client_connection.hpp"
 #include "mcp/server.hpp"
 #include "tests/support/test_domain.hpp"
 
@@ -71,7 +72,8 @@ class ConnectionTest : public ::testing::Test {
   }
 
   std::shared_ptr<Connection> connect(std::optional<std::string> session = std::nullopt) {
-    connections_.push_back(server_.connect(ConnectionInfo{"test", "peer", session}, nullptr));
+    connections_.push_back(
+        server_.connect(ConnectionInfo{"test", "peer", std::move(session)}, nullptr));
     return connections_.back();
   }
   json::value send(Connection& c, const std::string& text,
@@ -85,7 +87,7 @@ class ConnectionTest : public ::testing::Test {
     return send(c, json::serialize(message));
   }
   std::shared_ptr<Connection> ready(std::optional<std::string> session = std::nullopt) {
-    auto c = connect(session);
+    auto c = connect(std::move(session));
     auto reply = request(*c, 1, "initialize", {{"protocolVersion", "2025-11-25"}});
     EXPECT_TRUE(reply.as_object().contains("result")) << json::serialize(reply);
     return c;
@@ -124,6 +126,28 @@ class ConnectionTest : public ::testing::Test {
   Server server_;
   std::vector<std::shared_ptr<Connection>> connections_;
 };
+
+TEST(ReplyOnceTest, DroppedUnansweredIsAnInternalError) {
+  auto responder = std::make_shared<RecordingResponder>();
+  { ReplyOnce dropped(responder, json::value(9)); }
+  const auto reply = responder->wait();
+  EXPECT_EQ(reply.at("id"), 9);
+  EXPECT_EQ(reply.at("error").at("code"), -32603);
+  EXPECT_EQ(reply.at("error").at("message"),
+            "internal error: the request was dropped without an answer");
+}
+
+TEST(ReplyOnceTest, TheFirstAnswerWins) {
+  auto responder = std::make_shared<RecordingResponder>();
+  {
+    ReplyOnce reply(responder, json::value("a"));
+    reply.error(jsonrpc::code::invalid_params, "first");
+    reply.result(json::object{});
+  }
+  const auto answer = responder->wait();
+  EXPECT_EQ(answer.at("error").at("code"), -32602);
+  EXPECT_EQ(answer.at("error").at("message"), "first");
+}
 
 TEST_F(ConnectionTest, InitializeNegotiatesTheVersion) {
   auto c = connect();

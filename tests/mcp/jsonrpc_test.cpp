@@ -6,6 +6,8 @@
 
 #include <boost/json/parse.hpp>
 #include <cstdint>
+#include <ostream>
+#include <string>
 
 namespace fcp::mcp::jsonrpc {
 namespace {
@@ -39,6 +41,47 @@ TEST(JsonRpcWriter, WhatItWritesParsesBack) {
   ASSERT_TRUE(std::holds_alternative<Incoming>(parsed));
   EXPECT_EQ(std::get<Incoming>(parsed).kind, Incoming::Kind::response);
   EXPECT_EQ(std::get<Incoming>(parsed).id.as_string(), "x\u2028y");
+}
+
+TEST(JsonRpcCodes, AreTheValuesTheSpecsAssign) {
+  EXPECT_EQ(code::parse_error, -32700);
+  EXPECT_EQ(code::invalid_request, -32600);
+  EXPECT_EQ(code::method_not_found, -32601);
+  EXPECT_EQ(code::invalid_params, -32602);
+  EXPECT_EQ(code::internal_error, -32603);
+  EXPECT_EQ(code::server_error, -32000);
+  EXPECT_EQ(code::resource_not_found, -32002);  // MCP, resources/read
+}
+
+struct HttpRefusal {
+  unsigned status;
+  int code;
+};
+
+void PrintTo(const HttpRefusal& refusal, std::ostream* os) {
+  *os << refusal.status << " -> " << refusal.code;
+}
+
+class JsonRpcHttpError : public ::testing::TestWithParam<HttpRefusal> {};
+
+// A malformed HTTP request (400) is invalid_request; every other refusal is a server error.
+TEST_P(JsonRpcHttpError, MapsTheStatusToOneCode) {
+  const auto [status, expected] = GetParam();
+  EXPECT_EQ(http_error(status, "Refused"), R"({"jsonrpc":"2.0","id":null,"error":{"code":)" +
+                                               std::to_string(expected) +
+                                               R"(,"message":"Refused"}})");
+}
+
+INSTANTIATE_TEST_SUITE_P(Statuses, JsonRpcHttpError,
+                         ::testing::Values(HttpRefusal{400, -32600}, HttpRefusal{403, -32000},
+                                           HttpRefusal{404, -32000}, HttpRefusal{405, -32000},
+                                           HttpRefusal{406, -32000}, HttpRefusal{413, -32000},
+                                           HttpRefusal{415, -32000}, HttpRefusal{503, -32000}));
+
+TEST(JsonRpcWriter, HttpErrorEscapesTheMessage) {
+  const auto body = json::parse(http_error(400, "bad \"x\"\\\n"));
+  EXPECT_TRUE(body.at("id").is_null());
+  EXPECT_EQ(body.at("error").at("message").as_string(), "bad \"x\"\\\n");
 }
 
 }  // namespace

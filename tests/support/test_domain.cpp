@@ -15,7 +15,6 @@
 namespace fcp::testing {
 namespace {
 
-using core::Error;
 using core::make_error;
 using core::Result;
 

@@ -59,5 +59,15 @@ TEST(HttpChecks, ErrorBodiesAreJsonRpcErrors) {
   EXPECT_EQ(request_path("/mcp?x=1"), "/mcp");
 }
 
+TEST(HttpChecks, RefusalsOtherThanBadRequestAreServerErrors) {
+  HttpRequest request{boost::beast::http::verb::post, "/elsewhere", 11};
+  request.set(boost::beast::http::field::host, "localhost:7301");
+  auto response = check_request(request, HttpOptions{});
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result(), boost::beast::http::status::not_found);
+  EXPECT_EQ(response->body(),
+            R"({"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Not Found"}})");
+}
+
 }  // namespace
 }  // namespace fcp::transport

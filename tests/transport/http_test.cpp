@@ -21,7 +21,7 @@ std::string sse(std::string_view json) {
 
 class HttpTest : public ::testing::Test {
  protected:
-  void start(HttpOptions options = {}) {
+  void start(const HttpOptions& options = {}) {
     server_ = std::make_unique<HttpServer>(
         io_.io, factory_, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0), options);
     auto started = server_->start();

@@ -36,7 +36,7 @@ class ManualChannel final : public LineChannel {
   void write_batch(const std::vector<std::string>& lines) override { batches.push_back(lines); }
   void resume_reading() override {
     ++resumes;
-    events.push_back("read");
+    events.emplace_back("read");
   }
   void on_write_error(const boost::system::error_code&) override { ++write_errors; }
 };
@@ -55,6 +55,7 @@ class LineChannelTest : public ::testing::Test {
     return limits;
   }
 
+ public:
   boost::asio::io_context io;
   FakeFactory factory;
 };
@@ -126,7 +127,7 @@ TEST_F(LineChannelTest, ReadsOnAfterTheWorkItsInputQueued) {
   boost::asio::post(io, [&] {
     channel->feed("a\n");
     // What a tools/call does: queue its work on the loop.
-    boost::asio::post(io, [&] { channel->events.push_back("call"); });
+    boost::asio::post(io, [&] { channel->events.emplace_back("call"); });
     channel->read_on();
   });
   io.poll();

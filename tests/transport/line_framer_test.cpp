@@ -12,17 +12,17 @@ namespace {
 // Frames as strings: a message as itself, a discarded line as "<oversized N>".
 class Collector {
  public:
-  explicit Collector(std::size_t max) : framer_(max) {}
+  explicit Collector(std::size_t max) : framer(max) {}
   Collector& feed(std::string_view data) {
-    framer_.feed(data, sink());
+    framer.feed(data, sink());
     return *this;
   }
   Collector& finish() {
-    framer_.finish(sink());
+    framer.finish(sink());
     return *this;
   }
   std::vector<std::string> frames;
-  LineFramer framer_;
+  LineFramer framer;
 
  private:
   LineFramer::Sink sink() {
@@ -48,7 +48,7 @@ TEST(LineFramer, JoinsAMessageSplitAcrossReads) {
   EXPECT_EQ(c.frames, Frames{"hello"});
   c.feed("ld\n");
   EXPECT_EQ(c.frames, (Frames{"hello", "world"}));
-  EXPECT_EQ(c.framer_.pending_bytes(), 0u);
+  EXPECT_EQ(c.framer.pending_bytes(), 0u);
 }
 
 TEST(LineFramer, StripsCarriageReturnAndSkipsEmptyLines) {
@@ -68,7 +68,7 @@ TEST(LineFramer, DiscardsAnOversizedLineAndReportsItOnce) {
   Collector c(10);
   c.feed("0123456789ABCDEF").feed("GHIJ").feed("\nok\n");
   EXPECT_EQ(c.frames, (Frames{"<oversized 20>", "ok"}));
-  EXPECT_EQ(c.framer_.pending_bytes(), 0u);
+  EXPECT_EQ(c.framer.pending_bytes(), 0u);
 }
 
 TEST(LineFramer, DiscardsAnOversizedLineInsideOneRead) {
@@ -81,7 +81,7 @@ TEST(LineFramer, NeverBuffersMoreThanTheLimit) {
   Collector c(1000);
   for (int i = 0; i < 100; ++i)
     c.feed(std::string(1000, 'x'));
-  EXPECT_LE(c.framer_.pending_bytes(), 100000u);  // counted, not held
+  EXPECT_LE(c.framer.pending_bytes(), 100000u);  // counted, not held
   c.feed("\n");
   EXPECT_EQ(c.frames, Frames{"<oversized 100000>"});
 }

@@ -18,8 +18,6 @@
 #include <thread>
 #include <vector>
 
-extern char** environ;
-
 namespace fcp::drawio::render {
 namespace {
 

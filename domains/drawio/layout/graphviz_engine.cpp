@@ -287,7 +287,7 @@ Drawing read_drawing(const GraphvizGraph& gv, const LayoutRequest& request,
       continue;
     }
     const boxf bb = GD_bb(cluster);
-    drawing.clusters.push_back(Box{bb.LL.x, -bb.UR.y, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y});
+    drawing.clusters.emplace_back(Box{bb.LL.x, -bb.UR.y, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y});
   }
   drawing.crossings.resize(gv.edges.size());
   drawing.curves.resize(gv.edges.size());

@@ -46,7 +46,8 @@ void place_cell(OpContext& ctx, std::string_view id, double x, double y,
   const Cell* cell = ctx.page().find(id);
   if (cell == nullptr) return;
   auto [ox, oy] = cell->parent ? child_origin(ctx.page(), *cell->parent) : std::pair{0.0, 0.0};
-  ctx.edit.update(id, [&](Cell& c) {
+  // Structured bindings are captured by init-capture: clang before 16 cannot capture them.
+  ctx.edit.update(id, [&, ox = ox, oy = oy](Cell& c) {
     if (!c.geometry) c.geometry = Geometry{};
     c.geometry->x = std::round((x - ox) * 100) / 100;
     c.geometry->y = std::round((y - oy) * 100) / 100;

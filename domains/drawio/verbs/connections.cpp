@@ -220,7 +220,8 @@ void spread_face(OpContext& ctx, const std::string& shape_id, Face face) {
     const double along = static_cast<double>(i + 1) / static_cast<double>(ports.size() + 1);
     const auto [x, y] = face_point(face, std::round(along * 100) / 100);
     const std::string prefix = ports[i].is_source ? "exit" : "entry";
-    ctx.edit.update(ports[i].edge, [&](Cell& c) {
+    // Structured bindings are captured by init-capture: clang before 16 cannot capture them.
+    ctx.edit.update(ports[i].edge, [&, x = x, y = y](Cell& c) {
       c.style->set(prefix + "X", format_number(x));
       c.style->set(prefix + "Y", format_number(y));
     });
@@ -338,7 +339,8 @@ void refresh_ports(OpContext& ctx, const std::string& shape_id) {
     const Face exit = face_toward(bounds_of(ctx, source), bounds_of(ctx, target));
     const auto [ex, ey] = face_point(exit, 0.5);
     const auto [nx, ny] = face_point(opposite(exit), 0.5);
-    ctx.edit.update(edge_id, [&](Cell& c) {
+    // Structured bindings are captured by init-capture: clang before 16 cannot capture them.
+    ctx.edit.update(edge_id, [&, ex = ex, ey = ey, nx = nx, ny = ny](Cell& c) {
       c.style->set("exitX", format_number(ex));
       c.style->set("exitY", format_number(ey));
       c.style->set("entryX", format_number(nx));

@@ -11,7 +11,8 @@ namespace {
 void reparent(OpContext& ctx, const std::string& id, const std::string& parent) {
   const Rect r = bounds_of(ctx, id);
   auto [ox, oy] = child_origin(ctx.page(), parent);
-  ctx.edit.update(id, [&](Cell& cell) {
+  // Structured bindings are captured by init-capture: clang before 16 cannot capture them.
+  ctx.edit.update(id, [&, ox = ox, oy = oy](Cell& cell) {
     cell.parent = parent;
     if (!cell.geometry) cell.geometry = Geometry{};
     cell.geometry->x = r.x - ox;

@@ -20,10 +20,9 @@ using boost::asio::ip::udp;
 using Clock = std::chrono::steady_clock;
 
 struct Bridge::Pending {
-  Pending(std::string address_, std::function<void(Exchange)> done_,
-          std::chrono::milliseconds timeout_,
+  Pending(std::string to, std::function<void(Exchange)> on_done, std::chrono::milliseconds wait,
           const asio::strand<asio::io_context::executor_type>& strand)
-      : address(std::move(address_)), done(std::move(done_)), timeout(timeout_), timer(strand) {}
+      : address(std::move(to)), done(std::move(on_done)), timeout(wait), timer(strand) {}
   std::string address;
   std::function<void(Exchange)> done;
   std::chrono::milliseconds timeout;
@@ -167,15 +166,15 @@ BridgeHealth Bridge::health() const {
   return health_;
 }
 
-void Bridge::request(std::string verb, boost::json::object payload,
+void Bridge::request(const std::string& verb, const boost::json::object& payload,
                      std::function<void(core::Result<Reply>)> done) {
-  exchange(std::move(verb), std::move(payload),
+  exchange(verb, payload,
            [done = std::move(done)](Exchange exchange) { done(std::move(exchange.result)); });
 }
 
 void Bridge::ping(std::function<void(core::Result<double>)> done) {
   const auto start = Clock::now();
-  exchange("ping", {}, [done = std::move(done), start](Exchange exchange) {
+  exchange("ping", {}, [done = std::move(done), start](const Exchange& exchange) {
     if (!exchange.result) return done(exchange.result.error());
     done(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
   });
@@ -196,7 +195,7 @@ core::Result<Bridge::Pong> Bridge::ping_and_wait() {
               std::chrono::duration<double, std::milli>(Clock::now() - start).count()};
 }
 
-void Bridge::exchange(std::string verb, boost::json::object payload,
+void Bridge::exchange(const std::string& verb, const boost::json::object& payload,
                       std::function<void(Exchange)> done) {
   std::string address = "/lofi/" + verb;
   if (closed_) {
@@ -214,7 +213,7 @@ void Bridge::exchange(std::string verb, boost::json::object payload,
                        done = std::move(done), closed = closed_message()]() mutable {
     auto self = weak.lock();
     if (!self) return done(failed(Outcome::not_sent, closed));
-    self->start_request(std::move(id), std::move(address), std::move(packet), std::move(done));
+    self->start_request(std::move(id), std::move(address), packet, std::move(done));
   });
 }
 
@@ -232,7 +231,8 @@ std::string Bridge::next_request_id() {
   return fmt::format("{}-{}", id_prefix_, next_id_.fetch_add(1));
 }
 
-void Bridge::start_request(std::string id, std::string address, std::shared_ptr<std::string> packet,
+void Bridge::start_request(std::string id, std::string address,
+                           const std::shared_ptr<std::string>& packet,
                            std::function<void(Exchange)> done) {
   if (closed_) {
     done(failed(Outcome::not_sent, closed_message()));

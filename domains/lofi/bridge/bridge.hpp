@@ -98,10 +98,11 @@ class Bridge : public core::EffectExecutor, public std::enable_shared_from_this<
   // Sends /lofi/<verb> with `payload` plus a fresh requestId; `done` gets the reply or an error
   // (timeout: a message naming the address, the ports and what to check; a Max error reply:
   // its message; too large: refused before sending). Never blocks; done() exactly once.
-  void request(std::string verb, boost::json::object payload,
+  void request(const std::string& verb, const boost::json::object& payload,
                std::function<void(core::Result<Reply>)> done);
   // The same, also saying how the request ended.
-  void exchange(std::string verb, boost::json::object payload, std::function<void(Exchange)> done);
+  void exchange(const std::string& verb, const boost::json::object& payload,
+                std::function<void(Exchange)> done);
   // /lofi/ping; completes with the round-trip time in milliseconds.
   void ping(std::function<void(core::Result<double>)> done);
   // /lofi/ping, waited for on the calling thread (at most the timeout), for answers that must be
@@ -145,7 +146,8 @@ class Bridge : public core::EffectExecutor, public std::enable_shared_from_this<
   static void receive_loop(std::weak_ptr<Bridge> weak, std::shared_ptr<ReceiveBuffer> buffer);
   void on_datagram(std::string_view datagram);
   void on_reply(const Reply& reply);
-  void start_request(std::string id, std::string address, std::shared_ptr<std::string> packet,
+  void start_request(std::string id, std::string address,
+                     const std::shared_ptr<std::string>& packet,
                      std::function<void(Exchange)> done);
   void on_timeout(const std::string& id);
   void finish(const std::string& id, Exchange exchange);

@@ -51,16 +51,15 @@ class EffectDelivery : public std::enable_shared_from_this<EffectDelivery> {
     if (index_ == effects_.size()) return done_(core::Result<void>{});
     auto parsed = parse_effect(effects_[index_]);
     if (!parsed) return compensate(parsed.error(), false);
-    bridge_->exchange(std::move(parsed->verb), std::move(parsed->payload),
-                      [self = shared_from_this()](Exchange exchange) {
-                        if (exchange.outcome == Outcome::answered) {
-                          ++self->index_;
-                          if (self->progress_) self->progress_(self->index_, self->effects_.size());
-                          return self->deliver_next();
-                        }
-                        self->compensate(exchange.result.error(),
-                                         exchange.outcome == Outcome::timed_out);
-                      });
+    bridge_->exchange(
+        parsed->verb, parsed->payload, [self = shared_from_this()](const Exchange& exchange) {
+          if (exchange.outcome == Outcome::answered) {
+            ++self->index_;
+            if (self->progress_) self->progress_(self->index_, self->effects_.size());
+            return self->deliver_next();
+          }
+          self->compensate(exchange.result.error(), exchange.outcome == Outcome::timed_out);
+        });
   }
 
  private:
@@ -89,8 +88,8 @@ class EffectDelivery : public std::enable_shared_from_this<EffectDelivery> {
       auto parsed = parse_effect(undo_[undo_index_]);
       if (parsed) {
         return bridge_->exchange(
-            std::move(parsed->verb), std::move(parsed->payload),
-            [self = shared_from_this()](Exchange exchange) { self->on_undo(std::move(exchange)); });
+            parsed->verb, parsed->payload,
+            [self = shared_from_this()](const Exchange& exchange) { self->on_undo(exchange); });
       }
       spdlog::warn("lofi: cannot send compensating message: {}", parsed.error().message);
       ++unconfirmed_;
@@ -99,7 +98,7 @@ class EffectDelivery : public std::enable_shared_from_this<EffectDelivery> {
     finish();
   }
 
-  void on_undo(Exchange exchange) {
+  void on_undo(const Exchange& exchange) {
     const auto& address = undo_[undo_index_].address;
     ++undo_index_;
     if (exchange.outcome == Outcome::answered) return undo_next();
@@ -115,8 +114,8 @@ class EffectDelivery : public std::enable_shared_from_this<EffectDelivery> {
       ++unconfirmed_;
       auto parsed = parse_effect(undo_[undo_index_]);
       if (!parsed) continue;
-      bridge_->exchange(std::move(parsed->verb), std::move(parsed->payload),
-                        [address = undo_[undo_index_].address](Exchange exchange) {
+      bridge_->exchange(parsed->verb, parsed->payload,
+                        [address = undo_[undo_index_].address](const Exchange& exchange) {
                           if (exchange.outcome != Outcome::answered) {
                             spdlog::warn("lofi: compensating {} failed: {}", address,
                                          exchange.result.error().message);

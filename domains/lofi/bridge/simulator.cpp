@@ -39,8 +39,8 @@ std::string payload_text(const OscMessage& message) {
 }  // namespace
 
 struct Simulator::Impl : std::enable_shared_from_this<Simulator::Impl> {
-  Impl(asio::io_context& io, SimulatorOptions options_)
-      : strand(asio::make_strand(io)), socket(strand), options(std::move(options_)) {}
+  Impl(asio::io_context& io, SimulatorOptions given)
+      : strand(asio::make_strand(io)), socket(strand), options(std::move(given)) {}
 
   void receive();
   void on_datagram(std::string_view datagram);

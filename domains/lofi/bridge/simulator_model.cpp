@@ -44,9 +44,9 @@ json::array array_field(const json::object& payload, std::string_view key) {
   return value != nullptr && value->is_array() ? value->get_array() : json::array{};
 }
 
-json::object ok(json::object fields = {}) {
+json::object ok(const json::object& fields = {}) {
   json::object reply{{"status", "ok"}};
-  for (auto& [key, value] : fields)
+  for (const auto& [key, value] : fields)
     reply[key] = value;
   return reply;
 }

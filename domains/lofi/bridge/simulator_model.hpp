@@ -33,6 +33,7 @@ struct SimWire {
   std::int64_t outlet = 0;
   std::string dest;
   std::int64_t inlet = 0;
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 sees a 0 in the defaulted comparison
   friend auto operator<=>(const SimWire&, const SimWire&) = default;
 };
 

@@ -82,7 +82,8 @@ struct Modifiers {
   std::optional<Tuplet> tuplet;
 };
 
-core::Error error_for(std::string_view text, std::string what, std::vector<std::string> hints) {
+core::Error error_for(std::string_view text, const std::string& what,
+                      std::vector<std::string> hints) {
   return core::make_error("duration " + detail::quoted(text) + " " + what, std::move(hints));
 }
 

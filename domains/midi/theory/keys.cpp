@@ -82,7 +82,8 @@ core::Result<Key> parse_key(std::string_view text) {
 
 std::string key_name(int sharps, bool minor) {
   if (sharps < -7 || sharps > 7) return {};
-  const auto index = static_cast<std::size_t>(sharps + 7);
+  const int from_cb = sharps + 7;  // 0 (Cb) to 14 (C#)
+  const auto index = static_cast<std::size_t>(from_cb);
   return minor ? std::string(minor_tonics[index]) + "m" : std::string(major_tonics[index]);
 }
 

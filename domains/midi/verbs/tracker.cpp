@@ -107,7 +107,7 @@ core::Result<void> verb_step(OpContext& ctx) {
         "a Step line outside a tracker block: send `tracker TRACK import at:POS`, the Step lines "
         "and `tracker end` as the ops of one call");
   block->lines.push_back(ctx.op.raw);
-  ctx.lines.push_back("~ buffered");
+  ctx.lines.emplace_back("~ buffered");
   return {};
 }
 

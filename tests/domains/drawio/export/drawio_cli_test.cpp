@@ -52,7 +52,7 @@ class DrawioCli : public ::testing::Test {
   }
 
   fs::path script(const std::string& name, const std::string& body, bool executable = true) {
-    const fs::path path = dir_ / name;
+    fs::path path = dir_ / name;
     std::ofstream(path) << "#!/bin/sh\n" << body;
     fs::permissions(
         path, executable ? fs::perms::owner_all : fs::perms::owner_read | fs::perms::owner_write);

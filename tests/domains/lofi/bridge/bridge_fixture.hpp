@@ -39,19 +39,19 @@ class BridgeFixture : public ::testing::Test {
     return opened ? *opened : nullptr;
   }
 
-  static std::future<core::Result<Reply>> start(Bridge& bridge, std::string verb,
-                                                boost::json::object payload = {}) {
+  static std::future<core::Result<Reply>> start(Bridge& bridge, const std::string& verb,
+                                                const boost::json::object& payload = {}) {
     auto promise = std::make_shared<std::promise<core::Result<Reply>>>();
     auto future = promise->get_future();
-    bridge.request(std::move(verb), std::move(payload), [promise](core::Result<Reply> result) {
+    bridge.request(verb, payload, [promise](core::Result<Reply> result) {
       promise->set_value(std::move(result));
     });
     return future;
   }
 
-  static core::Result<Reply> call(Bridge& bridge, std::string verb,
-                                  boost::json::object payload = {}) {
-    auto future = start(bridge, std::move(verb), std::move(payload));
+  static core::Result<Reply> call(Bridge& bridge, const std::string& verb,
+                                  const boost::json::object& payload = {}) {
+    auto future = start(bridge, verb, payload);
     return get_within(future);
   }
 
@@ -68,6 +68,7 @@ class BridgeFixture : public ::testing::Test {
     EXPECT_TRUE(result) << (result ? "" : result.error().message);
   }
 
+ public:
   IoThreads threads;  // first member: destroyed last
   LogCapture logs;
 };

@@ -76,7 +76,7 @@ TEST_F(BridgeTest, CorrelatesConcurrentRequestsFromSeveralThreadsById) {
         const std::string id = fmt::format("t{}-{}", t, i);
         auto promise =
             std::make_shared<std::promise<std::pair<std::string, core::Result<Reply>>>>();
-        futures[static_cast<std::size_t>(t * kEach + i)] = promise->get_future();
+        futures[static_cast<std::size_t>(t) * kEach + i] = promise->get_future();
         const int sent = sequence++;
         bridge->request("create", {{"id", id}, {"class", "cycle~"}},
                         [&, promise, id, sent](core::Result<Reply> result) {
@@ -199,7 +199,7 @@ TEST_F(BridgeTest, DropsDuplicateReplies) {
   std::atomic<int> calls{0};
   for (int i = 0; i < 10; ++i) {
     std::promise<void> done;
-    bridge->request("ping", {}, [&](core::Result<Reply> result) {
+    bridge->request("ping", {}, [&](const core::Result<Reply>& result) {
       EXPECT_TRUE(result);
       ++calls;
       done.set_value();
@@ -245,10 +245,10 @@ TEST_F(BridgeTest, PropagatesMaxErrorReplies) {
 TEST_F(BridgeTest, ReportsHowARequestEnded) {
   auto max = simulator();
   auto bridge = bridge_to(*max, 200ms);
-  auto outcome = [&](std::string verb, json::object payload) {
+  auto outcome = [&](const std::string& verb, const json::object& payload) {
     std::promise<Outcome> promise;
-    bridge->exchange(std::move(verb), std::move(payload),
-                     [&](Exchange exchange) { promise.set_value(exchange.outcome); });
+    bridge->exchange(verb, payload,
+                     [&](const Exchange& exchange) { promise.set_value(exchange.outcome); });
     auto future = promise.get_future();
     return get_within(future);
   };

@@ -50,6 +50,8 @@ class DeliverToMax : public DeliverTest {
     ASSERT_TRUE(call(*bridge, "init", {{"deviceName", "Flutter"}}));
     max->clear_log();
   }
+
+ public:
   std::unique_ptr<Simulator> max;
   std::shared_ptr<Bridge> bridge;
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "bridge_fixture.hpp"
 
@@ -28,7 +29,7 @@ class SequentialPings : public std::enable_shared_from_this<SequentialPings> {
     if (static_cast<int>(samples_.size()) == count_) return promise_.set_value(samples_);
     const auto started = std::chrono::steady_clock::now();
     bridge_->request("create", {{"id", fmt::format("o{}", samples_.size())}, {"class", "cycle~"}},
-                     [self = shared_from_this(), started](core::Result<Reply> result) {
+                     [self = shared_from_this(), started](const core::Result<Reply>& result) {
                        if (!result) {
                          return self->promise_.set_exception(
                              std::make_exception_ptr(std::runtime_error(result.error().message)));
@@ -46,7 +47,8 @@ class SequentialPings : public std::enable_shared_from_this<SequentialPings> {
 };
 
 double percentile(const std::vector<double>& sorted, double p) {
-  const auto index = static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
+  const auto index =
+      static_cast<std::size_t>(std::lround(p * static_cast<double>(sorted.size() - 1)));
   return sorted[std::min(index, sorted.size() - 1)];
 }
 

@@ -30,6 +30,8 @@ class SimulatorModelTest : public ::testing::Test {
       expect_ok("/lofi/create", json::serialize(json::object{{"id", id}, {"class", max_class}}));
     }
   }
+
+ public:
   SimulatorModel model;
 };
 
@@ -40,7 +42,7 @@ TEST_F(SimulatorModelTest, InitCreateWireRemoveKeepTheModel) {
   expect_ok("/lofi/wire", R"({"sourceId":"lfo","outlet":0,"destId":"gain","inlet":0})");
   expect_ok("/lofi/wire", R"({"sourceId":"gain","outlet":0,"destId":"out","inlet":1})");
   EXPECT_EQ(model.wires().size(), 2u);
-  EXPECT_EQ(model.objects().at("gain").args, json::array({0.5}));
+  EXPECT_EQ(model.objects().at("gain").args, json::array{0.5});
   expect_ok("/lofi/remove", R"({"id":"gain"})");
   EXPECT_EQ(model.objects().size(), 2u);
   EXPECT_TRUE(model.wires().empty());  // removing an object removes its wires

@@ -48,6 +48,7 @@ class SimulatorWire : public ::testing::Test {
     return request_packet(verb, payload, id).value();
   }
 
+ public:
   IoThreads threads{2};
   UdpCapture client;
   std::mutex mutex;
