@@ -47,10 +47,10 @@ core::Result<void> verb_note(OpContext& ctx) {
     note.velocity = *velocity;
     note.channel = *channel;
     ctx.edit.put_note(note);
-    ctx.lines.push_back("+ Note " + pitch_text(track, pitch) + " at " +
-                        position_text(ctx.song(), note.tick) + " on " + track.name +
-                        " (vel:" + std::to_string(note.velocity) +
-                        " dur:" + duration_text(ctx.song(), note.duration) + ")" + default_note);
+    ctx.lines.push_back(core::created(
+        "Note " + pitch_text(track, pitch) + " at " + position_text(ctx.song(), note.tick) +
+        " on " + track.name + " (vel:" + std::to_string(note.velocity) +
+        " dur:" + duration_text(ctx.song(), note.duration) + ")" + default_note));
     default_note.clear();  // said once per op
   }
   ctx.doc.set_anchor(*tick + *duration);
@@ -123,9 +123,9 @@ core::Result<void> verb_chord(OpContext& ctx) {
   std::string names;
   for (int pitch : *pitches)
     names += (names.empty() ? "" : " ") + pitch_text(track, pitch);
-  ctx.lines.push_back("+ Chord " + chord->symbol + " (" + std::to_string(pitches->size()) +
-                      " notes: " + names + ") at " + position_text(ctx.song(), *tick) + " on " +
-                      track.name + placed_by_default(ctx));
+  ctx.lines.push_back(core::created(
+      "Chord " + chord->symbol + " (" + std::to_string(pitches->size()) + " notes: " + names +
+      ") at " + position_text(ctx.song(), *tick) + " on " + track.name + placed_by_default(ctx)));
   ctx.doc.set_anchor(*tick + *duration);
   return {};
 }
