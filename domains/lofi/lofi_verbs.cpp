@@ -158,9 +158,10 @@ core::Result<void> verb_add(LofiOp& ctx) {
   }
   ctx.edit.put_object(object);
   const auto ports = maxpat::ports_for(cls, object.args);
-  ctx.lines.push_back("+" + cls + " " + id + " @(" + xy(object.x, object.y) + ") " +
-                      std::to_string(ports.inlets) + " in / " + std::to_string(ports.outlets) +
-                      " out" + (object.args.empty() ? "" : " args:" + object.args));
+  ctx.lines.push_back(core::created(cls + " " + id + " @(" + xy(object.x, object.y) + ") " +
+                                    std::to_string(ports.inlets) + " in / " +
+                                    std::to_string(ports.outlets) + " out" +
+                                    (object.args.empty() ? "" : " args:" + object.args)));
   return {};
 }
 
@@ -211,12 +212,12 @@ core::Result<void> wire_or_unwire(LofiOp& ctx, bool add) {
     if (add) {
       if (ctx.edit.device().has_wire(*wire)) return core::make_error("already wired: " + shown);
       ctx.edit.add_wire(*wire);
-      ctx.lines.push_back("~" + shown);
+      ctx.lines.push_back(core::connection_changed(shown));
     } else {
       if (!ctx.edit.device().has_wire(*wire))
         return core::make_error("no wire " + shown, {"wires " + wire->source});
       ctx.edit.erase_wire(*wire);
-      ctx.lines.push_back("-wire " + shown);
+      ctx.lines.push_back(core::deleted("wire " + shown));
     }
   }
   return {};
@@ -241,7 +242,8 @@ core::Result<void> verb_remove(LofiOp& ctx) {
   for (const auto& id : chosen->ids) {
     const std::size_t wires = ctx.edit.device().wires_of(id).size();
     ctx.edit.erase_object(id);
-    ctx.lines.push_back("-" + id + (wires ? " (and " + core::plural(wires, "wire") + ")" : ""));
+    ctx.lines.push_back(
+        core::deleted(id + (wires ? " (and " + core::plural(wires, "wire") + ")" : "")));
   }
   return {};
 }
@@ -273,8 +275,9 @@ core::Result<void> verb_ui(LofiOp& ctx) {
   }
   const bool replaced = ctx.device.object(name) != nullptr;
   ctx.edit.put_object(object);
-  ctx.lines.push_back(std::string(replaced ? "*" : "+") + "ui " + name + " " + object.cls + " @(" +
-                      xy(object.x, object.y) + " " + xy(size->first, size->second) + ")");
+  const std::string text = "ui " + name + " " + object.cls + " @(" + xy(object.x, object.y) + " " +
+                           xy(size->first, size->second) + ")";
+  ctx.lines.push_back(replaced ? core::property_changed(text) : core::created(text));
   return {};
 }
 
@@ -297,7 +300,7 @@ core::Result<void> verb_inject(LofiOp& ctx) {
   if (!std::filesystem::is_regular_file(*resolved, ec))
     return core::make_error("no such script: " + *path);
   ctx.edit.put_script((*object)->id, resolved->string());
-  ctx.lines.push_back("*inject " + (*object)->id + " " + resolved->string());
+  ctx.lines.push_back(core::property_changed("inject " + (*object)->id + " " + resolved->string()));
   return {};
 }
 
@@ -307,9 +310,11 @@ core::Result<void> verb_map(LofiOp& ctx) {
   auto object = resolve(ctx, ctx.op.positionals[1]);
   if (!object) return object.error();
   Mapping mapping{ctx.op.positionals[0], (*object)->id, ctx.op.param_or("prop", "value")};
+  const bool replaced = ctx.device.mappings().contains(mapping.parameter);
   ctx.edit.put_mapping(mapping);
-  ctx.lines.push_back("*map " + mapping.parameter + " -> " + mapping.object + "." +
-                      mapping.property);
+  const std::string text =
+      "map " + mapping.parameter + " -> " + mapping.object + "." + mapping.property;
+  ctx.lines.push_back(replaced ? core::property_changed(text) : core::created(text));
   return {};
 }
 
@@ -318,7 +323,7 @@ core::Result<void> verb_unmap(LofiOp& ctx) {
   if (!ctx.device.mappings().contains(ctx.op.positionals[0]))
     return core::make_error("no mapping \"" + ctx.op.positionals[0] + "\"");
   ctx.edit.erase_mapping(ctx.op.positionals[0]);
-  ctx.lines.push_back("-map " + ctx.op.positionals[0]);
+  ctx.lines.push_back(core::deleted("map " + ctx.op.positionals[0]));
   return {};
 }
 
@@ -343,7 +348,7 @@ core::Result<void> verb_move(LofiOp& ctx) {
       return core::make_error("move requires to:X,Y or by:DX,DY");
     }
     ctx.edit.put_object(object);
-    ctx.lines.push_back("@moved " + id + " to (" + xy(object.x, object.y) + ")");
+    ctx.lines.push_back(core::bulk("moved " + id + " to (" + xy(object.x, object.y) + ")"));
   }
   return {};
 }
@@ -368,7 +373,8 @@ core::Result<void> verb_modify(LofiOp& ctx) {
     }
     ctx.edit.put_object(object);
   }
-  ctx.lines.push_back("*" + ctx.op.verb + " " + core::plural(chosen->ids.size(), "object"));
+  ctx.lines.push_back(
+      core::property_changed(ctx.op.verb + " " + core::plural(chosen->ids.size(), "object")));
   return {};
 }
 
@@ -418,7 +424,7 @@ core::Result<void> copy_or_repeat(LofiOp& ctx, bool repeat) {
     copy.x += dx * static_cast<double>(i);
     copy.y += dy * static_cast<double>(i);
     ctx.edit.put_object(copy);
-    ctx.lines.push_back("+" + copy.cls + " " + copy.id + " @(" + xy(copy.x, copy.y) + ")");
+    ctx.lines.push_back(core::created(copy.cls + " " + copy.id + " @(" + xy(copy.x, copy.y) + ")"));
   }
   return {};
 }
@@ -440,7 +446,7 @@ core::Result<void> verb_resize(LofiOp& ctx) {
     info.width = size->first;
     info.height = size->second;
   });
-  ctx.lines.push_back("*device size " + xy(size->first, size->second));
+  ctx.lines.push_back(core::property_changed("device size " + xy(size->first, size->second)));
   return {};
 }
 
