@@ -2,6 +2,7 @@
 // Session commands (new, open, save, undo, …) are in session_lifecycle.cpp.
 #include "core/session.hpp"
 
+#include <cassert>
 #include <charconv>
 
 #include "core/op_contract.hpp"
@@ -81,6 +82,7 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
         roll_back(mark, steps);
         return CallResult{batch_failure_reply(i, list.size(), list[i], outcome.error())};
       }
+      assert_reply_lines(outcome->lines);
       reply.add_all(std::move(outcome->lines));
       for (auto& attachment : outcome->attachments)
         attachments.push_back(std::move(attachment));
@@ -138,6 +140,11 @@ Result<OpOutcome> Session::run_checkpoint_op(const ParsedOp& op) const {
   outcome.checkpoint = op.positionals.front();
   outcome.lines.push_back(checkpoint_line(outcome.checkpoint));
   return outcome;
+}
+
+void Session::assert_reply_lines(std::span<const std::string> lines) {
+  assert(!first_unprefixed_line(lines) && "a reply line without a core/response.hpp prefix");
+  (void)lines;
 }
 
 std::string Session::checkpoint_line(std::string_view name) const {

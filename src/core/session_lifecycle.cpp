@@ -212,6 +212,7 @@ CallResult Session::session_extension(const SessionCommand& command, const CallO
   CallContext ctx{log_, paths_, effects, options.progress};
   auto lines = domain_.run_session_extension(command, document_.get(), ctx);
   if (!lines) return CallResult{error_reply(lines.error())};
+  assert_reply_lines(*lines);
   ReplyText reply;
   reply.add_all(std::move(*lines));
   ToolReply result{reply.str(), false, {}};
