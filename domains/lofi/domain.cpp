@@ -129,7 +129,8 @@ class LofiDomain final : public core::Domain {
     if (doc == nullptr) return core::make_error("no device open", {"lofi_session new \"Device\""});
     if (command.command == "disconnect") {
       doc->link().set_bridge(nullptr);
-      return std::vector<std::string>{"- disconnected from Max (editing offline)"};
+      return std::vector<std::string>{
+          core::connection_changed("disconnected from Max (editing offline)")};
     }
     if (command.command == "connect") {
       bridge::BridgeOptions options = defaults_;
@@ -161,10 +162,10 @@ class LofiDomain final : public core::Domain {
       auto rtt = probe(*link);
       if (!rtt) return rtt.error();
       doc->link().set_bridge(*link);
-      return std::vector<std::string>{
-          "+ connected to Max at " + options.host + ":" + std::to_string(options.port) +
+      return std::vector<std::string>{core::connection_changed(
+          "connected to Max at " + options.host + ":" + std::to_string(options.port) +
           " (replies on " + std::to_string((*link)->reply_port()) + ", " +
-          std::to_string(static_cast<int>(*rtt)) + " ms round trip); sync pushes the device"};
+          std::to_string(static_cast<int>(*rtt)) + " ms round trip); sync pushes the device")};
     }
     if (command.command == "sync") {
       if (!doc->link().online())
@@ -174,7 +175,8 @@ class LofiDomain final : public core::Domain {
       for (auto& message : messages)
         ctx.effects.emit(std::move(message));
       doc->link().mark_synced();
-      return std::vector<std::string>{"@ sync: " + core::plural(count, "message") + " to Max"};
+      return std::vector<std::string>{
+          core::bulk("sync: " + core::plural(count, "message") + " to Max")};
     }
     return core::make_error("unknown session command \"" + command.command + "\"");
   }

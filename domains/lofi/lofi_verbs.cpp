@@ -158,9 +158,10 @@ core::Result<void> verb_add(LofiOp& ctx) {
   }
   ctx.edit.put_object(object);
   const auto ports = maxpat::ports_for(cls, object.args);
-  ctx.lines.push_back("+" + cls + " " + id + " @(" + xy(object.x, object.y) + ") " +
-                      std::to_string(ports.inlets) + " in / " + std::to_string(ports.outlets) +
-                      " out" + (object.args.empty() ? "" : " args:" + object.args));
+  ctx.lines.push_back(core::created(cls + " " + id + " @(" + xy(object.x, object.y) + ") " +
+                                    std::to_string(ports.inlets) + " in / " +
+                                    std::to_string(ports.outlets) + " out" +
+                                    (object.args.empty() ? "" : " args:" + object.args)));
   return {};
 }
 
@@ -211,7 +212,7 @@ core::Result<void> wire_or_unwire(LofiOp& ctx, bool add) {
     if (add) {
       if (ctx.edit.device().has_wire(*wire)) return core::make_error("already wired: " + shown);
       ctx.edit.add_wire(*wire);
-      ctx.lines.push_back("~" + shown);
+      ctx.lines.push_back(core::connection_changed(shown));
     } else {
       if (!ctx.edit.device().has_wire(*wire)) {
         // The wires that do join the two objects, each as the op that removes it.
@@ -229,7 +230,7 @@ core::Result<void> wire_or_unwire(LofiOp& ctx, bool add) {
             std::move(hints));
       }
       ctx.edit.erase_wire(*wire);
-      ctx.lines.push_back("-wire " + shown);
+      ctx.lines.push_back(core::deleted("wire " + shown));
     }
   }
   return {};
@@ -254,7 +255,8 @@ core::Result<void> verb_remove(LofiOp& ctx) {
   for (const auto& id : chosen->ids) {
     const std::size_t wires = ctx.edit.device().wires_of(id).size();
     ctx.edit.erase_object(id);
-    ctx.lines.push_back("-" + id + (wires ? " (and " + core::plural(wires, "wire") + ")" : ""));
+    ctx.lines.push_back(
+        core::deleted(id + (wires ? " (and " + core::plural(wires, "wire") + ")" : "")));
   }
   return {};
 }
@@ -286,8 +288,9 @@ core::Result<void> verb_ui(LofiOp& ctx) {
   }
   const bool replaced = ctx.device.object(name) != nullptr;
   ctx.edit.put_object(object);
-  ctx.lines.push_back(std::string(replaced ? "*" : "+") + "ui " + name + " " + object.cls + " @(" +
-                      xy(object.x, object.y) + " " + xy(size->first, size->second) + ")");
+  const std::string text = "ui " + name + " " + object.cls + " @(" + xy(object.x, object.y) + " " +
+                           xy(size->first, size->second) + ")";
+  ctx.lines.push_back(replaced ? core::property_changed(text) : core::created(text));
   return {};
 }
 
@@ -310,7 +313,7 @@ core::Result<void> verb_inject(LofiOp& ctx) {
   if (!std::filesystem::is_regular_file(*resolved, ec))
     return core::make_error("no such script: " + *path);
   ctx.edit.put_script((*object)->id, resolved->string());
-  ctx.lines.push_back("*inject " + (*object)->id + " " + resolved->string());
+  ctx.lines.push_back(core::property_changed("inject " + (*object)->id + " " + resolved->string()));
   return {};
 }
 
@@ -320,9 +323,11 @@ core::Result<void> verb_map(LofiOp& ctx) {
   auto object = resolve(ctx, ctx.op.positionals[1]);
   if (!object) return object.error();
   Mapping mapping{ctx.op.positionals[0], (*object)->id, ctx.op.param_or("prop", "value")};
+  const bool replaced = ctx.device.mappings().contains(mapping.parameter);
   ctx.edit.put_mapping(mapping);
-  ctx.lines.push_back("*map " + mapping.parameter + " -> " + mapping.object + "." +
-                      mapping.property);
+  const std::string text =
+      "map " + mapping.parameter + " -> " + mapping.object + "." + mapping.property;
+  ctx.lines.push_back(replaced ? core::property_changed(text) : core::created(text));
   return {};
 }
 
@@ -331,7 +336,7 @@ core::Result<void> verb_unmap(LofiOp& ctx) {
   if (!ctx.device.mappings().contains(ctx.op.positionals[0]))
     return core::make_error("no mapping \"" + ctx.op.positionals[0] + "\"");
   ctx.edit.erase_mapping(ctx.op.positionals[0]);
-  ctx.lines.push_back("-map " + ctx.op.positionals[0]);
+  ctx.lines.push_back(core::deleted("map " + ctx.op.positionals[0]));
   return {};
 }
 
@@ -356,7 +361,7 @@ core::Result<void> verb_move(LofiOp& ctx) {
       return core::make_error("move requires to:X,Y or by:DX,DY");
     }
     ctx.edit.put_object(object);
-    ctx.lines.push_back("@moved " + id + " to (" + xy(object.x, object.y) + ")");
+    ctx.lines.push_back(core::bulk("moved " + id + " to (" + xy(object.x, object.y) + ")"));
   }
   return {};
 }
@@ -381,7 +386,8 @@ core::Result<void> verb_modify(LofiOp& ctx) {
     }
     ctx.edit.put_object(object);
   }
-  ctx.lines.push_back("*" + ctx.op.verb + " " + core::plural(chosen->ids.size(), "object"));
+  ctx.lines.push_back(
+      core::property_changed(ctx.op.verb + " " + core::plural(chosen->ids.size(), "object")));
   return {};
 }
 
@@ -431,7 +437,7 @@ core::Result<void> copy_or_repeat(LofiOp& ctx, bool repeat) {
     copy.x += dx * static_cast<double>(i);
     copy.y += dy * static_cast<double>(i);
     ctx.edit.put_object(copy);
-    ctx.lines.push_back("+" + copy.cls + " " + copy.id + " @(" + xy(copy.x, copy.y) + ")");
+    ctx.lines.push_back(core::created(copy.cls + " " + copy.id + " @(" + xy(copy.x, copy.y) + ")"));
   }
   return {};
 }
@@ -453,7 +459,7 @@ core::Result<void> verb_resize(LofiOp& ctx) {
     info.width = size->first;
     info.height = size->second;
   });
-  ctx.lines.push_back("*device size " + xy(size->first, size->second));
+  ctx.lines.push_back(core::property_changed("device size " + xy(size->first, size->second)));
   return {};
 }
 

@@ -118,9 +118,10 @@ core::Result<std::vector<std::string>> export_wav(const core::SessionCommand& co
   std::snprintf(detail, sizeof detail, "%.1f s, %.1f MB, peak %.1f dBFS", stats.seconds,
                 static_cast<double>(wav->size()) / (1024.0 * 1024.0),
                 stats.peak > 0 ? 20 * std::log10(stats.peak) : -120.0);
-  lines.push_back("+ exported " + *path_text + " (" + detail + ", " +
-                  options.soundfont.filename().string() + ")");
-  if (stats.peak <= 0.0001) lines.emplace_back("? the rendered audio is silent (no audible notes)");
+  lines.push_back(core::created("exported " + *path_text + " (" + detail + ", " +
+                                options.soundfont.filename().string() + ")"));
+  if (stats.peak <= 0.0001)
+    lines.push_back(core::warning_line("the rendered audio is silent (no audible notes)"));
   return lines;
 }
 
@@ -217,8 +218,8 @@ class MidiDomain final : public core::Domain {
         kept.push_back({p.bank, p.program, p.name});
       const std::size_t count = kept.size();
       doc->set_soundfont(path->string(), std::move(kept));
-      return std::vector<std::string>{"+ Loaded " + core::plural(count, "preset") + " from " +
-                                      command.positionals.front()};
+      return std::vector<std::string>{core::created("Loaded " + core::plural(count, "preset") +
+                                                    " from " + command.positionals.front())};
     }
     if (command.command == "export") {
       const std::string format = command.positionals.empty() ? "" : command.positionals.front();

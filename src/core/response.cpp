@@ -1,18 +1,91 @@
 #include "core/response.hpp"
 
 namespace fcp::core {
+namespace {
+
+constexpr std::string_view kPrefixes{"+~*-!@?"};
+constexpr std::string_view kDetailIndent{"  "};
+
+bool is_prefixed(std::string_view line) {
+  return line.size() > 2 && kPrefixes.find(line[0]) != std::string_view::npos && line[1] == ' ' &&
+         line[2] != ' ';
+}
+
+bool is_detail(std::string_view line) {
+  return line.starts_with(kDetailIndent) && line.find_first_not_of(' ') != std::string_view::npos;
+}
+
+}  // namespace
+
+std::string reply_line(char prefix, std::string_view text) {
+  std::string line;
+  line.reserve(text.size() + 2);
+  line += prefix;
+  line += ' ';
+  line += text;
+  return line;
+}
+
+std::string created(std::string_view text) {
+  return reply_line(prefix::created, text);
+}
+
+std::string connection_changed(std::string_view text) {
+  return reply_line(prefix::edge, text);
+}
+
+std::string property_changed(std::string_view text) {
+  return reply_line(prefix::property, text);
+}
+
+std::string deleted(std::string_view text) {
+  return reply_line(prefix::deleted, text);
+}
+
+std::string meta(std::string_view text) {
+  return reply_line(prefix::meta, text);
+}
+
+std::string bulk(std::string_view text) {
+  return reply_line(prefix::bulk, text);
+}
+
+std::string warning_line(std::string_view text) {
+  return reply_line(prefix::warning, text);
+}
+
+std::string detail_line(std::string_view text) {
+  std::string line(kDetailIndent);
+  line += text;
+  return line;
+}
+
+std::optional<std::string_view> first_unprefixed_line(std::span<const std::string> lines) {
+  bool after_reply_line = false;
+  for (const std::string& element : lines) {
+    std::string_view rest = element;
+    while (true) {
+      const auto newline = rest.find('\n');
+      const std::string_view line = rest.substr(0, newline);
+      if (is_prefixed(line)) {
+        after_reply_line = true;
+      } else if (!after_reply_line || !is_detail(line)) {
+        return line;
+      }
+      if (newline == std::string_view::npos) break;
+      rest.remove_prefix(newline + 1);
+    }
+  }
+  return std::nullopt;
+}
 
 std::vector<std::string> error_lines(const Error& error) {
   std::vector<std::string> lines;
   lines.reserve(1 + error.hints.size());
-  lines.push_back("! " + error.message);
+  lines.push_back(meta(error.message));
   for (const auto& hint : error.hints)
-    lines.push_back("  try: " + hint);
+    lines.push_back(detail_line("try: " + hint));
   return lines;
-}
-
-std::string warning_line(std::string_view text) {
-  return "? " + std::string(text);
 }
 
 std::string plural(std::size_t count, std::string_view word) {

@@ -3,6 +3,7 @@
 #include "core/session.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <charconv>
 
 #include "core/op_contract.hpp"
@@ -86,6 +87,7 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
         roll_back(mark, steps);
         return CallResult{batch_failure_reply(i, list.size(), list[i], outcome.error())};
       }
+      assert_reply_lines(outcome->lines);
       reply.add_all(std::move(outcome->lines));
       for (auto& attachment : outcome->attachments)
         attachments.push_back(std::move(attachment));
@@ -107,8 +109,8 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
     roll_back(mark, steps);
     ReplyText failed;
     failed.add_error(*open);
-    failed.add("! batch rolled back: " + plural(list.size(), "op") +
-               " undone, the document is unchanged");
+    failed.add(meta("batch rolled back: " + plural(list.size(), "op") +
+                    " undone, the document is unchanged"));
     return CallResult{with_digest(ToolReply{failed.str(), true, {}})};
   }
   add_warnings(reply, steps);
@@ -196,8 +198,13 @@ Result<OpOutcome> Session::run_checkpoint_op(const ParsedOp& op) const {
   return outcome;
 }
 
+void Session::assert_reply_lines(std::span<const std::string> lines) {
+  assert(!first_unprefixed_line(lines) && "a reply line without a core/response.hpp prefix");
+  (void)lines;
+}
+
 std::string Session::checkpoint_line(std::string_view name) const {
-  return "! checkpoint \"" + std::string(name) + "\" after " + plural(log_.undoable(), "op");
+  return meta("checkpoint \"" + std::string(name) + "\" after " + plural(log_.undoable(), "op"));
 }
 
 void Session::add_warnings(ReplyText& reply, const std::vector<PendingChange::Step>& steps) const {
@@ -213,13 +220,13 @@ ToolReply Session::batch_failure_reply(std::size_t index, std::size_t count, std
                                        const Error& error) const {
   ReplyText reply;
   if (count > 1) {
-    reply.add("! op " + std::to_string(index + 1) + " of " + std::to_string(count) +
-              " failed: " + std::string(op));
+    reply.add(meta("op " + std::to_string(index + 1) + " of " + std::to_string(count) +
+                   " failed: " + std::string(op)));
   }
   reply.add_error(error);
   if (count > 1) {
-    reply.add("! batch rolled back: " + plural(index, "earlier op") +
-              " undone, the document is unchanged");
+    reply.add(meta("batch rolled back: " + plural(index, "earlier op") +
+                   " undone, the document is unchanged"));
   }
   return with_digest(ToolReply{reply.str(), true, {}});
 }
@@ -256,7 +263,7 @@ ToolReply Session::fail(PendingChange change, const Error& error) {
   roll_back(change.mark_, change.steps_);
   ReplyText reply;
   reply.add_error(error);
-  reply.add("! rolled back: the document is unchanged");
+  reply.add(meta("rolled back: the document is unchanged"));
   return with_digest(ToolReply{reply.str(), true, {}});
 }
 

@@ -105,6 +105,9 @@ class Session {
   Result<void> check_checkpoint_op(const ParsedOp& op) const;
   Result<OpOutcome> run_checkpoint_op(const ParsedOp& op) const;
   std::string checkpoint_line(std::string_view name) const;
+  // Every line an op or a session extension writes comes from the builders of core/response.hpp;
+  // a domain that hand-writes one is a bug that debug builds (and so the ASan suite) stop at.
+  static void assert_reply_lines(std::span<const std::string> lines);
   void add_warnings(ReplyText& reply, const std::vector<PendingChange::Step>& steps) const;
   ToolReply batch_failure_reply(std::size_t index, std::size_t count, std::string_view op,
                                 const Error& error) const;

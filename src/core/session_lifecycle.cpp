@@ -68,7 +68,7 @@ CallResult Session::session_new(const SessionCommand& command, const CallOptions
   EffectSink effects;
   document_->opened(effects);
   ToolReply reply{
-      "+ new " + std::string(domain_.name()) + " document \"" + document_->title() + "\"",
+      created("new " + std::string(domain_.name()) + " document \"" + document_->title() + "\""),
       false,
       {}};
   return finish(std::move(reply), effects.take(), log_.mark(), {}, false);
@@ -94,7 +94,8 @@ CallResult Session::session_open(const SessionCommand& command, const CallOption
   install(std::move(*document), *path);
   EffectSink effects;
   document_->opened(effects);
-  ToolReply reply{"+ opened \"" + path->string() + "\" (" + document_->summary() + ")", false, {}};
+  ToolReply reply{
+      created("opened \"" + path->string() + "\" (" + document_->summary() + ")"), false, {}};
   return finish(std::move(reply), effects.take(), log_.mark(), {}, false);
 }
 
@@ -122,7 +123,10 @@ CallResult Session::session_save(const SessionCommand& command) {
   file_path_ = *path;
   saved_head_ = head_event();
   changes_since_save_ = 0;
-  ToolReply reply{"* saved \"" + path->string() + "\" (" + document_->summary() + ")", false, {}};
+  ToolReply reply{
+      property_changed("saved \"" + path->string() + "\" (" + document_->summary() + ")"),
+      false,
+      {}};
   return CallResult{with_digest(std::move(reply))};
 }
 
@@ -151,14 +155,14 @@ CallResult Session::session_undo(const SessionCommand& command) {
       return CallResult{error_reply(error)};
     }
     if (!*undone) {
-      return CallResult{with_digest(
-          ToolReply{"! nothing to undo: already at checkpoint \"" + *target + "\"", false, {}})};
+      return CallResult{with_digest(ToolReply{
+          meta("nothing to undo: already at checkpoint \"" + *target + "\""), false, {}})};
     }
     events = std::move(**undone);
   } else {
     events = log_.undo(static_cast<std::size_t>(command.count.value_or(1)));
   }
-  if (events.empty()) return CallResult{with_digest(ToolReply{"! nothing to undo", false, {}})};
+  if (events.empty()) return CallResult{with_digest(ToolReply{meta("nothing to undo"), false, {}})};
   return apply_history(events, false, std::move(mark));
 }
 
@@ -166,7 +170,7 @@ CallResult Session::session_redo(const SessionCommand& command) {
   if (!document_) return CallResult{error_reply(no_document_error())};
   auto mark = log_.mark();
   auto events = log_.redo(static_cast<std::size_t>(command.count.value_or(1)));
-  if (events.empty()) return CallResult{with_digest(ToolReply{"! nothing to redo", false, {}})};
+  if (events.empty()) return CallResult{with_digest(ToolReply{meta("nothing to redo"), false, {}})};
   return apply_history(events, true, std::move(mark));
 }
 
@@ -183,7 +187,8 @@ CallResult Session::apply_history(const std::vector<EventPtr>& events, bool forw
         document_->revert(*event, effects);
       }
       steps.push_back({event, forward});
-      reply.add(std::string(forward ? "+ redone: " : "- undone: ") + event->summary());
+      reply.add(forward ? created("redone: " + event->summary())
+                        : deleted("undone: " + event->summary()));
     }
   } catch (...) {
     roll_back(mark, steps);
@@ -199,7 +204,7 @@ CallResult Session::session_close(const SessionCommand& command) {
   if (auto ok = check_can_replace(command); !ok) return CallResult{error_reply(ok.error())};
   std::string title = document_->title();
   install(nullptr, std::nullopt);
-  return CallResult{ToolReply{"- closed \"" + title + "\"", false, {}}};
+  return CallResult{ToolReply{deleted("closed \"" + title + "\""), false, {}}};
 }
 
 CallResult Session::session_extension(const SessionCommand& command, const CallOptions& options) {
@@ -207,6 +212,7 @@ CallResult Session::session_extension(const SessionCommand& command, const CallO
   CallContext ctx{log_, paths_, effects, options.progress};
   auto lines = domain_.run_session_extension(command, document_.get(), ctx);
   if (!lines) return CallResult{error_reply(lines.error())};
+  assert_reply_lines(*lines);
   ReplyText reply;
   reply.add_all(std::move(*lines));
   ToolReply result{reply.str(), false, {}};

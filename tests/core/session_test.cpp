@@ -64,7 +64,7 @@ TEST_F(SessionTest, NewThenBatchEndsWithDigest) {
   EXPECT_EQ(created.text, "+ new deck document \"Board\"\n[0c 0l]");
   auto reply = ops({"add A color:red", "add B color:blue", "link A -> B"});
   EXPECT_FALSE(reply.is_error);
-  EXPECT_EQ(reply.text, "+card A red\n+card B blue\n~A->B\n[2c 1l]");
+  EXPECT_EQ(reply.text, "+ card A red\n+ card B blue\n~ A->B\n[2c 1l]");
 }
 
 TEST_F(SessionTest, FailedOpRollsBackWholeBatchAndLog) {
@@ -108,15 +108,15 @@ TEST_F(SessionTest, ADomainGetsTheSelectorEngineWhole) {
   // The test domain only supplies @color: and its cards; the rest is the engine's.
   action("new X");
   ops({"add A color:blue", "add B color:red", "add C color:blue"});
-  EXPECT_EQ(ops({"set @color:blue @recent color:green"}).text, "*card C color:green\n[3c 0l]");
+  EXPECT_EQ(ops({"set @color:blue @recent color:green"}).text, "* card C color:green\n[3c 0l]");
   // Blue or red, but not what the last two ops touched (C, by `add C` and by the `set`).
   EXPECT_EQ(ops({"set @color:blue @color:red @not:recent:2 color:pink"}).text,
-            "*card A color:pink\n*card B color:pink\n[3c 0l]");
+            "* card A color:pink\n* card B color:pink\n[3c 0l]");
   auto nothing = ops({"remove @color:gold", "add D"});
   EXPECT_FALSE(nothing.is_error);
   EXPECT_EQ(nothing.text,
             "? no cards match @color:gold — there are 3 cards; remove changed nothing\n"
-            "+card D\n? D: no color\n[4c 0l]");
+            "+ card D\n? D: no color\n[4c 0l]");
   EXPECT_EQ(session_.run_query("list @color:pink @recent:2").text,
             "deck \"X\": 4 cards\n  A pink\n  B pink");
   EXPECT_EQ(session_.run_query("list @color:pink @recent").text,
@@ -164,7 +164,7 @@ TEST_F(SessionTest, NewlinesSplitOpsAndBlankLinesAreDropped) {
 TEST_F(SessionTest, WarningsFollowTheOpLines) {
   action("new X");
   auto reply = ops({"add A"});
-  EXPECT_EQ(reply.text, "+card A\n? A: no color\n[1c 0l]");
+  EXPECT_EQ(reply.text, "+ card A\n? A: no color\n[1c 0l]");
 }
 
 TEST_F(SessionTest, QueriesNeverChangeModelOrLog) {
@@ -264,7 +264,7 @@ TEST_F(SessionTest, EffectsAwaitConfirmationAndRollBackOnFailure) {
   auto again = session_.run_ops(std::vector<std::string>{"emit hello"}, {});
   ASSERT_TRUE(again.pending);
   auto confirmed = session_.confirm(std::move(*again.pending));
-  EXPECT_EQ(confirmed.text, "+emit hello\n[1c 0l]");
+  EXPECT_EQ(confirmed.text, "+ emit hello\n[1c 0l]");
 }
 
 TEST_F(SessionTest, CancellationRollsBack) {

@@ -67,8 +67,8 @@ describe('fcp CLI over TCP', { timeout: 90_000 }, () => {
 
     const batch = await fcp(['--session', s, 'deck', 'add A color:red', 'add B', 'link A -> B']);
     assert.equal(batch.code, 0, batch.stderr);
-    assert.match(batch.stdout, /^\+card A red$/m);
-    assert.match(batch.stdout, /^~A->B$/m);
+    assert.match(batch.stdout, /^\+ card A red$/m);
+    assert.match(batch.stdout, /^~ A->B$/m);
     assert.equal(lastLine(batch.stdout), '[2c 1l]');
 
     const map = await fcp(['--session', s, 'deck_query', 'map']);

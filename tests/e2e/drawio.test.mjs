@@ -103,10 +103,10 @@ function assertValidDrawioFile(file) {
   return checked;
 }
 
-// `+TYPE LABEL @(X,Y WxH) …` lines of an add reply, by label.
+// `+ TYPE LABEL @(X,Y WxH) …` lines of an add reply, by label.
 function placements(text) {
   const out = {};
-  for (const m of text.matchAll(/^\+(\S+) (.+?) @\((-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?) (\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)\)/gm)) {
+  for (const m of text.matchAll(/^\+ (\S+) (.+?) @\((-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?) (\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)\)/gm)) {
     out[m[2]] = { type: m[1], x: +m[3], y: +m[4], w: +m[5], h: +m[6] };
   }
   return out;
@@ -232,12 +232,12 @@ describe('drawio over stdio with the official SDK client (real fcpd)', { timeout
       right('Orders', 'Events');
       below('Events', 'Billing');
       below('Billing', 'Ledger');
-      assert.equal(text.split('\n').filter((l) => l.startsWith('~')).length, 6, `six edges:\n${text}`);
-      assert.match(text, /^~Customer->Web "HTTPS"/m);
-      assert.match(text, /^~Billing<->Ledger "post"/m);
-      assert.match(text, /^!group Order Service \(2 shapes\)/m);
-      assert.match(text, /^\+page Notes/m);
-      assert.match(text, /^\+layer Overlay/m);
+      assert.equal(text.split('\n').filter((l) => l.startsWith('~ ')).length, 6, `six edges:\n${text}`);
+      assert.match(text, /^~ Customer->Web "HTTPS"/m);
+      assert.match(text, /^~ Billing<->Ledger "post"/m);
+      assert.match(text, /^\+ group Order Service \(2 shapes\)/m);
+      assert.match(text, /^\+ page Notes/m);
+      assert.match(text, /^\+ layer Overlay/m);
       digest = digestOf(built);
       assert.equal(digest.shapes, 7);
       assert.equal(digest.edges, 6);

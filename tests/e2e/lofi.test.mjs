@@ -278,7 +278,7 @@ describe('lofi over stdio with the SDK client, against simulated Max over UDP (r
     await withSetup({}, async (env) => {
       const built = await buildDevice(env);
       const text = textOf(built);
-      assert.match(text, new RegExp(`^\\*inject brain ${path.join(env.root, 'lfo.js').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`, 'm'));
+      assert.match(text, new RegExp(`^\\* inject brain ${path.join(env.root, 'lfo.js').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`, 'm'));
       const msgs = await waitFor(() => {
         const all = env.sim.messages();
         return all.some((m) => m.address === '/lofi/map') ? all : null;

@@ -465,9 +465,9 @@ describe('midi over stdio with the official SDK client (real fcpd)', { timeout: 
       assert.ok(ramp, text);
       ccSteps = +ramp[1];
       assert.ok(ccSteps >= 2, `a ramp has steps: ${ccSteps}`);
-      assert.match(text, /^\* Tempo 140 BPM at 3\.1$/m);
-      assert.match(text, /^\* Time signature 3\/4 at bar 5$/m);
-      assert.match(text, /^\* Key signature C at 5\.1$/m);
+      assert.match(text, /^\+ Tempo 140 BPM at 3\.1$/m);
+      assert.match(text, /^\+ Time signature 3\/4 at bar 5$/m);
+      assert.match(text, /^\+ Key signature C at 5\.1$/m);
       assert.match(text, /^\+ Marker 'Verse 2' at 5\.1$/m);
       assert.match(text, new RegExp(`^\\* Title set to '${TITLE}'$`, 'm'));
       assert.match(text, /^\+ Pitch bend=4096 at 2\.2 on Bass$/m);

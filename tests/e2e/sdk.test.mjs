@@ -134,9 +134,9 @@ for (const [kind, connect] of Object.entries(transports)) {
       const batch = await ops(client, ['add A color:red', 'add B color:blue', 'link A -> B']);
       assertOk(batch);
       const lines = textOf(batch).split('\n');
-      assert.ok(lines.includes('+card A red'), textOf(batch));
-      assert.ok(lines.includes('+card B blue'), textOf(batch));
-      assert.ok(lines.includes('~A->B'), textOf(batch));
+      assert.ok(lines.includes('+ card A red'), textOf(batch));
+      assert.ok(lines.includes('+ card B blue'), textOf(batch));
+      assert.ok(lines.includes('~ A->B'), textOf(batch));
       assert.equal(digestOf(batch), '[2c 1l]');
       assert.equal(batch.content[0].type, 'text');
 
@@ -305,7 +305,7 @@ for (const [kind, connect] of Object.entries(transports)) {
       await fresh(client, 'Effects');
       const ok = await ops(client, ['emit ok']);
       assertOk(ok);
-      assert.match(textOf(ok), /^\+emit ok$/m);
+      assert.match(textOf(ok), /^\+ emit ok$/m);
       assert.equal(digestOf(ok), '[1c 0l]');
 
       const failed = await ops(client, ['add X', 'emit fail']);

@@ -211,7 +211,7 @@ TEST_F(ConnectionTest, ToolCallsAndErrors) {
   EXPECT_EQ(text_of(created), "+ new deck document \"Board\"\n[0c 0l]");
   EXPECT_FALSE(created.at("result").at("isError").as_bool());
   auto added = call(*c, 3, "deck", {{"ops", json::array{"add A color:red", "add B color:red"}}});
-  EXPECT_EQ(text_of(added), "+card A red\n+card B red\n[2c 0l]");
+  EXPECT_EQ(text_of(added), "+ card A red\n+ card B red\n[2c 0l]");
   auto failed = call(*c, 4, "deck", {{"ops", json::array{"add C", "fail boom"}}});
   EXPECT_TRUE(failed.at("result").at("isError").as_bool());
   EXPECT_NE(text_of(failed).find("! boom"), std::string::npos);
@@ -227,7 +227,7 @@ TEST_F(ConnectionTest, ToolCallsAndErrors) {
 TEST_F(ConnectionTest, ExternalEffectsConfirmOrRollBack) {
   auto c = ready();
   call(*c, 2, "deck_session", {{"action", "new X"}});
-  EXPECT_EQ(text_of(call(*c, 3, "deck", {{"ops", json::array{"emit ok"}}})), "+emit ok\n[1c 0l]");
+  EXPECT_EQ(text_of(call(*c, 3, "deck", {{"ops", json::array{"emit ok"}}})), "+ emit ok\n[1c 0l]");
   auto failed = call(*c, 4, "deck", {{"ops", json::array{"add A color:red", "emit fail"}}});
   EXPECT_TRUE(failed.at("result").at("isError").as_bool());
   EXPECT_NE(text_of(failed).find("external system refused"), std::string::npos);

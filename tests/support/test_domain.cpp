@@ -222,7 +222,8 @@ Result<core::OpOutcome> DeckDocument::add(const core::ParsedOp& op) {
       return make_error("card \"" + card.name + "\" exists", {"rename " + card.name + " NEW"});
     }
     put(card);
-    outcome.lines.push_back("+card " + card.name + (card.color.empty() ? "" : " " + card.color));
+    outcome.lines.push_back(
+        core::created("card " + card.name + (card.color.empty() ? "" : " " + card.color)));
     changes.emplace_back(std::nullopt, card);
   }
   outcome.event = make_event(op.raw, std::move(changes));
@@ -246,14 +247,14 @@ Result<core::OpOutcome> DeckDocument::change_each(const core::ParsedOp& op,
     std::optional<Card> after = before;
     if (op.verb == "remove") {
       after.reset();
-      outcome.lines.push_back("-card " + name);
+      outcome.lines.push_back(core::deleted("card " + name));
     } else if (op.verb == "set") {
       after->color = *op.param("color");
-      outcome.lines.push_back("*card " + name + " color:" + after->color);
+      outcome.lines.push_back(core::property_changed("card " + name + " color:" + after->color));
     } else {
       after->name = op.positionals[1];
       if (cards_.contains(after->name)) return make_error("card \"" + after->name + "\" exists");
-      outcome.lines.push_back("*card " + name + " -> " + after->name);
+      outcome.lines.push_back(core::property_changed("card " + name + " -> " + after->name));
     }
     changes.emplace_back(before, after);
   }
@@ -278,7 +279,7 @@ Result<core::OpOutcome> DeckDocument::link(const core::ParsedOp& op) {
   for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
     auto& card = touched.try_emplace(chain[i], cards_.at(chain[i])).first->second;
     card.links.push_back(chain[i + 1]);
-    outcome.lines.push_back("~" + chain[i] + "->" + chain[i + 1]);
+    outcome.lines.push_back(core::connection_changed(chain[i] + "->" + chain[i + 1]));
   }
   std::vector<std::pair<std::optional<Card>, std::optional<Card>>> changes;
   for (const auto& [name, card] : touched)
@@ -298,7 +299,7 @@ Result<core::OpOutcome> DeckDocument::execute(const core::ParsedOp& op, core::Ca
   if (op.verb == "sleep") {
     int ms = op.positionals.empty() ? 100 : std::atoi(op.positionals[0].c_str());
     std::this_thread::sleep_for(std::chrono::milliseconds(std::clamp(ms, 0, 10000)));
-    return core::OpOutcome{{"! slept " + std::to_string(ms) + " ms"}, nullptr, {}, {}};
+    return core::OpOutcome{{core::meta("slept " + std::to_string(ms) + " ms")}, nullptr, {}, {}};
   }
   // emit TEXT: an op whose effect must be confirmed by the (fake) external system.
   std::string text = op.positionals.empty() ? "" : op.positionals[0];
@@ -306,7 +307,8 @@ Result<core::OpOutcome> DeckDocument::execute(const core::ParsedOp& op, core::Ca
   Card card{"emitted-" + text, "grey", {}};
   if (cards_.contains(card.name)) return make_error("already emitted " + text);
   put(card);
-  return core::OpOutcome{{"+emit " + text}, make_event(op.raw, {{std::nullopt, card}}), {}, {}};
+  return core::OpOutcome{
+      {core::created("emit " + text)}, make_event(op.raw, {{std::nullopt, card}}), {}, {}};
 }
 
 std::optional<Result<std::string>> DeckDocument::query(std::string_view verb, std::string_view args,

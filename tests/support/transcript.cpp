@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/response.hpp"
 #include "core/session.hpp"
 
 namespace fcp::testing {
@@ -79,17 +80,34 @@ std::vector<Call> parse(std::istream& in, std::vector<std::string>& preamble) {
   return calls;
 }
 
+// The reply format every mutating reply (an op call, a session action) keeps: each line is built
+// by core/response.hpp (a prefix and a space, or a detail line under one), except the state
+// digest that ends it. "" when the reply keeps it, else the offending line.
+std::string unprefixed_line(const core::Session& session, const core::ToolReply& reply) {
+  std::vector<std::string> lines;
+  std::istringstream text(reply.text);
+  for (std::string line; std::getline(text, line);)
+    lines.push_back(line);
+  if (auto digest = session.digest(); digest && !lines.empty() && lines.back() == *digest)
+    lines.pop_back();
+  auto bad = core::first_unprefixed_line(lines);
+  return bad ? "\"" + std::string(*bad) + "\"" : std::string();
+}
+
+// Runs one call; `unprefixed` receives what unprefixed_line finds in a mutating reply.
 std::string run(core::Session& session, const Call& call, std::string_view domain,
-                const std::string& root) {
+                const std::string& root, std::string& unprefixed) {
   const std::string name(domain);
   core::ToolReply reply;
   const std::string first = call.arguments.empty() ? "" : call.arguments[0];
   if (call.tool == name) {
     auto result = session.run_ops(call.arguments, {});
     reply = result.pending ? session.confirm(std::move(*result.pending)) : result.reply;
+    unprefixed = unprefixed_line(session, reply);
   } else if (call.tool == name + "_session") {
     auto result = session.run_session(first, {});
     reply = result.pending ? session.confirm(std::move(*result.pending)) : result.reply;
+    unprefixed = unprefixed_line(session, reply);
   } else if (call.tool == name + "_query") {
     reply = session.run_query(first);
   } else if (call.tool == name + "_help") {
@@ -142,7 +160,14 @@ std::string run_transcript(const fs::path& file, const core::Domain& domain,
   for (const auto& line : preamble)
     rewritten << line << "\n";
   for (const auto& call : calls) {
-    const std::string actual = run(session, call, domain.name(), root.dir().string() + "/");
+    std::string unprefixed;
+    const std::string actual =
+        run(session, call, domain.name(), root.dir().string() + "/", unprefixed);
+    if (!unprefixed.empty()) {  // reported in update mode too: a golden must not bless it
+      report << file.filename().string() << ": > " << call.tool << " "
+             << (call.arguments.empty() ? "" : call.arguments.front())
+             << "\n--- a reply line without a core/response.hpp prefix: " << unprefixed << "\n";
+    }
     if (!update && actual != call.expected) {
       report << file.filename().string() << ": > " << call.tool << " "
              << (call.arguments.empty() ? "" : call.arguments.front()) << "\n--- expected\n"

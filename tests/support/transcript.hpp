@@ -27,7 +27,9 @@ std::vector<std::filesystem::path> transcript_files(const std::filesystem::path&
 std::string transcript_test_name(const std::filesystem::path& file);
 
 // Runs one transcript; returns "" when every reply matched (or the file was rewritten in update
-// mode), else a report of the differences.
+// mode), else a report of the differences. Whatever the mode, every line of a reply to an op call
+// or a session action must also be a reply line of core/response.hpp (prefix and space, or a
+// detail line under one) or the closing state digest; a line that is not is reported.
 std::string run_transcript(const std::filesystem::path& file, const core::Domain& domain,
                            const std::filesystem::path& fixtures_dir);
 

@@ -246,10 +246,10 @@ core::Result<void> verb_style(OpContext& ctx) {
           {"connect " + quote_token(tokens[0].text) + " -> " + quote_token(tokens[2].text)});
     for (const auto& edge : edges)
       ctx.edit.update(edge, [&](Cell& cell) { apply_set(cell, *set); });
-    ctx.lines.push_back(
-        "*styled edge " + display_name(ctx.doc, *source) + "->" + display_name(ctx.doc, *target) +
+    ctx.lines.push_back(core::connection_changed(
+        "styled edge " + display_name(ctx.doc, *source) + "->" + display_name(ctx.doc, *target) +
         " " + echo(*set) +
-        (edges.size() > 1 ? " (" + core::plural(edges.size(), "edge") + ")" : std::string()));
+        (edges.size() > 1 ? " (" + core::plural(edges.size(), "edge") + ")" : std::string())));
     return {};
   }
   std::vector<OpToken> targets{tokens.front()};
@@ -268,8 +268,8 @@ core::Result<void> verb_style(OpContext& ctx) {
       auto group = ctx.index().group_names().lookup(targets[0].text);
       if (group.ids.size() == 1) {
         ctx.edit.update(group.ids[0], [&](Cell& cell) { apply_set(cell, *set); });
-        ctx.lines.push_back("*styled group " + display_name(ctx.doc, group.ids[0]) + " " +
-                            echo(*set));
+        ctx.lines.push_back(core::property_changed(
+            "styled group " + display_name(ctx.doc, group.ids[0]) + " " + echo(*set)));
         return {};
       }
       return shape.error();
@@ -283,8 +283,8 @@ core::Result<void> verb_style(OpContext& ctx) {
   std::string names;
   for (const auto& target : targets)
     names += (names.empty() ? "" : " ") + target.text;
-  ctx.lines.push_back("*styled " + names + " " + echo(*set) + " (" +
-                      core::plural(chosen->ids.size(), "shape") + ")");
+  ctx.lines.push_back(core::property_changed("styled " + names + " " + echo(*set) + " (" +
+                                             core::plural(chosen->ids.size(), "shape") + ")"));
   return {};
 }
 
@@ -303,8 +303,9 @@ core::Result<void> verb_label(OpContext& ctx) {
       return core::make_error("no edge from " + tokens[0].text + " to " + tokens[2].text);
     ctx.edit.update(edges.front(),
                     [&](Cell& cell) { cell.value = label_value(cell, tokens[3].text); });
-    ctx.lines.push_back("~" + display_name(ctx.doc, *source) + "->" +
-                        display_name(ctx.doc, *target) + " labeled \"" + tokens[3].text + "\"");
+    ctx.lines.push_back(core::connection_changed(display_name(ctx.doc, *source) + "->" +
+                                                 display_name(ctx.doc, *target) + " labeled \"" +
+                                                 tokens[3].text + "\""));
     return {};
   }
   if (tokens.size() != 2)
@@ -314,7 +315,7 @@ core::Result<void> verb_label(OpContext& ctx) {
   if (tokens[1].text.empty()) return core::make_error("label: empty text");
   const std::string old = display_name(ctx.doc, *id);
   ctx.edit.update(*id, [&](Cell& cell) { cell.value = label_value(cell, tokens[1].text); });
-  ctx.lines.push_back("*labeled " + old + " \"" + tokens[1].text + "\"");
+  ctx.lines.push_back(core::property_changed("labeled " + old + " \"" + tokens[1].text + "\""));
   return {};
 }
 
@@ -333,8 +334,8 @@ core::Result<void> verb_badge(OpContext& ctx) {
     }
     for (const auto& badge : badges)
       ctx.edit.erase(badge);
-    ctx.lines.push_back("*badges cleared " + display_name(ctx.doc, *id) + " (" +
-                        std::to_string(badges.size()) + ")");
+    ctx.lines.push_back(core::property_changed("badges cleared " + display_name(ctx.doc, *id) +
+                                               " (" + std::to_string(badges.size()) + ")"));
     return {};
   }
   const std::string position = ctx.op.param_or("pos", "top-right");
@@ -349,7 +350,8 @@ core::Result<void> verb_badge(OpContext& ctx) {
                              quote_token(tokens[1].text) + " pos:top-right"});
   if (tokens[1].text.empty()) return core::make_error("badge: empty text");
   make_badge(ctx, *id, tokens[1].text, position);
-  ctx.lines.push_back("*badge \"" + tokens[1].text + "\" " + display_name(ctx.doc, *id));
+  ctx.lines.push_back(
+      core::property_changed("badge \"" + tokens[1].text + "\" " + display_name(ctx.doc, *id)));
   return {};
 }
 

@@ -261,12 +261,12 @@ std::string format_xy(double x, double y) {
   return format_number(x) + "," + format_number(y);
 }
 
-std::string shape_line(const DrawioDocument& doc, const Page& page, const Cell& cell) {
+std::string shape_text(const DrawioDocument& doc, const Page& page, const Cell& cell) {
   const Rect r = absolute_rect(page, cell);
-  std::string line = "+" + shape_type(cell) + " " + cell_label(cell) + " @(" + format_xy(r.x, r.y) +
-                     " " + format_number(r.width) + "x" + format_number(r.height) + ")";
-  if (std::string theme = theme_name_of(doc, cell); !theme.empty()) line += " " + theme;
-  return line;
+  std::string text = shape_type(cell) + " " + cell_label(cell) + " @(" + format_xy(r.x, r.y) + " " +
+                     format_number(r.width) + "x" + format_number(r.height) + ")";
+  if (std::string theme = theme_name_of(doc, cell); !theme.empty()) text += " " + theme;
+  return text;
 }
 
 }  // namespace fcp::drawio

@@ -311,13 +311,13 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
     spread_face(ctx, target, *auto_entry);
   }
   if (!ctx.op.param_or("label", "").empty()) spread_labels(ctx, source);
-  std::string line = "~" + display_name(ctx.doc, source) +
-                     std::string(arrow == "->" ? "->" : arrow) + display_name(ctx.doc, target);
+  std::string text = display_name(ctx.doc, source) + std::string(arrow == "->" ? "->" : arrow) +
+                     display_name(ctx.doc, target);
   if (const std::string* label = ctx.op.param("label"); label && !label->empty())
-    line += " \"" + *label + "\"";
+    text += " \"" + *label + "\"";
   for (const auto& word : look.words)
-    line += " " + word;
-  return line;
+    text += " " + word;
+  return core::connection_changed(text);
 }
 
 }  // namespace
@@ -450,8 +450,8 @@ core::Result<void> verb_disconnect(OpContext& ctx) {
         for (const auto& label : labels)
           ctx.edit.erase(label);
         ctx.edit.erase(edge_id);
-        ctx.lines.push_back("-edge " + display_name(ctx.doc, source) + "->" +
-                            display_name(ctx.doc, target));
+        ctx.lines.push_back(core::deleted("edge " + display_name(ctx.doc, source) + "->" +
+                                          display_name(ctx.doc, target)));
         ++removed;
       }
     }

@@ -31,24 +31,24 @@ core::Result<void> verb_title(OpContext& ctx) {
     return core::make_error("title requires the title text", {"title \"System Architecture\""});
   const std::string title = ctx.op.positionals[0];
   ctx.edit.update_state([&](DocumentState& state) { state.title = title; });
-  ctx.lines.push_back("title set to \"" + title + "\"");
+  ctx.lines.push_back(core::property_changed("title set to \"" + title + "\""));
   return {};
 }
 
 core::Result<void> verb_load(OpContext& ctx) {
   const std::string what = ctx.op.positionals.empty() ? "list" : ctx.op.positionals[0];
   if (what == "list") {
-    std::string out = "Available stencil packs:";
+    ctx.lines.push_back(core::meta("Available stencil packs:"));
     for (const auto& pack : data::stencil_packs()) {
       std::string id(pack.id);
       id.resize(std::max<std::size_t>(id.size(), 8), ' ');
       const bool loaded =
           std::find(ctx.doc.state().loaded_packs.begin(), ctx.doc.state().loaded_packs.end(),
                     pack.id) != ctx.doc.state().loaded_packs.end();
-      out += "\n  " + id + " " + std::string(pack.name) + " (" +
-             std::to_string(pack.entries.size()) + " types)" + (loaded ? " — loaded" : "");
+      ctx.lines.push_back(core::detail_line(id + " " + std::string(pack.name) + " (" +
+                                            std::to_string(pack.entries.size()) + " types)" +
+                                            (loaded ? " — loaded" : "")));
     }
-    ctx.lines.push_back(out);
     return {};
   }
   const auto* pack = data::find_stencil_pack(what);
@@ -68,7 +68,8 @@ core::Result<void> verb_load(OpContext& ctx) {
   const std::string id(pack->id);
   const auto& loaded = ctx.doc.state().loaded_packs;
   if (std::find(loaded.begin(), loaded.end(), id) != loaded.end()) {
-    ctx.lines.push_back("Stencil pack \"" + std::string(pack->name) + "\" is already loaded");
+    ctx.lines.push_back(
+        core::meta("stencil pack \"" + std::string(pack->name) + "\" is already loaded"));
     return {};
   }
   ctx.edit.update_state([&](DocumentState& state) { state.loaded_packs.push_back(id); });
@@ -80,11 +81,10 @@ core::Result<void> verb_load(OpContext& ctx) {
     auto& list = by_category[category];
     list += (list.empty() ? "" : ", ") + std::string(entry.id);
   }
-  std::string out = "Loaded \"" + std::string(pack->name) + "\" (" +
-                    std::to_string(pack->entries.size()) + " types)";
+  ctx.lines.push_back(core::created("loaded \"" + std::string(pack->name) + "\" (" +
+                                    std::to_string(pack->entries.size()) + " types)"));
   for (const auto& category : order)
-    out += "\n  " + category + ": " + by_category[category];
-  ctx.lines.push_back(out);
+    ctx.lines.push_back(core::detail_line(category + ": " + by_category[category]));
   return {};
 }
 
@@ -176,14 +176,14 @@ core::Result<void> verb_export(OpContext& ctx) {
     auto path = ctx.call.paths.for_writing(*as);
     if (!path) return path.error();
     if (auto written = core::write_file_atomically(*path, bytes); !written) return written.error();
-    ctx.lines.push_back("+ exported " + *as + " (" + detail + ")");
+    ctx.lines.push_back(core::created("exported " + *as + " (" + detail + ")"));
     return {};
   }
   const std::string mime = format == "png"   ? "image/png"
                            : format == "svg" ? "image/svg+xml"
                                              : "application/pdf";
   ctx.attachments.push_back({mime, std::move(bytes)});
-  ctx.lines.push_back("export: page " + std::to_string(page + 1) + " " + detail);
+  ctx.lines.push_back(core::meta("export: page " + std::to_string(page + 1) + " " + detail));
   return {};
 }
 

@@ -88,7 +88,8 @@ core::Result<void> verb_group(OpContext& ctx) {
   for (const auto& id : members)
     reparent(ctx, id, group_id);
   fit_group(ctx, group_id);
-  ctx.lines.push_back("!group " + *name + " (" + core::plural(members.size(), "shape") + ")");
+  ctx.lines.push_back(
+      core::created("group " + *name + " (" + core::plural(members.size(), "shape") + ")"));
   return {};
 }
 
@@ -126,7 +127,8 @@ core::Result<void> verb_ungroup(OpContext& ctx) {
     ctx.edit.erase(edge);
   }
   ctx.edit.erase(*group);
-  ctx.lines.push_back("!ungrouped " + name + " (" + core::plural(shapes, "shape") + ")");
+  ctx.lines.push_back(
+      core::deleted("ungrouped " + name + " (" + core::plural(shapes, "shape") + ")"));
   return {};
 }
 

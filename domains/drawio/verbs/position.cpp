@@ -221,15 +221,15 @@ core::Result<void> verb_move(OpContext& ctx) {
   const std::string tail =
       shifted ? " (shifted " + core::plural(shifted, "item") + ")" : std::string();
   if (ids.size() == 1 && ctx.index().kind(ids[0]) == CellKind::group) {
-    ctx.lines.push_back("@moved group " + display_name(ctx.doc, ids[0]) + " (" +
-                        core::plural(group_members(ctx, ids[0]).size(), "shape") + ") to (" +
-                        format_xy(x, y) + ")" + tail);
+    ctx.lines.push_back(core::bulk("moved group " + display_name(ctx.doc, ids[0]) + " (" +
+                                   core::plural(group_members(ctx, ids[0]).size(), "shape") +
+                                   ") to (" + format_xy(x, y) + ")" + tail));
   } else if (ids.size() == 1) {
-    ctx.lines.push_back("@moved " + display_name(ctx.doc, ids[0]) + " to (" + format_xy(x, y) +
-                        ")" + tail);
+    ctx.lines.push_back(core::bulk("moved " + display_name(ctx.doc, ids[0]) + " to (" +
+                                   format_xy(x, y) + ")" + tail));
   } else {
-    ctx.lines.push_back("@moved " + core::plural(ids.size(), "shape") + " by (" +
-                        format_xy(x - box.x, y - box.y) + ")" + tail);
+    ctx.lines.push_back(core::bulk("moved " + core::plural(ids.size(), "shape") + " by (" +
+                                   format_xy(x - box.x, y - box.y) + ")" + tail));
   }
   return {};
 }
@@ -262,8 +262,9 @@ core::Result<void> verb_resize(OpContext& ctx) {
         badge.geometry->y = by;
       });
     }
-    ctx.lines.push_back("*resized " + display_name(ctx.doc, id) + " to " +
-                        format_number(size->first) + "x" + format_number(size->second));
+    ctx.lines.push_back(core::property_changed("resized " + display_name(ctx.doc, id) + " to " +
+                                               format_number(size->first) + "x" +
+                                               format_number(size->second)));
   }
   after_geometry_change(ctx, ids);
   return {};
@@ -284,8 +285,8 @@ core::Result<void> verb_swap(OpContext& ctx) {
   place_cell(ctx, *b, std::round(ra.center_x() - rb.width / 2),
              std::round(ra.center_y() - rb.height / 2));
   after_geometry_change(ctx, {*a, *b});
-  ctx.lines.push_back("@swapped " + display_name(ctx.doc, *a) + " <-> " +
-                      display_name(ctx.doc, *b));
+  ctx.lines.push_back(
+      core::bulk("swapped " + display_name(ctx.doc, *a) + " <-> " + display_name(ctx.doc, *b)));
   return {};
 }
 
@@ -326,7 +327,7 @@ core::Result<void> verb_align(OpContext& ctx) {
     translate(ctx, {id}, x - r.x, y - r.y);
   }
   after_geometry_change(ctx, ids);
-  ctx.lines.push_back("@aligned " + core::plural(ids.size(), "shape") + " " + mode);
+  ctx.lines.push_back(core::bulk("aligned " + core::plural(ids.size(), "shape") + " " + mode));
   return {};
 }
 
@@ -372,9 +373,9 @@ core::Result<void> verb_distribute(OpContext& ctx) {
     cursor += (horizontal ? r.width : r.height) + step;
   }
   after_geometry_change(ctx, ids);
-  ctx.lines.push_back("@distributed " + core::plural(ids.size(), "shape") + " " +
-                      (horizontal ? "horizontally" : "vertically") +
-                      (gap ? " gap:" + format_number(*gap) : std::string()));
+  ctx.lines.push_back(core::bulk("distributed " + core::plural(ids.size(), "shape") + " " +
+                                 (horizontal ? "horizontally" : "vertically") +
+                                 (gap ? " gap:" + format_number(*gap) : std::string())));
   return {};
 }
 
@@ -387,7 +388,7 @@ core::Result<void> verb_orient(OpContext& ctx) {
   ctx.edit.update_page_attributes(ctx.edit.page_index(), [&](Attributes& attributes) {
     attributes.set("flowDirection", name);
   });
-  ctx.lines.push_back("@orient " + name);
+  ctx.lines.push_back(core::property_changed("orient " + name));
   return {};
 }
 
@@ -551,10 +552,10 @@ core::Result<void> verb_layout(OpContext& ctx) {
       attributes.set("flowDirection", dir_name);
     });
   }
-  ctx.lines.push_back(
-      "@layout " + std::string(layout::algorithm_name(request.algorithm)) + " " + dir_name +
+  ctx.lines.push_back(core::bulk(
+      "layout " + std::string(layout::algorithm_name(request.algorithm)) + " " + dir_name +
       " — repositioned " + core::plural(moved, "shape") +
-      (pinned.empty() ? std::string() : " (" + std::to_string(pinned.size()) + " pinned)"));
+      (pinned.empty() ? std::string() : " (" + std::to_string(pinned.size()) + " pinned)")));
   return {};
 }
 

@@ -350,9 +350,9 @@ core::Result<void> verb_add(OpContext& ctx) {
     previous = id;
     if (!kind->badge.empty()) add_badge_cell(ctx, id, kind->badge, "top-right");
     if (!group_id.empty()) fit_group(ctx, group_id);
-    std::string line = shape_line(ctx.doc, ctx.page(), *ctx.page().find(id));
-    if (!default_note.empty()) line += " (no at:/near: given: " + default_note + ")";
-    ctx.lines.push_back(std::move(line));
+    std::string text = shape_text(ctx.doc, ctx.page(), *ctx.page().find(id));
+    if (!default_note.empty()) text += " (no at:/near: given: " + default_note + ")";
+    ctx.lines.push_back(core::created(text));
   }
   return {};
 }
@@ -405,16 +405,17 @@ core::Result<void> verb_remove(OpContext& ctx) {
       if (ctx.page().contains(shape)) edges += remove_shape(ctx, shape).size();
     }
     remove_shape(ctx, group);
-    ctx.lines.push_back("-group " + name + " (" + core::plural(inside.size(), "shape") +
-                        (edges ? ", " + core::plural(edges, "edge") : std::string()) + ")");
+    ctx.lines.push_back(
+        core::deleted("group " + name + " (" + core::plural(inside.size(), "shape") +
+                      (edges ? ", " + core::plural(edges, "edge") : std::string()) + ")"));
   }
   for (const auto& shape : shapes) {
     if (!ctx.page().contains(shape)) continue;  // inside a group removed above
     const std::string name = display_name(ctx.doc, shape);
     const auto edges = remove_shape(ctx, shape);
-    ctx.lines.push_back(
-        "-" + name +
-        (edges.empty() ? std::string() : " (and " + core::plural(edges.size(), "edge") + ")"));
+    ctx.lines.push_back(core::deleted(
+        name +
+        (edges.empty() ? std::string() : " (and " + core::plural(edges.size(), "edge") + ")")));
   }
   return {};
 }
@@ -446,10 +447,13 @@ core::Result<void> verb_define(OpContext& ctx) {
         *slot = *color;
       }
     }
+    const bool existed = ctx.doc.state().custom_themes.contains(name);
     ctx.edit.update_state([&](DocumentState& state) { state.custom_themes[name] = theme; });
-    ctx.lines.push_back("defined theme " + name + " (" + theme.fill + " / " + theme.stroke +
-                        (theme.font_color.empty() ? std::string() : " font:" + theme.font_color) +
-                        ")");
+    const std::string text =
+        "theme " + name + " (" + theme.fill + " / " + theme.stroke +
+        (theme.font_color.empty() ? std::string() : " font:" + theme.font_color) + ")";
+    ctx.lines.push_back(existed ? core::property_changed("redefined " + text)
+                                : core::created("defined " + text));
     return {};
   }
   const std::string& name = op.positionals[0];
@@ -476,13 +480,16 @@ core::Result<void> verb_define(OpContext& ctx) {
     if (!parsed) return parsed.error();
     type.size = *parsed;
   }
+  const bool existed = ctx.doc.state().custom_types.contains(name);
   ctx.edit.update_state([&](DocumentState& state) { state.custom_types[name] = type; });
-  std::string line = "defined " + name + " (base:" + base;
-  if (!type.theme.empty()) line += " theme:" + type.theme;
-  if (!type.badge.empty()) line += " badge:" + type.badge;
+  std::string text = name + " (base:" + base;
+  if (!type.theme.empty()) text += " theme:" + type.theme;
+  if (!type.badge.empty()) text += " badge:" + type.badge;
   if (type.size)
-    line += " size:" + format_number(type.size->first) + "x" + format_number(type.size->second);
-  ctx.lines.push_back(line + ")");
+    text += " size:" + format_number(type.size->first) + "x" + format_number(type.size->second);
+  text += ")";
+  ctx.lines.push_back(existed ? core::property_changed("redefined " + text)
+                              : core::created("defined " + text));
   return {};
 }
 

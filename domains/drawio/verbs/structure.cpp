@@ -114,12 +114,12 @@ core::Result<void> verb_page(OpContext& ctx) {
   const std::string name = argument(ctx);
   const auto& pages = ctx.doc.diagram().pages();
   if (sub == "list") {
-    std::string out = "pages:";
+    ctx.lines.push_back(core::meta("pages:"));
     for (std::size_t i = 0; i < pages.size(); ++i) {
-      out += "\n  " + std::string(pages[i].name()) + " (" +
-             (i == ctx.doc.active_page_index() ? "active, " : "") + page_stats(ctx.doc, i) + ")";
+      ctx.lines.push_back(core::detail_line(std::string(pages[i].name()) + " (" +
+                                            (i == ctx.doc.active_page_index() ? "active, " : "") +
+                                            page_stats(ctx.doc, i) + ")"));
     }
-    ctx.lines.push_back(out);
     return {};
   }
   if (sub.empty() || name.empty()) {
@@ -133,7 +133,7 @@ core::Result<void> verb_page(OpContext& ctx) {
     Page page = Page::make_blank(ctx.doc.allocate_id(), name);
     ctx.edit.insert_page(pages.size(), std::move(page));
     set_active_page(ctx, ctx.doc.diagram().pages().size() - 1);
-    ctx.lines.push_back("+page " + name);
+    ctx.lines.push_back(core::created("page " + name));
     return {};
   }
   auto index = find_page(ctx, name);
@@ -141,18 +141,18 @@ core::Result<void> verb_page(OpContext& ctx) {
   const std::string page_name(pages[*index].name());
   if (sub == "switch") {
     set_active_page(ctx, *index);
-    ctx.lines.push_back("switched to page " + page_name);
+    ctx.lines.push_back(core::property_changed("switched to page " + page_name));
   } else if (sub == "remove") {
     if (pages.size() == 1)
       return core::make_error("cannot remove page \"" + page_name + "\": it is the only page");
     ctx.edit.erase_page(*index);
-    ctx.lines.push_back("-page " + page_name);
+    ctx.lines.push_back(core::deleted("page " + page_name));
   } else if (sub == "duplicate") {
     const std::string copy_name = ctx.op.param_or("as", page_name + " (copy)");
     Page copy = duplicate_page(ctx, pages[*index], copy_name);
     ctx.edit.insert_page(*index + 1, std::move(copy));
     set_active_page(ctx, *index + 1);
-    ctx.lines.push_back("+page " + copy_name + " (copy of " + page_name + ")");
+    ctx.lines.push_back(core::created("page " + copy_name + " (copy of " + page_name + ")"));
   } else if (sub == "rename") {
     const std::string* to = ctx.op.param("as");
     if (to == nullptr || to->empty())
@@ -160,7 +160,7 @@ core::Result<void> verb_page(OpContext& ctx) {
                               {"page rename " + quote_token(page_name) + " as:Overview"});
     ctx.edit.update_page_attributes(*index,
                                     [&](Attributes& attributes) { attributes.set("name", *to); });
-    ctx.lines.push_back("*page " + page_name + " renamed " + *to);
+    ctx.lines.push_back(core::property_changed("page " + page_name + " renamed " + *to));
   } else {
     return core::make_error("unknown page subcommand \"" + sub +
                             "\" — add, switch, remove, list, duplicate, rename");
@@ -171,22 +171,22 @@ core::Result<void> verb_page(OpContext& ctx) {
 core::Result<void> verb_layer(OpContext& ctx) {
   const std::string sub = subcommand(ctx);
   if (sub == "list") {
-    std::string out = "layers:";
+    ctx.lines.push_back(core::meta("layers:"));
     const std::string active = ctx.doc.active_layer();
     for (const Cell* layer : ctx.page().layers()) {
       std::vector<std::string> flags;
       if (layer->id == active) flags.emplace_back("active");
       if (!layer->is_visible()) flags.emplace_back("hidden");
       if (layer->is_locked()) flags.emplace_back("locked");
-      out += "\n  " + layer_name(ctx.page(), *layer);
+      std::string entry = layer_name(ctx.page(), *layer);
       if (!flags.empty()) {
-        out += " (";
+        entry += " (";
         for (std::size_t i = 0; i < flags.size(); ++i)
-          out += (i ? ", " : "") + flags[i];
-        out += ")";
+          entry += (i ? ", " : "") + flags[i];
+        entry += ")";
       }
+      ctx.lines.push_back(core::detail_line(entry));
     }
-    ctx.lines.push_back(out);
     return {};
   }
   if (sub == "move") {
@@ -215,7 +215,7 @@ core::Result<void> verb_layer(OpContext& ctx) {
       });
       ++moved;
     }
-    ctx.lines.push_back("@moved " + core::plural(moved, "shape") + " to layer " + *to);
+    ctx.lines.push_back(core::bulk("moved " + core::plural(moved, "shape") + " to layer " + *to));
     return {};
   }
   const std::string name = argument(ctx);
@@ -234,7 +234,7 @@ core::Result<void> verb_layer(OpContext& ctx) {
     layer.value = name;
     layer.parent = std::string(ctx.page().root_id());
     ctx.edit.insert(std::move(layer));
-    ctx.lines.push_back("+layer " + name);
+    ctx.lines.push_back(core::created("layer " + name));
     return {};
   }
   auto layer = find_layer(ctx, name);
@@ -243,7 +243,7 @@ core::Result<void> verb_layer(OpContext& ctx) {
   if (sub == "switch") {
     const std::size_t page = ctx.edit.page_index();
     ctx.edit.update_state([&](DocumentState& state) { state.active_layers[page] = *layer; });
-    ctx.lines.push_back("switched to layer " + shown);
+    ctx.lines.push_back(core::property_changed("switched to layer " + shown));
   } else if (sub == "show" || sub == "hide") {
     ctx.edit.update(*layer, [&](Cell& cell) {
       if (sub == "hide") {
@@ -252,7 +252,8 @@ core::Result<void> verb_layer(OpContext& ctx) {
         cell.attributes.erase("visible");
       }
     });
-    ctx.lines.push_back("layer " + shown + (sub == "hide" ? " hidden" : " visible"));
+    ctx.lines.push_back(
+        core::property_changed("layer " + shown + (sub == "hide" ? " hidden" : " visible")));
   } else if (sub == "lock" || sub == "unlock") {
     ctx.edit.update(*layer, [&](Cell& cell) {
       if (!cell.style) cell.style = Style{};
@@ -263,14 +264,15 @@ core::Result<void> verb_layer(OpContext& ctx) {
         if (cell.style->empty()) cell.style.reset();
       }
     });
-    ctx.lines.push_back("layer " + shown + (sub == "lock" ? " locked" : " unlocked"));
+    ctx.lines.push_back(
+        core::property_changed("layer " + shown + (sub == "lock" ? " locked" : " unlocked")));
   } else if (sub == "rename") {
     const std::string* to = ctx.op.param("as");
     if (to == nullptr || to->empty())
       return core::make_error("layer rename requires as:NEW",
                               {"layer rename " + quote_token(shown) + " as:Background"});
     ctx.edit.update(*layer, [&](Cell& cell) { cell.value = *to; });
-    ctx.lines.push_back("*layer " + shown + " renamed " + *to);
+    ctx.lines.push_back(core::property_changed("layer " + shown + " renamed " + *to));
   } else if (sub == "remove") {
     if (ctx.page().layers().size() == 1)
       return core::make_error("cannot remove layer \"" + shown + "\": it is the only layer");
@@ -279,7 +281,7 @@ core::Result<void> verb_layer(OpContext& ctx) {
                                   std::to_string(children.size()) + " cells); move them first",
                               {"layer move @layer:" + quote_token(shown) + " to:OTHER"});
     ctx.edit.erase(*layer);
-    ctx.lines.push_back("-layer " + shown);
+    ctx.lines.push_back(core::deleted("layer " + shown));
   } else {
     return core::make_error("unknown layer subcommand \"" + sub +
                             "\" — create, switch, show, hide, lock, unlock, list, move, rename, "

@@ -102,9 +102,10 @@ std::vector<std::string> clone_shapes(OpContext& ctx, const std::vector<std::str
 void report_created(OpContext& ctx, const std::vector<std::string>& created) {
   constexpr std::size_t kShown = 20;
   for (std::size_t i = 0; i < created.size() && i < kShown; ++i)
-    ctx.lines.push_back(shape_line(ctx.doc, ctx.page(), *ctx.page().find(created[i])));
+    ctx.lines.push_back(
+        core::created(shape_text(ctx.doc, ctx.page(), *ctx.page().find(created[i]))));
   if (created.size() > kShown)
-    ctx.lines.push_back("+… " + std::to_string(created.size() - kShown) + " more");
+    ctx.lines.push_back(core::created("… " + std::to_string(created.size() - kShown) + " more"));
 }
 
 }  // namespace
@@ -205,7 +206,8 @@ core::Result<void> verb_modify(OpContext& ctx) {
   std::string props;
   for (const auto& item : echo)
     props += " " + item;
-  ctx.lines.push_back("*modified " + core::plural(ids.size(), "shape") + props);
+  ctx.lines.push_back(
+      core::property_changed("modified " + core::plural(ids.size(), "shape") + props));
   return {};
 }
 
@@ -240,8 +242,8 @@ core::Result<void> verb_copy(OpContext& ctx) {
   auto created = clone_shapes(
       ctx, ids, dx, dy, [&](const std::string& label) { return label + suffix; }, edges);
   report_created(ctx, created);
-  ctx.lines.push_back("+copied " + core::plural(created.size(), "shape") + ", " +
-                      core::plural(edges, "edge"));
+  ctx.lines.push_back(core::created("copied " + core::plural(created.size(), "shape") + ", " +
+                                    core::plural(edges, "edge")));
   return {};
 }
 
@@ -275,7 +277,7 @@ core::Result<void> verb_repeat(OpContext& ctx) {
     created.insert(created.end(), made.begin(), made.end());
   }
   report_created(ctx, created);
-  ctx.lines.push_back("+repeated " + label + " ×" + std::to_string(created.size()));
+  ctx.lines.push_back(core::created("repeated " + label + " ×" + std::to_string(created.size())));
   return {};
 }
 

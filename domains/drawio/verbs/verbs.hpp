@@ -133,7 +133,8 @@ std::string theme_name_of(const DrawioDocument& doc, const Cell& cell);
 
 // Reply fragments.
 std::string format_xy(double x, double y);
-std::string shape_line(const DrawioDocument& doc, const Page& page, const Cell& cell);
+// "svc Auth @(200,200 140x60) blue": a shape as add, copy and repeat report it.
+std::string shape_text(const DrawioDocument& doc, const Page& page, const Cell& cell);
 
 // ---- handlers -------------------------------------------------------------------------------
 core::Result<void> verb_add(OpContext& ctx);

@@ -1,4 +1,5 @@
 // Conductor verbs: tempo, time-sig, key-sig, marker, title.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -6,6 +7,15 @@
 #include "domains/midi/verbs/verbs.hpp"
 
 namespace fcp::midi {
+namespace {
+
+// A tempo, time or key signature where one was (always so at 1.1) changes it; elsewhere it adds
+// a change the song did not have.
+std::string conductor_line(bool replaces, std::string_view text) {
+  return replaces ? core::property_changed(text) : core::created(text);
+}
+
+}  // namespace
 
 core::Result<void> verb_tempo(OpContext& ctx) {
   if (ctx.op.positionals.size() != 1)
@@ -17,9 +27,10 @@ core::Result<void> verb_tempo(OpContext& ctx) {
     return core::make_error("invalid tempo \"" + text + "\" — BPM from 10 to 1000");
   auto tick = position_param(ctx, "at", "1.1");
   if (!tick) return tick.error();
+  const bool replaces = ctx.song().conductor().tempos.contains(*tick);
   ctx.edit.update_conductor([&](Conductor& c) { c.tempos[*tick] = bpm; });
-  std::string shown = text;
-  ctx.lines.push_back("* Tempo " + shown + " BPM at " + position_text(ctx.song(), *tick));
+  ctx.lines.push_back(
+      conductor_line(replaces, "Tempo " + text + " BPM at " + position_text(ctx.song(), *tick)));
   return {};
 }
 
@@ -44,10 +55,13 @@ core::Result<void> verb_time_sig(OpContext& ctx) {
     return core::make_error("a time signature starts a bar; " + position_text(ctx.song(), *tick) +
                                 " is inside bar " + std::to_string(bar),
                             {"time-sig " + text + " at:" + std::to_string(bar + 1) + ".1"});
+  const bool replaces = std::any_of(meter.changes().begin(), meter.changes().end(),
+                                    [&](const auto& change) { return change.bar == bar; });
   core::Result<void> set;
   ctx.edit.update_conductor([&](Conductor& c) { set = c.meter.set(bar, numerator, denominator); });
   if (!set) return set.error();
-  ctx.lines.push_back("* Time signature " + text + " at bar " + std::to_string(bar));
+  ctx.lines.push_back(
+      conductor_line(replaces, "Time signature " + text + " at bar " + std::to_string(bar)));
   return {};
 }
 
@@ -62,10 +76,12 @@ core::Result<void> verb_key_sig(OpContext& ctx) {
   if (!key) return hints_as_ops(ctx, key.error(), text);
   auto tick = position_param(ctx, "at", "1.1");
   if (!tick) return tick.error();
+  const bool replaces = ctx.song().conductor().keys.contains(*tick);
   ctx.edit.update_conductor([&](Conductor& c) {
     c.keys[*tick] = KeySignature{key->sharps, key->minor};
   });
-  ctx.lines.push_back("* Key signature " + key->name + " at " + position_text(ctx.song(), *tick));
+  ctx.lines.push_back(conductor_line(
+      replaces, "Key signature " + key->name + " at " + position_text(ctx.song(), *tick)));
   return {};
 }
 
@@ -76,7 +92,8 @@ core::Result<void> verb_marker(OpContext& ctx) {
   if (!tick) return tick.error();
   const std::string text = ctx.op.positionals[0];
   ctx.edit.update_conductor([&](Conductor& c) { c.markers.emplace(*tick, text); });
-  ctx.lines.push_back("+ Marker " + quote_name(text) + " at " + position_text(ctx.song(), *tick));
+  ctx.lines.push_back(
+      core::created("Marker " + quote_name(text) + " at " + position_text(ctx.song(), *tick)));
   return {};
 }
 
@@ -85,7 +102,7 @@ core::Result<void> verb_title(OpContext& ctx) {
     return core::make_error("title requires one text (quote it)", {"title \"My Song\""});
   const std::string text = ctx.op.positionals[0];
   ctx.edit.update_conductor([&](Conductor& c) { c.title = text; });
-  ctx.lines.push_back("* Title set to " + quote_name(text));
+  ctx.lines.push_back(core::property_changed("Title set to " + quote_name(text)));
   return {};
 }
 

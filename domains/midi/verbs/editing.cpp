@@ -113,11 +113,11 @@ core::Result<void> verb_remove(OpContext& ctx) {
   if (notes) parts.push_back(count_notes(notes));
   if (controls) parts.push_back(core::plural(controls, "control event"));
   if (!conductor.empty()) parts.push_back(core::plural(conductor.size(), "conductor event"));
-  std::string line = "- Removed ";
+  std::string text = "Removed ";
   for (std::size_t i = 0; i < parts.size(); ++i)
-    line += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
-  if (!conductor.empty()) line += " (the initial tempo, meter and key stay)";
-  ctx.lines.push_back(std::move(line));
+    text += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  if (!conductor.empty()) text += " (the initial tempo, meter and key stay)";
+  ctx.lines.push_back(core::deleted(text));
   return {};
 }
 
@@ -155,9 +155,9 @@ core::Result<void> place_selection(OpContext& ctx, bool copy) {
     }
     ctx.edit.put_note(note);
   }
-  ctx.lines.push_back(std::string(copy ? "+ Copied " : "@ Moved ") + count_notes(notes.size()) +
-                      " to " + position_text(ctx.song(), target) +
-                      (track ? " on " + track_of(ctx, *track).name : std::string()));
+  const std::string text = count_notes(notes.size()) + " to " + position_text(ctx.song(), target) +
+                           (track ? " on " + track_of(ctx, *track).name : std::string());
+  ctx.lines.push_back(copy ? core::created("Copied " + text) : core::bulk("Moved " + text));
   return {};
 }
 
@@ -199,9 +199,9 @@ core::Result<void> verb_transpose(OpContext& ctx) {
     n.pitch += static_cast<int>(*semitones);
     ctx.edit.put_note(n);
   }
-  ctx.lines.push_back("* Transposed " + count_notes(notes.size()) + " " +
-                      (*semitones >= 0 ? "up " : "down ") +
-                      core::plural(static_cast<std::size_t>(std::abs(*semitones)), "semitone"));
+  ctx.lines.push_back(core::property_changed(
+      "Transposed " + count_notes(notes.size()) + " " + (*semitones >= 0 ? "up " : "down ") +
+      core::plural(static_cast<std::size_t>(std::abs(*semitones)), "semitone")));
   return {};
 }
 
@@ -234,10 +234,10 @@ core::Result<void> verb_velocity(OpContext& ctx) {
         absolute ? *absolute : static_cast<int>(std::clamp<long>(n.velocity + delta, 1, 127));
     ctx.edit.put_note(n);
   }
-  ctx.lines.push_back("* Adjusted velocity of " + count_notes(ids->size()) + " " +
-                      (absolute
-                           ? "to " + std::to_string(*absolute)
-                           : std::string("by ") + (delta >= 0 ? "+" : "") + std::to_string(delta)));
+  ctx.lines.push_back(core::property_changed(
+      "Adjusted velocity of " + count_notes(ids->size()) + " " +
+      (absolute ? "to " + std::to_string(*absolute)
+                : std::string("by ") + (delta >= 0 ? "+" : "") + std::to_string(delta))));
   return {};
 }
 
@@ -272,8 +272,9 @@ core::Result<void> verb_quantize(OpContext& ctx) {
     n.tick = tick;
     ctx.edit.put_note(n);
   }
-  ctx.lines.push_back("@ Quantized " + count_notes(ids->size()) + " to " +
-                      duration_text(ctx.song(), *grid) + " (" + std::to_string(moved) + " moved)");
+  ctx.lines.push_back(core::bulk("Quantized " + count_notes(ids->size()) + " to " +
+                                 duration_text(ctx.song(), *grid) + " (" + std::to_string(moved) +
+                                 " moved)"));
   return {};
 }
 
@@ -325,7 +326,7 @@ core::Result<void> verb_modify(OpContext& ctx) {
     if (at) n.tick = n.tick - first + *at;
     ctx.edit.put_note(n);
   }
-  ctx.lines.push_back("* Modified " + count_notes(notes.size()));
+  ctx.lines.push_back(core::property_changed("Modified " + count_notes(notes.size())));
   return {};
 }
 
@@ -368,8 +369,9 @@ core::Result<void> verb_repeat(OpContext& ctx) {
       ++added;
     }
   }
-  ctx.lines.push_back("+ Repeated " + count_notes(notes.size()) + " x" + std::to_string(*count) +
-                      " (" + std::to_string(added) + " added)");
+  ctx.lines.push_back(core::created("Repeated " + count_notes(notes.size()) + " x" +
+                                    std::to_string(*count) + " (" + std::to_string(added) +
+                                    " added)"));
   return {};
 }
 
@@ -402,8 +404,9 @@ core::Result<void> verb_crescendo(OpContext& ctx) {
     n.velocity = std::clamp(static_cast<int>(std::lround(*from + (*to - *from) * t)), 1, 127);
     ctx.edit.put_note(n);
   }
-  ctx.lines.push_back(std::string("* ") + (down ? "Decrescendo" : "Crescendo") + " applied to " +
-                      count_notes(notes.size()) + " (" + *from_text + " -> " + *to_text + ")");
+  ctx.lines.push_back(core::property_changed(std::string(down ? "Decrescendo" : "Crescendo") +
+                                             " applied to " + count_notes(notes.size()) + " (" +
+                                             *from_text + " -> " + *to_text + ")"));
   return {};
 }
 

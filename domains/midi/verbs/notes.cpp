@@ -39,10 +39,10 @@ core::Result<void> verb_note(OpContext& ctx) {
     note.velocity = *velocity;
     note.channel = *channel;
     ctx.edit.put_note(note);
-    ctx.lines.push_back("+ Note " + pitch_text(track, pitch) + " at " +
-                        position_text(ctx.song(), note.tick) + " on " + track.name +
-                        " (vel:" + std::to_string(note.velocity) +
-                        " dur:" + duration_text(ctx.song(), note.duration) + ")");
+    ctx.lines.push_back(core::created("Note " + pitch_text(track, pitch) + " at " +
+                                      position_text(ctx.song(), note.tick) + " on " + track.name +
+                                      " (vel:" + std::to_string(note.velocity) +
+                                      " dur:" + duration_text(ctx.song(), note.duration) + ")"));
   }
   ctx.doc.set_anchor(*tick + *duration);
   return {};
@@ -115,9 +115,9 @@ core::Result<void> verb_chord(OpContext& ctx) {
   std::string names;
   for (int pitch : *pitches)
     names += (names.empty() ? "" : " ") + pitch_text(track, pitch);
-  ctx.lines.push_back("+ Chord " + chord->symbol + " (" + std::to_string(pitches->size()) +
-                      " notes: " + names + ") at " + position_text(ctx.song(), *tick) + " on " +
-                      track.name);
+  ctx.lines.push_back(core::created(
+      "Chord " + chord->symbol + " (" + std::to_string(pitches->size()) + " notes: " + names +
+      ") at " + position_text(ctx.song(), *tick) + " on " + track.name));
   ctx.doc.set_anchor(*tick + *duration);
   return {};
 }

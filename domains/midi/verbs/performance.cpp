@@ -74,9 +74,9 @@ core::Result<void> verb_arpeggiate(OpContext& ctx) {
       ++changed;
     }
   }
-  ctx.lines.push_back("@ Arpeggiated " + core::plural(stacks.size(), "chord") + " (" +
-                      core::plural(changed, "note") + ", " + mode + ", step " +
-                      duration_text(ctx.song(), *step) + ")");
+  ctx.lines.push_back(core::bulk("Arpeggiated " + core::plural(stacks.size(), "chord") + " (" +
+                                 core::plural(changed, "note") + ", " + mode + ", step " +
+                                 duration_text(ctx.song(), *step) + ")"));
   return {};
 }
 
@@ -101,8 +101,9 @@ core::Result<void> verb_swing(OpContext& ctx) {
     ctx.edit.put_note(n);
     ++moved;
   }
-  ctx.lines.push_back("@ Swung " + core::plural(moved, "off-beat note") + " (" +
-                      std::to_string(amount) + "% on " + duration_text(ctx.song(), *grid) + ")");
+  ctx.lines.push_back(core::bulk("Swung " + core::plural(moved, "off-beat note") + " (" +
+                                 std::to_string(amount) + "% on " +
+                                 duration_text(ctx.song(), *grid) + ")"));
   return {};
 }
 
@@ -125,9 +126,9 @@ core::Result<void> verb_humanize(OpContext& ctx) {
     n.velocity = static_cast<int>(std::clamp(n.velocity + accent(random), 1L, 127L));
     ctx.edit.put_note(n);
   }
-  ctx.lines.push_back("@ Humanized " + core::plural(ids->size(), "note") + " (timing ±" +
-                      std::to_string(timing) + " ticks, vel ±" + std::to_string(velocity) +
-                      ", seed " + std::to_string(seed) + ")");
+  ctx.lines.push_back(core::bulk(
+      "Humanized " + core::plural(ids->size(), "note") + " (timing ±" + std::to_string(timing) +
+      " ticks, vel ±" + std::to_string(velocity) + ", seed " + std::to_string(seed) + ")"));
   return {};
 }
 
@@ -153,7 +154,8 @@ core::Result<void> verb_legato(OpContext& ctx) {
       ++changed;
     }
   }
-  ctx.lines.push_back("* Legato: " + core::plural(changed, "note") + " extended to the next note");
+  ctx.lines.push_back(core::property_changed("Legato: " + core::plural(changed, "note") +
+                                             " extended to the next note"));
   return {};
 }
 
@@ -169,8 +171,8 @@ core::Result<void> verb_staccato(OpContext& ctx) {
         1, static_cast<std::uint32_t>(std::lround(n.duration * static_cast<double>(amount) / 100)));
     ctx.edit.put_note(n);
   }
-  ctx.lines.push_back("* Staccato: " + core::plural(ids->size(), "note") + " shortened to " +
-                      std::to_string(amount) + "%");
+  ctx.lines.push_back(core::property_changed("Staccato: " + core::plural(ids->size(), "note") +
+                                             " shortened to " + std::to_string(amount) + "%"));
   return {};
 }
 

@@ -75,8 +75,8 @@ core::Result<void> verb_tracker(OpContext& ctx) {
         ++notes;
       }
     }
-    ctx.lines.push_back("+ Imported " + core::plural(notes, "note") + " from " +
-                        core::plural(steps, "step") + " on " + track->name);
+    ctx.lines.push_back(core::created("Imported " + core::plural(notes, "note") + " from " +
+                                      core::plural(steps, "step") + " on " + track->name));
     return {};
   }
   if (op.positionals.size() != 2 || op.positionals[1] != "import")
@@ -95,8 +95,8 @@ core::Result<void> verb_tracker(OpContext& ctx) {
   auto step = resolution(ctx);
   if (!step) return step.error();
   block = TrackerBlock{*track, *start, *step, {}, op.raw};
-  ctx.lines.push_back("~ tracker block open for " + track_of(ctx, *track).name +
-                      " (send Step lines, then tracker end, in this call)");
+  ctx.lines.push_back(core::meta("tracker block open for " + track_of(ctx, *track).name +
+                                 " (send Step lines, then tracker end, in this call)"));
   return {};
 }
 
@@ -107,7 +107,7 @@ core::Result<void> verb_step(OpContext& ctx) {
         "a Step line outside a tracker block: send `tracker TRACK import at:POS`, the Step lines "
         "and `tracker end` as the ops of one call");
   block->lines.push_back(ctx.op.raw);
-  ctx.lines.emplace_back("~ buffered");
+  ctx.lines.push_back(core::meta("buffered"));
   return {};
 }
 

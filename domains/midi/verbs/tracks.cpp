@@ -174,9 +174,9 @@ core::Result<void> verb_track(OpContext& ctx) {
     }
     ctx.edit.insert_track(ctx.song().tracks().size(), track);
     set_program(ctx, track, 0, *choice);
-    ctx.lines.push_back("+ Track " + quote_name(name) +
-                        " added (ch:" + std::to_string(track.channel + 1) + ", " + choice->name +
-                        bank_text(*choice) + ")");
+    ctx.lines.push_back(core::created("Track " + quote_name(name) +
+                                      " added (ch:" + std::to_string(track.channel + 1) + ", " +
+                                      choice->name + bank_text(*choice) + ")"));
     return {};
   }
   auto id = resolve_track(ctx, name);
@@ -185,8 +185,8 @@ core::Result<void> verb_track(OpContext& ctx) {
   if (sub == "remove") {
     const std::size_t notes = ctx.song().notes().count(track.id);
     ctx.edit.erase_track(track.id);
-    ctx.lines.push_back("- Track " + quote_name(track.name) + " removed (" +
-                        core::plural(notes, "note") + ")");
+    ctx.lines.push_back(core::deleted("Track " + quote_name(track.name) + " removed (" +
+                                      core::plural(notes, "note") + ")"));
     return {};
   }
   std::string to = op.param_or("to", op.positionals.size() > 2 ? op.positionals[2] : "");
@@ -200,7 +200,8 @@ core::Result<void> verb_track(OpContext& ctx) {
   const std::string old = track.name;
   track.name = to;
   ctx.edit.update_track(track);
-  ctx.lines.push_back("* Track " + quote_name(old) + " renamed " + quote_name(to));
+  ctx.lines.push_back(
+      core::property_changed("Track " + quote_name(old) + " renamed " + quote_name(to)));
   return {};
 }
 
@@ -220,12 +221,13 @@ core::Result<void> verb_program(OpContext& ctx) {
   if (!tick) return tick.error();
   set_program(ctx, track, *tick, *choice);
   if (*tick == 0) {
-    ctx.lines.push_back("* Track " + quote_name(track.name) + " instrument set to " + choice->name +
-                        " (program:" + std::to_string(*choice->program) + ")" + bank_text(*choice));
+    ctx.lines.push_back(core::property_changed(
+        "Track " + quote_name(track.name) + " instrument set to " + choice->name +
+        " (program:" + std::to_string(*choice->program) + ")" + bank_text(*choice)));
   } else {
-    ctx.lines.push_back("+ Program " + choice->name +
-                        " (program:" + std::to_string(*choice->program) + ") at " +
-                        position_text(ctx.song(), *tick) + " on " + track.name);
+    ctx.lines.push_back(core::created("Program " + choice->name +
+                                      " (program:" + std::to_string(*choice->program) + ") at " +
+                                      position_text(ctx.song(), *tick) + " on " + track.name));
   }
   return {};
 }
@@ -283,10 +285,10 @@ core::Result<void> verb_cc(OpContext& ctx) {
           make_control(ctx, track.id, tick, *channel, ControlKind::cc, *number, value));
       ++written;
     }
-    ctx.lines.push_back("+ CC " + shown + " " + std::to_string(*from_value) + "->" +
-                        std::to_string(*to_value) + " from " + position_text(ctx.song(), *start) +
-                        " to " + position_text(ctx.song(), *end) + " on " + track.name + " (" +
-                        std::to_string(written) + " steps)");
+    ctx.lines.push_back(core::created(
+        "CC " + shown + " " + std::to_string(*from_value) + "->" + std::to_string(*to_value) +
+        " from " + position_text(ctx.song(), *start) + " to " + position_text(ctx.song(), *end) +
+        " on " + track.name + " (" + std::to_string(written) + " steps)"));
     return {};
   }
   auto value = parse_value(value_text);
@@ -295,8 +297,8 @@ core::Result<void> verb_cc(OpContext& ctx) {
   if (!tick) return tick.error();
   ctx.edit.put_control(
       make_control(ctx, track.id, *tick, *channel, ControlKind::cc, *number, *value));
-  ctx.lines.push_back("+ CC " + shown + "=" + std::to_string(*value) + " at " +
-                      position_text(ctx.song(), *tick) + " on " + track.name);
+  ctx.lines.push_back(core::created("CC " + shown + "=" + std::to_string(*value) + " at " +
+                                    position_text(ctx.song(), *tick) + " on " + track.name));
   return {};
 }
 
@@ -328,8 +330,8 @@ core::Result<void> verb_bend(OpContext& ctx) {
   auto tick = position_param(ctx, "at", "1.1");
   if (!tick) return tick.error();
   ctx.edit.put_control(make_control(ctx, track.id, *tick, *channel, ControlKind::bend, 0, *value));
-  ctx.lines.push_back("+ Pitch bend=" + std::to_string(*value) + " at " +
-                      position_text(ctx.song(), *tick) + " on " + track.name);
+  ctx.lines.push_back(core::created("Pitch bend=" + std::to_string(*value) + " at " +
+                                    position_text(ctx.song(), *tick) + " on " + track.name));
   return {};
 }
 
@@ -353,8 +355,8 @@ core::Result<void> toggle(OpContext& ctx, bool Track::*flag, std::string_view ve
   }
   track.*flag = next;
   ctx.edit.update_track(track);
-  ctx.lines.push_back("* Track " + quote_name(track.name) + " " +
-                      std::string(next ? on_word : off_word));
+  ctx.lines.push_back(core::property_changed("Track " + quote_name(track.name) + " " +
+                                             std::string(next ? on_word : off_word)));
   return {};
 }
 

@@ -146,7 +146,7 @@ TEST(DrawioSelectorSets, TheIssueExample) {
   const std::vector<std::string> style{"style @type:svc @group:G bold"};
   EXPECT_NE(session.run_ops(style, {}).reply.text.find("(1 shape)"), std::string::npos);
   const std::vector<std::string> remove{"remove @type:svc @group:G"};
-  EXPECT_EQ(session.run_ops(remove, {}).reply.text.substr(0, 3), "-A\n");
+  EXPECT_EQ(session.run_ops(remove, {}).reply.text.substr(0, 4), "- A\n");
   EXPECT_EQ(session.run_query("list").text, "B(svc)\nC(db)");
 }
 
