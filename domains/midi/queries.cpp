@@ -62,18 +62,6 @@ std::string capped_list(const std::vector<std::string>& items) {
   return join(shown, ", ") + ", … " + std::to_string(items.size() - kMaxListed) + " more";
 }
 
-// A token as it must be typed back: quoted when it holds a space, quote, colon or comma.
-std::string as_token(std::string_view text) {
-  if (!text.empty() && text.find_first_of(" \t\":,") == std::string_view::npos)
-    return std::string(text);
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string bpm_text(double bpm) {
   if (std::abs(bpm - std::round(bpm)) < 0.005) return std::to_string(std::lround(bpm));
   char buffer[32];

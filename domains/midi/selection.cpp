@@ -47,7 +47,7 @@ EventKind control_kind(ControlKind kind) {
 }  // namespace
 
 std::string as_token(std::string_view text) {
-  if (!text.empty() && text.find_first_of(" :\"") == std::string_view::npos)
+  if (!text.empty() && text.find_first_of(" \t\":,") == std::string_view::npos)
     return std::string(text);
   std::string out = "\"";
   for (char c : text) {

@@ -58,7 +58,8 @@ std::string conductor_event_key(EventKind kind, Tick tick);
 
 // A track by name: exact, case-insensitive, normalized, unique prefix. Errors list the tracks and
 // offer `written` with the closest names in place of `name`, or `track add NAME`.
-// `text` as one op token: quoted (with \" and \\ escaped) when it holds a space, ':' or '"'.
+// `text` as one op token: quoted (with \" and \\ escaped) when it holds a space, tab, ':', ',' or
+// '"'.
 std::string as_token(std::string_view text);
 
 core::Result<EntityId> resolve_track_name(const Song& song, std::string_view name,
