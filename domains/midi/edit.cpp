@@ -52,10 +52,10 @@ void add_conductor_keys(const Conductor& before, const Conductor& after,
     });
     if (!kept) keys.push_back(conductor_event_key(EventKind::time_sig, change.tick));
   }
-  for (const auto& [tick, text] : after.markers) {
-    const auto [begin, end] = before.markers.equal_range(tick);
-    if (std::none_of(begin, end, [&](const auto& m) { return m.second == text; }))
-      keys.push_back(conductor_event_key(EventKind::marker, tick));
+  for (const auto& marker : after.markers) {
+    const auto [begin, end] = before.markers.equal_range(marker.first);
+    if (std::none_of(begin, end, [&](const auto& m) { return m.second == marker.second; }))
+      keys.push_back(conductor_event_key(EventKind::marker, marker.first));
   }
 }
 

@@ -94,7 +94,8 @@ std::string render_reference_card(const Domain& domain, const Document* document
   out += "  + created   ~ connection changed   * property changed   - deleted\n";
   out += "  ! error or meta   @ bulk/layout   ? warning (advisory)   try: a suggested fix\n";
   out += "  A line is its prefix, a space and what it names (+ page Notes); an indented line\n";
-  out += "  details the line above it. The last line of every mutating reply is the state digest.\n";
+  out +=
+      "  details the line above it. The last line of every mutating reply is the state digest.\n";
   if (document != nullptr) {
     if (auto additions = document->help_additions(); !additions.empty()) {
       out += "\n## In this document\n" + additions + "\n";

@@ -115,9 +115,9 @@ core::Result<void> verb_chord(OpContext& ctx) {
   std::string names;
   for (int pitch : *pitches)
     names += (names.empty() ? "" : " ") + pitch_text(track, pitch);
-  ctx.lines.push_back(core::created(
-      "Chord " + chord->symbol + " (" + std::to_string(pitches->size()) + " notes: " + names +
-      ") at " + position_text(ctx.song(), *tick) + " on " + track.name));
+  ctx.lines.push_back(core::created("Chord " + chord->symbol + " (" +
+                                    std::to_string(pitches->size()) + " notes: " + names + ") at " +
+                                    position_text(ctx.song(), *tick) + " on " + track.name));
   ctx.doc.set_anchor(*tick + *duration);
   return {};
 }
