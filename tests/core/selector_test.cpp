@@ -100,6 +100,7 @@ class SelectorTest : public ::testing::Test {
     return select(op->selectors, scope, log, op->raw);
   }
 
+ public:  // the tests use them directly
   FruitScope scope{orchard()};
   EventLog log;
 };

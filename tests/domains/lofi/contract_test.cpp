@@ -41,14 +41,13 @@ class LofiContract : public ::testing::Test {
     call_ops(session, {"add cycle~ osc1 at:40,40", "add *~ vol at:40,100",
                        "add plugout~ out at:40,160", "add v8 brain at:200,40", "wire osc1 -> vol",
                        "ui cutoff live.dial at:20,20 size:44x48",
-                       "ui 30_mix live.dial at:80,20 "
-                       "size:44x48"});
+                       "ui 30_mix live.dial at:80,20 size:44x48"});
   }
   core::ToolReply ops(std::vector<std::string> list) { return call_ops(session_, std::move(list)); }
   // The reply's suggestions, each of which must run without error on the prepared device.
   std::vector<std::string> working_hints(const core::ToolReply& reply) {
     EXPECT_TRUE(reply.is_error) << reply.text;
-    const auto hints = try_lines(reply.text);
+    auto hints = try_lines(reply.text);
     for (const auto& hint : hints) {
       core::Session fresh(*domain_, paths_);
       prepare(fresh);

@@ -30,7 +30,7 @@ class MidiContract : public ::testing::Test {
   // The reply's suggestions, each of which must run without error on the prepared song.
   std::vector<std::string> working_hints(const core::ToolReply& reply) {
     EXPECT_TRUE(reply.is_error) << reply.text;
-    const auto hints = try_lines(reply.text);
+    auto hints = try_lines(reply.text);
     for (const auto& hint : hints) {
       core::Session fresh(*domain_, paths_);
       prepare(fresh);
