@@ -157,6 +157,19 @@ core::Result<data::Direction8> direction_param(const OpContext& ctx) {
                           {"dir:below", "dir:right"});
 }
 
+// A shape's name for one line of a reply: its label's lines joined, at most 40 characters.
+std::string one_line_name(const OpContext& ctx, std::string_view id) {
+  std::string name = display_name(ctx.doc, id);
+  std::replace(name.begin(), name.end(), '\n', ' ');
+  std::replace(name.begin(), name.end(), '\r', ' ');
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if ((static_cast<unsigned char>(name[i]) & 0xC0U) == 0x80U) continue;  // inside a character
+    if (++chars > 40) return name.substr(0, i) + "…";
+  }
+  return name;
+}
+
 // Where a new shape goes: at:, near:/dir:, inside in:, below the latest shape, or (200,200).
 // When the op named no place, `default_note` says which default decided it.
 core::Result<std::pair<double, double>> choose_position(const OpContext& ctx, double w, double h,
@@ -186,7 +199,7 @@ core::Result<std::pair<double, double>> choose_position(const OpContext& ctx, do
     }
     if (anchor.empty()) {
       const Rect g = bounds_of(ctx, group_id);
-      default_note = "placed at the top of " + display_name(ctx.doc, group_id);
+      default_note = "placed at the top of " + one_line_name(ctx, group_id);
       return std::pair{g.x + 40, g.y + 50};
     }
   } else {
@@ -199,7 +212,7 @@ core::Result<std::pair<double, double>> choose_position(const OpContext& ctx, do
   const std::string* dir_text = ctx.op.param("dir");
   std::string side = dir_text ? core::to_lower(*dir_text) : std::string("below");
   if (side != "below" && side != "above") side += " of";
-  default_note = "placed " + side + " " + display_name(ctx.doc, anchor) + ", the latest shape";
+  default_note = "placed " + side + " " + one_line_name(ctx, anchor) + ", the latest shape";
   auto [x, y] = beside(bounds_of(ctx, anchor), *dir, w, h);
   return std::pair{std::round(x), std::round(y)};
 }

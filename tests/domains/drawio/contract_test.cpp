@@ -82,6 +82,16 @@ TEST_F(DrawioContract, TypeTyposAreNotTurnedIntoLabels) {
   EXPECT_NE(cylinder.text.find("try: add db Users"), std::string::npos) << cylinder.text;
 }
 
+TEST_F(DrawioContract, TheDefaultPlaceNamesAMultiLineShapeOnOneLine) {
+  ops({"add box \"Heading\\nLorem ipsum dolor sit amet, consectetur adipisicing elit\""});
+  auto reply = ops({"add svc Probe"});
+  ASSERT_FALSE(reply.is_error) << reply.text;
+  EXPECT_NE(reply.text.find("(no at:/near: given: placed below Heading Lorem ipsum dolor sit "
+                            "amet, cons…, the latest shape)\n"),
+            std::string::npos)
+      << reply.text;
+}
+
 TEST_F(DrawioContract, ExportPathWordsMeanAs) {
   ops({"add svc Orders"});
   auto reply = ops({"export fmt:png path:shop.png"});
