@@ -303,9 +303,9 @@ core::Result<void> verb_label(OpContext& ctx) {
       return core::make_error("no edge from " + tokens[0].text + " to " + tokens[2].text);
     ctx.edit.update(edges.front(),
                     [&](Cell& cell) { cell.value = label_value(cell, tokens[3].text); });
-    ctx.lines.push_back(core::connection_changed(display_name(ctx.doc, *source) + "->" +
-                                                 display_name(ctx.doc, *target) + " labeled \"" +
-                                                 tokens[3].text + "\""));
+    ctx.lines.push_back(core::connection_changed(one_line(display_name(ctx.doc, *source)) + "->" +
+                                                 one_line(display_name(ctx.doc, *target)) +
+                                                 " labeled \"" + one_line(tokens[3].text) + "\""));
     return {};
   }
   if (tokens.size() != 2)
@@ -315,7 +315,8 @@ core::Result<void> verb_label(OpContext& ctx) {
   if (tokens[1].text.empty()) return core::make_error("label: empty text");
   const std::string old = display_name(ctx.doc, *id);
   ctx.edit.update(*id, [&](Cell& cell) { cell.value = label_value(cell, tokens[1].text); });
-  ctx.lines.push_back(core::property_changed("labeled " + old + " \"" + tokens[1].text + "\""));
+  ctx.lines.push_back(
+      core::property_changed("labeled " + one_line(old) + " \"" + one_line(tokens[1].text) + "\""));
   return {};
 }
 

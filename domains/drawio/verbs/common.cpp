@@ -261,10 +261,24 @@ std::string format_xy(double x, double y) {
   return format_number(x) + "," + format_number(y);
 }
 
+std::string one_line(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == '\n') {
+      out += "\\n";  // as an op writes a line break
+    } else if (c != '\r') {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string shape_text(const DrawioDocument& doc, const Page& page, const Cell& cell) {
   const Rect r = absolute_rect(page, cell);
-  std::string text = shape_type(cell) + " " + cell_label(cell) + " @(" + format_xy(r.x, r.y) + " " +
-                     format_number(r.width) + "x" + format_number(r.height) + ")";
+  std::string text = shape_type(cell) + " " + one_line(cell_label(cell)) + " @(" +
+                     format_xy(r.x, r.y) + " " + format_number(r.width) + "x" +
+                     format_number(r.height) + ")";
   if (std::string theme = theme_name_of(doc, cell); !theme.empty()) text += " " + theme;
   return text;
 }

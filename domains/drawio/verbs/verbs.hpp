@@ -131,7 +131,8 @@ void apply_theme(Style& style, const ThemeColors& theme);
 // The theme a style's fill matches (built-in or custom), or "".
 std::string theme_name_of(const DrawioDocument& doc, const Cell& cell);
 
-// Reply fragments.
+// Reply fragments. `one_line`: text for one reply line, a line break written as \n.
+std::string one_line(std::string_view text);
 std::string format_xy(double x, double y);
 // "svc Auth @(200,200 140x60) blue": a shape as add, copy and repeat report it.
 std::string shape_text(const DrawioDocument& doc, const Page& page, const Cell& cell);
