@@ -23,7 +23,9 @@ using DeliveryProgress = std::function<void(std::size_t confirmed, std::size_t t
 
 // Delivers effects in order, awaiting each confirmation. On the first failure it sends the
 // `undo` effects of every already-confirmed effect (newest first, best effort) and then reports
-// the failure. `done` is called exactly once, from any thread.
+// the failure. `done` is called exactly once, from any thread; `done` and `progress` may be
+// destroyed on the executor's thread after the caller is gone, so the caller's callbacks hold
+// nothing that must be destroyed elsewhere.
 // Thread: implementations must be safe to call from any thread.
 class EffectExecutor {
  public:

@@ -95,12 +95,16 @@ core::ProgressFn ops_progress(const std::shared_ptr<ProgressReporter>& reporter)
 core::DeliveryProgress delivery_progress(const std::shared_ptr<ProgressReporter>& reporter) {
   if (!reporter) return {};
   const double base = std::max(reporter->last(), 0.0);
-  return [reporter, base](std::size_t confirmed, std::size_t total) {
+  // Weak: the pending call owns the reporter, so an executor that keeps this callback past the
+  // call's end (its thread may outlive the connection) holds nothing of the connection.
+  return [weak = std::weak_ptr(reporter), base](std::size_t confirmed, std::size_t total) {
+    const auto live = weak.lock();
+    if (!live) return;
     const std::size_t step = std::max<std::size_t>(1, (total + 49) / 50);
     if (confirmed % step != 0 && confirmed != total) return;
-    reporter->report(base + static_cast<double>(confirmed), base + static_cast<double>(total),
-                     "confirmed " + std::to_string(confirmed) + " of " + std::to_string(total) +
-                         " external changes");
+    live->report(base + static_cast<double>(confirmed), base + static_cast<double>(total),
+                 "confirmed " + std::to_string(confirmed) + " of " + std::to_string(total) +
+                     " external changes");
   };
 }
 
@@ -206,8 +210,16 @@ void ClientConnection::run_tool(const Tool& tool, const ToolArguments& arguments
     auto self = shared_from_this();
     executor->deliver(
         std::move(effects), delivery_progress(progress),
-        [self, &tool, &session, change, reply, flight, done](const core::Result<void>& delivered) {
-          self->session_->post([self, &tool, &session, change, reply, flight, done, delivered] {
+        // Moves everything it holds into the posted work: the executor's thread may destroy this
+        // callback after the daemon (or a test) has torn the connection down, so it must not
+        // hold the last reference to the connection.
+        [self, &tool, &session, change, reply = reply, flight = flight, done = done,
+         progress = progress](const core::Result<void>& delivered) mutable {
+          progress.reset();
+          auto* strand = self->session_.get();
+          strand->post([self = std::move(self), &tool, &session, change = std::move(change),
+                        reply = std::move(reply), flight = std::move(flight),
+                        done = std::move(done), delivered] {
             auto outcome = delivered ? session.confirm(std::move(*change))
                                      : session.fail(std::move(*change), delivered.error());
             self->finish_tool(tool, outcome, reply, flight);

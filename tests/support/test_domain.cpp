@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -76,25 +77,44 @@ Result<core::EntityTest> color_test(const CardScope& scope, std::string_view val
       [&scope, color = std::string(value)](std::size_t i) { return scope.card(i).color == color; });
 }
 
-// Delivers effects on a detached thread, as a real bridge would complete asynchronously.
+// Delivers effects on a thread of its own, as a real bridge would complete asynchronously. The
+// threads are joined when the executor goes, like a real bridge's io thread is stopped before
+// the worker pool it posts to is destroyed: a thread still inside post() then would touch a
+// destroyed pool.
 class FakeExecutor final : public core::EffectExecutor {
  public:
+  FakeExecutor() = default;
+  FakeExecutor(const FakeExecutor&) = delete;
+  FakeExecutor& operator=(const FakeExecutor&) = delete;
+  FakeExecutor(FakeExecutor&&) = delete;
+  FakeExecutor& operator=(FakeExecutor&&) = delete;
+  ~FakeExecutor() override {
+    const std::lock_guard lock(mutex_);
+    for (auto& thread : threads_)
+      thread.join();
+  }
+
   void deliver(std::vector<core::Effect> effects, core::DeliveryProgress progress,
                std::function<void(core::Result<void>)> done) override {
-    std::thread([effects = std::move(effects), progress = std::move(progress),
-                 done = std::move(done)] {
-      for (std::size_t i = 0; i < effects.size(); ++i) {
-        if (effects[i].payload == "slow")
-          std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        if (effects[i].payload == "fail") {
-          done(make_error("external system refused \"" + effects[i].payload + "\""));
-          return;
-        }
-        if (progress) progress(i + 1, effects.size());
-      }
-      done({});
-    }).detach();
+    const std::lock_guard lock(mutex_);
+    threads_.emplace_back(
+        [effects = std::move(effects), progress = std::move(progress), done = std::move(done)] {
+          for (std::size_t i = 0; i < effects.size(); ++i) {
+            if (effects[i].payload == "slow")
+              std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            if (effects[i].payload == "fail") {
+              done(make_error("external system refused \"" + effects[i].payload + "\""));
+              return;
+            }
+            if (progress) progress(i + 1, effects.size());
+          }
+          done({});
+        });
   }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::thread> threads_;
 };
 
 class DeckDocument final : public core::Document {
