@@ -18,6 +18,7 @@
 #include "domains/drawio/data/stencils.hpp"
 #include "domains/drawio/data/themes.hpp"
 #include "domains/drawio/labels.hpp"
+#include "domains/drawio/references.hpp"
 #include "domains/drawio/selection.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
 
@@ -26,8 +27,6 @@ namespace {
 
 constexpr std::size_t kMaxBlocks = 200;        // describe * / connections *
 constexpr std::size_t kMaxMapRows = 200;       // map lines after the header
-constexpr std::size_t kMaxCandidates = 8;      // names listed in an ambiguity message
-constexpr std::size_t kMaxHints = 3;           // try: lines
 constexpr std::size_t kMaxListedMembers = 20;  // describe of a group
 constexpr int kMaxDepth = 64;                  // nesting walks (files can be cyclic)
 
@@ -141,16 +140,6 @@ const Cell* ancestor_of_kind(const View& v, const Cell& cell, CellKind kind) {
   return nullptr;
 }
 
-bool is_inside(const View& v, const Cell& cell, std::string_view ancestor_id) {
-  const Cell* current = &cell;
-  for (int depth = 0; depth < kMaxDepth && current->parent; ++depth) {
-    if (*current->parent == ancestor_id) return true;
-    current = v.page.find(*current->parent);
-    if (current == nullptr) return false;
-  }
-  return false;
-}
-
 std::string layer_of(const View& v, const PageFacts& facts, const Cell& cell) {
   const Cell* current = &cell;
   for (int depth = 0; depth < kMaxDepth && current->parent; ++depth) {
@@ -189,126 +178,11 @@ struct Target {
   std::string id;
 };
 
-std::vector<std::string> filter_ids(const std::vector<std::string>& ids, const auto& keep) {
-  std::vector<std::string> out;
-  for (const auto& id : ids) {
-    if (keep(id)) out.push_back(id);
-  }
-  return out;
-}
-
-// A reference that names exactly `id` among the ambiguous `ids`: its label when that is unique
-// on the page, else type:Label or Group/Label when they tell it apart, else #id.
-std::string pasteable_ref(const View& v, const std::string& id,
-                          const std::vector<std::string>& ids) {
-  const Cell* cell = v.page.find(id);
-  if (cell == nullptr) return "#" + id;
-  const std::string label = cell_label(*cell);
-  if (label.empty()) return "#" + id;
-  const auto exact = v.index.shape_names().lookup(label);
-  if (exact.level == core::MatchLevel::exact && exact.ids.size() == 1) return quote_token(label);
-  const std::string type = shape_type(*cell);
-  const Cell* group = ancestor_of_kind(v, *cell, CellKind::group);
-  std::size_t same_type = 0, same_group = 0;
-  for (const auto& other_id : ids) {
-    const Cell* other = v.page.find(other_id);
-    if (other == nullptr) continue;
-    if (shape_type(*other) == type) ++same_type;
-    if (ancestor_of_kind(v, *other, CellKind::group) == group) ++same_group;
-  }
-  if (same_type == 1) return quote_token(type + ":" + label);
-  if (same_group == 1 && group != nullptr && !cell_label(*group).empty())
-    return quote_token(cell_label(*group) + "/" + label);
-  return "#" + id;
-}
-
-core::Error ambiguous(const View& v, std::string_view verb, std::string_view ref,
-                      const std::vector<std::string>& ids) {
-  std::string names;
-  for (std::size_t i = 0; i < ids.size() && i < kMaxCandidates; ++i) {
-    const Cell* cell = v.page.find(ids[i]);
-    if (cell == nullptr) continue;
-    names += (names.empty() ? "" : ", ") + list_entry(*cell);
-  }
-  if (ids.size() > kMaxCandidates) names += ", …";
-  std::vector<std::string> hints;
-  for (std::size_t i = 0; i < ids.size() && i < kMaxHints; ++i)
-    hints.push_back(std::string(verb) + " " + pasteable_ref(v, ids[i], ids));
-  return core::make_error(
-      "\"" + std::string(ref) + "\" matches " + std::to_string(ids.size()) + ": " + names,
-      std::move(hints));
-}
-
-core::Error not_found(const View& v, std::string_view verb, std::string_view ref) {
-  if (v.index.shape_names().empty() && v.index.group_names().empty())
-    return core::make_error("unknown shape \"" + std::string(ref) + "\": this page has no shapes");
-  std::vector<std::string> names = v.index.shape_names().names();
-  for (auto& name : v.index.group_names().names())
-    names.push_back(std::move(name));
-  const auto closest = core::closest_matches(ref, names, kMaxHints);
-  std::string message = "unknown shape \"" + std::string(ref) + "\"";
-  if (!closest.empty()) message += ". Did you mean \"" + one_line(closest.front()) + "\"?";
-  std::vector<std::string> hints;
-  hints.reserve(closest.size() + 1);
-  for (const auto& name : closest)
-    hints.push_back(std::string(verb) + " " + quote_token(name));
-  if (hints.empty()) hints.emplace_back("list");
-  return core::make_error(std::move(message), std::move(hints));
-}
-
-// `Group/Label` or `type:Label`: the matching shapes, or nullopt when `ref` is neither form.
-std::optional<std::vector<std::string>> qualified_lookup(const View& v, std::string_view ref) {
-  if (auto slash = ref.find('/'); slash != std::string_view::npos && slash > 0) {
-    auto group = v.index.group_names().lookup(ref.substr(0, slash));
-    if (group.ids.size() == 1) {
-      auto found = v.index.shape_names().lookup(ref.substr(slash + 1));
-      auto members = filter_ids(found.ids, [&](const std::string& id) {
-        const Cell* cell = v.page.find(id);
-        return cell != nullptr && is_inside(v, *cell, group.ids.front());
-      });
-      if (!members.empty()) return members;
-    }
-  }
-  if (auto colon = ref.find(':'); colon != std::string_view::npos && colon > 0 &&
-                                  colon + 1 < ref.size() && ref[colon + 1] != ' ') {
-    const std::string_view type = ref.substr(0, colon);
-    if (type.find(' ') == std::string_view::npos) {
-      auto found = v.index.shape_names().lookup(ref.substr(colon + 1));
-      auto typed = filter_ids(found.ids, [&](const std::string& id) {
-        const Cell* cell = v.page.find(id);
-        return cell != nullptr && shape_type(*cell) == type;
-      });
-      if (!typed.empty()) return typed;
-    }
-  }
-  return std::nullopt;
-}
-
-// A shape or group through #id, the exact label, Group/Label, type:Label, then the cascade
-// (a group wins only when it matches at a better level than any shape).
-core::Result<Target> resolve(const View& v, std::string_view verb, std::string_view ref) {
-  if (ref.empty()) return core::make_error("empty reference");
-  if (ref.starts_with('#')) {
-    const std::string id(ref.substr(1));
-    const CellKind kind = v.index.kind(id);
-    if (kind == CellKind::shape || kind == CellKind::group) return Target{kind, id};
-    return core::make_error("no shape or group with id \"" + id + "\" on this page");
-  }
-  auto shapes = v.index.shape_names().lookup(ref);
-  if (shapes.level != core::MatchLevel::exact) {
-    if (auto qualified = qualified_lookup(v, ref)) {
-      if (qualified->size() == 1) return Target{CellKind::shape, qualified->front()};
-      return ambiguous(v, verb, ref, *qualified);
-    }
-  }
-  auto groups = v.index.group_names().lookup(ref);
-  if (!groups.ids.empty() && (shapes.ids.empty() || groups.level < shapes.level)) {
-    if (groups.ids.size() == 1) return Target{CellKind::group, groups.ids.front()};
-    return ambiguous(v, verb, ref, groups.ids);
-  }
-  if (shapes.ids.size() == 1) return Target{CellKind::shape, shapes.ids.front()};
-  if (shapes.ids.size() > 1) return ambiguous(v, verb, ref, shapes.ids);
-  return not_found(v, verb, ref);
+// A shape or group as ops resolve it (references.hpp); hints correct `written`, the query.
+core::Result<Target> resolve(const View& v, std::string_view written, std::string_view ref) {
+  auto id = resolve_shape_or_group({v.doc, v.page, v.index, written}, ref);
+  if (!id) return id.error();
+  return Target{v.index.kind(*id), std::move(*id)};
 }
 
 // What a query's selector tokens choose (core's engine, see selection.hpp), in document order.
@@ -563,15 +437,16 @@ std::string tokens_text(const std::vector<core::Token>& tokens, std::size_t from
 }
 
 // `describe A -> B` (also <-> and --, which match either direction).
-core::Result<std::string> describe_edges(const View& v, const std::vector<core::Token>& tokens,
+core::Result<std::string> describe_edges(const View& v, const SelectorQuery& query,
                                          std::size_t arrow_at) {
+  const auto& tokens = query.tokens;
   const std::string left = tokens_text(tokens, 0, arrow_at);
   const std::string right = tokens_text(tokens, arrow_at + 1, tokens.size());
   if (left.empty() || right.empty())
     return core::make_error("describe an edge as: describe SOURCE -> TARGET");
-  auto source = resolve(v, "describe", left);
+  auto source = resolve(v, query.written, left);
   if (!source) return source.error();
-  auto target = resolve(v, "describe", right);
+  auto target = resolve(v, query.written, right);
   if (!target) return target.error();
   const bool any_direction = tokens[arrow_at].text != "->";
   std::vector<std::string> edges;
@@ -658,9 +533,9 @@ core::Result<std::string> query_describe(const DrawioDocument& doc, const Select
   }
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (!tokens[i].quoted && core::is_arrow(tokens[i].text))
-      return describe_edges(active, tokens, i);
+      return describe_edges(active, query, i);
   }
-  auto target = resolve(active, "describe", tokens_text(tokens, 0, tokens.size()));
+  auto target = resolve(active, query.written, tokens_text(tokens, 0, tokens.size()));
   if (!target) return target.error();
   const Cell& cell = *active.page.find(target->id);
   const PageFacts facts(active);
@@ -703,7 +578,7 @@ core::Result<std::string> query_connections(const DrawioDocument& doc, const Sel
     return per_shape((*many)->shapes,
                      [&](const Cell& cell) { return connections_block(v, cell, facts); });
   }
-  auto target = resolve(active, "connections", tokens_text(tokens, 0, tokens.size()));
+  auto target = resolve(active, query.written, tokens_text(tokens, 0, tokens.size()));
   if (!target) return target.error();
   return connections_block(active, *active.page.find(target->id), PageFacts(active));
 }

@@ -6,6 +6,7 @@
 #include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "domains/drawio/labels.hpp"
+#include "domains/drawio/references.hpp"
 
 namespace fcp::drawio {
 namespace {
@@ -17,8 +18,8 @@ constexpr int kMaxDepth = 64;  // nesting walks (files can be cyclic)
 // The shapes of one page, in document order.
 class ShapeScope final : public core::SelectorScope {
  public:
-  ShapeScope(const DrawioDocument& doc, std::size_t page)
-      : page_(doc.page(page)), index_(doc.index(page)) {
+  ShapeScope(const DrawioDocument& doc, std::size_t page, std::string_view written)
+      : doc_(doc), page_(doc.page(page)), index_(doc.index(page)), written_(written) {
     shapes_.reserve(index_.shapes());
     for (const Cell& cell : page_.cells()) {
       if (index_.kind(cell.id) == CellKind::shape) shapes_.push_back(&cell);
@@ -43,6 +44,9 @@ class ShapeScope final : public core::SelectorScope {
   }
 
   const std::string& id(std::size_t i) const { return shapes_[i]->id; }
+  // Names in selector values resolve as references in ops do.
+  PageReferences references() const { return {doc_, page_, index_, written_}; }
+  std::string_view written() const { return written_; }
   const Page& page() const { return page_; }
   const PageIndex& index() const { return index_; }
   // True when `id` sits (at any depth) inside the cell `ancestor`.
@@ -56,20 +60,12 @@ class ShapeScope final : public core::SelectorScope {
   }
 
  private:
+  const DrawioDocument& doc_;
   const Page& page_;
   const PageIndex& index_;
+  std::string_view written_;
   std::vector<const Cell*> shapes_;
 };
-
-core::Error unknown_name(std::string_view kind, std::string_view selector, std::string_view value,
-                         const std::vector<std::string>& names) {
-  std::vector<std::string> hints;
-  for (const auto& name : core::closest_matches(value, names, kMaxHints))
-    hints.push_back("@" + std::string(selector) + ":" + quote_token(name));
-  std::string message = "unknown " + std::string(kind) + " \"" + std::string(value) + "\"";
-  if (names.empty()) message += ": this page has no " + std::string(kind) + "s";
-  return core::make_error(std::move(message), std::move(hints));
-}
 
 core::Result<core::EntityTest> orphan_test(const ShapeScope& scope, std::string_view) {
   return core::EntityTest(
@@ -77,29 +73,16 @@ core::Result<core::EntityTest> orphan_test(const ShapeScope& scope, std::string_
 }
 
 core::Result<core::EntityTest> group_test(const ShapeScope& scope, std::string_view value) {
-  const auto found = scope.index().group_names().lookup(value);
-  if (found.ids.empty())
-    return unknown_name("group", "group", value, scope.index().group_names().names());
-  if (found.ids.size() > 1) {
-    std::vector<std::string> hints;
-    for (const auto& id : found.ids) {
-      if (hints.size() < kMaxHints) hints.push_back("@group:#" + id);
-    }
-    return core::make_error("group \"" + std::string(value) + "\" is ambiguous", std::move(hints));
-  }
-  return core::EntityTest([&scope, group = found.ids.front()](std::size_t i) {
-    return scope.inside(scope.id(i), group);
-  });
+  auto group = resolve_group(scope.references(), value);
+  if (!group) return group.error();
+  return core::EntityTest(
+      [&scope, group = *group](std::size_t i) { return scope.inside(scope.id(i), group); });
 }
 
 core::Result<core::EntityTest> connected_test(const ShapeScope& scope, std::string_view value) {
-  const auto found = scope.index().shape_names().lookup(value);
-  if (found.ids.empty())
-    return unknown_name("shape", "connected", value, scope.index().shape_names().names());
-  if (found.ids.size() > 1)
-    return core::make_error("\"" + std::string(value) + "\" is ambiguous (" +
-                            std::to_string(found.ids.size()) + " shapes)");
-  const std::string& center = found.ids.front();
+  auto shape = resolve_shape(scope.references(), value);
+  if (!shape) return shape.error();
+  const std::string& center = *shape;
   std::unordered_set<std::string> neighbours;
   for (const auto& edge_id : scope.index().incident_edges(center)) {
     const auto* entry = scope.index().entry(edge_id);
@@ -126,7 +109,7 @@ core::Result<core::EntityTest> layer_test(const ShapeScope& scope, std::string_v
     }
     names.push_back(std::move(name));
   }
-  return unknown_name("layer", "layer", value, names);
+  return core::unknown_reference({"layer", scope.written()}, value, names);
 }
 
 core::Result<core::EntityTest> page_test(const ShapeScope&, std::string_view value) {
@@ -162,7 +145,7 @@ const core::SelectorCatalog& selector_catalog() {
 core::Result<ShapeSelection> select_shapes(const DrawioDocument& doc, std::size_t page,
                                            std::span<const core::Selector> selectors,
                                            const core::EventLog& log, std::string_view written) {
-  const ShapeScope scope(doc, page);
+  const ShapeScope scope(doc, page, written);
   auto selection = core::select(selectors, scope, log, written);
   if (!selection) return selection.error();
   ShapeSelection out;

@@ -2,6 +2,8 @@
 
 #include <tuple>
 
+#include "core/tokenizer.hpp"
+
 namespace fcp::core {
 namespace {
 
@@ -67,6 +69,79 @@ std::vector<std::string> closest_matches(std::string_view word,
     if (std::find(out.begin(), out.end(), candidate) == out.end()) out.emplace_back(candidate);
   }
   return out;
+}
+
+namespace {
+
+constexpr std::size_t kNamesListed = 12;
+constexpr std::size_t kHintsOffered = 3;
+
+std::string plural_noun(std::string_view noun) {
+  return std::string(noun) + (noun.ends_with('s') ? "es" : "s");
+}
+
+// `written` with each replacement in place of `ref`, skipping ones that do not apply.
+std::vector<std::string> corrected(std::string_view written, std::string_view ref,
+                                   const std::vector<std::string>& replacements) {
+  std::vector<std::string> out;
+  for (const auto& replacement : replacements) {
+    if (out.size() == kHintsOffered) break;
+    if (auto fixed = replace_reference(written, ref, replacement); !fixed.empty())
+      out.push_back(std::move(fixed));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string replace_reference(std::string_view written, std::string_view ref,
+                              std::string_view replacement) {
+  if (ref.empty()) return {};
+  std::string out(written);
+  const std::string quoted = "\"" + std::string(ref) + "\"";
+  if (auto at = out.find(quoted); at != std::string::npos)
+    return out.replace(at, quoted.size(), replacement);
+  for (std::size_t at = 0; (at = out.find(ref, at)) != std::string::npos; at += ref.size()) {
+    const std::size_t end = at + ref.size();
+    const bool starts = at == 0 || out[at - 1] == ' ' || out[at - 1] == ':';
+    const bool ends = end == out.size() || out[end] == ' ';
+    if (starts && ends) return out.replace(at, ref.size(), replacement);
+  }
+  return {};
+}
+
+Error unknown_reference(const ReferenceErrors& how, std::string_view ref,
+                        const std::vector<std::string>& names) {
+  std::string message = "unknown " + std::string(how.noun) + " \"" + std::string(ref) + "\"";
+  if (names.empty()) {
+    message += ": " + (how.when_none.empty() ? "there are no " + plural_noun(how.noun) + " yet"
+                                             : std::string(how.when_none));
+  } else {
+    std::string list;
+    for (std::size_t i = 0; i < names.size() && i < kNamesListed; ++i)
+      list += (i == 0 ? "" : ", ") + quote_token(names[i]);
+    if (names.size() > kNamesListed)
+      list += ", … " + std::to_string(names.size() - kNamesListed) + " more";
+    message += " (" + plural_noun(how.noun) + ": " + list + ")";
+  }
+  std::vector<std::string> tokens;
+  for (const auto& close : closest_matches(ref, names, kHintsOffered))
+    tokens.push_back(quote_token(close));
+  auto hints = corrected(how.written, ref, tokens);
+  if (hints.empty()) hints = how.otherwise;
+  return make_error(std::move(message), std::move(hints));
+}
+
+Error ambiguous_reference(const ReferenceErrors& how, std::string_view ref, std::size_t count,
+                          const std::vector<std::string>& described,
+                          const std::vector<std::string>& tokens) {
+  std::string list;
+  for (std::size_t i = 0; i < described.size() && i < kNamesListed; ++i)
+    list += (i == 0 ? "" : ", ") + described[i];
+  if (count > kNamesListed) list += ", …";
+  return make_error("\"" + std::string(ref) + "\" matches " + std::to_string(count) + " " +
+                        plural_noun(how.noun) + ": " + list,
+                    corrected(how.written, ref, tokens));
 }
 
 }  // namespace fcp::core

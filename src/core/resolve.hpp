@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "core/tokenizer.hpp"
 
 namespace fcp::core {
 
@@ -27,6 +28,35 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::vector<std::string> closest_matches(std::string_view word,
                                          const std::vector<std::string>& candidates,
                                          std::size_t limit = 3);
+
+// What an error about a reference says and offers. Hints are `written` (the op or query as the
+// user wrote it) with the reference replaced, so each is a complete op or query to paste.
+struct ReferenceErrors {
+  std::string_view noun;     // singular: "shape", "track", "object", "page"
+  std::string_view written;  // the op or query as written
+  // Said instead of the list when no name exists at all: "this page has no shapes".
+  std::string_view when_none = {};
+  // Offered when no name is close (or none exists): complete ops, e.g. "track add Bass".
+  std::vector<std::string> otherwise = {};
+};
+
+// `written` with the reference `ref` replaced by `replacement` (already an op token): a quoted
+// "ref" first, else `ref` standing as a whole token or as a key's value. "" when `ref` does not
+// occur that way (so no hint repeats the failed op).
+std::string replace_reference(std::string_view written, std::string_view ref,
+                              std::string_view replacement);
+
+// `unknown NOUN "REF" (NOUNs: a, b, … N more)`, or `unknown NOUN "REF": WHEN_NONE` when
+// `names` is empty; hints: `written` with each of the closest names in place of REF, else
+// `otherwise`.
+Error unknown_reference(const ReferenceErrors& how, std::string_view ref,
+                        const std::vector<std::string>& names);
+
+// `"REF" matches N NOUNs: Auth(svc), Auth(db)` listing `described` (at most 12); hints: `written`
+// with each of `tokens` (op tokens that pick one candidate each, at most 3) in place of REF.
+Error ambiguous_reference(const ReferenceErrors& how, std::string_view ref, std::size_t count,
+                          const std::vector<std::string>& described,
+                          const std::vector<std::string>& tokens);
 
 // A multi-map from names to ids with the cascade as lookup. Add and remove are O(log n);
 // resolution is O(1) expected for the first three levels and O(log n + k) for prefixes;
@@ -78,21 +108,17 @@ class NameIndex {
     return prefix;
   }
 
-  // Exactly one match or an error: `{kind} "ref" not found` with the closest names as hints,
-  // or `{kind} "ref" is ambiguous: …` with the candidate names as hints.
-  Result<Id> resolve(std::string_view ref, std::string_view kind) const {
+  // Exactly one match, or unknown_reference / ambiguous_reference (the candidates' names as
+  // they are spelled, quoted as op tokens, pick them).
+  Result<Id> resolve(std::string_view ref, const ReferenceErrors& how) const {
     Lookup found = lookup(ref);
     if (found.ids.size() == 1) return found.ids.front();
-    if (found.ids.empty()) {
-      return make_error(std::string(kind) + " \"" + std::string(ref) + "\" not found",
-                        closest_matches(ref, names()));
-    }
+    if (found.ids.empty()) return unknown_reference(how, ref, names());
     std::vector<std::string> candidates = names_of(found.ids);
-    std::string list;
-    for (const auto& c : candidates)
-      list += (list.empty() ? "" : ", ") + c;
-    return make_error(std::string(kind) + " \"" + std::string(ref) + "\" is ambiguous: " + list,
-                      candidates);
+    std::vector<std::string> tokens;
+    for (const auto& candidate : candidates)
+      tokens.push_back(quote_token(candidate));
+    return ambiguous_reference(how, ref, found.ids.size(), candidates, tokens);
   }
 
   // Every distinct name (exact spelling), sorted.

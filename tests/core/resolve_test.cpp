@@ -75,11 +75,15 @@ class NameIndexTest : public ::testing::Test {
   NameIndex<int> index_;
 };
 
+ReferenceErrors shape_in(std::string_view written) {
+  return {"shape", written};
+}
+
 TEST_F(NameIndexTest, ExactWinsOverCaseInsensitive) {
   auto found = index_.lookup("auth");
   EXPECT_EQ(found.level, MatchLevel::exact);
   EXPECT_THAT(found.ids, ElementsAre(2));
-  EXPECT_EQ(index_.resolve("Auth", "shape").value(), 1);
+  EXPECT_EQ(index_.resolve("Auth", shape_in("describe Auth")).value(), 1);
 }
 
 TEST_F(NameIndexTest, CaseInsensitiveLevel) {
@@ -92,46 +96,48 @@ TEST_F(NameIndexTest, CaseInsensitiveAmbiguity) {
   auto found = index_.lookup("AUTH");
   EXPECT_EQ(found.level, MatchLevel::case_insensitive);
   EXPECT_THAT(found.ids, UnorderedElementsAre(1, 2));
-  auto resolved = index_.resolve("AUTH", "shape");
+  auto resolved = index_.resolve("AUTH", shape_in("describe AUTH"));
   ASSERT_FALSE(resolved);
-  EXPECT_THAT(resolved.error().message, HasSubstr("shape \"AUTH\" is ambiguous: "));
-  EXPECT_THAT(resolved.error().hints, UnorderedElementsAre("Auth", "auth"));
+  EXPECT_EQ(resolved.error().message, "\"AUTH\" matches 2 shapes: Auth, auth");
+  EXPECT_THAT(resolved.error().hints, ElementsAre("describe Auth", "describe auth"));
 }
 
 TEST_F(NameIndexTest, NormalizedLevel) {
   auto found = index_.lookup("auth_service");
   EXPECT_EQ(found.level, MatchLevel::normalized);
   EXPECT_THAT(found.ids, ElementsAre(3));
-  EXPECT_EQ(index_.resolve("AUTH SERVICE", "shape").value(), 3);
-  EXPECT_EQ(index_.resolve("data-lake", "shape").value(), 5);
+  EXPECT_EQ(index_.resolve("AUTH SERVICE", shape_in("describe AUTH SERVICE")).value(), 3);
+  EXPECT_EQ(index_.resolve("data-lake", shape_in("describe data-lake")).value(), 5);
 }
 
 TEST_F(NameIndexTest, UniquePrefixLevel) {
   auto found = index_.lookup("datab");
   EXPECT_EQ(found.level, MatchLevel::prefix);
   EXPECT_THAT(found.ids, ElementsAre(4));
-  EXPECT_EQ(index_.resolve("auth-serv", "shape").value(), 3);
+  EXPECT_EQ(index_.resolve("auth-serv", shape_in("describe auth-serv")).value(), 3);
 }
 
 TEST_F(NameIndexTest, AmbiguousPrefix) {
   auto found = index_.lookup("Dat");
   EXPECT_EQ(found.level, MatchLevel::prefix);
   EXPECT_THAT(found.ids, UnorderedElementsAre(4, 5));
-  auto resolved = index_.resolve("Dat", "shape");
+  auto resolved = index_.resolve("Dat", shape_in("describe Dat"));
   ASSERT_FALSE(resolved);
-  EXPECT_EQ(resolved.error().message, "shape \"Dat\" is ambiguous: Data Lake, Database");
-  EXPECT_THAT(resolved.error().hints, ElementsAre("Data Lake", "Database"));
+  EXPECT_EQ(resolved.error().message, "\"Dat\" matches 2 shapes: Data Lake, Database");
+  EXPECT_THAT(resolved.error().hints, ElementsAre("describe \"Data Lake\"", "describe Database"));
 }
 
 TEST_F(NameIndexTest, NotFoundSuggestsTheClosest) {
   auto found = index_.lookup("Databse");
   EXPECT_EQ(found.level, MatchLevel::none);
   EXPECT_THAT(found.ids, IsEmpty());
-  auto resolved = index_.resolve("Databse", "shape");
+  auto resolved = index_.resolve("Databse", shape_in("describe Databse"));
   ASSERT_FALSE(resolved);
-  EXPECT_EQ(resolved.error().message, "shape \"Databse\" not found");
+  EXPECT_EQ(
+      resolved.error().message,
+      "unknown shape \"Databse\" (shapes: Auth, Auth-Service, \"Data Lake\", Database, auth)");
   ASSERT_FALSE(resolved.error().hints.empty());
-  EXPECT_EQ(resolved.error().hints.front(), "Database");
+  EXPECT_EQ(resolved.error().hints.front(), "describe Database");
   EXPECT_EQ(index_.lookup("").level, MatchLevel::none);
   EXPECT_EQ(index_.lookup("--").level, MatchLevel::none);
 }
@@ -140,13 +146,14 @@ TEST_F(NameIndexTest, RemovalUpdatesEveryLevel) {
   index_.remove("Database", 4);
   EXPECT_EQ(index_.lookup("Database").level, MatchLevel::none);
   EXPECT_THAT(index_.lookup("Database").ids, IsEmpty());
-  EXPECT_EQ(index_.resolve("dat", "shape").value(), 5);  // the prefix is unique now
+  EXPECT_EQ(index_.resolve("dat", shape_in("describe dat")).value(),
+            5);  // the prefix is unique now
   index_.remove("auth", 2);
   EXPECT_EQ(index_.lookup("auth").level, MatchLevel::case_insensitive);
-  EXPECT_EQ(index_.resolve("AUTH", "shape").value(), 1);
+  EXPECT_EQ(index_.resolve("AUTH", shape_in("describe AUTH")).value(), 1);
   index_.remove("Nope", 9);    // unknown: no effect
   index_.remove("Auth", 999);  // known name, other id: no effect
-  EXPECT_EQ(index_.resolve("Auth", "shape").value(), 1);
+  EXPECT_EQ(index_.resolve("Auth", shape_in("describe Auth")).value(), 1);
   EXPECT_THAT(index_.names(), ElementsAre("Auth", "Auth-Service", "Data Lake"));
 }
 
@@ -157,17 +164,18 @@ TEST(NameIndex, SameNameTwoIdsIsAmbiguousAtExactLevel) {
   auto found = index.lookup("Piano");
   EXPECT_EQ(found.level, MatchLevel::exact);
   EXPECT_THAT(found.ids, ElementsAre("t1", "t2"));
-  EXPECT_FALSE(index.resolve("Piano", "track"));
+  EXPECT_FALSE(index.resolve("Piano", ReferenceErrors{"track", "mute Piano"}));
   index.remove("Piano", "t1");
-  EXPECT_EQ(index.resolve("Piano", "track").value(), "t2");
+  EXPECT_EQ(index.resolve("Piano", ReferenceErrors{"track", "mute Piano"}).value(), "t2");
 }
 
 TEST(NameIndex, EmptyAndClear) {
   NameIndex<int> index;
   EXPECT_TRUE(index.empty());
-  auto missing = index.resolve("x", "track");
+  auto missing = index.resolve("x", ReferenceErrors{"track", "mute x", {}, {"track add x"}});
   ASSERT_FALSE(missing);
-  EXPECT_THAT(missing.error().hints, IsEmpty());
+  EXPECT_EQ(missing.error().message, "unknown track \"x\": there are no tracks yet");
+  EXPECT_THAT(missing.error().hints, ElementsAre("track add x"));
   index.add("x", 1);
   EXPECT_FALSE(index.empty());
   index.clear();
@@ -179,13 +187,37 @@ TEST(NameIndex, ManyNames) {
   NameIndex<int> index;
   for (int i = 0; i < 10000; ++i)
     index.add("shape-" + std::to_string(i), i);
-  EXPECT_EQ(index.resolve("SHAPE_4321", "shape").value(), 4321);
-  EXPECT_EQ(index.resolve("shape-9999", "shape").value(), 9999);
+  EXPECT_EQ(index.resolve("SHAPE_4321", shape_in("describe SHAPE_4321")).value(), 4321);
+  EXPECT_EQ(index.resolve("shape-9999", shape_in("describe shape-9999")).value(), 9999);
   EXPECT_EQ(index.lookup("shape-999").level, MatchLevel::exact);
   EXPECT_EQ(index.lookup("shape99").level, MatchLevel::normalized);
   EXPECT_THAT(index.lookup("shape 12").ids, ElementsAre(12));  // normalized beats prefix
   EXPECT_EQ(index.lookup("shape-1234").ids.size(), 1u);
   EXPECT_EQ(index.lookup("shape123").level, MatchLevel::normalized);
+}
+
+TEST(ReplaceReference, QuotedFirstThenAWholeTokenOrAKeysValue) {
+  EXPECT_EQ(replace_reference("connect \"Auth Svc\" -> Db", "Auth Svc", "Auth"),
+            "connect Auth -> Db");
+  EXPECT_EQ(replace_reference("connect Authx -> Auth", "Auth", "Login"), "connect Authx -> Login");
+  EXPECT_EQ(replace_reference("note Kys C4 track:Kys", "Kys", "Keys"), "note Keys C4 track:Kys");
+  EXPECT_EQ(replace_reference("list @group:Bakend", "Bakend", "Backend"), "list @group:Backend");
+  EXPECT_EQ(replace_reference("describe Auth", "Nope", "Auth"), "");
+}
+
+TEST(UnknownReference, ListsAtMostTwelveNamesAndQuotesThemAsTokens) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 14; ++i)
+    names.push_back("Shape " + std::to_string(i));
+  auto error = unknown_reference({"shape", "remove Shape 99"}, "Shape 99", names);
+  EXPECT_EQ(error.message,
+            "unknown shape \"Shape 99\" (shapes: \"Shape 0\", \"Shape 1\", \"Shape 2\", "
+            "\"Shape 3\", \"Shape 4\", \"Shape 5\", \"Shape 6\", \"Shape 7\", \"Shape 8\", "
+            "\"Shape 9\", \"Shape 10\", \"Shape 11\", … 2 more)");
+  EXPECT_THAT(error.hints,
+              ElementsAre("remove \"Shape 9\"", "remove \"Shape 0\"", "remove \"Shape 1\""));
+  EXPECT_EQ(unknown_reference({"class", "add x"}, "x", {}).message,
+            "unknown class \"x\": there are no classes yet");
 }
 
 }  // namespace

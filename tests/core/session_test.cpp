@@ -73,7 +73,7 @@ TEST_F(SessionTest, FailedOpRollsBackWholeBatchAndLog) {
   auto reply = ops({"add A color:red", "add B color:red", "link A -> Nope", "add C"});
   EXPECT_TRUE(reply.is_error);
   EXPECT_NE(reply.text.find("! op 3 of 4 failed: link A -> Nope"), std::string::npos);
-  EXPECT_NE(reply.text.find("! card \"Nope\" not found"), std::string::npos);
+  EXPECT_NE(reply.text.find("! unknown card \"Nope\" (cards: A, B, Keep)"), std::string::npos);
   EXPECT_NE(reply.text.find("! batch rolled back: 2 earlier ops undone"), std::string::npos);
   EXPECT_EQ(last_line(reply), "[1c 0l]");
   // The log holds only the first call: one undo empties the deck, a second has nothing left.

@@ -211,7 +211,7 @@ Result<DeckDocument::Selected> DeckDocument::select(const core::ParsedOp& op,
                                                     std::size_t positional) const {
   if (op.selectors.empty()) {
     if (op.positionals.size() <= positional) return make_error(op.verb + " needs a card name");
-    auto id = index_.resolve(op.positionals[positional], "card");
+    auto id = index_.resolve(op.positionals[positional], {"card", op.raw});
     if (!id) return id.error();
     return Selected{{*id}, ""};
   }
@@ -288,7 +288,7 @@ Result<core::OpOutcome> DeckDocument::link(const core::ParsedOp& op) {
   std::vector<std::string> chain;
   for (std::size_t i = 0; i < op.positionals.size(); ++i) {
     if (core::is_arrow(op.positionals[i])) continue;
-    auto id = index_.resolve(op.positionals[i], "card");
+    auto id = index_.resolve(op.positionals[i], {"card", op.raw});
     if (!id) return id.error();
     chain.push_back(*id);
   }
@@ -353,7 +353,8 @@ std::optional<Result<std::string>> DeckDocument::query(std::string_view verb, st
   }
   if (verb == "stats") return Result<std::string>("cards:" + std::to_string(cards_.size()));
   if (verb == "describe") {
-    auto id = index_.resolve(args, "card");
+    const std::string written = "describe " + std::string(args);
+    auto id = index_.resolve(args, {"card", written});
     if (!id) return Result<std::string>(id.error());
     const auto& card = cards_.at(*id);
     std::string links;

@@ -123,7 +123,7 @@ core::Result<StyleSet> style_changes(const OpContext& ctx, const std::vector<OpT
         return core::make_error("invalid valign:" + value + " — top, middle or bottom");
       set.keys.emplace_back("verticalAlign", value);
     } else if (key == "theme" && !edge) {
-      auto theme = require_theme(ctx.doc, value);
+      auto theme = require_theme(ctx, value);
       if (!theme) return theme.error();
       set.keys.emplace_back("fillColor", theme->fill);
       set.keys.emplace_back("strokeColor", theme->stroke);

@@ -59,9 +59,7 @@ void place_cell(OpContext& ctx, std::string_view id, double x, double y,
 }
 
 std::string parent_group(const OpContext& ctx, std::string_view id) {
-  const Cell* cell = ctx.page().find(id);
-  if (cell == nullptr || !cell->parent) return {};
-  return ctx.index().kind(*cell->parent) == CellKind::group ? *cell->parent : std::string();
+  return parent_group(ctx.page(), ctx.index(), id);
 }
 
 std::vector<std::string> group_members(const OpContext& ctx, std::string_view group_id) {
@@ -218,21 +216,14 @@ std::optional<ThemeColors> find_theme_colors(const DrawioDocument& doc, std::str
   return std::nullopt;
 }
 
-core::Result<ThemeColors> require_theme(const DrawioDocument& doc, std::string_view name) {
-  if (auto theme = find_theme_colors(doc, name)) return *theme;
+core::Result<ThemeColors> require_theme(const OpContext& ctx, std::string_view name) {
+  if (auto theme = find_theme_colors(ctx.doc, name)) return *theme;
   std::vector<std::string> names;
   for (const auto& theme : data::themes())
     names.emplace_back(theme.name);
-  for (const auto& [custom, theme] : doc.state().custom_themes)
+  for (const auto& [custom, theme] : ctx.doc.state().custom_themes)
     names.push_back(custom);
-  std::string list;
-  for (const auto& n : names)
-    list += (list.empty() ? "" : ", ") + n;
-  std::vector<std::string> hints;
-  for (const auto& close : core::closest_matches(name, names, 1))
-    hints.push_back("theme:" + close);
-  return core::make_error("unknown theme \"" + std::string(name) + "\" — themes: " + list,
-                          std::move(hints));
+  return core::unknown_reference({"theme", ctx.op.raw}, name, names);
 }
 
 void apply_theme(Style& style, const ThemeColors& theme) {

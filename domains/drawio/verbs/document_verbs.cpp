@@ -53,17 +53,10 @@ core::Result<void> verb_load(OpContext& ctx) {
   }
   const auto* pack = data::find_stencil_pack(what);
   if (pack == nullptr) {
-    std::string ids;
     std::vector<std::string> names;
-    for (const auto& p : data::stencil_packs()) {
-      ids += (ids.empty() ? "" : ", ") + std::string(p.id);
+    for (const auto& p : data::stencil_packs())
       names.emplace_back(p.id);
-    }
-    std::vector<std::string> hints;
-    for (const auto& close : core::closest_matches(what, names, 1))
-      hints.push_back("load " + close);
-    return core::make_error("unknown stencil pack \"" + what + "\". Available: " + ids,
-                            std::move(hints));
+    return core::unknown_reference({"stencil pack", ctx.op.raw}, what, names);
   }
   const std::string id(pack->id);
   const auto& loaded = ctx.doc.state().loaded_packs;

@@ -68,7 +68,7 @@ core::Result<void> verb_group(OpContext& ctx) {
       "rounded=0;whiteSpace=wrap;html=1;container=1;collapsible=0;verticalAlign=top;"
       "fontStyle=1;dashed=1;fillColor=none;strokeColor=#666666;");
   if (const std::string* theme_name = ctx.op.param("theme")) {
-    auto theme = require_theme(ctx.doc, *theme_name);
+    auto theme = require_theme(ctx, *theme_name);
     if (!theme) return theme.error();
     apply_theme(*group.style, *theme);
     group.style->set("dashed", "0");

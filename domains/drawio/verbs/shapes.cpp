@@ -287,11 +287,11 @@ core::Result<void> verb_add(OpContext& ctx) {
 
   std::optional<ThemeColors> theme;
   if (const std::string* name = op.param("theme")) {
-    auto found = require_theme(ctx.doc, *name);
+    auto found = require_theme(ctx, *name);
     if (!found) return found.error();
     theme = *found;
   } else if (!kind->theme.empty()) {
-    auto found = require_theme(ctx.doc, kind->theme);
+    auto found = require_theme(ctx, kind->theme);
     if (!found) return found.error();
     theme = *found;
   } else if (kind->themed) {
@@ -486,7 +486,7 @@ core::Result<void> verb_define(OpContext& ctx) {
   }
   CustomType type{name, base, op.param_or("theme", ""), op.param_or("badge", ""), std::nullopt};
   if (!type.theme.empty()) {
-    if (auto theme = require_theme(ctx.doc, type.theme); !theme) return theme.error();
+    if (auto theme = require_theme(ctx, type.theme); !theme) return theme.error();
   }
   if (const std::string* size = op.param("size")) {
     auto parsed = parse_size(*size);

@@ -33,10 +33,7 @@ core::Result<std::size_t> find_page(const OpContext& ctx, std::string_view name)
   std::vector<std::string> names;
   for (const auto& page : pages)
     names.emplace_back(page.name());
-  std::vector<std::string> hints;
-  for (const auto& close : core::closest_matches(name, names, 2))
-    hints.push_back("page " + subcommand(ctx) + " " + quote_token(close));
-  return core::make_error("unknown page \"" + std::string(name) + "\"", std::move(hints));
+  return core::unknown_reference({"page", ctx.op.raw}, name, names);
 }
 
 std::string page_stats(const DrawioDocument& doc, std::size_t page) {
@@ -67,10 +64,7 @@ core::Result<std::string> find_layer(const OpContext& ctx, std::string_view name
   std::vector<std::string> names;
   for (const Cell* layer : layers)
     names.push_back(layer_name(ctx.page(), *layer));
-  std::vector<std::string> hints;
-  for (const auto& close : core::closest_matches(name, names, 2))
-    hints.push_back("layer " + subcommand(ctx) + " " + quote_token(close));
-  return core::make_error("unknown layer \"" + std::string(name) + "\"", std::move(hints));
+  return core::unknown_reference({"layer", ctx.op.raw}, name, names);
 }
 
 // A copy of `source` with every cell id replaced by a fresh one (references follow).

@@ -135,7 +135,7 @@ core::Result<void> verb_modify(OpContext& ctx) {
       auto color = parse_color_param(ctx, value, key);
       if (!color) return color.error();
     } else if (key == "theme") {
-      if (auto theme = require_theme(ctx.doc, value); !theme) return theme.error();
+      if (auto theme = require_theme(ctx, value); !theme) return theme.error();
     } else if (key.starts_with("prop.")) {
       if (key.size() == 5 || !is_style_key_name(key.substr(5)) || key.substr(5) == "id" ||
           key.substr(5) == "label")
@@ -180,7 +180,7 @@ core::Result<void> verb_modify(OpContext& ctx) {
         } else if (key == "font") {
           cell.style->set("fontColor", *parse_color_param(ctx, value, key));
         } else if (key == "theme") {
-          apply_theme(*cell.style, *require_theme(ctx.doc, value));
+          apply_theme(*cell.style, *require_theme(ctx, value));
         } else if (key.starts_with("prop.")) {
           if (!cell.wrapper) {
             cell.wrapper = Wrapper{};

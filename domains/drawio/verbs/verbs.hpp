@@ -11,6 +11,7 @@
 #include "core/domain.hpp"
 #include "core/response.hpp"
 #include "domains/drawio/document.hpp"
+#include "domains/drawio/references.hpp"
 
 namespace fcp::drawio {
 
@@ -42,12 +43,10 @@ struct OpToken {
 std::vector<OpToken> ordered_tokens(const core::ParsedOp& op);
 
 // ---- references (references.cpp) -----------------------------------------------------------
-// A shape by reference: `Label`, alias, `type:Label`, `Group/Label`, through the cascade. Errors
-// carry the whole op with the reference corrected as pasteable `try:` hints.
+// The active page's references for the op (references.hpp): errors offer the op corrected.
+PageReferences references_of(const OpContext& ctx);
 core::Result<std::string> resolve_shape(const OpContext& ctx, std::string_view ref);
-// A group by name (cascade over group names).
 core::Result<std::string> resolve_group(const OpContext& ctx, std::string_view ref);
-// A shape, or failing that a group (edge endpoints, move, style).
 core::Result<std::string> resolve_shape_or_group(const OpContext& ctx, std::string_view ref);
 // What an op's target tokens name: each named reference, resolved by `resolve`, united with
 // the shapes all its selector tokens choose together on the active page (core's selector
@@ -126,7 +125,7 @@ struct ThemeColors {
   std::string name, fill, stroke, font_color;
 };
 std::optional<ThemeColors> find_theme_colors(const DrawioDocument& doc, std::string_view name);
-core::Result<ThemeColors> require_theme(const DrawioDocument& doc, std::string_view name);
+core::Result<ThemeColors> require_theme(const OpContext& ctx, std::string_view name);
 void apply_theme(Style& style, const ThemeColors& theme);
 // The theme a style's fill matches (built-in or custom), or "".
 std::string theme_name_of(const DrawioDocument& doc, const Cell& cell);

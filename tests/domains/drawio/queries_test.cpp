@@ -246,7 +246,7 @@ TEST_F(QueriesTest, DescribeAmbiguousListsCandidatesWithPasteableHints) {
             vertex("w2", "Worker2", 200, 0, 120, 60, "rounded=1;") +
             vertex("w3", "Worker3", 400, 0, 120, 60, "rounded=1;"));
   const core::Error error = fail("describe Work");
-  EXPECT_EQ(error.message, "\"Work\" matches 3: Worker1(svc), Worker2(svc), Worker3(svc)");
+  EXPECT_EQ(error.message, "\"Work\" matches 3 shapes: Worker1(svc), Worker2(svc), Worker3(svc)");
   EXPECT_EQ(error.hints,
             (std::vector<std::string>{"describe Worker1", "describe Worker2", "describe Worker3"}));
 }
@@ -255,7 +255,7 @@ TEST_F(QueriesTest, AmbiguousSameLabelIsQualifiedByType) {
   load_page(vertex("d1", "Dup", 0, 0, 120, 60, "shape=cylinder3;") +
             vertex("d2", "Dup", 200, 0, 120, 60, "rounded=1;"));
   const core::Error error = fail("describe Dup");
-  EXPECT_EQ(error.message, "\"Dup\" matches 2: Dup(db), Dup(svc)");
+  EXPECT_EQ(error.message, "\"Dup\" matches 2 shapes: Dup(db), Dup(svc)");
   EXPECT_EQ(error.hints, (std::vector<std::string>{"describe \"db:Dup\"", "describe \"svc:Dup\""}));
   // The hints work when pasted.
   EXPECT_EQ(ask("describe \"svc:Dup\"").substr(0, 9), "Dup (svc)");
@@ -274,7 +274,8 @@ TEST_F(QueriesTest, AmbiguousSameLabelAndTypeFallsBackToGroupOrId) {
 TEST_F(QueriesTest, DescribeNotFoundSuggestsClosest) {
   load_page(architecture_cells());
   const core::Error error = fail("describe Auht");
-  EXPECT_EQ(error.message, "unknown shape \"Auht\". Did you mean \"Auth\"?");
+  EXPECT_EQ(error.message,
+            "unknown shape \"Auht\" (shapes: Auth, Cache, Gateway, UserDB, redis, Backend)");
   ASSERT_FALSE(error.hints.empty());
   EXPECT_EQ(error.hints.front(), "describe Auth");
   const core::Error connections = fail("connections Cahce");
