@@ -133,13 +133,12 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
   if (word == "describe" || word == "wires") {
     const MaxObject* o = device.object(arg);
     if (o == nullptr) {
-      std::vector<std::string> names, hints;
+      std::vector<std::string> names;
       for (const auto& [id, object] : device.objects())
         names.push_back(id);
-      for (const auto& close : core::closest_matches(arg, names, 2))
-        hints.push_back(word + " " + close);
+      const std::string written = word + " " + core::quote_token(arg);
       return core::Result<std::string>(
-          core::make_error("unknown object \"" + arg + "\"", std::move(hints)));
+          core::unknown_reference({"object", written, "the device is empty"}, arg, names));
     }
     std::string out;
     if (word == "describe") {

@@ -55,20 +55,9 @@ core::Result<const MaxObject*> resolve(const LofiOp& ctx, std::string_view id) {
   core::NameIndex<std::string> names;
   for (const auto& [key, object] : ctx.device.objects())
     names.add(key, key);
-  auto found = names.lookup(id);
-  if (found.ids.size() == 1) return ctx.device.object(found.ids.front());
-  std::vector<std::string> hints;
-  std::string raw = ctx.op.raw;
-  for (const auto& close : core::closest_matches(id, names.names(), 2)) {
-    std::string fixed = raw;
-    if (auto at = fixed.find(id); at != std::string::npos) fixed.replace(at, id.size(), close);
-    hints.push_back(fixed);
-  }
-  return core::make_error(found.ids.size() > 1
-                              ? "\"" + std::string(id) + "\" is ambiguous"
-                              : "unknown object \"" + std::string(id) + "\"" +
-                                    (ctx.device.objects().empty() ? ": the device is empty" : ""),
-                          std::move(hints));
+  auto found = names.resolve(id, {"object", ctx.op.raw, "the device is empty"});
+  if (!found) return found.error();
+  return ctx.device.object(*found);
 }
 
 // The objects an op names: its ids, united with what its selectors choose together (core's

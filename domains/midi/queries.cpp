@@ -218,7 +218,7 @@ struct Query {
   std::string with(std::size_t i, std::string_view replacement) const {
     std::string out = verb;
     for (std::size_t t = 0; t < tokens.size(); ++t)
-      out += " " + (t == i ? std::string(replacement) : as_token(tokens[t].text));
+      out += " " + (t == i ? std::string(replacement) : core::quote_token(tokens[t].text));
     return out;
   }
   // The value of the first `key:VALUE` token (unquoted), erasing it from the positionals.
@@ -236,7 +236,8 @@ struct Query {
 };
 
 std::string example_track(const Song& song) {
-  return song.tracks().empty() ? std::string("Piano") : as_token(song.tracks().front().name);
+  return song.tracks().empty() ? std::string("Piano")
+                               : core::quote_token(song.tracks().front().name);
 }
 
 core::Error missing_track(const Song& song, std::string_view verb, std::string_view range) {
@@ -248,38 +249,12 @@ core::Error missing_track(const Song& song, std::string_view verb, std::string_v
                           std::move(hints));
 }
 
-// A track by name (exact, case-insensitive, normalized, unique prefix). The errors' hints are
-// the query with the closest names in place of token `index`.
+// A track by name, as ops resolve it; the errors' hints are the query corrected.
 core::Result<const Track*> find_track(const Song& song, const Query& query, std::size_t index,
                                       std::string_view name) {
-  core::NameIndex<EntityId> names;
-  for (const auto& track : song.tracks())
-    names.add(track.name, track.id);
-  const auto found = names.lookup(name);
-  if (found.ids.size() == 1) return song.track(found.ids.front());
-  std::vector<std::string> hints, candidates;
-  if (found.ids.size() > 1) {
-    for (const auto& track : song.tracks()) {
-      if (std::find(found.ids.begin(), found.ids.end(), track.id) == found.ids.end()) continue;
-      candidates.push_back(track.name);
-      hints.push_back(query.with(index, as_token(track.name)));
-    }
-    return core::make_error(
-        "track \"" + std::string(name) + "\" is ambiguous: " + join(candidates, ", "),
-        std::move(hints));
-  }
-  for (const auto& track : song.tracks())
-    candidates.push_back(track.name);
-  if (candidates.empty()) {
-    return core::make_error("track \"" + std::string(name) + "\" not found: the song has no tracks",
-                            {"track add Piano instrument:acoustic-grand-piano"});
-  }
-  for (const auto& close : core::closest_matches(name, candidates, 2))
-    hints.push_back(query.with(index, as_token(close)));
-  if (hints.empty()) hints.push_back(query.with(index, as_token(candidates.front())));
-  return core::make_error(
-      "track \"" + std::string(name) + "\" not found (tracks: " + capped_list(candidates) + ")",
-      std::move(hints));
+  auto id = resolve_track_name(song, name, query.with(index, core::quote_token(name)));
+  if (!id) return id.error();
+  return song.track(*id);
 }
 
 // [start, stop) from "M.B-M.B" (positions as in ops; `end` works, relative ones do not). With
@@ -631,7 +606,7 @@ core::Result<std::string> query_events(const Song& song, const Query& query) {
   }
   if (hidden > 0) {
     out.add("… " + std::to_string(hidden) + " more events (narrow the range: events " +
-            as_token(tracks.front()->name) + " 1.1-4.4)");
+            core::quote_token(tracks.front()->name) + " 1.1-4.4)");
   }
   return out.str();
 }
@@ -683,7 +658,7 @@ core::Result<std::string> find_selected(const Song& song, const Query& query,
   for (std::size_t i = 0; i < query.size(); ++i) {
     if (query.tokens[i].quoted || !query[i].starts_with('@')) {
       return core::make_error("find takes a pitch or selectors, not both",
-                              {query.with(i, "@pitch:" + as_token(query[i]))});
+                              {query.with(i, "@pitch:" + core::quote_token(query[i]))});
     }
     selectors.push_back(core::parse_selector(query[i]));
     written += " " + query[i];

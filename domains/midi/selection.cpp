@@ -46,25 +46,7 @@ EventKind control_kind(ControlKind kind) {
 
 }  // namespace
 
-std::string as_token(std::string_view text) {
-  if (!text.empty() && text.find_first_of(" \t\":,") == std::string_view::npos)
-    return std::string(text);
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 namespace {
-
-std::string replace_token(std::string_view written, std::string_view from, const std::string& to) {
-  std::string out(written);
-  if (auto at = out.find(from); at != std::string::npos && !from.empty())
-    out.replace(at, from.size(), to);
-  return out;
-}
 
 // The song's events in the scope's order: notes by track and time, controls by track and time,
 // then the conductor's changes after the start and its markers, by time.
@@ -357,35 +339,14 @@ core::Result<EntityId> resolve_track_name(const Song& song, std::string_view nam
   core::NameIndex<EntityId> index;
   for (const auto& track : song.tracks())
     index.add(track.name, track.id);
-  auto found = index.lookup(name);
-  if (found.ids.size() == 1) return found.ids.front();
-  std::vector<std::string> hints;
-  if (found.ids.size() > 1) {
-    std::string list;
-    for (EntityId id : found.ids) {
-      const std::string& candidate = song.track(id)->name;
-      list += (list.empty() ? "" : ", ") + candidate;
-      hints.push_back(replace_token(written, name, as_token(candidate)));
-    }
-    return core::make_error("track \"" + std::string(name) + "\" is ambiguous: " + list,
-                            std::move(hints));
+  std::vector<std::string> otherwise;
+  if (!song.tracks().empty()) {
+    auto first =
+        core::replace_reference(written, name, core::quote_token(song.tracks().front().name));
+    if (!first.empty()) otherwise.push_back(std::move(first));
   }
-  std::vector<std::string> names;
-  for (const auto& track : song.tracks())
-    names.push_back(track.name);
-  for (const auto& close : core::closest_matches(name, names, 2))
-    hints.push_back(replace_token(written, name, as_token(close)));
-  hints.push_back("track add " + as_token(name) + " instrument:acoustic-grand-piano");
-  std::string message = "track \"" + std::string(name) + "\" not found";
-  if (names.empty()) {
-    message += ": the song has no tracks yet";
-  } else {
-    std::string list;
-    for (const auto& n : names)
-      list += (list.empty() ? "" : ", ") + n;
-    message += " (tracks: " + list + ")";
-  }
-  return core::make_error(std::move(message), std::move(hints));
+  otherwise.push_back("track add " + core::quote_token(name) + " instrument:acoustic-grand-piano");
+  return index.resolve(name, {"track", written, "the song has no tracks yet", otherwise});
 }
 
 core::Result<std::pair<Tick, Tick>> parse_range(const Song& song, std::string_view text,

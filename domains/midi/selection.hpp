@@ -56,12 +56,8 @@ core::Result<EventSelection> select_events(const Song& song,
 // The key a conductor event has for @recent (SongEdit::touched_entities): "tempo@960".
 std::string conductor_event_key(EventKind kind, Tick tick);
 
-// A track by name: exact, case-insensitive, normalized, unique prefix. Errors list the tracks and
-// offer `written` with the closest names in place of `name`, or `track add NAME`.
-// `text` as one op token: quoted (with \" and \\ escaped) when it holds a space, tab, ':', ',' or
-// '"'.
-std::string as_token(std::string_view text);
-
+// A track by name through the engine's cascade. Errors list the tracks and offer `written` with
+// the closest names in place of `name`, else with the first track, or `track add NAME`.
 core::Result<EntityId> resolve_track_name(const Song& song, std::string_view name,
                                           std::string_view written);
 

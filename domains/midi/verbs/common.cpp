@@ -52,9 +52,9 @@ core::Error hints_as_ops(const OpContext& ctx, core::Error error, std::string_vi
     const bool whole_token = hint.find(':') != std::string::npos;  // program:4, ch:10
     if (!key.empty()) {
       ops.push_back(core::replace_param_token(
-          ctx.op.raw, key, whole_token ? hint : std::string(key) + ":" + as_token(hint)));
-    } else if (auto op =
-                   replace_written(ctx.op.raw, written, whole_token ? hint : as_token(hint))) {
+          ctx.op.raw, key, whole_token ? hint : std::string(key) + ":" + core::quote_token(hint)));
+    } else if (auto op = replace_written(ctx.op.raw, written,
+                                         whole_token ? hint : core::quote_token(hint))) {
       ops.push_back(std::move(*op));
     }
   }
