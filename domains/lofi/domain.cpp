@@ -15,13 +15,6 @@ namespace {
 
 namespace json = boost::json;
 
-std::optional<long> to_long(std::string_view text) {
-  long value = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
-
 long setting(const json::object& settings, std::string_view key, long fallback) {
   const json::value* value = settings.if_contains(key);
   if (value == nullptr || !value->is_number()) return fallback;
@@ -78,13 +71,14 @@ class LofiDomain final : public core::Domain {
   std::string card_sections() const override { return lofi::card_sections(); }
   std::vector<core::VerbSpec> queries() const override { return lofi_queries(); }
   std::vector<core::KeySpec> new_document_keys() const override {
-    return {core::integer_key("width", "10-4000"), core::integer_key("height", "10-4000")};
+    return {core::integer_key("width").between(10, 4000),
+            core::integer_key("height").between(10, 4000)};
   }
   std::vector<core::VerbSpec> session_extensions() const override {
     return {core::VerbSpec{"connect", "", "", "link to the Max daemon (ping first)"}
                 .with(core::key("host", "H"))
-                .with(core::integer_key("port", "7400"))
-                .with(core::integer_key("reply", "7401"))
+                .with(core::integer_key("port").between(1, 65535).by_default("7400"))
+                .with(core::integer_key("reply").between(0, 65535).by_default("7401"))
                 .with(core::key("timeout", "5000|5s"))
                 .example("connect port:7400 reply:7401"),
             {"disconnect", "", "", "edit offline"},
@@ -97,15 +91,9 @@ class LofiDomain final : public core::Domain {
       const core::SessionCommand& command) const override {
     Device device;
     if (const std::string* title = command.arg("title")) device.info().name = *title;
-    for (auto [key, slot] :
-         {std::pair{"width", &device.info().width}, std::pair{"height", &device.info().height}}) {
-      if (const std::string* text = command.param(key)) {
-        auto value = to_long(*text);
-        if (!value || *value < 10 || *value > 4000)
-          return core::make_error("invalid " + std::string(key) + ":" + *text + " — 10..4000 px");
-        *slot = static_cast<double>(*value);
-      }
-    }
+    if (auto width = command.integer("width")) device.info().width = static_cast<double>(*width);
+    if (auto height = command.integer("height"))
+      device.info().height = static_cast<double>(*height);
     auto document = std::make_unique<LofiDocument>(std::move(device));
     attach_if_answering(*document);
     return std::unique_ptr<core::Document>(std::move(document));
@@ -135,15 +123,9 @@ class LofiDomain final : public core::Domain {
     if (command.command == "connect") {
       bridge::BridgeOptions options = defaults_;
       if (const std::string* host = command.param("host")) options.host = *host;
-      for (auto [key, slot] :
-           {std::pair{"port", &options.port}, std::pair{"reply", &options.reply_port}}) {
-        if (const std::string* text = command.param(key)) {
-          auto value = to_long(*text);
-          if (!value || *value < (key == std::string_view("reply") ? 0 : 1) || *value > 65535)
-            return core::make_error("invalid " + std::string(key) + ":" + *text);
-          *slot = static_cast<std::uint16_t>(*value);
-        }
-      }
+      if (auto port = command.integer("port")) options.port = static_cast<std::uint16_t>(*port);
+      if (auto reply = command.integer("reply"))
+        options.reply_port = static_cast<std::uint16_t>(*reply);
       if (const std::string* text = command.param("timeout")) {
         std::string digits = *text;
         if (digits.ends_with("ms")) digits.resize(digits.size() - 2);
@@ -152,7 +134,7 @@ class LofiDomain final : public core::Domain {
           digits.pop_back();
           factor = 1000;
         }
-        auto value = to_long(digits);
+        auto value = core::to_integer(digits);
         if (!value || *value * factor < 50 || *value * factor > 60000)
           return core::make_error("invalid timeout:" + *text + " — 50ms..60s");
         options.timeout = std::chrono::milliseconds(*value * factor);

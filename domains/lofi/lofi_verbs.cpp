@@ -13,8 +13,6 @@
 namespace fcp::lofi {
 namespace {
 
-constexpr std::size_t kMaxRepeat = 256;
-
 std::optional<double> number(std::string_view text) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
   double value = 0;
@@ -37,17 +35,6 @@ core::Result<std::pair<double, double>> pair_param(const LofiOp& ctx, std::strin
   }
   return core::make_error("invalid " + std::string(key) + ":" + *text + " — use " +
                           std::string(key) + (separator == ',' ? ":X,Y" : ":WxH"));
-}
-
-core::Result<int> port_param(const LofiOp& ctx, std::string_view key) {
-  const std::string* text = ctx.op.param(key);
-  if (text == nullptr) return 0;
-  int value = -1;
-  auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
-  if (ec != std::errc() || ptr != text->data() + text->size() || value < 0 || value > 255)
-    return core::make_error("invalid " + std::string(key) + ":" + *text +
-                            " — a port number from 0");
-  return value;
 }
 
 core::Result<const MaxObject*> resolve(const LofiOp& ctx, std::string_view id) {
@@ -185,16 +172,14 @@ core::Result<void> wire_or_unwire(LofiOp& ctx, bool add) {
       return core::make_error(verb + ": expected -> between objects, got \"" + p[i] +
                               "\" (outlets and inlets are out:N in:N)");
   }
-  auto outlet = port_param(ctx, "out");
-  if (!outlet) return outlet.error();
-  auto inlet = port_param(ctx, "in");
-  if (!inlet) return inlet.error();
+  const auto outlet = static_cast<int>(ctx.op.integer("out").value_or(0));
+  const auto inlet = static_cast<int>(ctx.op.integer("in").value_or(0));
   for (std::size_t i = 0; i + 2 < p.size(); i += 2) {
     auto source = resolve(ctx, p[i]);
     if (!source) return source.error();
     auto destination = resolve(ctx, p[i + 2]);
     if (!destination) return destination.error();
-    auto wire = checked_wire(ctx, **source, *outlet, **destination, *inlet);
+    auto wire = checked_wire(ctx, **source, outlet, **destination, inlet);
     if (!wire) return wire.error();
     const std::string shown = wire->source + ":" + std::to_string(wire->outlet) + " -> " +
                               wire->destination + ":" + std::to_string(wire->inlet);
@@ -400,12 +385,7 @@ core::Result<void> copy_or_repeat(LofiOp& ctx, bool repeat) {
   auto original = resolve(ctx, ctx.op.positionals[0]);
   if (!original) return original.error();
   std::size_t count = 1;
-  if (repeat) {
-    auto n = number(ctx.op.param_or("count", ""));
-    if (!n || *n < 1 || *n > kMaxRepeat || std::floor(*n) != *n)
-      return core::make_error("invalid count — 1.." + std::to_string(kMaxRepeat));
-    count = static_cast<std::size_t>(*n);
-  }
+  if (repeat) count = static_cast<std::size_t>(ctx.op.integer("count").value_or(1));
   double dx = (*original)->size ? (*original)->size->at(0) + 10 : 60, dy = 0;
   if (!repeat) std::tie(dx, dy) = std::pair{0.0, 60.0};
   if (ctx.op.has_param("by")) {

@@ -48,7 +48,7 @@ void add_object_verbs(core::VerbTable<LofiOp>& verbs) {
                 .example("copy osc1 as:osc2 by:0,60"),
             verb_copy);
   verbs.add(VerbSpec{"repeat", "ID", "objects", "numbered copies (a row of 8 dials)"}
-                .with(integer_key("count", "N").require())
+                .with(integer_key("count").between(1, 256).require())
                 .with(key("by", "DX,DY"))
                 .example("repeat cutoff count:3 by:50,0"),
             verb_repeat);
@@ -56,15 +56,15 @@ void add_object_verbs(core::VerbTable<LofiOp>& verbs) {
 
 void add_wire_verbs(core::VerbTable<LofiOp>& verbs) {
   verbs.add(VerbSpec{"wire", "SRC -> DST [-> DST…]", "wires", "patch cords → /lofi/wire"}
-                .with(integer_key("out", "N", "outlet, from 0"))
-                .with(integer_key("in", "N", "inlet, from 0"))
+                .with(integer_key("out", "N", "outlet, from 0").between(0, 255))
+                .with(integer_key("in", "N", "inlet, from 0").between(0, 255))
                 .arrows()
                 .example("wire vol -> out")
                 .example("wire osc1 -> vol in:1"),
             verb_wire);
   verbs.add(VerbSpec{"unwire", "SRC -> DST", "wires", "→ /lofi/unwire"}
-                .with(integer_key("out", "N"))
-                .with(integer_key("in", "N"))
+                .with(integer_key("out").between(0, 255))
+                .with(integer_key("in").between(0, 255))
                 .arrows()
                 .deletes()
                 .example("unwire osc1 -> vol"),

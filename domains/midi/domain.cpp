@@ -100,12 +100,7 @@ core::Result<std::vector<std::string>> export_wav(const core::SessionCommand& co
         "no General MIDI SoundFont found: install timgm6mb-soundfont, set "
         "FCP_SOUNDFONT, or load-soundfont PATH");
   }
-  if (const std::string* rate = command.param("rate")) {
-    auto value = to_int(*rate);
-    if (!value || *value < 8000 || *value > 192000)
-      return core::make_error("invalid rate:" + *rate + " — 8000..192000");
-    options.sample_rate = *value;
-  }
+  if (auto rate = command.integer("rate")) options.sample_rate = static_cast<int>(*rate);
   render::RenderStats stats;
   auto progress = [&](double done, double total) {
     if (ctx.progress) ctx.progress(done, total, "rendering audio");
@@ -139,16 +134,16 @@ class MidiDomain final : public core::Domain {
   std::string card_sections() const override { return card_; }
   std::vector<core::VerbSpec> queries() const override { return query_specs(); }
   std::vector<core::KeySpec> new_document_keys() const override {
-    return {core::number_key("tempo", "10-1000").by_default("120"),
+    return {core::number_key("tempo").between(10, 1000).by_default("120"),
             core::key("key", "KEY").by_default("C"), core::key("time-sig", "N/D").by_default("4/4"),
-            core::integer_key("ppqn", "N").by_default("480")};
+            core::integer_key("ppqn").between(24, 32767).by_default("480")};
   }
   std::vector<core::VerbSpec> session_extensions() const override {
     return {
         {"load-soundfont", "PATH", "", "use an SF2 for export and instruments"},
         core::VerbSpec{"export", "wav", "", "render through FluidSynth (progress notifications)"}
             .with(core::key("path", "FILE.wav").require().also({"as"}))
-            .with(core::integer_key("rate", "44100"))
+            .with(core::integer_key("rate").between(8000, 192000).by_default("44100"))
             .example("export wav path:song.wav")};
   }
   std::vector<std::string> file_extensions() const override { return {"mid", "midi"}; }
@@ -158,21 +153,12 @@ class MidiDomain final : public core::Domain {
     Song song;
     Conductor& c = song.conductor();
     if (const std::string* title = command.arg("title")) c.title = *title;
-    if (const std::string* ppqn = command.param("ppqn")) {
-      auto value = to_int(*ppqn);
-      if (!value || *value < 24 || *value > 32767)
-        return core::make_error("invalid ppqn:" + *ppqn + " — 24..32767 (480 is usual)");
-      c.ppqn = *value;
-      c.division.ticks_per_quarter = *value;
-      c.meter = theory::MeterMap(*value);
+    if (auto ppqn = command.integer("ppqn")) {
+      c.ppqn = static_cast<int>(*ppqn);
+      c.division.ticks_per_quarter = c.ppqn;
+      c.meter = theory::MeterMap(c.ppqn);
     }
-    if (const std::string* tempo = command.param("tempo")) {
-      double bpm = 0;
-      auto [ptr, ec] = std::from_chars(tempo->data(), tempo->data() + tempo->size(), bpm);
-      if (ec != std::errc() || !(bpm >= 10 && bpm <= 1000))
-        return core::make_error("invalid tempo:" + *tempo + " — 10..1000 BPM");
-      c.tempos[0] = bpm;
-    }
+    if (auto bpm = command.number("tempo")) c.tempos[0] = *bpm;
     if (const std::string* meter = command.param("time-sig")) {
       const auto slash = meter->find('/');
       auto n = to_int(std::string_view(*meter).substr(0, slash));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 
 #include "core/resolve.hpp"
 
@@ -187,16 +188,11 @@ Error undeclared_keys_error(const VerbSpec& spec, const ParsedOp& op,
 }
 
 bool is_integer(std::string_view text) {
-  if (!text.empty() && (text.front() == '-' || text.front() == '+')) text.remove_prefix(1);
-  return !text.empty() &&
-         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return to_integer(text).has_value();
 }
 
 bool is_number(std::string_view text) {
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  double value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return ec == std::errc() && end == text.data() + text.size() && std::isfinite(value);
+  return to_number(text).has_value();
 }
 
 bool is_boolean(std::string_view text) {
@@ -207,6 +203,19 @@ bool is_boolean(std::string_view text) {
   return false;
 }
 
+// A number within the key's range; the fix offered is the nearest value it takes.
+Result<void> check_range(const VerbSpec& spec, const KeySpec& declared, const ParsedOp& op,
+                         const Param& param) {
+  if (!declared.minimum && !declared.maximum) return {};
+  const double value = std::strtod(param.value.c_str(), nullptr);
+  if (value >= declared.minimum.value_or(value) && value <= declared.maximum.value_or(value))
+    return {};
+  return make_error(declared.name + ":" + param.value + ": " + spec.name + " " + declared.name +
+                        ": takes " + range_text(declared),
+                    {replace_param_token(op.raw, param.key,
+                                         declared.name + ":" + clamped_value(declared, value))});
+}
+
 Result<void> check_value(const VerbSpec& spec, const KeySpec& declared, const ParsedOp& op,
                          const Param& param) {
   const std::string& value = param.value;
@@ -215,13 +224,15 @@ Result<void> check_value(const VerbSpec& spec, const KeySpec& declared, const Pa
     case ValueKind::text:
       return {};
     case ValueKind::integer:
-      if (is_integer(value)) return {};
-      return make_error(form + ": " + declared.name + " takes a whole number (" +
-                        declared.card_text() + ")");
+      if (!is_integer(value))
+        return make_error(form + ": " + declared.name + " takes a whole number (" +
+                          declared.card_text() + ")");
+      return check_range(spec, declared, op, param);
     case ValueKind::number:
-      if (is_number(value)) return {};
-      return make_error(form + ": " + declared.name + " takes a number (" + declared.card_text() +
-                        ")");
+      if (!is_number(value))
+        return make_error(form + ": " + declared.name + " takes a number (" + declared.card_text() +
+                          ")");
+      return check_range(spec, declared, op, param);
     case ValueKind::boolean:
       if (is_boolean(value)) return {};
       return make_error(form + ": " + declared.name + " takes true or false",

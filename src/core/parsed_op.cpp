@@ -1,5 +1,7 @@
 #include "core/parsed_op.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -156,6 +158,33 @@ const std::string* ParsedOp::param(std::string_view key) const {
 std::string ParsedOp::param_or(std::string_view key, std::string_view fallback) const {
   const std::string* value = param(key);
   return value != nullptr ? *value : std::string(fallback);
+}
+
+std::optional<long long> ParsedOp::integer(std::string_view key) const {
+  const std::string* value = param(key);
+  return value != nullptr ? to_integer(*value) : std::nullopt;
+}
+
+std::optional<double> ParsedOp::number(std::string_view key) const {
+  const std::string* value = param(key);
+  return value != nullptr ? to_number(*value) : std::nullopt;
+}
+
+std::optional<long long> to_integer(std::string_view text) {
+  if (text.starts_with('+')) text.remove_prefix(1);
+  long long value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+std::optional<double> to_number(std::string_view text) {
+  if (text.starts_with('+')) text.remove_prefix(1);
+  double value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+    return std::nullopt;
+  return value;
 }
 
 Result<ParsedOp> parse_op(std::string_view input, const ParseHooks* hooks) {

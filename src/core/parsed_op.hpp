@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,10 +37,19 @@ struct ParsedOp {
   const std::string* param(std::string_view key) const;
   bool has_param(std::string_view key) const { return param(key) != nullptr; }
   std::string param_or(std::string_view key, std::string_view fallback) const;
+  // The value of an integer or number key (the engine checked its kind and range before the
+  // handler runs); nullopt when the op leaves the key out.
+  std::optional<long long> integer(std::string_view key) const;
+  std::optional<double> number(std::string_view key) const;
   bool is_quoted(std::size_t positional) const {
     return positional < positional_quoted.size() && positional_quoted[positional];
   }
 };
+
+// Numbers as ops write them: "42", "+3", "-1"; "0.5", "1e3". nullopt for anything else
+// (trailing text, an empty string, inf or nan).
+std::optional<long long> to_integer(std::string_view text);
+std::optional<double> to_number(std::string_view text);
 
 // Domain hook: tokens this returns true for stay positionals even if they look like key:value
 // (a domain's own range syntax, for instance). Checked after selectors and quoted tokens.

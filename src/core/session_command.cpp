@@ -113,6 +113,16 @@ const std::string* SessionCommand::param(std::string_view key) const {
   return it != params.end() ? &it->second : nullptr;
 }
 
+std::optional<long long> SessionCommand::integer(std::string_view key) const {
+  const std::string* value = param(key);
+  return value != nullptr ? to_integer(*value) : std::nullopt;
+}
+
+std::optional<double> SessionCommand::number(std::string_view key) const {
+  const std::string* value = param(key);
+  return value != nullptr ? to_number(*value) : std::nullopt;
+}
+
 std::span<const std::string_view> builtin_session_commands() {
   return builtin_commands;
 }

@@ -21,6 +21,9 @@ struct SessionCommand {
 
   const std::string* arg(std::string_view key) const;
   const std::string* param(std::string_view key) const;
+  // A checked integer or number key's value, as ParsedOp::integer and ::number.
+  std::optional<long long> integer(std::string_view key) const;
+  std::optional<double> number(std::string_view key) const;
 };
 
 // The commands every domain has.

@@ -1,6 +1,7 @@
 #include "core/verb_registry.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace fcp::core {
@@ -26,6 +27,33 @@ std::string KeySpec::card_text() const {
     form += value;
   }
   return required ? form : "[" + form + "]";
+}
+
+namespace {
+
+std::string number_text(double value) {
+  if (value == std::floor(value) && std::abs(value) < 1e15)
+    return std::to_string(static_cast<long long>(value));
+  std::string text = std::to_string(value);
+  text.erase(text.find_last_not_of('0') + 1);
+  return text;
+}
+
+}  // namespace
+
+KeySpec& KeySpec::between(double low, double high) {
+  minimum = low;
+  maximum = high;
+  if (value == "N") value = number_text(low) + ".." + number_text(high);
+  return *this;
+}
+
+std::string range_text(const KeySpec& spec) {
+  return number_text(spec.minimum.value_or(0)) + ".." + number_text(spec.maximum.value_or(0));
+}
+
+std::string clamped_value(const KeySpec& spec, double value) {
+  return number_text(std::clamp(value, spec.minimum.value_or(value), spec.maximum.value_or(value)));
 }
 
 KeySpec key(std::string name, std::string value, std::string description) {

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -36,6 +37,8 @@ struct KeySpec {
   // The forms (first positional words, lowercased) this key belongs to, e.g. {"rename"} for
   // `track rename NAME to:NEW`; empty: every form of the verb.
   std::vector<std::string> forms;
+  // Integer and number keys: the values accepted, inclusive (the engine refuses others).
+  std::optional<double> minimum, maximum;
 
   KeySpec& require() {
     required = true;
@@ -53,6 +56,8 @@ struct KeySpec {
     default_value = std::move(default_place);
     return *this;
   }
+  // Integer and number keys: only LOW..HIGH; the card shows the range when the value form is "N".
+  KeySpec& between(double low, double high);
   KeySpec& about(std::string text) {
     description = std::move(text);
     return *this;
@@ -60,6 +65,10 @@ struct KeySpec {
   // "theme:T" or "[theme:T]"
   std::string card_text() const;
 };
+
+// "LOW..HIGH" of a key with a range; `value` moved into that range, as the key takes it.
+std::string range_text(const KeySpec& spec);
+std::string clamped_value(const KeySpec& spec, double value);
 
 // Builders for the common kinds of keys.
 KeySpec key(std::string name, std::string value, std::string description = {});

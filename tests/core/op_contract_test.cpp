@@ -24,6 +24,9 @@ VerbRegistry make_registry() {
                    .with(key("to", "NEW").only_for({"rename"}))
                    .with(key("instrument", "INST").also({"inst"}).only_for({"add"})));
   registry.add(VerbSpec{"resize", "REF", "position", "size"}.with(key("to", "WxH").require()));
+  registry.add(VerbSpec{"fade", "REF", "any", "ranges"}
+                   .with(integer_key("steps").between(1, 16))
+                   .with(number_key("gain").between(-60, 6)));
   registry.add(VerbSpec{"connect", "A -> B", "edges", "edges"}.arrows().with(key("label", "T")));
   registry.add(VerbSpec{"remove", "REF", "shapes", "delete"}.deletes());
   registry.add(VerbSpec{"label", "REF TEXT", "shapes", "rename"});
@@ -164,6 +167,34 @@ TEST(OpContract, ValueKindsAreChecked) {
   EXPECT_EQ(dir.error.message, "dir:belwo: add dir: takes below|above|left|right");
   ASSERT_FALSE(dir.error.hints.empty());
   EXPECT_EQ(dir.error.hints[0], "add svc A near:B dir:below");
+}
+
+TEST(OpContract, RangesAreCheckedAndTheFixIsTheNearestValueTaken) {
+  const auto registry = make_registry();
+  EXPECT_TRUE(check(registry, "fade A steps:16 gain:-60").ok);
+  EXPECT_TRUE(check(registry, "fade A steps:+1 gain:0.5").ok);
+  auto steps = check(registry, "fade A steps:17");
+  ASSERT_FALSE(steps.ok);
+  EXPECT_EQ(steps.error.message, "steps:17: fade steps: takes 1..16");
+  EXPECT_EQ(steps.error.hints, std::vector<std::string>{"fade A steps:16"});
+  auto gain = check(registry, "fade A gain:-80.5");
+  ASSERT_FALSE(gain.ok);
+  EXPECT_EQ(gain.error.hints, std::vector<std::string>{"fade A gain:-60"});
+  // The card shows the range in place of N.
+  EXPECT_EQ(registry.find("fade")->keys[0].card_text(), "[steps:1..16]");
+}
+
+TEST(ParsedOpNumbers, IntegerAndNumberValuesOfKeys) {
+  auto op = parse_op("fade A steps:+3 gain:-1.5 name:x");
+  ASSERT_TRUE(op);
+  EXPECT_EQ(op->integer("steps"), 3);
+  EXPECT_EQ(op->number("gain"), -1.5);
+  EXPECT_EQ(op->integer("gain"), std::nullopt);
+  EXPECT_EQ(op->integer("name"), std::nullopt);
+  EXPECT_EQ(op->integer("missing"), std::nullopt);
+  EXPECT_EQ(to_integer("99999999999999999999"), std::nullopt);
+  EXPECT_EQ(to_number("inf"), std::nullopt);
+  EXPECT_EQ(to_number(""), std::nullopt);
 }
 
 TEST(OpContract, OpenKeysAreAcceptedByTheirTest) {

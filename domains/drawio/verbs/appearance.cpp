@@ -99,15 +99,9 @@ core::Result<StyleSet> style_changes(const OpContext& ctx, const std::vector<OpT
     } else if (key == "font" || key == "font-color" || key == "fontColor") {
       done = color("fontColor", "font");
     } else if (key == "fontSize" || key == "font-size") {
-      auto size = parse_number(value, key);
-      if (!size || *size < 1 || *size > 500)
-        return core::make_error("invalid " + key + ":" + value + " — a font size from 1 to 500");
-      set.keys.emplace_back("fontSize", format_number(*size));
+      set.keys.emplace_back("fontSize", format_number(core::to_number(value).value()));
     } else if (key == "opacity") {
-      auto number = parse_number(value, key);
-      if (!number || *number < 0 || *number > 100)
-        return core::make_error("invalid opacity:" + value + " — 0 to 100");
-      set.keys.emplace_back("opacity", format_number(*number));
+      set.keys.emplace_back("opacity", format_number(core::to_number(value).value()));
     } else if (key == "rounded" || key == "dashed" || key == "shadow") {
       auto on = parse_bool(value, key);
       if (!on) return on.error();
@@ -115,13 +109,9 @@ core::Result<StyleSet> style_changes(const OpContext& ctx, const std::vector<OpT
     } else if (key == "font-family" || key == "fontFamily") {
       set.keys.emplace_back("fontFamily", value);
     } else if (key == "align") {
-      if (value != "left" && value != "center" && value != "right")
-        return core::make_error("invalid align:" + value + " — left, center or right");
-      set.keys.emplace_back("align", value);
+      set.keys.emplace_back("align", core::to_lower(value));
     } else if (key == "valign") {
-      if (value != "top" && value != "middle" && value != "bottom")
-        return core::make_error("invalid valign:" + value + " — top, middle or bottom");
-      set.keys.emplace_back("verticalAlign", value);
+      set.keys.emplace_back("verticalAlign", core::to_lower(value));
     } else if (key == "theme" && !edge) {
       auto theme = require_theme(ctx, value);
       if (!theme) return theme.error();
@@ -129,10 +119,7 @@ core::Result<StyleSet> style_changes(const OpContext& ctx, const std::vector<OpT
       set.keys.emplace_back("strokeColor", theme->stroke);
       set.keys.emplace_back("fontColor", theme->font_color);
     } else if (key == "width" || key == "stroke-width") {
-      auto width = parse_number(value, key);
-      if (!width || *width <= 0 || *width > 50)
-        return core::make_error("invalid " + key + ":" + value + " — 0.5 to 50");
-      set.keys.emplace_back("strokeWidth", format_number(*width));
+      set.keys.emplace_back("strokeWidth", format_number(core::to_number(value).value()));
     } else if (edge && (key == "exit" || key == "entry")) {
       auto port = port_position(value, key);
       if (!port) return port.error();

@@ -177,12 +177,8 @@ core::Result<EdgeLook> edge_look(const OpContext& ctx, std::string_view arrow) {
       look.keys.emplace_back("strokeColor", *color);
     }
   }
-  if (const std::string* width = ctx.op.param("width")) {
-    auto value = parse_number(*width, "width");
-    if (!value || *value <= 0 || *value > 50)
-      return core::make_error("invalid width:" + *width + " — a stroke width from 0.5 to 50");
-    look.keys.emplace_back("strokeWidth", format_number(*value));
-  }
+  if (auto width = ctx.op.number("width"))
+    look.keys.emplace_back("strokeWidth", format_number(*width));
   return look;
 }
 

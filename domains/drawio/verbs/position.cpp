@@ -346,12 +346,7 @@ core::Result<void> verb_distribute(OpContext& ctx) {
   if (!targets) return targets.error();
   if (nothing_to_change(ctx, *targets)) return {};
   std::vector<std::string> ids = std::move(targets->ids);
-  std::optional<double> gap;
-  if (const std::string* text = ctx.op.param("gap")) {
-    auto value = parse_number(*text, "gap");
-    if (!value || *value < 0) return core::make_error("invalid gap:" + *text);
-    gap = *value;
-  }
+  const std::optional<double> gap = ctx.op.number("gap");
   if (ids.size() < (gap ? 2u : 3u))
     return core::make_error("distribute needs at least three shapes (two with gap:N)");
   const bool horizontal = axis == "horizontal";
@@ -406,12 +401,7 @@ core::Result<void> verb_layout(OpContext& ctx) {
     return core::make_error("unknown direction \"" + dir + "\" — use TB, LR, BT or RL",
                             {"layout @all dir:LR"});
   request.direction = *direction;
-  if (const std::string* spacing = ctx.op.param("spacing")) {
-    auto value = parse_number(*spacing, "spacing");
-    if (!value || *value < 5 || *value > 2000)
-      return core::make_error("invalid spacing:" + *spacing + " — 5 to 2000 px");
-    request.spacing = *value;
-  }
+  if (auto spacing = ctx.op.number("spacing")) request.spacing = *spacing;
   if (const std::string* routing = ctx.op.param("routing")) {
     auto parsed = layout::parse_routing(*routing);
     if (!parsed)

@@ -13,7 +13,6 @@ namespace fcp::drawio {
 namespace {
 
 constexpr double kGap = 60;
-constexpr std::size_t kMaxCount = 1000;
 constexpr double kMaxAutoWidth = 480;
 
 // What `add` makes: the draw.io style, default size and FCP type name of a TYPE token.
@@ -300,13 +299,7 @@ core::Result<void> verb_add(OpContext& ctx) {
 
   std::size_t count = 1;
   bool numbered = false;
-  if (const std::string* text = op.param("count")) {
-    auto value = parse_number(*text, "count");
-    if (!value || *value < 1 || *value > static_cast<double>(kMaxCount) ||
-        std::floor(*value) != *value) {
-      return core::make_error("invalid count:" + *text + " — use a whole number from 1 to " +
-                              std::to_string(kMaxCount));
-    }
+  if (auto value = op.integer("count")) {
     count = static_cast<std::size_t>(*value);
     numbered = true;
   }

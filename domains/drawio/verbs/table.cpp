@@ -29,7 +29,7 @@ void add_shape_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(key("size", "WxH"))
                 .with(key("label", "\"Display\"", "display text when LABEL is a short name"))
                 .with(key("in", "GROUP"))
-                .with(integer_key("count", "N", "numbered copies"))
+                .with(integer_key("count", "N", "numbered copies").between(1, 1000))
                 .example("add svc Auth theme:blue near:Gateway dir:right"),
             verb_add);
   verbs.add(VerbSpec{"remove", "REF|@SELECTOR|GROUP…", "shapes", "delete shapes with their edges"}
@@ -59,7 +59,7 @@ void add_connection_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(key("source-arrow", "K"))
                 .with(key("target-arrow", "K"))
                 .with(color_key("stroke").also({"color"}))
-                .with(number_key("width", "N", "stroke width"))
+                .with(number_key("width", "N", "stroke width").between(0.5, 50))
                 .arrows()
                 .example("connect Web -> Orders label:\"HTTPS\""),
             verb_connect);
@@ -69,32 +69,33 @@ void add_connection_verbs(core::VerbTable<OpContext>& verbs) {
 }
 
 void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
-  verbs.add(VerbSpec{"style", "REF|@SEL|GROUP [bold] [italic] [dashed]… | SRC -> TGT", "appearance",
-                     "colours, fonts, flags, draw.io keys; edges too"}
-                .with(color_key("fill"))
-                .with(color_key("stroke").also({"color"}))
-                .with(color_key("font").also({"font-color", "fontColor"}))
-                .with(number_key("fontSize").also({"font-size"}))
-                .with(key("font-family", "NAME").also({"fontFamily"}))
-                .with(number_key("opacity", "0-100"))
-                .with(key("rounded", "0|1"))
-                .with(key("dashed", "0|1"))
-                .with(key("shadow", "0|1"))
-                .with(choice_key("align", {"left", "center", "right"}))
-                .with(choice_key("valign", {"top", "middle", "bottom"}))
-                .with(key("theme", "T"))
-                .with(number_key("width", "N", "stroke width").also({"stroke-width"}))
-                .with(key("source-arrow", "K"))
-                .with(key("target-arrow", "K"))
-                .with(key("exit", "FACE[@0..1]", "edges: where it leaves its source"))
-                .with(key("entry", "FACE[@0..1]", "edges: where it enters its target"))
-                .arrows()
-                .accepting({"any draw.io style key (fillColor, rounded, arcSize, …)",
-                            [](std::string_view name) { return data::is_drawio_style_key(name); },
-                            data::drawio_style_keys()})
-                .example("style Auth fill:#dae8fc bold")
-                .example("style Web -> Orders dashed stroke:red"),
-            verb_style);
+  verbs.add(
+      VerbSpec{"style", "REF|@SEL|GROUP [bold] [italic] [dashed]… | SRC -> TGT", "appearance",
+               "colours, fonts, flags, draw.io keys; edges too"}
+          .with(color_key("fill"))
+          .with(color_key("stroke").also({"color"}))
+          .with(color_key("font").also({"font-color", "fontColor"}))
+          .with(number_key("fontSize").between(1, 500).also({"font-size"}))
+          .with(key("font-family", "NAME").also({"fontFamily"}))
+          .with(number_key("opacity").between(0, 100))
+          .with(key("rounded", "0|1"))
+          .with(key("dashed", "0|1"))
+          .with(key("shadow", "0|1"))
+          .with(choice_key("align", {"left", "center", "right"}))
+          .with(choice_key("valign", {"top", "middle", "bottom"}))
+          .with(key("theme", "T"))
+          .with(number_key("width", "N", "stroke width").between(0.5, 50).also({"stroke-width"}))
+          .with(key("source-arrow", "K"))
+          .with(key("target-arrow", "K"))
+          .with(key("exit", "FACE[@0..1]", "edges: where it leaves its source"))
+          .with(key("entry", "FACE[@0..1]", "edges: where it enters its target"))
+          .arrows()
+          .accepting({"any draw.io style key (fillColor, rounded, arcSize, …)",
+                      [](std::string_view name) { return data::is_drawio_style_key(name); },
+                      data::drawio_style_keys()})
+          .example("style Auth fill:#dae8fc bold")
+          .example("style Web -> Orders dashed stroke:red"),
+      verb_style);
   verbs.add(VerbSpec{"label", "REF \"text\" | SRC -> TGT \"text\"", "appearance",
                      "rename a shape or label an edge"}
                 .arrows(),
@@ -124,13 +125,13 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
       VerbSpec{"align", "REF… left|right|top|bottom|center|middle", "position", "line shapes up"},
       verb_align);
   verbs.add(VerbSpec{"distribute", "REF… horizontal|vertical", "position", "even spacing"}.with(
-                number_key("gap")),
+                number_key("gap").between(0, 100000)),
             verb_distribute);
   verbs.add(VerbSpec{"layout", "[@all|GROUP]", "position",
                      "automatic layout (Graphviz); pinned shapes stay"}
                 .with(choice_key("algo", {"layered", "tree", "force"}))
                 .with(choice_key("dir", {"TB", "LR", "BT", "RL"}))
-                .with(number_key("spacing"))
+                .with(number_key("spacing").between(5, 2000))
                 .with(choice_key("routing", {"orthogonal", "spline", "straight"}))
                 .with(key("pin", "REF,@SEL"))
                 .example("layout @all algo:layered dir:LR"),
@@ -200,7 +201,7 @@ void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(key("suffix", "\" copy\"")),
             verb_copy);
   verbs.add(VerbSpec{"repeat", "REF", "universal", "numbered copies at successive offsets"}
-                .with(integer_key("count").require())
+                .with(integer_key("count").between(1, 1000).require())
                 .with(key("by", "DX,DY")),
             verb_repeat);
 }

@@ -201,13 +201,8 @@ core::Result<int> velocity_param(const OpContext& ctx, std::string_view key, int
 }
 
 core::Result<int> channel_param(const OpContext& ctx, const Track& track) {
-  const std::string* text = ctx.op.param("ch");
-  if (text == nullptr) return track.channel;
-  int channel = 0;
-  auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), channel);
-  if (ec != std::errc() || ptr != text->data() + text->size() || channel < 1 || channel > 16)
-    return core::make_error("invalid ch:" + *text + " — channels are 1..16 (10 is drums)");
-  return channel - 1;
+  const auto channel = ctx.op.integer("ch");
+  return channel ? static_cast<int>(*channel) - 1 : track.channel;
 }
 
 core::Result<int> parse_pitch_for(const OpContext& ctx, const Track& track, std::string_view text) {

@@ -16,16 +16,6 @@
 namespace fcp::midi {
 namespace {
 
-constexpr std::size_t kMaxRepeat = 1000;
-
-std::optional<long> signed_int(std::string_view text) {
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  long value = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
-
 std::vector<Note> notes_of(const OpContext& ctx, const std::vector<EntityId>& ids) {
   std::vector<Note> notes;
   notes.reserve(ids.size());
@@ -179,7 +169,7 @@ core::Result<void> verb_transpose(OpContext& ctx) {
                                                        : "transpose takes one semitone count",
                             song_hints(ctx, {"transpose @track:Piano -12"}));
   }
-  auto semitones = signed_int(ctx.op.positionals[0]);
+  auto semitones = core::to_integer(ctx.op.positionals[0]);
   if (!semitones || std::abs(*semitones) > 127)
     return core::make_error("invalid semitone count \"" + ctx.op.positionals[0] + "\"",
                             song_hints(ctx, {"transpose @track:Piano -12"}));
@@ -225,7 +215,7 @@ core::Result<void> verb_velocity(OpContext& ctx) {
     if (!v || *v < 1) return core::make_error("invalid velocity \"" + text + "\"");
     absolute = *v;
   } else {
-    auto d = signed_int(text);
+    auto d = core::to_integer(text);
     if (!d) return core::make_error("invalid velocity change \"" + text + "\" — +N, -N or =V");
     delta = *d;
   }
@@ -248,12 +238,7 @@ core::Result<void> verb_quantize(OpContext& ctx) {
   auto grid = duration_param(ctx, "grid", "sixteenth");
   if (!grid) return grid.error();
   double strength = 1.0;
-  if (const std::string* text = ctx.op.param("strength")) {
-    auto v = signed_int(*text);
-    if (!v || *v < 1 || *v > 100)
-      return core::make_error("invalid strength:" + *text + " — 1..100");
-    strength = static_cast<double>(*v) / 100.0;
-  }
+  if (auto percent = ctx.op.integer("strength")) strength = static_cast<double>(*percent) / 100.0;
   const std::string ends_text = core::to_lower(ctx.op.param_or("ends", "false"));
   const bool ends =
       ends_text == "true" || ends_text == "yes" || ends_text == "on" || ends_text == "1";
@@ -331,11 +316,7 @@ core::Result<void> verb_modify(OpContext& ctx) {
 }
 
 core::Result<void> verb_repeat(OpContext& ctx) {
-  const std::string* count_text = ctx.op.param("count");
-  auto count = count_text ? signed_int(*count_text) : std::optional<long>(1);
-  if (!count || *count < 1 || *count > static_cast<long>(kMaxRepeat))
-    return core::make_error("invalid count — 1.." + std::to_string(kMaxRepeat),
-                            {"repeat @track:Drums @range:1.1-1.4 count:3"});
+  const long long count = ctx.op.integer("count").value_or(1);
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
   if (ids->empty()) return {};
@@ -361,7 +342,7 @@ core::Result<void> verb_repeat(OpContext& ctx) {
     start = *to;
   }
   std::size_t added = 0;
-  for (long i = 0; i < *count; ++i) {
+  for (long long i = 0; i < count; ++i) {
     for (Note n : notes) {
       n.id = ctx.edit.song().allocate_id();
       n.tick = n.tick - first + start + static_cast<Tick>(i) * period;
@@ -370,7 +351,7 @@ core::Result<void> verb_repeat(OpContext& ctx) {
     }
   }
   ctx.lines.push_back(core::created("Repeated " + count_notes(notes.size()) + " x" +
-                                    std::to_string(*count) + " (" + std::to_string(added) +
+                                    std::to_string(count) + " (" + std::to_string(added) +
                                     " added)"));
   return {};
 }

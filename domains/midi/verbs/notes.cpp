@@ -61,11 +61,7 @@ core::Result<void> verb_chord(OpContext& ctx) {
   auto chord = theory::parse_chord(op.positionals[1]);
   if (!chord) return hints_as_ops(ctx, chord.error(), op.positionals[1]);
   int octave = 4, inversion = 0;
-  if (const std::string* text = op.param("octave")) {
-    octave = std::atoi(text->c_str());
-    if (octave < -1 || octave > 9 || text->empty())
-      return core::make_error("invalid octave:" + *text + " — -1..9 (C4 is middle C)");
-  }
+  if (auto chosen = op.integer("octave")) octave = static_cast<int>(*chosen);
   if (const std::string* text = op.param("inv")) {
     inversion = std::atoi(text->c_str());
     if (inversion < 0 || inversion >= static_cast<int>(chord->intervals.size()))

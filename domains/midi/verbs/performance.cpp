@@ -11,17 +11,6 @@
 namespace fcp::midi {
 namespace {
 
-std::optional<long> number_param(const OpContext& ctx, std::string_view key) {
-  const std::string* text = ctx.op.param(key);
-  if (text == nullptr) return std::nullopt;
-  std::string_view view = *text;
-  if (!view.empty() && view.front() == '+') view.remove_prefix(1);
-  long value = 0;
-  auto [ptr, ec] = std::from_chars(view.data(), view.data() + view.size(), value);
-  if (ec != std::errc() || ptr != view.data() + view.size() || view.empty()) return -1'000'000;
-  return value;
-}
-
 std::vector<Note> selected(const OpContext& ctx, const std::vector<EntityId>& ids) {
   std::vector<Note> notes;
   for (EntityId id : ids)
@@ -86,10 +75,7 @@ core::Result<void> verb_swing(OpContext& ctx) {
   if (ids->empty()) return {};
   auto grid = duration_param(ctx, "grid", "eighth");
   if (!grid) return grid.error();
-  const long amount = number_param(ctx, "amount").value_or(60);
-  if (amount < 50 || amount > 75)
-    return core::make_error(
-        "invalid amount — 50 (straight) to 75 (hard swing); 67 is a triplet feel");
+  const long long amount = ctx.op.integer("amount").value_or(60);
   // Notes on the off-beat of each pair of grid steps move later by (amount-50)% of two steps.
   const double shift = (static_cast<double>(amount) - 50.0) / 100.0 * 2.0 * *grid;
   std::size_t moved = 0;
@@ -111,11 +97,12 @@ core::Result<void> verb_humanize(OpContext& ctx) {
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
   if (ids->empty()) return {};
-  const long timing = number_param(ctx, "timing").value_or(10);
-  const long velocity = number_param(ctx, "vel").value_or(8);
-  const long seed = number_param(ctx, "seed").value_or(1);
-  if (timing < 0 || timing > ctx.song().ppqn() || velocity < 0 || velocity > 64 || seed < 0)
-    return core::make_error("humanize timing:TICKS (0..ppqn) vel:N (0..64) seed:N (≥0)");
+  const long timing = static_cast<long>(ctx.op.integer("timing").value_or(10));
+  const long velocity = static_cast<long>(ctx.op.integer("vel").value_or(8));
+  const auto seed = ctx.op.integer("seed").value_or(1);
+  if (timing < 0 || timing > ctx.song().ppqn())
+    return core::make_error("humanize timing:" + std::to_string(timing) + ": takes 0.." +
+                            std::to_string(ctx.song().ppqn()) + " ticks (a quarter note)");
   // Reproducible: the same seed and selection give the same result.
   std::mt19937 random(static_cast<std::uint32_t>(seed));
   std::uniform_int_distribution<long> jitter(-timing, timing);
@@ -163,9 +150,7 @@ core::Result<void> verb_staccato(OpContext& ctx) {
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
   if (ids->empty()) return {};
-  const long amount = number_param(ctx, "amount").value_or(50);
-  if (amount < 5 || amount > 95)
-    return core::make_error("invalid amount — 5..95 (% of the length)");
+  const long long amount = ctx.op.integer("amount").value_or(50);
   for (Note n : selected(ctx, *ids)) {
     n.duration = std::max<std::uint32_t>(
         1, static_cast<std::uint32_t>(std::lround(n.duration * static_cast<double>(amount) / 100)));

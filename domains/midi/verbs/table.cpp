@@ -20,7 +20,7 @@ core::KeySpec vel_key() {
   return key("vel", "V", "1-127 or ppp…fff");
 }
 core::KeySpec ch_key() {
-  return integer_key("ch", "1-16");
+  return integer_key("ch").between(1, 16);
 }
 
 void add_music_verbs(core::VerbTable<OpContext>& verbs) {
@@ -38,7 +38,7 @@ void add_music_verbs(core::VerbTable<OpContext>& verbs) {
           .with(dur_key().by_default("quarter"))
           .with(vel_key().by_default("80"))
           .with(ch_key())
-          .with(integer_key("octave", "-1..9").by_default("4"))
+          .with(integer_key("octave").between(-1, 9).by_default("4"))
           .with(integer_key("inv", "N", "inversion"))
           .with(choice_key("voicing", {"close", "open", "drop2", "drop3", "spread"}))
           .with(dur_key("strum"))
@@ -64,8 +64,8 @@ void add_music_verbs(core::VerbTable<OpContext>& verbs) {
 void add_state_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"track", "add|remove|rename NAME", "state", "tracks"}
                 .with(key("instrument", "INST").only_for({"add"}))
-                .with(integer_key("program", "0-127").only_for({"add"}))
-                .with(integer_key("ch", "1-16").only_for({"add"}))
+                .with(integer_key("program").between(0, 127).only_for({"add"}))
+                .with(ch_key().only_for({"add"}))
                 .with(key("bank", "MSB[.LSB]").only_for({"add"}))
                 .with(key("to", "NEW").only_for({"rename"}))
                 .deletes()
@@ -74,7 +74,7 @@ void add_state_verbs(core::VerbTable<OpContext>& verbs) {
             verb_track);
   verbs.add(VerbSpec{"program", "TRACK [INSTRUMENT]", "state", "instrument, also mid-track"}
                 .with(key("instrument", "INST"))
-                .with(integer_key("program", "0-127"))
+                .with(integer_key("program").between(0, 127))
                 .with(key("bank", "MSB[.LSB]"))
                 .with(at_key().places("1.1"))
                 .example("program Keys electric-piano-1 at:9.1"),
@@ -128,7 +128,7 @@ void add_editing_verbs(core::VerbTable<OpContext>& verbs) {
             verb_velocity);
   verbs.add(VerbSpec{"quantize", "@SELECTORS…", "editing", "snap onsets (and ends)"}
                 .with(dur_key("grid").by_default("sixteenth"))
-                .with(integer_key("strength", "1-100"))
+                .with(integer_key("strength").between(1, 100))
                 .with(core::bool_key("ends", "snap note ends too"))
                 .example("quantize @track:Keys grid:8n strength:50"),
             verb_quantize);
@@ -142,7 +142,7 @@ void add_editing_verbs(core::VerbTable<OpContext>& verbs) {
             verb_modify);
   verbs.add(
       VerbSpec{"repeat", "@SELECTORS…", "editing", "tile the selection (bar-aligned by default)"}
-          .with(integer_key("count", "N").by_default("1"))
+          .with(integer_key("count").between(1, 1000).by_default("1"))
           .with(at_key("to"))
           .with(dur_key("every"))
           .example("repeat @track:Drums count:3"),
@@ -170,20 +170,20 @@ void add_performance_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(choice_key("mode", {"up", "down"})),
             verb_arpeggiate);
   verbs.add(VerbSpec{"swing", "@SELECTORS…", "performance", "delay off-beats"}
-                .with(integer_key("amount", "50-75").by_default("60"))
+                .with(integer_key("amount").between(50, 75).by_default("60"))
                 .with(dur_key("grid").by_default("eighth")),
             verb_swing);
   verbs.add(
       VerbSpec{"humanize", "@SELECTORS…", "performance", "seeded timing and velocity variation"}
           .with(integer_key("timing", "TICKS").by_default("10"))
-          .with(integer_key("vel", "N").by_default("8"))
-          .with(integer_key("seed", "N").by_default("1"))
+          .with(integer_key("vel").between(0, 64).by_default("8"))
+          .with(integer_key("seed").between(0, 4294967295.0).by_default("1"))
           .example("humanize @track:Keys timing:8 vel:5 seed:42"),
       verb_humanize);
   verbs.add(VerbSpec{"legato", "@SELECTORS…", "performance", "extend notes to the next onset"},
             verb_legato);
   verbs.add(VerbSpec{"staccato", "@SELECTORS…", "performance", "shorten notes"}.with(
-                integer_key("amount", "5-95").by_default("50")),
+                integer_key("amount").between(5, 95).by_default("50")),
             verb_staccato);
 }
 

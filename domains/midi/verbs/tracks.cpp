@@ -1,6 +1,7 @@
 // Track verbs: track add|remove|rename, program, cc (values and ramps), bend, mute, solo.
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cmath>
 
 #include "core/resolve.hpp"
@@ -14,11 +15,9 @@ namespace {
 constexpr int kDrumChannel = 9;
 
 std::optional<int> to_int(std::string_view text) {
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  int value = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
+  const auto value = core::to_integer(text);
+  if (!value || *value < INT_MIN || *value > INT_MAX) return std::nullopt;
+  return static_cast<int>(*value);
 }
 
 bool is_drum_word(std::string_view name) {
@@ -54,11 +53,8 @@ core::Result<InstrumentChoice> instrument_params(const OpContext& ctx,
       choice.name = std::string((*instrument)->name);
     }
   }
-  if (const std::string* text = ctx.op.param("program")) {
-    auto program = to_int(*text);
-    if (!program || *program < 0 || *program > 127)
-      return core::make_error("invalid program:" + *text + " — GM programs are 0..127 (0 = piano)");
-    choice.program = *program;
+  if (auto program = ctx.op.integer("program")) {
+    choice.program = static_cast<int>(*program);
     choice.name = std::string(theory::gm_instruments()[static_cast<std::size_t>(*program)].name);
   }
   if (const std::string* text = ctx.op.param("bank")) {
@@ -166,12 +162,7 @@ core::Result<void> verb_track(OpContext& ctx) {
     track.id = ctx.edit.song().allocate_id();
     track.name = name;
     track.channel = choice->drums ? kDrumChannel : free_channel(ctx.song());
-    if (const std::string* text = op.param("ch")) {
-      auto channel = to_int(*text);
-      if (!channel || *channel < 1 || *channel > 16)
-        return core::make_error("invalid ch:" + *text + " — channels are 1..16 (10 is drums)");
-      track.channel = *channel - 1;
-    }
+    if (auto channel = op.integer("ch")) track.channel = static_cast<int>(*channel) - 1;
     ctx.edit.insert_track(ctx.song().tracks().size(), track);
     set_program(ctx, track, 0, *choice);
     ctx.lines.push_back(core::created("Track " + quote_name(name) +

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "core/op_contract.hpp"
 #include "core/parsed_op.hpp"
 #include "domains/midi/document.hpp"
 #include "domains/midi/domain.hpp"
@@ -35,6 +36,11 @@ class MidiUndoTest : public ::testing::Test {
   core::Result<core::OpOutcome> run(const std::string& text) {
     auto op = core::parse_op(text, domain_->parse_hooks());
     if (!op) return op.error();
+    // The engine's contract check runs before any handler, as in a session.
+    if (const core::VerbSpec* spec = domain_->verbs().find(op->verb)) {
+      if (auto checked = core::check_op_keys(*spec, *op, domain_->verbs().key_synonyms()); !checked)
+        return checked.error();
+    }
     core::EffectSink effects;
     core::ProgressFn progress;
     core::CallContext ctx{log_, paths_, effects, progress};
