@@ -257,25 +257,24 @@ core::Result<const Track*> find_track(const Song& song, const Query& query, std:
   return song.track(*id);
 }
 
-// [start, stop) from "M.B-M.B" (positions as in ops; `end` works, relative ones do not). With
-// `end_inclusive` the stop is extended by the end position's beat (as @range does).
-core::Result<std::pair<Tick, Tick>> parse_span(const Song& song, std::string_view text,
-                                               bool end_inclusive, const std::string& hint) {
+// The range of query word `index` as @range reads it (the end beat included; `7-8` is bars 7
+// and 8), so every view covers the same notes; errors offer the query with a valid range.
+core::Result<std::pair<Tick, Tick>> query_range(const Song& song, const Query& query,
+                                                std::size_t index) {
+  auto range = parse_range(song, query[index], true);
+  if (!range) return core::make_error(range.error().message, {query.with(index, "1-4")});
+  return range;
+}
+
+// [start, stop) as a query range is written: the start and the last beat included ("1.1-4.4").
+std::string range_text(const Song& song, Tick start, Tick stop, std::string_view separator) {
   const auto& meter = song.conductor().meter;
-  const auto dash = text.find('-', 1);
-  if (dash == std::string_view::npos)
-    return core::make_error("invalid range \"" + std::string(text) + "\": use M.B-M.B", {hint});
-  auto start = theory::parse_position(text.substr(0, dash), meter, song.end_tick());
-  if (!start) {
-    return core::make_error("invalid range start: " + start.error().message, {hint});
-  }
-  auto end = theory::parse_position(text.substr(dash + 1), meter, song.end_tick());
-  if (!end) return core::make_error("invalid range end: " + end.error().message, {hint});
-  Tick stop = *end;
-  if (end_inclusive) stop += meter.beat_ticks(meter.bar_of(stop));
-  if (stop <= *start)
-    return core::make_error("range \"" + std::string(text) + "\" is empty or backwards", {hint});
-  return std::pair{*start, stop};
+  const Tick last = stop > start ? stop - 1 : start;
+  const int bar = meter.bar_of(last);
+  const Tick bar_start = meter.bar_start(bar);
+  const Tick beat = meter.beat_ticks(bar);
+  const Tick last_beat = bar_start + (last - bar_start) / beat * beat;
+  return pos(song, start) + std::string(separator) + pos(song, last_beat);
 }
 
 // ---- map, tracks, stats, describe ---------------------------------------------------------------
@@ -583,7 +582,7 @@ core::Result<std::string> query_events(const Song& song, const Query& query) {
   Tick start = 0, stop = std::numeric_limits<Tick>::max();
   std::string range;
   if (query.size() > 1) {
-    auto span = parse_span(song, query[1], true, query.with(1, "1.1-4.4"));
+    auto span = query_range(song, query, 1);
     if (!span) return span.error();
     std::tie(start, stop) = *span;
     range = " in " + query[1];
@@ -742,13 +741,14 @@ std::string column_name(std::uint32_t ticks, int ppqn) {
 }
 
 core::Result<std::string> query_piano_roll(const Song& song, const Query& query) {
-  const std::string usage = "piano-roll " + example_track(song) + " 1.1-5.1";
+  const std::string usage = "piano-roll " + example_track(song) + " 1-4";
   if (query.size() < 2)
-    return core::make_error("usage: piano-roll TRACK M.B-M.B (end excluded)", {usage});
+    return core::make_error("usage: piano-roll TRACK M.B-M.B (end beat included) or BARS-BARS",
+                            {usage});
   auto found = find_track(song, query, 0, query[0]);
   if (!found) return found.error();
   const Track& track = **found;
-  auto span = parse_span(song, query[1], false, query.with(1, "1.1-5.1"));
+  auto span = query_range(song, query, 1);
   if (!span) return span.error();
   const auto [start, stop] = *span;
   const std::uint32_t step = roll_column_ticks(song, start, stop);
@@ -772,8 +772,8 @@ core::Result<std::string> query_piano_roll(const Song& song, const Query& query)
     high = std::max(high, note.pitch);
   }
   core::ReplyText out;
-  std::string header = "Piano roll: " + track.name + " (" + pos(song, start) + " - " +
-                       pos(song, stop) + ", 1 column = " + column_name(step, song.ppqn());
+  std::string header = "Piano roll: " + track.name + " (" + range_text(song, start, stop, " - ") +
+                       ", 1 column = " + column_name(step, song.ppqn());
   if (shown_stop < stop) header += ", first " + std::to_string(columns) + " columns";
   out.add(header + ")");
   if (high < 0) {
@@ -922,7 +922,7 @@ core::Result<std::string> tracker_single(const Song& song, const std::string& qu
   core::ReplyText out;
   out.add("[Resolution: " + std::string(resolution->name) + "]");
   out.add("[Track: " + track.name + " (" + instrument_text(song, track.id) +
-          ") | Range: " + pos(song, start) + "-" + pos(song, stop) + "]");
+          ") | Range: " + range_text(song, start, stop, "-") + "]");
   add_step_rows(out, notes, start, step, [&](const auto& all, std::size_t i, std::size_t j) {
     std::vector<std::string> tokens;
     for (std::size_t k = i; k < j; ++k)
@@ -950,8 +950,8 @@ core::Result<std::string> tracker_multi(const Song& song, const std::string& que
   const std::uint32_t step = resolution->ticks;
   core::ReplyText out;
   out.add("[Resolution: " + std::string(resolution->name) + "]");
-  out.add("[Tracks: " + join(names, ", ") + " | Range: " + pos(song, start) + "-" +
-          pos(song, stop) + "]");
+  out.add("[Tracks: " + join(names, ", ") + " | Range: " + range_text(song, start, stop, "-") +
+          "]");
   add_step_rows(out, notes, start, step, [&](const auto& all, std::size_t i, std::size_t j) {
     std::string row;
     for (std::size_t k = i; k < j;) {
@@ -994,13 +994,13 @@ std::vector<std::string> split_names(std::string_view text) {
 
 core::Result<std::string> query_tracker(const Song& song, Query query) {
   const std::optional<std::string> res = query.take_param("res");
-  const std::string usage = "tracker " + example_track(song) + " 1.1-5.1";
+  const std::string usage = "tracker " + example_track(song) + " 1-4";
   if (query.size() < 2) {
     return core::make_error(
         "usage: tracker TRACK M.B-M.B [res:quarter|8th|16th|32nd] or tracker A,B|* M.B-M.B",
         {usage});
   }
-  auto span = parse_span(song, query[1], false, query.with(1, "1.1-5.1"));
+  auto span = query_range(song, query, 1);
   if (!span) return span.error();
   const bool all = query[0] == "*";
   const std::vector<std::string> names = split_names(query[0]);
@@ -1126,10 +1126,11 @@ std::vector<core::VerbSpec> query_specs() {
                "the selectors choose (as verbs do), in time order"},
       VerbSpec{"piano-roll", "TRACK M.B-M.B", "queries",
                "ASCII grid, rows high→low, '#' sounding; 16th/8th/beat columns (max 64), end "
-               "excluded"},
+               "beat included"},
       VerbSpec{"tracker", "TRACK|A,B,C|* M.B-M.B", "queries",
                "step view: Step NN: [PITCH_vVEL_STEPS] (pasteable into a tracker import); "
-               "resolution auto-detected; multi-track view shows up to 4 tracks"}
+               "resolution auto-detected; end beat included; multi-track view shows up to 4 "
+               "tracks"}
           .with(core::key("res", "quarter|8th|16th|32nd")),
       VerbSpec{"instruments", "[FILTER]", "queries",
                "GM programs and loaded SoundFont presets, filtered by name or family"}

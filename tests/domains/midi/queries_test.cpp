@@ -272,9 +272,9 @@ TEST_F(MidiQueriesTest, EventsErrorsCarryPasteableHints) {
   EXPECT_EQ(error.message, "missing track name: events TRACK");
   EXPECT_EQ(error.hints, std::vector<std::string>{"events Piano"});
   error = fails(doc_, "events", "Piano 3.1");
-  EXPECT_EQ(error.hints, std::vector<std::string>{"events Piano 1.1-4.4"});
+  EXPECT_EQ(error.hints, std::vector<std::string>{"events Piano 1-4"});
   error = fails(doc_, "events", "Piano 2.1-1.1");
-  EXPECT_NE(error.message.find("empty or backwards"), std::string::npos);
+  EXPECT_NE(error.message.find("ends before it starts"), std::string::npos);
 }
 
 TEST_F(MidiQueriesTest, AmbiguousTrackListsTheCandidates) {
@@ -372,8 +372,9 @@ TEST_F(MidiQueriesTest, FindByPitchDrumNameAndPitchClass) {
 // ---- piano-roll ---------------------------------------------------------------------------------
 
 TEST_F(MidiQueriesTest, PianoRollDrawsSixteenthColumns) {
-  EXPECT_EQ(ok(doc_, "piano-roll", "Piano 1.1-2.1"),
-            "Piano roll: Piano (1.1 - 2.1, 1 column = 16th)\n"
+  // Bar 1 (1-1 is 1.1-1.4: the end beat is included, as everywhere).
+  EXPECT_EQ(ok(doc_, "piano-roll", "Piano 1-1"),
+            "Piano roll: Piano (1.1 - 1.4, 1 column = 16th)\n"
             "G#4  |................|\n"
             "G4   |........########|\n"
             "F#4  |................|\n"
@@ -387,19 +388,19 @@ TEST_F(MidiQueriesTest, PianoRollDrawsSixteenthColumns) {
 }
 
 TEST_F(MidiQueriesTest, PianoRollWidensColumnsAndCapsAt64) {
-  const std::string eighths = ok(doc_, "piano-roll", "Bass 1.1-9.1");
-  EXPECT_TRUE(eighths.starts_with("Piano roll: Bass (1.1 - 9.1, 1 column = 8th)\nF2   |"));
+  const std::string eighths = ok(doc_, "piano-roll", "Bass 1-8");
+  EXPECT_TRUE(eighths.starts_with("Piano roll: Bass (1.1 - 8.4, 1 column = 8th)\nF2   |"));
   EXPECT_NE(eighths.find("E2   |########" + std::string(56, '.') + "|"), std::string::npos)
       << eighths;
-  const std::string beats = ok(doc_, "piano-roll", "Bass 1.1-33.1");
-  EXPECT_NE(beats.find("(1.1 - 33.1, 1 column = quarter, first 64 columns)"), std::string::npos)
+  const std::string beats = ok(doc_, "piano-roll", "Bass 1-33");
+  EXPECT_NE(beats.find("(1.1 - 33.4, 1 column = quarter, first 64 columns)"), std::string::npos)
       << beats;
   EXPECT_NE(beats.find("E2   |####" + std::string(60, '.') + "|"), std::string::npos);
 }
 
 TEST_F(MidiQueriesTest, PianoRollErrorsAndEmptyRange) {
   EXPECT_EQ(fails(doc_, "piano-roll", "Piano").hints,
-            std::vector<std::string>{"piano-roll Piano 1.1-5.1"});
+            std::vector<std::string>{"piano-roll Piano 1-4"});
   EXPECT_EQ(ok(doc_, "piano-roll", "Piano 5.1-6.1"),
             "Piano roll: Piano (5.1 - 6.1, 1 column = 16th)\n  (no notes in range)");
 }
@@ -492,7 +493,7 @@ TEST_F(MidiQueriesTest, TrackerMultiTrackCapsAtFourTracks) {
 
 TEST_F(MidiQueriesTest, TrackerUsage) {
   const core::Error error = fails(doc_, "tracker", "Piano");
-  EXPECT_EQ(error.hints, std::vector<std::string>{"tracker Piano 1.1-5.1"});
+  EXPECT_EQ(error.hints, std::vector<std::string>{"tracker Piano 1-4"});
 }
 
 // ---- instruments --------------------------------------------------------------------------------
