@@ -1,9 +1,12 @@
 #include "core/file_access.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -59,13 +62,82 @@ Result<std::string> read_file(const std::filesystem::path& path, std::size_t max
   return bytes;
 }
 
+namespace {
+
+constexpr auto kStaleTemporary = std::chrono::minutes(1);
+
+std::string octal_mode(mode_t mode) {
+  char text[8];
+  std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777));
+  return text;
+}
+
+// What the existing target promises the new file must keep, or why it cannot be replaced.
+Result<void> check_replaceable(const std::filesystem::path& path, const struct stat& target) {
+  const std::string name = "\"" + path.string() + "\"";
+  if (!S_ISREG(target.st_mode)) return make_error("cannot write " + name + ": not a regular file");
+  if ((target.st_mode & S_IWUSR) == 0)
+    return make_error("cannot write " + name + ": its owner made it read-only (mode " +
+                      octal_mode(target.st_mode) +
+                      "); make it writable first, or save as: another file");
+  if (target.st_nlink > 1)
+    return make_error("cannot write " + name + ": it has " + std::to_string(target.st_nlink) +
+                      " hard links, and replacing it would separate them; save as: another file");
+  return {};
+}
+
+// Gives the temporary file the target's mode, owner and group.
+Result<void> keep_owner_promises(int fd, const std::filesystem::path& path,
+                                 const struct stat& target) {
+  struct stat made {};
+  const bool same_owner =
+      ::fstat(fd, &made) == 0 && made.st_uid == target.st_uid && made.st_gid == target.st_gid;
+  if (!same_owner && ::fchown(fd, target.st_uid, target.st_gid) != 0)
+    return make_error("cannot write \"" + path.string() + "\": it belongs to user " +
+                      std::to_string(target.st_uid) + ", group " + std::to_string(target.st_gid) +
+                      ", which the new file could not keep (" + errno_text(errno) +
+                      "); save as: another file");
+  if (::fchmod(fd, target.st_mode & 07777) != 0)
+    return make_error("cannot write \"" + path.string() + "\": " + errno_text(errno));
+  return {};
+}
+
+// Removes `.NAME.tmp-*` files beside `path` that a save killed mid-way left behind.
+void remove_stale_temporaries(const std::filesystem::path& directory,
+                              const std::filesystem::path& path) {
+  const std::string prefix = "." + path.filename().string() + ".tmp-";
+  std::error_code ec;
+  const auto now = std::filesystem::file_time_type::clock::now();
+  for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(prefix) || !entry.is_regular_file(ec)) continue;
+    const auto written = entry.last_write_time(ec);
+    if (!ec && now - written > kStaleTemporary) std::filesystem::remove(entry.path(), ec);
+  }
+}
+
+}  // namespace
+
 Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
   const auto directory =
       path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  struct stat target {};
+  const bool replacing = ::stat(path.c_str(), &target) == 0;
+  if (replacing) {
+    if (auto allowed = check_replaceable(path, target); !allowed) return allowed;
+  }
+  remove_stale_temporaries(directory, path);
   const auto temp = directory / temp_name_for(path);
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0) {
     return make_error("cannot write \"" + path.string() + "\": " + errno_text(errno));
+  }
+  if (replacing) {
+    if (auto kept = keep_owner_promises(fd, path, target); !kept) {
+      ::close(fd);
+      ::unlink(temp.c_str());
+      return kept;
+    }
   }
   bool ok = write_all(fd, bytes) && ::fsync(fd) == 0;
   int saved_errno = errno;

@@ -25,7 +25,11 @@ class PathPolicy {
 // Reads a whole file; refuses files larger than `max_bytes`.
 Result<std::string> read_file(const std::filesystem::path& path, std::size_t max_bytes);
 // Writes via a temporary file in the same directory, fsync and rename: the target is either
-// the old file or the complete new one, never a half-written file.
+// the old file or the complete new one, never a half-written file. A file that exists keeps its
+// owner's promises: its permission bits, owner and group carry over to the new file; a file its
+// owner made read-only, one whose owner cannot be kept, and one with other hard links (a rename
+// would separate them) are refused with the reason, unchanged. A new file gets 0666 less the
+// umask. Temporary files a killed save left beside the target (older than a minute) are removed.
 Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
 
 }  // namespace fcp::core

@@ -69,8 +69,10 @@ class BridgeFixture : public ::testing::Test {
   }
 
  public:
-  IoThreads threads;  // first member: destroyed last
+  // The capture outlives the io threads: work a bridge posts as it goes (a late warning) may
+  // still log while the threads wind down.
   LogCapture logs;
+  IoThreads threads;  // destroyed before the capture, after everything a test made
 };
 
 }  // namespace fcp::lofi::bridge::testing

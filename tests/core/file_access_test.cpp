@@ -1,0 +1,117 @@
+// Saves keep what the file's owner set: mode, owner and group, read-only files and hard links;
+// and a save killed mid-way leaves nothing behind for long.
+#include "core/file_access.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+namespace fcp::core {
+namespace {
+
+namespace fs = std::filesystem;
+
+class FileAccessTest : public ::testing::Test {
+ protected:
+  FileAccessTest()
+      : dir_(fs::temp_directory_path() /
+             ("fcp-file-access-" + std::to_string(::getpid()) + "-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  ~FileAccessTest() override {
+    std::error_code ec;
+    fs::permissions(dir_ / "file", fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(dir_, ec);
+  }
+
+  fs::path file(const std::string& text, mode_t mode) {
+    const auto path = dir_ / "file";
+    std::ofstream(path) << text;
+    ::chmod(path.c_str(), mode);
+    return path;
+  }
+  static std::string read(const fs::path& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  static struct stat status(const fs::path& path) {
+    struct stat out {};
+    ::stat(path.c_str(), &out);
+    return out;
+  }
+  std::size_t entries() const {
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir_), {}));
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(FileAccessTest, ASaveKeepsTheModeItFound) {
+  for (mode_t mode : {0600, 0640, 0664, 0755}) {
+    const auto path = file("old", mode);
+    ASSERT_TRUE(write_file_atomically(path, "new"));
+    EXPECT_EQ(read(path), "new");
+    EXPECT_EQ(status(path).st_mode & 07777, mode);
+  }
+}
+
+TEST_F(FileAccessTest, ANewFileGetsTheUsualModeLessTheUmask) {
+  const mode_t old_mask = ::umask(077);
+  ASSERT_TRUE(write_file_atomically(dir_ / "fresh", "x"));
+  EXPECT_EQ(status(dir_ / "fresh").st_mode & 07777, 0600u);
+  ::umask(022);
+  ASSERT_TRUE(write_file_atomically(dir_ / "fresh2", "x"));
+  EXPECT_EQ(status(dir_ / "fresh2").st_mode & 07777, 0644u);
+  ::umask(old_mask);
+}
+
+TEST_F(FileAccessTest, AReadOnlyFileIsRefusedAndUnchanged) {
+  const auto path = file("keep me", 0444);
+  auto written = write_file_atomically(path, "new");
+  ASSERT_FALSE(written);
+  EXPECT_NE(written.error().message.find("read-only (mode 0444)"), std::string::npos)
+      << written.error().message;
+  EXPECT_EQ(read(path), "keep me");
+  EXPECT_EQ(entries(), 1u);  // no temporary left
+}
+
+TEST_F(FileAccessTest, AFileWithHardLinksIsRefusedAndTheLinksStay) {
+  const auto path = file("shared", 0644);
+  fs::create_hard_link(path, dir_ / "other-name");
+  auto written = write_file_atomically(path, "new");
+  ASSERT_FALSE(written);
+  EXPECT_NE(written.error().message.find("2 hard links"), std::string::npos);
+  EXPECT_EQ(read(dir_ / "other-name"), "shared");
+  EXPECT_EQ(status(path).st_ino, status(dir_ / "other-name").st_ino);
+}
+
+TEST_F(FileAccessTest, OwnerAndGroupCarryOver) {
+  if (::geteuid() != 0) GTEST_SKIP() << "giving a file away needs root";
+  const auto path = file("theirs", 0640);
+  ASSERT_EQ(::chown(path.c_str(), 65534, 65534), 0);
+  ASSERT_TRUE(write_file_atomically(path, "new"));
+  EXPECT_EQ(status(path).st_uid, 65534u);
+  EXPECT_EQ(status(path).st_gid, 65534u);
+  EXPECT_EQ(status(path).st_mode & 07777, 0640u);
+}
+
+TEST_F(FileAccessTest, TemporariesOfAKilledSaveAreRemovedOnceStale) {
+  const auto path = file("old", 0644);
+  const auto stale = dir_ / ".file.tmp-1234";
+  const auto fresh = dir_ / ".file.tmp-5678";  // another save may be writing it right now
+  std::ofstream(stale) << "half";
+  std::ofstream(fresh) << "half";
+  fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  ASSERT_TRUE(write_file_atomically(path, "new"));
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(fresh));
+}
+
+}  // namespace
+}  // namespace fcp::core
