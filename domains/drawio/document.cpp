@@ -97,6 +97,12 @@ void DiagramChanges::apply(DrawioDocument& document, const Change& change, bool 
                         forward ? cell->after_next : cell->before_next);
   } else if (const auto* page = std::get_if<PageChange>(&change)) {
     document.apply_page(*page, forward);
+  } else if (const auto* ports = std::get_if<PortChoiceChange>(&change)) {
+    if (ports->automatic == forward) {
+      document.automatic_ports_.insert(ports->edge);
+    } else {
+      document.automatic_ports_.erase(ports->edge);
+    }
   } else {
     const auto& state = std::get<StateChange>(change);
     document.apply_state(forward ? state.after : state.before);
@@ -219,6 +225,11 @@ void Edit::erase(std::string_view id) {
   if (!document_.page(page_).contains(id)) return;
   touch(id);
   document_.apply_cell(page_, std::string(id), std::nullopt, {});
+}
+
+void Edit::set_automatic_ports(const std::string& edge, bool automatic) {
+  if (document_.has_automatic_ports(edge) != automatic)
+    transaction_.apply(PortChoiceChange{edge, automatic});
 }
 
 void Edit::update_state(const std::function<void(DocumentState&)>& change) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "core/domain.hpp"
@@ -53,6 +54,10 @@ class DrawioDocument final : public core::Document {
   std::string allocate_id() { return diagram_.allocate_id(); }
   // Bounding box of the shapes and groups of a page; nullopt when it has none.
   std::optional<Rect> content_bounds(std::size_t page) const;
+  // Whether fcp chose the ports of edge `id` (connect without exit:/entry:): they follow moves.
+  bool has_automatic_ports(std::string_view id) const {
+    return automatic_ports_.contains(std::string(id));
+  }
 
  private:
   friend class Edit;
@@ -68,6 +73,7 @@ class DrawioDocument final : public core::Document {
   DocumentState state_;
   std::vector<PageIndex> indexes_;
   std::string fallback_title_;
+  std::unordered_set<std::string> automatic_ports_;  // edge ids; they are unique across pages
 };
 
 // The changes of one op, applied at once and recorded. If the op fails, the destructor puts
@@ -96,6 +102,8 @@ class Edit {
   void insert_page(std::size_t index, Page page);
   void erase_page(std::size_t index);
   void update_page_attributes(std::size_t index, const std::function<void(Attributes&)>& change);
+  // Marks the ports of `edge` as chosen by fcp (true) or fixed (false).
+  void set_automatic_ports(const std::string& edge, bool automatic);
 
   bool empty() const { return transaction_.empty(); }
   // The event for the log (null when nothing changed). The Edit is finished afterwards.

@@ -60,7 +60,15 @@ struct StateChange {
   DocumentState before, after;
 };
 
-using Change = std::variant<CellChange, PageChange, StateChange>;
+// An edge whose ports fcp chose (and may move with its ends) or no longer does. Kept in the
+// document's memory, not in the file: a file written by fcp carries only draw.io's own keys,
+// and an edge read from a file keeps the ports it has.
+struct PortChoiceChange {
+  std::string edge;
+  bool automatic = true;  // after the change
+};
+
+using Change = std::variant<CellChange, PageChange, StateChange, PortChoiceChange>;
 
 class DrawioDocument;
 

@@ -419,7 +419,7 @@ Lines describe_edge(const View& v, const Cell& edge, const PageFacts& facts) {
   if (!exit_port.empty() || !entry_port.empty()) {
     lines.push_back("  ports: exit " + (exit_port.empty() ? std::string("free") : exit_port) +
                     ", entry " + (entry_port.empty() ? std::string("free") : entry_port) +
-                    (edge.style_value("fcpPorts") == "auto" ? " (chosen automatically)" : ""));
+                    (v.doc.has_automatic_ports(edge.id) ? " (chosen automatically)" : ""));
   }
   if (edge.geometry && edge.geometry->points && !edge.geometry->points->empty())
     lines.push_back("  waypoints: " + std::to_string(edge.geometry->points->size()));

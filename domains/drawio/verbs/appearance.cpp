@@ -127,7 +127,6 @@ core::Result<StyleSet> style_changes(const OpContext& ctx, const std::vector<OpT
       set.keys.emplace_back(key + "Y", format_number(port->second));
       set.keys.emplace_back(key + "Dx", "0");
       set.keys.emplace_back(key + "Dy", "0");
-      set.keys.emplace_back("fcpPorts", "");  // the user chose: moves no longer re-route it
     } else if (edge && (key == "source-arrow" || key == "target-arrow")) {
       const auto* kind = data::find_arrow_kind(value);
       if (kind == nullptr) return core::make_error("unknown arrow kind \"" + value + "\"");
@@ -231,8 +230,14 @@ core::Result<void> verb_style(OpContext& ctx) {
       return core::make_error(
           "no edge from " + tokens[0].text + " to " + tokens[2].text,
           {"connect " + quote_token(tokens[0].text) + " -> " + quote_token(tokens[2].text)});
-    for (const auto& edge : edges)
+    // Ports the user chose stay where they are: moves no longer re-route the edge.
+    const bool fixes_ports = std::any_of(set->keys.begin(), set->keys.end(), [](const auto& key) {
+      return key.first.starts_with("exit") || key.first.starts_with("entry");
+    });
+    for (const auto& edge : edges) {
       ctx.edit.update(edge, [&](Cell& cell) { apply_set(cell, *set); });
+      if (fixes_ports) ctx.edit.set_automatic_ports(edge, false);
+    }
     ctx.lines.push_back(core::connection_changed(
         "styled edge " + display_name(ctx.doc, *source) + "->" + display_name(ctx.doc, *target) +
         " " + echo(*set) +

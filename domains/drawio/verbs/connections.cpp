@@ -196,7 +196,7 @@ void spread_face(OpContext& ctx, const std::string& shape_id, Face face) {
   const auto [fx, fy] = face_point(face, 0.5);
   for (const auto& edge_id : incident) {
     const Cell* edge = ctx.page().find(edge_id);
-    if (edge == nullptr || !edge->style || edge->style->get("fcpPorts") != "auto") continue;
+    if (edge == nullptr || !edge->style || !ctx.doc.has_automatic_ports(edge_id)) continue;
     const bool is_source = edge->source == shape_id;
     const std::string_view prefix = is_source ? "exit" : "entry";
     const auto x = edge->style->get(std::string(prefix) + "X");
@@ -291,7 +291,6 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
     style.set("entryY", format_number(ny));
     style.set("entryDx", "0");
     style.set("entryDy", "0");
-    style.set("fcpPorts", "auto");
   }
   style.set_trailing_semicolon(true);
   edge.style = std::move(style);
@@ -301,8 +300,10 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
   edge.target = target;
   edge.geometry = Geometry{};
   edge.geometry->relative = true;
+  const std::string edge_id = edge.id;
   ctx.edit.insert(std::move(edge));
   if (auto_exit) {
+    ctx.edit.set_automatic_ports(edge_id, true);
     spread_face(ctx, source, *auto_exit);
     spread_face(ctx, target, *auto_entry);
   }
@@ -329,7 +330,7 @@ void refresh_ports(OpContext& ctx, const std::string& shape_id) {
   std::vector<std::pair<std::string, Face>> faces;
   for (const auto& edge_id : incident) {
     const Cell* edge = ctx.page().find(edge_id);
-    if (edge == nullptr || !edge->style || edge->style->get("fcpPorts") != "auto") continue;
+    if (edge == nullptr || !edge->style || !ctx.doc.has_automatic_ports(edge_id)) continue;
     const std::string source = edge->source.value_or(""), target = edge->target.value_or("");
     if (source.empty() || target.empty() || source == target) continue;
     const Face exit = face_toward(bounds_of(ctx, source), bounds_of(ctx, target));

@@ -529,12 +529,13 @@ core::Result<void> verb_layout(OpContext& ctx) {
         edge.geometry->points = std::move(points);
       }
       // Waypoints decide the route; automatic ports would fight them.
-      if (edge.style && edge.style->get("fcpPorts") == "auto") {
-        for (const char* key : {"exitX", "exitY", "exitDx", "exitDy", "entryX", "entryY", "entryDx",
-                                "entryDy", "fcpPorts"})
+      if (edge.style && ctx.doc.has_automatic_ports(route.id)) {
+        for (const char* key :
+             {"exitX", "exitY", "exitDx", "exitDy", "entryX", "entryY", "entryDx", "entryDy"})
           edge.style->erase(key);
       }
     });
+    ctx.edit.set_automatic_ports(route.id, false);
   }
   const std::string dir_name(layout::direction_name(request.direction));
   if (scope.empty()) {

@@ -164,5 +164,19 @@ TEST_F(UndoTest, FailingOpsChangeNothing) {
   }
 }
 
+// Ports fcp chose follow the shapes; what marks them lives in memory, never in the file.
+TEST_F(UndoTest, AutomaticPortsFollowMovesAndLeaveNoTraceInTheFile) {
+  check("add svc Auth at:100,100");
+  check("add db Users at:400,100");
+  check("connect Auth -> Users");
+  EXPECT_NE(file().find("exitX=1;exitY=0.5;"), std::string::npos) << file();
+  EXPECT_EQ(file().find("fcpPorts"), std::string::npos) << "a private key in the file: " << file();
+  check("move Users to:100,400");  // now below: the edge leaves Auth at the bottom
+  EXPECT_NE(file().find("exitX=0.5;exitY=1;"), std::string::npos) << file();
+  check("style Auth -> Users exit:right");  // the user's choice stays put
+  check("move Users to:100,700");
+  EXPECT_NE(file().find("exitX=1;exitY=0.5;"), std::string::npos) << file();
+}
+
 }  // namespace
 }  // namespace fcp::drawio
