@@ -178,17 +178,36 @@ std::unique_ptr<MidiDocument> open_document(const std::string& bytes) {
   return std::unique_ptr<MidiDocument>(static_cast<MidiDocument*>(document.value().release()));
 }
 
+// Runs one op on `document`; returns its event (null when it changed nothing).
+core::EventPtr run(MidiDocument& document, const std::string& text) {
+  auto op = core::parse_op(text);
+  EXPECT_TRUE(op.has_value()) << text;
+  if (!op) return nullptr;
+  core::EventLog log;
+  testing::NoFiles paths;
+  core::EffectSink effects;
+  core::ProgressFn progress;
+  core::CallContext ctx{log, paths, effects, progress};
+  auto outcome = document.execute(*op, ctx);
+  EXPECT_TRUE(outcome.has_value()) << text << ": " << (outcome ? "" : outcome.error().message);
+  return outcome ? outcome->event : nullptr;
+}
+
+std::string saved(const MidiDocument& document) {
+  return document.serialize("song.mid").value();
+}
+
 TEST(LosslessSave, NoTempoPlaysAt120AndSavesNoTempo) {
   const std::string bytes = smf::write_smf(one_note_file({}));
   auto document = open_document(bytes);
   EXPECT_EQ(document->song().tempo_at(0), 120.0);
   EXPECT_NE(document->digest().find("tempo:120 4/4 C-major"), std::string::npos)
       << document->digest();
-  const smf::File saved = parse(document->serialize("song.mid").value());
-  EXPECT_TRUE(metas_of_type(saved, smf::meta::tempo).empty());
-  EXPECT_TRUE(metas_of_type(saved, smf::meta::time_signature).empty());
-  EXPECT_TRUE(metas_of_type(saved, smf::meta::key_signature).empty());
-  EXPECT_EQ(document->serialize("song.mid").value(), bytes);
+  const smf::File file = parse(saved(*document));
+  EXPECT_TRUE(metas_of_type(file, smf::meta::tempo).empty());
+  EXPECT_TRUE(metas_of_type(file, smf::meta::time_signature).empty());
+  EXPECT_TRUE(metas_of_type(file, smf::meta::key_signature).empty());
+  EXPECT_EQ(saved(*document), bytes);
 }
 
 TEST(LosslessSave, TimeSignatureKeepsItsMetronomeBytes) {
@@ -226,17 +245,10 @@ TEST(LosslessSave, ChangedTempoReplacesOnlyItsEvent) {
       meta_event(0, smf::meta::time_signature, "\x03\x02\x18\x08"), smf::make_tempo(500'000, 0),
       smf::make_tempo(600'000, 96), meta_event(96, smf::meta::text, "after")};
   auto document = open_document(smf::write_smf(one_note_file(conductor)));
-  auto op = core::parse_op("tempo 150 at:1.1");
-  ASSERT_TRUE(op.has_value());
-  core::EventLog log;
-  testing::NoFiles paths;
-  core::EffectSink effects;
-  core::ProgressFn progress;
-  core::CallContext ctx{log, paths, effects, progress};
-  ASSERT_TRUE(document->execute(*op, ctx).has_value());
+  run(*document, "tempo 150 at:1.1");
   std::vector<smf::Event> expected = conductor;
   expected[2] = smf::make_tempo(400'000, 0);
-  EXPECT_EQ(parse(document->serialize("song.mid").value()).tracks[0].events, expected);
+  EXPECT_EQ(parse(saved(*document)).tracks[0].events, expected);
 }
 
 // --- An edit changes only what it touches -------------------------------------------------------
@@ -287,16 +299,7 @@ TEST(LosslessSave, AddingANoteChangesNothingElse) {
   const smf::File original = parse(bytes);
   auto document = open_document(bytes);
   const Track& second = document->song().tracks()[1];
-  const std::string op_text = "note \"" + second.name + "\" C4 at:2.1 dur:quarter vel:99";
-  auto op = core::parse_op(op_text);
-  ASSERT_TRUE(op.has_value()) << op_text;
-  core::EventLog log;
-  testing::NoFiles paths;
-  core::EffectSink effects;
-  core::ProgressFn progress;
-  core::CallContext ctx{log, paths, effects, progress};
-  auto done = document->execute(*op, ctx);
-  ASSERT_TRUE(done.has_value()) << op_text << ": " << done.error().message;
+  run(*document, "note \"" + second.name + "\" C4 at:2.1 dur:quarter vel:99");
   const Note* added = nullptr;  // the one note not read from the file
   for (const auto& [id, note] : document->song().notes().all()) {
     if (!note.on_place) added = &note;
@@ -307,6 +310,62 @@ TEST(LosslessSave, AddingANoteChangesNothingElse) {
   expect_only_added(original, saved, file_track,
                     {smf::make_note_on(added->channel, 60, 99, added->tick),
                      smf::make_note_on(added->channel, 60, 0, added->tick + added->duration)});
+}
+
+TEST(LosslessSave, ChangedEventsStayInTheirPlaces) {
+  const std::string bytes = smf::write_smf(one_note_file({}));
+  const smf::File original = parse(bytes);
+  auto document = open_document(bytes);
+  run(*document, "track rename Piano to:Keys");
+  run(*document, "velocity @track:Keys =50");
+  std::vector<smf::Event> expected = original.tracks[1].events;
+  expected[0].data = "Keys";
+  expected[1].data[1] = 50;
+  const smf::File file = parse(saved(*document));
+  EXPECT_EQ(file.tracks[0], original.tracks[0]);
+  EXPECT_EQ(file.tracks[1].events, expected);
+}
+
+TEST(LosslessSave, UndoingEveryEditGivesTheFileBack) {
+  const std::string bytes = real_file_with_tracks();
+  ASSERT_FALSE(bytes.empty());
+  auto document = open_document(bytes);
+  const std::string track = "\"" + document->song().tracks()[1].name + "\"";
+  std::vector<core::EventPtr> events;
+  for (const std::string& op : std::vector<std::string>{
+           "note " + track + " C4 at:2.1 dur:quarter", "transpose @track:" + track + " +2",
+           "move @track:" + track + " @range:1.1-2.4 to:3.1", "cc " + track + " volume 90 at:1.1",
+           "tempo 97 at:2.1", "tempo 133", "time-sig 6/8 at:3.1", "key-sig Bb",
+           "marker \"B\" at:2.1", "title \"Renamed\"", "track rename " + track + " to:Other",
+           "remove @track:Other"}) {
+    SCOPED_TRACE(op);
+    events.push_back(run(*document, op));
+  }
+  EXPECT_NE(saved(*document), bytes);
+  core::EffectSink effects;
+  for (auto it = events.rbegin(); it != events.rend(); ++it) {
+    if (*it) document->revert(**it, effects);
+  }
+  EXPECT_EQ(saved(*document), bytes);
+}
+
+TEST(LosslessSave, FormatZeroWithANewTrackBecomesFormatOne) {
+  const std::vector<fs::path> fixtures = fixture_files();
+  const auto format0 = std::find_if(fixtures.begin(), fixtures.end(), [](const fs::path& path) {
+    return path.filename() == "mido-format0.mid";
+  });
+  ASSERT_NE(format0, fixtures.end());
+  const std::string bytes = read_file(*format0);
+  const smf::File original = parse(bytes);
+  ASSERT_EQ(original.format, 0);
+  auto document = open_document(bytes);
+  EXPECT_EQ(saved(*document), bytes);
+  run(*document, "track add Strings");
+  run(*document, "note Strings C4 at:1.1 dur:quarter");
+  const smf::File file = parse(saved(*document));
+  EXPECT_EQ(file.format, 1);
+  ASSERT_EQ(file.tracks.size(), 2u);
+  EXPECT_EQ(file.tracks[0], original.tracks[0]);
 }
 
 }  // namespace
