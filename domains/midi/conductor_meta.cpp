@@ -46,6 +46,12 @@ bool is_track_name(const smf::Event& event) {
   return smf::is_meta(event, smf::meta::track_name);
 }
 
+std::size_t naming_event(const std::vector<const smf::Event*>& names) {
+  const auto named = std::find_if(names.begin(), names.end(),
+                                  [](const smf::Event* name) { return !name->data.empty(); });
+  return named == names.end() ? 0 : static_cast<std::size_t>(named - names.begin());
+}
+
 smf::Event tempo_event(Tick tick, double bpm) {
   return smf::make_tempo(smf::us_from_bpm(bpm), tick);
 }

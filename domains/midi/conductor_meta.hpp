@@ -3,7 +3,9 @@
 // says (and writes those back as they were).
 #pragma once
 
+#include <cstddef>
 #include <optional>
+#include <vector>
 
 #include "domains/midi/smf/smf.hpp"
 #include "domains/midi/song.hpp"
@@ -24,6 +26,11 @@ std::optional<Meter> meter_of(const smf::Event& event, int ppqn);
 std::optional<KeySignature> key_of(const smf::Event& event);  // FF 59, sharps clamped to ±7
 bool is_marker(const smf::Event& event);                      // FF 06
 bool is_track_name(const smf::Event& event);                  // FF 03
+
+// Which of a track's track-name events (FF 03, in file order, at least one) names it: the first
+// with text, else the first (some files start a track with an empty name and name it later).
+// The others stay events of their own.
+std::size_t naming_event(const std::vector<const smf::Event*>& names);
 
 // The events fcp writes for a conductor value it has no event as read for.
 smf::Event tempo_event(Tick tick, double bpm);

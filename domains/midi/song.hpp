@@ -91,7 +91,7 @@ struct Track {
   bool muted = false;
   bool solo = false;
   // As read (all empty for a track made here): the file track it came from and that track's
-  // end-of-track tick, its name event as read (the first FF 03), and the name fcp made up when the
+  // end-of-track tick, its name event as read (see naming_event), and the name fcp made up when the
   // file gave none, which saving leaves out while the track still has it.
   std::optional<std::uint32_t> file_track;
   Tick file_end = 0;

@@ -30,8 +30,8 @@ class ConductorReader {
            is_marker(event);
   }
 
-  // Takes event `index` of the conductor's file track: its value into the conductor (the first
-  // track name is the title), the event as read into the origin.
+  // Takes event `index` of the conductor's file track: its value into the conductor, the event
+  // as read into the origin.
   void take(std::size_t index, const smf::Event& event) {
     if (const auto bpm = bpm_of(event)) {
       if (!tempo_seen_) conductor_.tempos.clear();  // the default 120 was not in the file
@@ -48,17 +48,25 @@ class ConductorReader {
       conductor_.keys[event.tick] = *key;
     } else if (is_marker(event)) {
       conductor_.markers.emplace(event.tick, event.data);
-    } else if (is_track_name(event) && !title_seen_) {
-      title_seen_ = true;
-      conductor_.title = event.data;
     }
     origin_.conductor_events.push_back({static_cast<std::uint32_t>(index), event});
+  }
+
+  // Once every event is taken: puts them in file order and reads the title from them.
+  void finish() {
+    std::sort(origin_.conductor_events.begin(), origin_.conductor_events.end(),
+              [](const PlacedEvent& a, const PlacedEvent& b) { return a.index < b.index; });
+    std::vector<const smf::Event*> names;
+    for (const PlacedEvent& placed : origin_.conductor_events) {
+      if (is_track_name(placed.event)) names.push_back(&placed.event);
+    }
+    if (!names.empty()) conductor_.title = names[naming_event(names)]->data;
   }
 
  private:
   Conductor& conductor_;
   FileOrigin& origin_;
-  bool tempo_seen_ = false, key_seen_ = false, title_seen_ = false;
+  bool tempo_seen_ = false, key_seen_ = false;
 };
 
 // Adds the events of file track `file_track` (or one channel of a format 0 track) chosen by
@@ -66,6 +74,11 @@ class ConductorReader {
 void read_track_events(Song& song, Track& track, const smf::Track& source, std::uint32_t file_track,
                        const std::vector<bool>& take) {
   std::vector<bool> used(source.events.size(), false);
+  std::vector<const smf::Event*> names;
+  for (std::size_t i = 0; i < source.events.size(); ++i) {
+    if (take[i] && is_track_name(source.events[i])) names.push_back(&source.events[i]);
+  }
+  const smf::Event* name = names.empty() ? nullptr : names[naming_event(names)];
   for (const auto& pair : smf::pair_notes(source)) {
     if (!take[pair.on]) continue;
     const smf::Event& on = source.events[pair.on];
@@ -96,7 +109,7 @@ void read_track_events(Song& song, Track& track, const smf::Track& source, std::
   for (std::size_t i = 0; i < source.events.size(); ++i) {
     if (used[i] || !take[i]) continue;
     const smf::Event& e = source.events[i];
-    if (is_track_name(e) && !track.name_event) {
+    if (&e == name) {
       track.name = e.data;
       track.name_event = PlacedEvent{static_cast<std::uint32_t>(i), e};
       continue;
@@ -211,9 +224,6 @@ core::Result<Song> song_from_file(const smf::File& file) {
           conductor_reader.take(i, e);
         }
       }
-      // The conductor's events in file order, as they were interleaved with the others.
-      std::sort(origin.conductor_events.begin(), origin.conductor_events.end(),
-                [](const PlacedEvent& a, const PlacedEvent& b) { return a.index < b.index; });
       for (auto& [channel, mask] : by_channel) {
         Track track;
         track.id = song.allocate_id();
@@ -241,6 +251,7 @@ core::Result<Song> song_from_file(const smf::File& file) {
       make_up_name(track, "Track " + std::to_string(song.tracks().size() + 1));
     song.insert_track(song.tracks().size(), track);
   }
+  conductor_reader.finish();
   song.set_origin(std::move(origin));
   return song;
 }

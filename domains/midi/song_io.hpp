@@ -12,7 +12,7 @@
 namespace fcp::midi {
 
 // A song from a parsed file. Track 0's tempo, time and key signatures and markers become the
-// conductor, and when track 0 holds no channel messages, all of it (its first name is the title);
+// conductor, and when track 0 holds no channel messages, all of it (its name is the title);
 // a format 0 file's single track is split into one track per channel. Every track keeps its name,
 // notes (paired first-in-first-out), controls and other events at their ticks and channels, and
 // every event its place in the file (see FilePlace and FileOrigin).

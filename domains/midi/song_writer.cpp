@@ -166,8 +166,13 @@ void add_conductor(const Conductor& conductor, const std::optional<FileOrigin>& 
   const int ppqn = conductor.meter.ppqn();
   ReadByTick tempos, meters, keys;
   std::multimap<Tick, std::string> markers = conductor.markers;  // those no event as read says
-  bool title_read = false;
+  const smf::Event* title_read = nullptr;  // the event the title was read from
   if (origin) {
+    std::vector<const smf::Event*> names;
+    for (const PlacedEvent& placed : origin->conductor_events) {
+      if (is_track_name(placed.event)) names.push_back(&placed.event);
+    }
+    if (!names.empty()) title_read = names[naming_event(names)];
     for (const PlacedEvent& placed : origin->conductor_events) {
       const smf::Event& event = placed.event;
       if (bpm_of(event)) {
@@ -183,8 +188,7 @@ void add_conductor(const Conductor& conductor, const std::optional<FileOrigin>& 
         if (kept == end) continue;  // removed
         markers.erase(kept);
         out.add_read(placed.index, event);
-      } else if (is_track_name(event) && !title_read) {
-        title_read = true;
+      } else if (&event == title_read) {
         if (conductor.title.empty() && !event.data.empty()) continue;  // removed
         smf::Event title = event;
         title.data = conductor.title;

@@ -31,12 +31,15 @@ fs::path corpus_dir() {
   return source_dir() / ".." / "shared" / "corpus" / "midi";
 }
 
+// The MIDI files in `dir` (.mid, .midi, RIFF .rmi, karaoke .kar), sorted.
 std::vector<fs::path> files_in(const fs::path& dir) {
+  static const std::vector<std::string> extensions = {".mid", ".midi", ".rmi", ".kar"};
   std::vector<fs::path> files;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string extension = entry.path().extension().string();
     if (entry.is_regular_file() &&
-        (entry.path().extension() == ".mid" || entry.path().extension() == ".midi"))
+        std::find(extensions.begin(), extensions.end(), extension) != extensions.end())
       files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
@@ -237,6 +240,21 @@ TEST(LosslessSave, UnreleasedNoteGetsNoNoteOff) {
   ASSERT_EQ(song->notes().size(), 1u);
   EXPECT_EQ(song->notes().all().begin()->second.duration, 480u);  // it sounds to the end
   EXPECT_EQ(write_song(*song), bytes);
+}
+
+TEST(LosslessSave, AnEmptyNameBeforeTheRealOneStays) {
+  smf::File file = one_note_file(
+      {meta_event(0, smf::meta::track_name, ""), meta_event(0, smf::meta::track_name, "Title")});
+  file.tracks[1].events.insert(file.tracks[1].events.begin(),
+                               meta_event(0, smf::meta::track_name, ""));
+  const std::string bytes = smf::write_smf(file);
+  auto document = open_document(bytes);
+  EXPECT_EQ(document->title(), "Title");
+  EXPECT_EQ(document->song().tracks()[0].name, "Piano");
+  EXPECT_EQ(saved(*document), bytes);
+  run(*document, "track rename Piano to:Keys");
+  file.tracks[1].events[1].data = "Keys";
+  EXPECT_EQ(parse(saved(*document)), file);
 }
 
 TEST(LosslessSave, ChangedTempoReplacesOnlyItsEvent) {
