@@ -34,7 +34,8 @@ std::optional<Meter> meter_of(const smf::Event& event, int ppqn) {
 
 std::optional<KeySignature> key_of(const smf::Event& event) {
   if (!smf::is_meta(event, smf::meta::key_signature) || event.data.size() < 2) return std::nullopt;
-  const int sharps = static_cast<signed char>(event.data[0]);
+  const int raw = byte(event.data, 0);
+  const int sharps = raw < 0x80 ? raw : raw - 0x100;  // a signed byte
   return KeySignature{std::clamp(sharps, -7, 7), byte(event.data, 1) != 0};
 }
 
