@@ -311,23 +311,34 @@ std::string real_file_with_tracks() {
   return {};
 }
 
-TEST(LosslessSave, AddingANoteChangesNothingElse) {
-  const std::string bytes = real_file_with_tracks();
-  ASSERT_FALSE(bytes.empty()) << "no multi-track file among the corpus and fixtures";
+// Adds a note to song track `track` of the file `bytes`: the saved file is the original plus
+// that note's two events in the track's file track.
+void expect_adding_a_note_changes_nothing_else(const std::string& bytes, std::size_t track) {
   const smf::File original = parse(bytes);
   auto document = open_document(bytes);
-  const Track& second = document->song().tracks()[1];
-  run(*document, "note \"" + second.name + "\" C4 at:2.1 dur:quarter vel:99");
+  ASSERT_LT(track, document->song().tracks().size());
+  const Track& chosen = document->song().tracks()[track];
+  run(*document, "note \"" + chosen.name + "\" C4 at:2.1 dur:quarter vel:99");
   const Note* added = nullptr;  // the one note not read from the file
   for (const auto& [id, note] : document->song().notes().all()) {
     if (!note.on_place) added = &note;
   }
   ASSERT_NE(added, nullptr);
-  const smf::File saved = parse(document->serialize("song.mid").value());
-  const std::size_t file_track = *second.file_track;
-  expect_only_added(original, saved, file_track,
+  expect_only_added(original, parse(saved(*document)), *chosen.file_track,
                     {smf::make_note_on(added->channel, 60, 99, added->tick),
                      smf::make_note_on(added->channel, 60, 0, added->tick + added->duration)});
+}
+
+TEST(LosslessSave, AddingANoteChangesNothingElse) {
+  const std::string bytes = real_file_with_tracks();
+  ASSERT_FALSE(bytes.empty()) << "no multi-track file among the corpus and fixtures";
+  expect_adding_a_note_changes_nothing_else(bytes, 1);
+}
+
+TEST(LosslessSave, AddingANoteToAChannelOfAFormatZeroFileChangesNothingElse) {
+  const std::string bytes = read_file(smf::testing::fixture_dir() / "mido-format0.mid");
+  ASSERT_EQ(parse(bytes).format, 0);
+  expect_adding_a_note_changes_nothing_else(bytes, 0);
 }
 
 TEST(LosslessSave, ChangedEventsStayInTheirPlaces) {
@@ -368,12 +379,7 @@ TEST(LosslessSave, UndoingEveryEditGivesTheFileBack) {
 }
 
 TEST(LosslessSave, FormatZeroWithANewTrackBecomesFormatOne) {
-  const std::vector<fs::path> fixtures = fixture_files();
-  const auto format0 = std::find_if(fixtures.begin(), fixtures.end(), [](const fs::path& path) {
-    return path.filename() == "mido-format0.mid";
-  });
-  ASSERT_NE(format0, fixtures.end());
-  const std::string bytes = read_file(*format0);
+  const std::string bytes = read_file(smf::testing::fixture_dir() / "mido-format0.mid");
   const smf::File original = parse(bytes);
   ASSERT_EQ(original.format, 0);
   auto document = open_document(bytes);
