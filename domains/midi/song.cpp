@@ -6,7 +6,7 @@ namespace fcp::midi {
 
 bool Conductor::operator==(const Conductor& o) const {
   return title == o.title && ppqn == o.ppqn && division == o.division && tempos == o.tempos &&
-         keys == o.keys && markers == o.markers && other == o.other &&
+         keys == o.keys && markers == o.markers &&
          meter.changes().size() == o.meter.changes().size() &&
          std::equal(meter.changes().begin(), meter.changes().end(), o.meter.changes().begin(),
                     [](const auto& a, const auto& b) {

@@ -2,6 +2,11 @@
 // (one entity with a duration), controls (CC, pitch bend, program, aftertouch) and any other
 // event kept verbatim. Entities have stable ids; per-track time indexes keep every note op
 // O(log n).
+//
+// A song read from a file also remembers, in the file's own terms, what it read: where each
+// event stood (FilePlace), the conductor's events with their bytes, the file's format, tracks'
+// ends and extra chunks (FileOrigin). Saving writes untouched events back from that, so open →
+// save gives the file back; defaults the model assumes (120 BPM, 4/4, C major) stay out of it.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +26,24 @@ namespace fcp::midi {
 using Tick = std::uint64_t;
 using EntityId = std::uint64_t;
 
+// Where an event stood in the file the song was read from: the file track, the event's index in
+// it and its tick then. Saving puts an event that still has that tick back at that index among
+// the events of its tick; a moved event (or one made here, without a place) goes where fcp puts
+// new events. Copies carry their original's place; the writer gives each place to one event.
+struct FilePlace {
+  std::uint32_t track = 0;
+  std::uint32_t index = 0;
+  Tick tick = 0;
+  bool operator==(const FilePlace&) const = default;
+};
+
+// An event as read, with its index in its file track.
+struct PlacedEvent {
+  std::uint32_t index = 0;
+  smf::Event event;
+  bool operator==(const PlacedEvent&) const = default;
+};
+
 struct Note {
   EntityId id = 0;
   EntityId track = 0;
@@ -30,6 +53,10 @@ struct Note {
   int velocity = 80;
   int channel = 0;   // 0..15 (the DSL shows 1..16)
   int release = -1;  // note-off velocity; -1 = written as note-on with velocity 0
+  std::optional<FilePlace> on_place, off_place;
+  // The end of a note the file never released (it lasts to the end of its track): while the
+  // note still ends there, no note-off is written for it.
+  std::optional<Tick> unreleased_end;
   bool operator==(const Note&) const = default;
 };
 
@@ -43,6 +70,7 @@ struct Control {
   ControlKind kind = ControlKind::cc;
   int number = 0;  // CC number, or the key for key pressure
   int value = 0;   // CC value, bend -8192..8191, program 0..127, pressure
+  std::optional<FilePlace> place;
   bool operator==(const Control&) const = default;
 };
 
@@ -52,6 +80,7 @@ struct RawEvent {
   EntityId track = 0;
   Tick tick = 0;
   smf::Event event;
+  std::optional<FilePlace> place;
   bool operator==(const RawEvent&) const = default;
 };
 
@@ -61,6 +90,13 @@ struct Track {
   int channel = 0;  // the track's default channel, 0..15
   bool muted = false;
   bool solo = false;
+  // As read (all empty for a track made here): the file track it came from and that track's
+  // end-of-track tick, its name event as read (see naming_event), and the name fcp made up when the
+  // file gave none, which saving leaves out while the track still has it.
+  std::optional<std::uint32_t> file_track;
+  Tick file_end = 0;
+  std::optional<PlacedEvent> name_event;
+  std::string made_up_name;
   bool operator==(const Track&) const = default;
 };
 
@@ -78,8 +114,21 @@ struct Conductor {
   theory::MeterMap meter{480};
   std::map<Tick, KeySignature> keys{{0, {}}};  // always has tick 0
   std::multimap<Tick, std::string> markers;
-  std::vector<smf::Event> other;  // conductor-track events fcp does not interpret
-  bool operator==(const Conductor& other_conductor) const;
+  bool operator==(const Conductor& other) const;
+};
+
+// What a song read from a file keeps of it besides the tracks' events, so that saving writes
+// the file back as it was. Never changed by edits: the writer compares the conductor against
+// conductor_events and writes those that still say what the conductor says.
+struct FileOrigin {
+  int format = 1;
+  std::optional<std::uint32_t> conductor_track;  // the file track the conductor was read from
+  Tick conductor_end = 0;                        // its end-of-track tick
+  // The conductor's events in file order: title, tempo, time and key signatures and markers
+  // (interpreted into Conductor), and the rest (text, SysEx, SMPTE offset…), kept as they are.
+  std::vector<PlacedEvent> conductor_events;
+  std::vector<smf::Chunk> extra_chunks;
+  bool operator==(const FileOrigin&) const = default;
 };
 
 // A set of entities of one kind, by id and by (track, tick).
@@ -152,6 +201,10 @@ class Song {
   EntityStore<RawEvent>& raws() { return raws_; }
   const EntityStore<RawEvent>& raws() const { return raws_; }
 
+  // What the song keeps of the file it was read from; nullopt for a song made here.
+  const std::optional<FileOrigin>& origin() const { return origin_; }
+  void set_origin(FileOrigin origin) { origin_ = std::move(origin); }
+
   // A fresh entity id (never reused within the song's lifetime).
   EntityId allocate_id() { return next_id_++; }
   void reserve_ids_up_to(EntityId id) { next_id_ = std::max(next_id_, id + 1); }
@@ -171,6 +224,7 @@ class Song {
   std::multiset<Tick> note_ends_;
   EntityStore<Control> controls_;
   EntityStore<RawEvent> raws_;
+  std::optional<FileOrigin> origin_;
   EntityId next_id_ = 1;
 };
 
