@@ -80,7 +80,7 @@ core::Error ambiguous(const PageReferences& refs, std::string_view noun, std::st
 }
 
 core::Error not_found(const PageReferences& refs, std::string_view noun, std::string_view ref,
-                      std::vector<std::string> names) {
+                      const std::vector<std::string>& names) {
   const std::string when_none = "this page has no " + std::string(noun) + "s";
   return core::unknown_reference({noun, refs.written, when_none}, ref, names);
 }

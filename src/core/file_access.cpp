@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <system_error>
 
@@ -44,21 +43,34 @@ std::string temp_name_for(const std::filesystem::path& path) {
 }  // namespace
 
 Result<std::string> read_file(const std::filesystem::path& path, std::size_t max_bytes) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return make_error("cannot open \"" + path.string() + "\": not a regular file");
-  }
-  auto size = std::filesystem::file_size(path, ec);
-  if (ec) return make_error("cannot open \"" + path.string() + "\": " + ec.message());
+  const std::string name = "\"" + path.string() + "\"";
+  // What is checked is the file opened, not the path: a path swapped for a FIFO or a link
+  // after the caller's checks cannot block the read or lead elsewhere.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return make_error("cannot open " + name + ": " + errno_text(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat status {};
+  if (::fstat(fd, &status) != 0)
+    return make_error("cannot open " + name + ": " + errno_text(errno));
+  if (!S_ISREG(status.st_mode)) return make_error("cannot open " + name + ": not a regular file");
+  const auto size = static_cast<std::size_t>(status.st_size);
   if (size > max_bytes) {
-    return make_error("cannot open \"" + path.string() + "\": " + std::to_string(size) +
+    return make_error("cannot open " + name + ": " + std::to_string(size) +
                       " bytes is larger than the limit of " + std::to_string(max_bytes));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("cannot open \"" + path.string() + "\": " + errno_text(errno));
   std::string bytes(size, '\0');
-  in.read(bytes.data(), static_cast<std::streamsize>(size));
-  bytes.resize(static_cast<std::size_t>(in.gcount()));
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::read(fd, bytes.data() + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return make_error("cannot read " + name + ": " + errno_text(errno));
+    if (n == 0) break;  // the file shrank while it was read
+    done += static_cast<std::size_t>(n);
+  }
+  bytes.resize(done);
   return bytes;
 }
 
@@ -73,13 +85,15 @@ std::string octal_mode(mode_t mode) {
 }
 
 // What the existing target promises the new file must keep, or why it cannot be replaced.
-Result<void> check_replaceable(const std::filesystem::path& path, const struct stat& target) {
+Result<void> check_replaceable(const std::filesystem::path& path, const struct stat& target,
+                               const WriteOptions& options) {
   const std::string name = "\"" + path.string() + "\"";
   if (!S_ISREG(target.st_mode)) return make_error("cannot write " + name + ": not a regular file");
-  if ((target.st_mode & S_IWUSR) == 0)
+  if ((target.st_mode & S_IWUSR) == 0 && !options.replace_read_only)
     return make_error("cannot write " + name + ": its owner made it read-only (mode " +
                       octal_mode(target.st_mode) +
-                      "); make it writable first, or save as: another file");
+                      "); save force:true replaces it and keeps it read-only, or save as: another "
+                      "file");
   if (target.st_nlink > 1)
     return make_error("cannot write " + name + ": it has " + std::to_string(target.st_nlink) +
                       " hard links, and replacing it would separate them; save as: another file");
@@ -118,17 +132,20 @@ void remove_stale_temporaries(const std::filesystem::path& directory,
 
 }  // namespace
 
-Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
+Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes,
+                                   WriteOptions options) {
   const auto directory =
       path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
   struct stat target {};
   const bool replacing = ::stat(path.c_str(), &target) == 0;
   if (replacing) {
-    if (auto allowed = check_replaceable(path, target); !allowed) return allowed;
+    if (auto allowed = check_replaceable(path, target, options); !allowed) return allowed;
   }
   remove_stale_temporaries(directory, path);
   const auto temp = directory / temp_name_for(path);
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  // Created with the target's mode (never wider), exact after keep_owner_promises.
+  const mode_t mode = replacing ? (target.st_mode & 0777) : 0666;
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
   if (fd < 0) {
     return make_error("cannot write \"" + path.string() + "\": " + errno_text(errno));
   }

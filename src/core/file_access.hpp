@@ -30,6 +30,10 @@ Result<std::string> read_file(const std::filesystem::path& path, std::size_t max
 // owner made read-only, one whose owner cannot be kept, and one with other hard links (a rename
 // would separate them) are refused with the reason, unchanged. A new file gets 0666 less the
 // umask. Temporary files a killed save left beside the target (older than a minute) are removed.
-Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
+struct WriteOptions {
+  bool replace_read_only = false;  // the user said so (save force:true); the mode stays read-only
+};
+Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes,
+                                   WriteOptions options = {});
 
 }  // namespace fcp::core

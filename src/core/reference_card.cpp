@@ -43,7 +43,9 @@ std::vector<VerbSpec> session_specs(const Domain& domain) {
       new_document,
       VerbSpec{"open", "PATH", "session", "open a file (inside the allowed roots)"}.with(
           bool_key("discard", "replace a document with unsaved changes")),
-      VerbSpec{"save", "", "session", "write the file atomically"}.with(key("as", "PATH")),
+      VerbSpec{"save", "", "session", "write the file atomically (its mode, owner and group stay)"}
+          .with(key("as", "PATH"))
+          .with(bool_key("force", "replace a file its owner made read-only (it stays read-only)")),
       VerbSpec{"checkpoint", "NAME", "session", "name the current state"},
       VerbSpec{"undo", "[N]", "session", "undo N ops (one op = one step), or back to a checkpoint"}
           .with(key("to", "NAME")),

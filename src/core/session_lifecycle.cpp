@@ -8,9 +8,12 @@
 namespace fcp::core {
 namespace {
 
-bool wants_discard(const SessionCommand& command) {
-  const auto* discard = command.param("discard");
-  return discard != nullptr && (*discard == "true" || *discard == "yes" || *discard == "1");
+// A boolean key the command sets to true (discard:true, force:yes).
+bool says_true(const SessionCommand& command, std::string_view key) {
+  const auto* value = command.param(key);
+  if (value == nullptr) return false;
+  const std::string word = to_lower(*value);
+  return word == "true" || word == "yes" || word == "on" || word == "1";
 }
 
 }  // namespace
@@ -36,7 +39,7 @@ CallResult Session::run_session(std::string_view action, const CallOptions& opti
 }
 
 Result<void> Session::check_can_replace(const SessionCommand& command) const {
-  if (!document_ || !has_unsaved_changes() || wants_discard(command)) return {};
+  if (!document_ || !has_unsaved_changes() || says_true(command, "discard")) return {};
   std::string again = command.command;
   for (const auto& p : command.positionals)
     again += " \"" + p + "\"";
@@ -117,7 +120,8 @@ CallResult Session::session_save(const SessionCommand& command) {
   if (!path) return CallResult{error_reply(path.error())};
   auto bytes = document_->serialize(*path);
   if (!bytes) return CallResult{error_reply(bytes.error())};
-  if (auto written = write_file_atomically(*path, *bytes); !written) {
+  const WriteOptions options{says_true(command, "force")};
+  if (auto written = write_file_atomically(*path, *bytes, options); !written) {
     return CallResult{error_reply(written.error())};
   }
   file_path_ = *path;

@@ -31,7 +31,7 @@ class FileAccessTest : public ::testing::Test {
   }
 
   fs::path file(const std::string& text, mode_t mode) {
-    const auto path = dir_ / "file";
+    auto path = dir_ / "file";
     std::ofstream(path) << text;
     ::chmod(path.c_str(), mode);
     return path;
@@ -79,6 +79,9 @@ TEST_F(FileAccessTest, AReadOnlyFileIsRefusedAndUnchanged) {
       << written.error().message;
   EXPECT_EQ(read(path), "keep me");
   EXPECT_EQ(entries(), 1u);  // no temporary left
+  ASSERT_TRUE(write_file_atomically(path, "new", {.replace_read_only = true}));
+  EXPECT_EQ(read(path), "new");
+  EXPECT_EQ(status(path).st_mode & 07777, 0444u);
 }
 
 TEST_F(FileAccessTest, AFileWithHardLinksIsRefusedAndTheLinksStay) {
@@ -111,6 +114,21 @@ TEST_F(FileAccessTest, TemporariesOfAKilledSaveAreRemovedOnceStale) {
   ASSERT_TRUE(write_file_atomically(path, "new"));
   EXPECT_FALSE(fs::exists(stale));
   EXPECT_TRUE(fs::exists(fresh));
+}
+
+TEST_F(FileAccessTest, ReadingChecksTheFileItOpenedNotThePath) {
+  const auto fifo = dir_ / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto piped = read_file(fifo, 1024);  // must not wait for a writer
+  ASSERT_FALSE(piped);
+  EXPECT_NE(piped.error().message.find("not a regular file"), std::string::npos);
+  const auto path = file("0123456789", 0644);
+  auto big = read_file(path, 9);
+  ASSERT_FALSE(big);
+  EXPECT_NE(big.error().message.find("10 bytes is larger than the limit of 9"), std::string::npos);
+  EXPECT_EQ(read_file(path, 10).value(), "0123456789");
+  fs::create_symlink(path, dir_ / "link");  // paths come resolved: a link here was swapped in
+  EXPECT_FALSE(read_file(dir_ / "link", 1024));
 }
 
 }  // namespace

@@ -225,6 +225,24 @@ TEST_F(SessionTest, SaveOpenRoundTripAndUnsavedTracking) {
   EXPECT_NE(action("undo").text.find("nothing to undo"), std::string::npos);  // open resets the log
 }
 
+TEST_F(SessionTest, SavingOverAReadOnlyFileTakesForce) {
+  action("new X");
+  ops({"add A color:red"});
+  ASSERT_FALSE(action("save as:locked.deck").is_error);
+  const auto path = root_.dir() / "locked.deck";
+  std::filesystem::permissions(path, std::filesystem::perms::owner_read);
+  ops({"add B color:blue"});
+  auto refused = action("save");
+  EXPECT_TRUE(refused.is_error);
+  EXPECT_NE(refused.text.find("read-only (mode 0400); save force:true"), std::string::npos)
+      << refused.text;
+  EXPECT_TRUE(session_.has_unsaved_changes());
+  auto forced = action("save force:true");
+  EXPECT_FALSE(forced.is_error) << forced.text;
+  EXPECT_FALSE(session_.has_unsaved_changes());
+  EXPECT_EQ(std::filesystem::status(path).permissions(), std::filesystem::perms::owner_read);
+}
+
 TEST_F(SessionTest, FailedOpenKeepsTheCurrentDocument) {
   action("new X");
   ops({"add A color:red"});
