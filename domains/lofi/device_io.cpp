@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <boost/json.hpp>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <optional>
@@ -45,15 +46,20 @@ bool script_in_filename(std::string_view cls) {
   return cls == "jsui" || cls == "v8ui";
 }
 
-bool is_script_file(std::string_view atom) {
-  return atom.ends_with(".js") || atom.ends_with(".mjs");
+// `inject` resolves its file to an absolute path; a relative name ("js lfo.js") is an ordinary
+// argument that Max looks up in its search path, not a script fcp injected.
+bool is_injected_script(std::string_view atom) {
+  const bool absolute = atom.starts_with('/') ||
+                        (atom.size() > 2 && std::isalpha(static_cast<unsigned char>(atom[0])) &&
+                         atom[1] == ':' && (atom[2] == '/' || atom[2] == '\\'));
+  return absolute && (atom.ends_with(".js") || atom.ends_with(".mjs"));
 }
 
-// A js/v8 box's argument text split into its script file (first atom, when it names a .js
-// file) and the rest.
+// A js/v8 box's argument text split into its injected script (the first atom, when it is an
+// absolute .js path) and the rest.
 std::pair<std::string, std::string> script_and_args(std::string_view args) {
   const std::vector<std::string> atoms = maxpat::split_atoms(args);
-  if (atoms.empty() || !is_script_file(atoms.front())) return {"", std::string(args)};
+  if (atoms.empty() || !is_injected_script(atoms.front())) return {"", std::string(args)};
   std::size_t end = 0;
   if (!args.empty() && args.front() == '"') {
     end = args.find('"', 1);
