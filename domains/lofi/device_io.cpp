@@ -91,16 +91,6 @@ std::string parameter_name(const json::object& box) {
              : std::string();
 }
 
-// The short name Live shows: "Filter[cut]" → "cut", as the Max daemon derives it.
-std::string parameter_shortname(const std::string& parameter) {
-  if (parameter.ends_with(']')) {
-    if (const auto open = parameter.rfind('[');
-        open != std::string::npos && open + 2 < parameter.size())
-      return parameter.substr(open + 1, parameter.size() - open - 2);
-  }
-  return parameter;
-}
-
 std::optional<std::array<double, 4>> rect_of(const json::object& box, std::string_view key) {
   const json::value* rect = box.if_contains(key);
   if (rect == nullptr || !rect->is_array() || rect->as_array().size() != 4) return std::nullopt;
@@ -203,7 +193,9 @@ Device device_from_patcher(const maxpat::Patcher& patcher, std::string_view name
     if (device.object(object.id) != nullptr) object.id = box.id();
     if (object.ui) object.layer = object.id;
     if (!meaning.script.empty()) device.put_script(object.id, meaning.script);
-    if (!meaning.parameter.empty()) device.put_mapping({meaning.parameter, object.id, "value"});
+    // Two boxes of one name (Max renames the second when it loads): the first is the parameter.
+    if (!meaning.parameter.empty() && !device.mappings().contains(meaning.parameter))
+      device.put_mapping({meaning.parameter, object.id, "value"});
     id_of_box[box.id()] = object.id;
     device.put_object(std::move(object));
   }
@@ -219,19 +211,17 @@ Device device_from_patcher(const maxpat::Patcher& patcher, std::string_view name
   return device;
 }
 
-// The attributes `object` should have in its box: its own, and the names `map` gives a Live
-// parameter where the mapping is not the one the box already has (`file_parameter`).
-std::map<std::string, std::string> wanted_attributes(
-    const MaxObject& object, const Mapping* mapping, const std::string& file_parameter,
-    const std::map<std::string, std::string>& in_file) {
+// The attributes `object` should have in its box: its own, and the names of the Live parameter
+// it is mapped to (map, unmap and modify keep a mapped object's parameter_longname equal to the
+// mapping's name). A new mapping also names the short name, unless the object has its own.
+std::map<std::string, std::string> wanted_attributes(const MaxObject& object,
+                                                     const Mapping* mapping,
+                                                     const std::string& file_parameter) {
   std::map<std::string, std::string> wanted = object.attrs;
-  if (mapping == nullptr || mapping->parameter == file_parameter) return wanted;
+  if (mapping == nullptr) return wanted;
   wanted["parameter_longname"] = mapping->parameter;
-  auto own = object.attrs.find("parameter_shortname");
-  auto saved = in_file.find("parameter_shortname");
-  const bool own_shortname =
-      own != object.attrs.end() && (saved == in_file.end() || saved->second != own->second);
-  if (!own_shortname) wanted["parameter_shortname"] = parameter_shortname(mapping->parameter);
+  if (!wanted.contains("parameter_shortname") && mapping->parameter != file_parameter)
+    wanted["parameter_shortname"] = live_shortname(mapping->parameter);
   return wanted;
 }
 
@@ -262,10 +252,7 @@ maxpat::Box box_for(const Device& device, const MaxObject& object, const maxpat:
   const std::string script_file = script == device.scripts().end() ? "" : script->second;
   const std::string args =
       script_in_arguments(object.cls) ? args_with_script(script_file, object.args) : object.args;
-  const Mapping* mapped = nullptr;
-  for (const auto& [parameter, m] : device.mappings()) {
-    if (m.object == object.id) mapped = &m;
-  }
+  const Mapping* mapped = mapping_of(device.mappings(), object.id);
   maxpat::Box box;
   BoxMeaning in_file;
   if (old != nullptr && old->class_name() == object.cls && old->args() == args) {
@@ -291,7 +278,7 @@ maxpat::Box box_for(const Device& device, const MaxObject& object, const maxpat:
       update_rect(box.json, "patching_rect",
                   {object.x, object.y, (*object.size)[0], (*object.size)[1]});
   }
-  update_attributes(box, wanted_attributes(object, mapped, in_file.parameter, in_file.object.attrs),
+  update_attributes(box, wanted_attributes(object, mapped, in_file.parameter),
                     in_file.object.attrs);
   if (script_in_filename(object.cls) && script_file != in_file.script) {
     if (script_file.empty())

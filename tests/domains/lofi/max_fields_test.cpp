@@ -213,6 +213,40 @@ TEST_F(MaxFields, UndoOfModifyReachesTheFile) {
   EXPECT_EQ(read(path("wow.maxpat")), before);
 }
 
+// Max keeps one name per Live parameter, so map, unmap and modify keep the object's
+// parameter_longname and the mapping the same: what their replies say is what the file says.
+TEST_F(MaxFields, MappingsAndParameterNamesAgreeInTheFile) {
+  build();
+  auto renamed = testing::call_ops(session_, {"modify 30_depth parameter_longname:Other"});
+  EXPECT_TRUE(renamed.is_error) << renamed.text;
+  EXPECT_NE(renamed.text.find("try: unmap Depth"), std::string::npos) << renamed.text;
+
+  const std::string mapped = ops({"map Speed wowrate"});
+  EXPECT_NE(mapped.find("+ map Speed -> wowrate.value"), std::string::npos) << mapped;
+  const std::string unmapped = ops({"unmap Depth"});
+  EXPECT_NE(unmapped.find("- map Depth"), std::string::npos) << unmapped;
+  const std::string other_property = ops({"map Level 30_depth prop:gain"});
+  EXPECT_NE(other_property.find("? prop:gain is not kept"), std::string::npos) << other_property;
+  session("save as:" + path("wow.maxpat"));
+
+  const maxpat::Patcher patcher = patcher_of(read(path("wow.maxpat")));
+  EXPECT_EQ(valueof(box_named(patcher, "wowrate")).at("parameter_longname"), json::value("Speed"));
+  EXPECT_EQ(valueof(box_named(patcher, "wowrate")).at("parameter_shortname"), json::value("Speed"));
+  EXPECT_EQ(valueof(box_named(patcher, "30_depth")).at("parameter_longname"), json::value("Level"));
+  session("open " + path("wow.maxpat") + " discard:true");
+  const std::string map = query("map");
+  EXPECT_NE(map.find("map Speed -> wowrate.value"), std::string::npos) << map;
+  EXPECT_NE(map.find("map Level -> 30_depth.value"), std::string::npos) << map;
+  EXPECT_EQ(map.find("Depth"), std::string::npos) << map;
+
+  ops({"unmap Level"});
+  session("save");
+  const maxpat::Patcher unmapped_patcher = patcher_of(read(path("wow.maxpat")));
+  EXPECT_FALSE(box_named(unmapped_patcher, "30_depth").contains("saved_attribute_attributes"));
+  session("open " + path("wow.maxpat") + " discard:true");
+  EXPECT_EQ(query("map").find("Level"), std::string::npos) << query("map");
+}
+
 // A device an older fcp wrote keeps what it said in its private "fcp" key: read as a fallback,
 // kept byte for byte by a save with no edit, written into Max's own fields by one with an edit.
 TEST_F(MaxFields, FilesOfOlderFcpOpenAndLoseThePrivateKeyAtTheFirstEdit) {
