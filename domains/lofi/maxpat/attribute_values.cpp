@@ -2,6 +2,8 @@
 
 #include <boost/json.hpp>
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -17,7 +19,10 @@ std::optional<double> real_of(std::string_view text) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
   double value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  // JSON has no NaN or infinity: such text stays a string rather than becoming another number.
+  if (error != std::errc() || end != text.data() + text.size() || text.empty() ||
+      !std::isfinite(value))
+    return std::nullopt;
   return value;
 }
 
@@ -89,7 +94,8 @@ json::value attribute_value(std::string_view name, std::string_view text) {
       return json::string(text);
     case AttributeKind::integer: {
       if (auto integer = integer_of(text)) return *integer;
-      if (auto real = real_of(text)) return static_cast<std::int64_t>(*real);
+      if (auto real = real_of(text); real && std::abs(*real) < 9e18)
+        return static_cast<std::int64_t>(*real);
       if (name.ends_with("parameter_unitstyle")) {
         if (const int code = unit_style_code(text); code >= 0) return code;
       }
