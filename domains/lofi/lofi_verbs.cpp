@@ -7,6 +7,7 @@
 #include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "core/selector.hpp"
+#include "domains/lofi/maxpat/attribute_values.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
 #include "domains/lofi/selection.hpp"
 
@@ -119,6 +120,21 @@ core::Result<void> keeps_its_parameter_name(const LofiOp& ctx, const MaxObject& 
                               " (map): its parameter_longname is that name",
                           {"unmap " + core::quote_token(mapping->parameter),
                            "map " + core::quote_token(*longname) + " " + object.id});
+}
+
+// The object of `mapping` stops being that Live parameter: the parameter's names leave its
+// attributes, so that the saved file no longer names it.
+void stop_being_parameter(LofiOp& ctx, const Mapping& mapping) {
+  const MaxObject* object = ctx.device.object(mapping.object);
+  const std::string* longname = object != nullptr ? longname_of(*object) : nullptr;
+  if (longname == nullptr || *longname != mapping.parameter) return;
+  MaxObject unnamed = *object;
+  unnamed.attrs.erase("parameter_longname");
+  unnamed.attrs.erase("_parameter_longname");
+  if (auto it = unnamed.attrs.find("parameter_shortname");
+      it != unnamed.attrs.end() && it->second == live_shortname(mapping.parameter))
+    unnamed.attrs.erase(it);
+  ctx.edit.put_object(unnamed);
 }
 
 }  // namespace
@@ -279,6 +295,8 @@ core::Result<void> verb_ui(LofiOp& ctx) {
   object.args = ctx.op.param_or("args", object.args);
   for (const auto& param : ctx.op.params) {
     if (param.key == "at" || param.key == "size" || param.key == "args") continue;
+    if (auto problem = maxpat::attribute_value_problem(param.key, param.value); !problem.empty())
+      return core::make_error(problem);
     object.attrs[param.key] = param.value;
   }
   const bool replaced = ctx.device.object(name) != nullptr;
@@ -325,7 +343,10 @@ core::Result<void> verb_map(LofiOp& ctx) {
                                 core::quote_token(current->parameter) +
                                 " (an object has one parameter name); unmap it first",
                             {"unmap " + core::quote_token(current->parameter)});
-  const bool replaced = ctx.device.mappings().contains(mapping.parameter);
+  const auto previous = ctx.device.mappings().find(mapping.parameter);
+  const bool replaced = previous != ctx.device.mappings().end();
+  if (replaced && previous->second.object != mapping.object)
+    stop_being_parameter(ctx, previous->second);
   // The object's own names become the parameter's, as Max's map sets them.
   if (const std::string* longname = longname_of(**object);
       longname != nullptr && *longname != mapping.parameter) {
@@ -353,21 +374,9 @@ core::Result<void> verb_unmap(LofiOp& ctx) {
   if (ctx.op.positionals.size() != 1) return core::make_error("unmap requires PARAMETER");
   if (!ctx.device.mappings().contains(ctx.op.positionals[0]))
     return core::make_error("no mapping \"" + ctx.op.positionals[0] + "\"");
-  // The object stops being that Live parameter: its name goes with the mapping (first, so that
-  // Max's unmap, which restores the object's earlier name, comes last).
-  const Mapping mapping = ctx.device.mappings().at(ctx.op.positionals[0]);
-  if (const MaxObject* object = ctx.device.object(mapping.object)) {
-    if (const std::string* longname = longname_of(*object);
-        longname != nullptr && *longname == mapping.parameter) {
-      MaxObject unnamed = *object;
-      unnamed.attrs.erase("parameter_longname");
-      unnamed.attrs.erase("_parameter_longname");
-      if (auto it = unnamed.attrs.find("parameter_shortname");
-          it != unnamed.attrs.end() && it->second == live_shortname(mapping.parameter))
-        unnamed.attrs.erase(it);
-      ctx.edit.put_object(unnamed);
-    }
-  }
+  // Before the mapping goes, so that Max's unmap, which restores the object's earlier name,
+  // comes last.
+  stop_being_parameter(ctx, ctx.device.mappings().at(ctx.op.positionals[0]));
   ctx.edit.erase_mapping(ctx.op.positionals[0]);
   ctx.lines.push_back(core::deleted("map " + ctx.op.positionals[0]));
   return {};
@@ -413,6 +422,9 @@ core::Result<void> verb_modify(LofiOp& ctx) {
         object.args = param.value;
       } else if (param.value.size() > 32767) {
         return core::make_error("value of " + param.key + " is longer than Max's symbol limit");
+      } else if (auto problem = maxpat::attribute_value_problem(param.key, param.value);
+                 !problem.empty()) {
+        return core::make_error(problem);
       } else {
         object.attrs[param.key] = param.value;
       }

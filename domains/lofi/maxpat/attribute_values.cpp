@@ -134,6 +134,24 @@ json::value attribute_value(std::string_view name, std::string_view text) {
   return json::string(text);
 }
 
+std::string attribute_value_problem(std::string_view name, std::string_view text) {
+  const AttributeKind kind = attribute_kind(name);
+  if (kind == AttributeKind::text || kind == AttributeKind::guess || kind == AttributeKind::atoms ||
+      !attribute_value(name, text).is_string())
+    return {};
+  const std::string got = "; got \"" + std::string(text) + "\"";
+  if (name.ends_with("parameter_unitstyle"))
+    return std::string(name) +
+           " takes Max's unit style: 0-10 or int, float, time (ms), hertz (Hz), decibel (dB), %, "
+           "pan, semitones, midi, custom, native" +
+           got;
+  if (kind == AttributeKind::integer) return std::string(name) + " takes an integer" + got;
+  if (kind == AttributeKind::real) return std::string(name) + " takes a number" + got;
+  if (is_color_attribute(name))
+    return std::string(name) + " takes a colour as numbers 0-1: \"r g b a\"" + got;
+  return std::string(name) + " takes numbers separated by spaces" + got;
+}
+
 bool attribute_text(const json::value& value, std::string& text) {
   text.clear();
   if (!value.is_array()) {

@@ -15,6 +15,10 @@ namespace fcp::lofi::maxpat {
 // parameter_initial and enums; text that does not fit the kind stays a string.
 boost::json::value attribute_value(std::string_view name, std::string_view text);
 
+// Why `text` cannot be attribute `name`'s value in Max (a colour that is not numbers, a unit
+// style Max does not have …), or "" when it can.
+std::string attribute_value_problem(std::string_view name, std::string_view text);
+
 // The text of a saved value, as an agent would write it: numbers shortest ("4", "0.05"),
 // lists as space-separated atoms (symbols with spaces in double quotes). False for values that
 // are not atoms (objects, nested lists): the model leaves those to the box JSON.

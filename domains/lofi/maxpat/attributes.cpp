@@ -82,18 +82,18 @@ bool listed(const std::string_view (&names)[N], std::string_view name) {
   return std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 
-bool is_color(std::string_view name) {
+}  // namespace
+
+bool is_color_attribute(std::string_view name) {
   return name.ends_with("color") || name.starts_with("bgfillcolor_color");
 }
-
-}  // namespace
 
 AttributeKind attribute_kind(std::string_view name) {
   if (name.starts_with("_parameter_")) name.remove_prefix(1);
   if (listed(text_attributes, name)) return AttributeKind::text;
   if (listed(integer_attributes, name)) return AttributeKind::integer;
   if (listed(real_attributes, name)) return AttributeKind::real;
-  if (listed(reals_attributes, name) || is_color(name)) return AttributeKind::reals;
+  if (listed(reals_attributes, name) || is_color_attribute(name)) return AttributeKind::reals;
   if (listed(atoms_attributes, name)) return AttributeKind::atoms;
   return AttributeKind::guess;
 }

@@ -25,6 +25,7 @@ enum class AttributeKind {
   guess,    // not in the table of kinds: a number stays a number, several atoms a list
 };
 AttributeKind attribute_kind(std::string_view name);
+bool is_color_attribute(std::string_view name);
 
 // True for the attributes of a Live parameter, which Max saves in the box's
 // saved_attribute_attributes.valueof, not in the box (parameter_enable stays in the box).

@@ -247,6 +247,32 @@ TEST_F(MaxFields, MappingsAndParameterNamesAgreeInTheFile) {
   EXPECT_EQ(query("map").find("Level"), std::string::npos) << query("map");
 }
 
+TEST_F(MaxFields, AMappingThatMovesLeavesItsFormerObject) {
+  build();
+  const std::string moved = ops({"map Depth wowrate"});
+  EXPECT_NE(moved.find("* map Depth -> wowrate.value"), std::string::npos) << moved;
+  session("save as:" + path("wow.amxd"));
+  const maxpat::Patcher patcher = patcher_of(read(path("wow.amxd")));
+  EXPECT_EQ(valueof(box_named(patcher, "wowrate")).at("parameter_longname"), json::value("Depth"));
+  EXPECT_FALSE(box_named(patcher, "30_depth").contains("saved_attribute_attributes"));
+  session("open " + path("wow.amxd") + " discard:true");
+  EXPECT_NE(query("map").find("map Depth -> wowrate.value"), std::string::npos) << query("map");
+}
+
+TEST_F(MaxFields, ValuesMaxCannotTakeAreRefused) {
+  build();
+  auto colour = testing::call_ops(session_, {"modify wowrate bgcolor:red"});
+  EXPECT_TRUE(colour.is_error);
+  EXPECT_NE(colour.text.find("bgcolor takes a colour"), std::string::npos) << colour.text;
+  auto unit = testing::call_ops(session_, {"modify wowrate parameter_unitstyle:furlongs"});
+  EXPECT_TRUE(unit.is_error);
+  ops({"modify wowrate parameter_unitstyle:dB"});
+  session("save as:" + path("wow.maxpat"));
+  EXPECT_EQ(
+      valueof(box_named(patcher_of(read(path("wow.maxpat"))), "wowrate")).at("parameter_unitstyle"),
+      json::value(4));
+}
+
 // A device an older fcp wrote keeps what it said in its private "fcp" key: read as a fallback,
 // kept byte for byte by a save with no edit, written into Max's own fields by one with an edit.
 TEST_F(MaxFields, FilesOfOlderFcpOpenAndLoseThePrivateKeyAtTheFirstEdit) {

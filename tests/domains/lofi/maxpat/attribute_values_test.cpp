@@ -41,6 +41,20 @@ INSTANTIATE_TEST_SUITE_P(
         ValueCase{"fontsize", "12", "12.0"}, ValueCase{"some_new_attribute", "3", "3"},
         ValueCase{"some_new_attribute", "1 2.5 x", "[1, 2.5, \"x\"]"}));
 
+TEST(AttributeValueProblem, SaysWhatMaxTakes) {
+  EXPECT_EQ(attribute_value_problem("bgcolor", "0.2 0.2 0.2 1"), "");
+  EXPECT_EQ(attribute_value_problem("parameter_unitstyle", "Hz"), "");
+  EXPECT_EQ(attribute_value_problem("parameter_longname", "anything at all"), "");
+  EXPECT_EQ(attribute_value_problem("bgcolor", "red"),
+            "bgcolor takes a colour as numbers 0-1: \"r g b a\"; got \"red\"");
+  EXPECT_NE(attribute_value_problem("parameter_unitstyle", "furlongs").find("hertz"),
+            std::string::npos);
+  EXPECT_EQ(attribute_value_problem("parameter_mmax", "lots"),
+            "parameter_mmax takes a number; got \"lots\"");
+  EXPECT_EQ(attribute_value_problem("presentation", "yes"),
+            "presentation takes an integer; got \"yes\"");
+}
+
 TEST(AttributeText, IsWhatAnAgentWouldWrite) {
   std::string text;
   ASSERT_TRUE(attribute_text(json::parse("[0.2, 0.2, 0.2, 1.0]"), text));
