@@ -172,12 +172,16 @@ std::map<std::string, std::string> box_attribute_texts(const json::object& box,
                                                        std::string_view also_skip) {
   std::map<std::string, std::string> texts;
   const json::value* maxclass = box.if_contains("maxclass");
-  const bool newobj =
-      maxclass != nullptr && maxclass->is_string() && maxclass->get_string() == "newobj";
+  // The text of these boxes is their content (a newobj's class and arguments, a message or
+  // comment), which Max sets through the box, not as an attribute.
+  const std::string_view cls =
+      maxclass != nullptr && maxclass->is_string() ? std::string_view(maxclass->get_string()) : "";
+  const bool text_is_content =
+      cls == "newobj" || cls == "message" || cls == "comment" || cls == "live.comment";
   std::string text;
   for (const auto& [key, value] : box) {
     if (!is_box_attribute(key) || modelled_elsewhere(key) || key == also_skip) continue;
-    if (key == "text" && newobj) continue;
+    if (key == "text" && text_is_content) continue;
     if (attribute_text(value, text)) texts[std::string(key)] = text;
   }
   if (const json::object* valueof = valueof_of(box)) {
