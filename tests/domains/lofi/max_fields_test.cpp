@@ -259,6 +259,19 @@ TEST_F(MaxFields, AMappingThatMovesLeavesItsFormerObject) {
   EXPECT_NE(query("map").find("map Depth -> wowrate.value"), std::string::npos) << query("map");
 }
 
+TEST_F(MaxFields, AScriptInjectedIntoJsuiIsItsFilename) {
+  session("new \"Scope\" discard:true");
+  const fs::path script = fcp::testing::source_dir() / "fixtures" / "lofi" / "lfo.js";
+  ops({"add jsui scope at:20,20", "inject scope path:" + script.string()});
+  session("save as:" + path("scope.maxpat"));
+  const maxpat::Patcher patcher = patcher_of(read(path("scope.maxpat")));
+  EXPECT_EQ(box_named(patcher, "scope").at("filename"), json::value(script.string()));
+  session("open " + path("scope.maxpat") + " discard:true");
+  EXPECT_NE(query("describe scope").find("script: " + script.string()), std::string::npos)
+      << query("describe scope");
+  EXPECT_EQ(query("describe scope").find("filename:"), std::string::npos);
+}
+
 TEST_F(MaxFields, ValuesMaxCannotTakeAreRefused) {
   build();
   auto colour = testing::call_ops(session_, {"modify wowrate bgcolor:red"});
