@@ -4,6 +4,23 @@
 
 namespace fcp::lofi {
 
+std::string live_shortname(const std::string& parameter) {
+  if (parameter.ends_with(']')) {
+    const auto open = parameter.rfind('[');
+    if (open != std::string::npos && open + 2 < parameter.size())
+      return parameter.substr(open + 1, parameter.size() - open - 2);
+  }
+  return parameter;
+}
+
+const Mapping* mapping_of(const std::map<std::string, Mapping>& mappings,
+                          const std::string& object) {
+  for (const auto& [parameter, mapping] : mappings) {
+    if (mapping.object == object) return &mapping;
+  }
+  return nullptr;
+}
+
 const MaxObject* Device::object(const std::string& id) const {
   auto it = objects_.find(id);
   return it == objects_.end() ? nullptr : &it->second;

@@ -46,6 +46,14 @@ struct Mapping {
   bool operator==(const Mapping&) const = default;
 };
 
+// The short name Live shows for a parameter: "Filter[cut]" → "cut", else the name itself (as
+// the Max daemon derives it when it maps a parameter).
+std::string live_shortname(const std::string& parameter);
+
+// The object mapped to a Live parameter in `mappings`, or null.
+const Mapping* mapping_of(const std::map<std::string, Mapping>& mappings,
+                          const std::string& object);
+
 struct DeviceInfo {
   std::string name = "Untitled";
   double width = 600, height = 400;

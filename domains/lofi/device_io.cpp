@@ -1,9 +1,25 @@
+// Where the model lives in a Max file, in Max's own terms (no private keys):
+//   object id        the box's varname (unique), else the box id
+//   UI layer, place  "presentation": 1 and presentation_rect; z-order is the order of the boxes
+//   attributes       box keys with Max's value types; parameter_* in saved_attribute_attributes
+//                    .valueof, with "parameter_enable": 1 on the box
+//   mapping          a Live parameter is a box with parameter_enable 1 whose valueof has a
+//                    parameter_longname (what the Max daemon's `map` sets: longname and
+//                    shortname); its property is always "value" — Max keeps no other, so a
+//                    mapping to another property reads back as "value"
+//   injected script  js/v8: the file is the object's first argument ("v8 /path/lfo.js"), as
+//                    Max loads it; jsui/v8ui: the "filename" attribute
+//   device name      the file's name (Max and Live show the file name; a patcher has no name)
+// Files written by older fcp versions carry these in a private top-level "fcp" key: it is read
+// as a fallback and dropped at the first save with an edit (kept byte for byte without one).
 #include "domains/lofi/device_io.hpp"
 
 #include <boost/json.hpp>
+#include <cctype>
 #include <map>
 #include <set>
 
+#include "domains/lofi/device_boxes.hpp"
 #include "domains/lofi/maxpat/amxd.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
 #include "domains/lofi/maxpat/patcher.hpp"
@@ -13,21 +29,44 @@ namespace {
 
 namespace json = boost::json;
 
-std::string string_of(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  return value != nullptr && value->is_string() ? std::string(value->get_string()) : std::string();
+// What an older fcp kept in its private "fcp" key: the name, mappings with their property,
+// scripts and the attributes it had not yet written into the boxes.
+void read_private_key(const json::object& meta, Device& device) {
+  if (auto saved = string_of(meta, "name"); !saved.empty()) device.info().name = saved;
+  if (const auto* maps = meta.if_contains("mappings"); maps && maps->is_array()) {
+    for (const auto& m : maps->as_array()) {
+      if (!m.is_object()) continue;
+      Mapping mapping{string_of(m.as_object(), "parameter"), string_of(m.as_object(), "object"),
+                      string_of(m.as_object(), "property")};
+      if (!mapping.parameter.empty() && device.object(mapping.object) != nullptr)
+        device.put_mapping(mapping);
+    }
+  }
+  if (const auto* scripts = meta.if_contains("scripts"); scripts && scripts->is_object()) {
+    for (const auto& [object, path] : scripts->as_object()) {
+      if (path.is_string() && device.object(std::string(object)) != nullptr)
+        device.put_script(std::string(object), std::string(path.as_string()));
+    }
+  }
+  if (const auto* attrs = meta.if_contains("attrs"); attrs && attrs->is_object()) {
+    for (const auto& [id, values] : attrs->as_object()) {
+      const MaxObject* known = device.object(std::string(id));
+      if (known == nullptr || !values.is_object()) continue;
+      MaxObject object = *known;
+      for (const auto& [key, value] : values.as_object()) {
+        if (value.is_string()) object.attrs[std::string(key)] = std::string(value.as_string());
+      }
+      device.put_object(std::move(object));
+    }
+  }
 }
 
 Device device_from_patcher(const maxpat::Patcher& patcher, std::string_view name) {
   Device device;
   device.info().name = std::string(name);
-  if (const auto* rect = patcher.json.if_contains("rect");
-      rect && rect->is_array() && rect->as_array().size() == 4) {
-    const auto& r = rect->as_array();
-    if (r[2].is_number() && r[3].is_number()) {
-      device.info().width = r[2].to_number<double>();
-      device.info().height = r[3].to_number<double>();
-    }
+  if (auto rect = rect_of(patcher.json, "rect")) {
+    device.info().width = (*rect)[2];
+    device.info().height = (*rect)[3];
   }
   // Object ids: unique varnames, else the box id.
   std::map<std::string, int> varnames;
@@ -37,68 +76,21 @@ Device device_from_patcher(const maxpat::Patcher& patcher, std::string_view name
   }
   std::map<std::string, std::string> id_of_box;
   for (const auto& box : patcher.boxes) {
-    MaxObject object;
+    BoxMeaning meaning = meaning_of(box);
+    MaxObject& object = meaning.object;
     const std::string varname = string_of(box.json, "varname");
     object.id = !varname.empty() && varnames[varname] == 1 ? varname : box.id();
     if (device.object(object.id) != nullptr) object.id = box.id();
-    object.box = box.id();
-    object.cls = box.class_name();
-    object.args = box.args();
-    if (auto rect = box.patching_rect()) {
-      object.x = (*rect)[0];
-      object.y = (*rect)[1];
-      object.size = std::array<double, 2>{(*rect)[2], (*rect)[3]};
-    }
-    if (const auto* presentation = box.json.if_contains("presentation");
-        presentation && presentation->is_number() && presentation->to_number<double>() == 1) {
-      object.ui = true;
-      object.layer = object.id;
-      // A UI layer's place is its presentation rectangle.
-      if (const auto* rect = box.json.if_contains("presentation_rect");
-          rect && rect->is_array() && rect->as_array().size() == 4) {
-        const auto& r = rect->as_array();
-        if (r[0].is_number() && r[1].is_number() && r[2].is_number() && r[3].is_number()) {
-          object.x = r[0].to_number<double>();
-          object.y = r[1].to_number<double>();
-          object.size = std::array<double, 2>{r[2].to_number<double>(), r[3].to_number<double>()};
-        }
-      }
-    }
+    if (object.ui) object.layer = object.id;
+    if (!meaning.script.empty()) device.put_script(object.id, meaning.script);
+    // Two boxes of one name (Max renames the second when it loads): the first is the parameter.
+    if (!meaning.parameter.empty() && !device.mappings().contains(meaning.parameter))
+      device.put_mapping({meaning.parameter, object.id, "value"});
     id_of_box[box.id()] = object.id;
     device.put_object(std::move(object));
   }
-  // What fcp keeps beside the boxes: the device's name and type, mappings, injected scripts and
-  // UI attributes (Max ignores the unknown "fcp" key).
-  if (const auto* fcp = patcher.json.if_contains("fcp"); fcp && fcp->is_object()) {
-    const auto& meta = fcp->as_object();
-    if (auto saved = string_of(meta, "name"); !saved.empty()) device.info().name = saved;
-    if (const auto* maps = meta.if_contains("mappings"); maps && maps->is_array()) {
-      for (const auto& m : maps->as_array()) {
-        if (!m.is_object()) continue;
-        Mapping mapping{string_of(m.as_object(), "parameter"), string_of(m.as_object(), "object"),
-                        string_of(m.as_object(), "property")};
-        if (!mapping.parameter.empty() && device.object(mapping.object) != nullptr)
-          device.put_mapping(mapping);
-      }
-    }
-    if (const auto* scripts = meta.if_contains("scripts"); scripts && scripts->is_object()) {
-      for (const auto& [object, path] : scripts->as_object()) {
-        if (path.is_string() && device.object(std::string(object)) != nullptr)
-          device.put_script(std::string(object), std::string(path.as_string()));
-      }
-    }
-    if (const auto* attrs = meta.if_contains("attrs"); attrs && attrs->is_object()) {
-      for (const auto& [id, values] : attrs->as_object()) {
-        const MaxObject* known = device.object(std::string(id));
-        if (known == nullptr || !values.is_object()) continue;
-        MaxObject object = *known;
-        for (const auto& [key, value] : values.as_object()) {
-          if (value.is_string()) object.attrs[std::string(key)] = std::string(value.as_string());
-        }
-        device.put_object(std::move(object));
-      }
-    }
-  }
+  if (const auto* meta = patcher.json.if_contains("fcp"); meta && meta->is_object())
+    read_private_key(meta->as_object(), device);
   for (const auto& line : patcher.lines) {
     auto source = id_of_box.find(line.source_id());
     auto destination = id_of_box.find(line.destination_id());
@@ -109,23 +101,27 @@ Device device_from_patcher(const maxpat::Patcher& patcher, std::string_view name
   return device;
 }
 
-// The patcher for a device: the source file's boxes and lines where they still exist (updated),
-// new ones made like Max makes them.
+// The patcher for a device: the source file's boxes and lines where they still exist (changed
+// where the model changed), new ones made like Max makes them.
 maxpat::Patcher patcher_for(const Device& device) {
-  maxpat::Patcher patcher = device.source
-                                ? *device.source
-                                : maxpat::make_patcher(device.info().width, device.info().height);
-  std::map<std::string, const maxpat::Box*> old_boxes;
   const maxpat::Patcher* source = device.source.get();
+  maxpat::Patcher patcher =
+      source ? *source : maxpat::make_patcher(device.info().width, device.info().height);
+  patcher.json.stable_erase("fcp");
   if (source != nullptr) {
-    for (const auto& box : source->boxes)
-      old_boxes[box.id()] = &box;
+    if (auto rect = rect_of(patcher.json, "rect");
+        rect && ((*rect)[2] != device.info().width || (*rect)[3] != device.info().height))
+      update_rect(patcher.json, "rect",
+                  {(*rect)[0], (*rect)[1], device.info().width, device.info().height});
   }
-  patcher.boxes.clear();
-  std::map<std::string, std::string> box_of;
+  std::map<std::string, const maxpat::Box*> old_boxes;
   std::set<std::string> used_ids;
-  for (const auto& [id, box] : old_boxes)
-    used_ids.insert(id);
+  if (source != nullptr) {
+    for (const auto& box : source->boxes) {
+      old_boxes[box.id()] = &box;
+      used_ids.insert(box.id());
+    }
+  }
   int next = 1;
   auto fresh_id = [&] {
     std::string id;
@@ -135,32 +131,12 @@ maxpat::Patcher patcher_for(const Device& device) {
     used_ids.insert(id);
     return id;
   };
+  patcher.boxes.clear();
+  std::map<std::string, std::string> box_of;
   for (const MaxObject* object : device.in_order()) {
-    maxpat::Box box;
     auto old = object->box.empty() ? old_boxes.end() : old_boxes.find(object->box);
-    if (old != old_boxes.end() && old->second->class_name() == object->cls &&
-        old->second->args() == object->args) {
-      box = *old->second;
-      const auto size = object->size.value_or(std::array<double, 2>{0, 0});
-      if (object->ui) {
-        box.json["presentation_rect"] = json::array{object->x, object->y, size[0], size[1]};
-      } else if (auto rect = box.patching_rect()) {
-        if ((*rect)[0] != object->x || (*rect)[1] != object->y)
-          box.json["patching_rect"] = json::array{object->x, object->y, (*rect)[2], (*rect)[3]};
-      }
-    } else {
-      std::optional<std::array<double, 4>> presentation;
-      if (object->ui) {
-        const auto size = object->size.value_or(std::array<double, 2>{50, 50});
-        presentation = std::array<double, 4>{object->x, object->y, size[0], size[1]};
-      }
-      box = maxpat::make_box(old != old_boxes.end() ? old->first : fresh_id(), object->cls,
-                             object->args, object->x, object->y, presentation);
-      if (object->size && !object->ui)
-        box.json["patching_rect"] =
-            json::array{object->x, object->y, (*object->size)[0], (*object->size)[1]};
-    }
-    if (box.id() != object->id || box.json.contains("varname")) box.json["varname"] = object->id;
+    maxpat::Box box =
+        box_for(device, *object, old == old_boxes.end() ? nullptr : old->second, fresh_id);
     box_of[object->id] = box.id();
     patcher.boxes.push_back(std::move(box));
   }
@@ -183,27 +159,16 @@ maxpat::Patcher patcher_for(const Device& device) {
                          : maxpat::make_line(source_box, wire.outlet, destination_box, wire.inlet));
   }
   patcher.lines = std::move(lines);
-  json::object meta{{"name", device.info().name}};
-  json::array maps;
-  for (const auto& [parameter, mapping] : device.mappings())
-    maps.push_back(json::object{
-        {"parameter", parameter}, {"object", mapping.object}, {"property", mapping.property}});
-  if (!maps.empty()) meta["mappings"] = std::move(maps);
-  json::object scripts;
-  for (const auto& [object, path] : device.scripts())
-    scripts[object] = path;
-  if (!scripts.empty()) meta["scripts"] = std::move(scripts);
-  json::object attrs;
-  for (const MaxObject* object : device.in_order()) {
-    if (object->attrs.empty()) continue;
-    json::object values;
-    for (const auto& [key, value] : object->attrs)
-      values[key] = value;
-    attrs[object->id] = std::move(values);
-  }
-  if (!attrs.empty()) meta["attrs"] = std::move(attrs);
-  patcher.json["fcp"] = std::move(meta);
   return patcher;
+}
+
+// True when the device says what its source file says: saving it must give the file back.
+bool unchanged_since_open(const Device& device) {
+  if (!device.source) return false;
+  const Device as_opened = device_from_patcher(*device.source, device.info().name);
+  return as_opened.info() == device.info() && as_opened.objects() == device.objects() &&
+         as_opened.wires() == device.wires() && as_opened.mappings() == device.mappings() &&
+         as_opened.scripts() == device.scripts();
 }
 
 }  // namespace
@@ -226,7 +191,9 @@ core::Result<Device> read_device(std::string_view bytes, std::string_view name) 
 }
 
 core::Result<std::string> write_device(const Device& device, const std::filesystem::path& path) {
-  maxpat::Patcher patcher = patcher_for(device);
+  // A device saved as it was opened is its file again, even one an older fcp wrote (whose
+  // private key an edited save drops).
+  maxpat::Patcher patcher = unchanged_since_open(device) ? *device.source : patcher_for(device);
   std::string extension = path.extension().string();
   for (char& c : extension)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -7,6 +7,7 @@
 #include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "core/selector.hpp"
+#include "domains/lofi/maxpat/attribute_values.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
 #include "domains/lofi/selection.hpp"
 
@@ -98,6 +99,42 @@ bool valid_id(std::string_view id) {
       return false;
   }
   return true;
+}
+
+// The parameter_longname `object` is given ("_parameter_longname" is Max's message for it).
+const std::string* longname_of(const MaxObject& object) {
+  for (const char* key : {"parameter_longname", "_parameter_longname"}) {
+    if (auto it = object.attrs.find(key); it != object.attrs.end()) return &it->second;
+  }
+  return nullptr;
+}
+
+// Max keeps one name per Live parameter, its parameter_longname: a mapped object may not be
+// given another one (the file could say only one of them).
+core::Result<void> keeps_its_parameter_name(const LofiOp& ctx, const MaxObject& object) {
+  const Mapping* mapping = mapping_of(ctx.edit.device().mappings(), object.id);
+  const std::string* longname = longname_of(object);
+  if (mapping == nullptr || longname == nullptr || *longname == mapping->parameter) return {};
+  return core::make_error(object.id + " is the Live parameter " +
+                              core::quote_token(mapping->parameter) +
+                              " (map): its parameter_longname is that name",
+                          {"unmap " + core::quote_token(mapping->parameter),
+                           "map " + core::quote_token(*longname) + " " + object.id});
+}
+
+// The object of `mapping` stops being that Live parameter: the parameter's names leave its
+// attributes, so that the saved file no longer names it.
+void stop_being_parameter(LofiOp& ctx, const Mapping& mapping) {
+  const MaxObject* object = ctx.device.object(mapping.object);
+  const std::string* longname = object != nullptr ? longname_of(*object) : nullptr;
+  if (longname == nullptr || *longname != mapping.parameter) return;
+  MaxObject unnamed = *object;
+  unnamed.attrs.erase("parameter_longname");
+  unnamed.attrs.erase("_parameter_longname");
+  if (auto it = unnamed.attrs.find("parameter_shortname");
+      it != unnamed.attrs.end() && it->second == live_shortname(mapping.parameter))
+    unnamed.attrs.erase(it);
+  ctx.edit.put_object(unnamed);
 }
 
 }  // namespace
@@ -258,9 +295,12 @@ core::Result<void> verb_ui(LofiOp& ctx) {
   object.args = ctx.op.param_or("args", object.args);
   for (const auto& param : ctx.op.params) {
     if (param.key == "at" || param.key == "size" || param.key == "args") continue;
+    if (auto problem = maxpat::attribute_value_problem(param.key, param.value); !problem.empty())
+      return core::make_error(problem);
     object.attrs[param.key] = param.value;
   }
   const bool replaced = ctx.device.object(name) != nullptr;
+  if (auto kept = keeps_its_parameter_name(ctx, object); !kept) return kept.error();
   ctx.edit.put_object(object);
   const std::string text = "ui " + name + " " + object.cls + " @(" + xy(object.x, object.y) + " " +
                            xy(size->first, size->second) + ")";
@@ -297,11 +337,36 @@ core::Result<void> verb_map(LofiOp& ctx) {
   auto object = resolve(ctx, ctx.op.positionals[1]);
   if (!object) return object.error();
   Mapping mapping{ctx.op.positionals[0], (*object)->id, ctx.op.param_or("prop", "value")};
-  const bool replaced = ctx.device.mappings().contains(mapping.parameter);
+  const Mapping* current = mapping_of(ctx.device.mappings(), mapping.object);
+  if (current != nullptr && current->parameter != mapping.parameter)
+    return core::make_error(mapping.object + " is already the parameter " +
+                                core::quote_token(current->parameter) +
+                                " (an object has one parameter name); unmap it first",
+                            {"unmap " + core::quote_token(current->parameter)});
+  const auto previous = ctx.device.mappings().find(mapping.parameter);
+  const bool replaced = previous != ctx.device.mappings().end();
+  if (replaced && previous->second.object != mapping.object)
+    stop_being_parameter(ctx, previous->second);
+  // The object's own names become the parameter's, as Max's map sets them.
+  if (const std::string* longname = longname_of(**object);
+      longname != nullptr && *longname != mapping.parameter) {
+    MaxObject named = **object;
+    named.attrs.erase("_parameter_longname");
+    named.attrs["parameter_longname"] = mapping.parameter;
+    if (named.attrs.contains("parameter_shortname"))
+      named.attrs["parameter_shortname"] = live_shortname(mapping.parameter);
+    ctx.edit.put_object(named);
+  }
   ctx.edit.put_mapping(mapping);
   const std::string text =
       "map " + mapping.parameter + " -> " + mapping.object + "." + mapping.property;
   ctx.lines.push_back(replaced ? core::property_changed(text) : core::created(text));
+  if (mapping.property != "value")
+    ctx.lines.push_back(core::warning_line(
+        "prop:" + mapping.property +
+        " is not kept in the saved file: Max saves a Live parameter as its object's value, so "
+        "the mapping reopens as " +
+        mapping.object + ".value"));
   return {};
 }
 
@@ -309,6 +374,9 @@ core::Result<void> verb_unmap(LofiOp& ctx) {
   if (ctx.op.positionals.size() != 1) return core::make_error("unmap requires PARAMETER");
   if (!ctx.device.mappings().contains(ctx.op.positionals[0]))
     return core::make_error("no mapping \"" + ctx.op.positionals[0] + "\"");
+  // Before the mapping goes, so that Max's unmap, which restores the object's earlier name,
+  // comes last.
+  stop_being_parameter(ctx, ctx.device.mappings().at(ctx.op.positionals[0]));
   ctx.edit.erase_mapping(ctx.op.positionals[0]);
   ctx.lines.push_back(core::deleted("map " + ctx.op.positionals[0]));
   return {};
@@ -354,10 +422,14 @@ core::Result<void> verb_modify(LofiOp& ctx) {
         object.args = param.value;
       } else if (param.value.size() > 32767) {
         return core::make_error("value of " + param.key + " is longer than Max's symbol limit");
+      } else if (auto problem = maxpat::attribute_value_problem(param.key, param.value);
+                 !problem.empty()) {
+        return core::make_error(problem);
       } else {
         object.attrs[param.key] = param.value;
       }
     }
+    if (auto kept = keeps_its_parameter_name(ctx, object); !kept) return kept.error();
     ctx.edit.put_object(object);
   }
   ctx.lines.push_back(

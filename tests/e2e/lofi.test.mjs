@@ -504,6 +504,12 @@ describe('lofi over stdio with the SDK client, against simulated Max over UDP (r
       assert.equal(byVarname.get('vol').maxclass, 'newobj');
       assert.match(byVarname.get('vol').text, /^\*~ 0\.5/);
       assert.equal(byVarname.get('30_a').maxclass, 'live.dial');
+      // Saved where Max keeps it: the mapping is the dial's Live parameter name, the injected
+      // script the v8 object's file; no private keys.
+      assert.equal(doc.patcher.fcp, undefined, 'no private "fcp" key');
+      assert.equal(byVarname.get('30_a').parameter_enable, 1);
+      assert.equal(byVarname.get('30_a').saved_attribute_attributes.valueof.parameter_longname, 'Amount');
+      assert.match(byVarname.get('brain').text, /^v8 \/.*lfo\.js$/);
       const idToVar = new Map(boxes.map((b) => [b.box.id, b.box.varname]));
       const wires = lines.map((l) => {
         const { source, destination } = l.patchline;

@@ -101,7 +101,9 @@ TEST(DeviceIo, BuiltDevicesLookLikeMaxFiles) {
   ASSERT_TRUE(reopened);
   EXPECT_EQ(reopened->objects().size(), 3u);
   EXPECT_EQ(reopened->wires().size(), 2u);
-  EXPECT_EQ(reopened->info().name, "Built");
+  // Max keeps no device name in the file: like Live, the file's name is the device's.
+  EXPECT_EQ(reopened->info().name, "built");
+  EXPECT_EQ(saved->find("\"fcp\""), std::string::npos);
   auto amxd = write_device(device, "built.amxd");
   ASSERT_TRUE(amxd);
   EXPECT_TRUE(amxd->starts_with("ampf"));

@@ -1,0 +1,42 @@
+// One box of a Max file ⇄ one object of the device model, in Max's own fields (see
+// device_io.cpp for where each part of the model lives in the file).
+#pragma once
+
+#include <array>
+#include <boost/json/object.hpp>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "domains/lofi/device.hpp"
+#include "domains/lofi/maxpat/patcher.hpp"
+
+namespace fcp::lofi {
+
+// The string at `key`, "" when absent or not a string.
+std::string string_of(const boost::json::object& object, std::string_view key);
+// The [x, y, width, height] at `key` when it is four numbers.
+std::optional<std::array<double, 4>> rect_of(const boost::json::object& object,
+                                             std::string_view key);
+// Writes `rect` at `key` unless the object already holds those numbers (so their spelling stays).
+void update_rect(boost::json::object& object, std::string_view key,
+                 const std::array<double, 4>& rect);
+
+// What one box of a file says about its object. The object's id is left to the caller (it
+// depends on the other boxes' varnames).
+struct BoxMeaning {
+  MaxObject object;       // class, args (without an injected script), place, attributes as text
+  std::string script;     // the injected script's absolute path ("" = none)
+  std::string parameter;  // the Live parameter it is (its parameter_longname; "" = none)
+};
+BoxMeaning meaning_of(const maxpat::Box& box);
+
+// The box for `object` of `device`: `old` (its box in the source file) where the class and
+// arguments still match, changed only where the model differs from what `old` says, so that
+// the rest keeps its bytes; else a new box made like Max makes them (with `old`'s id, or
+// `fresh_id()` when there is no old box).
+maxpat::Box box_for(const Device& device, const MaxObject& object, const maxpat::Box* old,
+                    const std::function<std::string()>& fresh_id);
+
+}  // namespace fcp::lofi
