@@ -1,5 +1,6 @@
 #include "domains/lofi/maxpat/attribute_values.hpp"
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <charconv>
 #include <cmath>
@@ -198,17 +199,17 @@ void put_sorted(json::object& object, std::string_view key, json::value value) {
     *existing = std::move(value);
     return;
   }
+  // The new key goes before the first key that sorts after it.
+  const auto before = std::find_if(object.begin(), object.end(), [&](const auto& entry) {
+    return std::string_view(entry.key()) > key;
+  });
   json::object sorted;
   sorted.reserve(object.size() + 1);
-  bool placed = false;
-  for (auto& [other, other_value] : object) {
-    if (!placed && std::string_view(other) > key) {
-      sorted.emplace(key, std::move(value));
-      placed = true;
-    }
-    sorted.emplace(other, std::move(other_value));
-  }
-  if (!placed) sorted.emplace(key, std::move(value));
+  for (auto it = object.begin(); it != before; ++it)
+    sorted.emplace(it->key(), std::move(it->value()));
+  sorted.emplace(key, std::move(value));
+  for (auto it = before; it != object.end(); ++it)
+    sorted.emplace(it->key(), std::move(it->value()));
   object = std::move(sorted);
 }
 

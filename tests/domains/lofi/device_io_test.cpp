@@ -11,6 +11,7 @@
 
 #include "domains/lofi/maxpat/amxd.hpp"
 #include "domains/lofi/maxpat/patcher.hpp"
+#include "tests/domains/lofi/maxpat/maxpat_test_support.hpp"
 #include "tests/support/source_dir.hpp"
 #include "tests/support/transcript.hpp"
 
@@ -18,25 +19,16 @@ namespace fcp::lofi {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-maxpat::Patcher patcher_of(const std::string& bytes) {
-  if (bytes.starts_with("ampf")) return maxpat::read_amxd(bytes).value().patcher;
-  return maxpat::read_maxpat(bytes).value();
-}
+using maxpat::testing::corpus_dir;
+using maxpat::testing::patcher_of;
+using maxpat::testing::read_file;
 
 TEST(DeviceIo, CorpusFilesSaveBackWithEveryBoxLineAndAttribute) {
-  const fs::path corpus = fcp::testing::source_dir().parent_path() / "shared" / "corpus" / "maxpat";
+  const fs::path corpus = corpus_dir();
   if (!fs::exists(corpus)) GTEST_SKIP() << "no corpus at " << corpus;
   int opened = 0;
   for (const auto& entry : fs::directory_iterator(corpus)) {
-    const std::string bytes = read(entry.path());
+    const std::string bytes = read_file(entry.path());
     SCOPED_TRACE(entry.path().filename().string());
     auto device = read_device(bytes, entry.path().stem().string());
     if (!device) {

@@ -11,23 +11,16 @@
 #include "domains/lofi/device_io.hpp"
 #include "domains/lofi/maxpat/amxd.hpp"
 #include "domains/lofi/maxpat/patcher.hpp"
+#include "tests/domains/lofi/maxpat/maxpat_test_support.hpp"
 #include "tests/support/source_dir.hpp"
 
 namespace fcp::lofi {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-fs::path corpus_dir() {
-  return fcp::testing::source_dir().parent_path() / "shared" / "corpus" / "maxpat";
-}
+using maxpat::testing::corpus_dir;
+using maxpat::testing::patcher_of;
+using maxpat::testing::read_file;
 
 // The Max files in `dir` (.maxpat, .amxd), sorted.
 std::vector<fs::path> max_files(const fs::path& dir) {
@@ -53,7 +46,7 @@ Counts expect_open_save_identical(const std::vector<fs::path>& files) {
   Counts counts;
   for (const fs::path& path : files) {
     SCOPED_TRACE(path.filename().string());
-    const std::string bytes = read(path);
+    const std::string bytes = read_file(path);
     auto device = read_device(bytes, path.stem().string());
     if (!device) {
       EXPECT_NE(device.error().message.find("encrypted"), std::string::npos)
@@ -92,11 +85,6 @@ TEST(LosslessSave, FixtureFilesComeBackByteForByte) {
   EXPECT_EQ(counts.identical, static_cast<int>(files.size()));
 }
 
-maxpat::Patcher patcher_of(const std::string& bytes) {
-  if (bytes.starts_with("ampf")) return maxpat::read_amxd(bytes).value().patcher;
-  return maxpat::read_maxpat(bytes).value();
-}
-
 // The save that follows an edit goes through the model, not the shortcut for unchanged
 // devices: every box and line the edit did not touch must still be written as the file had it.
 TEST(LosslessSave, AnEditLeavesEveryOtherBoxAsItWas) {
@@ -105,7 +93,7 @@ TEST(LosslessSave, AnEditLeavesEveryOtherBoxAsItWas) {
   int checked = 0;
   for (const fs::path& path : files) {
     SCOPED_TRACE(path.filename().string());
-    const std::string bytes = read(path);
+    const std::string bytes = read_file(path);
     auto device = read_device(bytes, path.stem().string());
     if (!device) continue;
     MaxObject probe;

@@ -15,6 +15,7 @@
 #include "domains/lofi/domain.hpp"
 #include "domains/lofi/maxpat/amxd.hpp"
 #include "domains/lofi/maxpat/patcher.hpp"
+#include "tests/domains/lofi/maxpat/maxpat_test_support.hpp"
 #include "tests/support/op_contract_checks.hpp"
 #include "tests/support/path_policies.hpp"
 #include "tests/support/source_dir.hpp"
@@ -23,19 +24,9 @@ namespace fcp::lofi {
 namespace {
 
 namespace fs = std::filesystem;
+using maxpat::testing::patcher_of;
+using maxpat::testing::read_file;
 namespace json = boost::json;
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-maxpat::Patcher patcher_of(const std::string& bytes) {
-  if (bytes.starts_with("ampf")) return maxpat::read_amxd(bytes).value().patcher;
-  return maxpat::read_maxpat(bytes).value();
-}
 
 const json::object& box_named(const maxpat::Patcher& patcher, std::string_view varname) {
   for (const auto& box : patcher.boxes) {
@@ -80,11 +71,12 @@ class MaxFields : public ::testing::Test {
   void build() {
     session("new \"Wow\" discard:true");
     const fs::path script = fcp::testing::source_dir() / "fixtures" / "lofi" / "lfo.js";
-    ops({"add live.dial wowrate at:100,40",
-         "modify wowrate parameter_longname:\"Wow Rate\" parameter_shortname:Wow "
-         "parameter_mmin:0.05 parameter_mmax:4 parameter_unitstyle:3 parameter_type:0 "
-         "parameter_initial_enable:1 parameter_initial:0.5 parameter_exponent:2 "
-         "bgcolor:\"0.2 0.2 0.2 1\"",
+    const std::string set_up_wowrate =
+        "modify wowrate parameter_longname:\"Wow Rate\" parameter_shortname:Wow "
+        "parameter_mmin:0.05 parameter_mmax:4 parameter_unitstyle:3 parameter_type:0 "
+        "parameter_initial_enable:1 parameter_initial:0.5 parameter_exponent:2 "
+        "bgcolor:\"0.2 0.2 0.2 1\"";
+    ops({"add live.dial wowrate at:100,40", set_up_wowrate,
          "ui 30_depth live.dial at:20,20 size:44x48", "map Depth 30_depth",
          "ui 00_bg panel at:0,0 size:300x170 bgcolor:\"0.1 0.1 0.1 1\"", "add v8 brain at:200,40",
          "inject brain path:" + script.string()});
@@ -167,7 +159,7 @@ TEST_F(MaxFields, SavedDevicesKeepEveryFieldWhereMaxKeepsIt) {
   for (const char* name : {"wow.amxd", "wow.maxpat"}) {
     SCOPED_TRACE(name);
     session("save as:" + path(name));
-    const std::string bytes = read(path(name));
+    const std::string bytes = read_file(path(name));
     EXPECT_EQ(bytes.starts_with("ampf"), std::string(name).ends_with(".amxd"));
     expect_max_fields(bytes);
   }
@@ -178,39 +170,39 @@ TEST_F(MaxFields, ReopenedDevicesShowTheFieldsAndSaveThemUnchanged) {
   for (const char* name : {"wow.amxd", "wow.maxpat"}) {
     SCOPED_TRACE(name);
     session("save as:" + path(name));
-    const std::string saved = read(path(name));
+    const std::string saved = read_file(path(name));
     session("open " + path(name) + " discard:true");
     expect_model();
     EXPECT_NE(query("stats").find("mappings: 2"), std::string::npos) << query("stats");
     EXPECT_NE(query("stats").find("scripts: 1"), std::string::npos) << query("stats");
     session("save");
-    EXPECT_EQ(read(path(name)), saved);
+    EXPECT_EQ(read_file(path(name)), saved);
   }
 }
 
 TEST_F(MaxFields, UndoOfModifyReachesTheFile) {
   build();
   session("save as:" + path("wow.maxpat"));
-  const std::string before = read(path("wow.maxpat"));
+  const std::string before = read_file(path("wow.maxpat"));
   ops({"modify wowrate parameter_mmax:8 bgcolor:\"1 0 0 1\""});
   session("save");
-  const maxpat::Patcher modified = patcher_of(read(path("wow.maxpat")));
+  const maxpat::Patcher modified = patcher_of(read_file(path("wow.maxpat")));
   EXPECT_EQ(valueof(box_named(modified, "wowrate")).at("parameter_mmax"), json::value(8.0));
   EXPECT_EQ(box_named(modified, "wowrate").at("bgcolor"), (json::array{1.0, 0.0, 0.0, 1.0}));
   session("undo");
   session("save");
-  EXPECT_EQ(read(path("wow.maxpat")), before);
+  EXPECT_EQ(read_file(path("wow.maxpat")), before);
 
   // The same on a reopened file, whose fields were read from the boxes.
   session("open " + path("wow.maxpat") + " discard:true");
   ops({"modify wowrate parameter_mmax:8"});
   session("save");
   EXPECT_EQ(
-      valueof(box_named(patcher_of(read(path("wow.maxpat"))), "wowrate")).at("parameter_mmax"),
+      valueof(box_named(patcher_of(read_file(path("wow.maxpat"))), "wowrate")).at("parameter_mmax"),
       json::value(8.0));
   session("undo");
   session("save");
-  EXPECT_EQ(read(path("wow.maxpat")), before);
+  EXPECT_EQ(read_file(path("wow.maxpat")), before);
 }
 
 // Max keeps one name per Live parameter, so map, unmap and modify keep the object's
@@ -229,7 +221,7 @@ TEST_F(MaxFields, MappingsAndParameterNamesAgreeInTheFile) {
   EXPECT_NE(other_property.find("? prop:gain is not kept"), std::string::npos) << other_property;
   session("save as:" + path("wow.maxpat"));
 
-  const maxpat::Patcher patcher = patcher_of(read(path("wow.maxpat")));
+  const maxpat::Patcher patcher = patcher_of(read_file(path("wow.maxpat")));
   EXPECT_EQ(valueof(box_named(patcher, "wowrate")).at("parameter_longname"), json::value("Speed"));
   EXPECT_EQ(valueof(box_named(patcher, "wowrate")).at("parameter_shortname"), json::value("Speed"));
   EXPECT_EQ(valueof(box_named(patcher, "30_depth")).at("parameter_longname"), json::value("Level"));
@@ -241,7 +233,7 @@ TEST_F(MaxFields, MappingsAndParameterNamesAgreeInTheFile) {
 
   ops({"unmap Level"});
   session("save");
-  const maxpat::Patcher unmapped_patcher = patcher_of(read(path("wow.maxpat")));
+  const maxpat::Patcher unmapped_patcher = patcher_of(read_file(path("wow.maxpat")));
   EXPECT_FALSE(box_named(unmapped_patcher, "30_depth").contains("saved_attribute_attributes"));
   session("open " + path("wow.maxpat") + " discard:true");
   EXPECT_EQ(query("map").find("Level"), std::string::npos) << query("map");
@@ -252,7 +244,7 @@ TEST_F(MaxFields, AMappingThatMovesLeavesItsFormerObject) {
   const std::string moved = ops({"map Depth wowrate"});
   EXPECT_NE(moved.find("* map Depth -> wowrate.value"), std::string::npos) << moved;
   session("save as:" + path("wow.amxd"));
-  const maxpat::Patcher patcher = patcher_of(read(path("wow.amxd")));
+  const maxpat::Patcher patcher = patcher_of(read_file(path("wow.amxd")));
   EXPECT_EQ(valueof(box_named(patcher, "wowrate")).at("parameter_longname"), json::value("Depth"));
   EXPECT_FALSE(box_named(patcher, "30_depth").contains("saved_attribute_attributes"));
   session("open " + path("wow.amxd") + " discard:true");
@@ -264,7 +256,7 @@ TEST_F(MaxFields, AScriptInjectedIntoJsuiIsItsFilename) {
   const fs::path script = fcp::testing::source_dir() / "fixtures" / "lofi" / "lfo.js";
   ops({"add jsui scope at:20,20", "inject scope path:" + script.string()});
   session("save as:" + path("scope.maxpat"));
-  const maxpat::Patcher patcher = patcher_of(read(path("scope.maxpat")));
+  const maxpat::Patcher patcher = patcher_of(read_file(path("scope.maxpat")));
   EXPECT_EQ(box_named(patcher, "scope").at("filename"), json::value(script.string()));
   session("open " + path("scope.maxpat") + " discard:true");
   EXPECT_NE(query("describe scope").find("script: " + script.string()), std::string::npos)
@@ -281,9 +273,9 @@ TEST_F(MaxFields, ValuesMaxCannotTakeAreRefused) {
   EXPECT_TRUE(unit.is_error);
   ops({"modify wowrate parameter_unitstyle:dB"});
   session("save as:" + path("wow.maxpat"));
-  EXPECT_EQ(
-      valueof(box_named(patcher_of(read(path("wow.maxpat"))), "wowrate")).at("parameter_unitstyle"),
-      json::value(4));
+  EXPECT_EQ(valueof(box_named(patcher_of(read_file(path("wow.maxpat"))), "wowrate"))
+                .at("parameter_unitstyle"),
+            json::value(4));
 }
 
 // A device an older fcp wrote keeps what it said in its private "fcp" key: read as a fallback,
@@ -291,7 +283,8 @@ TEST_F(MaxFields, ValuesMaxCannotTakeAreRefused) {
 TEST_F(MaxFields, FilesOfOlderFcpOpenAndLoseThePrivateKeyAtTheFirstEdit) {
   for (const char* name : {"flutter-fcp1.maxpat", "flutter-fcp1.amxd"}) {
     SCOPED_TRACE(name);
-    const std::string old_bytes = read(fcp::testing::source_dir() / "fixtures" / "lofi" / name);
+    const std::string old_bytes =
+        read_file(fcp::testing::source_dir() / "fixtures" / "lofi" / name);
     ASSERT_NE(old_bytes.find("\"fcp\""), std::string::npos);
     std::ofstream(path(name), std::ios::binary) << old_bytes;
     session("open " + path(name) + " discard:true");
@@ -302,11 +295,11 @@ TEST_F(MaxFields, FilesOfOlderFcpOpenAndLoseThePrivateKeyAtTheFirstEdit) {
     EXPECT_NE(query("describe 00_bg").find("bgcolor: 0.1 0.1 0.1 1"), std::string::npos);
     EXPECT_NE(query("describe brain").find("script: /Users/me/Devices/lfo.js"), std::string::npos);
     session("save");
-    EXPECT_EQ(read(path(name)), old_bytes);
+    EXPECT_EQ(read_file(path(name)), old_bytes);
 
     ops({"move in by:10,0"});
     session("save");
-    const std::string bytes = read(path(name));
+    const std::string bytes = read_file(path(name));
     EXPECT_EQ(bytes.find("\"fcp\""), std::string::npos);
     const maxpat::Patcher patcher = patcher_of(bytes);
     EXPECT_EQ(valueof(box_named(patcher, "30_amount")).at("parameter_longname"),

@@ -43,6 +43,13 @@ inline std::string read_file(const std::filesystem::path& path) {
   return bytes.str();
 }
 
+// The patcher of a file's bytes: an .amxd container's or a bare .maxpat's (the test fails on
+// a file that does not read).
+inline Patcher patcher_of(const std::string& bytes) {
+  if (bytes.starts_with("ampf")) return read_amxd(bytes).value().patcher;
+  return read_maxpat(bytes).value();
+}
+
 inline bool is_amxd(const std::filesystem::path& path) {
   return path.extension() == ".amxd";
 }
