@@ -275,7 +275,7 @@ void write_page(XmlOut& out, const Page& page, const WriteOptions& options, int 
   const bool has_children = has_model || !page.diagram_extras().empty();
   out.end_open(has_children);
   if (!has_children) return;
-  if (has_model && options.compress) {
+  if (has_model && options.compress.value_or(page.was_compressed())) {
     out.text(encode_page_text(write_graph_model(page, false)));
   } else if (has_model) {
     write_model(out, page, depth + 1);

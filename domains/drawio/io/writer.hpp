@@ -1,6 +1,8 @@
-// Writes the drawio model as a standard draw.io file (<mxfile>, uncompressed by default).
+// Writes the drawio model as a standard draw.io file (<mxfile>; each page compressed or not as
+// it was read, new pages as XML).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "domains/drawio/model/diagram.hpp"
@@ -9,17 +11,19 @@
 namespace fcp::drawio {
 
 struct WriteOptions {
-  // Write each page as draw.io's compressed text (base64 of raw DEFLATE of URI-encoded XML)
-  // instead of an <mxGraphModel> child. Off by default: plain XML diffs and merges well.
-  bool compress = false;
+  // true: every page as draw.io's compressed text (base64 of raw DEFLATE of URI-encoded XML)
+  // instead of an <mxGraphModel> child; false: every page as XML. Unset: each page as it was
+  // read (a new page as XML, which diffs and merges well).
+  std::optional<bool> compress;
   // Indent with two spaces per level (ignored inside compressed pages).
   bool indent = true;
 };
 
 // An <mxfile> with the file's attributes, then each page as <diagram …> → <mxGraphModel …> →
 // <root> → cells in document order, wrappers around their mxCell, geometry and every kept
-// child, in the order read. Pages read compressed are written uncompressed unless
-// options.compress. The output is UTF-8 without an XML declaration, like draw.io's.
+// child, in the order read. A page read compressed is written compressed (its owner chose that
+// form) unless options.compress says otherwise. The output is UTF-8 without an XML
+// declaration, like draw.io's.
 std::string write_drawio(const Diagram& diagram, const WriteOptions& options = {});
 // Just the page's <mxGraphModel> element (a bare model file, or a page's compressed payload).
 std::string write_graph_model(const Page& page, bool indent = true);

@@ -54,7 +54,7 @@ class Page {
   // False for an empty <diagram/>; such a page is written back empty while it has no cells.
   bool has_model() const { return has_model_; }
   void set_has_model(bool on) { has_model_ = on; }
-  // True when the page was read from compressed <diagram> text (it is written uncompressed).
+  // True when the page was read from compressed <diagram> text (it is written compressed again).
   bool was_compressed() const { return was_compressed_; }
   void set_was_compressed(bool on) { was_compressed_ = on; }
 

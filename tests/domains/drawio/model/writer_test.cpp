@@ -45,7 +45,8 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureRoundTripTest,
                                            "compressed.drawio.svg", "bare-model.xml"));
 
 TEST(WriterTest, WritesStandardUncompressedDrawioXml) {
-  const std::string written = write_drawio(read_ok(fixture("compressed.drawio")));
+  const std::string written =
+      write_drawio(read_ok(fixture("compressed.drawio")), WriteOptions{.compress = false});
   EXPECT_THAT(written, ::testing::StartsWith("<mxfile host=\"fcp-fixture\" compressed=\"true\""));
   EXPECT_THAT(written, HasSubstr("<diagram id=\"p1\" name=\"Flow\">\n    <mxGraphModel dx="));
   EXPECT_THAT(written, HasSubstr("<mxCell id=\"0\"/>"));
@@ -137,6 +138,14 @@ TEST(WriterTest, CompressOptionWritesDrawioCompressedPages) {
   const Diagram reread = read_ok(written);
   EXPECT_EQ(first_difference(original, reread), "");
   EXPECT_TRUE(reread.pages()[0].was_compressed());
+}
+
+TEST(WriterTest, APageReadCompressedIsWrittenCompressed) {
+  const Diagram original = read_ok(fixture("multi-page-layers.drawio"));
+  const Diagram compressed = read_ok(write_drawio(original, WriteOptions{.compress = true}));
+  const std::string written = write_drawio(compressed);
+  EXPECT_THAT(written, Not(HasSubstr("<mxGraphModel")));
+  EXPECT_EQ(first_difference(original, read_ok(written)), "");
 }
 
 TEST(WriterTest, WritesVerbatimTextCdataAndMixedContentUnchanged) {
