@@ -164,6 +164,17 @@ TEST_F(UndoTest, FailingOpsChangeNothing) {
   }
 }
 
+// A reference means in ops what it means in queries: a group whose name matches exactly wins
+// over a shape whose label it only begins.
+TEST_F(UndoTest, AGroupNamedExactlyWinsOverAShapeItPrefixes) {
+  check("add svc \"Backend API\" at:100,100");
+  check("add svc Web at:400,100");
+  check("group Web as:Backend");
+  check("label Backend \"Services\"");
+  EXPECT_NE(file().find("value=\"Services\""), std::string::npos) << file();
+  EXPECT_NE(file().find("value=\"Backend API\""), std::string::npos) << file();
+}
+
 // Ports fcp chose follow the shapes; what marks them lives in memory, never in the file.
 TEST_F(UndoTest, AutomaticPortsFollowMovesAndLeaveNoTraceInTheFile) {
   check("add svc Auth at:100,100");
