@@ -15,6 +15,20 @@ bool is_detail(std::string_view line) {
   return line.starts_with(kDetailIndent) && line.find_first_not_of(' ') != std::string_view::npos;
 }
 
+// Appends `text` with its line breaks written as the tokenizer's escapes (\n, and \r), so that
+// a name or title the user wrote with a line break cannot start a line of its own in a reply.
+void append_on_one_line(std::string& line, std::string_view text) {
+  for (char c : text) {
+    if (c == '\n') {
+      line += "\\n";
+    } else if (c == '\r') {
+      line += "\\r";
+    } else {
+      line += c;
+    }
+  }
+}
+
 }  // namespace
 
 std::string reply_line(char prefix, std::string_view text) {
@@ -22,7 +36,7 @@ std::string reply_line(char prefix, std::string_view text) {
   line.reserve(text.size() + 2);
   line += prefix;
   line += ' ';
-  line += text;
+  append_on_one_line(line, text);
   return line;
 }
 
@@ -56,7 +70,7 @@ std::string warning_line(std::string_view text) {
 
 std::string detail_line(std::string_view text) {
   std::string line(kDetailIndent);
-  line += text;
+  append_on_one_line(line, text);
   return line;
 }
 

@@ -34,6 +34,15 @@ TEST_P(ReplyLineBuilder, MakesALineTheFormatCheckAccepts) {
   EXPECT_EQ(first_unprefixed_line(lines), std::nullopt);
 }
 
+TEST_P(ReplyLineBuilder, WritesALineBreakTheUserTypedAsItsEscape) {
+  // A title or label with a line break ("new \"x\ny\"") once started a line of its own, which
+  // the agent read as the next reply line; the escape is also how an op writes it.
+  const std::string line = GetParam().build("new document \"x\ny\r\"");
+  EXPECT_EQ(line, std::string(1, GetParam().prefix) + " new document \"x\\ny\\r\"");
+  const std::vector<std::string> lines{line};
+  EXPECT_EQ(first_unprefixed_line(lines), std::nullopt);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryPrefix, ReplyLineBuilder,
                          ::testing::Values(Builder{"created", created, '+'},
                                            Builder{"connection_changed", connection_changed, '~'},
@@ -51,6 +60,7 @@ TEST(ReplyLine, PrefixConstantsAreTheCardsCharacters) {
 
 TEST(ReplyLine, DetailLinesAreIndentedByTwoSpaces) {
   EXPECT_EQ(detail_line("Page-1 (1 shape)"), "  Page-1 (1 shape)");
+  EXPECT_EQ(detail_line("try: label A \"one\ntwo\""), "  try: label A \"one\\ntwo\"");
 }
 
 std::optional<std::string> first_bad(std::vector<std::string> lines) {
