@@ -52,7 +52,8 @@ namespace {
 // then the conductor's changes after the start and its markers, by time.
 class EventScope final : public core::SelectorScope {
  public:
-  EventScope(const Song& song, std::string_view written) : song_(song), written_(written) {
+  EventScope(const Song& song, std::string_view written, Asker asker)
+      : song_(song), written_(written), asker_(asker) {
     items_.reserve(song.notes().size() + song.controls().size());
     for (const auto& track : song.tracks()) {
       for (const auto& [tick, id] : song.notes().of_track(track.id))
@@ -83,6 +84,7 @@ class EventScope final : public core::SelectorScope {
 
   const Song& song() const { return song_; }
   std::string_view written() const { return written_; }
+  Asker asker() const { return asker_; }
   const Item& item(std::size_t i) const { return items_[i]; }
   int channel(std::size_t i) const {
     const Item& it = items_[i];
@@ -113,6 +115,7 @@ class EventScope final : public core::SelectorScope {
 
   const Song& song_;
   std::string_view written_;
+  Asker asker_;
   std::vector<Item> items_;
 };
 
@@ -179,7 +182,7 @@ std::optional<int> to_int(std::string_view text) {
 }
 
 core::Result<core::EntityTest> track_test(const EventScope& scope, std::string_view value) {
-  auto id = resolve_track_name(scope.song(), value, scope.written());
+  auto id = resolve_track_name(scope.song(), value, scope.written(), scope.asker());
   if (!id) return id.error();
   return core::EntityTest([&scope, id = *id](std::size_t i) { return scope.item(i).track == id; });
 }
@@ -312,8 +315,9 @@ const core::SelectorCatalog& selector_catalog() {
 
 core::Result<EventSelection> select_events(const Song& song,
                                            std::span<const core::Selector> selectors,
-                                           const core::EventLog& log, std::string_view written) {
-  const EventScope scope(song, written);
+                                           const core::EventLog& log, std::string_view written,
+                                           Asker asker) {
+  const EventScope scope(song, written, asker);
   auto selection = core::select(selectors, scope, log, written);
   if (!selection) return selection.error();
   EventSelection out;
@@ -335,7 +339,7 @@ std::string conductor_event_key(EventKind kind, Tick tick) {
 }
 
 core::Result<EntityId> resolve_track_name(const Song& song, std::string_view name,
-                                          std::string_view written) {
+                                          std::string_view written, Asker asker) {
   core::NameIndex<EntityId> index;
   for (const auto& track : song.tracks())
     index.add(track.name, track.id);
@@ -345,7 +349,8 @@ core::Result<EntityId> resolve_track_name(const Song& song, std::string_view nam
         core::replace_reference(written, name, core::quote_token(song.tracks().front().name));
     if (!first.empty()) otherwise.push_back(std::move(first));
   }
-  otherwise.push_back("track add " + core::quote_token(name) + " instrument:acoustic-grand-piano");
+  if (asker == Asker::op)
+    otherwise.push_back("track add " + core::quote_token(name) + " instrument:acoustic-grand-piano");
   return index.resolve(name, {"track", written, "the song has no tracks yet", otherwise});
 }
 

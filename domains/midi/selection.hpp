@@ -48,18 +48,23 @@ struct EventSelection {
 
 const core::SelectorCatalog& selector_catalog();
 
+// Who asks for a track or for events: an op may be offered `track add NAME` when a name is
+// unknown; a query is offered only queries (a hint is pasted into the tool that failed).
+enum class Asker { op, query };
+
 // Chooses events of `song` with core's engine; `written` is the op or query as written (hints).
 core::Result<EventSelection> select_events(const Song& song,
                                            std::span<const core::Selector> selectors,
-                                           const core::EventLog& log, std::string_view written);
+                                           const core::EventLog& log, std::string_view written,
+                                           Asker asker = Asker::op);
 
 // The key a conductor event has for @recent (SongEdit::touched_entities): "tempo@960".
 std::string conductor_event_key(EventKind kind, Tick tick);
 
 // A track by name through the engine's cascade. Errors list the tracks and offer `written` with
-// the closest names in place of `name`, else with the first track, or `track add NAME`.
+// the closest names in place of `name`, else with the first track, or (to an op) `track add NAME`.
 core::Result<EntityId> resolve_track_name(const Song& song, std::string_view name,
-                                          std::string_view written);
+                                          std::string_view written, Asker asker = Asker::op);
 
 // [start, stop) from "M.B-M.B" (absolute positions or `end`); with `end_inclusive` the stop is
 // extended by the end position's beat, as @range does.
