@@ -252,7 +252,8 @@ core::Error missing_track(const Song& song, std::string_view verb, std::string_v
 // A track by name, as ops resolve it; the errors' hints are the query corrected.
 core::Result<const Track*> find_track(const Song& song, const Query& query, std::size_t index,
                                       std::string_view name) {
-  auto id = resolve_track_name(song, name, query.with(index, core::quote_token(name)), Asker::query);
+  auto id =
+      resolve_track_name(song, name, query.with(index, core::quote_token(name)), Asker::query);
   if (!id) return id.error();
   return song.track(*id);
 }

@@ -350,7 +350,8 @@ core::Result<EntityId> resolve_track_name(const Song& song, std::string_view nam
     if (!first.empty()) otherwise.push_back(std::move(first));
   }
   if (asker == Asker::op)
-    otherwise.push_back("track add " + core::quote_token(name) + " instrument:acoustic-grand-piano");
+    otherwise.push_back("track add " + core::quote_token(name) +
+                        " instrument:acoustic-grand-piano");
   return index.resolve(name, {"track", written, "the song has no tracks yet", otherwise});
 }
 

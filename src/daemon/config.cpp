@@ -106,6 +106,22 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
     return assign(size_value(value, key), config.max_ops_per_call);
   if (key == "limits.max_connections")
     return assign(size_value(value, key), config.max_connections);
+  if (key == "limits.max_connections_per_address")
+    return assign(size_value(value, key), config.max_connections_per_address);
+  if (key == "limits.max_calls_in_flight")
+    return assign(size_value(value, key), config.max_calls_in_flight);
+  if (key == "limits.max_queued_bytes")
+    return assign(size_value(value, key), config.max_queued_bytes);
+  if (key == "limits.max_total_queued_bytes")
+    return assign(size_value(value, key), config.max_total_queued_bytes);
+  if (key == "limits.max_total_partial_bytes")
+    return assign(size_value(value, key), config.max_total_partial_bytes);
+  if (key == "limits.tcp_idle_seconds")
+    return assign(size_value(value, key), config.tcp_idle_seconds);
+  if (key == "limits.message_timeout_seconds")
+    return assign(size_value(value, key), config.message_timeout_seconds);
+  if (key == "limits.write_timeout_seconds")
+    return assign(size_value(value, key), config.write_timeout_seconds);
   if (key == "limits.max_named_sessions")
     return assign(size_value(value, key), config.max_named_sessions);
   if (key == "http.allowed_origins") return assign(string_list(value, key), config.allowed_origins);

@@ -35,6 +35,15 @@ struct Config {
   std::size_t max_file_bytes = 512u << 20;
   std::size_t max_ops_per_call = 1'000'000;
   std::size_t max_connections = 256;
+  // TCP and stdio resource limits (transport::Limits has the meaning of each).
+  std::size_t max_connections_per_address = 64;
+  std::size_t max_calls_in_flight = 16;
+  std::size_t max_queued_bytes = 16u << 20;
+  std::size_t max_total_queued_bytes = 256u << 20;
+  std::size_t max_total_partial_bytes = 256u << 20;
+  std::size_t tcp_idle_seconds = 900;
+  std::size_t message_timeout_seconds = 30;
+  std::size_t write_timeout_seconds = 60;
   std::size_t max_named_sessions = 64;
   std::vector<std::string> allowed_origins;
   std::vector<std::string> allowed_hosts;

@@ -39,6 +39,14 @@ transport::Limits limits_of(const Config& config) {
   transport::Limits limits;
   limits.max_message_bytes = config.max_message_bytes;
   limits.max_connections = config.max_connections;
+  limits.max_connections_per_address = config.max_connections_per_address;
+  limits.max_calls_in_flight = config.max_calls_in_flight;
+  limits.max_queued_bytes = config.max_queued_bytes;
+  limits.max_total_queued_bytes = config.max_total_queued_bytes;
+  limits.max_total_partial_bytes = config.max_total_partial_bytes;
+  limits.idle_timeout = std::chrono::seconds(config.tcp_idle_seconds);
+  limits.message_timeout = std::chrono::seconds(config.message_timeout_seconds);
+  limits.write_timeout = std::chrono::seconds(config.write_timeout_seconds);
   return limits;
 }
 

@@ -63,7 +63,10 @@ LineChannel::LineChannel(boost::asio::any_io_executor strand,
       limits_(limits),
       framer_(limits.max_message_bytes) {}
 
-LineChannel::~LineChannel() = default;
+LineChannel::~LineChannel() {
+  count_queued(0);
+  limits_.total_partial->bytes -= held_input_bytes_;
+}
 
 // dispatch, not post: on the event loop's thread with the strand free, the message is written at
 // once (no trip through the scheduler's queue, which costs a reactor poll per hop); otherwise it
@@ -86,21 +89,71 @@ void LineChannel::open(mcp::ConnectionFactory& factory, mcp::ConnectionInfo info
 }
 
 void LineChannel::deliver(std::string_view bytes) {
-  framer_.feed(bytes, [this](const Frame& frame) { dispatch(frame); });
+  if (!unread_.empty()) {
+    unread_.append(bytes);  // keeps the order; only reachable if a subclass read while paused
+    return;
+  }
+  const auto used = framer_.feed(
+      bytes, [this](const Frame& frame) { dispatch(frame); }, [this] { return calls_full(); });
+  if (used < bytes.size()) unread_.assign(bytes.substr(used));
+  count_held_input();
+  // No read is pending while the calls are full, and responders hold the channel weakly: it
+  // keeps itself alive until a call finishes and reading goes on.
+  if (calls_full() && !connection_closed_) held_while_full_ = shared_from_this();
+}
+
+void LineChannel::count_held_input() {
+  const std::size_t bytes = pending_input_bytes();
+  auto& total = limits_.total_partial->bytes;
+  if (bytes >= held_input_bytes_) {
+    total += bytes - held_input_bytes_;
+  } else {
+    total -= held_input_bytes_ - bytes;
+  }
+  held_input_bytes_ = bytes;
+}
+
+bool LineChannel::input_over_budget() const {
+  return held_input_bytes_ > 0 &&
+         limits_.total_partial->bytes.load() > limits_.max_total_partial_bytes;
+}
+
+std::size_t LineChannel::pending_input_bytes() const {
+  return framer_.pending_bytes() + unread_.size();
+}
+
+void LineChannel::deliver_unread() {
+  if (unread_.empty() || calls_full()) return;
+  const std::string waiting = std::move(unread_);
+  unread_.clear();
+  deliver(waiting);
+  if (unread_.empty() && eof_pending_) {
+    eof_pending_ = false;
+    deliver_eof();
+  }
 }
 
 void LineChannel::read_on_after_calls() {
   // Posted to the loop, not to the strand: a strand with work queued is busy, and the replies
   // (dispatched to it) would wait behind this read instead of being written at once.
   boost::asio::post(loop_, [self = shared_from_this()] {
-    boost::asio::dispatch(self->strand_, [self] {
-      if (!self->paused_) self->resume_reading();
-    });
+    boost::asio::dispatch(self->strand_, [self] { self->read_on_if_ready(); });
   });
 }
 
+void LineChannel::read_on_if_ready() {
+  if (!input_ended_ && !reading_paused()) resume_reading();
+}
+
 void LineChannel::deliver_eof() {
+  input_ended_ = true;
+  if (!unread_.empty()) {
+    eof_pending_ = true;
+    return;
+  }
   framer_.finish([this](const Frame& frame) { dispatch(frame); });
+  count_held_input();
+  on_input_done();
 }
 
 void LineChannel::dispatch(const Frame& frame) {
@@ -120,22 +173,39 @@ void LineChannel::close_connection() {
   if (connection_closed_ || !connection_) return;
   connection_closed_ = true;
   connection_->close();
+  held_while_full_.reset();
 }
 
 void LineChannel::stop_writing() {
   writing_stopped_ = true;
   queue_.clear();
-  queued_bytes_ = 0;
+  std::size_t still_writing = 0;
   for (const auto& line : in_flight_)
-    queued_bytes_ += line.size();
+    still_writing += line.size();
+  count_queued(still_writing);
+}
+
+void LineChannel::count_queued(std::size_t bytes) {
+  auto& total = limits_.total_queued->bytes;
+  if (bytes >= queued_bytes_) {
+    total += bytes - queued_bytes_;
+  } else {
+    total -= queued_bytes_ - bytes;
+  }
+  queued_bytes_ = bytes;
+}
+
+bool LineChannel::output_backed_up() const {
+  return queued_bytes_ > limits_.max_queued_bytes ||
+         limits_.total_queued->bytes.load() > limits_.max_total_queued_bytes;
 }
 
 void LineChannel::enqueue(std::string message) {
   if (writing_stopped_) return;
   message.push_back('\n');
-  queued_bytes_ += message.size();
+  count_queued(queued_bytes_ + message.size());
   queue_.push_back(std::move(message));
-  if (queued_bytes_ > limits_.max_queued_bytes) paused_ = true;
+  if (output_backed_up()) paused_ = true;
   if (!writing_) start_write();
 }
 
@@ -148,24 +218,34 @@ void LineChannel::start_write() {
 
 void LineChannel::on_write_done(const boost::system::error_code& ec) {
   writing_ = false;
+  std::size_t written = 0;
   for (const auto& line : in_flight_)
-    queued_bytes_ -= line.size();
+    written += line.size();
+  count_queued(queued_bytes_ - written);
   in_flight_.clear();
   if (ec) {
     stop_writing();
     return on_write_error(ec);
   }
   if (!queue_.empty()) start_write();
-  if (paused_ && queued_bytes_ <= limits_.max_queued_bytes / 2) {
+  // A channel paused by the daemon-wide total goes on once its own share has been written.
+  if (paused_ && queued_bytes_ <= limits_.max_queued_bytes / 2 &&
+      (queued_bytes_ == 0 || !output_backed_up())) {
     paused_ = false;
-    resume_reading();
+    read_on_if_ready();
   }
   if (write_idle()) on_write_idle();
 }
 
 void LineChannel::finish_request(std::optional<std::string> reply) {
   if (reply) enqueue(std::move(*reply));
+  const bool was_full = calls_full();
   if (requests_in_flight_ > 0) --requests_in_flight_;
+  if (was_full && !connection_closed_) {
+    deliver_unread();
+    read_on_if_ready();
+  }
+  if (!calls_full()) held_while_full_.reset();  // this handler's caller still holds the channel
   on_request_finished();
 }
 

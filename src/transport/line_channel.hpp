@@ -22,6 +22,12 @@ namespace fcp::transport {
 // Base of StdioChannel and TcpPeer. A subclass supplies the byte source and sink: it calls
 // deliver() with bytes it read and implements write_batch() (one write in flight at a time).
 // Reading should stop while reading_paused() is true; resume_reading() says when to continue.
+// Back-pressure is by work as well as by bytes: once Limits::max_calls_in_flight requests of this
+// connection are running or queued, the rest of what was read waits unframed (at most one read's
+// worth) and reading stops until a call finishes; and reading stops while more than
+// Limits::max_queued_bytes of replies wait to be written, or more than max_total_queued_bytes wait
+// on every connection together (then each connection with replies waiting pauses until its own
+// have been written).
 // Ownership: held by shared_ptr (the subclass's pending I/O keeps it alive); Responders and the
 // Outbound hold only weak_ptrs, so they may outlive it and then drop their messages silently.
 // Thread: everything except send_line()/send_final() runs on strand(); those two may be
@@ -49,7 +55,8 @@ class LineChannel : public std::enable_shared_from_this<LineChannel> {
   void open(mcp::ConnectionFactory& factory, mcp::ConnectionInfo info);
   // Frames `bytes` and hands each message to the Connection. Strand.
   void deliver(std::string_view bytes);
-  // End of input: an unterminated last line is still delivered. Strand.
+  // End of input: an unterminated last line is still delivered, after any input still waiting for
+  // calls to finish; then on_input_done() is called. Strand.
   void deliver_eof();
   // After deliver(): calls resume_reading() once the calls that input started have had their
   // turn on the event loop (unless reading is paused by then). Reading on at once would put a
@@ -62,10 +69,15 @@ class LineChannel : public std::enable_shared_from_this<LineChannel> {
   // Completion of write_batch(). Strand.
   void on_write_done(const boost::system::error_code& ec);
 
-  bool reading_paused() const { return paused_; }
+  bool reading_paused() const { return paused_ || calls_full() || !unread_.empty(); }
   bool write_idle() const { return !writing_ && queue_.empty(); }
   std::size_t requests_in_flight() const { return requests_in_flight_; }
   std::size_t queued_bytes() const { return queued_bytes_; }
+  // Input held for messages not yet framed: a partial line, and what waits for calls to finish.
+  std::size_t pending_input_bytes() const;
+  // This connection holds partial input while every connection together holds more than
+  // Limits::max_total_partial_bytes: the subclass should close it.
+  bool input_over_budget() const;
 
   // Start writing `lines` (each ends in '\n'); they stay alive and unchanged until the subclass
   // calls on_write_done(). Never called while a write is in flight.
@@ -78,9 +90,22 @@ class LineChannel : public std::enable_shared_from_this<LineChannel> {
   virtual void on_write_idle() {}
   // A request's Responder finished (replied, declined or was dropped).
   virtual void on_request_finished() {}
+  // deliver_eof() has delivered the last of the input.
+  virtual void on_input_done() {}
 
  private:
   void dispatch(const Frame& frame);
+  bool calls_full() const { return requests_in_flight_ >= limits_.max_calls_in_flight; }
+  // Frames what waited for calls to finish, as far as the call limit lets it. Strand.
+  void deliver_unread();
+  // Sets queued_bytes_ and moves the daemon-wide total (Limits::total_queued) with it.
+  void count_queued(std::size_t bytes);
+  // More replies wait than this connection or the daemon as a whole may hold.
+  bool output_backed_up() const;
+  // Moves the daemon-wide total of held input (Limits::total_partial) to pending_input_bytes().
+  void count_held_input();
+  // resume_reading() unless reading is paused or the input has ended. Strand.
+  void read_on_if_ready();
   void enqueue(std::string message);
   void start_write();
   void finish_request(std::optional<std::string> reply);
@@ -98,6 +123,11 @@ class LineChannel : public std::enable_shared_from_this<LineChannel> {
   std::size_t queued_bytes_ = 0;  // queue_ plus in_flight_
   bool paused_ = false;
   std::size_t requests_in_flight_ = 0;
+  std::size_t held_input_bytes_ = 0;              // this channel's part of Limits::total_partial
+  std::string unread_;                            // input read but not framed while calls_full()
+  bool eof_pending_ = false;                      // deliver_eof() came while unread_ still waited
+  bool input_ended_ = false;                      // deliver_eof() was called
+  std::shared_ptr<LineChannel> held_while_full_;  // see deliver()
 };
 
 }  // namespace fcp::transport

@@ -2,19 +2,22 @@
 
 namespace fcp::transport {
 
-void LineFramer::feed(std::string_view data, const Sink& sink) {
+std::size_t LineFramer::feed(std::string_view data, const Sink& sink, const Full& full) {
+  const std::size_t size = data.size();
   while (!data.empty()) {
+    if (full && full()) return size - data.size();
     const auto newline = data.find('\n');
     const auto piece = data.substr(0, newline);
     if (newline != std::string_view::npos && buffer_.empty() && !discarding_) {
       end_line(piece, sink);  // the common case: a whole line inside one read, no copy
     } else {
       append(piece);
-      if (newline == std::string_view::npos) return;
+      if (newline == std::string_view::npos) return size;
       end_line(buffer_, sink);
     }
     data.remove_prefix(newline + 1);
   }
+  return size;
 }
 
 void LineFramer::finish(const Sink& sink) {

@@ -21,11 +21,14 @@ struct Frame {
 class LineFramer {
  public:
   using Sink = std::function<void(const Frame&)>;
+  // Asked after each frame: true stops framing there (the caller keeps the rest for later).
+  using Full = std::function<bool()>;
 
   explicit LineFramer(std::size_t max_message_bytes) : max_(max_message_bytes) {}
 
-  // Feeds bytes; calls `sink` once per completed frame, in order.
-  void feed(std::string_view data, const Sink& sink);
+  // Feeds bytes; calls `sink` once per completed frame, in order. Stops after a frame when `full`
+  // (if given) says so; returns the bytes consumed (all of `data` unless it stopped).
+  std::size_t feed(std::string_view data, const Sink& sink, const Full& full = {});
   // End of input: an unterminated last line still counts as a frame.
   void finish(const Sink& sink);
 

@@ -1,17 +1,43 @@
 // Options shared by the transports (size limits, HTTP security checks).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace fcp::transport {
 
+// A byte count shared by every connection whose Limits were copied from one Limits.
+struct SharedByteCount {
+  std::atomic<std::size_t> bytes{0};
+};
+
 struct Limits {
   std::size_t max_message_bytes = 4u << 20;  // larger messages are refused (HTTP: 413)
-  std::size_t max_queued_bytes = 64u << 20;  // outgoing bytes queued before reading pauses
-  std::size_t max_connections = 256;         // TCP/HTTP; more are closed at accept
+  std::size_t max_queued_bytes = 16u << 20;  // outgoing bytes queued before reading pauses
+  // Outgoing bytes queued on all stdio/TCP connections together before they pause reading.
+  std::size_t max_total_queued_bytes = 256u << 20;
+  std::shared_ptr<SharedByteCount> total_queued = std::make_shared<SharedByteCount>();
+  // Bytes of partial (unterminated) messages all TCP connections together may hold; past it a
+  // connection whose read finds the total past it, holding a partial message itself, is closed.
+  std::size_t max_total_partial_bytes = 256u << 20;
+  std::shared_ptr<SharedByteCount> total_partial = std::make_shared<SharedByteCount>();
+  // TCP: connections one client address may hold (of max_connections). At max_connections the
+  // connection idle longest is closed to admit a new client.
+  std::size_t max_connections_per_address = 64;
+  // TCP: a message must arrive whole within this time of its first byte (slowloris).
+  std::chrono::milliseconds message_timeout{std::chrono::seconds(30)};
+  // TCP: a connection with no call running and nothing to read or write is closed after this.
+  std::chrono::milliseconds idle_timeout{std::chrono::minutes(15)};
+  // TCP: a reply that the client does not read within this time closes the connection.
+  std::chrono::milliseconds write_timeout{std::chrono::seconds(60)};
+  // Requests of one stdio/TCP connection running or queued before reading pauses: pipelining
+  // costs the daemon at most this many calls' work and replies per connection.
+  std::size_t max_calls_in_flight = 16;
+  std::size_t max_connections = 256;  // TCP/HTTP; more are closed at accept
 };
 
 struct HttpOptions {

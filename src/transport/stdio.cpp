@@ -134,6 +134,11 @@ class StdioChannel final : public LineChannel {
     if (finished_) return;
     if (ec) spdlog::error("stdio: reading stdin failed: {}", ec.message());
     deliver_eof();
+  }
+
+  // The last request of stdin has been handed on (input that waited for calls included).
+  void on_input_done() override {
+    if (finished_) return;
     eof_ = true;
     grace_timer_.expires_after(kEofGrace);
     grace_timer_.async_wait([self = self()](const boost::system::error_code& wait_ec) {

@@ -21,6 +21,7 @@ class ManualChannel final : public LineChannel {
 
   void open_with(FakeFactory& factory) { open(factory, {"test", "manual", std::nullopt}); }
   void feed(std::string_view bytes) { deliver(bytes); }
+  void end() { deliver_eof(); }
   void read_on() { read_on_after_calls(); }
   void complete_write() { on_write_done({}); }
   void fail_write() { on_write_done(boost::asio::error::broken_pipe); }
@@ -39,6 +40,7 @@ class ManualChannel final : public LineChannel {
     events.emplace_back("read");
   }
   void on_write_error(const boost::system::error_code&) override { ++write_errors; }
+  void on_input_done() override { events.emplace_back("input done"); }
 };
 
 class LineChannelTest : public ::testing::Test {
@@ -56,6 +58,12 @@ class LineChannelTest : public ::testing::Test {
   }
 
  public:
+  // Runs what is ready; restarts the io_context first, which stops whenever it runs out of work.
+  void poll() {
+    io.restart();
+    io.poll();
+  }
+
   boost::asio::io_context io;
   FakeFactory factory;
 };
@@ -80,6 +88,89 @@ TEST_F(LineChannelTest, PausesReadingWhileTooMuchOutputIsQueued) {
   EXPECT_FALSE(channel->paused());
   EXPECT_EQ(channel->resumes, 1);
   EXPECT_EQ(channel->queued(), 0u);
+}
+
+// Pipelined requests cost the daemon work, not just reply bytes: 100 000 cheap requests in a few
+// reads once became 100 000 calls queued at once (1.5 GiB). Only max_calls_in_flight run.
+TEST_F(LineChannelTest, RunsAtMostTheCallLimitAndKeepsTheRestUnread) {
+  Limits limits;
+  limits.max_calls_in_flight = 3;
+  auto channel = open(limits);
+  channel->feed("hold 1\nhold 2\nhold 3\nhold 4\nhold 5\npartial");
+  poll();
+  auto connection = factory.connection();
+  EXPECT_EQ(connection->messages().size(), 3u);
+  EXPECT_TRUE(channel->paused());
+  channel->read_on();
+  poll();
+  EXPECT_EQ(channel->resumes, 0);  // a full connection is not read
+
+  connection->wait_held()->reply("r1");
+  poll();
+  EXPECT_EQ(connection->messages().size(), 4u);  // the next waiting request, and no more
+  EXPECT_TRUE(channel->paused());
+  EXPECT_EQ(channel->resumes, 0);
+
+  connection->wait_held()->reply("r2");
+  poll();
+  ASSERT_EQ(connection->messages().size(), 5u);
+  EXPECT_EQ(connection->messages()[4], "hold 5");
+  EXPECT_TRUE(channel->paused());  // three running again
+
+  connection->wait_held()->reply("r3");
+  poll();
+  EXPECT_FALSE(channel->paused());  // all read input framed ("partial" waits for its newline)
+  EXPECT_EQ(channel->resumes, 1);
+  channel->feed(" line\n");
+  poll();
+  EXPECT_EQ(connection->messages().back(), "partial line");
+}
+
+// 256 connections each allowed its own queue would still be gigabytes: the daemon-wide total
+// pauses a connection whose replies wait, until its own have been written.
+TEST_F(LineChannelTest, PausesOnTheDaemonWideTotalOfQueuedReplies) {
+  Limits limits;
+  limits.max_total_queued_bytes = 100;
+  auto first = open(limits);
+  auto second = open(limits);  // copies of one Limits share the total
+  const std::string line(59, 'm');
+  first->feed(line + "\n");
+  poll();
+  EXPECT_FALSE(first->paused());  // 60 bytes in all
+  second->feed(line + "\n");
+  poll();
+  EXPECT_TRUE(second->paused());  // 120 in all, past 100
+  EXPECT_EQ(limits.total_queued->bytes.load(), 120u);
+
+  second->complete_write();
+  EXPECT_FALSE(second->paused());
+  EXPECT_EQ(second->resumes, 1);
+  EXPECT_EQ(limits.total_queued->bytes.load(), 60u);
+  first.reset();  // a channel that goes away gives its share back
+  EXPECT_EQ(limits.total_queued->bytes.load(), 0u);
+}
+
+TEST_F(LineChannelTest, EndOfInputWaitsForTheRequestsBeforeIt) {
+  Limits limits;
+  limits.max_calls_in_flight = 1;
+  auto channel = open(limits);
+  channel->feed("hold 1\nhold 2\nlast");
+  channel->end();
+  poll();
+  auto connection = factory.connection();
+  EXPECT_EQ(connection->messages().size(), 1u);
+  EXPECT_TRUE(channel->events.empty());  // not done: two requests still wait
+
+  connection->wait_held()->reply("r1");
+  poll();
+  EXPECT_EQ(connection->messages().size(), 2u);
+  EXPECT_TRUE(channel->events.empty());
+
+  connection->wait_held()->reply("r2");
+  poll();
+  ASSERT_EQ(connection->messages().size(), 3u);
+  EXPECT_EQ(connection->messages()[2], "last");  // the unterminated last line, then the end
+  EXPECT_EQ(channel->events, std::vector<std::string>{"input done"});
 }
 
 TEST_F(LineChannelTest, CoalescesRepliesQueuedDuringAWrite) {

@@ -9,6 +9,7 @@
 #include <boost/asio/write.hpp>
 #include <future>
 #include <istream>
+#include <thread>
 
 #include "transport_test_support.hpp"
 
@@ -161,16 +162,117 @@ TEST_F(TcpTest, ClosesTheConnectionOnceWhenTheClientLeavesMidCall) {
   EXPECT_EQ(connection->closes(), 1);
 }
 
-TEST_F(TcpTest, ClosesSocketsBeyondTheConnectionLimit) {
+// 2 000 idle sockets once locked every new client out: at the limit the connection idle longest
+// makes room, and only when none is idle is the new client refused.
+TEST_F(TcpTest, AtTheConnectionLimitTheConnectionIdleLongestMakesRoom) {
+  Limits limits;
+  limits.max_connections = 2;
+  start(limits);
+  auto oldest = client();
+  oldest.send("first\n");
+  EXPECT_EQ(oldest.read_line(), "first");
+  auto newer = client();
+  newer.send("second\n");
+  EXPECT_EQ(newer.read_line(), "second");
+  // The server counts a connection idle once it has seen its reply written: give it that time.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto third = client();
+  third.send("third\n");
+  EXPECT_EQ(third.read_line(), "third");
+  EXPECT_TRUE(oldest.closed_by_server());
+  newer.send("still here\n");
+  EXPECT_EQ(newer.read_line(), "still here");
+}
+
+TEST_F(TcpTest, RefusesANewClientWhenNoConnectionIsIdle) {
   Limits limits;
   limits.max_connections = 1;
   start(limits);
   auto first = client();
-  first.send("first\n");
-  EXPECT_EQ(first.read_line(), "first");
+  first.send("hold\n");  // a call running: not idle
+  auto responder = factory_.connection()->wait_held();
   auto second = client();
   EXPECT_TRUE(second.closed_by_server());
   EXPECT_EQ(factory_.count(), 1u);
+  responder->reply("done");
+  EXPECT_EQ(first.read_line(), "done");
+}
+
+TEST_F(TcpTest, OneAddressMayHoldOnlyItsShareOfTheConnections) {
+  Limits limits;
+  limits.max_connections_per_address = 1;
+  start(limits);
+  auto first = client();
+  first.send("hold\n");
+  auto responder = factory_.connection()->wait_held();
+  auto second = client();  // the same address, and its only connection is busy
+  EXPECT_TRUE(second.closed_by_server());
+  responder->reply("done");
+  EXPECT_EQ(first.read_line(), "done");
+  // Now the first is idle (once the server has seen its reply written) and makes room.
+  bool admitted = false;
+  for (int attempt = 0; attempt < 50 && !admitted; ++attempt) {
+    auto third = client();
+    third.send("third\n");
+    try {
+      admitted = third.read_line() == "third";
+    } catch (const boost::system::system_error&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  EXPECT_TRUE(admitted);
+  EXPECT_TRUE(first.closed_by_server());
+}
+
+// Slowloris: a message trickling in a byte at a time once held its connection for as long as
+// the client liked. It must be whole within message_timeout of its first byte.
+TEST_F(TcpTest, ClosesAConnectionWhoseMessageDoesNotArriveInTime) {
+  Limits limits;
+  limits.message_timeout = std::chrono::milliseconds(300);
+  start(limits);
+  auto slow = client();
+  slow.send("{\"id\":");
+  const auto started = std::chrono::steady_clock::now();
+  for (int i = 0; i < 4; ++i) {  // each byte is progress, but not a message
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    try {
+      slow.send("1");
+    } catch (const boost::system::system_error&) {
+      break;
+    }
+  }
+  EXPECT_TRUE(slow.closed_by_server());
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
+  EXPECT_TRUE(factory_.connection()->wait_closed());
+}
+
+TEST_F(TcpTest, ClosesAnIdleConnectionButNotOneWithACallRunning) {
+  Limits limits;
+  limits.idle_timeout = std::chrono::milliseconds(200);
+  start(limits);
+  auto busy = client();
+  busy.send("hold\n");
+  auto responder = factory_.connection(0)->wait_held();
+  auto idle = client();
+  idle.send("hello\n");
+  EXPECT_EQ(idle.read_line(), "hello");
+  EXPECT_TRUE(idle.closed_by_server());
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  responder->reply("done after the idle timeout");
+  EXPECT_EQ(busy.read_line(), "done after the idle timeout");
+}
+
+TEST_F(TcpTest, ClosesAConnectionThatDoesNotReadItsReplies) {
+  Limits limits;
+  limits.write_timeout = std::chrono::milliseconds(300);
+  start(limits);
+  auto c = client();
+  std::string requests;
+  for (int i = 0; i < 200; ++i)  // 20 MB of replies: more than the socket buffers hold
+    requests += "big\n";
+  c.send(requests);
+  auto connection = factory_.connection();
+  EXPECT_TRUE(connection->wait_closed());
 }
 
 TEST_F(TcpTest, ReportsAPortInUse) {
