@@ -100,7 +100,9 @@ void add_object_verbs(core::VerbTable<LofiOp>& verbs) {
           .deletes()
           .example("remove @unwired"),
       verb_remove);
-  verbs.add(VerbSpec{"move", "ID…|@SELECTOR", "objects", "→ /lofi/move"}
+  verbs.add(VerbSpec{"move", "ID…|@SELECTOR", "objects",
+                     "an object's patching_rect → /lofi/move; a UI layer's presentation_rect "
+                     "(its patching_rect stays) → /lofi/set"}
                 .with(key("to", "X,Y"))
                 .with(key("by", "DX,DY"))
                 .example("move osc1 to:100,40"),
