@@ -131,19 +131,23 @@ class BuiltDevice : public ::testing::Test {
   void build() {
     action("new \"Wow\" width:600 height:170");
     simulator_->clear_log();
+    const std::string rate =
+        "ui 30_rate live.dial at:20,30 size:44x48 parameter_longname:\"Wow Rate\" "
+        "parameter_shortname:Rate parameter_mmin:0.05 parameter_mmax:4 "
+        "parameter_unitstyle:hertz parameter_initial:0.5 parameter_exponent:2";
+    const std::string depth =
+        "ui 31_depth live.dial at:80,30 size:44x48 parameter_longname:Depth "
+        "parameter_mmax:100 parameter_unitstyle:% parameter_initial:25";
+    const std::string time =
+        "ui 32_time live.dial at:140,30 size:44x48 parameter_longname:Time parameter_mmin:1 "
+        "parameter_mmax:1000 parameter_unitstyle:time parameter_initial:100";
+    const std::string trim =
+        "ui 33_trim live.dial at:200,30 size:44x48 parameter_longname:Trim "
+        "parameter_mmin:-70 parameter_mmax:6 parameter_unitstyle:4 parameter_initial:0";
     ops({"add plugin~ in at:40,40", "add delay~ dly at:40,100 args:\"44100 4410\"",
          "add plugout~ out at:40,160", "add / half at:200,100 args:100.", "wire in -> dly -> out",
          "wire dly -> out in:1", "ui 00_bg panel at:0,0 size:600x170 bgcolor:\"0.1 0.1 0.1 1\"",
-         "ui 10_title comment at:10,4 size:200x20 args:\"Wow & Flutter\"",
-         "ui 30_rate live.dial at:20,30 size:44x48 parameter_longname:\"Wow Rate\" "
-         "parameter_shortname:Rate parameter_mmin:0.05 parameter_mmax:4 "
-         "parameter_unitstyle:hertz parameter_initial:0.5 parameter_exponent:2",
-         "ui 31_depth live.dial at:80,30 size:44x48 parameter_longname:Depth "
-         "parameter_mmax:100 parameter_unitstyle:% parameter_initial:25",
-         "ui 32_time live.dial at:140,30 size:44x48 parameter_longname:Time parameter_mmin:1 "
-         "parameter_mmax:1000 parameter_unitstyle:time parameter_initial:100",
-         "ui 33_trim live.dial at:200,30 size:44x48 parameter_longname:Trim "
-         "parameter_mmin:-70 parameter_mmax:6 parameter_unitstyle:4 parameter_initial:0",
+         "ui 10_title comment at:10,4 size:200x20 args:\"Wow & Flutter\"", rate, depth, time, trim,
          "wire 32_time -> dly in:1", "modify device openinpresentation:1 devicewidth:600"});
   }
 
