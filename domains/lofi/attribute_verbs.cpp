@@ -1,5 +1,5 @@
-// The verbs that set what Max keeps about objects and the device: modify (box attributes, Live
-// parameters, the device's settings), ui (UI layers), map and unmap (Live parameters), resize.
+// The verbs that set what Max keeps about objects: modify (box attributes, Live parameters; the
+// device's settings are device_verbs.cpp's), ui (UI layers), map and unmap (Live parameters).
 // Each reply says what the saved file (and Max) now holds that it did not before.
 #include <algorithm>
 
@@ -7,7 +7,6 @@
 #include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "domains/lofi/device_boxes.hpp"
-#include "domains/lofi/device_io.hpp"
 #include "domains/lofi/maxpat/attribute_values.hpp"
 #include "domains/lofi/maxpat/attributes.hpp"
 #include "domains/lofi/verb_support.hpp"
@@ -193,49 +192,6 @@ core::Result<void> set_attributes(const LofiOp& ctx, const MaxObject& original, 
   return {};
 }
 
-// `modify device openinpresentation:1 devicewidth:600`.
-core::Result<void> modify_device(LofiOp& ctx) {
-  if (ctx.op.params.empty())
-    return core::make_error("modify device requires settings",
-                            {"modify device openinpresentation:1 devicewidth:600"});
-  DeviceInfo next = ctx.edit.device().info();
-  for (const auto& param : ctx.op.params) {
-    const AttributeSpec* spec = maxpat::find_attribute(param.key);
-    if (spec == nullptr || spec->owners != AttributeOwners::device) {
-      std::vector<std::string> hints;
-      for (const auto& close :
-           core::closest_matches(param.key, {"openinpresentation", "devicewidth"}, 1))
-        hints.push_back(
-            op_with(ctx, param.key, close + ":" + core::param_token_value(ctx.op.raw, param.key)));
-      return core::make_error("the device has no setting \"" + param.key +
-                                  "\"; its settings: openinpresentation: devicewidth: (its "
-                                  "window size: resize to:WxH; an object's attributes: modify ID "
-                                  "KEY:VALUE)",
-                              std::move(hints));
-    }
-    if (auto problem = maxpat::attribute_value_problem(param.key, param.value); !problem.empty()) {
-      const std::string fix = maxpat::attribute_value_fix(param.key, param.value);
-      std::vector<std::string> hints;
-      if (!fix.empty()) hints.push_back(op_with(ctx, param.key, param.key + ":" + fix));
-      return core::make_error(problem, std::move(hints));
-    }
-    const std::string text = maxpat::canonical_attribute_text(param.key, param.value);
-    if (param.key == "openinpresentation") {
-      next.openinpresentation = std::stoi(text);
-    } else {
-      next.devicewidth = std::stod(text);
-    }
-  }
-  const auto before = saved_device_fields(ctx.edit.device());
-  ctx.edit.update_info([&](DeviceInfo& info) { info = next; });
-  const std::string changes = attribute_changes(before, saved_device_fields(ctx.edit.device()));
-  ctx.lines.push_back(changes.empty()
-                          ? core::warning_line("modify device: nothing changed (the device "
-                                               "already has these settings)")
-                          : core::property_changed("modify device: " + changes));
-  return {};
-}
-
 }  // namespace
 
 core::Result<void> verb_modify(LofiOp& ctx) {
@@ -412,29 +368,6 @@ core::Result<void> verb_unmap(LofiOp& ctx) {
   if (auto lost = attribute_changes(before, saved_now(ctx, mapping.object)); !lost.empty())
     text += "; " + mapping.object + ": " + lost;
   ctx.lines.push_back(core::deleted(text));
-  return {};
-}
-
-core::Result<void> verb_resize(LofiOp& ctx) {
-  auto size = pair_param(ctx, "to", 'x');
-  if (!size) return size.error();
-  if (size->first < 10 || size->first > 4000 || size->second < 10 || size->second > 4000)
-    return core::make_error("resize to:" + xy(size->first, size->second) +
-                            ": a device is 10 to 4000 wide and high");
-  const auto before = saved_device_fields(ctx.edit.device());
-  ctx.edit.update_info([&](DeviceInfo& info) {
-    info.width = size->first;
-    info.height = size->second;
-    info.devicewidth = size->first;
-  });
-  const std::string shown = wxh(size->first, size->second);
-  const std::string changes = attribute_changes(before, saved_device_fields(ctx.edit.device()));
-  ctx.lines.push_back(
-      changes.empty()
-          ? core::warning_line("device size " + shown + ": nothing changed")
-          : core::property_changed("device size " + shown + ": " + changes +
-                                   " (devicewidth: the width Live gives the device; rect: the "
-                                   "patcher window)"));
   return {};
 }
 

@@ -44,6 +44,10 @@ bool valid_id(std::string_view id);
 // The word that names the device itself in `modify device …` and `describe device`.
 inline constexpr std::string_view kDeviceWord = "device";
 
+// `modify device openinpresentation:1 devicewidth:600` (device_verbs.cpp; verb_modify hands an
+// op naming `device` to it).
+core::Result<void> modify_device(LofiOp& ctx);
+
 // What changed between two sets of saved attributes, as key:value tokens an op would take
 // ("parameter_mmax:4 parameter_unitstyle:3 (hertz) bgcolor:\"1 0 0 1\""), then the keys that
 // went ("; removed parameter_longname, parameter_shortname"). "" when nothing changed.
