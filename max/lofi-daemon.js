@@ -467,6 +467,7 @@ function handleInit(req) {
     var name = reqString(req, "deviceName", "the device name");
     var width = reqPositive(req, "width", 600);
     var height = reqPositive(req, "height", 400);
+    reqSettings(req);
     var host = self.patcher;
     if (!host) fail("this script is not inside a patcher (this.patcher is missing)");
 
@@ -503,24 +504,32 @@ function handleInit(req) {
     return fields;
 }
 
-// The device's own settings (openinpresentation, devicewidth) are attributes of its patcher;
-// width and height size its window. Each one given is applied and named in `fields`.
-function applySettings(dev, req, fields) {
+// Checks the device settings a request gives, before anything changes.
+function reqSettings(req) {
     if (req.openinpresentation !== undefined) {
         var presentation = reqNumber(req, "openinpresentation");
         if (presentation !== 0 && presentation !== 1) {
             fail("'openinpresentation' must be 0 or 1, got " + presentation);
         }
-        setPatcherAttr(dev.patcher, "openinpresentation", presentation);
+    }
+    if (req.devicewidth !== undefined && reqNumber(req, "devicewidth") < 0) {
+        fail("'devicewidth' must be 0 or more, got " + req.devicewidth);
+    }
+}
+
+// The device's own settings (openinpresentation, devicewidth) are attributes of its patcher;
+// width and height size its window. Each one given (checked by reqSettings) is applied and
+// named in `fields`.
+function applySettings(dev, req, fields) {
+    if (req.openinpresentation !== undefined) {
+        setPatcherAttr(dev.patcher, "openinpresentation", req.openinpresentation);
         // Show the view the device opens in.
-        callMethod(dev.patcher, "message", ["presentation", presentation]);
-        fields.openinpresentation = presentation;
+        callMethod(dev.patcher, "message", ["presentation", req.openinpresentation]);
+        fields.openinpresentation = req.openinpresentation;
     }
     if (req.devicewidth !== undefined) {
-        var deviceWidth = reqNumber(req, "devicewidth");
-        if (deviceWidth < 0) fail("'devicewidth' must be 0 or more, got " + deviceWidth);
-        setPatcherAttr(dev.patcher, "devicewidth", deviceWidth);
-        fields.devicewidth = deviceWidth;
+        setPatcherAttr(dev.patcher, "devicewidth", req.devicewidth);
+        fields.devicewidth = req.devicewidth;
     }
 }
 
@@ -534,6 +543,7 @@ function setPatcherAttr(p, name, value) {
 
 function handleDevice(req) {
     var dev = requireDevice();
+    reqSettings(req);
     var fields = { device: dev.name };
     if (req.width !== undefined || req.height !== undefined) {
         var width = reqPositive(req, "width", dev.width);
@@ -1239,7 +1249,7 @@ function notifydeleted() {
     reqString, reqNumber, reqPositive, reqIndex, reqClass, toAtom, toAtoms, reqArgs, checkBoxText,
     reqAttrName, reqAttrs, reply, replyOk, replyError, makeDevice, requireDevice, lookup, forget,
     callMethod, setAttr, newObject, setBoxText, currentSize, wireKey, varnameOf, cordExists,
-    describeWire, handleInit, applySettings, setPatcherAttr, handleDevice, handleCreate, reqText,
+    describeWire, handleInit, reqSettings, applySettings, setPatcherAttr, handleDevice, handleCreate, reqText,
     needsText, newObjectFromText, handleRemove, wireRequest, handleWire, handleUnwire,
     wiresOf, handleInject, parameterShortname, handleMap, handleUnmap, readAttr, parameterMessage,
     currentValue, applyAttr, handleSet, handleMove,

@@ -126,11 +126,14 @@ test('/lofi/device sizes the window and sets openinpresentation and devicewidth 
   assert.deepEqual(back, { status: 'ok', requestId: 'u', device: 'Wow', openinpresentation: 0, undo: true });
   assert.equal(patcher.attrs.openinpresentation, 0);
   err(max, '/lofi/device', { requestId: 'e', openinpresentation: 2 }, /'openinpresentation' must be 0 or 1/);
-  err(max, '/lofi/device', { requestId: 'f', devicewidth: -1 }, /'devicewidth' must be 0 or more/);
+  err(max, '/lofi/device', { requestId: 'f', width: 300, height: 100, devicewidth: -1 }, /'devicewidth' must be 0 or more/);
+  assert.deepEqual(patcher.wind.size, [570, 169], 'a refused request changes nothing');
 });
 
-test('/lofi/init applies the settings it is given', () => {
+test('/lofi/init applies the settings it is given, and makes no device for a bad one', () => {
   const max = createMax();
+  err(max, '/lofi/init', { requestId: 'bad', deviceName: 'Wow', openinpresentation: 'yes' }, /'openinpresentation' must be a finite number/);
+  assert.equal(max.root.count, 0);
   const r = ok(max, '/lofi/init', { requestId: 'i', deviceName: 'Wow', width: 600, height: 170, openinpresentation: 1, devicewidth: 420 });
   assert.equal(r.openinpresentation, 1);
   assert.equal(r.devicewidth, 420);
