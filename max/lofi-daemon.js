@@ -11,7 +11,9 @@
  *   request  address "/lofi/<verb>", ONE string argument = JSON object, usually with "requestId"
  *   reply    address "/lofi/reply",  ONE string argument = JSON
  *            {"status":"ok"|"error", "requestId":<echoed>, ...fields | "message":"why"}
- *   Verbs: init create remove wire unwire ui inject map unmap set move ping.
+ *   Verbs: init create remove wire unwire ui inject map unmap set move device ping.
+ *   A payload with "undo": true undoes an earlier request (or compensates a failed batch); it
+ *   is handled like any other and its reply says "undo": true.
  *   Requests run in arrival order. While a /lofi/ui batch is being built (one layer per 20 ms),
  *   later requests wait for it, except /lofi/ping which is answered at once.
  *   Every request is all-or-nothing: on error nothing stays changed in Max (a failed /lofi/ui
@@ -33,6 +35,14 @@
  *     ascending numeric-prefix order ("00_bg" before "30_dial"; no prefix = 50; stable).
  *   - Code is never sent over UDP: /lofi/inject carries an absolute file path and the target
  *     [v8]/[js] receives message("compile", path).
+ *   - Max's JS bridge turns a whole number into an int atom, so `/ 100.` made from the numbers
+ *     [100] would divide integers. /lofi/create carries the box text as the file saves it; when
+ *     it holds a float written without a fraction ("100.", "1.0", "2e2") the object is made
+ *     from that text with the patcher's script newobject, so Max parses the float itself.
+ *   - Live parameter attributes are set with Max's scripting names (_parameter_longname …);
+ *     parameter_mmin and parameter_mmax, saved apart, are the two ends of _parameter_range.
+ *     The value an attribute had before its first set is remembered, so that "unset": true
+ *     (the undo of a first set) can restore it.
  *   - Max truncates symbols at 32 767 characters: a payload that reaches that length was cut and
  *     is refused; every string handed to Max and every reply is checked against the limit.
  *   - Helper functions are marked `.local = 1` so a stray Max message cannot call them.
@@ -360,6 +370,47 @@ function newObject(dev, x, y, cls, args) {
     return obj;
 }
 
+// The box text of a /lofi/create: a newobj's is its class and arguments ("/ 100."); a message
+// or comment box's text is its content.
+function reqText(req, cls) {
+    if (typeof req.text !== "string") fail("'text' must be the box text, a string");
+    checkSymbol(req.text, "'text'");
+    if (TEXT_CLASSES[cls] !== 1 && req.text !== cls && req.text.indexOf(cls + " ") !== 0) {
+        fail("'text' " + quote(req.text) + " must start with the class " + quote(cls));
+    }
+    return req.text;
+}
+
+// True when the text holds a float written without a fraction ("100.", "1.0", "2e2"), which
+// the numbers of 'args' would hand to Max as an int.
+function needsText(text) {
+    var atoms = text.split(/\s+/);
+    for (var i = 1; i < atoms.length; i++) {
+        var atom = atoms[i];
+        if (/^[-+]?(\d+\.\d*|\.\d+|\d+(\.\d*)?[eE][-+]?\d+)$/.test(atom) &&
+            Math.floor(Number(atom)) === Number(atom)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Makes an object box from its text, which Max parses into typed atoms, with the patcher's
+// script newobject; the varname finds the new box.
+function newObjectFromText(dev, x, y, cls, text, id) {
+    var p = dev.patcher;
+    callMethod(p, "message", ["script", "newobject", "newobj", "@text", text, "@varname", id,
+                              "@patching_position", x, y]);
+    var obj = typeof p.getnamed === "function" ? p.getnamed(id) : null;
+    if (!obj) fail("Max could not create " + quote(text) + " from its text");
+    if (obj.maxclass === "newobj") {
+        p.remove(obj);
+        fail("Max does not know the class " + quote(cls) + " or rejected the text " +
+             quote(text) + " (the box came out broken and was removed)");
+    }
+    return obj;
+}
+
 // Sets the text of message and comment boxes, which newdefault may leave empty.
 function setBoxText(obj, cls, args) {
     if (TEXT_CLASSES[cls] === 1 && args.length > 0) callMethod(obj, "message", ["set"].concat(args));
@@ -416,6 +467,7 @@ function handleInit(req) {
     var name = reqString(req, "deviceName", "the device name");
     var width = reqPositive(req, "width", 600);
     var height = reqPositive(req, "height", 400);
+    reqSettings(req);
     var host = self.patcher;
     if (!host) fail("this script is not inside a patcher (this.patcher is missing)");
 
@@ -447,7 +499,64 @@ function handleInit(req) {
 
     device = makeDevice(name, box, target, width, height);
     devices.set(name, device);
-    return { device: name, width: width, height: height, replaced: replaced };
+    var fields = { device: name, width: width, height: height, replaced: replaced };
+    applySettings(device, req, fields);
+    return fields;
+}
+
+// Checks the device settings a request gives, before anything changes.
+function reqSettings(req) {
+    if (req.openinpresentation !== undefined) {
+        var presentation = reqNumber(req, "openinpresentation");
+        if (presentation !== 0 && presentation !== 1) {
+            fail("'openinpresentation' must be 0 or 1, got " + presentation);
+        }
+    }
+    if (req.devicewidth !== undefined && reqNumber(req, "devicewidth") < 0) {
+        fail("'devicewidth' must be 0 or more, got " + req.devicewidth);
+    }
+}
+
+// The device's own settings (openinpresentation, devicewidth) are attributes of its patcher;
+// width and height size its window. Each one given (checked by reqSettings) is applied and
+// named in `fields`.
+function applySettings(dev, req, fields) {
+    if (req.openinpresentation !== undefined) {
+        setPatcherAttr(dev.patcher, "openinpresentation", req.openinpresentation);
+        // Show the view the device opens in.
+        callMethod(dev.patcher, "message", ["presentation", req.openinpresentation]);
+        fields.openinpresentation = req.openinpresentation;
+    }
+    if (req.devicewidth !== undefined) {
+        setPatcherAttr(dev.patcher, "devicewidth", req.devicewidth);
+        fields.devicewidth = req.devicewidth;
+    }
+}
+
+function setPatcherAttr(p, name, value) {
+    if (typeof p.setattr === "function") {
+        p.setattr(name, value);
+    } else {
+        callMethod(p, "message", [name, value]);
+    }
+}
+
+function handleDevice(req) {
+    var dev = requireDevice();
+    reqSettings(req);
+    var fields = { device: dev.name };
+    if (req.width !== undefined || req.height !== undefined) {
+        var width = reqPositive(req, "width", dev.width);
+        var height = reqPositive(req, "height", dev.height);
+        dev.patcher.wind.size = [width, height];
+        dev.width = width;
+        dev.height = height;
+        fields.width = width;
+        fields.height = height;
+    }
+    applySettings(dev, req, fields);
+    if (req.undo === true) fields.undo = true;
+    return fields;
 }
 
 function handleCreate(req) {
@@ -464,8 +573,10 @@ function handleCreate(req) {
     var hasSize = req.width !== undefined || req.height !== undefined;
     var w = hasSize ? reqPositive(req, "width") : undefined;
     var h = hasSize ? reqPositive(req, "height") : undefined;
+    var text = req.text === undefined ? undefined : reqText(req, cls);
 
-    var obj = newObject(dev, x, y, cls, args);
+    var obj = text !== undefined && needsText(text) ? newObjectFromText(dev, x, y, cls, text, id)
+                                                     : newObject(dev, x, y, cls, args);
     try {
         obj.varname = id;
         if (hasSize) setAttr(obj, "patching_rect", [x, y, w, h]);
@@ -475,8 +586,11 @@ function handleCreate(req) {
         throw e;
     }
     dev.registry.set(id, { id: id, obj: obj, cls: cls, kind: "object", x: x, y: y, w: w, h: h,
-                           args: args });
-    return { id: id, "class": cls, maxclass: obj.maxclass };
+                           args: args, originals: new Dict() });
+    var fields = { id: id, "class": cls, maxclass: obj.maxclass };
+    if (text !== undefined) fields.text = text;
+    if (req.undo === true) fields.undo = true;
+    return fields;
 }
 
 function handleRemove(req) {
@@ -642,22 +756,93 @@ function handleUnmap(req) {
     return { parameter: parameter, objectId: m.objectId };
 }
 
-function handleSet(req) {
-    var dev = requireDevice();
-    var rec = lookup(dev, req.id, "object");
-    var attr = reqAttrName(req.attr, "'attr'");
-    if (req.value === undefined || req.value === null || isPlainObject(req.value)) {
-        fail("'value' must be a number, string, boolean or list, got " + JSON.stringify(req.value));
+// What an attribute is now, or undefined when this Max cannot tell.
+function readAttr(obj, name) {
+    try {
+        if (BOX_ATTRS[name] === 1 && typeof obj.getboxattr === "function") {
+            return obj.getboxattr(name);
+        }
+        if (typeof obj.getattr === "function") return obj.getattr(name);
+    } catch (e) {
+        return undefined;
     }
-    var values = toAtoms(req.value, "'value'");
-    setAttr(rec.obj, attr, values);
-    if (attr === "patching_rect" && values.length === 4) {
+    return undefined;
+}
+
+// The Max message for a saved attribute name: Live parameter attributes go by their scripting
+// names; parameter_mmin and parameter_mmax are the ends of _parameter_range.
+function parameterMessage(name) {
+    var bare = name.charAt(0) === "_" ? name.substring(1) : name;
+    if (bare.indexOf("parameter_") !== 0 || bare === "parameter_enable") return null;
+    if (bare === "parameter_mmin" || bare === "parameter_mmax") return "_parameter_range";
+    return "_" + bare;
+}
+
+function currentValue(rec, name) {
+    var message = parameterMessage(name);
+    if (message === "_parameter_range") {
+        var range = readAttr(rec.obj, message);
+        if (!Array.isArray(range) || range.length !== 2) return undefined;
+        return [/mmin$/.test(name) ? range[0] : range[1]];
+    }
+    var value = readAttr(rec.obj, message || name);
+    if (value === undefined || value === null) return undefined;
+    return Array.isArray(value) ? value : [value];
+}
+
+// Sets attribute `name` of a registry record, remembering the value it had before fcp first
+// set it.
+function applyAttr(rec, name, values) {
+    if (!rec.originals) rec.originals = new Dict();
+    if (!rec.originals.has(name)) rec.originals.set(name, currentValue(rec, name));
+    var message = parameterMessage(name);
+    if (message === "_parameter_range") {
+        var range = readAttr(rec.obj, message);
+        if (!Array.isArray(range) || range.length !== 2) {
+            fail("cannot set " + name + " of " + quote(rec.id) + ": Max did not say its " +
+                 "_parameter_range, whose other end it needs");
+        }
+        range = range.slice();
+        range[/mmin$/.test(name) ? 0 : 1] = values[0];
+        callMethod(rec.obj, "message", [message].concat(range));
+    } else if (message) {
+        callMethod(rec.obj, "message", [message].concat(values));
+    } else {
+        setAttr(rec.obj, name, values);
+    }
+    if (name === "patching_rect" && values.length === 4) {
         rec.x = values[0];
         rec.y = values[1];
         rec.w = values[2];
         rec.h = values[3];
     }
-    return { id: rec.id, attr: attr, value: req.value };
+}
+
+function handleSet(req) {
+    var dev = requireDevice();
+    var rec = lookup(dev, req.id, "object");
+    var attr = reqAttrName(req.attr, "'attr'");
+    var fields = { id: rec.id, attr: attr };
+    if (req.unset === true) {
+        // Back to the value from before fcp set it (the undo of a first set).
+        var original = rec.originals ? rec.originals.get(attr) : undefined;
+        if (original === undefined) {
+            fail("cannot restore " + attr + " of " + quote(rec.id) + ": its value before fcp " +
+                 "set it is unknown here (set after this daemon was loaded?); set it with a value");
+        }
+        applyAttr(rec, attr, original);
+        fields.value = original.length === 1 ? original[0] : original;
+        fields.restored = true;
+    } else {
+        if (req.value === undefined || req.value === null || isPlainObject(req.value)) {
+            fail("'value' must be a number, string, boolean or list, got " +
+                 JSON.stringify(req.value));
+        }
+        applyAttr(rec, attr, toAtoms(req.value, "'value'"));
+        fields.value = req.value;
+    }
+    if (req.undo === true) fields.undo = true;
+    return fields;
 }
 
 function handleMove(req) {
@@ -828,22 +1013,22 @@ function stopTask() {
 
 function createLayer(dev, layer) {
     var obj = newObject(dev, layer.x, layer.y, layer.cls, layer.args);
+    var rec = { id: layer.name, obj: obj, cls: layer.cls, kind: "ui", x: layer.x, y: layer.y,
+                w: layer.w, h: layer.h, args: layer.args, originals: new Dict() };
     try {
         obj.varname = layer.name;
         setAttr(obj, "patching_rect", [layer.x, layer.y, layer.w, layer.h]);
         setAttr(obj, "presentation", [1]);
         setAttr(obj, "presentation_rect", [layer.x, layer.y, layer.w, layer.h]);
         for (var i = 0; i < layer.attrs.length; i++) {
-            setAttr(obj, layer.attrs[i].name, layer.attrs[i].values);
+            applyAttr(rec, layer.attrs[i].name, layer.attrs[i].values);
         }
         setBoxText(obj, layer.cls, layer.args);
     } catch (e) {
         dev.patcher.remove(obj);
         throw e;
     }
-    dev.registry.set(layer.name, { id: layer.name, obj: obj, cls: layer.cls, kind: "ui",
-                                   x: layer.x, y: layer.y, w: layer.w, h: layer.h,
-                                   args: layer.args });
+    dev.registry.set(layer.name, rec);
 }
 
 // Runs every UI_INTERVAL_MS while there is UI work: creates exactly one layer per call.
@@ -927,6 +1112,7 @@ var HANDLERS = {
     "/lofi/unmap": handleUnmap,
     "/lofi/set": handleSet,
     "/lofi/move": handleMove,
+    "/lofi/device": handleDevice,
     "/lofi/ping": handlePing
 };
 
@@ -1063,8 +1249,10 @@ function notifydeleted() {
     reqString, reqNumber, reqPositive, reqIndex, reqClass, toAtom, toAtoms, reqArgs, checkBoxText,
     reqAttrName, reqAttrs, reply, replyOk, replyError, makeDevice, requireDevice, lookup, forget,
     callMethod, setAttr, newObject, setBoxText, currentSize, wireKey, varnameOf, cordExists,
-    describeWire, handleInit, handleCreate, handleRemove, wireRequest, handleWire, handleUnwire,
-    wiresOf, handleInject, parameterShortname, handleMap, handleUnmap, handleSet, handleMove,
+    describeWire, handleInit, reqSettings, applySettings, setPatcherAttr, handleDevice, handleCreate, reqText,
+    needsText, newObjectFromText, handleRemove, wireRequest, handleWire, handleUnwire,
+    wiresOf, handleInject, parameterShortname, handleMap, handleUnmap, readAttr, parameterMessage,
+    currentValue, applyAttr, handleSet, handleMove,
     handlePing, zPrefix, zSort, parseLayer, parseUi, checkUiArrival, startUiJob, markUiFailed,
     ensureTask, stopTask, createLayer, uiTick, drainQueue, handleUi, knownAddresses, isBusy,
     salvageRequestId, parseRequest, execute, receive]);

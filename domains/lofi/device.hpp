@@ -54,10 +54,15 @@ std::string live_shortname(const std::string& parameter);
 const Mapping* mapping_of(const std::map<std::string, Mapping>& mappings,
                           const std::string& object);
 
+// The device's own settings, saved in its patcher as Max saves them.
 struct DeviceInfo {
   std::string name = "Untitled";
-  double width = 600, height = 400;
-  std::string type = "aaaa";  // amxd device type: audio effect
+  double width = 600, height = 400;  // the patcher window: the size in the patcher's "rect"
+  std::string type = "aaaa";         // amxd device type: audio effect
+  int openinpresentation = 0;        // "openinpresentation": 1 = opens (and shows in Live) in
+                                     // presentation
+  double devicewidth = 0;            // "devicewidth": the width Live gives the device; 0 = the
+                                     // width of its presentation
   bool operator==(const DeviceInfo&) const = default;
 };
 

@@ -165,12 +165,14 @@ maxpat::Box box_for(const Device& device, const MaxObject& object, const maxpat:
     box = *old;
     in_file = meaning_of(*old);
     if (object.ui) {
+      // A UI layer's place is its presentation rectangle; its patching_rect stays.
+      if (!in_file.object.ui) maxpat::put_sorted(box.json, "presentation", 1);
       if (object.size)
         update_rect(box.json, "presentation_rect",
                     {object.x, object.y, (*object.size)[0], (*object.size)[1]});
     } else if (auto rect = box.patching_rect()) {
-      if ((*rect)[0] != object.x || (*rect)[1] != object.y)
-        update_rect(box.json, "patching_rect", {object.x, object.y, (*rect)[2], (*rect)[3]});
+      const auto size = object.size.value_or(std::array<double, 2>{(*rect)[2], (*rect)[3]});
+      update_rect(box.json, "patching_rect", {object.x, object.y, size[0], size[1]});
     }
   } else {
     std::optional<std::array<double, 4>> presentation;
@@ -180,7 +182,8 @@ maxpat::Box box_for(const Device& device, const MaxObject& object, const maxpat:
     }
     box = maxpat::make_box(old != nullptr ? old->id() : fresh_id(), object.cls, args, object.x,
                            object.y, presentation);
-    if (object.size && !object.ui)
+    // A new UI layer is made as the Max daemon makes it: the same rectangle in both views.
+    if (object.size)
       update_rect(box.json, "patching_rect",
                   {object.x, object.y, (*object.size)[0], (*object.size)[1]});
   }
@@ -195,6 +198,21 @@ maxpat::Box box_for(const Device& device, const MaxObject& object, const maxpat:
   if (object.id != box.id() && string_of(box.json, "varname") != object.id)
     maxpat::put_sorted(box.json, "varname", json::string(object.id));
   return box;
+}
+
+maxpat::Box saved_box(const Device& device, const MaxObject& object) {
+  const maxpat::Box* old = device.source != nullptr && !object.box.empty()
+                               ? device.source->find_box(object.box)
+                               : nullptr;
+  return box_for(device, object, old, [] { return std::string("obj-new"); });
+}
+
+std::map<std::string, std::string> saved_attributes(const Device& device, const MaxObject& object) {
+  const maxpat::Box box = saved_box(device, object);
+  auto texts =
+      maxpat::saved_attribute_texts(box.json, script_in_filename(object.cls) ? "filename" : "");
+  texts.erase("varname");
+  return texts;
 }
 
 }  // namespace fcp::lofi

@@ -5,6 +5,7 @@
 #include <array>
 #include <boost/json/object.hpp>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,5 +39,13 @@ BoxMeaning meaning_of(const maxpat::Box& box);
 // `fresh_id()` when there is no old box).
 maxpat::Box box_for(const Device& device, const MaxObject& object, const maxpat::Box* old,
                     const std::function<std::string()>& fresh_id);
+
+// The box `object` of `device` is saved as (its box in the source file, changed where the
+// model differs from it, or a new one).
+maxpat::Box saved_box(const Device& device, const MaxObject& object);
+// Every attribute of that box as text, the rectangles, presentation and parameter_enable
+// included (not its varname, which is the object's id, nor a jsui's script file): what Max
+// will read.
+std::map<std::string, std::string> saved_attributes(const Device& device, const MaxObject& object);
 
 }  // namespace fcp::lofi

@@ -10,6 +10,8 @@
 //   injected script  js/v8: the file is the object's first argument ("v8 /path/lfo.js"), as
 //                    Max loads it; jsui/v8ui: the "filename" attribute
 //   device name      the file's name (Max and Live show the file name; a patcher has no name)
+//   device settings  the patcher's "openinpresentation" and "devicewidth"; the window size is
+//                    the size in its "rect"
 // Files written by older fcp versions carry these in a private top-level "fcp" key: it is read
 // as a fallback and dropped at the first save with an edit (kept byte for byte without one).
 #include "domains/lofi/device_io.hpp"
@@ -21,6 +23,7 @@
 
 #include "domains/lofi/device_boxes.hpp"
 #include "domains/lofi/maxpat/amxd.hpp"
+#include "domains/lofi/maxpat/attribute_values.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
 #include "domains/lofi/maxpat/patcher.hpp"
 
@@ -61,6 +64,13 @@ void read_private_key(const json::object& meta, Device& device) {
   }
 }
 
+// The number at `key` of the patcher, or nullopt.
+std::optional<double> number_of(const json::object& object, std::string_view key) {
+  const json::value* value = object.if_contains(key);
+  if (value == nullptr || !value->is_number()) return std::nullopt;
+  return value->to_number<double>();
+}
+
 Device device_from_patcher(const maxpat::Patcher& patcher, std::string_view name) {
   Device device;
   device.info().name = std::string(name);
@@ -68,6 +78,9 @@ Device device_from_patcher(const maxpat::Patcher& patcher, std::string_view name
     device.info().width = (*rect)[2];
     device.info().height = (*rect)[3];
   }
+  if (auto presentation = number_of(patcher.json, "openinpresentation"))
+    device.info().openinpresentation = static_cast<int>(*presentation);
+  if (auto width = number_of(patcher.json, "devicewidth")) device.info().devicewidth = *width;
   // Object ids: unique varnames, else the box id.
   std::map<std::string, int> varnames;
   for (const auto& box : patcher.boxes) {
@@ -79,7 +92,9 @@ Device device_from_patcher(const maxpat::Patcher& patcher, std::string_view name
     BoxMeaning meaning = meaning_of(box);
     MaxObject& object = meaning.object;
     const std::string varname = string_of(box.json, "varname");
-    object.id = !varname.empty() && varnames[varname] == 1 ? varname : box.id();
+    // "device" names the device itself in ops: an object of that name keeps its box id.
+    object.id =
+        !varname.empty() && varnames[varname] == 1 && varname != "device" ? varname : box.id();
     if (device.object(object.id) != nullptr) object.id = box.id();
     if (object.ui) object.layer = object.id;
     if (!meaning.script.empty()) device.put_script(object.id, meaning.script);
@@ -101,6 +116,25 @@ Device device_from_patcher(const maxpat::Patcher& patcher, std::string_view name
   return device;
 }
 
+// Writes a setting Max keeps in the patcher unless the patcher already says it (so its bytes
+// stay); an absent key means Max's default, which is then not added.
+void write_setting(json::object& patcher, std::string_view key, json::value value,
+                   double fallback) {
+  const double wanted = value.to_number<double>();
+  const std::optional<double> saved = number_of(patcher, key);
+  if (saved ? *saved == wanted : wanted == fallback) return;
+  if (json::value* existing = patcher.if_contains(key)) {
+    *existing = std::move(value);
+  } else {
+    patcher.emplace(key, std::move(value));
+  }
+}
+
+void write_settings(const DeviceInfo& info, json::object& patcher) {
+  write_setting(patcher, "openinpresentation", info.openinpresentation, 0);
+  write_setting(patcher, "devicewidth", info.devicewidth, 0);
+}
+
 // The patcher for a device: the source file's boxes and lines where they still exist (changed
 // where the model changed), new ones made like Max makes them.
 maxpat::Patcher patcher_for(const Device& device) {
@@ -114,6 +148,7 @@ maxpat::Patcher patcher_for(const Device& device) {
       update_rect(patcher.json, "rect",
                   {(*rect)[0], (*rect)[1], device.info().width, device.info().height});
   }
+  write_settings(device.info(), patcher.json);
   std::map<std::string, const maxpat::Box*> old_boxes;
   std::set<std::string> used_ids;
   if (source != nullptr) {
@@ -208,6 +243,18 @@ core::Result<std::string> write_device(const Device& device, const std::filesyst
     return maxpat::write_amxd(file);
   }
   return maxpat::write_maxpat(patcher);
+}
+
+std::map<std::string, std::string> saved_device_fields(const Device& device) {
+  const maxpat::Patcher patcher =
+      unchanged_since_open(device) ? *device.source : patcher_for(device);
+  std::map<std::string, std::string> fields;
+  std::string text;
+  for (const char* key : {"openinpresentation", "devicewidth", "rect"}) {
+    const json::value* value = patcher.json.if_contains(key);
+    if (value != nullptr && maxpat::attribute_text(*value, text)) fields[key] = text;
+  }
+  return fields;
 }
 
 bool known_class(std::string_view cls) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,9 @@ namespace fcp::lofi {
 core::Result<Device> read_device(std::string_view bytes, std::string_view name);
 // The file for `path`: .amxd → a Max for Live device, anything else → .maxpat.
 core::Result<std::string> write_device(const Device& device, const std::filesystem::path& path);
+// The device's settings as its saved patcher holds them: "openinpresentation", "devicewidth"
+// and "rect" (the window), as text ("1", "600", "100 100 600 170").
+std::map<std::string, std::string> saved_device_fields(const Device& device);
 // True for classes in the Max object table (and UI classes).
 bool known_class(std::string_view cls);
 

@@ -38,8 +38,26 @@ std::string card_sections() {
          "key:value).\n"
          "UI LAYERS: name them with a z prefix (00_bg_panel, 30_rate_dial); a call's ui ops are "
          "sent as ONE /lofi/ui sorted by prefix (none = 50).\n"
-         "UNDO: undo and redo also change Max (create ↔ remove, wire ↔ unwire, map ↔ unmap); a "
-         "batch Max rejects part-way is rolled back in the model and in Max.\n" +
+         "ATTRIBUTES: modify and ui take Max's own names, checked against the object's class "
+         "(a name the class lacks is refused with its close names). Values: numbers; colours "
+         "\"r g b a\" 0-1 (\"r g b\" gets alpha 1); rects \"x y width height\"; named values by "
+         "name or Max's code (parameter_unitstyle: int 0, float 1, time 2, hertz 3, decibel 4, "
+         "% 5, pan 6, semitones 7, midi 8, custom 9, native 10; parameter_type: float 0, int 1, "
+         "enum 2, blob 3); lists in quotes (parameter_enum:\"off on\"). Parameter attributes "
+         "are saved in saved_attribute_attributes.valueof and set parameter_enable:1; "
+         "parameter_initial:0.5 is saved as [0.5] and sets parameter_initial_enable:1. Replies "
+         "list what the saved box now says.\n"
+         "PLACES: a UI layer's place is its presentation_rect (ui at: size:, move, modify "
+         "presentation_rect:); any other object's is its patching_rect. describe ID shows both.\n"
+         "DEVICE: `modify device openinpresentation:1 devicewidth:600` (also keys of new); "
+         "`resize to:WxH` sets devicewidth W and the patcher window; `describe device` shows "
+         "them.\n"
+         "MAP: map NAME ID is a Live API mapping: Max's map sets the object's "
+         "parameter_longname NAME and parameter_shortname (the text in [brackets], else NAME), "
+         "and parameter_enable:1 where it was 0; the reply lists them.\n"
+         "UNDO: undo and redo also change Max (create ↔ remove, wire ↔ unwire, map ↔ unmap, an "
+         "attribute back to its value, marked \"undo\": true); a batch Max rejects part-way is "
+         "rolled back in the model and in Max.\n" +
          core::selector_card(selector_catalog()) +
          "EXAMPLE:\n"
          "  lofi_session: new \"Flutter\" width:600 height:170\n"
@@ -71,8 +89,12 @@ class LofiDomain final : public core::Domain {
   std::string card_sections() const override { return lofi::card_sections(); }
   std::vector<core::VerbSpec> queries() const override { return lofi_queries(); }
   std::vector<core::KeySpec> new_document_keys() const override {
-    return {core::integer_key("width").between(10, 4000),
-            core::integer_key("height").between(10, 4000)};
+    return {
+        core::integer_key("width", "N", "the patcher window (rect)").between(10, 4000),
+        core::integer_key("height", "N", "the patcher window (rect)").between(10, 4000),
+        core::integer_key("openinpresentation", "0|1", "1: opens in presentation").between(0, 1),
+        core::number_key("devicewidth", "N", "the width Live gives the device; 0: auto")
+            .between(0, 4000)};
   }
   std::vector<core::VerbSpec> session_extensions() const override {
     return {core::VerbSpec{"connect", "", "", "link to the Max daemon (ping first)"}
@@ -94,6 +116,9 @@ class LofiDomain final : public core::Domain {
     if (auto width = command.integer("width")) device.info().width = static_cast<double>(*width);
     if (auto height = command.integer("height"))
       device.info().height = static_cast<double>(*height);
+    if (auto presentation = command.integer("openinpresentation"))
+      device.info().openinpresentation = static_cast<int>(*presentation);
+    if (auto width = command.number("devicewidth")) device.info().devicewidth = *width;
     auto document = std::make_unique<LofiDocument>(std::move(device));
     attach_if_answering(*document);
     return std::unique_ptr<core::Document>(std::move(document));

@@ -4,7 +4,9 @@
 #include <charconv>
 #include <cmath>
 
+#include "domains/lofi/maxpat/attribute_values.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
+#include "domains/lofi/maxpat/patcher.hpp"
 
 namespace fcp::lofi {
 namespace {
@@ -34,40 +36,133 @@ json::array atoms(std::string_view args) {
   return out;
 }
 
-core::Effect message(std::string verb, const json::object& payload) {
+// One message; a backward one (undo, compensation) says so.
+core::Effect message(std::string verb, json::object payload, bool forward = true) {
+  if (!forward) payload["undo"] = true;
   return core::Effect{"/lofi/" + std::move(verb), json::serialize(payload), {}};
 }
 
-json::object layer_json(const MaxObject& o) {
-  json::object attrs;
-  for (const auto& [key, value] : o.attrs)
-    attrs[key] = value;
-  return json::object{{"id", o.id},
-                      {"name", o.layer.empty() ? o.id : o.layer},
-                      {"class", o.cls},
-                      {"x", num(o.x)},
-                      {"y", num(o.y)},
-                      {"width", num(o.size ? (*o.size)[0] : 0.0)},
-                      {"height", num(o.size ? (*o.size)[1] : 0.0)},
-                      {"args", atoms(o.args)},
-                      {"attrs", std::move(attrs)}};
+// The box text of a new object exactly as the file saves it ("/ 100.", a comment's words), or
+// nullopt for boxes without text (live.dial).
+std::optional<std::string> box_text(const MaxObject& o) {
+  const maxpat::Box box = maxpat::make_box("obj-1", o.cls, o.args, o.x, o.y);
+  if (!box.json.contains("text")) return std::nullopt;
+  return box.text();
 }
 
-std::vector<core::Effect> create_messages(const MaxObject& o) {
-  if (o.ui) return {message("ui", json::object{{"layers", json::array{layer_json(o)}}})};
-  std::vector<core::Effect> out{message("create", json::object{{"id", o.id},
-                                                               {"class", o.cls},
-                                                               {"x", num(o.x)},
-                                                               {"y", num(o.y)},
-                                                               {"args", atoms(o.args)}})};
+json::object attrs_json(const MaxObject& o) {
+  json::object attrs;
+  for (const auto& [key, value] : o.attrs)
+    attrs[key] = maxpat::attribute_value(key, value);
+  return attrs;
+}
+
+json::array rect_json(double x, double y, const std::array<double, 2>& size) {
+  return json::array{num(x), num(y), num(size[0]), num(size[1])};
+}
+
+json::object layer_json(const MaxObject& o) {
+  json::object layer{{"id", o.id},
+                     {"name", o.layer.empty() ? o.id : o.layer},
+                     {"class", o.cls},
+                     {"x", num(o.x)},
+                     {"y", num(o.y)},
+                     {"width", num(o.size ? (*o.size)[0] : 0.0)},
+                     {"height", num(o.size ? (*o.size)[1] : 0.0)},
+                     {"args", atoms(o.args)}};
+  if (auto text = box_text(o)) layer["text"] = *text;
+  layer["attrs"] = attrs_json(o);
+  return layer;
+}
+
+std::vector<core::Effect> create_messages(const MaxObject& o, bool forward) {
+  if (o.ui) return {message("ui", json::object{{"layers", json::array{layer_json(o)}}}, forward)};
+  json::object create{
+      {"id", o.id}, {"class", o.cls}, {"x", num(o.x)}, {"y", num(o.y)}, {"args", atoms(o.args)}};
+  if (auto text = box_text(o)) create["text"] = *text;
+  std::vector<core::Effect> out{message("create", std::move(create), forward)};
   for (const auto& [attr, value] : o.attrs)
-    out.push_back(message("set", json::object{{"id", o.id}, {"attr", attr}, {"value", value}}));
+    out.push_back(message(
+        "set",
+        json::object{{"id", o.id}, {"attr", attr}, {"value", maxpat::attribute_value(attr, value)}},
+        forward));
   return out;
 }
 
 json::object wire_json(const Wire& w) {
   return json::object{
       {"sourceId", w.source}, {"outlet", w.outlet}, {"destId", w.destination}, {"inlet", w.inlet}};
+}
+
+json::object map_json(const Mapping& m) {
+  return json::object{{"parameter", m.parameter}, {"objectId", m.object}, {"property", m.property}};
+}
+
+// The messages that change an object Max keeps (same class, arguments and view).
+std::vector<core::Effect> update_messages(const std::string& id, const MaxObject& from,
+                                          const MaxObject& to, bool forward) {
+  std::vector<core::Effect> out;
+  const bool moved = from.x != to.x || from.y != to.y;
+  if (to.ui && to.size && (moved || from.size != to.size)) {
+    // A UI layer's place is its presentation rectangle; its patching_rect stays.
+    out.push_back(message(
+        "set",
+        json::object{
+            {"id", id}, {"attr", "presentation_rect"}, {"value", rect_json(to.x, to.y, *to.size)}},
+        forward));
+  } else if (!to.ui && to.size && from.size != to.size) {
+    out.push_back(message(
+        "set",
+        json::object{
+            {"id", id}, {"attr", "patching_rect"}, {"value", rect_json(to.x, to.y, *to.size)}},
+        forward));
+  } else if (moved) {
+    out.push_back(
+        message("move", json::object{{"id", id}, {"x", num(to.x)}, {"y", num(to.y)}}, forward));
+  }
+  for (const auto& [attr, value] : to.attrs) {
+    auto old = from.attrs.find(attr);
+    if (old == from.attrs.end() || old->second != value)
+      out.push_back(message(
+          "set",
+          json::object{{"id", id}, {"attr", attr}, {"value", maxpat::attribute_value(attr, value)}},
+          forward));
+  }
+  for (const auto& [attr, value] : from.attrs) {
+    if (!to.attrs.contains(attr))
+      out.push_back(
+          message("set", json::object{{"id", id}, {"attr", attr}, {"unset", true}}, forward));
+  }
+  return out;
+}
+
+// Max builds the object again: remove, create, and what the old box took with it.
+std::vector<core::Effect> rebuild_messages(const ObjectChange& c, const MaxObject& to,
+                                           bool forward) {
+  std::vector<core::Effect> out{message("remove", json::object{{"id", c.id}}, forward)};
+  for (auto& effect : create_messages(to, forward))
+    out.push_back(std::move(effect));
+  for (const auto& wire : c.wires)
+    out.push_back(message("wire", wire_json(wire), forward));
+  if (c.script)
+    out.push_back(
+        message("inject", json::object{{"targetId", c.id}, {"filePath", *c.script}}, forward));
+  for (const auto& mapping : c.mappings)
+    out.push_back(message("map", map_json(mapping), forward));
+  return out;
+}
+
+// The device's settings that differ between `from` and `to`, as /lofi/device sends them.
+json::object settings_json(const DeviceInfo& from, const DeviceInfo& to) {
+  json::object out;
+  if (from.width != to.width || from.height != to.height) {
+    out["width"] = num(to.width);
+    out["height"] = num(to.height);
+  }
+  if (from.openinpresentation != to.openinpresentation)
+    out["openinpresentation"] = to.openinpresentation;
+  if (from.devicewidth != to.devicewidth) out["devicewidth"] = num(to.devicewidth);
+  return out;
 }
 
 }  // namespace
@@ -130,51 +225,34 @@ std::vector<core::Effect> max_messages(const DeviceChange& change, bool forward)
         if constexpr (std::is_same_v<C, ObjectChange>) {
           const auto& from = forward ? c.before : c.after;
           const auto& to = forward ? c.after : c.before;
-          if (!from && to) return create_messages(*to);
-          if (from && !to) return {message("remove", json::object{{"id", c.id}})};
+          if (!from && to) return create_messages(*to, forward);
+          if (from && !to) return {message("remove", json::object{{"id", c.id}}, forward)};
           if (!from || !to) return {};
-          if (from->cls != to->cls || from->args != to->args || from->ui != to->ui) {
-            auto out = std::vector<core::Effect>{message("remove", json::object{{"id", c.id}})};
-            auto create = create_messages(*to);
-            out.insert(out.end(), create.begin(), create.end());
-            return out;
-          }
-          std::vector<core::Effect> out;
-          if (from->x != to->x || from->y != to->y)
-            out.push_back(
-                message("move", json::object{{"id", c.id}, {"x", num(to->x)}, {"y", num(to->y)}}));
-          for (const auto& [attr, value] : to->attrs) {
-            auto old = from->attrs.find(attr);
-            if (old == from->attrs.end() || old->second != value)
-              out.push_back(
-                  message("set", json::object{{"id", c.id}, {"attr", attr}, {"value", value}}));
-          }
-          for (const auto& [attr, value] : from->attrs) {
-            if (!to->attrs.contains(attr))
-              out.push_back(
-                  message("set", json::object{{"id", c.id}, {"attr", attr}, {"value", ""}}));
-          }
-          if (from->size != to->size && to->size)
-            out.push_back(
-                message("set", json::object{{"id", c.id},
-                                            {"attr", "size"},
-                                            {"value", std::to_string((*to->size)[0]) + " " +
-                                                          std::to_string((*to->size)[1])}}));
-          return out;
+          if (from->cls != to->cls || from->args != to->args || from->ui != to->ui)
+            return rebuild_messages(c, *to, forward);
+          return update_messages(c.id, *from, *to, forward);
         } else if constexpr (std::is_same_v<C, WireChange>) {
-          return {message(c.added == forward ? "wire" : "unwire", wire_json(c.wire))};
+          return {message(c.added == forward ? "wire" : "unwire", wire_json(c.wire), forward)};
         } else if constexpr (std::is_same_v<C, MappingChange>) {
+          const auto& from = forward ? c.before : c.after;
           const auto& to = forward ? c.after : c.before;
-          if (!to) return {message("unmap", json::object{{"parameter", c.parameter}})};
-          return {message("map", json::object{{"parameter", to->parameter},
-                                              {"objectId", to->object},
-                                              {"property", to->property}})};
+          if (!to) return {message("unmap", json::object{{"parameter", c.parameter}}, forward)};
+          // Max maps a parameter to one object: one it leaves is unmapped first.
+          if (from && from->object != to->object)
+            return {message("unmap", json::object{{"parameter", c.parameter}}, forward),
+                    message("map", map_json(*to), forward)};
+          return {message("map", map_json(*to), forward)};
         } else if constexpr (std::is_same_v<C, ScriptChange>) {
           const auto& to = forward ? c.after : c.before;
           if (!to) return {};
-          return {message("inject", json::object{{"targetId", c.object}, {"filePath", *to}})};
+          return {
+              message("inject", json::object{{"targetId", c.object}, {"filePath", *to}}, forward)};
         } else {
-          return {};
+          const DeviceInfo& from = forward ? c.before : c.after;
+          const DeviceInfo& to = forward ? c.after : c.before;
+          json::object settings = settings_json(from, to);
+          if (settings.empty()) return {};
+          return {message("device", std::move(settings), forward)};
         }
       },
       change);
@@ -202,12 +280,15 @@ std::vector<core::Effect> edit_effects(const std::vector<DeviceChange>& changes,
 }
 
 std::vector<core::Effect> build_messages(const Device& device) {
+  const DeviceInfo& info = device.info();
   std::vector<core::Effect> out{
-      message("init", json::object{{"deviceName", device.info().name},
-                                   {"width", num(device.info().width)},
-                                   {"height", num(device.info().height)}})};
+      message("init", json::object{{"deviceName", info.name},
+                                   {"width", num(info.width)},
+                                   {"height", num(info.height)},
+                                   {"openinpresentation", info.openinpresentation},
+                                   {"devicewidth", num(info.devicewidth)}})};
   for (const MaxObject* object : device.in_order()) {
-    for (auto& effect : create_messages(*object))
+    for (auto& effect : create_messages(*object, true))
       out.push_back(std::move(effect));
   }
   for (const auto& wire : device.wires())
@@ -215,9 +296,7 @@ std::vector<core::Effect> build_messages(const Device& device) {
   for (const auto& [object, path] : device.scripts())
     out.push_back(message("inject", json::object{{"targetId", object}, {"filePath", path}}));
   for (const auto& [parameter, mapping] : device.mappings())
-    out.push_back(message("map", json::object{{"parameter", parameter},
-                                              {"objectId", mapping.object},
-                                              {"property", mapping.property}}));
+    out.push_back(message("map", map_json(mapping)));
   return out;
 }
 
@@ -230,6 +309,15 @@ void DeviceTransaction::put_object(MaxObject object) {
   }
   if (object.order == 0) object.order = device_.next_order();
   if (change.before && *change.before == object) return;
+  if (change.before && (change.before->cls != object.cls || change.before->args != object.args ||
+                        change.before->ui != object.ui)) {
+    change.wires = device_.wires_of(object.id);
+    if (auto it = device_.scripts().find(object.id); it != device_.scripts().end())
+      change.script = it->second;
+    for (const auto& [parameter, mapping] : device_.mappings()) {
+      if (mapping.object == object.id) change.mappings.push_back(mapping);
+    }
+  }
   change.after = std::move(object);
   transaction_.apply(std::move(change));
 }
@@ -247,7 +335,7 @@ void DeviceTransaction::erase_object(const std::string& id) {
     erase_mapping(parameter);
   if (auto it = device_.scripts().find(id); it != device_.scripts().end())
     transaction_.apply(ScriptChange{id, it->second, std::nullopt});
-  transaction_.apply(ObjectChange{id, *device_.object(id), std::nullopt});
+  transaction_.apply(ObjectChange{id, *device_.object(id), std::nullopt, {}, std::nullopt, {}});
 }
 
 void DeviceTransaction::add_wire(const Wire& wire) {

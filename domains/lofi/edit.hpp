@@ -18,6 +18,11 @@ namespace fcp::lofi {
 struct ObjectChange {
   std::string id;
   std::optional<MaxObject> before, after;
+  // When Max has to build the object again (another class, arguments or view): what goes with
+  // its old box and is made again for the new one — its wires, script and Live parameters.
+  std::vector<Wire> wires;
+  std::optional<std::string> script;
+  std::vector<Mapping> mappings;
 };
 struct WireChange {
   Wire wire;
@@ -50,7 +55,11 @@ struct DeviceChanges {
 // One op's changes to a device: the event the log keeps.
 using DeviceEdit = core::ChangeEvent<DeviceChanges>;
 
-// The messages that take Max from one side of `change` to the other (forward: before → after).
+// The messages that take Max from one side of `change` to the other (forward: before → after;
+// backward, for undo and compensation, every payload says "undo": true). Values are typed as Max
+// saves them ("value": [0.2, 0.2, 0.2, 1.0]); an attribute that was not set is sent as
+// "unset": true, which the daemon answers by restoring the value the object had before fcp set
+// it. A new object's payload carries the box text exactly as it is saved ("text": "/ 100.").
 std::vector<core::Effect> max_messages(const DeviceChange& change, bool forward);
 // The Max effects of a whole edit, each carrying the messages that undo it.
 std::vector<core::Effect> edit_effects(const std::vector<DeviceChange>& changes, bool forward);

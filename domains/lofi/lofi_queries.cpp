@@ -5,10 +5,13 @@
 
 #include "core/resolve.hpp"
 #include "core/response.hpp"
+#include "domains/lofi/device_boxes.hpp"
+#include "domains/lofi/device_io.hpp"
 #include "domains/lofi/document.hpp"
 #include "domains/lofi/lofi_verbs.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
 #include "domains/lofi/selection.hpp"
+#include "domains/lofi/verb_support.hpp"
 
 namespace fcp::lofi {
 namespace {
@@ -88,6 +91,35 @@ core::Result<std::string> list_objects(const Device& device, std::string_view ar
   return out;
 }
 
+// describe device: the settings its saved patcher holds.
+core::Result<std::string> describe_device(const Device& device) {
+  const DeviceInfo& info = device.info();
+  std::string out = "device " + info.name + " (" + info.type +
+                    (info.type == "aaaa"   ? ", audio effect"
+                     : info.type == "mmmm" ? ", MIDI effect"
+                     : info.type == "iiii" ? ", instrument"
+                                           : "") +
+                    ")";
+  const auto fields = saved_device_fields(device);
+  const auto field = [&](const char* key) {
+    auto it = fields.find(key);
+    return it == fields.end() ? std::string("absent") : it->second;
+  };
+  out += "\n  openinpresentation: " + field("openinpresentation") +
+         " (1: opens in presentation, which Live shows)";
+  out += "\n  devicewidth: " + field("devicewidth") +
+         " (the width Live gives the device; 0: its presentation's width)";
+  out += "\n  rect: " + field("rect") + " (the patcher window)";
+  std::size_t ui = 0;
+  for (const auto& [id, o] : device.objects())
+    ui += o.ui ? 1 : 0;
+  out += "\n  objects: " + std::to_string(device.objects().size() - ui) +
+         ", ui layers: " + std::to_string(ui) +
+         ", wires: " + std::to_string(device.wires().size()) +
+         ", mappings: " + std::to_string(device.mappings().size());
+  return out;
+}
+
 }  // namespace
 
 std::optional<core::Result<std::string>> run_lofi_query(const Device& device, const MaxLink& link,
@@ -130,6 +162,7 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
     out.pop_back();
     return core::Result<std::string>(out);
   }
+  if (word == "describe" && arg == kDeviceWord) return describe_device(device);
   if (word == "describe" || word == "wires") {
     const MaxObject* o = device.object(arg);
     if (o == nullptr) {
@@ -143,13 +176,13 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
     std::string out;
     if (word == "describe") {
       const auto ports = maxpat::ports_for(o->cls, o->args);
-      out = o->id + " (" + o->cls + ")\n  args: " + (o->args.empty() ? "none" : o->args) +
-            "\n  position: (" + fmt(o->x) + ", " + fmt(o->y) + ")";
-      if (o->size) out += "\n  size: " + fmt((*o->size)[0]) + "x" + fmt((*o->size)[1]);
+      out = o->id + " (" + o->cls + ")\n  args: " + (o->args.empty() ? "none" : o->args);
       out += "\n  ports: " + std::to_string(ports.inlets) + " in, " +
              std::to_string(ports.outlets) + " out";
-      if (o->ui) out += "\n  ui layer: " + o->layer;
-      for (const auto& [attr, value] : o->attrs)
+      // Where it is (its place: the presentation_rect of a UI layer, else the patching_rect)
+      // and every attribute, as the saved box says them.
+      if (o->ui) out += "\n  ui layer: " + o->layer + " (its place is its presentation_rect)";
+      for (const auto& [attr, value] : saved_attributes(device, *o))
         out += "\n  " + attr + ": " + value;
       if (auto it = device.scripts().find(o->id); it != device.scripts().end())
         out += "\n  script: " + it->second;

@@ -1,143 +1,14 @@
+// The verbs that make, place, wire and script objects: add remove move copy repeat wire unwire
+// inject (attribute_verbs.cpp has modify ui map unmap resize).
 #include "domains/lofi/lofi_verbs.hpp"
-
-#include <charconv>
-#include <cmath>
-#include <set>
 
 #include "core/resolve.hpp"
 #include "core/response.hpp"
-#include "core/selector.hpp"
 #include "domains/lofi/maxpat/attribute_values.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
-#include "domains/lofi/selection.hpp"
+#include "domains/lofi/verb_support.hpp"
 
 namespace fcp::lofi {
-namespace {
-
-std::optional<double> number(std::string_view text) {
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  double value = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty() ||
-      !std::isfinite(value) || std::abs(value) > 1e6)
-    return std::nullopt;
-  return value;
-}
-
-core::Result<std::pair<double, double>> pair_param(const LofiOp& ctx, std::string_view key,
-                                                   char separator) {
-  const std::string* text = ctx.op.param(key);
-  if (text == nullptr) return core::make_error("missing " + std::string(key) + ":");
-  const auto at = text->find(separator);
-  if (at != std::string::npos) {
-    auto a = number(std::string_view(*text).substr(0, at));
-    auto b = number(std::string_view(*text).substr(at + 1));
-    if (a && b) return std::pair{*a, *b};
-  }
-  return core::make_error("invalid " + std::string(key) + ":" + *text + " — use " +
-                          std::string(key) + (separator == ',' ? ":X,Y" : ":WxH"));
-}
-
-core::Result<const MaxObject*> resolve(const LofiOp& ctx, std::string_view id) {
-  if (const MaxObject* object = ctx.device.object(std::string(id))) return object;
-  core::NameIndex<std::string> names;
-  for (const auto& [key, object] : ctx.device.objects())
-    names.add(key, key);
-  auto found = names.resolve(id, {"object", ctx.op.raw, "the device is empty"});
-  if (!found) return found.error();
-  return ctx.device.object(*found);
-}
-
-// The objects an op names: its ids, united with what its selectors choose together (core's
-// engine, see selection.hpp). Deduplicated: named ones first, then the selection in z-order.
-struct Targets {
-  std::vector<std::string> ids;
-  std::string nothing_matched;  // the selectors matched nothing (named ids still count)
-};
-
-core::Result<Targets> targets(const LofiOp& ctx) {
-  Targets out;
-  std::set<std::string> seen;
-  for (const auto& word : ctx.op.positionals) {
-    auto object = resolve(ctx, word);
-    if (!object) return object.error();
-    if (seen.insert((*object)->id).second) out.ids.push_back((*object)->id);
-  }
-  if (ctx.op.selectors.empty()) return out;
-  auto selection = select_objects(ctx.device, ctx.op.selectors, ctx.call.log, ctx.op.raw);
-  if (!selection) return selection.error();
-  for (auto& id : selection->ids) {
-    if (seen.insert(id).second) out.ids.push_back(std::move(id));
-  }
-  out.nothing_matched = std::move(selection->nothing_matched);
-  return out;
-}
-
-// Adds the `?` line when the selectors matched nothing; true when nothing is left to change.
-bool nothing_to_change(LofiOp& ctx, const Targets& chosen) {
-  if (chosen.nothing_matched.empty()) return chosen.ids.empty();
-  ctx.lines.push_back(chosen.ids.empty()
-                          ? core::nothing_matched_warning(chosen.nothing_matched, ctx.op.verb)
-                          : core::warning_line(chosen.nothing_matched));
-  return chosen.ids.empty();
-}
-
-std::string xy(double x, double y) {
-  auto fmt = [](double v) {
-    std::string s = std::to_string(v);
-    s.erase(s.find_last_not_of('0') + 1);
-    if (s.back() == '.') s.pop_back();
-    return s;
-  };
-  return fmt(x) + "," + fmt(y);
-}
-
-bool valid_id(std::string_view id) {
-  if (id.empty() || id.size() > 128) return false;
-  for (char c : id) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.')
-      return false;
-  }
-  return true;
-}
-
-// The parameter_longname `object` is given ("_parameter_longname" is Max's message for it).
-const std::string* longname_of(const MaxObject& object) {
-  for (const char* key : {"parameter_longname", "_parameter_longname"}) {
-    if (auto it = object.attrs.find(key); it != object.attrs.end()) return &it->second;
-  }
-  return nullptr;
-}
-
-// Max keeps one name per Live parameter, its parameter_longname: a mapped object may not be
-// given another one (the file could say only one of them).
-core::Result<void> keeps_its_parameter_name(const LofiOp& ctx, const MaxObject& object) {
-  const Mapping* mapping = mapping_of(ctx.edit.device().mappings(), object.id);
-  const std::string* longname = longname_of(object);
-  if (mapping == nullptr || longname == nullptr || *longname == mapping->parameter) return {};
-  return core::make_error(object.id + " is the Live parameter " +
-                              core::quote_token(mapping->parameter) +
-                              " (map): its parameter_longname is that name",
-                          {"unmap " + core::quote_token(mapping->parameter),
-                           "map " + core::quote_token(*longname) + " " + object.id});
-}
-
-// The object of `mapping` stops being that Live parameter: the parameter's names leave its
-// attributes, so that the saved file no longer names it.
-void stop_being_parameter(LofiOp& ctx, const Mapping& mapping) {
-  const MaxObject* object = ctx.device.object(mapping.object);
-  const std::string* longname = object != nullptr ? longname_of(*object) : nullptr;
-  if (longname == nullptr || *longname != mapping.parameter) return;
-  MaxObject unnamed = *object;
-  unnamed.attrs.erase("parameter_longname");
-  unnamed.attrs.erase("_parameter_longname");
-  if (auto it = unnamed.attrs.find("parameter_shortname");
-      it != unnamed.attrs.end() && it->second == live_shortname(mapping.parameter))
-    unnamed.attrs.erase(it);
-  ctx.edit.put_object(unnamed);
-}
-
-}  // namespace
 
 core::Result<void> verb_add(LofiOp& ctx) {
   if (ctx.op.positionals.size() != 2)
@@ -145,6 +16,11 @@ core::Result<void> verb_add(LofiOp& ctx) {
                                                           "add live.dial cutoff at:100,40"});
   const std::string& cls = ctx.op.positionals[0];
   const std::string& id = ctx.op.positionals[1];
+  if (id == kDeviceWord)
+    return core::make_error(
+        "\"device\" names the device itself (modify device …); give the "
+        "object another id",
+        {core::replace_reference(ctx.op.raw, id, cls.substr(0, cls.find_first_of("~.")) + "1")});
   if (!valid_id(id))
     return core::make_error("invalid id \"" + id +
                             "\" — letters, digits, _ - . (it becomes the "
@@ -272,42 +148,6 @@ core::Result<void> verb_remove(LofiOp& ctx) {
   return {};
 }
 
-core::Result<void> verb_ui(LofiOp& ctx) {
-  if (ctx.op.positionals.size() != 2)
-    return core::make_error("ui requires NAME and CLASS",
-                            {"ui 30_rate_dial live.dial at:20,20 size:44x48",
-                             "ui 00_bg panel at:0,0 size:600x170 bgcolor:\"0.1 0.1 0.1 1\""});
-  const std::string& name = ctx.op.positionals[0];
-  if (!valid_id(name)) return core::make_error("invalid layer name \"" + name + "\"");
-  auto at = pair_param(ctx, "at", ',');
-  if (!at) return at.error();
-  auto size = pair_param(ctx, "size", 'x');
-  if (!size) return size.error();
-  MaxObject object;
-  if (const MaxObject* existing = ctx.device.object(name)) object = *existing;
-  object.id = name;
-  object.layer = name;
-  object.cls = ctx.op.positionals[1];
-  object.ui = true;
-  object.x = at->first;
-  object.y = at->second;
-  object.size = std::array<double, 2>{size->first, size->second};
-  object.args = ctx.op.param_or("args", object.args);
-  for (const auto& param : ctx.op.params) {
-    if (param.key == "at" || param.key == "size" || param.key == "args") continue;
-    if (auto problem = maxpat::attribute_value_problem(param.key, param.value); !problem.empty())
-      return core::make_error(problem);
-    object.attrs[param.key] = param.value;
-  }
-  const bool replaced = ctx.device.object(name) != nullptr;
-  if (auto kept = keeps_its_parameter_name(ctx, object); !kept) return kept.error();
-  ctx.edit.put_object(object);
-  const std::string text = "ui " + name + " " + object.cls + " @(" + xy(object.x, object.y) + " " +
-                           xy(size->first, size->second) + ")";
-  ctx.lines.push_back(replaced ? core::property_changed(text) : core::created(text));
-  return {};
-}
-
 core::Result<void> verb_inject(LofiOp& ctx) {
   const std::string* path = ctx.op.param("path");
   if (ctx.op.positionals.size() != 1 || path == nullptr)
@@ -328,57 +168,6 @@ core::Result<void> verb_inject(LofiOp& ctx) {
     return core::make_error("no such script: " + *path);
   ctx.edit.put_script((*object)->id, resolved->string());
   ctx.lines.push_back(core::property_changed("inject " + (*object)->id + " " + resolved->string()));
-  return {};
-}
-
-core::Result<void> verb_map(LofiOp& ctx) {
-  if (ctx.op.positionals.size() != 2)
-    return core::make_error("map requires PARAMETER and ID", {"map Cutoff cutoff_dial prop:value"});
-  auto object = resolve(ctx, ctx.op.positionals[1]);
-  if (!object) return object.error();
-  Mapping mapping{ctx.op.positionals[0], (*object)->id, ctx.op.param_or("prop", "value")};
-  const Mapping* current = mapping_of(ctx.device.mappings(), mapping.object);
-  if (current != nullptr && current->parameter != mapping.parameter)
-    return core::make_error(mapping.object + " is already the parameter " +
-                                core::quote_token(current->parameter) +
-                                " (an object has one parameter name); unmap it first",
-                            {"unmap " + core::quote_token(current->parameter)});
-  const auto previous = ctx.device.mappings().find(mapping.parameter);
-  const bool replaced = previous != ctx.device.mappings().end();
-  if (replaced && previous->second.object != mapping.object)
-    stop_being_parameter(ctx, previous->second);
-  // The object's own names become the parameter's, as Max's map sets them.
-  if (const std::string* longname = longname_of(**object);
-      longname != nullptr && *longname != mapping.parameter) {
-    MaxObject named = **object;
-    named.attrs.erase("_parameter_longname");
-    named.attrs["parameter_longname"] = mapping.parameter;
-    if (named.attrs.contains("parameter_shortname"))
-      named.attrs["parameter_shortname"] = live_shortname(mapping.parameter);
-    ctx.edit.put_object(named);
-  }
-  ctx.edit.put_mapping(mapping);
-  const std::string text =
-      "map " + mapping.parameter + " -> " + mapping.object + "." + mapping.property;
-  ctx.lines.push_back(replaced ? core::property_changed(text) : core::created(text));
-  if (mapping.property != "value")
-    ctx.lines.push_back(core::warning_line(
-        "prop:" + mapping.property +
-        " is not kept in the saved file: Max saves a Live parameter as its object's value, so "
-        "the mapping reopens as " +
-        mapping.object + ".value"));
-  return {};
-}
-
-core::Result<void> verb_unmap(LofiOp& ctx) {
-  if (ctx.op.positionals.size() != 1) return core::make_error("unmap requires PARAMETER");
-  if (!ctx.device.mappings().contains(ctx.op.positionals[0]))
-    return core::make_error("no mapping \"" + ctx.op.positionals[0] + "\"");
-  // Before the mapping goes, so that Max's unmap, which restores the object's earlier name,
-  // comes last.
-  stop_being_parameter(ctx, ctx.device.mappings().at(ctx.op.positionals[0]));
-  ctx.edit.erase_mapping(ctx.op.positionals[0]);
-  ctx.lines.push_back(core::deleted("map " + ctx.op.positionals[0]));
   return {};
 }
 
@@ -403,37 +192,10 @@ core::Result<void> verb_move(LofiOp& ctx) {
       return core::make_error("move requires to:X,Y or by:DX,DY");
     }
     ctx.edit.put_object(object);
-    ctx.lines.push_back(core::bulk("moved " + id + " to (" + xy(object.x, object.y) + ")"));
+    // A UI layer's place is its presentation rectangle; an object's, its patching_rect.
+    ctx.lines.push_back(core::bulk("moved " + id + " to (" + xy(object.x, object.y) + ")" +
+                                   (object.ui ? " in presentation" : "")));
   }
-  return {};
-}
-
-core::Result<void> verb_modify(LofiOp& ctx) {
-  auto chosen = targets(ctx);
-  if (!chosen) return chosen.error();
-  if ((chosen->ids.empty() && chosen->nothing_matched.empty()) || ctx.op.params.empty())
-    return core::make_error(ctx.op.verb + " requires IDs and attr:value pairs",
-                            {ctx.op.verb + " cutoff_dial parameter_longname:Cutoff"});
-  if (nothing_to_change(ctx, *chosen)) return {};
-  for (const auto& id : chosen->ids) {
-    MaxObject object = *ctx.edit.device().object(id);
-    for (const auto& param : ctx.op.params) {
-      if (param.key == "args") {
-        object.args = param.value;
-      } else if (param.value.size() > 32767) {
-        return core::make_error("value of " + param.key + " is longer than Max's symbol limit");
-      } else if (auto problem = maxpat::attribute_value_problem(param.key, param.value);
-                 !problem.empty()) {
-        return core::make_error(problem);
-      } else {
-        object.attrs[param.key] = param.value;
-      }
-    }
-    if (auto kept = keeps_its_parameter_name(ctx, object); !kept) return kept.error();
-    ctx.edit.put_object(object);
-  }
-  ctx.lines.push_back(
-      core::property_changed(ctx.op.verb + " " + core::plural(chosen->ids.size(), "object")));
   return {};
 }
 
@@ -477,6 +239,16 @@ core::Result<void> copy_or_repeat(LofiOp& ctx, bool repeat) {
     if (copy.ui) copy.layer = copy.id;
     copy.x += dx * static_cast<double>(i);
     copy.y += dy * static_cast<double>(i);
+    // A UI layer's patching_rect moves with it, so that copies do not cover each other there.
+    if (auto rect = copy.attrs.find("patching_rect"); rect != copy.attrs.end()) {
+      const auto numbers = maxpat::split_atoms(rect->second);
+      if (numbers.size() == 4) {
+        const double x = std::stod(numbers[0]) + dx * static_cast<double>(i);
+        const double y = std::stod(numbers[1]) + dy * static_cast<double>(i);
+        rect->second = maxpat::canonical_attribute_text(
+            "patching_rect", xy(x, y) + "," + numbers[2] + "," + numbers[3]);
+      }
+    }
     ctx.edit.put_object(copy);
     ctx.lines.push_back(core::created(copy.cls + " " + copy.id + " @(" + xy(copy.x, copy.y) + ")"));
   }
@@ -493,23 +265,14 @@ core::Result<void> verb_repeat(LofiOp& ctx) {
   return copy_or_repeat(ctx, true);
 }
 
-core::Result<void> verb_resize(LofiOp& ctx) {
-  auto size = pair_param(ctx, "to", 'x');
-  if (!size) return size.error();
-  ctx.edit.update_info([&](DeviceInfo& info) {
-    info.width = size->first;
-    info.height = size->second;
-  });
-  ctx.lines.push_back(core::property_changed("device size " + xy(size->first, size->second)));
-  return {};
-}
-
 std::vector<core::VerbSpec> lofi_queries() {
   using core::VerbSpec;
   return {
       VerbSpec{"map", "", "", "the device: objects in z-order with wires"},
       VerbSpec{"stats", "", "", "counts"},
-      VerbSpec{"describe", "ID", "", "one object: class, args, position, ports, wires, attributes"},
+      VerbSpec{"describe", "ID|device", "",
+               "one object as its saved box says it: class, args, ports, rects, every "
+               "attribute, wires; `describe device`: presentation, devicewidth, window"},
       VerbSpec{"list", "[@SELECTOR…]", "",
                "objects in z-order; the same selector type unites, different types intersect"},
       VerbSpec{"wires", "ID", "", "an object's wires"},

@@ -21,8 +21,9 @@ std::string build_device(const std::map<std::string, std::string>& a) {
          ".\n\nWork step by step with the lofi tools:\n"
          "1. lofi_session 'new \"" +
          name +
-         "\" width:600 height:170' (it links to Max when the "
-         "lofi daemon patch answers; otherwise you edit offline and `lofi_session sync` later).\n"
+         "\" width:600 height:170 openinpresentation:1 devicewidth:600' (Live shows the "
+         "presentation, 600 wide; it links to Max when the lofi daemon patch answers; otherwise "
+         "you edit offline and `lofi_session sync` later).\n"
          "2. The signal path in ONE lofi call: add the objects (`add plugin~ in`, `add *~ gain "
          "args:0.5`, `add plugout~ out`), then wire them (`wire in -> gain -> out`, and "
          "`wire in -> gain out:1 in:1` for the right channel). Ports count from 0 and are "
@@ -30,10 +31,14 @@ std::string build_device(const std::map<std::string, std::string>& a) {
          "3. The interface in ONE lofi call: `ui 00_bg panel at:0,0 size:600x170` first, then "
          "controls with z prefixes (`ui 30_gain live.dial at:20,20 size:44x48`). All ui ops of "
          "a call reach Max as one z-sorted batch.\n"
-         "4. Connect controls to the audio path (`wire 30_gain -> gain in:1`) and expose them to "
-         "Live (`map Gain 30_gain`).\n"
-         "5. Check with lofi_query 'map' and the ? warnings (unwired objects, UI outside the "
-         "device), fix, then lofi_session 'save as:" +
+         "4. Give each control its Live parameter with Max's names (`modify 30_gain "
+         "parameter_longname:Gain parameter_mmin:-70 parameter_mmax:6 parameter_unitstyle:dB "
+         "parameter_initial:0`; unit styles by name or code; a name the class lacks is refused "
+         "with close names), connect controls to the audio path (`wire 30_gain -> gain in:1`) "
+         "and expose them to Live (`map Gain 30_gain`: the reply says what it sets).\n"
+         "5. Check with lofi_query 'map', 'describe ID' (the saved box) and 'describe device', "
+         "and the ? warnings (unwired objects, UI outside the device), fix, then lofi_session "
+         "'save as:" +
          name +
          ".amxd'.\n"
          "If a batch fails, nothing of it remains (in the model or in Max): read the ! line and "

@@ -1,5 +1,9 @@
 // The lofi verb table: every verb once, with its positionals, keys, help, examples and handler;
 // and the words agents use for them.
+#include <algorithm>
+#include <iterator>
+
+#include "core/resolve.hpp"
 #include "domains/lofi/lofi_verbs.hpp"
 #include "domains/lofi/maxpat/attributes.hpp"
 
@@ -10,12 +14,76 @@ using core::integer_key;
 using core::key;
 using core::VerbSpec;
 
-// modify and ui set any attribute a Max box or a Live parameter has.
+// The key words agents use, and what they mean. Checked in order: a verb's own key first
+// (copy's as:), then the Max attribute it means.
+constexpr std::pair<std::string_view, std::string_view> kKeySynonyms[] = {
+    {"position", "at:{}"},
+    {"pos", "at:{}"},
+    {"outlet", "out:{}"},
+    {"inlet", "in:{}"},
+    {"name", "as:{}"},
+    {"new", "as:{}"},
+    {"times", "count:{}"},
+    {"offset", "by:{}"},
+    {"file", "path:{}"},
+    {"script", "path:{}"},
+    {"property", "prop:{}"},
+    {"attr", "prop:{}"},
+    {"arguments", "args:{}"},
+    {"argument", "args:{}"},
+    {"name", "parameter_longname:{}"},
+    {"longname", "parameter_longname:{}"},
+    {"label", "parameter_longname:{}"},
+    {"shortname", "parameter_shortname:{}"},
+    {"min", "parameter_mmin:{}"},
+    {"max", "parameter_mmax:{}"},
+    {"minimum", "parameter_mmin:{}"},
+    {"maximum", "parameter_mmax:{}"},
+    {"range", "parameter_mmin:{1} parameter_mmax:{2}"},
+    {"initial", "parameter_initial:{}"},
+    {"default", "parameter_initial:{}"},
+    {"unit", "parameter_unitstyle:{}"},
+    {"units", "parameter_unitstyle:{}"},
+    {"colour", "bgcolor:{}"},
+    {"background", "bgcolor:{}"},
+    {"bg", "bgcolor:{}"},
+    {"font", "fontname:{}"},
+    {"font-size", "fontsize:{}"},
+    {"device_width", "devicewidth:{}"},
+    {"presentation_mode", "openinpresentation:{}"},
+    {"unitstyle", "parameter_unitstyle:{}"},
+    {"exponent", "parameter_exponent:{}"},
+    {"type", "parameter_type:{}"},
+};
+
+bool is_key_synonym(std::string_view word) {
+  return std::any_of(std::begin(kKeySynonyms), std::end(kKeySynonyms),
+                     [&](const auto& synonym) { return synonym.first == core::to_lower(word); });
+}
+
+// A misspelt attribute (bgcolour, parameter_unitstlye): close to a name of the table and no
+// word that a key synonym reads. The handler refuses it naming the object's close attributes
+// and offering the closest; anything else is left to the engine's "has no key" error.
+bool near_an_attribute(std::string_view name) {
+  if (is_key_synonym(name)) return false;
+  const std::string lowered = core::to_lower(name);
+  const std::size_t allowed = lowered.size() >= 10 ? 3 : 2;
+  return std::any_of(maxpat::box_attributes().begin(), maxpat::box_attributes().end(),
+                     [&](std::string_view attribute) {
+                       return core::edit_distance(lowered, attribute) <= allowed;
+                     });
+}
+
+// modify and ui set the attributes Max boxes and Live parameters have (the table of
+// maxpat/attributes.cpp; the handlers check each against the object's class), and modify the
+// device's settings.
 core::OpenKeys max_attributes() {
   return {
       "any Max box or Live parameter attribute (bgcolor, presentation_rect, "
       "parameter_longname, parameter_mmin, …)",
-      [](std::string_view name) { return maxpat::is_box_attribute(name); },
+      [](std::string_view name) {
+        return maxpat::is_box_attribute(name) || near_an_attribute(name);
+      },
       maxpat::box_attributes()};
 }
 
@@ -32,15 +100,22 @@ void add_object_verbs(core::VerbTable<LofiOp>& verbs) {
           .deletes()
           .example("remove @unwired"),
       verb_remove);
-  verbs.add(VerbSpec{"move", "ID…|@SELECTOR", "objects", "→ /lofi/move"}
+  verbs.add(VerbSpec{"move", "ID…|@SELECTOR", "objects",
+                     "an object's patching_rect → /lofi/move; a UI layer's presentation_rect "
+                     "(its patching_rect stays) → /lofi/set"}
                 .with(key("to", "X,Y"))
                 .with(key("by", "DX,DY"))
                 .example("move osc1 to:100,40"),
             verb_move);
-  verbs.add(VerbSpec{"modify", "ID…|@SELECTOR", "objects", "attributes → /lofi/set"}
+  verbs.add(VerbSpec{"modify", "ID…|@SELECTOR|device", "objects",
+                     "attributes with Max's names, checked against the class → /lofi/set; "
+                     "`modify device openinpresentation:1 devicewidth:600` → /lofi/device"}
                 .with(key("args", "\"…\""))
                 .accepting(max_attributes())
-                .example("modify cutoff parameter_longname:Cutoff parameter_mmax:100"),
+                .example("modify cutoff parameter_longname:Cutoff parameter_mmax:100")
+                .example("modify cutoff parameter_mmin:0.05 parameter_mmax:4 "
+                         "parameter_unitstyle:hertz parameter_initial:0.5")
+                .example("modify device openinpresentation:1 devicewidth:600"),
             verb_modify);
   verbs.add(VerbSpec{"copy", "ID", "objects", "duplicate an object"}
                 .with(key("as", "NEW").require())
@@ -73,10 +148,12 @@ void add_wire_verbs(core::VerbTable<LofiOp>& verbs) {
 
 void add_device_verbs(core::VerbTable<LofiOp>& verbs) {
   verbs.add(VerbSpec{"ui", "NAME CLASS", "ui",
-                     "a UI layer; all ui ops of a call go as ONE z-sorted /lofi/ui (00_bg first, "
-                     "no prefix = 50)"}
-                .with(key("at", "X,Y").require())
-                .with(key("size", "WxH").require())
+                     "a UI layer in presentation: at: and size: are its presentation_rect (a new "
+                     "layer's patching_rect is the same; patching_rect:\"X Y W H\" sets it apart); "
+                     "all ui ops of a call go as ONE z-sorted /lofi/ui (00_bg first, no prefix = "
+                     "50)"}
+                .with(key("at", "X,Y", "presentation_rect x,y").require())
+                .with(key("size", "WxH", "presentation_rect width x height").require())
                 .with(key("args", "\"…\""))
                 .accepting(max_attributes())
                 .example("ui 30_rate live.dial at:20,20 size:44x48 parameter_longname:Rate"),
@@ -86,12 +163,20 @@ void add_device_verbs(core::VerbTable<LofiOp>& verbs) {
           .with(key("path", "FILE.js").require())
           .example("inject brain path:lfo.js"),
       verb_inject);
-  verbs.add(VerbSpec{"map", "PARAMETER ID", "parameters", "a Live parameter → /lofi/map"}
+  verbs.add(VerbSpec{"map", "PARAMETER ID", "parameters",
+                     "a Live parameter (Live API mapping) → /lofi/map; saved as the object's "
+                     "parameter_longname (and parameter_shortname, parameter_enable:1), which "
+                     "the reply lists"}
                 .with(key("prop", "NAME").by_default("value"))
                 .example("map Cutoff cutoff"),
             verb_map);
-  verbs.add(VerbSpec{"unmap", "PARAMETER", "parameters", "→ /lofi/unmap"}.deletes(), verb_unmap);
-  verbs.add(VerbSpec{"resize", "", "device", "the device's size"}
+  verbs.add(VerbSpec{"unmap", "PARAMETER", "parameters",
+                     "→ /lofi/unmap; the object loses the parameter's names"}
+                .deletes(),
+            verb_unmap);
+  verbs.add(VerbSpec{"resize", "", "device",
+                     "devicewidth W (the width Live gives the device) and the patcher window "
+                     "(rect) WxH → /lofi/device"}
                 .with(key("to", "WxH").require())
                 .example("resize to:600x170"),
             verb_resize);
@@ -112,42 +197,8 @@ void add_synonyms(core::VerbRegistry& verbs) {
            {"size", "resize"}}) {
     verbs.add_verb_synonym(word, verb);
   }
-  // Checked in order: a verb's own key first (copy's as:), then the Max attribute it means.
-  for (const auto& [word, replacement] : std::initializer_list<std::pair<const char*, const char*>>{
-           {"position", "at:{}"},
-           {"pos", "at:{}"},
-           {"outlet", "out:{}"},
-           {"inlet", "in:{}"},
-           {"name", "as:{}"},
-           {"new", "as:{}"},
-           {"times", "count:{}"},
-           {"offset", "by:{}"},
-           {"file", "path:{}"},
-           {"script", "path:{}"},
-           {"property", "prop:{}"},
-           {"attr", "prop:{}"},
-           {"arguments", "args:{}"},
-           {"argument", "args:{}"},
-           {"name", "parameter_longname:{}"},
-           {"longname", "parameter_longname:{}"},
-           {"label", "parameter_longname:{}"},
-           {"shortname", "parameter_shortname:{}"},
-           {"min", "parameter_mmin:{}"},
-           {"max", "parameter_mmax:{}"},
-           {"minimum", "parameter_mmin:{}"},
-           {"maximum", "parameter_mmax:{}"},
-           {"range", "parameter_mmin:{1} parameter_mmax:{2}"},
-           {"initial", "parameter_initial:{}"},
-           {"default", "parameter_initial:{}"},
-           {"unit", "parameter_unitstyle:{}"},
-           {"units", "parameter_unitstyle:{}"},
-           {"colour", "bgcolor:{}"},
-           {"background", "bgcolor:{}"},
-           {"bg", "bgcolor:{}"},
-           {"font", "fontname:{}"},
-           {"font-size", "fontsize:{}"},
-       }) {
-    verbs.add_key_synonym(word, replacement);
+  for (const auto& [word, replacement] : kKeySynonyms) {
+    verbs.add_key_synonym(std::string(word), std::string(replacement));
   }
 }
 

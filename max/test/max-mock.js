@@ -1,13 +1,18 @@
 'use strict';
 // A small mock of the Max JavaScript API ([js]/[v8]) that records every call, for running
 // lofi-daemon.js under Node. It models what the daemon relies on:
-//   Patcher: newdefault, connect, disconnect, remove, getnamed, count, wind{bringtofront,size,visible}
+//   Patcher: newdefault, connect, disconnect, remove, getnamed, count, wind{bringtofront,size,visible},
+//            message (thispatcher's messages: "script newobject newobj @text …" makes a box from
+//            its text; any other message is kept as a patcher attribute in `attrs`)
 //   Maxobj:  maxclass, varname, rect, valid, message, setboxattr/getboxattr, getattr/setattr,
 //            getattrnames, subpatcher, patchcords{inputs,outputs}
 //   Task:    interval, repeat(n, initialdelay), cancel, running — time only moves via advance(ms)
 //   globals: outlet, post, messagename, and a `Patcher` constructor that records any use.
 // Like Max, connect() with an outlet/inlet that does not exist silently makes no cord, and
 // newdefault() of an unknown class makes a broken box whose maxclass is "newobj".
+// Atoms are typed as Max types them: a JS number crossing the JS bridge becomes an int atom when
+// it is whole (100.0 → int 100) and a float otherwise; text Max parses ("/ 100.") keeps a float
+// written with a point. Every box keeps its typed arguments in `atoms`.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -16,12 +21,43 @@ const vm = require('node:vm');
 const SCRIPT_PATH = path.join(__dirname, '..', 'lofi-daemon.js');
 
 const PARAM_ATTRS = ['parameter_enable', '_parameter_longname', '_parameter_shortname'];
-const LIVE_ATTRS = ['_parameter_longname', '_parameter_shortname', '_parameter_type'];
+const LIVE_ATTRS = ['_parameter_longname', '_parameter_shortname', '_parameter_type',
+  '_parameter_range', '_parameter_unitstyle', '_parameter_initial', '_parameter_initial_enable'];
+
+// A JS value as the atom Max's JS bridge makes of it.
+function bridgeAtom(value) {
+  if (typeof value === 'number') return { type: Number.isInteger(value) ? 'int' : 'float', value };
+  if (typeof value === 'boolean') return { type: 'int', value: value ? 1 : 0 };
+  return { type: 'symbol', value: String(value) };
+}
+
+// The atoms of a box text as Max parses it: "100." and "2e2" are floats, "100" an int.
+function parseAtoms(text) {
+  const atoms = [];
+  const pattern = /"((?:[^"\\]|\\.)*)"|(\S+)/g;
+  let m;
+  while ((m = pattern.exec(text)) !== null) {
+    if (m[1] !== undefined) {
+      atoms.push({ type: 'symbol', value: m[1] });
+    } else if (/^[-+]?\d+$/.test(m[2])) {
+      atoms.push({ type: 'int', value: Number(m[2]) });
+    } else if (/^[-+]?(\d+\.\d*|\.\d+|\d+(\.\d*)?[eE][-+]?\d+)$/.test(m[2])) {
+      atoms.push({ type: 'float', value: Number(m[2]) });
+    } else {
+      atoms.push({ type: 'symbol', value: m[2] });
+    }
+  }
+  return atoms;
+}
 
 // Inlet/outlet counts and attribute names of the classes the tests use.
 const CLASSES = {
   p: { inlets: 0, outlets: 0, maxclass: 'patcher', attrs: [] },
   'cycle~': { inlets: 2, outlets: 1, attrs: ['frequency', 'phase'] },
+  '/': { inlets: 2, outlets: 1, attrs: [] },
+  'plugin~': { inlets: 2, outlets: 2, attrs: [] },
+  'delay~': { inlets: 2, outlets: 1, attrs: ['maxsize'] },
+  panel: { inlets: 1, outlets: 0, attrs: ['bgcolor', 'bordercolor'] },
   'lores~': { inlets: 3, outlets: 1, attrs: [] },
   '*~': { inlets: 2, outlets: 1, attrs: [] },
   'dac~': { inlets: 2, outlets: 0, attrs: [] },
@@ -80,6 +116,7 @@ class MockMaxobj {
     this.patcher = patcher;
     this.cls = cls;
     this.args = args;
+    this.atoms = args.map(bridgeAtom);
     this.maxclass = spec ? (spec.maxclass || cls) : 'newobj';
     this.numinletsHidden = spec ? spec.inlets : 0; // Max's Maxobj exposes no counts: kept private
     this.numoutletsHidden = spec ? spec.outlets : 0;
@@ -89,7 +126,8 @@ class MockMaxobj {
     this._varname = '';
     this.messages = [];   // [name, ...args] for every message()
     this.boxattrs = {};
-    this.attrs = {};
+    this.attrs = cls.startsWith('live.') && this.attrNames.includes('_parameter_range')
+      ? { _parameter_range: [0, 127] } : {};
     this.sub = cls === 'p' ? new MockPatcher(world, args.join(' ')) : null;
     if (this.sub) this.sub.box = this;
   }
@@ -99,7 +137,7 @@ class MockMaxobj {
     this._varname = v;
   }
   message(name, ...args) {
-    this.world.record('message', { target: this._varname, cls: this.cls, name, args });
+    this.world.record('message', { target: this._varname, cls: this.cls, name, args, atoms: args.map(bridgeAtom) });
     this.messages.push([name, ...args]);
     if (name === 'patching_rect' && args.length === 4) this.applyRect(args);
     this.attrs[name] = args.length === 1 ? args[0] : args;
@@ -140,11 +178,31 @@ class MockPatcher {
     this.boxes = [];
     this.cords = [];
     this.box = null;
+    this.attrs = {};
     this.wind = new MockWind(world, this);
+  }
+  // thispatcher's messages. `script newobject newobj @text TEXT @varname V @patching_position X Y`
+  // makes a box from TEXT, which Max parses (typed atoms); other messages set patcher attributes.
+  message(name, ...args) {
+    this.world.record('patcher.message', { patcher: this.name, name, args });
+    if (name === 'script' && args[0] === 'newobject' && args[1] === 'newobj') {
+      const at = (key) => args.indexOf(key);
+      const text = String(args[at('@text') + 1]);
+      const atoms = parseAtoms(text);
+      const cls = atoms.length ? String(atoms[0].value) : '';
+      const position = at('@patching_position') >= 0 ? args.slice(at('@patching_position') + 1, at('@patching_position') + 3) : [0, 0];
+      const obj = new MockMaxobj(this.world, this, position[0], position[1], cls, atoms.slice(1).map((a) => a.value));
+      obj.atoms = atoms.slice(1);
+      obj.text = text;
+      if (at('@varname') >= 0) obj._varname = String(args[at('@varname') + 1]);
+      this.boxes.push(obj);
+      return;
+    }
+    this.attrs[name] = args.length === 1 ? args[0] : args;
   }
   get count() { return this.boxes.length; }
   newdefault(x, y, cls, ...args) {
-    this.world.record('newdefault', { patcher: this.name, x, y, cls, args });
+    this.world.record('newdefault', { patcher: this.name, x, y, cls, args, atoms: args.map(bridgeAtom) });
     if (this.world.failNewdefault.has(cls)) throw new Error(`newdefault: ${cls} failed`);
     const obj = new MockMaxobj(this.world, this, x, y, cls, args);
     this.boxes.push(obj);
@@ -287,7 +345,7 @@ function createMax(options = {}) {
   return max;
 }
 
-module.exports = { createMax, CLASSES, SCRIPT_PATH, MockPatcher, MockMaxobj, MockTask };
+module.exports = { createMax, CLASSES, SCRIPT_PATH, MockPatcher, MockMaxobj, MockTask, bridgeAtom, parseAtoms };
 
 // Run as a file by `node --test test/` (every .js under test/ is a test file): check that the
 // mock itself behaves like Max where the daemon's tests depend on it.
@@ -320,6 +378,20 @@ if (require.main === module) {
     assert.equal(sub.maxclass, 'patcher');
     assert.equal(sub.subpatcher().name, 'Dev');
     assert.equal(p.newdefault(0, 0, 'cycle~').subpatcher(), null);
+  });
+
+  test('mock: numbers cross the JS bridge as Max types them; text keeps a float written with a point', () => {
+    assert.deepEqual([100, 100.0, 0.5, 'x', true].map(bridgeAtom).map((a) => a.type), ['int', 'int', 'float', 'symbol', 'int']);
+    assert.deepEqual(parseAtoms('/ 100. 2 "two words" 2e2 -3'), [
+      { type: 'symbol', value: '/' }, { type: 'float', value: 100 }, { type: 'int', value: 2 },
+      { type: 'symbol', value: 'two words' }, { type: 'float', value: 200 }, { type: 'int', value: -3 }]);
+    const world = new World();
+    const p = new MockPatcher(world, 'x');
+    assert.deepEqual(p.newdefault(0, 0, '/', 100.0).atoms, [{ type: 'int', value: 100 }]);
+    p.message('script', 'newobject', 'newobj', '@text', '/ 100.', '@varname', 'half', '@patching_position', 5, 6);
+    const half = p.getnamed('half');
+    assert.deepEqual(half.atoms, [{ type: 'float', value: 100 }]);
+    assert.deepEqual([half.cls, half.rect[0], half.rect[1]], ['/', 5, 6]);
   });
 
   test('mock: Task.repeat(n, initialdelay) runs on time, cancel stops it, time moves only on advance', () => {

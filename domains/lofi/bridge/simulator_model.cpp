@@ -66,6 +66,7 @@ const std::map<std::string, SimulatorModel::Handler, std::less<>>& SimulatorMode
       {"/lofi/inject", &SimulatorModel::inject}, {"/lofi/map", &SimulatorModel::map},
       {"/lofi/unmap", &SimulatorModel::unmap},   {"/lofi/set", &SimulatorModel::set},
       {"/lofi/move", &SimulatorModel::move},     {"/lofi/ping", &SimulatorModel::ping},
+      {"/lofi/device", &SimulatorModel::device},
   };
   return table;
 }
@@ -100,7 +101,21 @@ core::Result<json::object> SimulatorModel::init(const json::object& payload) {
   objects_.clear();
   wires_.clear();
   mappings_.clear();
+  settings_.clear();
+  for (const char* key : {"width", "height", "openinpresentation", "devicewidth"}) {
+    if (const auto* value = payload.if_contains(key)) settings_[key] = *value;
+  }
   return ok({{"device", *name}});
+}
+
+core::Result<json::object> SimulatorModel::device(const json::object& payload) {
+  for (const char* key : {"width", "height", "openinpresentation", "devicewidth"}) {
+    const auto* value = payload.if_contains(key);
+    if (value == nullptr) continue;
+    if (!value->is_number()) return core::make_error(fmt::format("\"{}\" must be a number", key));
+    settings_[key] = *value;
+  }
+  return ok({{"device", *device_}});
 }
 
 core::Result<json::object> SimulatorModel::create(const json::object& payload) {
@@ -118,6 +133,8 @@ core::Result<json::object> SimulatorModel::create(const json::object& payload) {
   object.x = *x;
   object.y = *y;
   object.args = array_field(payload, "args");
+  if (const auto* text = payload.if_contains("text"); text && text->is_string())
+    object.text = text->get_string();
   objects_.emplace(*id, std::move(object));
   return ok({{"id", *id}});
 }
@@ -210,6 +227,8 @@ core::Result<json::object> SimulatorModel::ui(const json::object& payload) {
       *target = *number;
     }
     object.args = array_field(fields, "args");
+    if (const auto* text = fields.if_contains("text"); text && text->is_string())
+      object.text = text->get_string();
     if (const auto* attrs = fields.if_contains("attrs"); attrs && attrs->is_object()) {
       object.attrs = attrs->get_object();
     }
@@ -263,8 +282,11 @@ core::Result<json::object> SimulatorModel::set(const json::object& payload) {
       (*object)->attrs[key] = value;
   } else if (auto attr = text_field(payload, "attr"); attr && payload.contains("value")) {
     (*object)->attrs[*attr] = payload.at("value");
+  } else if (attr && payload.contains("unset")) {
+    (*object)->attrs.erase(*attr);
   } else {
-    return core::make_error("/lofi/set needs \"attrs\":{…} or \"attr\" and \"value\"");
+    return core::make_error(
+        "/lofi/set needs \"attrs\":{…}, or \"attr\" and \"value\" or \"unset\":true");
   }
   return ok({{"id", payload.at("id")}});
 }

@@ -18,6 +18,7 @@ namespace fcp::lofi::bridge {
 
 struct SimObject {
   std::string max_class;
+  std::string text;  // the box text /lofi/create or /lofi/ui carried ("/ 100."), "" if none
   double x = 0;
   double y = 0;
   boost::json::array args;
@@ -45,14 +46,18 @@ struct SimMapping {
 // Plain data, no I/O: the Simulator calls handle() for every message on its strand.
 // Every address but /lofi/init and /lofi/ping needs a device (send /lofi/init first).
 // Payloads (requestId is ignored here):
-//   /lofi/init {deviceName,width?,height?}      resets the model     → {device}
+//   /lofi/init {deviceName,width?,height?,openinpresentation?,devicewidth?}
+//                                                resets the model     → {device}
+//   /lofi/device {width?,height?,openinpresentation?,devicewidth?}   → {device}
 //   /lofi/create {id,class,x?,y?,args?}                              → {id}
 //   /lofi/remove {id}                            also removes wires  → {id}
 //   /lofi/wire, /lofi/unwire {sourceId,outlet,destId,inlet}
 //   /lofi/ui {layers:[{name,class,x,y,width,height,args?,attrs?}]}  all or nothing → {created}
 //   /lofi/inject {targetId,filePath (absolute)}                      → {targetId,file}
 //   /lofi/map {parameter,objectId,property?}  /lofi/unmap {parameter} → {parameter}
-//   /lofi/set {id,attrs:{…}} or {id,attr,value}   /lofi/move {id,x,y} → {id}
+//   /lofi/set {id,attrs:{…}} or {id,attr,value} or {id,attr,unset:true}
+//   /lofi/move {id,x,y}                                              → {id}
+//   Any payload may say "undo": true (an undo or a compensation); it changes nothing here.
 //   /lofi/ping {}                                → {pong:true,device,objects}
 // Errors: unknown address, missing device, unknown or duplicate ids, an outlet or inlet the
 // class does not have (known classes) or outside 0..63, wiring twice, unwiring what is not wired.
@@ -65,6 +70,9 @@ class SimulatorModel {
   const std::map<std::string, SimObject>& objects() const { return objects_; }
   const std::set<SimWire>& wires() const { return wires_; }
   const std::map<std::string, SimMapping>& mappings() const { return mappings_; }
+  // The device settings /lofi/init and /lofi/device gave (width, height, openinpresentation,
+  // devicewidth).
+  const boost::json::object& settings() const { return settings_; }
 
  private:
   using Handler = core::Result<boost::json::object> (SimulatorModel::*)(const boost::json::object&);
@@ -82,6 +90,7 @@ class SimulatorModel {
   core::Result<boost::json::object> set(const boost::json::object& payload);
   core::Result<boost::json::object> move(const boost::json::object& payload);
   core::Result<boost::json::object> ping(const boost::json::object& payload);
+  core::Result<boost::json::object> device(const boost::json::object& payload);
 
   core::Result<SimWire> read_wire(const boost::json::object& payload) const;
   core::Result<SimObject*> find(const boost::json::object& payload, std::string_view key);
@@ -90,6 +99,7 @@ class SimulatorModel {
   std::map<std::string, SimObject> objects_;
   std::set<SimWire> wires_;
   std::map<std::string, SimMapping> mappings_;
+  boost::json::object settings_;
 };
 
 }  // namespace fcp::lofi::bridge

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/resolve.hpp"
 #include "domains/lofi/maxpat/attributes.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
 
@@ -90,6 +91,7 @@ bool modelled_elsewhere(std::string_view name) {
 }  // namespace
 
 json::value attribute_value(std::string_view name, std::string_view text) {
+  const AttributeSpec* spec = find_attribute(name);
   switch (attribute_kind(name)) {
     case AttributeKind::text:
       return json::string(text);
@@ -97,8 +99,8 @@ json::value attribute_value(std::string_view name, std::string_view text) {
       if (auto integer = integer_of(text)) return *integer;
       if (auto real = real_of(text); real && std::abs(*real) < 9e18)
         return static_cast<std::int64_t>(*real);
-      if (name.ends_with("parameter_unitstyle")) {
-        if (const int code = unit_style_code(text); code >= 0) return code;
+      if (spec != nullptr) {
+        if (const int code = choice_code(*spec, text); code >= 0) return code;
       }
       return json::string(text);
     }
@@ -113,6 +115,8 @@ json::value attribute_value(std::string_view name, std::string_view text) {
         if (!real) return json::string(text);
         list.emplace_back(*real);
       }
+      // A colour written as "r g b" is opaque: Max saves four numbers.
+      if (is_color_attribute(name) && list.size() == 3) list.emplace_back(1.0);
       return list;
     }
     case AttributeKind::atoms: {
@@ -135,22 +139,97 @@ json::value attribute_value(std::string_view name, std::string_view text) {
   return json::string(text);
 }
 
+namespace {
+
+std::string bound_text(double value) {
+  return number_text(value);
+}
+
+// "from 0 to 1", "at least 0", "at most 4", or "" when any number goes.
+std::string range_words(const AttributeSpec& spec) {
+  const bool low = std::isfinite(spec.minimum), high = std::isfinite(spec.maximum);
+  if (low && high) return "from " + bound_text(spec.minimum) + " to " + bound_text(spec.maximum);
+  if (low) return "at least " + bound_text(spec.minimum);
+  if (high) return "at most " + bound_text(spec.maximum);
+  return {};
+}
+
+// What attribute `spec` takes, in words.
+std::string takes(const AttributeSpec& spec) {
+  if (is_color_attribute(spec.name)) return "a colour as numbers 0-1: \"r g b a\"";
+  switch (spec.kind) {
+    case AttributeKind::integer:
+      if (!spec.choices.empty()) return choices_text(spec);
+      return "a whole number" + (range_words(spec).empty() ? "" : ", " + range_words(spec));
+    case AttributeKind::real:
+      return "a number" + (range_words(spec).empty() ? "" : ", " + range_words(spec));
+    case AttributeKind::reals:
+      if (spec.name.ends_with("_rect")) return "4 numbers: \"x y width height\"";
+      if (spec.count > 0) return std::to_string(spec.count) + " numbers separated by spaces";
+      return "numbers separated by spaces";
+    default:
+      return "text";
+  }
+}
+
+bool in_range(const AttributeSpec& spec, const json::value& value) {
+  auto within = [&](const json::value& number) {
+    const double v = number.to_number<double>();
+    return v >= spec.minimum && v <= spec.maximum;
+  };
+  if (value.is_number()) return within(value);
+  if (!value.is_array()) return true;
+  for (const json::value& item : value.get_array()) {
+    if (item.is_number() && !within(item)) return false;
+  }
+  return spec.count == 0 || value.get_array().size() == spec.count;
+}
+
+}  // namespace
+
 std::string attribute_value_problem(std::string_view name, std::string_view text) {
+  const AttributeSpec* spec = find_attribute(name);
   const AttributeKind kind = attribute_kind(name);
-  if (kind == AttributeKind::text || kind == AttributeKind::guess || kind == AttributeKind::atoms ||
-      !attribute_value(name, text).is_string())
+  if (kind == AttributeKind::text || kind == AttributeKind::guess || kind == AttributeKind::atoms)
     return {};
+  const json::value value = attribute_value(name, text);
   const std::string got = "; got \"" + std::string(text) + "\"";
-  if (name.ends_with("parameter_unitstyle"))
-    return std::string(name) +
-           " takes Max's unit style: 0-10 or int, float, time (ms), hertz (Hz), decibel (dB), %, "
-           "pan, semitones, midi, custom, native" +
-           got;
-  if (kind == AttributeKind::integer) return std::string(name) + " takes an integer" + got;
-  if (kind == AttributeKind::real) return std::string(name) + " takes a number" + got;
-  if (is_color_attribute(name))
-    return std::string(name) + " takes a colour as numbers 0-1: \"r g b a\"" + got;
-  return std::string(name) + " takes numbers separated by spaces" + got;
+  if (spec == nullptr) {  // a colour the table lacks
+    if (value.is_string())
+      return std::string(name) + " takes a colour as numbers 0-1: \"r g b a\"" + got;
+    return {};
+  }
+  if (value.is_string() || !in_range(*spec, value))
+    return std::string(spec->name) + " takes " + takes(*spec) + got;
+  return {};
+}
+
+std::string attribute_value_fix(std::string_view name, std::string_view text) {
+  const AttributeSpec* spec = find_attribute(name);
+  if (spec == nullptr || attribute_value_problem(name, text).empty()) return {};
+  const json::value value = attribute_value(name, text);
+  if (value.is_number() &&
+      (spec->kind == AttributeKind::integer || spec->kind == AttributeKind::real)) {
+    const double clamped = std::clamp(value.to_number<double>(), spec->minimum, spec->maximum);
+    return number_text(clamped);
+  }
+  if (value.is_string() && !spec->choices.empty()) {
+    std::vector<std::string> names;
+    for (std::size_t code = 0; code < spec->choices.size(); ++code)
+      names.emplace_back(choice_name(*spec, static_cast<long long>(code)));
+    const std::string lowered = core::to_lower(text);
+    for (const auto& close : core::closest_matches(lowered, names, 1)) {
+      if (core::edit_distance(lowered, close) <= 2) return close;
+    }
+  }
+  return {};
+}
+
+std::string canonical_attribute_text(std::string_view name, std::string_view text) {
+  const json::value value = attribute_value(name, text);
+  std::string out;
+  if (value.is_string() || !attribute_text(value, out)) return std::string(text);
+  return out;
 }
 
 bool attribute_text(const json::value& value, std::string& text) {
@@ -169,8 +248,10 @@ bool attribute_text(const json::value& value, std::string& text) {
   return true;
 }
 
-std::map<std::string, std::string> box_attribute_texts(const json::object& box,
-                                                       std::string_view also_skip) {
+namespace {
+
+std::map<std::string, std::string> attribute_texts(const json::object& box,
+                                                   std::string_view also_skip, bool modelled) {
   std::map<std::string, std::string> texts;
   const json::value* maxclass = box.if_contains("maxclass");
   // The text of these boxes is their content (a newobj's class and arguments, a message or
@@ -181,7 +262,8 @@ std::map<std::string, std::string> box_attribute_texts(const json::object& box,
       cls == "newobj" || cls == "message" || cls == "comment" || cls == "live.comment";
   std::string text;
   for (const auto& [key, value] : box) {
-    if (!is_box_attribute(key) || modelled_elsewhere(key) || key == also_skip) continue;
+    if (!is_box_attribute(key) || (!modelled && modelled_elsewhere(key)) || key == also_skip)
+      continue;
     if (key == "text" && text_is_content) continue;
     if (attribute_text(value, text)) texts[std::string(key)] = text;
   }
@@ -192,6 +274,18 @@ std::map<std::string, std::string> box_attribute_texts(const json::object& box,
     }
   }
   return texts;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> box_attribute_texts(const json::object& box,
+                                                       std::string_view also_skip) {
+  return attribute_texts(box, also_skip, false);
+}
+
+std::map<std::string, std::string> saved_attribute_texts(const json::object& box,
+                                                         std::string_view also_skip) {
+  return attribute_texts(box, also_skip, true);
 }
 
 void put_sorted(json::object& object, std::string_view key, json::value value) {

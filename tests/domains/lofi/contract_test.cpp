@@ -69,8 +69,8 @@ TEST_F(LofiContract, EveryVerbRefusesAnUndeclaredKey) {
 
 TEST_F(LofiContract, CardListsExactlyTheDeclaredKeys) {
   testing::expect_card_lists_declared_keys(*domain_, session_);
-  EXPECT_NE(session_.help().find("  modify ID…|@SELECTOR [args:\"…\"] [any Max box or Live "
-                                 "parameter attribute"),
+  EXPECT_NE(session_.help().find("  modify ID…|@SELECTOR|device [args:\"…\"] [any Max box or "
+                                 "Live parameter attribute"),
             std::string::npos);
 }
 

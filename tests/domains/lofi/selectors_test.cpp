@@ -84,7 +84,8 @@ TEST_P(LofiSelectors, RemoveRemovesWhatListShows) {
 TEST_P(LofiSelectors, MoveMovesWhatListShows) {
   const Ids expected = listed("list " + GetParam());
   run({"move " + GetParam() + " to:999,999"});
-  EXPECT_EQ(described_with("position: (999, 999)"), expected);
+  // A UI layer's place is its presentation_rect, another object's its patching_rect.
+  EXPECT_EQ(described_with("_rect: 999 999 "), expected);
 }
 
 TEST_P(LofiSelectors, ModifyChangesWhatListShows) {

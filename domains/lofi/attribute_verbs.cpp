@@ -1,0 +1,374 @@
+// The verbs that set what Max keeps about objects: modify (box attributes, Live parameters; the
+// device's settings are device_verbs.cpp's), ui (UI layers), map and unmap (Live parameters).
+// Each reply says what the saved file (and Max) now holds that it did not before.
+#include <algorithm>
+
+#include "core/op_contract.hpp"
+#include "core/resolve.hpp"
+#include "core/response.hpp"
+#include "domains/lofi/device_boxes.hpp"
+#include "domains/lofi/maxpat/attribute_values.hpp"
+#include "domains/lofi/maxpat/attributes.hpp"
+#include "domains/lofi/verb_support.hpp"
+
+namespace fcp::lofi {
+namespace {
+
+using maxpat::AttributeOwners;
+using maxpat::AttributeSpec;
+
+constexpr std::size_t kMaxLines = 10;  // objects a modify reply names one by one
+
+// The parameter_longname `object` is given ("_parameter_longname" is Max's message for it).
+const std::string* longname_of(const MaxObject& object) {
+  for (const char* key : {"parameter_longname", "_parameter_longname"}) {
+    if (auto it = object.attrs.find(key); it != object.attrs.end()) return &it->second;
+  }
+  return nullptr;
+}
+
+// Max keeps one name per Live parameter, its parameter_longname: a mapped object may not be
+// given another one (the file could say only one of them).
+core::Result<void> keeps_its_parameter_name(const LofiOp& ctx, const MaxObject& object) {
+  const Mapping* mapping = mapping_of(ctx.edit.device().mappings(), object.id);
+  const std::string* longname = longname_of(object);
+  if (mapping == nullptr || longname == nullptr || *longname == mapping->parameter) return {};
+  return core::make_error(object.id + " is the Live parameter " +
+                              core::quote_token(mapping->parameter) +
+                              " (map): its parameter_longname is that name",
+                          {"unmap " + core::quote_token(mapping->parameter),
+                           "map " + core::quote_token(*longname) + " " + object.id});
+}
+
+// The object of `mapping` stops being that Live parameter: the parameter's names leave its
+// attributes, so that the saved file no longer names it.
+void stop_being_parameter(LofiOp& ctx, const Mapping& mapping) {
+  const MaxObject* object = ctx.device.object(mapping.object);
+  const std::string* longname = object != nullptr ? longname_of(*object) : nullptr;
+  if (longname == nullptr || *longname != mapping.parameter) return;
+  MaxObject unnamed = *object;
+  unnamed.attrs.erase("parameter_longname");
+  unnamed.attrs.erase("_parameter_longname");
+  if (auto it = unnamed.attrs.find("parameter_shortname");
+      it != unnamed.attrs.end() && it->second == live_shortname(mapping.parameter))
+    unnamed.attrs.erase(it);
+  ctx.edit.put_object(unnamed);
+}
+
+// What the saved box of object `id` says now ({} when it is gone).
+std::map<std::string, std::string> saved_now(const LofiOp& ctx, const std::string& id) {
+  const MaxObject* object = ctx.edit.device().object(id);
+  return object != nullptr ? saved_attributes(ctx.edit.device(), *object)
+                           : std::map<std::string, std::string>{};
+}
+
+bool declared_key(const LofiOp& ctx, std::string_view key) {
+  const core::VerbSpec* spec = lofi_verb_table().find(ctx.op.verb);
+  return spec != nullptr && spec->find_key(key) != nullptr;
+}
+
+// The op with the token of `key` replaced (`replacement` "" drops it).
+std::string op_with(const LofiOp& ctx, std::string_view key, std::string_view replacement) {
+  return core::replace_param_token(ctx.op.raw, key, replacement);
+}
+
+// `key` is no attribute of `object`'s class: what it is, the class's close names, and the op
+// with the closest one (or without the key).
+core::Error not_an_attribute(const LofiOp& ctx, const MaxObject& object, const std::string& key) {
+  const std::string written = core::param_token_value(ctx.op.raw, key);
+  const std::string name = key.starts_with("_parameter_") ? key.substr(1) : key;
+  const AttributeSpec* spec = maxpat::find_attribute(name);
+  if (spec != nullptr && spec->owners == AttributeOwners::device)
+    return core::make_error(name + " is a setting of the device, not of " + object.id,
+                            {"modify device " + name + ":" + written});
+  std::string message = object.id + " (" + object.cls + ") has no attribute \"" + name + "\"";
+  if (spec != nullptr) message += ": " + name + " belongs to " + maxpat::owners_text(spec->owners);
+  const auto close = core::closest_matches(name, maxpat::attributes_of(object.cls), 3);
+  std::vector<std::string> hints;
+  for (std::size_t i = 0; i < close.size(); ++i) {
+    message += (i == 0 ? "; close: " : ", ") + close[i];
+    if (hints.empty() && core::edit_distance(core::to_lower(name), close[i]) <= 2)
+      hints.push_back(op_with(ctx, key, close[i] + ":" + written));
+  }
+  // Without the key the op still works when it sets something else.
+  if (hints.empty() && ctx.op.params.size() > 1) hints.push_back(op_with(ctx, key, ""));
+  return core::make_error(message, std::move(hints));
+}
+
+// "ui ID CLASS at:X,Y size:WxH": the op that makes `object` a UI layer where it is.
+std::string ui_op(const MaxObject& object) {
+  const auto size = object.size.value_or(std::array<double, 2>{50, 22});
+  return "ui " + object.id + " " + object.cls + " at:" + xy(object.x, object.y) +
+         " size:" + wxh(size[0], size[1]);
+}
+
+// presentation, presentation_rect and patching_rect say where an object is, which the model
+// keeps as its place: a UI layer's is its presentation rectangle, any other object's its
+// patching_rect (a UI layer's patching_rect is an attribute). True when `key` is one of those
+// places; `result` then says whether it was set or why not.
+bool set_place(MaxObject& object, const std::string& key, const std::string& text,
+               core::Result<void>& result) {
+  const auto not_in_presentation = [&] {
+    return core::make_error(object.id +
+                                " is not in presentation: ui makes an object a UI layer, "
+                                "with its presentation_rect",
+                            {ui_op(object)});
+  };
+  if (key == "presentation") {
+    if (!object.ui && text == "1") result = not_in_presentation();
+    if (object.ui && text == "0")
+      result = core::make_error(object.id +
+                                " is a UI layer (in presentation), where the tools "
+                                "keep UI layers; remove it and add it again to have "
+                                "it in the patching view only");
+    return true;  // else it is so already
+  }
+  if (key == "presentation_rect" && !object.ui) {
+    result = not_in_presentation();
+    return true;
+  }
+  if (key != (object.ui ? "presentation_rect" : "patching_rect")) return false;
+  const boost::json::value rect = maxpat::attribute_value(key, text);
+  const auto& numbers = rect.as_array();
+  object.x = numbers[0].to_number<double>();
+  object.y = numbers[1].to_number<double>();
+  object.size =
+      std::array<double, 2>{numbers[2].to_number<double>(), numbers[3].to_number<double>()};
+  return true;
+}
+
+// Sets attribute `key` (`_parameter_…` is Max's scripting spelling) of `object` to `value` as
+// Max saves it, after checking that the class has it and that Max takes the value.
+core::Result<void> set_attribute(const LofiOp& ctx, MaxObject& object, const std::string& key,
+                                 const std::string& value) {
+  const std::string name = key.starts_with("_parameter_") ? key.substr(1) : key;
+  const AttributeSpec* spec = maxpat::find_attribute(name);
+  if (spec == nullptr || !maxpat::class_has_attribute(object.cls, *spec))
+    return not_an_attribute(ctx, object, key);
+  if (auto problem = maxpat::attribute_value_problem(name, value); !problem.empty()) {
+    const std::string fix = maxpat::attribute_value_fix(name, value);
+    std::vector<std::string> hints;
+    if (!fix.empty()) hints.push_back(op_with(ctx, key, name + ":" + core::quote_token(fix)));
+    return core::make_error(problem, std::move(hints));
+  }
+  if (value.size() > 32767)
+    return core::make_error("value of " + name + " is longer than Max's symbol limit");
+  if (name == "varname")
+    return core::make_error("the varname of " + object.id + " is its id, which ops use; copy " +
+                                object.id + " as:NEW makes it under another name",
+                            {"copy " + object.id + " as:" + object.id + "_2"});
+  if (name == "filename")
+    return core::make_error(
+        "a script is loaded with inject (its file is then " + object.id + "'s filename)",
+        {"inject " + object.id + " path:" + core::quote_token(value)});
+  const std::string text = maxpat::canonical_attribute_text(name, value);
+  core::Result<void> placed;
+  if (set_place(object, name, text, placed)) return placed;
+  object.attrs.erase("_" + name);
+  object.attrs[name] = text;
+  return {};
+}
+
+// Sets every attribute of the op on `object` (a copy of `original`), with what Max needs
+// besides: parameter_enable 1 for the first parameter attribute of an object that is no Live
+// parameter yet, parameter_initial_enable 1 with parameter_initial (unless the op sets them).
+core::Result<void> set_attributes(const LofiOp& ctx, const MaxObject& original, MaxObject& object) {
+  bool parameter = false;
+  for (const auto& param : ctx.op.params) {
+    if (declared_key(ctx, param.key)) continue;
+    if (auto done = set_attribute(ctx, object, param.key, param.value); !done) return done.error();
+    parameter = parameter || maxpat::is_parameter_attribute(param.key);
+  }
+  const auto given = [&](std::string_view name) {
+    return ctx.op.has_param(name) || ctx.op.has_param("_" + std::string(name));
+  };
+  if (parameter && !given("parameter_enable")) {
+    const auto saved = saved_attributes(ctx.edit.device(), original);
+    if (auto it = saved.find("parameter_enable"); it == saved.end() || it->second != "1")
+      object.attrs["parameter_enable"] = "1";
+  }
+  if (given("parameter_initial") && !given("parameter_initial_enable"))
+    object.attrs["parameter_initial_enable"] = "1";
+  return {};
+}
+
+}  // namespace
+
+core::Result<void> verb_modify(LofiOp& ctx) {
+  const auto& words = ctx.op.positionals;
+  if (std::find(words.begin(), words.end(), kDeviceWord) != words.end()) {
+    if (words.size() != 1 || !ctx.op.selectors.empty())
+      return core::make_error(
+          "modify device changes the device alone; modify its objects in "
+          "another op",
+          {"modify device openinpresentation:1"});
+    return modify_device(ctx);
+  }
+  auto chosen = targets(ctx);
+  if (!chosen) return chosen.error();
+  if ((chosen->ids.empty() && chosen->nothing_matched.empty()) || ctx.op.params.empty())
+    return core::make_error(ctx.op.verb + " requires IDs and attr:value pairs",
+                            {ctx.op.verb + " cutoff_dial parameter_longname:Cutoff"});
+  if (nothing_to_change(ctx, *chosen)) return {};
+  std::size_t unnamed = 0;
+  for (const auto& id : chosen->ids) {
+    const MaxObject original = *ctx.edit.device().object(id);
+    const auto before = saved_attributes(ctx.edit.device(), original);
+    MaxObject object = original;
+    if (const std::string* args = ctx.op.param("args")) object.args = *args;
+    if (auto done = set_attributes(ctx, original, object); !done) return done.error();
+    if (auto kept = keeps_its_parameter_name(ctx, object); !kept) return kept.error();
+    ctx.edit.put_object(object);
+    std::string changes = attribute_changes(before, saved_now(ctx, id));
+    if (object.args != original.args)
+      changes = "args:" + core::quote_token(object.args) + (changes.empty() ? "" : " " + changes);
+    if (ctx.lines.size() >= kMaxLines) {
+      ++unnamed;
+      continue;
+    }
+    ctx.lines.push_back(changes.empty()
+                            ? core::warning_line(ctx.op.verb + " " + id +
+                                                 ": nothing changed (it already "
+                                                 "has these values)")
+                            : core::property_changed(ctx.op.verb + " " + id + ": " + changes));
+  }
+  if (unnamed > 0)
+    ctx.lines.push_back(
+        core::property_changed(ctx.op.verb + " " + core::plural(unnamed, "more object")));
+  return {};
+}
+
+core::Result<void> verb_ui(LofiOp& ctx) {
+  if (ctx.op.positionals.size() != 2)
+    return core::make_error("ui requires NAME and CLASS",
+                            {"ui 30_rate_dial live.dial at:20,20 size:44x48",
+                             "ui 00_bg panel at:0,0 size:600x170 bgcolor:\"0.1 0.1 0.1 1\""});
+  const std::string& name = ctx.op.positionals[0];
+  if (!valid_id(name)) return core::make_error("invalid layer name \"" + name + "\"");
+  auto at = pair_param(ctx, "at", ',');
+  if (!at) return at.error();
+  auto size = pair_param(ctx, "size", 'x');
+  if (!size) return size.error();
+  const MaxObject* existing = ctx.device.object(name);
+  MaxObject original;
+  if (existing != nullptr) {
+    original = *existing;
+  } else {
+    original.id = name;
+    original.layer = name;
+    original.cls = ctx.op.positionals[1];
+    original.ui = true;
+  }
+  const auto before = existing != nullptr ? saved_attributes(ctx.edit.device(), original)
+                                          : std::map<std::string, std::string>{};
+  MaxObject object = original;
+  object.id = name;
+  object.layer = name;
+  object.cls = ctx.op.positionals[1];
+  object.ui = true;
+  object.x = at->first;
+  object.y = at->second;
+  object.size = std::array<double, 2>{size->first, size->second};
+  object.args = ctx.op.param_or("args", object.args);
+  // A new layer's patching_rect is where it is made (as the Max daemon makes it); it stays
+  // there when the layer moves in presentation.
+  if (existing == nullptr)
+    object.attrs["patching_rect"] = maxpat::canonical_attribute_text(
+        "patching_rect", xy(at->first, at->second) + "," + xy(size->first, size->second));
+  if (auto done = set_attributes(ctx, original, object); !done) return done.error();
+  if (auto kept = keeps_its_parameter_name(ctx, object); !kept) return kept.error();
+  ctx.edit.put_object(object);
+  const auto after = saved_now(ctx, name);
+  std::string text = "ui " + name + " " + object.cls + " ";
+  if (existing == nullptr) {
+    // size: is the presentation_rect (Live's view); the patching_rect is said with it.
+    for (const char* rect : {"presentation_rect", "patching_rect"}) {
+      if (auto it = after.find(rect); it != after.end())
+        text += std::string(rect) + ":" + core::quote_token(it->second) + " ";
+    }
+    for (const auto& [key, value] : object.attrs) {
+      if (key != "patching_rect") text += key + ":" + core::quote_token(value) + " ";
+    }
+    text.pop_back();
+    ctx.lines.push_back(core::created(text));
+    return {};
+  }
+  const std::string changes = attribute_changes(before, after);
+  ctx.lines.push_back(changes.empty() ? core::warning_line(text + "unchanged")
+                                      : core::property_changed(text + changes));
+  return {};
+}
+
+core::Result<void> verb_map(LofiOp& ctx) {
+  if (ctx.op.positionals.size() != 2)
+    return core::make_error("map requires PARAMETER and ID", {"map Cutoff cutoff_dial prop:value"});
+  auto object = resolve(ctx, ctx.op.positionals[1]);
+  if (!object) return object.error();
+  if (const AttributeSpec* parameter = maxpat::find_attribute("parameter_longname");
+      !maxpat::class_has_attribute((*object)->cls, *parameter))
+    return core::make_error((*object)->id + " (" + (*object)->cls +
+                            ") cannot be a Live parameter; map one of " +
+                            maxpat::owners_text(AttributeOwners::parameters));
+  Mapping mapping{ctx.op.positionals[0], (*object)->id, ctx.op.param_or("prop", "value")};
+  const Mapping* current = mapping_of(ctx.device.mappings(), mapping.object);
+  if (current != nullptr && current->parameter != mapping.parameter)
+    return core::make_error(mapping.object + " is already the parameter " +
+                                core::quote_token(current->parameter) +
+                                " (an object has one parameter name); unmap it first",
+                            {"unmap " + core::quote_token(current->parameter)});
+  const auto previous = ctx.device.mappings().find(mapping.parameter);
+  const bool replaced = previous != ctx.device.mappings().end();
+  // The object the parameter leaves, and what it had.
+  const std::string former =
+      replaced && previous->second.object != mapping.object ? previous->second.object : "";
+  const auto former_had =
+      former.empty() ? std::map<std::string, std::string>{} : saved_now(ctx, former);
+  if (!former.empty()) stop_being_parameter(ctx, previous->second);
+  const auto before = saved_now(ctx, mapping.object);
+  // The object's own names become the parameter's, as Max's map sets them.
+  if (const std::string* longname = longname_of(**object);
+      longname != nullptr && *longname != mapping.parameter) {
+    MaxObject named = **object;
+    named.attrs.erase("_parameter_longname");
+    named.attrs["parameter_longname"] = mapping.parameter;
+    if (named.attrs.contains("parameter_shortname"))
+      named.attrs["parameter_shortname"] = live_shortname(mapping.parameter);
+    ctx.edit.put_object(named);
+  }
+  ctx.edit.put_mapping(mapping);
+  std::string text = "map " + mapping.parameter + " -> " + mapping.object + "." + mapping.property;
+  if (auto set = attribute_changes(before, saved_now(ctx, mapping.object)); !set.empty())
+    text += "; " + mapping.object + ": " + set;
+  if (!former.empty()) {
+    text += "; " + former + " is no longer " + core::quote_token(mapping.parameter);
+    if (auto lost = attribute_changes(former_had, saved_now(ctx, former)); !lost.empty())
+      text += ": " + lost;
+  }
+  ctx.lines.push_back(replaced ? core::property_changed(text) : core::created(text));
+  if (mapping.property != "value")
+    ctx.lines.push_back(core::warning_line(
+        "prop:" + mapping.property +
+        " is not kept in the saved file: Max saves a Live parameter as its object's value, so "
+        "the mapping reopens as " +
+        mapping.object + ".value"));
+  return {};
+}
+
+core::Result<void> verb_unmap(LofiOp& ctx) {
+  if (ctx.op.positionals.size() != 1) return core::make_error("unmap requires PARAMETER");
+  if (!ctx.device.mappings().contains(ctx.op.positionals[0]))
+    return core::make_error("no mapping \"" + ctx.op.positionals[0] + "\"");
+  const Mapping mapping = ctx.device.mappings().at(ctx.op.positionals[0]);
+  const auto before = saved_now(ctx, mapping.object);
+  // Before the mapping goes, so that Max's unmap, which restores the object's earlier name,
+  // comes last.
+  stop_being_parameter(ctx, mapping);
+  ctx.edit.erase_mapping(mapping.parameter);
+  std::string text = "map " + mapping.parameter;
+  if (auto lost = attribute_changes(before, saved_now(ctx, mapping.object)); !lost.empty())
+    text += "; " + mapping.object + ": " + lost;
+  ctx.lines.push_back(core::deleted(text));
+  return {};
+}
+
+}  // namespace fcp::lofi
