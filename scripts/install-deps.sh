@@ -10,7 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
   libxml2-utils
-  libgraphviz-dev librsvg2-dev libcairo2-dev
+  libgraphviz-dev librsvg2-dev libcairo2-dev libpng-dev
   libfluidsynth-dev timgm6mb-soundfont python3-mido
   liblo-tools
 )

@@ -7,7 +7,9 @@ find_package(Threads REQUIRED)
 find_package(pugixml REQUIRED)
 find_package(ZLIB REQUIRED)
 
-# drawio: Graphviz lays out diagrams; librsvg + cairo rasterize exported SVG to PNG and PDF.
+# drawio: Graphviz lays out diagrams; librsvg + cairo rasterize exported SVG to PNG and PDF;
+# libpng reads and writes the diagram text chunk of .drawio.png files.
+find_package(PNG REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(GRAPHVIZ REQUIRED IMPORTED_TARGET libgvc libcgraph)
 pkg_check_modules(RSVG REQUIRED IMPORTED_TARGET librsvg-2.0 cairo)

@@ -180,7 +180,11 @@ std::string DrawioDocument::summary() const {
 }
 
 core::Result<std::string> DrawioDocument::serialize(const std::filesystem::path& path) const {
-  return serialize_diagram(diagram_, path);
+  return serialize_diagram(diagram_, path, original_png_ ? &*original_png_ : nullptr);
+}
+
+void DrawioDocument::keep_original_png(std::string bytes) {
+  original_png_ = render::PngOriginal{std::move(bytes), render::drawio_png_text(diagram_)};
 }
 
 // ---- Edit -------------------------------------------------------------------------------------

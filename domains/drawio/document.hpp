@@ -12,6 +12,7 @@
 
 #include "core/domain.hpp"
 #include "domains/drawio/edit.hpp"
+#include "domains/drawio/export/drawio_png.hpp"
 #include "domains/drawio/model/diagram.hpp"
 #include "domains/drawio/scene.hpp"
 
@@ -48,6 +49,9 @@ class DrawioDocument final : public core::Document {
   const PageIndex& index(std::size_t page) const { return indexes_[page]; }
   // The title shown when the diagram has none of its own (an opened file's name).
   void set_fallback_title(std::string title) { fallback_title_ = std::move(title); }
+  // The .drawio.png this diagram was opened from: saving it to a .png unchanged writes these
+  // bytes back (call right after construction, before any edit).
+  void keep_original_png(std::string bytes);
   // The layer new cells of the active page go to.
   std::string active_layer() const;
   // A fresh cell id no cell of any page has or had.
@@ -73,6 +77,7 @@ class DrawioDocument final : public core::Document {
   DocumentState state_;
   std::vector<PageIndex> indexes_;
   std::string fallback_title_;
+  std::optional<render::PngOriginal> original_png_;
   std::unordered_set<std::string> automatic_ports_;  // edge ids; they are unique across pages
 };
 

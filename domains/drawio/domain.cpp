@@ -60,6 +60,13 @@ std::string make_card_sections() {
       "(Backend/Auth), #id\n";
   out += "\n" + core::selector_card(selector_catalog());
   out +=
+      "\nFILES (open PATH, save as:PATH; the format follows the name):\n"
+      "  .drawio .dio .xml  draw.io XML; each page stays compressed or not as read; a bare "
+      "<mxGraphModel> .xml stays bare\n"
+      "  .drawio.svg        picture of page 1 with the whole diagram inside; draw.io opens it\n"
+      "  .drawio.png        picture of page 1 with the whole diagram in its \"mxfile\" text chunk; "
+      "draw.io opens it; saved unchanged, the file keeps its bytes\n";
+  out +=
       "\nEXAMPLE:\n"
       "  drawio_session: new \"Checkout\"\n"
       "  drawio: [\"add actor Customer\", \"add svc Web near:Customer dir:right\", "
@@ -88,7 +95,7 @@ class DrawioDomain final : public core::Domain {
   std::string card_sections() const override { return card_; }
   std::vector<core::VerbSpec> queries() const override { return query_specs(); }
   std::vector<std::string> file_extensions() const override {
-    return {"drawio", "xml", "drawio.svg", "dio"};
+    return {"drawio", "xml", "drawio.svg", "drawio.png", "dio"};
   }
   std::vector<core::VerbSpec> session_extensions() const override {
     core::VerbSpec export_file{"export", "", "",
@@ -142,9 +149,12 @@ class DrawioDomain final : public core::Domain {
     auto diagram = read_drawio(bytes);
     if (!diagram) return diagram.error();
     DocumentState state = read_meta(*diagram);
+    const bool png = diagram->source_format() == SourceFormat::png;
     auto document = std::make_unique<DrawioDocument>(std::move(*diagram), std::move(state));
+    if (png) document->keep_original_png(std::string(bytes));
     std::string name = path.filename().string();
-    for (std::string_view suffix : {".drawio.svg", ".dio.svg", ".drawio", ".dio", ".xml", ".svg"}) {
+    for (std::string_view suffix : {".drawio.svg", ".dio.svg", ".drawio.png", ".dio.png", ".drawio",
+                                    ".dio", ".xml", ".svg", ".png"}) {
       if (name.size() > suffix.size() && name.ends_with(suffix)) {
         name.resize(name.size() - suffix.size());
         break;

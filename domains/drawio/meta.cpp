@@ -133,11 +133,13 @@ void write_meta(Diagram& diagram, const DocumentState& state) {
 }
 
 core::Result<std::string> serialize_diagram(const Diagram& diagram,
-                                            const std::filesystem::path& path) {
+                                            const std::filesystem::path& path,
+                                            const render::PngOriginal* original) {
   std::string name = path.filename().string();
   for (char& c : name)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (ends_with(name, ".svg")) return render::write_drawio_svg(diagram);
+  if (ends_with(name, ".png")) return render::write_drawio_png(diagram, original);
   if (diagram.source_format() == SourceFormat::graph_model && ends_with(name, ".xml") &&
       diagram.pages().size() == 1)
     return write_graph_model(diagram.pages().front());

@@ -7,6 +7,7 @@
 
 #include "core/result.hpp"
 #include "domains/drawio/edit.hpp"
+#include "domains/drawio/export/drawio_png.hpp"
 #include "domains/drawio/model/diagram.hpp"
 
 namespace fcp::drawio {
@@ -21,9 +22,12 @@ DocumentState read_meta(const Diagram& diagram);
 // there is nothing to save.
 void write_meta(Diagram& diagram, const DocumentState& state);
 
-// The file for `path`: `.drawio.svg`/`.dio.svg` → SVG with the diagram embedded, `.xml` from a
-// bare model → the bare <mxGraphModel>, anything else → a standard uncompressed <mxfile>.
+// The file for `path`: `.drawio.svg`/`.dio.svg` → SVG with the diagram embedded,
+// `.drawio.png`/`.png` → PNG with the diagram in its text chunk (`original`'s bytes when the
+// diagram is unchanged since it was opened from them), `.xml` from a bare model → the bare
+// <mxGraphModel>, anything else → a standard <mxfile> (each page compressed as it was read).
 core::Result<std::string> serialize_diagram(const Diagram& diagram,
-                                            const std::filesystem::path& path);
+                                            const std::filesystem::path& path,
+                                            const render::PngOriginal* original = nullptr);
 
 }  // namespace fcp::drawio

@@ -11,7 +11,8 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import {
-  cellsOf, checkDrawioFile, countCells, diffCells, displayedText, mxGraphDecode, pagesOf, parseXml,
+  cellsOf, checkDrawioFile, countCells, diffCells, displayedText, drawioTextOf, mxGraphDecode, pagesOf,
+  parseXml, pngChunks,
 } from './mxgraph-decode.mjs';
 import {
   assertFails, assertOk, connectStdio, disconnect, locateFcpd, makeTempDir, matchDigest, sourceRoot, textOf,
@@ -495,7 +496,9 @@ describe('drawio over stdio with the official SDK client (real fcpd)', { timeout
 // ---------------------------------------------------------------------------------------------
 // 5. Fixtures and corpus: open → stats → save as copy → independent readers, same cells
 
-const FIXTURE_FILES = ['compressed.drawio', 'bare-model.xml', 'multi-page-layers.drawio', 'compressed.drawio.svg'];
+const FIXTURE_FILES = [
+  'compressed.drawio', 'bare-model.xml', 'multi-page-layers.drawio', 'compressed.drawio.svg', 'embedded.drawio.png',
+];
 const CORPUS_FILES = existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => !f.startsWith('.')).sort() : [];
 
 describe('draw.io files: open → stats → save → independent readers', { timeout: 60_000 }, () => {
@@ -533,7 +536,7 @@ describe('draw.io files: open → stats → save → independent readers', { tim
       let saved = false;
 
       it('opens, drawio_query stats works, save as:copy', async () => {
-        originalText = readFileSync(path.join(root, rel), 'utf8');
+        originalText = drawioTextOf(readFileSync(path.join(root, rel)), rel);
         const opened = await drawio.session(`open "${rel}" discard:true`);
         assertOk(opened, `open ${rel}`);
         assert.match(textOf(opened), /^\+ opened "/);
@@ -596,6 +599,63 @@ describe('draw.io files: open → stats → save → independent readers', { tim
       });
     });
   }
+});
+
+// ---------------------------------------------------------------------------------------------
+// 5b. .drawio.png: open → save keeps the file; an edit reaches the text chunk draw.io reads
+
+const PNG_FILES = [
+  { name: 'fixture embedded.drawio.png', source: path.join(FIXTURES, 'embedded.drawio.png') },
+  ...CORPUS_FILES.filter((f) => /\.png$/i.test(f)).map((f) => ({ name: `corpus ${f}`, source: path.join(CORPUS, f) })),
+];
+
+describe('.drawio.png: open → save → draw.io\'s text chunk, read independently', { timeout: 60_000 }, () => {
+  let root;
+  let connected;
+  let drawio;
+
+  before(async () => {
+    root = makeTempDir('fcp-e2e-drawio-png-');
+    PNG_FILES.forEach(({ source }, i) => copyFileSync(source, path.join(root, `in-${i}.drawio.png`)));
+    connected = await connect(root);
+    drawio = tools(connected.client);
+  });
+
+  after(async () => {
+    await disconnect(connected);
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  PNG_FILES.forEach(({ name, source }, i) => {
+    it(`${name}: unchanged it is saved byte for byte; an edit is in the tEXt "mxfile" chunk for mxGraph`, async () => {
+      const original = readFileSync(source);
+      assertOk(await drawio.session(`open in-${i}.drawio.png discard:true`));
+      assertOk(await drawio.session(`save as:same-${i}.drawio.png`));
+      assert.ok(readFileSync(path.join(root, `same-${i}.drawio.png`)).equals(original), 'the saved file is the opened file');
+
+      const added = await drawio.ops(['add svc "PNG probe"']);
+      assertOk(added);
+      assertOk(await drawio.session(`save as:edit-${i}.drawio.png`));
+      const edited = readFileSync(path.join(root, `edit-${i}.drawio.png`));
+      const chunks = pngChunks(edited, `edit-${i}.drawio.png`);
+      assert.equal(chunks[0].type, 'IHDR');
+      assert.equal(chunks.at(-1).type, 'IEND');
+      const textAt = chunks.findIndex((c) => c.type === 'tEXt' && c.data.toString('latin1', 0, 7) === 'mxfile\0');
+      assert.ok(textAt > 0 && textAt < chunks.findIndex((c) => c.type === 'IDAT'), 'tEXt "mxfile" before the image data');
+      const after = drawioTextOf(edited, 'edit');
+      assert.ok(after.startsWith('<mxfile'), after.slice(0, 80));
+      const checked = checkDrawioFile(after, `edit-${i}.drawio.png`);
+      assert.deepEqual(checked.problems, [], 'mxGraph and the structural check accept the embedded diagram');
+      const before = pagesOf(drawioTextOf(original, name), name);
+      const pages = pagesOf(after, 'edit');
+      assert.equal(pages.length, before.length);
+      const probes = pages.flatMap((p) => cellsOf(p.model)).filter((c) => c.element.getAttribute('value') === 'PNG probe');
+      assert.equal(probes.length, 1, 'the added shape is in the saved diagram');
+      const diffs = before.flatMap((page, k) =>
+        diffCells(page.model, pages[k].model, `page "${page.name}"`, { allowExtra: new Set([probes[0].id]) }));
+      assert.deepEqual(diffs, [], 'nothing else changed');
+    });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,9 @@
 //   - structuralCheck(model): a DOM-level check (unique ids, parents exist, edge ends exist,
 //     numeric geometry);
 //   - mxGraphDecode(model): mxGraph's own codec (the `mxgraph` npm package, the library draw.io
-//     is built on) run in a jsdom window: new mxCodec(doc).decode(node, model).
+//     is built on) run in a jsdom window: new mxCodec(doc).decode(node, model);
+//   - drawioTextOf(bytes): the <mxfile> of a .drawio.png as draw.io finds it (PNG chunks parsed
+//     and CRC-checked here, the tEXt "mxfile" chunk before the image data, URI-decoded).
 // Everything here parses with jsdom's DOMParser, never with the code under test.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -46,6 +48,65 @@ export function decompressDiagram(text) {
   } catch {
     return Buffer.from(inflated, 'latin1').toString('utf8');
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// .drawio.png: draw.io keeps the <mxfile> in a PNG text chunk
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; ++k) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes) {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+export function isPng(bytes) {
+  return bytes.length >= 8 && bytes.subarray(0, 8).equals(PNG_SIGNATURE);
+}
+
+// The chunks of a PNG in file order: [{ type, data }]; throws on broken framing or a bad CRC.
+export function pngChunks(bytes, what = 'PNG') {
+  if (!isPng(bytes)) throw new Error(`${what}: no PNG signature`);
+  const chunks = [];
+  for (let at = 8; at < bytes.length;) {
+    if (bytes.length - at < 12) throw new Error(`${what}: a chunk header is cut off at byte ${at}`);
+    const length = bytes.readUInt32BE(at);
+    if (length > bytes.length - at - 12) throw new Error(`${what}: a chunk runs past the end at byte ${at}`);
+    const body = bytes.subarray(at + 4, at + 8 + length);
+    const type = body.toString('latin1', 0, 4);
+    if (crc32(body) !== bytes.readUInt32BE(at + 8 + length)) throw new Error(`${what}: ${type} CRC error`);
+    chunks.push({ type, data: bytes.subarray(at + 8, at + 8 + length) });
+    at += 12 + length;
+  }
+  return chunks;
+}
+
+// What draw.io's Editor.extractGraphModelFromPng reads: the first tEXt chunk "mxfile" (or
+// "mxGraphModel") before the image data, decodeURIComponent'ed when it starts with '%'.
+export function diagramOfPng(bytes, what = 'PNG') {
+  for (const { type, data } of pngChunks(bytes, what)) {
+    if (type === 'IDAT') break;
+    if (type !== 'tEXt') continue;
+    const nul = data.indexOf(0);
+    const keyword = data.toString('latin1', 0, nul);
+    if (keyword !== 'mxfile' && keyword !== 'mxGraphModel') continue;
+    let text = data.toString('latin1', nul + 1);
+    for (let round = 0; round < 2 && text.startsWith('%'); ++round) text = decodeURIComponent(text);
+    return text;
+  }
+  throw new Error(`${what}: no tEXt "mxfile" chunk before the image data`);
+}
+
+// The draw.io XML of a file's bytes: the file itself, or the diagram of a .drawio.png.
+export function drawioTextOf(bytes, what = 'file') {
+  return isPng(bytes) ? diagramOfPng(bytes, what) : bytes.toString('utf8');
 }
 
 // The pages of a draw.io file: [{ name, id, model }] where `model` is an <mxGraphModel> Element

@@ -4,6 +4,7 @@
 #include <cairo.h>
 #include <librsvg/rsvg.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -138,6 +139,25 @@ core::Result<std::string> svg_to_png(std::string_view svg, int width, int height
     return core::make_error(std::string("cannot encode PNG: ") + cairo_status_to_string(status));
   }
   return png;
+}
+
+core::Result<std::string> svg_to_png_within(std::string_view svg, double scale, int max_side) {
+  auto handle = load(svg);
+  if (!handle) return handle.error();
+  auto natural = intrinsic_size(handle->get());
+  if (!natural) return natural.error();
+  if (!std::isfinite(scale) || scale <= 0) scale = 1;
+  max_side = std::clamp(max_side, 1, kMaxRasterSide);
+  const double longest = std::max(natural->width, natural->height) * scale;
+  if (longest > max_side) scale *= max_side / longest;
+  if (scale == 1) return svg_to_png(svg);
+  // One side given: output_size derives the other from the aspect ratio.
+  const auto side = [&](int length) {
+    return static_cast<int>(
+        std::clamp(std::round(length * scale), 1.0, static_cast<double>(max_side)));
+  };
+  return natural->width >= natural->height ? svg_to_png(svg, side(natural->width), 0)
+                                           : svg_to_png(svg, 0, side(natural->height));
 }
 
 core::Result<std::string> svg_to_pdf(std::string_view svg, int width, int height) {

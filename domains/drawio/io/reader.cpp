@@ -165,6 +165,27 @@ core::Result<void> read_document(const pugi::xml_node& root, Diagram& diagram, R
                                ">, expected <mxfile>, <mxGraphModel> or a draw.io <svg>"));
 }
 
+// A .drawio.png: the diagram file is the text of a PNG text chunk.
+core::Result<Diagram> read_png(std::string_view bytes, ReadContext& ctx) {
+  PngLimits limits = ctx.limits.png;
+  limits.max_chunk_bytes = std::min(limits.max_chunk_bytes, ctx.limits.max_input_bytes);
+  auto embedded = read_png_diagram_text(bytes, limits, ctx.budget);
+  if (!embedded) return embedded.error();
+  const std::string what = "the PNG's " + embedded->chunk + " chunk";
+  if (embedded->text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return make_error(not_drawio(what + " is empty"));
+  }
+  pugi::xml_document doc;
+  if (auto ok = parse_xml(embedded->text, doc, ctx.limits, what); !ok) return ok.error();
+  Diagram diagram;
+  if (auto ok = read_document(doc.document_element(), diagram, ctx, false); !ok) {
+    return ok.error();
+  }
+  diagram.set_source_format(SourceFormat::png);
+  diagram.reserve_ids_in_use();
+  return diagram;
+}
+
 }  // namespace
 
 core::Result<Diagram> read_drawio(std::string_view bytes, const ReadLimits& limits) {
@@ -177,6 +198,7 @@ core::Result<Diagram> read_drawio(std::string_view bytes, const ReadLimits& limi
   }
   ReadContext ctx{limits, InflateBudget{}};
   ctx.budget.remaining = limits.max_inflated_bytes;
+  if (is_png(bytes)) return read_png(bytes, ctx);
   pugi::xml_document doc;
   if (auto ok = parse_xml(bytes, doc, limits, "the file"); !ok) return ok.error();
   Diagram diagram;

@@ -1,10 +1,12 @@
-// Reads draw.io files (.drawio, .xml, .drawio.svg, bare <mxGraphModel>) into the lossless model.
+// Reads draw.io files (.drawio, .xml, .drawio.svg, .drawio.png, bare <mxGraphModel>) into the
+// lossless model.
 #pragma once
 
 #include <cstddef>
 #include <string_view>
 
 #include "core/result.hpp"
+#include "domains/drawio/io/png_text.hpp"
 #include "domains/drawio/model/diagram.hpp"
 
 namespace fcp::drawio {
@@ -15,15 +17,18 @@ struct ReadLimits {
   std::size_t max_inflated_bytes = std::size_t{256} << 20;  // all compressed pages together
   std::size_t max_elements = std::size_t{4} << 20;          // per XML document, counted as '<'
   std::size_t max_attributes = std::size_t{16} << 20;       // per XML document, counted as '='
+  PngLimits png;  // a .drawio.png (a text chunk is also bounded by max_input_bytes)
 };
 
 // Accepts <mxfile> with one or many <diagram> pages, each holding an <mxGraphModel> or
 // compressed text (base64 of raw DEFLATE of URI-encoded XML; zlib-wrapped and URI-encoded-only
 // variants too), an <svg> whose `content` attribute holds such a file, and a bare
-// <mxGraphModel> (one page, given id and name "Page-1"; source_format() remembers it).
-// Elements and attributes this program does not interpret are kept verbatim. Errors start with
-// "not a draw.io file: " (not XML, wrong root element, limits) or "cannot read page N …".
-// After reading, every id in the file is reserved in the diagram's id allocator.
+// <mxGraphModel> (one page, given id and name "Page-1"; source_format() remembers it), and a
+// PNG (told by its signature, whatever the file is called) whose text chunk holds such a file
+// (read_png_diagram_text; source_format() is then png). Elements and attributes this program does
+// not interpret are kept verbatim. Errors start with "not a draw.io file: " (not XML, wrong root
+// element, limits, a PNG without a diagram), "damaged PNG: " or "cannot read page N …". After
+// reading, every id in the file is reserved in the diagram's id allocator.
 core::Result<Diagram> read_drawio(std::string_view bytes, const ReadLimits& limits = {});
 
 }  // namespace fcp::drawio

@@ -21,6 +21,7 @@ enum class SourceFormat : std::uint8_t {
   mxfile,       // <mxfile> with <diagram> pages (.drawio, .xml)
   graph_model,  // a bare <mxGraphModel> (.xml templates); read as one page
   svg,          // .drawio.svg / .dio.svg: the mxfile in the <svg content="…"> attribute
+  png,          // .drawio.png / .dio.png: the mxfile in a PNG text chunk
 };
 
 // Transparent hashing so string_view lookups need no temporary string.

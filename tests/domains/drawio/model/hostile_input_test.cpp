@@ -29,8 +29,9 @@ TEST(HostileInputTest, EmptyAndWhitespaceFiles) {
 TEST(HostileInputTest, NotXml) {
   EXPECT_THAT(read_error("hello, world"), StartsWith("not a draw.io file: XML error"));
   EXPECT_THAT(read_error("{\"json\": true}"), StartsWith("not a draw.io file: XML error"));
+  // A PNG is read as a .drawio.png (png_test.cpp has the rest).
   EXPECT_THAT(read_error(std::string("\x89PNG\r\n\x1a\n\0\0", 10)),
-              StartsWith("not a draw.io file:"));
+              StartsWith("damaged PNG: the file ends early (truncated)"));
 }
 
 TEST(HostileInputTest, XmlErrorsGiveLineAndColumn) {
