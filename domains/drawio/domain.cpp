@@ -38,7 +38,10 @@ std::string make_card_sections() {
       "  style: dashed dotted solid animated curved straight orthogonal elbow thick thin\n"
       "  arrow kinds: arrow open-arrow diamond open-diamond circle open-circle crow-foot "
       "one mandatory-one zero-many block open-block dash cross none\n"
-      "  ports: exit:/entry: top|bottom|left|right[@0..1]; chosen automatically otherwise\n";
+      "  ports: exit:/entry: top|bottom|left|right[@0..1]; chosen automatically otherwise\n"
+      "  change one later: style|modify SRC -> TGT exit:top entry:bottom dashed label:\"x\"\n"
+      "  draw.io keys work in connect, style and modify: edgeStyle:elbowEdgeStyle "
+      "jumpStyle:arc rounded:0 exitX:0.5 exitY:1 …\n";
   out +=
       "\nPLACEMENT:\n"
       "  near:REF dir:below|above|left|right|below-right|below-left|above-right|above-left "

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "domains/drawio/data/colors.hpp"
+#include "domains/drawio/data/style_keys.hpp"
 #include "domains/drawio/data/themes.hpp"
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
@@ -174,6 +175,76 @@ core::Result<bool> parse_bool(std::string_view text, std::string_view param) {
   if (lower == "false" || lower == "0" || lower == "no" || lower == "off") return false;
   return core::make_error("invalid " + std::string(param) + ":" + std::string(text) +
                           " — use true or false");
+}
+
+namespace {
+
+// The op with its `key:written` token replaced by `key:fixed` (or by `replacement` whole); ""
+// when the token is not found as written.
+std::string op_with(const OpContext& ctx, std::string_view key, std::string_view written,
+                    std::string_view replacement) {
+  std::string op = ctx.op.raw;
+  const std::string token = std::string(key) + ":" + std::string(written);
+  const auto at = op.find(token);
+  if (at == std::string::npos) return {};
+  op.replace(at, token.size(), replacement);
+  return op;
+}
+
+bool is_face(std::string_view value) {
+  const std::string_view face = value.substr(0, value.find('@'));
+  return face == "top" || face == "bottom" || face == "left" || face == "right";
+}
+
+}  // namespace
+
+core::Result<std::string> drawio_style_value(const OpContext& ctx, std::string_view key,
+                                             std::string_view value) {
+  const std::string named = std::string(key) + ":" + std::string(value);
+  if (value.find(';') != std::string_view::npos || value.find('=') != std::string_view::npos)
+    return core::make_error("invalid " + named + " — no ';' or '=' in values");
+  const data::StyleValueRule* rule = data::style_value_rule(key);
+  if (rule == nullptr || value.empty()) return std::string(value);  // "" removes the key
+  std::vector<std::string> hints;
+  auto hint = [&](std::string_view replacement) {
+    if (std::string op = op_with(ctx, key, value, replacement); !op.empty())
+      hints.push_back(std::move(op));
+  };
+  switch (rule->form) {
+    case data::StyleValueForm::number: {
+      if (auto number = core::to_number(value)) return format_number(*number);
+      const bool port = key.starts_with("exit") || key.starts_with("entry");
+      if (port && is_face(value)) {
+        const std::string end(key.starts_with("exit") ? "exit" : "entry");
+        hint(end + ":" + std::string(value));
+        return core::make_error("invalid " + named + " — " + std::string(key) +
+                                    " is a fraction of the shape (0 … 1); a face is " + end + ":" +
+                                    std::string(value),
+                                std::move(hints));
+      }
+      return core::make_error("invalid " + named + " — " + std::string(key) + " takes a number");
+    }
+    case data::StyleValueForm::flag: {
+      if (auto on = parse_bool(value, key)) return std::string(*on ? "1" : "0");
+      hint(std::string(key) + ":1");
+      return core::make_error("invalid " + named + " — " + std::string(key) + " takes 0 or 1",
+                              std::move(hints));
+    }
+    case data::StyleValueForm::choice: {
+      std::vector<std::string> choices(rule->choices.begin(), rule->choices.end());
+      for (const auto& choice : choices) {
+        if (core::to_lower(choice) == core::to_lower(value)) return choice;
+      }
+      for (const auto& close : core::closest_matches(value, choices, 1))
+        hint(std::string(key) + ":" + close);
+      std::string list;
+      for (const auto& choice : choices)
+        list += (list.empty() ? "" : ", ") + choice;
+      return core::make_error("invalid " + named + " — " + std::string(key) + " is one of " + list,
+                              std::move(hints));
+    }
+  }
+  return std::string(value);
 }
 
 core::Result<std::string> parse_color_param(const OpContext& ctx, std::string_view text,

@@ -15,6 +15,12 @@ using core::VerbSpec;
 const std::vector<std::string> kDirections{
     "below", "above", "left", "right", "below-right", "below-left", "above-right", "above-left"};
 
+core::OpenKeys drawio_keys() {
+  return {"any draw.io style key (fillColor, rounded, edgeStyle, exitX, …)",
+          [](std::string_view name) { return data::is_drawio_style_key(name); },
+          data::drawio_style_keys()};
+}
+
 core::KeySpec color_key(std::string name, std::string description = {}) {
   return key(std::move(name), "C", std::move(description));
 }
@@ -54,14 +60,16 @@ void add_connection_verbs(core::VerbTable<OpContext>& verbs) {
                      "edges; endpoints may be selectors"}
                 .with(key("label", "\"text\""))
                 .with(key("style", "dashed,thick…"))
-                .with(key("exit", "FACE[@0..1]"))
-                .with(key("entry", "FACE[@0..1]"))
+                .with(key("exit", "FACE[@0..1]", "where it leaves its source"))
+                .with(key("entry", "FACE[@0..1]", "where it enters its target"))
                 .with(key("source-arrow", "K"))
                 .with(key("target-arrow", "K"))
                 .with(color_key("stroke").also({"color"}))
                 .with(number_key("width", "N", "stroke width").between(0.5, 50))
                 .arrows()
-                .example("connect Web -> Orders label:\"HTTPS\""),
+                .accepting(drawio_keys())
+                .example("connect Web -> Orders label:\"HTTPS\"")
+                .example("connect Web -> Orders exit:bottom entry:top edgeStyle:elbowEdgeStyle"),
             verb_connect);
   verbs.add(
       VerbSpec{"disconnect", "SRC -> TGT [all]", "connections", "remove edges"}.arrows().deletes(),
@@ -90,11 +98,10 @@ void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
           .with(key("exit", "FACE[@0..1]", "edges: where it leaves its source"))
           .with(key("entry", "FACE[@0..1]", "edges: where it enters its target"))
           .arrows()
-          .accepting({"any draw.io style key (fillColor, rounded, arcSize, …)",
-                      [](std::string_view name) { return data::is_drawio_style_key(name); },
-                      data::drawio_style_keys()})
+          .accepting(drawio_keys())
           .example("style Auth fill:#dae8fc bold")
-          .example("style Web -> Orders dashed stroke:red"),
+          .example("style Web -> Orders dashed stroke:red")
+          .example("style Web -> Orders exit:top entry:bottom jumpStyle:arc"),
       verb_style);
   verbs.add(VerbSpec{"label", "REF \"text\" | SRC -> TGT \"text\"", "appearance",
                      "rename a shape or label an edge"}
@@ -177,7 +184,8 @@ void add_structure_verbs(core::VerbTable<OpContext>& verbs) {
 }
 
 void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
-  verbs.add(VerbSpec{"modify", "REF|@SEL", "universal", "set any property in place"}
+  verbs.add(VerbSpec{"modify", "REF|@SEL | SRC -> TGT", "universal",
+                     "set any property in place (shapes, groups, edges)"}
                 .with(key("label", "\"text\""))
                 .with(key("alias", "NAME"))
                 .with(number_key("x"))
@@ -188,12 +196,18 @@ void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(color_key("stroke"))
                 .with(color_key("font"))
                 .with(key("theme", "T"))
+                .with(key("exit", "FACE[@0..1]", "edges"))
+                .with(key("entry", "FACE[@0..1]", "edges"))
+                .with(key("source-arrow", "K", "edges"))
+                .with(key("target-arrow", "K", "edges"))
+                .arrows()
                 .accepting({"prop.NAME or any draw.io style key",
                             [](std::string_view name) {
                               return name.starts_with("prop.") || data::is_drawio_style_key(name);
                             },
                             data::drawio_style_keys()})
-                .example("modify @type:db fill:#fff2cc shadow:1"),
+                .example("modify @type:db fill:#fff2cc shadow:1")
+                .example("modify Web -> Orders label:\"HTTPS\" rounded:0 exitX:1 exitY:0.5"),
             verb_modify);
   verbs.add(VerbSpec{"copy", "REF|@SEL…", "universal", "duplicate shapes with the edges among them"}
                 .with(key("to", "X,Y"))

@@ -97,6 +97,71 @@ std::vector<std::string> clone_shapes(OpContext& ctx, const std::vector<std::str
   return created;
 }
 
+// A custom property name: prop.NAME with NAME of letters, digits, _ - . (not id or label).
+core::Result<void> check_property(const std::string& key) {
+  if (key.size() == 5 || !is_style_key_name(key.substr(5)) || key.substr(5) == "id" ||
+      key.substr(5) == "label")
+    return core::make_error("modify " + key + " — a property name of letters, digits, _ - .");
+  return {};
+}
+
+void set_property(Cell& cell, const std::string& key, const std::string& value) {
+  if (!cell.wrapper) {
+    cell.wrapper = Wrapper{};
+    cell.wrapper->element = "object";
+  }
+  if (value.empty()) {
+    cell.wrapper->attributes.erase(key.substr(5));
+  } else {
+    cell.wrapper->attributes.set(key.substr(5), value);
+  }
+}
+
+// modify SRC -> TGT key:value…: the label, custom properties, and the edge's look as `style`
+// sets it (width: is the line's width).
+core::Result<void> modify_edges(OpContext& ctx, const std::vector<OpToken>& tokens) {
+  if (tokens.size() != 3)
+    return core::make_error(
+        "modify changes one edge reference at a time: modify SRC -> TGT key:value",
+        {"modify " + core::quote_token(tokens[0].text) + " " + tokens[1].text + " " +
+         core::quote_token(tokens[2].text) + " label:\"calls\""});
+  auto edges = resolve_edge_reference(ctx, tokens);
+  if (!edges) return edges.error();
+  std::vector<core::Param> look;
+  std::string echo;
+  for (const auto& param : ctx.op.params) {
+    const std::string& key = param.key;
+    if (key == "x" || key == "y" || key == "height" || key == "h" || key == "alias" ||
+        key == "members")
+      return core::make_error("modify " + key +
+                              ": is for shapes; an edge takes label:, prop.NAME, "
+                              "its look (stroke: width: dashed: rounded: theme: …), exit:/entry: "
+                              "and any draw.io style key (edgeStyle, jumpStyle, exitX, …)");
+    if (key == "label" && edges->ids.size() > 1)
+      return core::make_error("modify label: needs a single edge; " + edges->name + " names " +
+                              std::to_string(edges->ids.size()));
+    if (key.starts_with("prop.")) {
+      if (auto checked = check_property(key); !checked) return checked.error();
+    } else if (key != "label") {
+      look.push_back(param);
+      if (key == "w") look.back().key = "width";
+    }
+    echo += " " + key + ":" + core::quote_token(param.value);
+  }
+  if (!look.empty()) {
+    if (auto changed = restyle_edges(ctx, *edges, {}, look); !changed) return changed.error();
+  }
+  for (const auto& param : ctx.op.params) {
+    if (param.key == "label") set_edge_label(ctx, edges->ids.front(), param.value);
+    if (!param.key.starts_with("prop.")) continue;
+    for (const auto& id : edges->ids)
+      ctx.edit.update(id, [&](Cell& cell) { set_property(cell, param.key, param.value); });
+  }
+  ctx.lines.push_back(
+      core::connection_changed("modified edge " + edges->name + echo + edges->count_note()));
+  return {};
+}
+
 void report_created(OpContext& ctx, const std::vector<std::string>& created) {
   constexpr std::size_t kShown = 20;
   for (std::size_t i = 0; i < created.size() && i < kShown; ++i)
@@ -115,6 +180,12 @@ core::Result<void> verb_modify(OpContext& ctx) {
         "modify requires targets and key:value changes",
         {"modify Auth label:\"Auth Service\" width:180", "modify @type:db fill:#fff2cc shadow:1",
          "modify Auth prop.owner:alice"});
+  if (tokens.size() >= 3 && tokens[1].is_arrow()) return modify_edges(ctx, tokens);
+  for (const auto& token : tokens) {
+    if (token.is_arrow())
+      return core::make_error("modify: an edge is written SRC -> TGT, first in the op",
+                              {"modify Web -> API rounded:0"});
+  }
   auto targets = resolve_targets(ctx, tokens, resolve_shape_or_group);
   if (!targets) return targets.error();
   const std::vector<std::string>& ids = targets->ids;
@@ -135,13 +206,14 @@ core::Result<void> verb_modify(OpContext& ctx) {
     } else if (key == "theme") {
       if (auto theme = require_theme(ctx, value); !theme) return theme.error();
     } else if (key.starts_with("prop.")) {
-      if (key.size() == 5 || !is_style_key_name(key.substr(5)) || key.substr(5) == "id" ||
-          key.substr(5) == "label")
-        return core::make_error("modify " + key + " — a property name of letters, digits, _ - .");
+      if (auto checked = check_property(key); !checked) return checked.error();
+    } else if (key == "exit" || key == "entry" || key == "source-arrow" || key == "target-arrow") {
+      return core::make_error("modify " + key + ": is for edges: modify SRC -> TGT " + key + ":" +
+                              value);
     } else if (key != "label" && key != "alias" && !is_style_key_name(key)) {
       return core::make_error("modify: \"" + key + "\" is not a property or draw.io style key");
-    } else if (value.find(';') != std::string::npos || value.find('=') != std::string::npos) {
-      return core::make_error("modify " + key + ":" + value + " — no ';' or '=' in values");
+    } else if (key != "label" && key != "alias") {
+      if (auto checked = drawio_style_value(ctx, key, value); !checked) return checked.error();
     }
     echo.push_back(key + ":" + value);
   }
@@ -180,19 +252,11 @@ core::Result<void> verb_modify(OpContext& ctx) {
         } else if (key == "theme") {
           apply_theme(*cell.style, *require_theme(ctx, value));
         } else if (key.starts_with("prop.")) {
-          if (!cell.wrapper) {
-            cell.wrapper = Wrapper{};
-            cell.wrapper->element = "object";
-          }
-          if (value.empty()) {
-            cell.wrapper->attributes.erase(key.substr(5));
-          } else {
-            cell.wrapper->attributes.set(key.substr(5), value);
-          }
+          set_property(cell, key, value);
         } else if (value.empty()) {
           cell.style->erase(key);
         } else {
-          cell.style->set(key, value);
+          cell.style->set(key, *drawio_style_value(ctx, key, value));
         }
         if (!cell.style->empty()) cell.style->set_trailing_semicolon(true);
       });

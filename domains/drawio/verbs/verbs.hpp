@@ -95,6 +95,27 @@ void refresh_ports(OpContext& ctx, const std::string& shape_id);
 std::vector<std::string> edges_between(const OpContext& ctx, const std::string& source,
                                        const std::string& target, bool any_direction);
 
+// The edges an op names as `SRC ARROW TGT` (its first three tokens): every edge from SRC to
+// TGT, and from TGT to SRC too unless ARROW is ->. Never empty: with none the error says so and
+// offers the op reversed when the edge runs the other way, else the connect that makes it.
+struct EdgeReference {
+  std::string source, target;
+  std::string name;              // "Web->API" as replies write it (the arrow as written)
+  std::vector<std::string> ids;  // in the page's index order
+  // " (2 edges)" when the reference names more than one, else "".
+  std::string count_note() const;
+};
+core::Result<EdgeReference> resolve_edge_reference(const OpContext& ctx,
+                                                   std::span<const OpToken> tokens);
+// Applies flags (dashed, curved, …) and key:values to the edges as `style SRC -> TGT` does;
+// returns what changed, as the reply writes it. Port keys fix the edges' ports.
+core::Result<std::string> restyle_edges(OpContext& ctx, const EdgeReference& edges,
+                                        const std::vector<OpToken>& flags,
+                                        std::span<const core::Param> params);
+
+// Sets an edge's label text: in its label cell when the label is kept in one, else on the edge.
+void set_edge_label(OpContext& ctx, const std::string& edge_id, std::string_view text);
+
 // A layer's display name: its label, "Default" for an unnamed first layer, else Layer-{id}.
 std::string layer_name(const Page& page, const Cell& layer);
 
@@ -114,6 +135,12 @@ core::Result<std::string> parse_color_param(const OpContext& ctx, std::string_vi
                                             std::string_view param);
 // True for true/1/yes/on, false for false/0/no/off, error otherwise.
 core::Result<bool> parse_bool(std::string_view text, std::string_view param);
+// A value for the draw.io style key `key` as it is written into the style: checked where
+// draw.io reads a number, a flag or one of a few words (data::style_value_rule), flags as 0/1
+// (true, yes, on → 1), other keys as written; "" (removes the key) as is. Errors offer the op
+// corrected (exitX:top → exit:top, edgeStyle:elbow → edgeStyle:elbowEdgeStyle).
+core::Result<std::string> drawio_style_value(const OpContext& ctx, std::string_view key,
+                                             std::string_view value);
 
 // The 9 region cells over the page content (or an 800x600 canvas): top-left of a w×h box
 // centred in region (row, col).

@@ -316,6 +316,7 @@ TEST_F(QueriesTest, DescribeEdge) {
             "  target: UserDB\n"
             "  label: \"queries\"\n"
             "  arrows: none -> arrow\n"
+            "  routing: straight\n"
             "  style: dashed\n"
             "  waypoints: 2\n"
             "  layer: Default\n"
