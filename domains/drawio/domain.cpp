@@ -39,6 +39,8 @@ std::string make_card_sections() {
       "  arrow kinds: arrow open-arrow diamond open-diamond circle open-circle crow-foot "
       "one mandatory-one zero-many block open-block dash cross none\n"
       "  ports: exit:/entry: top|bottom|left|right[@0..1]; chosen automatically otherwise\n"
+      "  connecting an edge that exists (same ends, same label if given) adds nothing; "
+      "new:true adds another\n"
       "  change one later: style|modify SRC -> TGT exit:top entry:bottom dashed label:\"x\"\n"
       "  draw.io keys work in connect, style and modify: edgeStyle:elbowEdgeStyle "
       "jumpStyle:arc rounded:0 exitX:0.5 exitY:1 …\n";

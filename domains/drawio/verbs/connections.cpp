@@ -14,6 +14,7 @@ namespace {
 
 constexpr std::size_t kMaxEdgesPerOp = 10'000;
 constexpr std::size_t kMaxSpreadDegree = 12;
+constexpr std::size_t kMaxExistingSaid = 5;  // edges found existing, one line each
 
 enum class Face { top, right, bottom, left };
 
@@ -103,7 +104,7 @@ struct EdgeLook {
 
 bool is_connect_key(std::string_view key) {
   for (std::string_view declared : {"label", "style", "exit", "entry", "source-arrow",
-                                    "target-arrow", "stroke", "color", "width"}) {
+                                    "target-arrow", "stroke", "color", "width", "new"}) {
     if (key == declared) return true;
   }
   return false;
@@ -343,6 +344,29 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
   return core::connection_changed(text);
 }
 
+// The text of an edge's label: its value, else its first labelled label cell.
+std::string edge_text(const OpContext& ctx, const std::string& edge_id) {
+  const Cell* edge = ctx.page().find(edge_id);
+  if (edge == nullptr) return {};
+  if (std::string label = cell_label(*edge); !label.empty()) return label;
+  for (const auto& child : ctx.index().children(edge_id)) {
+    const Cell* cell = ctx.page().find(child);
+    if (cell != nullptr && ctx.index().kind(child) == CellKind::edge_label) {
+      if (std::string label = cell_label(*cell); !label.empty()) return label;
+    }
+  }
+  return {};
+}
+
+// Whether one of `edges` is the edge the op asks for: same ends (the caller chose them) and,
+// when the op gives label:, the same label.
+bool has_same_edge(const OpContext& ctx, const std::vector<std::string>& edges) {
+  const std::string* label = ctx.op.param("label");
+  return std::any_of(edges.begin(), edges.end(), [&](const std::string& id) {
+    return label == nullptr || edge_text(ctx, id) == *label;
+  });
+}
+
 }  // namespace
 
 core::Result<std::pair<double, double>> port_position(std::string_view text,
@@ -407,6 +431,13 @@ core::Result<void> verb_connect(OpContext& ctx) {
   if (planned > kMaxEdgesPerOp)
     return core::make_error("connect would create " + std::to_string(planned) +
                             " edges; the limit per op is " + std::to_string(kMaxEdgesPerOp));
+  std::size_t existing_found = 0;
+  bool add_again = false;
+  if (const std::string* again = ctx.op.param("new")) {
+    auto parsed = parse_bool(*again, "new");
+    if (!parsed) return parsed.error();
+    add_again = *parsed;
+  }
   for (std::size_t i = 0; i + 1 < ends.size(); ++i) {
     const std::string& arrow = tokens[2 * i + 1].text;
     auto look = edge_look(ctx, arrow);
@@ -418,10 +449,18 @@ core::Result<void> verb_connect(OpContext& ctx) {
         const auto existing = edges_between(ctx, source, target, arrow != "->");
         const std::string pair =
             display_name(ctx.doc, source) + " " + arrow + " " + display_name(ctx.doc, target);
+        if (!add_again && has_same_edge(ctx, existing)) {
+          // A retried call must not double the diagram's edges.
+          if (++existing_found <= kMaxExistingSaid)
+            ctx.lines.push_back(core::warning_line(
+                pair + " exists already; nothing added (new:true adds another beside it; style " +
+                pair + " … changes the one there)"));
+          continue;
+        }
         auto line = connect_pair(ctx, source, target, *look, arrow);
         if (!line) return line.error();
         ctx.lines.push_back(std::move(*line));
-        if (!existing.empty()) {
+        if (!existing.empty() && !add_again) {
           // A second edge beside the first is rarely what was meant: say so, and how to change
           // the one that is there instead.
           ctx.lines.push_back(
@@ -433,6 +472,10 @@ core::Result<void> verb_connect(OpContext& ctx) {
       }
     }
   }
+  if (existing_found > kMaxExistingSaid)
+    ctx.lines.push_back(core::warning_line("… and " +
+                                           std::to_string(existing_found - kMaxExistingSaid) +
+                                           " more edges exist already; nothing added for them"));
   return {};
 }
 

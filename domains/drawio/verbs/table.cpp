@@ -57,7 +57,7 @@ void add_shape_verbs(core::VerbTable<OpContext>& verbs) {
 
 void add_connection_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"connect", "SRC ->|<->|-- TGT [-> TGT…]", "connections",
-                     "edges; endpoints may be selectors"}
+                     "edges; endpoints may be selectors; an edge that exists is not added again"}
                 .with(key("label", "\"text\""))
                 .with(key("style", "dashed,thick…"))
                 .with(key("exit", "FACE[@0..1]", "where it leaves its source"))
@@ -66,6 +66,7 @@ void add_connection_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(key("target-arrow", "K"))
                 .with(color_key("stroke").also({"color"}))
                 .with(number_key("width", "N", "stroke width").between(0.5, 50))
+                .with(core::bool_key("new", "add the edge even when the same one exists"))
                 .arrows()
                 .accepting(drawio_keys())
                 .example("connect Web -> Orders label:\"HTTPS\"")

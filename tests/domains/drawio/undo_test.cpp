@@ -104,7 +104,8 @@ TEST_F(UndoTest, EveryVerbRevertsAndReplaysExactly) {
            "style Auth -> Users dotted stroke:#00ff00",
            "style Auth -> Users exit:top@0.25 entryX:0 entryY:0.5 jumpStyle:arc",
            "modify Auth -> Users rounded:0 edgeStyle:elbowEdgeStyle label:reads prop.proto:sql",
-           "connect Auth -> Users label:writes exitX:1 exitY:0.5",
+           "connect Auth -> Users",  // exists: nothing added, no event
+           "connect Auth -> Users new:true label:writes exitX:1 exitY:0.5",
            "label Auth \"Auth Service\"",
            "label \"Auth Service\" -> Users \"reads\"",
            "badge Users v2",
@@ -158,13 +159,14 @@ TEST_F(UndoTest, FailingOpsChangeNothing) {
   check("add svc Auth");
   check("add db Users near:Auth dir:right");
   check("connect Auth -> Users");
-  for (const char* op : {"add foo Bar", "connect Auth -> Nowhere", "connect Auth -> Users -> Nope",
-                         "style Auth fill:notacolor", "move Auth to:nowhere", "group Auth Users",
-                         "remove Auth Nowhere", "layout @all algo:radial",
-                         "add svc X count:3 theme:pink", "page remove Page-1",
-                         "layer remove Default", "modify Auth rounded:x;y", "modify Auth exitX:top",
-                         "style Auth -> Users edgeStyle:wobbly", "modify Auth -> Nowhere rounded:0",
-                         "modify Users -> Auth rounded:0", "modify Auth -> Users x:10"}) {
+  for (const char* op :
+       {"add foo Bar", "connect Auth -> Nowhere", "connect Auth -> Users -> Nope",
+        "style Auth fill:notacolor", "move Auth to:nowhere", "group Auth Users",
+        "remove Auth Nowhere", "layout @all algo:radial", "add svc X count:3 theme:pink",
+        "page remove Page-1", "layer remove Default", "modify Auth rounded:x;y",
+        "modify Auth exitX:top", "style Auth -> Users edgeStyle:wobbly",
+        "modify Auth -> Nowhere rounded:0", "modify Users -> Auth rounded:0",
+        "modify Auth -> Users x:10", "connect Auth -> Users new:maybe"}) {
     check_failure(op);
   }
 }
