@@ -307,14 +307,19 @@ void add_properties(const Cell& cell, Lines& lines) {
   lines.push_back("  properties: " + join(properties, ", "));
 }
 
-Lines describe_shape(const View& v, const Cell& cell, const PageFacts& facts) {
-  Lines lines{name_of(cell) + " (" + shape_type(cell) + ")"};
-  add_geometry(v, cell, lines);
+// "  theme: …", "  fill: …", "  stroke: …" as far as the cell's style says.
+void add_colors(const View& v, const Cell& cell, Lines& lines) {
   if (std::string theme = theme_name_of(v.doc, cell); !theme.empty())
     lines.push_back("  theme: " + theme);
   if (auto fill = cell.style_value("fillColor")) lines.push_back("  fill: " + std::string(*fill));
   if (auto stroke = cell.style_value("strokeColor"))
     lines.push_back("  stroke: " + std::string(*stroke));
+}
+
+Lines describe_shape(const View& v, const Cell& cell, const PageFacts& facts) {
+  Lines lines{name_of(cell) + " (" + shape_type(cell) + ")"};
+  add_geometry(v, cell, lines);
+  add_colors(v, cell, lines);
   if (const Cell* group = ancestor_of_kind(v, cell, CellKind::group))
     lines.push_back("  group: " + name_of(*group));
   std::vector<std::string> badge_ids;
@@ -357,6 +362,7 @@ Lines describe_group(const View& v, const Cell& group, const PageFacts& facts) {
   if (groups > 0) counts += ", " + core::plural(groups, "group");
   Lines lines{name_of(group) + " (group, " + counts + ")"};
   add_geometry(v, group, lines);
+  add_colors(v, group, lines);
   if (shapes + groups > 0) {
     std::string listed = join(members, ", ");
     if (shapes + groups > members.size())

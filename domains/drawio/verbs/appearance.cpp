@@ -167,6 +167,10 @@ core::Result<StyleSet> style_changes(const OpContext& ctx, const std::vector<OpT
     if (auto added = add_flag(set, flag.text, edge); !added) return added.error();
   }
   for (const auto& param : params) {
+    if (param.key == "members" && !edge) {  // which members a group's theme colours
+      set.echo.push_back(param.key + ":" + param.value);
+      continue;
+    }
     if (auto added = add_param(ctx, set, param, edge); !added) return added.error();
     set.echo.push_back(param.key + ":" + param.value);
   }
@@ -292,14 +296,27 @@ core::Result<void> verb_style(OpContext& ctx) {
     if (!shape) {
       auto group = ctx.index().group_names().lookup(targets[0].text);
       if (group.ids.size() == 1) {
+        // theme: colours the members that follow the group too (members: says which).
+        std::string themed;
+        if (const std::string* theme_name = ctx.op.param("theme")) {
+          auto which = member_coloring(ctx);
+          if (!which) return which.error();
+          themed = theme_group(ctx, group.ids[0], *require_theme(ctx, *theme_name), *which);
+        } else if (ctx.op.has_param("members")) {
+          return core::make_error("members: says which members a theme colours; give theme: too",
+                                  {ctx.op.raw + " theme:green"});
+        }
         ctx.edit.update(group.ids[0], [&](Cell& cell) { apply_set(cell, *set); });
         ctx.lines.push_back(core::property_changed(
             "styled group " + display_name(ctx.doc, group.ids[0]) + " " + echo(*set)));
+        if (!themed.empty()) ctx.lines.push_back(core::detail_line(themed));
         return {};
       }
       return shape.error();
     }
   }
+  if (ctx.op.has_param("members"))
+    return core::make_error("members: is for a group's theme: style GROUP theme:T members:all");
   auto chosen = resolve_targets(ctx, targets, resolve_shape);
   if (!chosen) return chosen.error();
   if (nothing_to_change(ctx, *chosen)) return {};

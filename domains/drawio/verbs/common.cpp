@@ -307,6 +307,100 @@ void apply_theme(Style& style, const ThemeColors& theme) {
   }
 }
 
+namespace {
+
+constexpr std::size_t kMaxNamedMembers = 12;
+constexpr int kMaxGroupDepth = 64;
+
+// Whether a member follows its group's colours: no fill of its own, add's default colours, or
+// the colours the group has now (an earlier group theme gave them).
+bool follows_group(const OpContext& ctx, const Cell& member, const Cell& group) {
+  const auto fill = member.style_value("fillColor");
+  if (!fill) return true;
+  const std::string lower = core::to_lower(*fill);
+  if (const auto plain = find_theme_colors(ctx.doc, kDefaultTheme);
+      plain && lower == core::to_lower(plain->fill))
+    return true;
+  const auto group_fill = group.style_value("fillColor");
+  return group_fill && *group_fill != "none" && lower == core::to_lower(*group_fill);
+}
+
+// The shapes inside a group, nested groups' shapes too, in document order.
+std::vector<std::string> shapes_inside(const OpContext& ctx, const std::string& group_id) {
+  std::vector<std::string> out;
+  for (const Cell& cell : ctx.page().cells()) {
+    if (ctx.index().kind(cell.id) != CellKind::shape) continue;
+    std::string_view parent = cell.parent ? std::string_view(*cell.parent) : std::string_view();
+    for (int depth = 0; depth < kMaxGroupDepth && !parent.empty(); ++depth) {
+      if (parent == group_id) {
+        out.push_back(cell.id);
+        break;
+      }
+      if (ctx.index().kind(parent) != CellKind::group) break;
+      const Cell* up = ctx.page().find(parent);
+      parent = up != nullptr && up->parent ? std::string_view(*up->parent) : std::string_view();
+    }
+  }
+  return out;
+}
+
+std::string names_text(const OpContext& ctx, const std::vector<std::string>& ids) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size() && i < kMaxNamedMembers; ++i)
+    out += (i > 0 ? ", " : "") + one_line(display_name(ctx.doc, ids[i]));
+  if (ids.size() > kMaxNamedMembers)
+    out += ", … " + std::to_string(ids.size() - kMaxNamedMembers) + " more";
+  return out;
+}
+
+}  // namespace
+
+core::Result<MemberColoring> member_coloring(const OpContext& ctx) {
+  const std::string* which = ctx.op.param("members");
+  if (which == nullptr || *which == "plain") return MemberColoring::plain;
+  if (*which == "all") return MemberColoring::all;
+  if (*which == "none") return MemberColoring::none;
+  return core::make_error("invalid members:" + *which + " — plain, all or none");
+}
+
+std::string theme_group(OpContext& ctx, const std::string& group_id, const ThemeColors& theme,
+                        MemberColoring which) {
+  const Cell* group = ctx.page().find(group_id);
+  if (group == nullptr) return {};
+  std::vector<std::string> coloured, kept;
+  for (const auto& id : shapes_inside(ctx, group_id)) {
+    const Cell* member = ctx.page().find(id);
+    if (member == nullptr || member->is_text()) continue;
+    const bool colour = which == MemberColoring::all ||
+                        (which == MemberColoring::plain && follows_group(ctx, *member, *group));
+    (colour ? coloured : kept).push_back(id);
+  }
+  // The members first: whether one follows the group is read from the group's colours before.
+  for (const auto& id : coloured) {
+    ctx.edit.update(id, [&](Cell& cell) {
+      if (!cell.style) cell.style = Style{};
+      apply_theme(*cell.style, theme);
+      cell.style->set_trailing_semicolon(true);
+    });
+  }
+  ctx.edit.update(group_id, [&](Cell& cell) {
+    if (!cell.style) cell.style = Style{};
+    apply_theme(*cell.style, theme);
+    cell.style->set("dashed", "0");
+    cell.style->set_trailing_semicolon(true);
+  });
+  std::string text = "theme " + theme.name + ": the container";
+  if (!coloured.empty())
+    text +=
+        " and " + core::plural(coloured.size(), "member") + " (" + names_text(ctx, coloured) + ")";
+  if (!kept.empty())
+    text += "; " + core::plural(kept.size(), "member") + " kept " +
+            (which == MemberColoring::none ? "their colours (members:none)"
+                                           : "their own colours (members:all recolours them)") +
+            ": " + names_text(ctx, kept);
+  return text;
+}
+
 std::string theme_name_of(const DrawioDocument& doc, const Cell& cell) {
   if (!cell.style) return {};
   auto fill = cell.style->get("fillColor");

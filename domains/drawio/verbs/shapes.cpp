@@ -294,7 +294,7 @@ core::Result<void> verb_add(OpContext& ctx) {
     if (!found) return found.error();
     theme = *found;
   } else if (kind->themed) {
-    theme = find_theme_colors(ctx.doc, "blue");
+    theme = find_theme_colors(ctx.doc, kDefaultTheme);
   }
 
   std::size_t count = 1;
@@ -316,6 +316,12 @@ core::Result<void> verb_add(OpContext& ctx) {
     group_id = *group;
   }
   const std::string parent = group_id.empty() ? ctx.doc.active_layer() : group_id;
+  // A shape added to a themed group takes the group's theme unless the op or its type names one.
+  if (!group_id.empty() && kind->themed && kind->theme.empty() && !op.has_param("theme")) {
+    if (const std::string group_theme = theme_name_of(ctx.doc, *ctx.page().find(group_id));
+        !group_theme.empty())
+      theme = find_theme_colors(ctx.doc, group_theme);
+  }
 
   std::string previous;
   for (std::size_t n = 1; n <= count; ++n) {

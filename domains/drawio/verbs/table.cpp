@@ -21,6 +21,13 @@ core::OpenKeys drawio_keys() {
           data::drawio_style_keys()};
 }
 
+// Which members a group's theme colours (see MemberColoring).
+core::KeySpec members_key() {
+  return choice_key("members", {"plain", "all", "none"},
+                    "with theme: on a group — plain: members without colours of their own "
+                    "(default), all, none: the container only");
+}
+
 core::KeySpec color_key(std::string name, std::string description = {}) {
   return key(std::move(name), "C", std::move(description));
 }
@@ -92,7 +99,8 @@ void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
           .with(key("shadow", "0|1"))
           .with(choice_key("align", {"left", "center", "right"}))
           .with(choice_key("valign", {"top", "middle", "bottom"}))
-          .with(key("theme", "T"))
+          .with(key("theme", "T", "on a group: the container and the members that follow it"))
+          .with(members_key())
           .with(number_key("width", "N", "stroke width").between(0.5, 50).also({"stroke-width"}))
           .with(key("source-arrow", "K"))
           .with(key("target-arrow", "K"))
@@ -152,9 +160,11 @@ void add_structure_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(
       VerbSpec{"group", "REF|@SEL…", "organization", "a container around shapes (groups nest)"}
           .with(key("as", "\"Name\"").require())
-          .with(key("theme", "T"))
+          .with(key("theme", "T", "the container and the members that follow it"))
+          .with(members_key())
           .with(key("in", "GROUP"))
-          .example("group Web Orders as:Backend theme:green"),
+          .example("group Web Orders as:Backend theme:green")
+          .example("group Auth Gateway as:Edge theme:purple members:none"),
       verb_group);
   verbs.add(VerbSpec{"ungroup", "\"Name\"", "organization", "dissolve a group, keep its shapes"},
             verb_ungroup);
@@ -197,6 +207,7 @@ void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(color_key("stroke"))
                 .with(color_key("font"))
                 .with(key("theme", "T"))
+                .with(members_key())
                 .with(key("exit", "FACE[@0..1]", "edges"))
                 .with(key("entry", "FACE[@0..1]", "edges"))
                 .with(key("source-arrow", "K", "edges"))

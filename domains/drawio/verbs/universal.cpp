@@ -1,5 +1,6 @@
 // The FCP draft's universal verbs: modify (any property in place), copy (shapes with the edges
 // among them), repeat (numbered copies at successive offsets).
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <unordered_map>
@@ -218,6 +219,24 @@ core::Result<void> verb_modify(OpContext& ctx) {
     echo.push_back(key + ":" + value);
   }
   if (nothing_to_change(ctx, *targets)) return {};
+  // theme: on a group colours the members that follow it too (members: says which).
+  std::vector<std::string> themed;
+  const std::string* theme_name = ctx.op.param("theme");
+  auto which = member_coloring(ctx);
+  if (!which) return which.error();
+  const bool any_group = std::any_of(ids.begin(), ids.end(), [&](const std::string& id) {
+    return ctx.index().kind(id) == CellKind::group;
+  });
+  if (ctx.op.has_param("members") && (theme_name == nullptr || !any_group))
+    return core::make_error(
+        "members: says which members a group's theme colours: modify GROUP "
+        "theme:T members:all");
+  if (theme_name != nullptr) {
+    for (const auto& id : ids) {
+      if (ctx.index().kind(id) == CellKind::group)
+        themed.push_back(theme_group(ctx, id, *require_theme(ctx, *theme_name), *which));
+    }
+  }
   for (const auto& id : ids) {
     Rect r = bounds_of(ctx, id);
     for (const auto& param : ctx.op.params) {
@@ -233,6 +252,7 @@ core::Result<void> verb_modify(OpContext& ctx) {
         place_cell(ctx, id, r.x, r.y, std::pair{r.width, r.height});
         continue;
       }
+      if (key == "members") continue;
       ctx.edit.update(id, [&](Cell& cell) {
         if (!cell.style) cell.style = Style{};
         if (key == "label") {
@@ -268,8 +288,15 @@ core::Result<void> verb_modify(OpContext& ctx) {
   std::string props;
   for (const auto& item : echo)
     props += " " + item;
-  ctx.lines.push_back(
-      core::property_changed("modified " + core::plural(ids.size(), "shape") + props));
+  const auto groups =
+      static_cast<std::size_t>(std::count_if(ids.begin(), ids.end(), [&](const std::string& id) {
+        return ctx.index().kind(id) == CellKind::group;
+      }));
+  std::string what = groups < ids.size() ? core::plural(ids.size() - groups, "shape") : "";
+  if (groups > 0) what += (what.empty() ? "" : ", ") + core::plural(groups, "group");
+  ctx.lines.push_back(core::property_changed("modified " + what + props));
+  for (const auto& text : themed)
+    ctx.lines.push_back(core::detail_line(text));
   return {};
 }
 

@@ -2,6 +2,7 @@
 // position, organization, structure, meta, universal), plus the helpers they share.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -154,6 +155,17 @@ struct ThemeColors {
 std::optional<ThemeColors> find_theme_colors(const DrawioDocument& doc, std::string_view name);
 core::Result<ThemeColors> require_theme(const OpContext& ctx, std::string_view name);
 void apply_theme(Style& style, const ThemeColors& theme);
+// The theme `add` gives a shape when the op names none.
+inline constexpr std::string_view kDefaultTheme = "blue";
+// Which members a theme given to a group colours (members:): `plain` — those that follow the
+// group (no fill of their own, add's default colours, or the group's colours from an earlier
+// theme), `all`, or `none` (the container only). Shapes in nested groups count as members.
+enum class MemberColoring : std::uint8_t { plain, all, none };
+core::Result<MemberColoring> member_coloring(const OpContext& ctx);
+// Gives a group's container and the members `which` chooses the theme's colours; returns what
+// was coloured and what was kept, for a detail line of the reply.
+std::string theme_group(OpContext& ctx, const std::string& group_id, const ThemeColors& theme,
+                        MemberColoring which);
 // The theme a style's fill matches (built-in or custom), or "".
 std::string theme_name_of(const DrawioDocument& doc, const Cell& cell);
 

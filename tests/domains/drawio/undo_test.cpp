@@ -122,6 +122,8 @@ TEST_F(UndoTest, EveryVerbRevertsAndReplaysExactly) {
            "add svc Extra in:Pool",
            "move Pool by:50,0",
            "style Pool fill:#eeeeee",
+           "style Pool theme:orange",
+           "modify Pool theme:red members:all",
            "ungroup Outer",
            "layout @all algo:layered dir:LR",
            "layout Pool algo:tree dir:TB",
