@@ -68,6 +68,22 @@ std::string cell_label(const Cell& cell) {
   return cell.value ? label_text(*cell.value, is_html(cell)) : std::string();
 }
 
+std::string message_name(const Cell& cell) {
+  constexpr std::size_t kMaxNameLength = 40;
+  std::string label = cell_label(cell);
+  if (label.empty()) return "#" + cell.id;
+  if (auto newline = label.find('\n'); newline != std::string::npos) label.resize(newline);
+  if (utf8_length(label) <= kMaxNameLength) return label;
+  std::size_t bytes = 0, chars = 0;
+  while (bytes < label.size() && chars < kMaxNameLength) {
+    ++bytes;
+    while (bytes < label.size() && (static_cast<unsigned char>(label[bytes]) & 0xC0) == 0x80)
+      ++bytes;
+    ++chars;
+  }
+  return label.substr(0, bytes) + "…";
+}
+
 std::string shape_type(const Cell& cell) {
   if (auto type = cell.attributes.get(kTypeAttribute)) return std::string(*type);
   if (!cell.style) return "box";

@@ -38,6 +38,8 @@ bool is_group_style(const Cell& cell);
 bool is_html(const Cell& cell);
 // The label as plain text (see label_text).
 std::string cell_label(const Cell& cell);
+// A cell's name for messages: its first label line, at most 40 characters (then "…"), or #id.
+std::string message_name(const Cell& cell);
 // The FCP node type: the fcp-type attribute, a loaded-stencil id, or inferred from the draw.io
 // style (cylinder → db, hexagon → api, …, rounded → svc, else box; text cells → "text").
 std::string shape_type(const Cell& cell);
