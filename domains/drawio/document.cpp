@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/response.hpp"
+#include "domains/drawio/io/reader.hpp"
 #include "domains/drawio/io/writer.hpp"
 #include "domains/drawio/meta.hpp"
 #include "domains/drawio/queries.hpp"
@@ -88,7 +89,6 @@ void DrawioDocument::apply_state(const DocumentState& state) {
   state_ = state;
   state_.active_layers.resize(diagram_.pages().size());
   if (state_.active_page >= diagram_.pages().size()) state_.active_page = 0;
-  write_meta(diagram_, state_);
 }
 
 void DiagramChanges::apply(DrawioDocument& document, const Change& change, bool forward) {
@@ -180,6 +180,13 @@ std::string DrawioDocument::summary() const {
 }
 
 core::Result<std::string> DrawioDocument::serialize(const std::filesystem::path& path) const {
+  if (!source_bytes_.empty() && written_format(diagram_, path) == diagram_.source_format()) {
+    // Read again as the open read it: unchanged means every cell, page and attribute is equal.
+    if (auto original = read_drawio(source_bytes_)) {
+      adopt_file_state(*original);
+      if (*original == diagram_) return source_bytes_;
+    }
+  }
   return serialize_diagram(diagram_, path);
 }
 

@@ -48,6 +48,9 @@ class DrawioDocument final : public core::Document {
   const PageIndex& index(std::size_t page) const { return indexes_[page]; }
   // The title shown when the diagram has none of its own (an opened file's name).
   void set_fallback_title(std::string title) { fallback_title_ = std::move(title); }
+  // The bytes the diagram was read from: a save in the same form that finds the diagram as it
+  // was read writes them back unchanged (the owner's formatting, byte for byte).
+  void keep_source(std::string bytes) { source_bytes_ = std::move(bytes); }
   // The layer new cells of the active page go to.
   std::string active_layer() const;
   // A fresh cell id no cell of any page has or had.
@@ -73,6 +76,7 @@ class DrawioDocument final : public core::Document {
   DocumentState state_;
   std::vector<PageIndex> indexes_;
   std::string fallback_title_;
+  std::string source_bytes_;
   std::unordered_set<std::string> automatic_ports_;  // edge ids; they are unique across pages
 };
 

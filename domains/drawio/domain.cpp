@@ -150,8 +150,9 @@ class DrawioDomain final : public core::Domain {
     if (progress) progress(0, 0, "parsing");
     auto diagram = read_drawio(bytes);
     if (!diagram) return diagram.error();
-    DocumentState state = read_meta(*diagram);
+    DocumentState state = adopt_file_state(*diagram);
     auto document = std::make_unique<DrawioDocument>(std::move(*diagram), std::move(state));
+    document->keep_source(std::string(bytes));
     std::string name = path.filename().string();
     for (std::string_view suffix : {".drawio.svg", ".dio.svg", ".drawio", ".dio", ".xml", ".svg"}) {
       if (name.size() > suffix.size() && name.ends_with(suffix)) {

@@ -261,8 +261,8 @@ core::Result<std::string> query_find(const DrawioDocument& doc,
   Lines lines;
   for (const Cell* cell : shapes_in_order(v)) {
     bool match = core::to_lower(cell_label(*cell)).find(needle) != std::string::npos;
-    if (auto alias = cell->attributes.get(kAliasAttribute); !match && alias)
-      match = core::to_lower(*alias).find(needle) != std::string::npos;
+    if (const std::string& alias = cell->notes.alias; !match && !alias.empty())
+      match = core::to_lower(alias).find(needle) != std::string::npos;
     if (match) lines.push_back(list_entry(*cell));
   }
   if (lines.empty()) return "No shapes matching \"" + text + "\"";
@@ -335,8 +335,8 @@ Lines describe_shape(const View& v, const Cell& cell, const PageFacts& facts) {
   }
   if (std::string layer = layer_of(v, facts, cell); !layer.empty())
     lines.push_back("  layer: " + layer);
-  if (auto alias = cell.attributes.get(kAliasAttribute); alias && !alias->empty())
-    lines.push_back("  alias: " + one_line(*alias));
+  if (const std::string& alias = cell.notes.alias; !alias.empty())
+    lines.push_back("  alias: " + one_line(alias));
   lines.push_back("  id: " + cell.id);
   add_properties(cell, lines);
   add_edge_counts(v, cell.id, lines);

@@ -49,7 +49,7 @@ void add_shape_verbs(core::VerbTable<OpContext>& verbs) {
                 .deletes(),
             verb_remove);
   verbs.add(VerbSpec{"define", "NAME | theme NAME", "shapes",
-                     "custom types (base:) and themes (fill: stroke:)"}
+                     "custom types (base:) and themes (fill: stroke:) for this session"}
                 .with(key("base", "TYPE"))
                 .with(key("theme", "T"))
                 .with(key("badge", "\"text\""))
@@ -178,7 +178,8 @@ void add_structure_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(key("to", "LAYER").only_for({"move"}))
                 .with(key("as", "\"New\"").only_for({"rename"})),
             verb_layer);
-  verbs.add(VerbSpec{"title", "\"Diagram Title\"", "meta", "the diagram's title (saved)"},
+  verbs.add(VerbSpec{"title", "\"Diagram Title\"", "meta",
+                     "the session's title (a draw.io file keeps none: its name is the title)"},
             verb_title);
   verbs.add(VerbSpec{"load", "list|aws|azure|gcp|k8s|cisco|ibm", "meta",
                      "stencil packs: their ids become types"},

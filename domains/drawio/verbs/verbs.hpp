@@ -85,9 +85,6 @@ std::vector<std::string> remove_shape(OpContext& ctx, std::string_view id);
 // Adds a badge (a small labelled child shown at `position` of the shape); returns its id.
 std::string make_badge(OpContext& ctx, const std::string& shape_id, const std::string& text,
                        std::string_view position);
-// Where a badge of badge_w×badge_h sits relative to its shape's top-left.
-std::pair<double, double> badge_position(std::string_view position, double shape_w, double shape_h,
-                                         double badge_w, double badge_h);
 
 // Re-chooses the automatic ports (faces toward the other end, spread per face) of the edges
 // attached to a shape after it moved. Edges with ports the user gave are left alone.

@@ -58,7 +58,11 @@ std::string architecture_cells() {
   return vertex("g1", "Backend", 100, 600, 470, 285, "rounded=0;container=1;") +
          vertex("s1", "Auth", 230, 50, 200, 80,
                 "rounded=1;whiteSpace=wrap;html=1;fillColor=#dae8fc;strokeColor=#6c8ebf;", "g1") +
-         vertex("b1", "v2", 180, -10, 30, 20, "fcpBadge=top-right;", "s1") +
+         // A badge and an alias as an older fcp wrote them (private fields, adopted at open).
+         vertex("b1", "v2", 180, -10, 30, 20,
+                "rounded=1;arcSize=50;whiteSpace=wrap;html=1;fontSize=10;fillColor=#f8cecc;"
+                "strokeColor=#b85450;fcpBadge=top-right;",
+                "s1") +
          vertex("s2", "UserDB", 40, 180, 120, 80, "shape=cylinder3;whiteSpace=wrap;", "g1") +
          vertex("s3", "Gateway", 320, 190, 120, 60, "shape=hexagon;whiteSpace=wrap;") +
          vertex("s4", "Cache", 700, 190, 120, 60, "rounded=1;", "1", "fcp-alias=\"redis\"") +
@@ -72,10 +76,13 @@ std::string architecture_cells() {
 
 class QueriesTest : public ::testing::Test {
  protected:
-  void load(const std::string& xml, DocumentState state = {}, bool keep_meta = false) {
+  // Opens `xml` as the domain does (an older fcp's private fields adopted); `state`, when
+  // given, replaces the state the file implies.
+  void load(const std::string& xml, DocumentState state = {}) {
     auto diagram = read_drawio(xml);
     ASSERT_TRUE(diagram.has_value()) << diagram.error().message;
-    if (keep_meta) state = read_meta(*diagram);
+    DocumentState adopted = adopt_file_state(*diagram);
+    if (state == DocumentState{}) state = std::move(adopted);
     doc_ = std::make_unique<DrawioDocument>(std::move(*diagram), std::move(state));
   }
   void load_page(const std::string& cells) { load(file_xml(page_xml("Page-1", cells))); }
