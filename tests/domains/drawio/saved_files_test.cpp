@@ -152,6 +152,15 @@ TEST_F(SavedFilesTest, OpenThenSaveWithoutAnEditGivesEveryFileBackByteForByte) {
     if (run("remove @type:nothing-has-this-type")) {
       EXPECT_EQ(first_difference(save(path), original), "");
     }
+    // An edit undone is no edit either (the same number of cells: compared in full).
+    for (const char* op : {"add svc FcpUndone at:0,0", "page add FcpUndonePage"}) {
+      auto edited = run(op);
+      ASSERT_TRUE(edited.has_value() && edited->event) << op;
+      EXPECT_NE(save(path), original) << op;
+      core::EffectSink effects;
+      document_->revert(*edited->event, effects);
+      EXPECT_EQ(first_difference(save(path), original), "") << "after undo of " << op;
+    }
     ++identical;
   }
   std::printf("  %zu of %zu draw.io files saved back byte for byte\n", identical, files.size());
