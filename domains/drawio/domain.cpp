@@ -45,7 +45,8 @@ std::string make_card_sections() {
       "  ports: exit:/entry: top|bottom|left|right[@0..1]; chosen automatically otherwise\n"
       "  connecting an edge that exists (same ends, same label if given) adds nothing; "
       "new:true adds another\n"
-      "  change one later: style|modify SRC -> TGT exit:top entry:bottom dashed label:\"x\"\n"
+      "  change one later: style SRC -> TGT dashed exit:top entry:bottom, "
+      "modify SRC -> TGT label:\"x\" rounded:0\n"
       "  draw.io keys work in connect, style and modify: edgeStyle:elbowEdgeStyle "
       "jumpStyle:arc rounded:0 exitX:0.5 exitY:1 …\n";
   out +=

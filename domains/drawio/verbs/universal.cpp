@@ -121,11 +121,18 @@ void set_property(Cell& cell, const std::string& key, const std::string& value) 
 // modify SRC -> TGT key:value…: the label, custom properties, and the edge's look as `style`
 // sets it (width: is the line's width).
 core::Result<void> modify_edges(OpContext& ctx, const std::vector<OpToken>& tokens) {
-  if (tokens.size() != 3)
+  if (tokens.size() != 3) {
+    // Words after the edge are style's flags (dashed, curved, …): the same op as style.
+    std::string op = "style";
+    for (const auto& token : tokens)
+      op += " " + (token.quoted ? core::quote_token(token.text) : token.text);
+    for (const auto& param : ctx.op.params)
+      op += " " + param.key + ":" + core::quote_token(param.value);
     return core::make_error(
-        "modify changes one edge reference at a time: modify SRC -> TGT key:value",
-        {"modify " + core::quote_token(tokens[0].text) + " " + tokens[1].text + " " +
-         core::quote_token(tokens[2].text) + " label:\"calls\""});
+        "modify takes key:value changes (one edge: modify SRC -> TGT "
+        "key:value); words such as dashed or curved are style's flags",
+        {op});
+  }
   auto edges = resolve_edge_reference(ctx, tokens);
   if (!edges) return edges.error();
   std::vector<core::Param> look;
