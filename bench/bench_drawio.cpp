@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/parsed_op.hpp"
 #include "core/session.hpp"
 #include "domains/drawio/document.hpp"
 #include "domains/drawio/domain.hpp"
@@ -76,16 +77,35 @@ void BM_DrawioOpen(benchmark::State& state) {
 }
 BENCHMARK(BM_DrawioOpen)->Arg(10000)->Unit(benchmark::kMillisecond);
 
+// Save of an opened N-shape file. edit:0 — no edit: the bytes read are given back; edit:1 — a
+// shape added (the cell counts differ: the file is written); edit:2 — a label changed (the
+// counts match: the file read is parsed again to tell, then written).
 void BM_DrawioSave(benchmark::State& state) {
   const std::string bytes = diagram_file(static_cast<int>(state.range(0)));
   auto domain = drawio::make_drawio_domain();
   auto document = domain->load("bench.drawio", bytes, {});
+  const std::int64_t edit = state.range(1);
+  if (edit > 0) {
+    AllowAll paths;
+    core::EventLog log;
+    core::EffectSink effects;
+    core::ProgressFn progress;
+    core::CallContext ctx{log, paths, effects, progress};
+    auto op = core::parse_op(edit == 1 ? "add svc Extra at:0,0" : "label #fcp-3 \"Renamed\"");
+    auto done = (*document)->execute(*op, ctx);
+    if (!done) state.SkipWithError(done.error().message.c_str());
+  }
   for (auto _ : state) {
     auto out = (*document)->serialize("bench.drawio");
     benchmark::DoNotOptimize(out);
   }
 }
-BENCHMARK(BM_DrawioSave)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DrawioSave)
+    ->ArgNames({"shapes", "edit"})
+    ->Args({10000, 0})
+    ->Args({10000, 1})
+    ->Args({10000, 2})
+    ->Unit(benchmark::kMillisecond);
 
 // Layered layout of N nodes in a tree-ish graph with cross links (about 1.5 edges per node).
 void BM_DrawioLayout(benchmark::State& state) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/response.hpp"
+#include "domains/drawio/io/reader.hpp"
 #include "domains/drawio/io/writer.hpp"
 #include "domains/drawio/meta.hpp"
 #include "domains/drawio/queries.hpp"
@@ -88,10 +89,10 @@ void DrawioDocument::apply_state(const DocumentState& state) {
   state_ = state;
   state_.active_layers.resize(diagram_.pages().size());
   if (state_.active_page >= diagram_.pages().size()) state_.active_page = 0;
-  write_meta(diagram_, state_);
 }
 
 void DiagramChanges::apply(DrawioDocument& document, const Change& change, bool forward) {
+  ++document.mutations_;
   if (const auto* cell = std::get_if<CellChange>(&change)) {
     document.apply_cell(cell->page, cell->id, forward ? cell->after : cell->before,
                         forward ? cell->after_next : cell->before_next);
@@ -179,12 +180,33 @@ std::string DrawioDocument::summary() const {
          ", " + core::plural(edges, "edge") + ", " + core::plural(groups, "group");
 }
 
-core::Result<std::string> DrawioDocument::serialize(const std::filesystem::path& path) const {
-  return serialize_diagram(diagram_, path, original_png_ ? &*original_png_ : nullptr);
+void DrawioDocument::keep_source(std::string bytes) {
+  source_bytes_ = std::move(bytes);
+  source_cells_.clear();
+  for (const Page& p : diagram_.pages())
+    source_cells_.push_back(p.cell_count());
+  mutations_ = 0;
 }
 
-void DrawioDocument::keep_original_png(std::string bytes) {
-  original_png_ = render::PngOriginal{std::move(bytes), render::drawio_png_text(diagram_)};
+bool DrawioDocument::unchanged_since_source() const {
+  if (mutations_ == 0) return true;  // nothing was ever applied
+  if (source_cells_.size() != diagram_.pages().size()) return false;
+  for (std::size_t i = 0; i < source_cells_.size(); ++i) {
+    if (source_cells_[i] != diagram_.pages()[i].cell_count()) return false;
+  }
+  // Changes were applied (maybe undone since): read the source again as the open read it;
+  // unchanged means every cell, page and attribute is equal.
+  auto original = read_drawio(source_bytes_);
+  if (!original) return false;
+  adopt_file_state(*original);
+  return *original == diagram_;
+}
+
+core::Result<std::string> DrawioDocument::serialize(const std::filesystem::path& path) const {
+  if (!source_bytes_.empty() && written_format(diagram_, path) == diagram_.source_format() &&
+      unchanged_since_source())
+    return source_bytes_;
+  return serialize_diagram(diagram_, path);
 }
 
 // ---- Edit -------------------------------------------------------------------------------------
@@ -210,6 +232,7 @@ CellChange& Edit::touch(std::string_view id) {
 const Cell& Edit::insert(Cell cell, std::string_view next_id) {
   const std::string id = cell.id;
   touch(id);
+  ++document_.mutations_;
   document_.apply_cell(page_, id, std::move(cell), std::string(next_id));
   return *document_.page(page_).find(id);
 }
@@ -219,6 +242,7 @@ void Edit::update(std::string_view id, const std::function<void(Cell&)>& change)
   Cell* cell = p.find(id);
   if (cell == nullptr) return;
   touch(id);
+  ++document_.mutations_;
   PageIndex& idx = document_.indexes_[page_];
   idx.remove(id);
   change(*cell);
@@ -228,6 +252,7 @@ void Edit::update(std::string_view id, const std::function<void(Cell&)>& change)
 void Edit::erase(std::string_view id) {
   if (!document_.page(page_).contains(id)) return;
   touch(id);
+  ++document_.mutations_;
   document_.apply_cell(page_, std::string(id), std::nullopt, {});
 }
 
@@ -276,6 +301,7 @@ void Edit::update_page_attributes(std::size_t index,
   Page& p = document_.diagram_.pages()[index];
   Page before_shell;
   before_shell.diagram_attributes() = p.diagram_attributes();
+  ++document_.mutations_;
   change(p.diagram_attributes());
   if (p.diagram_attributes() == before_shell.diagram_attributes()) return;
   Page after_shell;

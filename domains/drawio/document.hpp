@@ -49,9 +49,9 @@ class DrawioDocument final : public core::Document {
   const PageIndex& index(std::size_t page) const { return indexes_[page]; }
   // The title shown when the diagram has none of its own (an opened file's name).
   void set_fallback_title(std::string title) { fallback_title_ = std::move(title); }
-  // The .drawio.png this diagram was opened from: saving it to a .png unchanged writes these
-  // bytes back (call right after construction, before any edit).
-  void keep_original_png(std::string bytes);
+  // The bytes the diagram was read from: a save in the same form that finds the diagram as it
+  // was read writes them back unchanged (the owner's formatting, byte for byte).
+  void keep_source(std::string bytes);
   // The layer new cells of the active page go to.
   std::string active_layer() const;
   // A fresh cell id no cell of any page has or had.
@@ -72,12 +72,16 @@ class DrawioDocument final : public core::Document {
                   const std::string& next);
   void apply_page(const PageChange& change, bool forward);
   void apply_state(const DocumentState& state);
+  // Whether the diagram is the one read from source_bytes_ (exact; cheap when nothing changed).
+  bool unchanged_since_source() const;
 
   Diagram diagram_;
   DocumentState state_;
   std::vector<PageIndex> indexes_;
   std::string fallback_title_;
-  std::optional<render::PngOriginal> original_png_;
+  std::string source_bytes_;
+  std::vector<std::size_t> source_cells_;  // cells per page as read: a cheap "changed" test
+  std::size_t mutations_ = 0;              // changes applied since the source was kept
   std::unordered_set<std::string> automatic_ports_;  // edge ids; they are unique across pages
 };
 

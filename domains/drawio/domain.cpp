@@ -33,12 +33,22 @@ std::string make_card_sections() {
   }
   out += "  colours: #RGB, #RRGGBB, CSS names (red, steelblue), none, or a theme name\n";
   out +=
+      "  on a group: the container and the members without colours of their own (add's "
+      "default, or the group's earlier theme); members:all recolours every member, "
+      "members:none only the container; shapes added in:GROUP take its theme\n";
+  out +=
       "\nEDGES:\n"
       "  arrows: -> (one way)  <-> (both)  -- (none)\n"
       "  style: dashed dotted solid animated curved straight orthogonal elbow thick thin\n"
       "  arrow kinds: arrow open-arrow diamond open-diamond circle open-circle crow-foot "
       "one mandatory-one zero-many block open-block dash cross none\n"
-      "  ports: exit:/entry: top|bottom|left|right[@0..1]; chosen automatically otherwise\n";
+      "  ports: exit:/entry: top|bottom|left|right[@0..1]; chosen automatically otherwise\n"
+      "  connecting an edge that exists (same ends, same label if given) adds nothing; "
+      "new:true adds another\n"
+      "  change one later: style SRC -> TGT dashed exit:top entry:bottom, "
+      "modify SRC -> TGT label:\"x\" rounded:0\n"
+      "  draw.io keys work in connect, style and modify: edgeStyle:elbowEdgeStyle "
+      "jumpStyle:arc rounded:0 exitX:0.5 exitY:1 …\n";
   out +=
       "\nPLACEMENT:\n"
       "  near:REF dir:below|above|left|right|below-right|below-left|above-right|above-left "
@@ -148,10 +158,9 @@ class DrawioDomain final : public core::Domain {
     if (progress) progress(0, 0, "parsing");
     auto diagram = read_drawio(bytes);
     if (!diagram) return diagram.error();
-    DocumentState state = read_meta(*diagram);
-    const bool png = diagram->source_format() == SourceFormat::png;
+    DocumentState state = adopt_file_state(*diagram);
     auto document = std::make_unique<DrawioDocument>(std::move(*diagram), std::move(state));
-    if (png) document->keep_original_png(std::string(bytes));
+    document->keep_source(std::string(bytes));
     std::string name = path.filename().string();
     for (std::string_view suffix : {".drawio.svg", ".dio.svg", ".drawio.png", ".dio.png", ".drawio",
                                     ".dio", ".xml", ".svg", ".png"}) {

@@ -28,8 +28,9 @@ struct CustomTheme {
   bool operator==(const CustomTheme&) const = default;
 };
 
-// Document-wide state that is not a cell: saved in the file's fcp-meta attribute, except the
-// active page and layers, which are the editing view.
+// Document-wide state that is not a cell, kept for the session only (a draw.io file has no place
+// for it and fcp writes no private fields): the title, custom types and themes, the stencil
+// packs loaded (on open: those the file's shapes use), the active page and layers.
 struct DocumentState {
   std::string title;
   std::map<std::string, CustomType> custom_types;

@@ -1,9 +1,11 @@
 #include "domains/drawio/meta.hpp"
 
+#include <algorithm>
 #include <boost/json.hpp>
 
 #include "domains/drawio/export/drawio_svg.hpp"
 #include "domains/drawio/io/writer.hpp"
+#include "domains/drawio/scene.hpp"
 
 namespace fcp::drawio {
 namespace {
@@ -15,17 +17,18 @@ std::string string_at(const json::object& object, std::string_view key) {
   return value != nullptr && value->is_string() ? std::string(value->get_string()) : std::string();
 }
 
+// The names older fcp versions wrote into files.
+constexpr std::string_view kLegacyMeta = "fcp-meta";    // <mxfile> attribute, JSON
+constexpr std::string_view kLegacyType = "fcp-type";    // cell attribute
+constexpr std::string_view kLegacyAlias = "fcp-alias";  // cell attribute
+constexpr std::string_view kLegacyBadge = "fcpBadge";   // badge style key
+
 struct SavedState {
   std::string title;
   std::map<std::string, CustomType> types;
   std::map<std::string, CustomTheme> themes;
   std::vector<std::string> packs;
-  bool operator==(const SavedState&) const = default;
 };
-
-SavedState saved_part(const DocumentState& state) {
-  return {state.title, state.custom_types, state.custom_themes, state.loaded_packs};
-}
 
 SavedState parse_meta(std::string_view text) {
   SavedState saved;
@@ -66,36 +69,23 @@ SavedState parse_meta(std::string_view text) {
   return saved;
 }
 
-std::string format_meta(const SavedState& saved) {
-  json::object object;
-  if (!saved.title.empty()) object["title"] = saved.title;
-  if (!saved.types.empty()) {
-    json::object types;
-    for (const auto& [name, type] : saved.types) {
-      json::object spec{{"base", type.base}};
-      if (!type.theme.empty()) spec["theme"] = type.theme;
-      if (!type.badge.empty()) spec["badge"] = type.badge;
-      if (type.size) spec["size"] = json::array{type.size->first, type.size->second};
-      types[name] = std::move(spec);
+// The cells of one page that carry an older fcp's private fields lose them to their notes.
+void adopt_cell_fields(Page& page) {
+  for (const Cell& cell : page.cells()) {
+    const bool legacy = cell.attributes.get(kLegacyType) || cell.attributes.get(kLegacyAlias) ||
+                        (cell.style && cell.style->has_key(kLegacyBadge));
+    if (!legacy) continue;
+    Cell* changed = page.find(cell.id);
+    if (auto type = changed->attributes.get(kLegacyType)) {
+      changed->notes.type = std::string(*type);
+      changed->attributes.erase(kLegacyType);
     }
-    object["customTypes"] = std::move(types);
-  }
-  if (!saved.themes.empty()) {
-    json::object themes;
-    for (const auto& [name, theme] : saved.themes) {
-      json::object spec{{"fill", theme.fill}, {"stroke", theme.stroke}};
-      if (!theme.font_color.empty()) spec["fontColor"] = theme.font_color;
-      themes[name] = std::move(spec);
+    if (auto alias = changed->attributes.get(kLegacyAlias)) {
+      changed->notes.alias = std::string(*alias);
+      changed->attributes.erase(kLegacyAlias);
     }
-    object["customThemes"] = std::move(themes);
+    if (changed->style) changed->style->erase(kLegacyBadge);
   }
-  if (!saved.packs.empty()) {
-    json::array packs;
-    for (const auto& pack : saved.packs)
-      packs.emplace_back(pack);
-    object["loadedStencilPacks"] = std::move(packs);
-  }
-  return object.empty() ? std::string() : json::serialize(object);
 }
 
 bool ends_with(const std::string& text, std::string_view suffix) {
@@ -105,44 +95,52 @@ bool ends_with(const std::string& text, std::string_view suffix) {
 
 }  // namespace
 
-DocumentState read_meta(const Diagram& diagram) {
+DocumentState adopt_file_state(Diagram& diagram) {
   DocumentState state;
-  if (auto text = diagram.file_attributes().get(kMetaAttribute)) {
+  if (auto text = diagram.file_attributes().get(kLegacyMeta)) {
     SavedState saved = parse_meta(*text);
     state.title = std::move(saved.title);
     state.custom_types = std::move(saved.types);
     state.custom_themes = std::move(saved.themes);
     state.loaded_packs = std::move(saved.packs);
+    diagram.file_attributes().erase(kLegacyMeta);
+  }
+  for (Page& page : diagram.pages()) {
+    adopt_cell_fields(page);
+    for (const Cell& cell : page.cells()) {
+      const std::string_view pack = stencil_pack_of(cell);
+      if (!pack.empty() && std::find(state.loaded_packs.begin(), state.loaded_packs.end(), pack) ==
+                               state.loaded_packs.end())
+        state.loaded_packs.emplace_back(pack);
+    }
   }
   return state;
 }
 
-void write_meta(Diagram& diagram, const DocumentState& state) {
-  const SavedState wanted = saved_part(state);
-  if (auto text = diagram.file_attributes().get(kMetaAttribute)) {
-    if (parse_meta(*text) == wanted) return;
-  } else if (wanted == SavedState{}) {
-    return;
-  }
-  const std::string text = format_meta(wanted);
-  if (text.empty()) {
-    diagram.file_attributes().erase(kMetaAttribute);
-  } else {
-    diagram.file_attributes().set(kMetaAttribute, text);
-  }
-}
-
-core::Result<std::string> serialize_diagram(const Diagram& diagram,
-                                            const std::filesystem::path& path,
-                                            const render::PngOriginal* original) {
+SourceFormat written_format(const Diagram& diagram, const std::filesystem::path& path) {
   std::string name = path.filename().string();
   for (char& c : name)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (ends_with(name, ".svg")) return render::write_drawio_svg(diagram);
-  if (ends_with(name, ".png")) return render::write_drawio_png(diagram, original);
+  if (ends_with(name, ".svg")) return SourceFormat::svg;
+  if (ends_with(name, ".png")) return SourceFormat::png;
   if (diagram.source_format() == SourceFormat::graph_model && ends_with(name, ".xml") &&
       diagram.pages().size() == 1)
-    return write_graph_model(diagram.pages().front());
+    return SourceFormat::graph_model;
+  return SourceFormat::mxfile;
+}
+
+core::Result<std::string> serialize_diagram(const Diagram& diagram,
+                                            const std::filesystem::path& path) {
+  switch (written_format(diagram, path)) {
+    case SourceFormat::svg:
+      return render::write_drawio_svg(diagram);
+    case SourceFormat::png:
+      return render::write_drawio_png(diagram);
+    case SourceFormat::graph_model:
+      return write_graph_model(diagram.pages().front());
+    case SourceFormat::mxfile:
+      break;
+  }
   return write_drawio(diagram);
 }
 

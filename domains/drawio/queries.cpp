@@ -261,8 +261,8 @@ core::Result<std::string> query_find(const DrawioDocument& doc,
   Lines lines;
   for (const Cell* cell : shapes_in_order(v)) {
     bool match = core::to_lower(cell_label(*cell)).find(needle) != std::string::npos;
-    if (auto alias = cell->attributes.get(kAliasAttribute); !match && alias)
-      match = core::to_lower(*alias).find(needle) != std::string::npos;
+    if (const std::string& alias = cell->notes.alias; !match && !alias.empty())
+      match = core::to_lower(alias).find(needle) != std::string::npos;
     if (match) lines.push_back(list_entry(*cell));
   }
   if (lines.empty()) return "No shapes matching \"" + text + "\"";
@@ -298,14 +298,28 @@ void add_geometry(const View& v, const Cell& cell, Lines& lines) {
   lines.push_back("  size: " + format_number(r.width) + "x" + format_number(r.height));
 }
 
-Lines describe_shape(const View& v, const Cell& cell, const PageFacts& facts) {
-  Lines lines{name_of(cell) + " (" + shape_type(cell) + ")"};
-  add_geometry(v, cell, lines);
+// "  properties: owner=alice, …": the custom properties (draw.io's Edit Data) of a cell.
+void add_properties(const Cell& cell, Lines& lines) {
+  if (!cell.wrapper || cell.wrapper->attributes.empty()) return;
+  Lines properties;
+  for (const auto& attribute : cell.wrapper->attributes)
+    properties.push_back(attribute.name + "=" + property_value(attribute.value));
+  lines.push_back("  properties: " + join(properties, ", "));
+}
+
+// "  theme: …", "  fill: …", "  stroke: …" as far as the cell's style says.
+void add_colors(const View& v, const Cell& cell, Lines& lines) {
   if (std::string theme = theme_name_of(v.doc, cell); !theme.empty())
     lines.push_back("  theme: " + theme);
   if (auto fill = cell.style_value("fillColor")) lines.push_back("  fill: " + std::string(*fill));
   if (auto stroke = cell.style_value("strokeColor"))
     lines.push_back("  stroke: " + std::string(*stroke));
+}
+
+Lines describe_shape(const View& v, const Cell& cell, const PageFacts& facts) {
+  Lines lines{name_of(cell) + " (" + shape_type(cell) + ")"};
+  add_geometry(v, cell, lines);
+  add_colors(v, cell, lines);
   if (const Cell* group = ancestor_of_kind(v, cell, CellKind::group))
     lines.push_back("  group: " + name_of(*group));
   std::vector<std::string> badge_ids;
@@ -321,15 +335,10 @@ Lines describe_shape(const View& v, const Cell& cell, const PageFacts& facts) {
   }
   if (std::string layer = layer_of(v, facts, cell); !layer.empty())
     lines.push_back("  layer: " + layer);
-  if (auto alias = cell.attributes.get(kAliasAttribute); alias && !alias->empty())
-    lines.push_back("  alias: " + one_line(*alias));
+  if (const std::string& alias = cell.notes.alias; !alias.empty())
+    lines.push_back("  alias: " + one_line(alias));
   lines.push_back("  id: " + cell.id);
-  if (cell.wrapper && !cell.wrapper->attributes.empty()) {
-    Lines properties;
-    for (const auto& attribute : cell.wrapper->attributes)
-      properties.push_back(attribute.name + "=" + property_value(attribute.value));
-    lines.push_back("  properties: " + join(properties, ", "));
-  }
+  add_properties(cell, lines);
   add_edge_counts(v, cell.id, lines);
   return lines;
 }
@@ -353,6 +362,7 @@ Lines describe_group(const View& v, const Cell& group, const PageFacts& facts) {
   if (groups > 0) counts += ", " + core::plural(groups, "group");
   Lines lines{name_of(group) + " (group, " + counts + ")"};
   add_geometry(v, group, lines);
+  add_colors(v, group, lines);
   if (shapes + groups > 0) {
     std::string listed = join(members, ", ");
     if (shapes + groups > members.size())
@@ -392,6 +402,29 @@ std::string port_text(const Cell& edge, std::string_view end) {
   return along(x) + "," + along(y);
 }
 
+// How draw.io routes an edge, in the words of connect's style: (edgeStyle, curved, rounded).
+std::string routing_text(const Cell& edge) {
+  const std::string_view style = edge.style_value("edgeStyle").value_or("");
+  std::string text;
+  if (edge.style_value("curved") == "1") {
+    text = "curved";
+  } else if (style.empty() || style == "none") {
+    text = "straight";
+  } else if (style == "orthogonalEdgeStyle") {
+    text = "orthogonal";
+  } else if (style == "elbowEdgeStyle") {
+    text = edge.style_value("elbow") == "vertical" ? "elbow (vertical)" : "elbow";
+  } else if (style == "entityRelationEdgeStyle") {
+    text = "entity-relation";
+  } else {
+    text = "edgeStyle=" + std::string(style);
+  }
+  if (text != "curved" && edge.style_value("rounded") == "1") text += ", rounded corners";
+  if (auto jumps = edge.style_value("jumpStyle"); jumps && *jumps != "none")
+    text += ", " + std::string(*jumps) + " jumps at crossings";
+  return text;
+}
+
 Lines describe_edge(const View& v, const Cell& edge, const PageFacts& facts) {
   const auto* entry = v.index.entry(edge.id);
   const std::string source = end_name(v, entry ? entry->source : "");
@@ -402,6 +435,7 @@ Lines describe_edge(const View& v, const Cell& edge, const PageFacts& facts) {
   if (std::string label = edge_label(v, edge); !label.empty())
     lines.push_back("  label: \"" + label + "\"");
   lines.push_back("  arrows: " + arrow_end(edge, "start") + " -> " + arrow_end(edge, "end"));
+  lines.push_back("  routing: " + routing_text(edge));
   Lines words;
   if (edge.style_value("dashed") == "1")
     words.emplace_back(edge.style_value("dashPattern") ? "dotted" : "dashed");
@@ -414,6 +448,8 @@ Lines describe_edge(const View& v, const Cell& edge, const PageFacts& facts) {
   if (!words.empty()) lines.push_back("  style: " + join(words, ", "));
   if (auto stroke = edge.style_value("strokeColor"))
     lines.push_back("  stroke: " + std::string(*stroke));
+  if (auto width = edge.style_value("strokeWidth"))
+    lines.push_back("  width: " + std::string(*width));
   const std::string exit_port = port_text(edge, "exit");
   const std::string entry_port = port_text(edge, "entry");
   if (!exit_port.empty() || !entry_port.empty()) {
@@ -426,6 +462,7 @@ Lines describe_edge(const View& v, const Cell& edge, const PageFacts& facts) {
   if (std::string layer = layer_of(v, facts, edge); !layer.empty())
     lines.push_back("  layer: " + layer);
   lines.push_back("  id: " + edge.id);
+  add_properties(edge, lines);
   return lines;
 }
 

@@ -26,19 +26,33 @@ std::optional<std::string> stencil_name(const Style& style) {
   return key;
 }
 
-// Stencil name → pack entry id, built once from the data tables.
-const std::unordered_map<std::string, std::string>& stencil_ids() {
+struct StencilOrigin {
+  std::string id;         // the pack entry's id, the shape's FCP type
+  std::string_view pack;  // the pack's id
+};
+
+// Stencil name → pack entry, built once from the data tables.
+const std::unordered_map<std::string, StencilOrigin>& stencil_ids() {
   static const auto ids = [] {
-    std::unordered_map<std::string, std::string> out;
+    std::unordered_map<std::string, StencilOrigin> out;
     for (const auto& pack : data::stencil_packs()) {
       for (const auto& entry : pack.entries) {
         if (auto name = stencil_name(Style::parse(entry.style)))
-          out.emplace(std::move(*name), std::string(entry.id));
+          out.emplace(std::move(*name), StencilOrigin{std::string(entry.id), pack.id});
       }
     }
     return out;
   }();
   return ids;
+}
+
+const StencilOrigin* stencil_origin(const Cell& cell) {
+  if (!cell.style) return nullptr;
+  auto name = stencil_name(*cell.style);
+  if (!name) return nullptr;
+  const auto& ids = stencil_ids();
+  auto it = ids.find(*name);
+  return it == ids.end() ? nullptr : &it->second;
 }
 
 }  // namespace
@@ -55,6 +69,14 @@ Rect Rect::united(const Rect& other) const {
           std::max(bottom(), other.bottom()) - top};
 }
 
+bool is_badge_look(const Cell& cell) {
+  constexpr double kMaxBadgeHeight = 24;
+  return cell.vertex && cell.style && cell.style_value("arcSize") == "50" &&
+         cell.style_value("rounded") == "1" && cell.style_value("fontSize") == "10" &&
+         cell.geometry && cell.geometry->height.value_or(0) <= kMaxBadgeHeight &&
+         !cell.is_container();
+}
+
 bool is_group_style(const Cell& cell) {
   if (!cell.style) return false;
   return cell.is_container() || cell.style->has("group") || cell.style->get("container") == "1";
@@ -68,14 +90,32 @@ std::string cell_label(const Cell& cell) {
   return cell.value ? label_text(*cell.value, is_html(cell)) : std::string();
 }
 
+std::string_view stencil_pack_of(const Cell& cell) {
+  const StencilOrigin* origin = stencil_origin(cell);
+  return origin == nullptr ? std::string_view() : origin->pack;
+}
+
+std::string message_name(const Cell& cell) {
+  constexpr std::size_t kMaxNameLength = 40;
+  std::string label = cell_label(cell);
+  if (label.empty()) return "#" + cell.id;
+  if (auto newline = label.find('\n'); newline != std::string::npos) label.resize(newline);
+  if (utf8_length(label) <= kMaxNameLength) return label;
+  std::size_t bytes = 0, chars = 0;
+  while (bytes < label.size() && chars < kMaxNameLength) {
+    ++bytes;
+    while (bytes < label.size() && (static_cast<unsigned char>(label[bytes]) & 0xC0) == 0x80)
+      ++bytes;
+    ++chars;
+  }
+  return label.substr(0, bytes) + "…";
+}
+
 std::string shape_type(const Cell& cell) {
-  if (auto type = cell.attributes.get(kTypeAttribute)) return std::string(*type);
+  if (!cell.notes.type.empty()) return cell.notes.type;
   if (!cell.style) return "box";
   const Style& style = *cell.style;
-  if (auto name = stencil_name(style)) {
-    const auto& ids = stencil_ids();
-    if (auto it = ids.find(*name); it != ids.end()) return it->second;
-  }
+  if (const StencilOrigin* origin = stencil_origin(cell)) return origin->id;
   static const std::unordered_map<std::string_view, std::string_view> by_shape{
       {"cylinder3", "db"},    {"cylinder", "db"},          {"datastore", "db"},
       {"hexagon", "api"},     {"cloud", "cloud"},          {"mxgraph.basic.person", "actor"},
@@ -136,7 +176,7 @@ void PageIndex::add(const Page& page, const Cell& cell) {
     entry.kind = CellKind::other;
   } else if (parent == CellKind::edge) {
     entry.kind = CellKind::edge_label;
-  } else if (parent == CellKind::shape && cell.style && cell.style->has_key(kBadgeStyleKey)) {
+  } else if (parent == CellKind::shape && is_badge_look(cell)) {
     entry.kind = CellKind::badge;
   } else if (is_group_style(cell)) {
     entry.kind = CellKind::group;
@@ -155,8 +195,7 @@ void PageIndex::add(const Page& page, const Cell& cell) {
       ++shapes_;
       std::string label = cell_label(cell);
       if (!label.empty()) entry.names.push_back(std::move(label));
-      if (auto alias = cell.attributes.get(kAliasAttribute); alias && !alias->empty())
-        entry.names.emplace_back(*alias);
+      if (!cell.notes.alias.empty()) entry.names.push_back(cell.notes.alias);
       for (const auto& name : entry.names)
         shape_names_.add(name, cell.id);
       touched_[cell.id] = ++clock_;

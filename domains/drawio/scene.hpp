@@ -26,20 +26,27 @@ struct Rect {
 };
 
 // What a cell is to FCP. Groups are containers (container=1, swimlanes, draw.io's `group`
-// style); badges are the small labelled children fcp puts on shapes (style key fcpBadge).
+// style); badges are the small labelled children fcp puts on shapes (is_badge_look).
 enum class CellKind : std::uint8_t { root, layer, shape, group, edge, edge_label, badge, other };
 
-// Attribute names fcp adds to cells it manages (kept by the lossless model).
-inline constexpr std::string_view kAliasAttribute = "fcp-alias";
-inline constexpr std::string_view kTypeAttribute = "fcp-type";
-inline constexpr std::string_view kBadgeStyleKey = "fcpBadge";
+// The look `badge` gives a badge: a small pill (rounded, arcSize 50, fontSize 10). A vertex
+// with this look inside a shape is a badge, in this session and when the file is opened again:
+// draw.io's own keys say it, no private key is needed.
+inline constexpr std::string_view kBadgeStyle =
+    "rounded=1;arcSize=50;whiteSpace=wrap;html=1;fontSize=10;fillColor=#f8cecc;"
+    "strokeColor=#b85450;";
+bool is_badge_look(const Cell& cell);
 
 bool is_group_style(const Cell& cell);
 bool is_html(const Cell& cell);
 // The label as plain text (see label_text).
 std::string cell_label(const Cell& cell);
-// The FCP node type: the fcp-type attribute, a loaded-stencil id, or inferred from the draw.io
-// style (cylinder → db, hexagon → api, …, rounded → svc, else box; text cells → "text").
+// The stencil pack (data::stencil_packs) whose shape the cell draws, or "".
+std::string_view stencil_pack_of(const Cell& cell);
+// A cell's name for messages: its first label line, at most 40 characters (then "…"), or #id.
+std::string message_name(const Cell& cell);
+// The FCP node type: the custom type the session added it as, a stencil id, or inferred from
+// the draw.io style (cylinder → db, hexagon → api, …, rounded → svc, else box; text → "text").
 std::string shape_type(const Cell& cell);
 
 // Geometry of a cell in page coordinates: its own x/y plus the origins of the vertices it is

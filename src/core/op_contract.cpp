@@ -144,12 +144,19 @@ std::string fix_for(const VerbSpec& spec, std::string_view form, std::string_vie
       return *filled;
     }
   }
+  // A slip of case only names that key (`exitx:` is the open key `exitX:`, not `exit:`).
+  const std::string lowered = to_lower(key);
+  for (const auto name : spec.open_keys.names) {
+    if (is_taken(name) || to_lower(name) != lowered) continue;
+    taken.emplace_back(name);
+    return std::string(name) + ":" + std::string(written);
+  }
   std::vector<std::string> candidates;
   for (const auto& declared : spec.keys) {
     if (!is_taken(declared.name) && belongs_to(declared, form)) candidates.push_back(declared.name);
   }
   // A close spelling is a typo of that key only when it is very close: `path:` is not `page:`.
-  const std::string lowered_key = to_lower(key);
+  const std::string& lowered_key = lowered;
   for (const auto& close : closest_matches(key, candidates, 1)) {
     const std::size_t distance = edit_distance(lowered_key, to_lower(close));
     if (distance > (lowered_key.size() >= 6 ? 2u : 1u)) break;

@@ -72,6 +72,30 @@ TEST_F(OpContractSynonyms, OpenKeysOfferTheirNamesForATypo) {
             std::vector<std::string>{"modify mix bgcolor:red"});
 }
 
+// A key written in the wrong case is the open key of that name, not a declared key one letter
+// away: `exitx:0.5` means `exitX:0.5` (a draw.io port fraction), never `exit:0.5` (a face).
+TEST(OpContractOpenKeys, ACaseSlipNamesTheOpenKeyBeforeAClosebyDeclaredOne) {
+  static constexpr std::array<std::string_view, 2> kPorts{"exitX", "exitY"};
+  VerbRegistry registry;
+  registry.add(VerbSpec{"style", "REF", "look", "style"}
+                   .with(key("exit", "FACE"))
+                   .accepting({"port keys",
+                               [](std::string_view name) {
+                                 return std::find(kPorts.begin(), kPorts.end(), name) !=
+                                        kPorts.end();
+                               },
+                               kPorts}));
+  auto op = parse_op("style a exitx:0.5").value();
+  auto checked = check_op_keys(*registry.find(op.verb), op, registry.key_synonyms());
+  ASSERT_FALSE(checked);
+  EXPECT_EQ(checked.error().hints, std::vector<std::string>{"style a exitX:0.5"});
+  // A typo that is no case slip still goes to the declared key.
+  op = parse_op("style a exot:top").value();
+  checked = check_op_keys(*registry.find(op.verb), op, registry.key_synonyms());
+  ASSERT_FALSE(checked);
+  EXPECT_EQ(checked.error().hints, std::vector<std::string>{"style a exit:top"});
+}
+
 TEST_F(OpContractSynonyms, TwoWordVerbSynonymsComeFirst) {
   const auto op = parse_op("add track Bass ch:2").value();
   EXPECT_EQ(unknown_verb_error(registry_, op, "test").hints,

@@ -7,7 +7,7 @@ namespace fcp::drawio::data {
 namespace {
 
 // From mxGraph's mxConstants and draw.io's shapes (Graph.js, Shapes.js, rough/sketch styles).
-constexpr std::array<std::string_view, 181> kStyleKeys{"absoluteArcSize",
+constexpr std::array<std::string_view, 184> kStyleKeys{"absoluteArcSize",
                                                        "align",
                                                        "allowGaps",
                                                        "anchorPointDirection",
@@ -69,6 +69,7 @@ constexpr std::array<std::string_view, 181> kStyleKeys{"absoluteArcSize",
                                                        "fixedSize",
                                                        "flipH",
                                                        "flipV",
+                                                       "flowAnimation",
                                                        "fontColor",
                                                        "fontFamily",
                                                        "fontSize",
@@ -108,6 +109,7 @@ constexpr std::array<std::string_view, 181> kStyleKeys{"absoluteArcSize",
                                                        "line",
                                                        "link",
                                                        "loop",
+                                                       "loopStyle",
                                                        "margin",
                                                        "marginBottom",
                                                        "marginLeft",
@@ -145,6 +147,7 @@ constexpr std::array<std::string_view, 181> kStyleKeys{"absoluteArcSize",
                                                        "rotatable",
                                                        "rotation",
                                                        "rounded",
+                                                       "segment",
                                                        "separatorColor",
                                                        "shadow",
                                                        "shape",
@@ -189,7 +192,65 @@ constexpr std::array<std::string_view, 181> kStyleKeys{"absoluteArcSize",
                                                        "whiteSpace",
                                                        "width"};
 
+constexpr std::array<std::string_view, 9> kEdgeStyles{"none",
+                                                      "orthogonalEdgeStyle",
+                                                      "elbowEdgeStyle",
+                                                      "entityRelationEdgeStyle",
+                                                      "segmentEdgeStyle",
+                                                      "isometricEdgeStyle",
+                                                      "loopEdgeStyle",
+                                                      "sideToSideEdgeStyle",
+                                                      "topToBottomEdgeStyle"};
+constexpr std::array<std::string_view, 5> kJumpStyles{"none", "arc", "gap", "sharp", "line"};
+constexpr std::array<std::string_view, 2> kElbows{"horizontal", "vertical"};
+
+using enum StyleValueForm;
+
+// Sorted by key. Edge routing and ports (mxEdgeStyle, mxConnectionConstraint), then the flags
+// and sizes every cell reads.
+constexpr std::array<StyleValueRule, 32> kValueRules{{
+    {"arcSize", number, {}},
+    {"curved", flag, {}},
+    {"dashed", flag, {}},
+    {"edgeStyle", choice, kEdgeStyles},
+    {"elbow", choice, kElbows},
+    {"endFill", flag, {}},
+    {"endSize", number, {}},
+    {"entryDx", number, {}},
+    {"entryDy", number, {}},
+    {"entryPerimeter", flag, {}},
+    {"entryX", number, {}},
+    {"entryY", number, {}},
+    {"exitDx", number, {}},
+    {"exitDy", number, {}},
+    {"exitPerimeter", flag, {}},
+    {"exitX", number, {}},
+    {"exitY", number, {}},
+    {"flowAnimation", flag, {}},
+    {"fontSize", number, {}},
+    {"jumpSize", number, {}},
+    {"jumpStyle", choice, kJumpStyles},
+    {"opacity", number, {}},
+    {"orthogonalLoop", flag, {}},
+    {"rotation", number, {}},
+    {"rounded", flag, {}},
+    {"shadow", flag, {}},
+    {"sourcePerimeterSpacing", number, {}},
+    {"startFill", flag, {}},
+    {"startSize", number, {}},
+    {"strokeWidth", number, {}},
+    {"targetPerimeterSpacing", number, {}},
+    {"textOpacity", number, {}},
+}};
+
 }  // namespace
+
+const StyleValueRule* style_value_rule(std::string_view key) {
+  const auto* it =
+      std::lower_bound(kValueRules.begin(), kValueRules.end(), key,
+                       [](const StyleValueRule& rule, std::string_view k) { return rule.key < k; });
+  return it != kValueRules.end() && it->key == key ? it : nullptr;
+}
 
 std::span<const std::string_view> drawio_style_keys() {
   return kStyleKeys;

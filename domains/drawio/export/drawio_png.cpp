@@ -36,12 +36,11 @@ std::string drawio_png_text(const Diagram& diagram) {
   return text;
 }
 
-core::Result<std::string> write_drawio_png(const Diagram& diagram, const PngOriginal* original) {
+core::Result<std::string> write_drawio_png(const Diagram& diagram) {
   if (diagram.pages().empty()) {
     return core::make_error("the diagram has no pages", {"page add"});
   }
   std::string text = drawio_png_text(diagram);
-  if (original != nullptr && original->text == text) return original->bytes;
   SvgOptions options;
   options.border = export_setting(diagram, "border", options.border, 0, 1000);
   auto svg = detail::render_svg_document(diagram.pages().front(), options, {}, true);

@@ -40,6 +40,15 @@ struct Wrapper {
   bool operator==(const Wrapper&) const = default;
 };
 
+// What fcp knows about a cell for the editing session only: readers never set it and writers
+// never write it, so a file carries nothing but draw.io's own fields. Part of the cell's value
+// (copies, undo snapshots and equality include it).
+struct SessionNotes {
+  std::string type;   // the custom type (`define`) the shape was added as; "" = from its style
+  std::string alias;  // the short name `add TYPE NAME label:"…"` gave it; "" = none
+  bool operator==(const SessionNotes&) const = default;
+};
+
 // Typed fields hold the values draw.io gives meaning to; everything else is kept verbatim in
 // `attributes` and `children`. An attribute whose value does not fit its typed field (e.g.
 // vertex="0", an empty id) stays in `attributes` as written.
@@ -59,6 +68,7 @@ struct Cell {
   std::vector<XmlNode> children;  // other mxCell children, verbatim, after the geometry
   std::optional<Wrapper> wrapper;
   std::vector<CellSlot> order;  // where the <mxCell> attributes sat, as read; empty when new
+  SessionNotes notes;           // never in a file
 
   bool operator==(const Cell&) const = default;
 

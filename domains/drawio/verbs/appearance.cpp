@@ -76,78 +76,103 @@ core::Result<void> add_flag(StyleSet& set, std::string_view flag, bool edge) {
   return {};
 }
 
+// Sets a port from exit:/entry: (FACE[@0..1]) as draw.io's four keys.
+core::Result<void> add_port(StyleSet& set, const std::string& end, std::string_view value) {
+  auto port = port_position(value, end);
+  if (!port) return port.error();
+  set.keys.emplace_back(end + "X", format_number(port->first));
+  set.keys.emplace_back(end + "Y", format_number(port->second));
+  set.keys.emplace_back(end + "Dx", "0");
+  set.keys.emplace_back(end + "Dy", "0");
+  return {};
+}
+
+core::Result<std::string> number_value(std::string_view key, std::string_view value) {
+  auto number = parse_number(value, key);
+  if (!number) return number.error();
+  return format_number(*number);
+}
+
+// One key:value of `style` (or of `modify` on an edge) as draw.io keys.
+core::Result<void> add_param(const OpContext& ctx, StyleSet& set, const core::Param& param,
+                             bool edge) {
+  const std::string& key = param.key;
+  const std::string& value = param.value;
+  auto color = [&](std::string_view drawio_key, std::string_view kind) -> core::Result<void> {
+    auto parsed = parse_color_param(ctx, value, kind);
+    if (!parsed) return parsed.error();
+    set.keys.emplace_back(drawio_key, *parsed);
+    return {};
+  };
+  auto number = [&](std::string_view drawio_key) -> core::Result<void> {
+    auto parsed = number_value(key, value);
+    if (!parsed) return parsed.error();
+    set.keys.emplace_back(drawio_key, *parsed);
+    return {};
+  };
+  if (key == "fill") return color("fillColor", "fill");
+  if (key == "stroke" || (edge && key == "color")) return color("strokeColor", "stroke");
+  if (key == "font" || key == "font-color" || key == "fontColor") return color("fontColor", "font");
+  if (key == "fontSize" || key == "font-size") return number("fontSize");
+  if (key == "opacity") return number("opacity");
+  if (key == "width" || key == "stroke-width") return number("strokeWidth");
+  if (key == "font-family" || key == "fontFamily") {
+    set.keys.emplace_back("fontFamily", value);
+    return {};
+  }
+  if (key == "align" || key == "valign") {
+    set.keys.emplace_back(key == "align" ? "align" : "verticalAlign", core::to_lower(value));
+    return {};
+  }
+  if (key == "theme") {
+    auto theme = require_theme(ctx, value);
+    if (!theme) return theme.error();
+    // An edge takes the theme's line colour; its label the theme's text colour.
+    if (!edge) set.keys.emplace_back("fillColor", theme->fill);
+    set.keys.emplace_back("strokeColor", theme->stroke);
+    set.keys.emplace_back("fontColor", theme->font_color);
+    return {};
+  }
+  if (edge && (key == "exit" || key == "entry")) return add_port(set, key, value);
+  if (edge && (key == "source-arrow" || key == "target-arrow")) {
+    const auto* kind = data::find_arrow_kind(value);
+    if (kind == nullptr) return core::make_error("unknown arrow kind \"" + value + "\"");
+    const std::string end = key == "source-arrow" ? "start" : "end";
+    set.keys.emplace_back(end + "Arrow", std::string(kind->drawio_arrow));
+    set.keys.emplace_back(end + "Fill", kind->filled ? "1" : "0");
+    return {};
+  }
+  if (data::is_drawio_style_key(key)) {  // rounded, dashed, shadow are draw.io's own too
+    auto checked = drawio_style_value(ctx, key, value);
+    if (!checked) return checked.error();
+    set.keys.emplace_back(key, *checked);
+    return {};
+  }
+  std::string keys =
+      "fill stroke font fontSize opacity rounded dashed shadow font-family align valign width "
+      "theme";
+  if (edge) keys += " exit entry source-arrow target-arrow";
+  return core::make_error(
+      "unknown style key \"" + key + "\" for " + (edge ? "an edge" : "a shape") +
+      " — keys: " + keys +
+      ", flags: bold italic underline shadow dashed dotted thick, or a "
+      "draw.io key such as " +
+      (edge ? "edgeStyle, jumpStyle, exitX" : "spacingTop, arcSize, gradientColor"));
+}
+
 core::Result<StyleSet> style_changes(const OpContext& ctx, const std::vector<OpToken>& flags,
-                                     bool edge) {
+                                     std::span<const core::Param> params, bool edge) {
   StyleSet set;
   for (const auto& flag : flags) {
     if (auto added = add_flag(set, flag.text, edge); !added) return added.error();
   }
-  for (const auto& param : ctx.op.params) {
-    const std::string& key = param.key;
-    const std::string& value = param.value;
-    auto color = [&](std::string_view drawio_key, std::string_view kind) -> core::Result<void> {
-      auto parsed = parse_color_param(ctx, value, kind);
-      if (!parsed) return parsed.error();
-      set.keys.emplace_back(drawio_key, *parsed);
-      return {};
-    };
-    core::Result<void> done;
-    if (key == "fill") {
-      done = color("fillColor", "fill");
-    } else if (key == "stroke" || (edge && key == "color")) {
-      done = color("strokeColor", "stroke");
-    } else if (key == "font" || key == "font-color" || key == "fontColor") {
-      done = color("fontColor", "font");
-    } else if (key == "fontSize" || key == "font-size") {
-      set.keys.emplace_back("fontSize", format_number(core::to_number(value).value()));
-    } else if (key == "opacity") {
-      set.keys.emplace_back("opacity", format_number(core::to_number(value).value()));
-    } else if (key == "rounded" || key == "dashed" || key == "shadow") {
-      auto on = parse_bool(value, key);
-      if (!on) return on.error();
-      set.keys.emplace_back(key, *on ? "1" : "0");
-    } else if (key == "font-family" || key == "fontFamily") {
-      set.keys.emplace_back("fontFamily", value);
-    } else if (key == "align") {
-      set.keys.emplace_back("align", core::to_lower(value));
-    } else if (key == "valign") {
-      set.keys.emplace_back("verticalAlign", core::to_lower(value));
-    } else if (key == "theme" && !edge) {
-      auto theme = require_theme(ctx, value);
-      if (!theme) return theme.error();
-      set.keys.emplace_back("fillColor", theme->fill);
-      set.keys.emplace_back("strokeColor", theme->stroke);
-      set.keys.emplace_back("fontColor", theme->font_color);
-    } else if (key == "width" || key == "stroke-width") {
-      set.keys.emplace_back("strokeWidth", format_number(core::to_number(value).value()));
-    } else if (edge && (key == "exit" || key == "entry")) {
-      auto port = port_position(value, key);
-      if (!port) return port.error();
-      set.keys.emplace_back(key + "X", format_number(port->first));
-      set.keys.emplace_back(key + "Y", format_number(port->second));
-      set.keys.emplace_back(key + "Dx", "0");
-      set.keys.emplace_back(key + "Dy", "0");
-    } else if (edge && (key == "source-arrow" || key == "target-arrow")) {
-      const auto* kind = data::find_arrow_kind(value);
-      if (kind == nullptr) return core::make_error("unknown arrow kind \"" + value + "\"");
-      const std::string end = key == "source-arrow" ? "start" : "end";
-      set.keys.emplace_back(end + "Arrow", std::string(kind->drawio_arrow));
-      set.keys.emplace_back(end + "Fill", kind->filled ? "1" : "0");
-    } else if (data::is_drawio_style_key(key)) {
-      if (value.find(';') != std::string::npos || value.find('=') != std::string::npos)
-        return core::make_error("invalid " + key + ":" + value + " — no ';' or '=' in values");
-      set.keys.emplace_back(key, value);
-    } else {
-      std::string keys =
-          "fill stroke font fontSize opacity rounded dashed shadow font-family "
-          "align valign width";
-      keys += edge ? " source-arrow target-arrow" : " theme";
-      return core::make_error("unknown style key \"" + key + "\" — keys: " + keys +
-                              ", flags: bold italic underline shadow dashed dotted thick, or a "
-                              "draw.io key such as spacingTop, arcSize, gradientColor");
+  for (const auto& param : params) {
+    if (param.key == "members" && !edge) {  // which members a group's theme colours
+      set.echo.push_back(param.key + ":" + param.value);
+      continue;
     }
-    if (!done) return done.error();
-    set.echo.push_back(key + ":" + value);
+    if (auto added = add_param(ctx, set, param, edge); !added) return added.error();
+    set.echo.push_back(param.key + ":" + param.value);
   }
   if (set.echo.empty())
     return core::make_error("style needs at least one change",
@@ -208,8 +233,37 @@ std::string label_value(const Cell& cell, std::string_view text) {
 
 }  // namespace
 
+void set_edge_label(OpContext& ctx, const std::string& edge_id, std::string_view text) {
+  // A label kept in a child label cell (draw.io's edgeLabel) is changed there, so the edge does
+  // not show two labels.
+  for (const auto& child : ctx.index().children(edge_id)) {
+    const Cell* cell = ctx.page().find(child);
+    if (cell == nullptr || ctx.index().kind(child) != CellKind::edge_label) continue;
+    if (cell_label(*cell).empty()) continue;
+    ctx.edit.update(child, [&](Cell& label) { label.value = label_value(label, text); });
+    return;
+  }
+  ctx.edit.update(edge_id, [&](Cell& cell) { cell.value = label_value(cell, text); });
+}
+
 std::string stored_label(const Cell& cell, std::string_view text) {
   return label_value(cell, text);
+}
+
+core::Result<std::string> restyle_edges(OpContext& ctx, const EdgeReference& edges,
+                                        const std::vector<OpToken>& flags,
+                                        std::span<const core::Param> params) {
+  auto set = style_changes(ctx, flags, params, true);
+  if (!set) return set.error();
+  // Ports the user chose stay where they are: moves no longer re-route the edge.
+  const bool fixes_ports = std::any_of(set->keys.begin(), set->keys.end(), [](const auto& key) {
+    return key.first.starts_with("exit") || key.first.starts_with("entry");
+  });
+  for (const auto& edge : edges.ids) {
+    ctx.edit.update(edge, [&](Cell& cell) { apply_set(cell, *set); });
+    if (fixes_ports) ctx.edit.set_automatic_ports(edge, false);
+  }
+  return echo(*set);
 }
 
 core::Result<void> verb_style(OpContext& ctx) {
@@ -218,30 +272,13 @@ core::Result<void> verb_style(OpContext& ctx) {
     return core::make_error("style requires a target", {"style Auth fill:#dae8fc bold"});
   // An edge: style A -> B …
   if (tokens.size() >= 3 && tokens[1].is_arrow()) {
-    auto source = resolve_shape_or_group(ctx, tokens[0].text);
-    if (!source) return source.error();
-    auto target = resolve_shape_or_group(ctx, tokens[2].text);
-    if (!target) return target.error();
+    auto edges = resolve_edge_reference(ctx, tokens);
+    if (!edges) return edges.error();
     std::vector<OpToken> flags(tokens.begin() + 3, tokens.end());
-    auto set = style_changes(ctx, flags, true);
-    if (!set) return set.error();
-    auto edges = edges_between(ctx, *source, *target, tokens[1].text != "->");
-    if (edges.empty())
-      return core::make_error(
-          "no edge from " + tokens[0].text + " to " + tokens[2].text,
-          {"connect " + quote_token(tokens[0].text) + " -> " + quote_token(tokens[2].text)});
-    // Ports the user chose stay where they are: moves no longer re-route the edge.
-    const bool fixes_ports = std::any_of(set->keys.begin(), set->keys.end(), [](const auto& key) {
-      return key.first.starts_with("exit") || key.first.starts_with("entry");
-    });
-    for (const auto& edge : edges) {
-      ctx.edit.update(edge, [&](Cell& cell) { apply_set(cell, *set); });
-      if (fixes_ports) ctx.edit.set_automatic_ports(edge, false);
-    }
-    ctx.lines.push_back(core::connection_changed(
-        "styled edge " + display_name(ctx.doc, *source) + "->" + display_name(ctx.doc, *target) +
-        " " + echo(*set) +
-        (edges.size() > 1 ? " (" + core::plural(edges.size(), "edge") + ")" : std::string())));
+    auto changed = restyle_edges(ctx, *edges, flags, ctx.op.params);
+    if (!changed) return changed.error();
+    ctx.lines.push_back(core::connection_changed("styled edge " + edges->name + " " + *changed +
+                                                 edges->count_note()));
     return {};
   }
   std::vector<OpToken> targets{tokens.front()};
@@ -251,7 +288,7 @@ core::Result<void> verb_style(OpContext& ctx) {
       return core::make_error("style: an edge is styled as style SRC -> TGT …");
     (is_flag(tokens[i].text) && !tokens[i].quoted ? flags : targets).push_back(tokens[i]);
   }
-  auto set = style_changes(ctx, flags, false);
+  auto set = style_changes(ctx, flags, ctx.op.params, false);
   if (!set) return set.error();
   // A group name styles the group's container.
   if (targets.size() == 1 && !targets[0].is_selector()) {
@@ -259,14 +296,27 @@ core::Result<void> verb_style(OpContext& ctx) {
     if (!shape) {
       auto group = ctx.index().group_names().lookup(targets[0].text);
       if (group.ids.size() == 1) {
+        // theme: colours the members that follow the group too (members: says which).
+        std::string themed;
+        if (const std::string* theme_name = ctx.op.param("theme")) {
+          auto which = member_coloring(ctx);
+          if (!which) return which.error();
+          themed = theme_group(ctx, group.ids[0], *require_theme(ctx, *theme_name), *which);
+        } else if (ctx.op.has_param("members")) {
+          return core::make_error("members: says which members a theme colours; give theme: too",
+                                  {ctx.op.raw + " theme:green"});
+        }
         ctx.edit.update(group.ids[0], [&](Cell& cell) { apply_set(cell, *set); });
         ctx.lines.push_back(core::property_changed(
             "styled group " + display_name(ctx.doc, group.ids[0]) + " " + echo(*set)));
+        if (!themed.empty()) ctx.lines.push_back(core::detail_line(themed));
         return {};
       }
       return shape.error();
     }
   }
+  if (ctx.op.has_param("members"))
+    return core::make_error("members: is for a group's theme: style GROUP theme:T members:all");
   auto chosen = resolve_targets(ctx, targets, resolve_shape);
   if (!chosen) return chosen.error();
   if (nothing_to_change(ctx, *chosen)) return {};
@@ -286,18 +336,11 @@ core::Result<void> verb_label(OpContext& ctx) {
     if (tokens.size() != 4)
       return core::make_error("label edge requires: label SRC -> TGT \"text\"",
                               {"label Web -> API \"calls\""});
-    auto source = resolve_shape_or_group(ctx, tokens[0].text);
-    if (!source) return source.error();
-    auto target = resolve_shape_or_group(ctx, tokens[2].text);
-    if (!target) return target.error();
-    auto edges = edges_between(ctx, *source, *target, tokens[1].text != "->");
-    if (edges.empty())
-      return core::make_error("no edge from " + tokens[0].text + " to " + tokens[2].text);
-    ctx.edit.update(edges.front(),
-                    [&](Cell& cell) { cell.value = label_value(cell, tokens[3].text); });
-    ctx.lines.push_back(core::connection_changed(one_line(display_name(ctx.doc, *source)) + "->" +
-                                                 one_line(display_name(ctx.doc, *target)) +
-                                                 " labeled \"" + one_line(tokens[3].text) + "\""));
+    auto edges = resolve_edge_reference(ctx, tokens);
+    if (!edges) return edges.error();
+    set_edge_label(ctx, edges->ids.front(), tokens[3].text);
+    ctx.lines.push_back(core::connection_changed(one_line(edges->name) + " labeled \"" +
+                                                 one_line(tokens[3].text) + "\""));
     return {};
   }
   if (tokens.size() != 2)

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "domains/drawio/data/colors.hpp"
+#include "domains/drawio/data/style_keys.hpp"
 #include "domains/drawio/data/themes.hpp"
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
@@ -176,6 +177,76 @@ core::Result<bool> parse_bool(std::string_view text, std::string_view param) {
                           " — use true or false");
 }
 
+namespace {
+
+// The op with its `key:written` token replaced by `key:fixed` (or by `replacement` whole); ""
+// when the token is not found as written.
+std::string op_with(const OpContext& ctx, std::string_view key, std::string_view written,
+                    std::string_view replacement) {
+  std::string op = ctx.op.raw;
+  const std::string token = std::string(key) + ":" + std::string(written);
+  const auto at = op.find(token);
+  if (at == std::string::npos) return {};
+  op.replace(at, token.size(), replacement);
+  return op;
+}
+
+bool is_face(std::string_view value) {
+  const std::string_view face = value.substr(0, value.find('@'));
+  return face == "top" || face == "bottom" || face == "left" || face == "right";
+}
+
+}  // namespace
+
+core::Result<std::string> drawio_style_value(const OpContext& ctx, std::string_view key,
+                                             std::string_view value) {
+  const std::string named = std::string(key) + ":" + std::string(value);
+  if (value.find(';') != std::string_view::npos || value.find('=') != std::string_view::npos)
+    return core::make_error("invalid " + named + " — no ';' or '=' in values");
+  const data::StyleValueRule* rule = data::style_value_rule(key);
+  if (rule == nullptr || value.empty()) return std::string(value);  // "" removes the key
+  std::vector<std::string> hints;
+  auto hint = [&](std::string_view replacement) {
+    if (std::string op = op_with(ctx, key, value, replacement); !op.empty())
+      hints.push_back(std::move(op));
+  };
+  switch (rule->form) {
+    case data::StyleValueForm::number: {
+      if (auto number = core::to_number(value)) return format_number(*number);
+      const bool port = key.starts_with("exit") || key.starts_with("entry");
+      if (port && is_face(value)) {
+        const std::string end(key.starts_with("exit") ? "exit" : "entry");
+        hint(end + ":" + std::string(value));
+        return core::make_error("invalid " + named + " — " + std::string(key) +
+                                    " is a fraction of the shape (0 … 1); a face is " + end + ":" +
+                                    std::string(value),
+                                std::move(hints));
+      }
+      return core::make_error("invalid " + named + " — " + std::string(key) + " takes a number");
+    }
+    case data::StyleValueForm::flag: {
+      if (auto on = parse_bool(value, key)) return std::string(*on ? "1" : "0");
+      hint(std::string(key) + ":1");
+      return core::make_error("invalid " + named + " — " + std::string(key) + " takes 0 or 1",
+                              std::move(hints));
+    }
+    case data::StyleValueForm::choice: {
+      std::vector<std::string> choices(rule->choices.begin(), rule->choices.end());
+      for (const auto& choice : choices) {
+        if (core::to_lower(choice) == core::to_lower(value)) return choice;
+      }
+      for (const auto& close : core::closest_matches(value, choices, 1))
+        hint(std::string(key) + ":" + close);
+      std::string list;
+      for (const auto& choice : choices)
+        list += (list.empty() ? "" : ", ") + choice;
+      return core::make_error("invalid " + named + " — " + std::string(key) + " is one of " + list,
+                              std::move(hints));
+    }
+  }
+  return std::string(value);
+}
+
 core::Result<std::string> parse_color_param(const OpContext& ctx, std::string_view text,
                                             std::string_view param) {
   if (auto color = data::parse_color(text)) return *color;
@@ -234,6 +305,100 @@ void apply_theme(Style& style, const ThemeColors& theme) {
   } else {
     style.erase("fontColor");
   }
+}
+
+namespace {
+
+constexpr std::size_t kMaxNamedMembers = 12;
+constexpr int kMaxGroupDepth = 64;
+
+// Whether a member follows its group's colours: no fill of its own, add's default colours, or
+// the colours the group has now (an earlier group theme gave them).
+bool follows_group(const OpContext& ctx, const Cell& member, const Cell& group) {
+  const auto fill = member.style_value("fillColor");
+  if (!fill) return true;
+  const std::string lower = core::to_lower(*fill);
+  if (const auto plain = find_theme_colors(ctx.doc, kDefaultTheme);
+      plain && lower == core::to_lower(plain->fill))
+    return true;
+  const auto group_fill = group.style_value("fillColor");
+  return group_fill && *group_fill != "none" && lower == core::to_lower(*group_fill);
+}
+
+// The shapes inside a group, nested groups' shapes too, in document order.
+std::vector<std::string> shapes_inside(const OpContext& ctx, const std::string& group_id) {
+  std::vector<std::string> out;
+  for (const Cell& cell : ctx.page().cells()) {
+    if (ctx.index().kind(cell.id) != CellKind::shape) continue;
+    std::string_view parent = cell.parent ? std::string_view(*cell.parent) : std::string_view();
+    for (int depth = 0; depth < kMaxGroupDepth && !parent.empty(); ++depth) {
+      if (parent == group_id) {
+        out.push_back(cell.id);
+        break;
+      }
+      if (ctx.index().kind(parent) != CellKind::group) break;
+      const Cell* up = ctx.page().find(parent);
+      parent = up != nullptr && up->parent ? std::string_view(*up->parent) : std::string_view();
+    }
+  }
+  return out;
+}
+
+std::string names_text(const OpContext& ctx, const std::vector<std::string>& ids) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size() && i < kMaxNamedMembers; ++i)
+    out += (i > 0 ? ", " : "") + one_line(display_name(ctx.doc, ids[i]));
+  if (ids.size() > kMaxNamedMembers)
+    out += ", … " + std::to_string(ids.size() - kMaxNamedMembers) + " more";
+  return out;
+}
+
+}  // namespace
+
+core::Result<MemberColoring> member_coloring(const OpContext& ctx) {
+  const std::string* which = ctx.op.param("members");
+  if (which == nullptr || *which == "plain") return MemberColoring::plain;
+  if (*which == "all") return MemberColoring::all;
+  if (*which == "none") return MemberColoring::none;
+  return core::make_error("invalid members:" + *which + " — plain, all or none");
+}
+
+std::string theme_group(OpContext& ctx, const std::string& group_id, const ThemeColors& theme,
+                        MemberColoring which) {
+  const Cell* group = ctx.page().find(group_id);
+  if (group == nullptr) return {};
+  std::vector<std::string> coloured, kept;
+  for (const auto& id : shapes_inside(ctx, group_id)) {
+    const Cell* member = ctx.page().find(id);
+    if (member == nullptr || member->is_text()) continue;
+    const bool colour = which == MemberColoring::all ||
+                        (which == MemberColoring::plain && follows_group(ctx, *member, *group));
+    (colour ? coloured : kept).push_back(id);
+  }
+  // The members first: whether one follows the group is read from the group's colours before.
+  for (const auto& id : coloured) {
+    ctx.edit.update(id, [&](Cell& cell) {
+      if (!cell.style) cell.style = Style{};
+      apply_theme(*cell.style, theme);
+      cell.style->set_trailing_semicolon(true);
+    });
+  }
+  ctx.edit.update(group_id, [&](Cell& cell) {
+    if (!cell.style) cell.style = Style{};
+    apply_theme(*cell.style, theme);
+    cell.style->set("dashed", "0");
+    cell.style->set_trailing_semicolon(true);
+  });
+  std::string text = "theme " + theme.name + ": the container";
+  if (!coloured.empty())
+    text +=
+        " and " + core::plural(coloured.size(), "member") + " (" + names_text(ctx, coloured) + ")";
+  if (!kept.empty())
+    text += "; " + core::plural(kept.size(), "member") + " kept " +
+            (which == MemberColoring::none ? "their colours (members:none)"
+                                           : "their own colours (members:all recolours them)") +
+            ": " + names_text(ctx, kept);
+  return text;
 }
 
 std::string theme_name_of(const DrawioDocument& doc, const Cell& cell) {

@@ -14,6 +14,7 @@ namespace {
 
 constexpr std::size_t kMaxEdgesPerOp = 10'000;
 constexpr std::size_t kMaxSpreadDegree = 12;
+constexpr std::size_t kMaxExistingSaid = 5;  // edges found existing, one line each
 
 enum class Face { top, right, bottom, left };
 
@@ -94,10 +95,20 @@ core::Result<std::pair<double, double>> parse_port(std::string_view text, std::s
 struct EdgeLook {
   std::string base =
       "edgeStyle=orthogonalEdgeStyle;rounded=1;orthogonalLoop=1;jettySize=auto;html=1;";
-  std::vector<std::pair<std::string, std::string>> keys;  // set after the base
-  std::vector<std::string> removed;                       // keys taken out of the base
-  std::vector<std::string> words;                         // for the reply
+  std::vector<std::pair<std::string, std::string>> keys;    // set after the base
+  std::vector<std::string> removed;                         // keys taken out of the base
+  std::vector<std::pair<std::string, std::string>> drawio;  // draw.io keys, set last
+  std::vector<std::string> words;                           // for the reply
+  bool sets_ports = false;  // exit:/entry: or a draw.io port key: the user chose the ports
 };
+
+bool is_connect_key(std::string_view key) {
+  for (std::string_view declared : {"label", "style", "exit", "entry", "source-arrow",
+                                    "target-arrow", "stroke", "color", "width", "new"}) {
+    if (key == declared) return true;
+  }
+  return false;
+}
 
 core::Result<void> add_edge_style(EdgeLook& look, std::string_view word) {
   if (word == "dashed") {
@@ -179,6 +190,15 @@ core::Result<EdgeLook> edge_look(const OpContext& ctx, std::string_view arrow) {
   }
   if (auto width = ctx.op.number("width"))
     look.keys.emplace_back("strokeWidth", format_number(*width));
+  look.sets_ports = ctx.op.has_param("exit") || ctx.op.has_param("entry");
+  for (const auto& param : ctx.op.params) {
+    if (is_connect_key(param.key)) continue;
+    auto value = drawio_style_value(ctx, param.key, param.value);
+    if (!value) return value.error();
+    look.drawio.emplace_back(param.key, *value);
+    look.words.push_back(param.key + ":" + param.value);
+    if (param.key.starts_with("exit") || param.key.starts_with("entry")) look.sets_ports = true;
+  }
   return look;
 }
 
@@ -261,7 +281,7 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
   const std::string* exit = ctx.op.param("exit");
   const std::string* entry = ctx.op.param("entry");
   std::optional<Face> auto_exit, auto_entry;
-  if (exit != nullptr || entry != nullptr) {
+  if (look.sets_ports) {
     if (exit != nullptr) {
       auto port = parse_port(*exit, "exit");
       if (!port) return port.error();
@@ -292,6 +312,13 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
     style.set("entryDx", "0");
     style.set("entryDy", "0");
   }
+  for (const auto& [key, value] : look.drawio) {
+    if (value.empty()) {
+      style.erase(key);
+    } else {
+      style.set(key, value);
+    }
+  }
   style.set_trailing_semicolon(true);
   edge.style = std::move(style);
   edge.edge = true;
@@ -315,6 +342,29 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
   for (const auto& word : look.words)
     text += " " + word;
   return core::connection_changed(text);
+}
+
+// The text of an edge's label: its value, else its first labelled label cell.
+std::string edge_text(const OpContext& ctx, const std::string& edge_id) {
+  const Cell* edge = ctx.page().find(edge_id);
+  if (edge == nullptr) return {};
+  if (std::string label = cell_label(*edge); !label.empty()) return label;
+  for (const auto& child : ctx.index().children(edge_id)) {
+    const Cell* cell = ctx.page().find(child);
+    if (cell != nullptr && ctx.index().kind(child) == CellKind::edge_label) {
+      if (std::string label = cell_label(*cell); !label.empty()) return label;
+    }
+  }
+  return {};
+}
+
+// Whether one of `edges` is the edge the op asks for: same ends (the caller chose them) and,
+// when the op gives label:, the same label.
+bool has_same_edge(const OpContext& ctx, const std::vector<std::string>& edges) {
+  const std::string* label = ctx.op.param("label");
+  return std::any_of(edges.begin(), edges.end(), [&](const std::string& id) {
+    return label == nullptr || edge_text(ctx, id) == *label;
+  });
 }
 
 }  // namespace
@@ -381,6 +431,13 @@ core::Result<void> verb_connect(OpContext& ctx) {
   if (planned > kMaxEdgesPerOp)
     return core::make_error("connect would create " + std::to_string(planned) +
                             " edges; the limit per op is " + std::to_string(kMaxEdgesPerOp));
+  std::size_t existing_found = 0;
+  bool add_again = false;
+  if (const std::string* again = ctx.op.param("new")) {
+    auto parsed = parse_bool(*again, "new");
+    if (!parsed) return parsed.error();
+    add_again = *parsed;
+  }
   for (std::size_t i = 0; i + 1 < ends.size(); ++i) {
     const std::string& arrow = tokens[2 * i + 1].text;
     auto look = edge_look(ctx, arrow);
@@ -389,23 +446,36 @@ core::Result<void> verb_connect(OpContext& ctx) {
       for (const auto& target : ends[i + 1]) {
         // Selector expansions skip self edges; an explicit `A -> A` makes one.
         if (source == target && (ends[i].size() > 1 || ends[i + 1].size() > 1)) continue;
-        const std::size_t before = edges_between(ctx, source, target, arrow != "->").size();
+        const auto existing = edges_between(ctx, source, target, arrow != "->");
+        const std::string pair =
+            display_name(ctx.doc, source) + " " + arrow + " " + display_name(ctx.doc, target);
+        if (!add_again && has_same_edge(ctx, existing)) {
+          // A retried call must not double the diagram's edges.
+          if (++existing_found <= kMaxExistingSaid)
+            ctx.lines.push_back(core::warning_line(
+                pair + " exists already; nothing added (new:true adds another beside it; style " +
+                pair + " … changes the one there)"));
+          continue;
+        }
         auto line = connect_pair(ctx, source, target, *look, arrow);
         if (!line) return line.error();
         ctx.lines.push_back(std::move(*line));
-        if (before > 0) {
+        if (!existing.empty() && !add_again) {
           // A second edge beside the first is rarely what was meant: say so, and how to change
           // the one that is there instead.
-          const std::string pair =
-              display_name(ctx.doc, source) + " " + arrow + " " + display_name(ctx.doc, target);
-          ctx.lines.push_back(core::warning_line(
-              pair + " already had " + core::plural(before, "edge") + "; now " +
-              std::to_string(before + 1) + " run side by side (to change the existing one: " +
-              "style " + pair + " …; to drop it: disconnect " + pair + ")"));
+          ctx.lines.push_back(
+              core::warning_line(pair + " already had " + core::plural(existing.size(), "edge") +
+                                 "; now " + std::to_string(existing.size() + 1) +
+                                 " run side by side (to change the existing one: " + "style " +
+                                 pair + " …; to drop it: disconnect " + pair + ")"));
         }
       }
     }
   }
+  if (existing_found > kMaxExistingSaid)
+    ctx.lines.push_back(core::warning_line("… and " +
+                                           std::to_string(existing_found - kMaxExistingSaid) +
+                                           " more edges exist already; nothing added for them"));
   return {};
 }
 
@@ -420,6 +490,45 @@ std::vector<std::string> edges_between(const OpContext& ctx, const std::string& 
       found.push_back(edge_id);
   }
   return found;
+}
+
+std::string EdgeReference::count_note() const {
+  return ids.size() > 1 ? " (" + core::plural(ids.size(), "edge") + ")" : std::string();
+}
+
+namespace {
+
+// The op as written with its two edge ends exchanged (`style B -> A …` for `style A -> B …`).
+std::string reversed_op(const OpContext& ctx, std::span<const OpToken> tokens) {
+  std::string op = ctx.op.verb + " " + core::quote_token(tokens[2].text) + " " + tokens[1].text +
+                   " " + core::quote_token(tokens[0].text);
+  for (std::size_t i = 3; i < tokens.size(); ++i)
+    op += " " + (tokens[i].quoted ? core::quote_token(tokens[i].text) : tokens[i].text);
+  for (const auto& param : ctx.op.params)
+    op += " " + param.key + ":" + core::quote_token(param.value);
+  return op;
+}
+
+}  // namespace
+
+core::Result<EdgeReference> resolve_edge_reference(const OpContext& ctx,
+                                                   std::span<const OpToken> tokens) {
+  auto source = resolve_shape_or_group(ctx, tokens[0].text);
+  if (!source) return source.error();
+  auto target = resolve_shape_or_group(ctx, tokens[2].text);
+  if (!target) return target.error();
+  EdgeReference edges{*source, *target, {}, {}};
+  edges.name = one_line(display_name(ctx.doc, *source)) + tokens[1].text +
+               one_line(display_name(ctx.doc, *target));
+  edges.ids = edges_between(ctx, *source, *target, tokens[1].text != "->");
+  if (!edges.ids.empty()) return edges;
+  const std::string what = "no edge from " + tokens[0].text + " to " + tokens[2].text;
+  if (!edges_between(ctx, *target, *source, false).empty())
+    return core::make_error(
+        what + "; the edge runs from " + tokens[2].text + " to " + tokens[0].text,
+        {reversed_op(ctx, tokens)});
+  return core::make_error(what, {"connect " + core::quote_token(tokens[0].text) + " " +
+                                 tokens[1].text + " " + core::quote_token(tokens[2].text)});
 }
 
 core::Result<void> verb_disconnect(OpContext& ctx) {

@@ -31,7 +31,9 @@ core::Result<void> verb_title(OpContext& ctx) {
     return core::make_error("title requires the title text", {"title \"System Architecture\""});
   const std::string title = ctx.op.positionals[0];
   ctx.edit.update_state([&](DocumentState& state) { state.title = title; });
-  ctx.lines.push_back(core::property_changed("title set to \"" + title + "\""));
+  ctx.lines.push_back(core::property_changed(
+      "title set to \"" + title +
+      "\" (for this session: a draw.io file keeps no title, its file name is the title)"));
   return {};
 }
 

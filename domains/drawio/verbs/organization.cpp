@@ -67,12 +67,17 @@ core::Result<void> verb_group(OpContext& ctx) {
   group.style = Style::parse(
       "rounded=0;whiteSpace=wrap;html=1;container=1;collapsible=0;verticalAlign=top;"
       "fontStyle=1;dashed=1;fillColor=none;strokeColor=#666666;");
+  std::optional<ThemeColors> theme;
   if (const std::string* theme_name = ctx.op.param("theme")) {
-    auto theme = require_theme(ctx, *theme_name);
-    if (!theme) return theme.error();
-    apply_theme(*group.style, *theme);
-    group.style->set("dashed", "0");
+    auto found = require_theme(ctx, *theme_name);
+    if (!found) return found.error();
+    theme = *found;
   }
+  auto which = member_coloring(ctx);
+  if (!which) return which.error();
+  if (!theme && ctx.op.has_param("members"))
+    return core::make_error("members: says which members a theme colours; give theme: too",
+                            {ctx.op.raw + " theme:green"});
   group.value = stored_label(group, *name);
   group.vertex = true;
   group.parent = parent.empty() ? ctx.doc.active_layer() : parent;
@@ -90,6 +95,7 @@ core::Result<void> verb_group(OpContext& ctx) {
   fit_group(ctx, group_id);
   ctx.lines.push_back(
       core::created("group " + *name + " (" + core::plural(members.size(), "shape") + ")"));
+  if (theme) ctx.lines.push_back(core::detail_line(theme_group(ctx, group_id, *theme, *which)));
   return {};
 }
 

@@ -248,18 +248,19 @@ core::Result<void> verb_resize(OpContext& ctx) {
   for (const auto& id : ids) {
     const Rect r = bounds_of(ctx, id);
     place_cell(ctx, id, r.x, r.y, *size);
-    // Badges keep their corner.
+    // Badges keep their place on the shape's outline (a corner, a side's middle, the centre):
+    // their centre stays at the same fraction of the shape's width and height.
     const auto children = ctx.index().children(id);  // copy: updates reorder it
     for (const auto& child : children) {
-      if (ctx.index().kind(child) != CellKind::badge) continue;
+      if (ctx.index().kind(child) != CellKind::badge || r.width <= 0 || r.height <= 0) continue;
       ctx.edit.update(child, [&](Cell& badge) {
-        if (!badge.geometry || !badge.style) return;
-        auto pos = badge.style->get(kBadgeStyleKey).value_or("top-right");
-        auto [bx, by] =
-            badge_position(pos, size->first, size->second, badge.geometry->width.value_or(20),
-                           badge.geometry->height.value_or(20));
-        badge.geometry->x = bx;
-        badge.geometry->y = by;
+        if (!badge.geometry) return;
+        Geometry& g = *badge.geometry;
+        const double w = g.width.value_or(0), h = g.height.value_or(0);
+        const double fx = (g.x.value_or(0) + w / 2) / r.width;
+        const double fy = (g.y.value_or(0) + h / 2) / r.height;
+        g.x = std::round((fx * size->first - w / 2) * 100) / 100;
+        g.y = std::round((fy * size->second - h / 2) * 100) / 100;
       });
     }
     ctx.lines.push_back(core::property_changed("resized " + display_name(ctx.doc, id) + " to " +

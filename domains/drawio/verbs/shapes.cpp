@@ -236,10 +236,7 @@ std::string add_badge_cell(OpContext& ctx, const std::string& shape_id, const st
   auto [x, y] = badge_offset(position, shape_w, shape_h, w, h);
   Cell badge;
   badge.id = ctx.doc.allocate_id();
-  badge.style = Style::parse(
-      "rounded=1;arcSize=50;whiteSpace=wrap;html=1;fontSize=10;fillColor=#f8cecc;"
-      "strokeColor=#b85450;" +
-      std::string(kBadgeStyleKey) + "=" + std::string(position) + ";");
+  badge.style = Style::parse(kBadgeStyle);
   badge.value = stored_label(badge, text);
   badge.vertex = true;
   badge.parent = shape_id;
@@ -256,11 +253,6 @@ std::string add_badge_cell(OpContext& ctx, const std::string& shape_id, const st
 std::string make_badge(OpContext& ctx, const std::string& shape_id, const std::string& text,
                        std::string_view position) {
   return add_badge_cell(ctx, shape_id, text, position);
-}
-
-std::pair<double, double> badge_position(std::string_view position, double shape_w, double shape_h,
-                                         double badge_w, double badge_h) {
-  return badge_offset(position, shape_w, shape_h, badge_w, badge_h);
 }
 
 core::Result<void> verb_add(OpContext& ctx) {
@@ -294,7 +286,7 @@ core::Result<void> verb_add(OpContext& ctx) {
     if (!found) return found.error();
     theme = *found;
   } else if (kind->themed) {
-    theme = find_theme_colors(ctx.doc, "blue");
+    theme = find_theme_colors(ctx.doc, kDefaultTheme);
   }
 
   std::size_t count = 1;
@@ -316,6 +308,12 @@ core::Result<void> verb_add(OpContext& ctx) {
     group_id = *group;
   }
   const std::string parent = group_id.empty() ? ctx.doc.active_layer() : group_id;
+  // A shape added to a themed group takes the group's theme unless the op or its type names one.
+  if (!group_id.empty() && kind->themed && kind->theme.empty() && !op.has_param("theme")) {
+    if (const std::string group_theme = theme_name_of(ctx.doc, *ctx.page().find(group_id));
+        !group_theme.empty())
+      theme = find_theme_colors(ctx.doc, group_theme);
+  }
 
   std::string previous;
   for (std::size_t n = 1; n <= count; ++n) {
@@ -342,8 +340,8 @@ core::Result<void> verb_add(OpContext& ctx) {
     cell.style->set_trailing_semicolon(true);
     cell.value = stored_label(cell, label);
     if (theme) apply_theme(*cell.style, *theme);
-    if (kind->custom) cell.attributes.set(kTypeAttribute, kind->type);
-    if (aliased) cell.attributes.set(kAliasAttribute, typed_label + suffix);
+    if (kind->custom) cell.notes.type = kind->type;
+    if (aliased) cell.notes.alias = typed_label + suffix;
     cell.vertex = true;
     cell.parent = parent;
     auto [ox, oy] = child_origin(ctx.page(), parent);

@@ -15,6 +15,19 @@ using core::VerbSpec;
 const std::vector<std::string> kDirections{
     "below", "above", "left", "right", "below-right", "below-left", "above-right", "above-left"};
 
+core::OpenKeys drawio_keys() {
+  return {"any draw.io style key (fillColor, rounded, edgeStyle, exitX, …)",
+          [](std::string_view name) { return data::is_drawio_style_key(name); },
+          data::drawio_style_keys()};
+}
+
+// Which members a group's theme colours (see MemberColoring).
+core::KeySpec members_key() {
+  return choice_key("members", {"plain", "all", "none"},
+                    "with theme: on a group — plain: members without colours of their own "
+                    "(default), all, none: the container only");
+}
+
 core::KeySpec color_key(std::string name, std::string description = {}) {
   return key(std::move(name), "C", std::move(description));
 }
@@ -36,7 +49,7 @@ void add_shape_verbs(core::VerbTable<OpContext>& verbs) {
                 .deletes(),
             verb_remove);
   verbs.add(VerbSpec{"define", "NAME | theme NAME", "shapes",
-                     "custom types (base:) and themes (fill: stroke:)"}
+                     "custom types (base:) and themes (fill: stroke:) for this session"}
                 .with(key("base", "TYPE"))
                 .with(key("theme", "T"))
                 .with(key("badge", "\"text\""))
@@ -51,17 +64,20 @@ void add_shape_verbs(core::VerbTable<OpContext>& verbs) {
 
 void add_connection_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"connect", "SRC ->|<->|-- TGT [-> TGT…]", "connections",
-                     "edges; endpoints may be selectors"}
+                     "edges; endpoints may be selectors; an edge that exists is not added again"}
                 .with(key("label", "\"text\""))
                 .with(key("style", "dashed,thick…"))
-                .with(key("exit", "FACE[@0..1]"))
-                .with(key("entry", "FACE[@0..1]"))
+                .with(key("exit", "FACE[@0..1]", "where it leaves its source"))
+                .with(key("entry", "FACE[@0..1]", "where it enters its target"))
                 .with(key("source-arrow", "K"))
                 .with(key("target-arrow", "K"))
                 .with(color_key("stroke").also({"color"}))
                 .with(number_key("width", "N", "stroke width").between(0.5, 50))
+                .with(core::bool_key("new", "add the edge even when the same one exists"))
                 .arrows()
-                .example("connect Web -> Orders label:\"HTTPS\""),
+                .accepting(drawio_keys())
+                .example("connect Web -> Orders label:\"HTTPS\"")
+                .example("connect Web -> Orders exit:bottom entry:top edgeStyle:elbowEdgeStyle"),
             verb_connect);
   verbs.add(
       VerbSpec{"disconnect", "SRC -> TGT [all]", "connections", "remove edges"}.arrows().deletes(),
@@ -83,18 +99,18 @@ void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
           .with(key("shadow", "0|1"))
           .with(choice_key("align", {"left", "center", "right"}))
           .with(choice_key("valign", {"top", "middle", "bottom"}))
-          .with(key("theme", "T"))
+          .with(key("theme", "T", "on a group: the container and the members that follow it"))
+          .with(members_key())
           .with(number_key("width", "N", "stroke width").between(0.5, 50).also({"stroke-width"}))
           .with(key("source-arrow", "K"))
           .with(key("target-arrow", "K"))
           .with(key("exit", "FACE[@0..1]", "edges: where it leaves its source"))
           .with(key("entry", "FACE[@0..1]", "edges: where it enters its target"))
           .arrows()
-          .accepting({"any draw.io style key (fillColor, rounded, arcSize, …)",
-                      [](std::string_view name) { return data::is_drawio_style_key(name); },
-                      data::drawio_style_keys()})
+          .accepting(drawio_keys())
           .example("style Auth fill:#dae8fc bold")
-          .example("style Web -> Orders dashed stroke:red"),
+          .example("style Web -> Orders dashed stroke:red")
+          .example("style Web -> Orders exit:top entry:bottom jumpStyle:arc"),
       verb_style);
   verbs.add(VerbSpec{"label", "REF \"text\" | SRC -> TGT \"text\"", "appearance",
                      "rename a shape or label an edge"}
@@ -144,9 +160,11 @@ void add_structure_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(
       VerbSpec{"group", "REF|@SEL…", "organization", "a container around shapes (groups nest)"}
           .with(key("as", "\"Name\"").require())
-          .with(key("theme", "T"))
+          .with(key("theme", "T", "the container and the members that follow it"))
+          .with(members_key())
           .with(key("in", "GROUP"))
-          .example("group Web Orders as:Backend theme:green"),
+          .example("group Web Orders as:Backend theme:green")
+          .example("group Auth Gateway as:Edge theme:purple members:none"),
       verb_group);
   verbs.add(VerbSpec{"ungroup", "\"Name\"", "organization", "dissolve a group, keep its shapes"},
             verb_ungroup);
@@ -160,7 +178,8 @@ void add_structure_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(key("to", "LAYER").only_for({"move"}))
                 .with(key("as", "\"New\"").only_for({"rename"})),
             verb_layer);
-  verbs.add(VerbSpec{"title", "\"Diagram Title\"", "meta", "the diagram's title (saved)"},
+  verbs.add(VerbSpec{"title", "\"Diagram Title\"", "meta",
+                     "the session's title (a draw.io file keeps none: its name is the title)"},
             verb_title);
   verbs.add(VerbSpec{"load", "list|aws|azure|gcp|k8s|cisco|ibm", "meta",
                      "stencil packs: their ids become types"},
@@ -177,7 +196,8 @@ void add_structure_verbs(core::VerbTable<OpContext>& verbs) {
 }
 
 void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
-  verbs.add(VerbSpec{"modify", "REF|@SEL", "universal", "set any property in place"}
+  verbs.add(VerbSpec{"modify", "REF|@SEL | SRC -> TGT", "universal",
+                     "set any property in place (shapes, groups, edges)"}
                 .with(key("label", "\"text\""))
                 .with(key("alias", "NAME"))
                 .with(number_key("x"))
@@ -188,12 +208,19 @@ void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(color_key("stroke"))
                 .with(color_key("font"))
                 .with(key("theme", "T"))
+                .with(members_key())
+                .with(key("exit", "FACE[@0..1]", "edges"))
+                .with(key("entry", "FACE[@0..1]", "edges"))
+                .with(key("source-arrow", "K", "edges"))
+                .with(key("target-arrow", "K", "edges"))
+                .arrows()
                 .accepting({"prop.NAME or any draw.io style key",
                             [](std::string_view name) {
                               return name.starts_with("prop.") || data::is_drawio_style_key(name);
                             },
                             data::drawio_style_keys()})
-                .example("modify @type:db fill:#fff2cc shadow:1"),
+                .example("modify @type:db fill:#fff2cc shadow:1")
+                .example("modify Web -> Orders label:\"HTTPS\" rounded:0 exitX:1 exitY:0.5"),
             verb_modify);
   verbs.add(VerbSpec{"copy", "REF|@SEL…", "universal", "duplicate shapes with the edges among them"}
                 .with(key("to", "X,Y"))

@@ -1,5 +1,6 @@
 // The FCP draft's universal verbs: modify (any property in place), copy (shapes with the edges
 // among them), repeat (numbered copies at successive offsets).
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <unordered_map>
@@ -52,7 +53,7 @@ std::vector<std::string> clone_shapes(OpContext& ctx, const std::vector<std::str
       copy.wrapper = original->wrapper;
     }
     copy.value = stored_label(copy, relabel(cell_label(*original)));
-    copy.attributes.erase(kAliasAttribute);
+    copy.notes.alias.clear();
     if (copy.geometry) {
       copy.geometry->x = copy.geometry->x.value_or(0) + dx;
       copy.geometry->y = copy.geometry->y.value_or(0) + dy;
@@ -97,6 +98,78 @@ std::vector<std::string> clone_shapes(OpContext& ctx, const std::vector<std::str
   return created;
 }
 
+// A custom property name: prop.NAME with NAME of letters, digits, _ - . (not id or label).
+core::Result<void> check_property(const std::string& key) {
+  if (key.size() == 5 || !is_style_key_name(key.substr(5)) || key.substr(5) == "id" ||
+      key.substr(5) == "label")
+    return core::make_error("modify " + key + " — a property name of letters, digits, _ - .");
+  return {};
+}
+
+void set_property(Cell& cell, const std::string& key, const std::string& value) {
+  if (!cell.wrapper) {
+    cell.wrapper = Wrapper{};
+    cell.wrapper->element = "object";
+  }
+  if (value.empty()) {
+    cell.wrapper->attributes.erase(key.substr(5));
+  } else {
+    cell.wrapper->attributes.set(key.substr(5), value);
+  }
+}
+
+// modify SRC -> TGT key:value…: the label, custom properties, and the edge's look as `style`
+// sets it (width: is the line's width).
+core::Result<void> modify_edges(OpContext& ctx, const std::vector<OpToken>& tokens) {
+  if (tokens.size() != 3) {
+    // Words after the edge are style's flags (dashed, curved, …): the same op as style.
+    std::string op = "style";
+    for (const auto& token : tokens)
+      op += " " + (token.quoted ? core::quote_token(token.text) : token.text);
+    for (const auto& param : ctx.op.params)
+      op += " " + param.key + ":" + core::quote_token(param.value);
+    return core::make_error(
+        "modify takes key:value changes (one edge: modify SRC -> TGT "
+        "key:value); words such as dashed or curved are style's flags",
+        {op});
+  }
+  auto edges = resolve_edge_reference(ctx, tokens);
+  if (!edges) return edges.error();
+  std::vector<core::Param> look;
+  std::string echo;
+  for (const auto& param : ctx.op.params) {
+    const std::string& key = param.key;
+    if (key == "x" || key == "y" || key == "height" || key == "h" || key == "alias" ||
+        key == "members")
+      return core::make_error("modify " + key +
+                              ": is for shapes; an edge takes label:, prop.NAME, "
+                              "its look (stroke: width: dashed: rounded: theme: …), exit:/entry: "
+                              "and any draw.io style key (edgeStyle, jumpStyle, exitX, …)");
+    if (key == "label" && edges->ids.size() > 1)
+      return core::make_error("modify label: needs a single edge; " + edges->name + " names " +
+                              std::to_string(edges->ids.size()));
+    if (key.starts_with("prop.")) {
+      if (auto checked = check_property(key); !checked) return checked.error();
+    } else if (key != "label") {
+      look.push_back(param);
+      if (key == "w") look.back().key = "width";
+    }
+    echo += " " + key + ":" + core::quote_token(param.value);
+  }
+  if (!look.empty()) {
+    if (auto changed = restyle_edges(ctx, *edges, {}, look); !changed) return changed.error();
+  }
+  for (const auto& param : ctx.op.params) {
+    if (param.key == "label") set_edge_label(ctx, edges->ids.front(), param.value);
+    if (!param.key.starts_with("prop.")) continue;
+    for (const auto& id : edges->ids)
+      ctx.edit.update(id, [&](Cell& cell) { set_property(cell, param.key, param.value); });
+  }
+  ctx.lines.push_back(
+      core::connection_changed("modified edge " + edges->name + echo + edges->count_note()));
+  return {};
+}
+
 void report_created(OpContext& ctx, const std::vector<std::string>& created) {
   constexpr std::size_t kShown = 20;
   for (std::size_t i = 0; i < created.size() && i < kShown; ++i)
@@ -115,6 +188,12 @@ core::Result<void> verb_modify(OpContext& ctx) {
         "modify requires targets and key:value changes",
         {"modify Auth label:\"Auth Service\" width:180", "modify @type:db fill:#fff2cc shadow:1",
          "modify Auth prop.owner:alice"});
+  if (tokens.size() >= 3 && tokens[1].is_arrow()) return modify_edges(ctx, tokens);
+  for (const auto& token : tokens) {
+    if (token.is_arrow())
+      return core::make_error("modify: an edge is written SRC -> TGT, first in the op",
+                              {"modify Web -> API rounded:0"});
+  }
   auto targets = resolve_targets(ctx, tokens, resolve_shape_or_group);
   if (!targets) return targets.error();
   const std::vector<std::string>& ids = targets->ids;
@@ -135,17 +214,36 @@ core::Result<void> verb_modify(OpContext& ctx) {
     } else if (key == "theme") {
       if (auto theme = require_theme(ctx, value); !theme) return theme.error();
     } else if (key.starts_with("prop.")) {
-      if (key.size() == 5 || !is_style_key_name(key.substr(5)) || key.substr(5) == "id" ||
-          key.substr(5) == "label")
-        return core::make_error("modify " + key + " — a property name of letters, digits, _ - .");
+      if (auto checked = check_property(key); !checked) return checked.error();
+    } else if (key == "exit" || key == "entry" || key == "source-arrow" || key == "target-arrow") {
+      return core::make_error("modify " + key + ": is for edges: modify SRC -> TGT " + key + ":" +
+                              value);
     } else if (key != "label" && key != "alias" && !is_style_key_name(key)) {
       return core::make_error("modify: \"" + key + "\" is not a property or draw.io style key");
-    } else if (value.find(';') != std::string::npos || value.find('=') != std::string::npos) {
-      return core::make_error("modify " + key + ":" + value + " — no ';' or '=' in values");
+    } else if (key != "label" && key != "alias") {
+      if (auto checked = drawio_style_value(ctx, key, value); !checked) return checked.error();
     }
     echo.push_back(key + ":" + value);
   }
   if (nothing_to_change(ctx, *targets)) return {};
+  // theme: on a group colours the members that follow it too (members: says which).
+  std::vector<std::string> themed;
+  const std::string* theme_name = ctx.op.param("theme");
+  auto which = member_coloring(ctx);
+  if (!which) return which.error();
+  const bool any_group = std::any_of(ids.begin(), ids.end(), [&](const std::string& id) {
+    return ctx.index().kind(id) == CellKind::group;
+  });
+  if (ctx.op.has_param("members") && (theme_name == nullptr || !any_group))
+    return core::make_error(
+        "members: says which members a group's theme colours: modify GROUP "
+        "theme:T members:all");
+  if (theme_name != nullptr) {
+    for (const auto& id : ids) {
+      if (ctx.index().kind(id) == CellKind::group)
+        themed.push_back(theme_group(ctx, id, *require_theme(ctx, *theme_name), *which));
+    }
+  }
   for (const auto& id : ids) {
     Rect r = bounds_of(ctx, id);
     for (const auto& param : ctx.op.params) {
@@ -161,16 +259,13 @@ core::Result<void> verb_modify(OpContext& ctx) {
         place_cell(ctx, id, r.x, r.y, std::pair{r.width, r.height});
         continue;
       }
+      if (key == "members") continue;
       ctx.edit.update(id, [&](Cell& cell) {
         if (!cell.style) cell.style = Style{};
         if (key == "label") {
           cell.value = stored_label(cell, value);
         } else if (key == "alias") {
-          if (value.empty()) {
-            cell.attributes.erase(kAliasAttribute);
-          } else {
-            cell.attributes.set(kAliasAttribute, value);
-          }
+          cell.notes.alias = value;
         } else if (key == "fill") {
           cell.style->set("fillColor", *parse_color_param(ctx, value, key));
         } else if (key == "stroke") {
@@ -180,19 +275,11 @@ core::Result<void> verb_modify(OpContext& ctx) {
         } else if (key == "theme") {
           apply_theme(*cell.style, *require_theme(ctx, value));
         } else if (key.starts_with("prop.")) {
-          if (!cell.wrapper) {
-            cell.wrapper = Wrapper{};
-            cell.wrapper->element = "object";
-          }
-          if (value.empty()) {
-            cell.wrapper->attributes.erase(key.substr(5));
-          } else {
-            cell.wrapper->attributes.set(key.substr(5), value);
-          }
+          set_property(cell, key, value);
         } else if (value.empty()) {
           cell.style->erase(key);
         } else {
-          cell.style->set(key, value);
+          cell.style->set(key, *drawio_style_value(ctx, key, value));
         }
         if (!cell.style->empty()) cell.style->set_trailing_semicolon(true);
       });
@@ -204,8 +291,15 @@ core::Result<void> verb_modify(OpContext& ctx) {
   std::string props;
   for (const auto& item : echo)
     props += " " + item;
-  ctx.lines.push_back(
-      core::property_changed("modified " + core::plural(ids.size(), "shape") + props));
+  const auto groups =
+      static_cast<std::size_t>(std::count_if(ids.begin(), ids.end(), [&](const std::string& id) {
+        return ctx.index().kind(id) == CellKind::group;
+      }));
+  std::string what = groups < ids.size() ? core::plural(ids.size() - groups, "shape") : "";
+  if (groups > 0) what += (what.empty() ? "" : ", ") + core::plural(groups, "group");
+  ctx.lines.push_back(core::property_changed("modified " + what + props));
+  for (const auto& text : themed)
+    ctx.lines.push_back(core::detail_line(text));
   return {};
 }
 

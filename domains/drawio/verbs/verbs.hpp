@@ -2,6 +2,7 @@
 // position, organization, structure, meta, universal), plus the helpers they share.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -84,9 +85,6 @@ std::vector<std::string> remove_shape(OpContext& ctx, std::string_view id);
 // Adds a badge (a small labelled child shown at `position` of the shape); returns its id.
 std::string make_badge(OpContext& ctx, const std::string& shape_id, const std::string& text,
                        std::string_view position);
-// Where a badge of badge_w×badge_h sits relative to its shape's top-left.
-std::pair<double, double> badge_position(std::string_view position, double shape_w, double shape_h,
-                                         double badge_w, double badge_h);
 
 // Re-chooses the automatic ports (faces toward the other end, spread per face) of the edges
 // attached to a shape after it moved. Edges with ports the user gave are left alone.
@@ -94,6 +92,27 @@ void refresh_ports(OpContext& ctx, const std::string& shape_id);
 // Edge ids from `source` to `target` (also target → source when `any_direction`).
 std::vector<std::string> edges_between(const OpContext& ctx, const std::string& source,
                                        const std::string& target, bool any_direction);
+
+// The edges an op names as `SRC ARROW TGT` (its first three tokens): every edge from SRC to
+// TGT, and from TGT to SRC too unless ARROW is ->. Never empty: with none the error says so and
+// offers the op reversed when the edge runs the other way, else the connect that makes it.
+struct EdgeReference {
+  std::string source, target;
+  std::string name;              // "Web->API" as replies write it (the arrow as written)
+  std::vector<std::string> ids;  // in the page's index order
+  // " (2 edges)" when the reference names more than one, else "".
+  std::string count_note() const;
+};
+core::Result<EdgeReference> resolve_edge_reference(const OpContext& ctx,
+                                                   std::span<const OpToken> tokens);
+// Applies flags (dashed, curved, …) and key:values to the edges as `style SRC -> TGT` does;
+// returns what changed, as the reply writes it. Port keys fix the edges' ports.
+core::Result<std::string> restyle_edges(OpContext& ctx, const EdgeReference& edges,
+                                        const std::vector<OpToken>& flags,
+                                        std::span<const core::Param> params);
+
+// Sets an edge's label text: in its label cell when the label is kept in one, else on the edge.
+void set_edge_label(OpContext& ctx, const std::string& edge_id, std::string_view text);
 
 // A layer's display name: its label, "Default" for an unnamed first layer, else Layer-{id}.
 std::string layer_name(const Page& page, const Cell& layer);
@@ -114,6 +133,12 @@ core::Result<std::string> parse_color_param(const OpContext& ctx, std::string_vi
                                             std::string_view param);
 // True for true/1/yes/on, false for false/0/no/off, error otherwise.
 core::Result<bool> parse_bool(std::string_view text, std::string_view param);
+// A value for the draw.io style key `key` as it is written into the style: checked where
+// draw.io reads a number, a flag or one of a few words (data::style_value_rule), flags as 0/1
+// (true, yes, on → 1), other keys as written; "" (removes the key) as is. Errors offer the op
+// corrected (exitX:top → exit:top, edgeStyle:elbow → edgeStyle:elbowEdgeStyle).
+core::Result<std::string> drawio_style_value(const OpContext& ctx, std::string_view key,
+                                             std::string_view value);
 
 // The 9 region cells over the page content (or an 800x600 canvas): top-left of a w×h box
 // centred in region (row, col).
@@ -127,6 +152,17 @@ struct ThemeColors {
 std::optional<ThemeColors> find_theme_colors(const DrawioDocument& doc, std::string_view name);
 core::Result<ThemeColors> require_theme(const OpContext& ctx, std::string_view name);
 void apply_theme(Style& style, const ThemeColors& theme);
+// The theme `add` gives a shape when the op names none.
+inline constexpr std::string_view kDefaultTheme = "blue";
+// Which members a theme given to a group colours (members:): `plain` — those that follow the
+// group (no fill of their own, add's default colours, or the group's colours from an earlier
+// theme), `all`, or `none` (the container only). Shapes in nested groups count as members.
+enum class MemberColoring : std::uint8_t { plain, all, none };
+core::Result<MemberColoring> member_coloring(const OpContext& ctx);
+// Gives a group's container and the members `which` chooses the theme's colours; returns what
+// was coloured and what was kept, for a detail line of the reply.
+std::string theme_group(OpContext& ctx, const std::string& group_id, const ThemeColors& theme,
+                        MemberColoring which);
 // The theme a style's fill matches (built-in or custom), or "".
 std::string theme_name_of(const DrawioDocument& doc, const Cell& cell);
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,7 +58,11 @@ std::string architecture_cells() {
   return vertex("g1", "Backend", 100, 600, 470, 285, "rounded=0;container=1;") +
          vertex("s1", "Auth", 230, 50, 200, 80,
                 "rounded=1;whiteSpace=wrap;html=1;fillColor=#dae8fc;strokeColor=#6c8ebf;", "g1") +
-         vertex("b1", "v2", 180, -10, 30, 20, "fcpBadge=top-right;", "s1") +
+         // A badge and an alias as an older fcp wrote them (private fields, adopted at open).
+         vertex("b1", "v2", 180, -10, 30, 20,
+                "rounded=1;arcSize=50;whiteSpace=wrap;html=1;fontSize=10;fillColor=#f8cecc;"
+                "strokeColor=#b85450;fcpBadge=top-right;",
+                "s1") +
          vertex("s2", "UserDB", 40, 180, 120, 80, "shape=cylinder3;whiteSpace=wrap;", "g1") +
          vertex("s3", "Gateway", 320, 190, 120, 60, "shape=hexagon;whiteSpace=wrap;") +
          vertex("s4", "Cache", 700, 190, 120, 60, "rounded=1;", "1", "fcp-alias=\"redis\"") +
@@ -71,10 +76,13 @@ std::string architecture_cells() {
 
 class QueriesTest : public ::testing::Test {
  protected:
-  void load(const std::string& xml, DocumentState state = {}, bool keep_meta = false) {
+  // Opens `xml` as the domain does (an older fcp's private fields adopted); `state`, when
+  // given, replaces the state the file implies.
+  void load(const std::string& xml, DocumentState state = {}) {
     auto diagram = read_drawio(xml);
     ASSERT_TRUE(diagram.has_value()) << diagram.error().message;
-    if (keep_meta) state = read_meta(*diagram);
+    DocumentState adopted = adopt_file_state(*diagram);
+    if (state == DocumentState{}) state = std::move(adopted);
     doc_ = std::make_unique<DrawioDocument>(std::move(*diagram), std::move(state));
   }
   void load_page(const std::string& cells) { load(file_xml(page_xml("Page-1", cells))); }
@@ -316,6 +324,7 @@ TEST_F(QueriesTest, DescribeEdge) {
             "  target: UserDB\n"
             "  label: \"queries\"\n"
             "  arrows: none -> arrow\n"
+            "  routing: straight\n"
             "  style: dashed\n"
             "  waypoints: 2\n"
             "  layer: Default\n"
@@ -613,6 +622,23 @@ class ReportsWarningsTest : public ::testing::Test {
     }
     return std::make_shared<DiagramEdit>("test", std::move(changes));
   }
+  // An event that changed cell `id` to what it is now from what `was` makes of it.
+  core::EventPtr changed(const std::string& id, const std::function<void(Cell&)>& was) const {
+    CellChange change;
+    change.id = id;
+    change.after = *doc_->page().find(id);
+    change.before = *change.after;
+    was(*change.before);
+    std::vector<Change> changes;
+    changes.emplace_back(std::move(change));
+    return std::make_shared<DiagramEdit>("test", std::move(changes));
+  }
+  static std::function<void(Cell&)> at(double x, double y) {
+    return [x, y](Cell& cell) {
+      cell.geometry->x = x;
+      cell.geometry->y = y;
+    };
+  }
   std::vector<std::string> warnings(std::vector<core::EventPtr> events) const {
     return doc_->warnings(events);
   }
@@ -699,6 +725,69 @@ TEST_F(ReportsWarningsTest, OnlyCreatedEdgesAreCheckedForCrossings) {
   changes.emplace_back(std::move(change));
   EXPECT_TRUE(warnings({std::make_shared<DiagramEdit>("modify", std::move(changes))}).empty());
   EXPECT_EQ(warnings({event}).size(), 1u);
+}
+
+// Warnings are about what the batch did (issue 13): an edit of a real file does not report the
+// overlaps the file already had.
+TEST_F(ReportsWarningsTest, OverlapsOnlyWhereTheBatchCreatedOrMovedSomething) {
+  load(vertex("a", "A", 0, 0, 100, 60) + vertex("b", "B", 50, 30, 100, 60) +
+       vertex("c", "C", 400, 0, 100, 60));
+  // Renamed: the overlap was in the file.
+  EXPECT_TRUE(warnings({changed("b", [](Cell& cell) { cell.value = "Old name"; })}).empty());
+  // Moved within the overlap it already had: nothing new.
+  EXPECT_TRUE(warnings({changed("b", at(40, 20))}).empty());
+  // Moved onto A from where it overlapped nothing: said.
+  EXPECT_EQ(warnings({changed("b", at(250, 0))}), (std::vector<std::string>{"B overlaps A"}));
+  // C moved, but overlaps nothing: the A/B overlap is not C's doing.
+  EXPECT_TRUE(warnings({changed("c", at(600, 0))}).empty());
+}
+
+TEST_F(ReportsWarningsTest, MembersMovedWithTheirGroupKeepTheirOldOverlaps) {
+  load(vertex("g", "Backend", 600, 0, 400, 300, "container=1;") +
+       vertex("a", "A", 20, 50, 100, 60, "whiteSpace=wrap;", "g") +
+       vertex("b", "B", 60, 70, 100, 60, "whiteSpace=wrap;", "g") +
+       vertex("x", "X", 700, 90, 100, 60));
+  // The group moved right by 600 (its members with it): A and B overlapped before too, but
+  // now both lie on X.
+  const auto list = warnings({changed("g", at(0, 0))});
+  EXPECT_EQ(list, (std::vector<std::string>{"A overlaps X", "B overlaps X"}));
+}
+
+TEST_F(ReportsWarningsTest, NoConnectionsOnlyForShapesTheBatchCreated) {
+  load(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 200, 0, 80, 40) +
+       vertex("c", "Cache", 400, 0, 80, 40) + edge("e", "a", "b"));
+  EXPECT_TRUE(warnings({changed("c", [](Cell& cell) { cell.value = "Redis"; })}).empty());
+  EXPECT_TRUE(warnings({changed("c", at(400, 200))}).empty());
+  // Created and connected later in the same batch: nothing to say.
+  EXPECT_TRUE(warnings({created({"a"}), created({"e"})}).empty());
+  // Once per batch however many ops touched it.
+  EXPECT_EQ(warnings({created({"c"}), changed("c", at(400, 100))}),
+            (std::vector<std::string>{"Cache: no connections"}));
+}
+
+TEST_F(ReportsWarningsTest, LabelsOnlyWhenTheBatchMadeThemTooLong) {
+  const std::string long_label(40, 'x');
+  load(vertex("a", long_label, 0, 0, 120, 60, "rounded=1;"));
+  // Too long in the file already; the batch only coloured it.
+  EXPECT_TRUE(
+      warnings({changed("a", [](Cell& cell) { cell.style->set("fillColor", "#fff"); })}).empty());
+  // The batch gave it the long label.
+  EXPECT_EQ(warnings({changed("a", [](Cell& cell) { cell.value = "Short"; })}).size(), 1u);
+  // The batch made its box smaller.
+  EXPECT_EQ(warnings({changed("a", [](Cell& cell) { cell.geometry->width = 400; })}).size(), 1u);
+}
+
+TEST_F(ReportsWarningsTest, CrossingsWhereTheBatchMovedAnEndOrTheGroup) {
+  load(vertex("g", "Backend", 200, 0, 200, 200, "container=1;") + vertex("a", "A", 0, 80, 60, 40) +
+       vertex("b", "B", 600, 80, 60, 40) + edge("e1", "a", "b"));
+  // B moved from below A (the edge passed beside the group) to the right of it.
+  EXPECT_EQ(warnings({changed("b", at(0, 400))}),
+            (std::vector<std::string>{"edge A->B crosses group Backend"}));
+  // The group moved onto the edge.
+  EXPECT_EQ(warnings({changed("g", at(200, 400))}),
+            (std::vector<std::string>{"edge A->B crosses group Backend"}));
+  // B moved, but the edge crossed the group before too.
+  EXPECT_TRUE(warnings({changed("b", at(700, 80))}).empty());
 }
 
 TEST_F(ReportsWarningsTest, CappedAtTenWithACount) {

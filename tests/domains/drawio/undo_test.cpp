@@ -102,6 +102,10 @@ TEST_F(UndoTest, EveryVerbRevertsAndReplaysExactly) {
            "style Auth fill:#ff0000 bold shadow",
            "style @type:db theme:yellow",
            "style Auth -> Users dotted stroke:#00ff00",
+           "style Auth -> Users exit:top@0.25 entryX:0 entryY:0.5 jumpStyle:arc",
+           "modify Auth -> Users rounded:0 edgeStyle:elbowEdgeStyle label:reads prop.proto:sql",
+           "connect Auth -> Users",  // exists: nothing added, no event
+           "connect Auth -> Users new:true label:writes exitX:1 exitY:0.5",
            "label Auth \"Auth Service\"",
            "label \"Auth Service\" -> Users \"reads\"",
            "badge Users v2",
@@ -118,6 +122,8 @@ TEST_F(UndoTest, EveryVerbRevertsAndReplaysExactly) {
            "add svc Extra in:Pool",
            "move Pool by:50,0",
            "style Pool fill:#eeeeee",
+           "style Pool theme:orange",
+           "modify Pool theme:red members:all",
            "ungroup Outer",
            "layout @all algo:layered dir:LR",
            "layout Pool algo:tree dir:TB",
@@ -159,7 +165,10 @@ TEST_F(UndoTest, FailingOpsChangeNothing) {
        {"add foo Bar", "connect Auth -> Nowhere", "connect Auth -> Users -> Nope",
         "style Auth fill:notacolor", "move Auth to:nowhere", "group Auth Users",
         "remove Auth Nowhere", "layout @all algo:radial", "add svc X count:3 theme:pink",
-        "page remove Page-1", "layer remove Default", "modify Auth label:x;y"}) {
+        "page remove Page-1", "layer remove Default", "modify Auth rounded:x;y",
+        "modify Auth exitX:top", "style Auth -> Users edgeStyle:wobbly",
+        "modify Auth -> Nowhere rounded:0", "modify Users -> Auth rounded:0",
+        "modify Auth -> Users x:10", "connect Auth -> Users new:maybe"}) {
     check_failure(op);
   }
 }

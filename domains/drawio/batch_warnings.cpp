@@ -1,0 +1,444 @@
+// DrawioDocument's structural warnings after a batch, about what the batch did: overlaps and
+// edges across groups only where the batch created or moved something (and only when they are
+// new), labels that became too long, and shapes the batch created that are still unconnected.
+// Costs O(n·d) for a page of n shapes nested d deep, plus O(k) for the k cells the batch touched.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "domains/drawio/document.hpp"
+#include "domains/drawio/labels.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+constexpr std::size_t kMaxWarnings = 10;
+constexpr std::size_t kMaxCrossingGroups = 200;
+constexpr int kMaxDepth = 64;
+constexpr double kCharWidth = 7;     // px per character at fontSize 12
+constexpr double kLineHeight = 1.2;  // × fontSize
+constexpr double kDefaultFontSize = 12;
+
+// Ids of every ancestor of a cell (bounded).
+std::vector<std::string_view> ancestors(const Page& page, const Cell& cell) {
+  std::vector<std::string_view> out;
+  const Cell* current = &cell;
+  for (int depth = 0; depth < kMaxDepth && current->parent; ++depth) {
+    out.emplace_back(*current->parent);
+    current = page.find(*current->parent);
+    if (current == nullptr) break;
+  }
+  return out;
+}
+
+bool contains(const std::vector<std::string_view>& ids, std::string_view id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+// Counts every warning but keeps only the first kMaxWarnings texts.
+class WarningList {
+ public:
+  bool wants_text() const { return total_ < kMaxWarnings; }
+  void add(std::string text) {
+    if (wants_text()) shown_.push_back(std::move(text));
+    ++total_;
+  }
+  std::vector<std::string> take() {
+    if (total_ > shown_.size())
+      shown_.push_back("… and " + std::to_string(total_ - shown_.size()) + " more warnings");
+    return std::move(shown_);
+  }
+
+ private:
+  std::vector<std::string> shown_;
+  std::size_t total_ = 0;
+};
+
+// The shapes of a page in a uniform grid, built once per warnings() call. A shape spanning too
+// many grid cells is kept aside and checked against every query instead.
+class ShapeGrid {
+ public:
+  struct Item {
+    const Cell* cell;
+    Rect rect;
+  };
+
+  ShapeGrid(const Page& page, const PageIndex& index) {
+    double extent = 0;
+    for (const Cell& cell : page.cells()) {
+      if (index.kind(cell.id) != CellKind::shape) continue;
+      const Rect rect = absolute_rect(page, cell);
+      if (rect.width <= 0 || rect.height <= 0) continue;
+      items_.push_back({&cell, rect});
+      extent += std::max(rect.width, rect.height);
+    }
+    if (items_.empty()) return;
+    cell_size_ = std::clamp(2 * extent / static_cast<double>(items_.size()), 32.0, 4096.0);
+    for (std::size_t i = 0; i < items_.size(); ++i) {
+      const Span span = span_of(items_[i].rect);
+      if (span.cells() > kMaxSpan) {
+        big_.push_back(i);
+        continue;
+      }
+      for (std::int64_t gx = span.x0; gx <= span.x1; ++gx) {
+        for (std::int64_t gy = span.y0; gy <= span.y1; ++gy)
+          grid_[key(gx, gy)].push_back(i);
+      }
+    }
+  }
+
+  // Items whose box shares area with `rect` (each once).
+  std::vector<const Item*> overlapping(const Rect& rect) const {
+    std::vector<std::size_t> candidates = big_;
+    const Span span = span_of(rect);
+    if (span.cells() > kMaxSpan) {
+      candidates.resize(items_.size());
+      for (std::size_t i = 0; i < items_.size(); ++i)
+        candidates[i] = i;
+    } else {
+      for (std::int64_t gx = span.x0; gx <= span.x1; ++gx) {
+        for (std::int64_t gy = span.y0; gy <= span.y1; ++gy) {
+          auto it = grid_.find(key(gx, gy));
+          if (it != grid_.end())
+            candidates.insert(candidates.end(), it->second.begin(), it->second.end());
+        }
+      }
+      std::sort(candidates.begin(), candidates.end());
+      candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    }
+    std::vector<const Item*> out;
+    for (std::size_t i : candidates) {
+      if (items_[i].rect.overlaps(rect)) out.push_back(&items_[i]);
+    }
+    return out;
+  }
+
+ private:
+  static constexpr std::int64_t kMaxSpan = 64;
+  static constexpr double kMaxGrid = 1e9;
+  struct Span {
+    std::int64_t x0, y0, x1, y1;
+    std::int64_t cells() const { return (x1 - x0 + 1) * (y1 - y0 + 1); }
+  };
+
+  std::int64_t grid_of(double value) const {
+    return static_cast<std::int64_t>(
+        std::clamp(std::floor(value / cell_size_), -kMaxGrid, kMaxGrid));
+  }
+  Span span_of(const Rect& r) const {
+    return {grid_of(r.x), grid_of(r.y), grid_of(r.right()), grid_of(r.bottom())};
+  }
+  static std::uint64_t key(std::int64_t gx, std::int64_t gy) {
+    return (static_cast<std::uint64_t>(gx) << 32) ^ static_cast<std::uint32_t>(gy);
+  }
+
+  std::vector<Item> items_;
+  std::vector<std::size_t> big_;
+  std::unordered_map<std::uint64_t, std::vector<std::size_t>> grid_;
+  double cell_size_ = 1;
+};
+
+double style_number(const Cell& cell, std::string_view key, double fallback) {
+  auto text = cell.style_value(key);
+  if (!text) return fallback;
+  double value = 0;
+  auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+  return ec == std::errc() && ptr == text->data() + text->size() && value > 0 ? value : fallback;
+}
+
+// An estimate: 7 px per character at fontSize 12, lines of 1.2 × fontSize; wrapped labels are
+// compared by their total height, unwrapped ones by their widest line and their line count.
+bool label_too_long(const Cell& cell, const Rect& box) {
+  if (box.width <= 0 || box.height <= 0 || cell.is_text()) return false;
+  if (cell.style_value("autosize") == "1") return false;
+  // Labels drawn beside the shape (stencil icons) are not limited by its box.
+  if (auto position = cell.style_value("verticalLabelPosition"); position && *position != "middle")
+    return false;
+  if (auto position = cell.style_value("labelPosition"); position && *position != "center")
+    return false;
+  const std::string label = cell_label(cell);
+  if (label.empty()) return false;
+  const double font = style_number(cell, "fontSize", kDefaultFontSize);
+  const double char_width = kCharWidth * font / kDefaultFontSize;
+  const bool wrap = cell.style_value("whiteSpace") == "wrap";
+  double rows = 0;
+  std::string_view rest = label;
+  while (true) {
+    const auto newline = rest.find('\n');
+    const double width = static_cast<double>(utf8_length(rest.substr(0, newline))) * char_width;
+    if (wrap) {
+      rows += std::max(1.0, std::ceil(width / box.width));
+    } else {
+      if (width > box.width) return true;
+      rows += 1;
+    }
+    if (newline == std::string_view::npos) break;
+    rest.remove_prefix(newline + 1);
+  }
+  return rows * font * kLineHeight > box.height;
+}
+
+// Whether the segment p→q passes through the inside of `r` (Liang–Barsky clipping).
+bool segment_crosses(const Rect& r, double px, double py, double qx, double qy) {
+  double t0 = 0, t1 = 1;
+  const double dx = qx - px, dy = qy - py;
+  const double p[4] = {-dx, dx, -dy, dy};
+  const double q[4] = {px - r.x, r.right() - px, py - r.y, r.bottom() - py};
+  for (int i = 0; i < 4; ++i) {
+    if (p[i] == 0) {
+      if (q[i] <= 0) return false;
+      continue;
+    }
+    const double t = q[i] / p[i];
+    if (p[i] < 0) {
+      t0 = std::max(t0, t);
+    } else {
+      t1 = std::min(t1, t);
+    }
+    if (t0 >= t1) return false;
+  }
+  return true;
+}
+
+bool contains_point(const Rect& r, double x, double y) {
+  return x > r.x && x < r.right() && y > r.y && y < r.bottom();
+}
+
+// The page as the batch found it and as it left it: every cell the batch changed, as it was
+// before the batch's first change to it (nullopt: the batch created it).
+class BatchView {
+ public:
+  BatchView(const Page& page, const PageIndex& index, std::size_t page_number,
+            std::span<const core::EventPtr> batch)
+      : page_(page), index_(index) {
+    for (const auto& event : batch) {
+      const auto* edit = dynamic_cast<const DiagramEdit*>(event.get());
+      if (edit == nullptr) continue;
+      for (const auto& change : edit->changes()) {
+        const auto* cell = std::get_if<CellChange>(&change);
+        if (cell != nullptr && cell->page == page_number)
+          before_.try_emplace(cell->id, cell->before);
+      }
+    }
+  }
+
+  bool empty() const { return before_.empty(); }
+  const Page& page() const { return page_; }
+  const PageIndex& index() const { return index_; }
+
+  // True when the batch made the cell (it is on the page now and was not before).
+  bool created(const Cell& cell) const {
+    auto it = before_.find(cell.id);
+    return it != before_.end() && !it->second;
+  }
+  // The cell as it was before the batch: null when the batch created it.
+  const Cell* before(const Cell& cell) const {
+    auto it = before_.find(cell.id);
+    if (it == before_.end()) return &cell;
+    return it->second ? &*it->second : nullptr;
+  }
+  // Where the cell was on the page before the batch (its and its ancestors' geometry then);
+  // nullopt when it did not exist.
+  std::optional<Rect> rect_before(const Cell& cell) const {
+    const Cell* then = before(cell);
+    if (then == nullptr) return std::nullopt;
+    double x = 0, y = 0;
+    std::optional<std::string> parent = then->parent;
+    for (int depth = 0; depth < kMaxDepth && parent; ++depth) {
+      const Cell* now = page_.find(*parent);
+      auto it = before_.find(*parent);
+      const Cell* up = it == before_.end() ? now : (it->second ? &*it->second : nullptr);
+      if (up == nullptr || !up->vertex || !up->geometry) break;
+      if (!up->geometry->relative) {
+        x += up->geometry->x.value_or(0);
+        y += up->geometry->y.value_or(0);
+      }
+      parent = up->parent;
+    }
+    if (!then->geometry) return Rect{x, y, 0, 0};
+    const Geometry& g = *then->geometry;
+    return Rect{x + g.x.value_or(0), y + g.y.value_or(0), g.width.value_or(0),
+                g.height.value_or(0)};
+  }
+  // Created, or somewhere else on the page than before (moved itself or with a container).
+  bool placed(const Cell& cell) const {
+    const auto then = rect_before(cell);
+    if (!then) return true;
+    const Rect now = absolute_rect(page_, cell);
+    return then->x != now.x || then->y != now.y || then->width != now.width ||
+           then->height != now.height;
+  }
+  // The cells of `kind` the batch created or moved, in document order.
+  std::vector<const Cell*> placed_cells(CellKind kind) const {
+    std::vector<const Cell*> out;
+    if (before_.empty()) return out;
+    for (const Cell& cell : page_.cells()) {
+      if (index_.kind(cell.id) == kind && placed(cell)) out.push_back(&cell);
+    }
+    return out;
+  }
+  // The cells of `kind` the batch changed itself (created or edited), in document order.
+  std::vector<const Cell*> changed_cells(CellKind kind) const {
+    std::vector<const Cell*> out;
+    for (const Cell& cell : page_.cells()) {
+      if (before_.contains(cell.id) && index_.kind(cell.id) == kind) out.push_back(&cell);
+    }
+    return out;
+  }
+
+ private:
+  const Page& page_;
+  const PageIndex& index_;
+  std::unordered_map<std::string, std::optional<Cell>> before_;
+};
+
+// Shapes the batch created that are still unconnected, once per batch; not while the page
+// has no edges at all (a diagram is often drawn shapes first).
+void warn_orphans(const BatchView& view, WarningList& warnings) {
+  const PageIndex& index = view.index();
+  if (index.shapes() < 2 || index.edges() < 1) return;
+  for (const Cell* cell : view.changed_cells(CellKind::shape)) {
+    if (view.created(*cell) && !cell->is_text() && index.incident_edges(cell->id).empty())
+      warnings.add(message_name(*cell) + ": no connections");
+  }
+}
+
+// Overlaps the batch made: a shape it created or moved lies on another shape, and the two did
+// not overlap before the batch.
+void warn_overlaps(const BatchView& view, const std::vector<const Cell*>& placed,
+                   WarningList& warnings) {
+  if (placed.empty()) return;
+  const Page& page = view.page();
+  const ShapeGrid grid(page, view.index());
+  std::unordered_set<std::string> reported;
+  for (const Cell* cell : placed) {
+    const Rect rect = absolute_rect(page, *cell);
+    if (rect.width <= 0 || rect.height <= 0) continue;
+    const auto then = view.rect_before(*cell);
+    for (const ShapeGrid::Item* other : grid.overlapping(rect)) {
+      if (other->cell == cell) continue;
+      const std::string& a = std::min(cell->id, other->cell->id);
+      const std::string& b = std::max(cell->id, other->cell->id);
+      std::string pair = a;
+      pair += '\0';
+      pair += b;
+      if (!reported.insert(std::move(pair)).second) continue;
+      // A shape drawn inside another (nested vertices) is not an overlap.
+      if (contains(ancestors(page, *cell), other->cell->id) ||
+          contains(ancestors(page, *other->cell), cell->id))
+        continue;
+      const auto other_then = view.rect_before(*other->cell);
+      if (then && other_then && then->overlaps(*other_then)) continue;  // as it was
+      warnings.add(message_name(*cell) + " overlaps " + message_name(*other->cell));
+    }
+  }
+}
+
+// Labels the batch made too long: on a shape it created, or changed so that its label no
+// longer fits (a new label, a smaller box, a bigger font).
+void warn_long_labels(const BatchView& view, WarningList& warnings) {
+  for (const Cell* cell : view.changed_cells(CellKind::shape)) {
+    const Rect box = absolute_rect(view.page(), *cell);
+    if (!label_too_long(*cell, box)) continue;
+    const Cell* then = view.before(*cell);
+    if (then != nullptr) {
+      if (const auto then_box = view.rect_before(*cell);
+          then_box && label_too_long(*then, *then_box))
+        continue;
+    }
+    warnings.add("label of " + message_name(*cell) + " is too long for its " +
+                 format_number(box.width) + "x" + format_number(box.height) + " box");
+  }
+}
+
+struct Crossing {
+  const Cell* edge;
+  const Cell* group;
+};
+
+// Whether the straight line between an edge's ends runs through a group it does not belong to
+// (now, or before the batch when `view` is given).
+bool crosses(const Page& page, const Cell& source, const Cell& target, const Cell& group,
+             const BatchView* view) {
+  if (&group == &source || &group == &target || contains(ancestors(page, source), group.id) ||
+      contains(ancestors(page, target), group.id))
+    return false;
+  std::optional<Rect> a = absolute_rect(page, source), b = absolute_rect(page, target),
+                      box = absolute_rect(page, group);
+  if (view != nullptr) {
+    a = view->rect_before(source);
+    b = view->rect_before(target);
+    box = view->rect_before(group);
+    if (!a || !b || !box) return false;
+  }
+  if (contains_point(*box, a->center_x(), a->center_y()) ||
+      contains_point(*box, b->center_x(), b->center_y()))
+    return false;
+  return segment_crosses(*box, a->center_x(), a->center_y(), b->center_x(), b->center_y());
+}
+
+// Edges across groups the batch made: an edge it created, an edge whose end it moved, or a
+// group it moved onto an edge — and the edge did not cross that group before.
+void warn_crossings(const BatchView& view, const std::vector<const Cell*>& placed_shapes,
+                    WarningList& warnings) {
+  const Page& page = view.page();
+  const PageIndex& index = view.index();
+  if (index.groups() == 0) return;
+  std::vector<const Cell*> groups;
+  for (const Cell& cell : page.cells()) {
+    if (groups.size() >= kMaxCrossingGroups) break;
+    if (index.kind(cell.id) == CellKind::group) groups.push_back(&cell);
+  }
+  std::vector<const Cell*> placed_groups;
+  for (const Cell* group : groups) {
+    if (view.placed(*group)) placed_groups.push_back(group);
+  }
+  // Each edge once, against the groups it has to be checked with.
+  std::unordered_set<std::string_view> checked;
+  auto check = [&](const Cell& edge, std::span<const Cell* const> against) {
+    if (!edge.source || !edge.target) return;
+    const Cell* source = page.find(*edge.source);
+    const Cell* target = page.find(*edge.target);
+    if (source == nullptr || target == nullptr || source == target) return;
+    for (const Cell* group : against) {
+      if (!crosses(page, *source, *target, *group, nullptr)) continue;
+      if (!view.created(edge) && crosses(page, *source, *target, *group, &view)) continue;
+      warnings.add("edge " + message_name(*source) + "->" + message_name(*target) +
+                   " crosses group " + message_name(*group));
+    }
+  };
+  std::vector<const Cell*> edges = view.changed_cells(CellKind::edge);
+  std::erase_if(edges, [&](const Cell* edge) { return !view.created(*edge); });
+  for (const Cell* shape : placed_shapes) {
+    for (const auto& id : index.incident_edges(shape->id)) {
+      if (const Cell* edge = page.find(id)) edges.push_back(edge);
+    }
+  }
+  for (const Cell* edge : edges) {
+    if (checked.insert(edge->id).second) check(*edge, groups);
+  }
+  if (placed_groups.empty()) return;
+  for (const Cell& edge : page.cells()) {
+    if (index.kind(edge.id) == CellKind::edge && !checked.contains(edge.id))
+      check(edge, placed_groups);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> DrawioDocument::warnings(std::span<const core::EventPtr> batch) const {
+  const BatchView view(page(), index(), state_.active_page, batch);
+  if (view.empty()) return {};
+  WarningList warnings;
+  const auto placed = view.placed_cells(CellKind::shape);
+  warn_orphans(view, warnings);
+  warn_overlaps(view, placed, warnings);
+  warn_long_labels(view, warnings);
+  warn_crossings(view, placed, warnings);
+  return warnings.take();
+}
+
+}  // namespace fcp::drawio

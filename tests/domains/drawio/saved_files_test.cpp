@@ -1,0 +1,365 @@
+// Files stay their owners' files (issue 13): open → save without an edit gives every file of the
+// shared corpus and the fixtures back byte for byte; after edits a saved file carries draw.io's
+// own fields only — no private fcp attribute or style key, checked with pugixml on the written
+// XML (compressed pages and SVG-embedded files decoded) — and every op's draw.io keys are where
+// draw.io reads them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <pugixml.hpp>
+#include <sstream>
+#include <vector>
+
+#include "core/parsed_op.hpp"
+#include "domains/drawio/document.hpp"
+#include "domains/drawio/domain.hpp"
+#include "domains/drawio/io/codec.hpp"
+#include "tests/support/path_policies.hpp"
+#include "tests/support/source_dir.hpp"
+
+namespace fcp::drawio {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::NoFiles;
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The draw.io files of the shared corpus and of the project's fixtures, sorted.
+std::vector<fs::path> drawio_files() {
+  std::vector<fs::path> files;
+  for (const fs::path& dir : {fcp::testing::source_dir() / ".." / "shared" / "corpus" / "drawio",
+                              fcp::testing::source_dir() / "fixtures" / "drawio"}) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (entry.is_regular_file() && !name.ends_with(".py")) files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// "" when equal, else where the bytes first differ (a file can be a megabyte: not printed).
+std::string first_difference(const std::string& written, const std::string& original) {
+  if (written == original) return {};
+  const auto at = std::mismatch(written.begin(), written.end(), original.begin(), original.end());
+  return "written " + std::to_string(written.size()) + " bytes, read " +
+         std::to_string(original.size()) + "; first difference at byte " +
+         std::to_string(at.first - written.begin());
+}
+
+std::map<std::string, std::string> style_keys(std::string_view style) {
+  std::map<std::string, std::string> keys;
+  while (!style.empty()) {
+    const auto end = style.find(';');
+    const std::string_view item = style.substr(0, end);
+    const auto equals = item.find('=');
+    keys.emplace(std::string(item.substr(0, equals)),
+                 equals == std::string_view::npos ? "" : std::string(item.substr(equals + 1)));
+    style = end == std::string_view::npos ? std::string_view() : style.substr(end + 1);
+  }
+  return keys;
+}
+
+// Every private field in a written file: attributes and style keys whose names start with
+// "fcp", in the XML as written and inside compressed pages and SVG-embedded files.
+void collect_private_fields(const pugi::xml_node& node, std::vector<std::string>& found) {
+  for (const auto& attribute : node.attributes()) {
+    const std::string name = attribute.name();
+    if (name.starts_with("fcp")) found.push_back(name + " on <" + node.name() + ">");
+    if (name == "style") {
+      for (const auto& [key, value] : style_keys(attribute.value())) {
+        if (key.starts_with("fcp")) found.push_back("style key " + key);
+      }
+    }
+  }
+  if (std::string_view(node.name()) == "svg" && node.attribute("content")) {
+    pugi::xml_document inner;
+    EXPECT_TRUE(inner.load_string(node.attribute("content").value())) << "SVG content";
+    collect_private_fields(inner, found);
+  }
+  if (std::string_view(node.name()) == "diagram" && !node.child("mxGraphModel") &&
+      *node.text().get() != '\0') {
+    InflateBudget budget;
+    auto page = decode_page_text(node.text().get(), budget);
+    EXPECT_TRUE(page.has_value()) << "a compressed page that does not decode";
+    pugi::xml_document inner;
+    if (page) {
+      EXPECT_TRUE(inner.load_string(page->xml.c_str())) << "a compressed page's XML";
+    }
+    collect_private_fields(inner, found);
+  }
+  for (const auto& child : node.children())
+    collect_private_fields(child, found);
+}
+
+class SavedFilesTest : public ::testing::Test {
+ protected:
+  void open(const fs::path& path) {
+    auto loaded = domain_->load(path, read_file(path), {});
+    ASSERT_TRUE(loaded.has_value()) << path << ": " << loaded.error().message;
+    document_.reset(static_cast<DrawioDocument*>(loaded->release()));
+  }
+  void create() {
+    core::SessionCommand command;
+    command.command = "new";
+    document_.reset(static_cast<DrawioDocument*>(domain_->create(command).value().release()));
+  }
+  core::Result<core::OpOutcome> run(const std::string& text) {
+    auto op = core::parse_op(text, domain_->parse_hooks());
+    if (!op) return op.error();
+    core::EffectSink effects;
+    core::ProgressFn progress;
+    core::CallContext ctx{log_, paths_, effects, progress};
+    return document_->execute(*op, ctx);
+  }
+  void must(const std::string& text) {
+    auto outcome = run(text);
+    ASSERT_TRUE(outcome.has_value()) << text << ": " << outcome.error().message;
+  }
+  std::string save(const fs::path& as) const {
+    auto bytes = document_->serialize(as);
+    EXPECT_TRUE(bytes.has_value()) << as;
+    return bytes ? *bytes : std::string();
+  }
+
+  std::unique_ptr<core::Domain> domain_ = make_drawio_domain();
+  std::unique_ptr<DrawioDocument> document_;
+  core::EventLog log_;
+  NoFiles paths_;
+};
+
+TEST_F(SavedFilesTest, OpenThenSaveWithoutAnEditGivesEveryFileBackByteForByte) {
+  const auto files = drawio_files();
+  std::size_t identical = 0;
+  for (const fs::path& path : files) {
+    SCOPED_TRACE(path.filename().string());
+    open(path);
+    if (!document_) continue;
+    const std::string original = read_file(path);
+    EXPECT_EQ(first_difference(save(path), original), "");
+    // An op that changes nothing (a selector matching nothing) is no edit.
+    if (run("remove @type:nothing-has-this-type")) {
+      EXPECT_EQ(first_difference(save(path), original), "");
+    }
+    // An edit undone is no edit either (the same number of cells: compared in full).
+    for (const char* op : {"add svc FcpUndone at:0,0", "page add FcpUndonePage"}) {
+      auto edited = run(op);
+      ASSERT_TRUE(edited.has_value() && edited->event) << op;
+      EXPECT_NE(save(path), original) << op;
+      core::EffectSink effects;
+      document_->revert(*edited->event, effects);
+      EXPECT_EQ(first_difference(save(path), original), "") << "after undo of " << op;
+    }
+    ++identical;
+  }
+  std::printf("  %zu of %zu draw.io files saved back byte for byte\n", identical, files.size());
+  EXPECT_GE(identical, 20u);
+}
+
+// The ops that once wrote private fields (title, define, load, custom types, aliases, badges,
+// edge ports) and the edge and group edits of issue 13, on every file: the saved file has
+// draw.io's fields only, in the file's own form and as a plain .drawio.
+TEST_F(SavedFilesTest, EditsWriteNoPrivateFieldsIntoAnyFile) {
+  const auto files = drawio_files();
+  ASSERT_FALSE(files.empty());
+  for (const fs::path& path : files) {
+    SCOPED_TRACE(path.filename().string());
+    open(path);
+    if (!document_) continue;
+    std::string first_shape;
+    for (const Cell& cell : document_->page().cells()) {
+      if (document_->index().kind(cell.id) == CellKind::shape) {
+        first_shape = cell.id;
+        break;
+      }
+    }
+    for (const std::string op :
+         {"title \"Edited by fcp\"", "define cache base:db theme:red badge:hot size:100x80",
+          "define theme brand fill:#fde2e4 stroke:#c9184a", "load aws",
+          "add cache FcpRedis at:-400,-400", "add svc fcpgw label:\"FCP Gateway\" at:-200,-400",
+          "add lambda FcpFn at:-400,-200", "badge fcpgw v2", "resize fcpgw to:200x80",
+          "connect fcpgw -> FcpRedis label:reads", "connect fcpgw -> FcpRedis",
+          "style fcpgw -> FcpRedis exitX:1 exitY:0.5 jumpStyle:arc",
+          "modify fcpgw -> FcpRedis rounded:0 prop.protocol:resp",
+          "group FcpRedis fcpgw as:\"FCP Tier\" theme:brand", "modify fcpgw alias:gw2"}) {
+      must(op);
+    }
+    if (!first_shape.empty()) {
+      must("label #" + first_shape + " \"Renamed by fcp\"");
+      must("connect #" + first_shape + " -> FcpFn style:dashed");
+      must("move #" + first_shape + " by:10,10");
+    }
+    for (const fs::path& as : {path, fs::path("edited.drawio")}) {
+      const std::string bytes = save(as);
+      pugi::xml_document xml;
+      ASSERT_TRUE(xml.load_string(bytes.c_str())) << as;
+      std::vector<std::string> found;
+      collect_private_fields(xml, found);
+      EXPECT_TRUE(found.empty()) << as << ": " << ::testing::PrintToString(found);
+      EXPECT_NE(bytes, read_file(path));
+    }
+  }
+}
+
+// An older fcp kept private fields in the file; they are read at open, and the first save with
+// an edit leaves them out (without an edit the file comes back as it was).
+TEST_F(SavedFilesTest, PrivateFieldsOfAnOlderFcpAreReadAndDroppedAtTheFirstEdit) {
+  const fs::path path = fs::temp_directory_path() / "fcp-older-version.drawio";
+  const std::string older =
+      "<mxfile host=\"fcp\" agent=\"fcpd\" fcp-meta=\"{&quot;title&quot;:&quot;Shop&quot;,"
+      "&quot;customTypes&quot;:{&quot;cache&quot;:{&quot;base&quot;:&quot;db&quot;}},"
+      "&quot;loadedStencilPacks&quot;:[&quot;aws&quot;]}\">\n"
+      "  <diagram id=\"p1\" name=\"Page-1\">\n"
+      "    <mxGraphModel>\n      <root>\n        <mxCell id=\"0\"/>\n"
+      "        <mxCell id=\"1\" parent=\"0\"/>\n"
+      "        <mxCell id=\"s1\" value=\"Redis\" style=\"shape=cylinder3;whiteSpace=wrap;\" "
+      "parent=\"1\" vertex=\"1\" fcp-type=\"cache\" fcp-alias=\"r\">\n"
+      "          <mxGeometry x=\"10\" y=\"10\" width=\"100\" height=\"80\" as=\"geometry\"/>\n"
+      "        </mxCell>\n"
+      "        <mxCell id=\"b1\" value=\"hot\" style=\"rounded=1;arcSize=50;whiteSpace=wrap;"
+      "html=1;fontSize=10;fillColor=#f8cecc;strokeColor=#b85450;fcpBadge=top-right;\" "
+      "parent=\"s1\" vertex=\"1\">\n"
+      "          <mxGeometry x=\"85\" y=\"-10\" width=\"30\" height=\"20\" as=\"geometry\"/>\n"
+      "        </mxCell>\n      </root>\n    </mxGraphModel>\n  </diagram>\n</mxfile>\n";
+  std::ofstream(path, std::ios::binary) << older;
+  open(path);
+  ASSERT_TRUE(document_);
+  EXPECT_EQ(document_->title(), "Shop");
+  EXPECT_TRUE(document_->state().custom_types.contains("cache"));
+  const Cell* redis = document_->page().find("s1");
+  ASSERT_NE(redis, nullptr);
+  EXPECT_EQ(shape_type(*redis), "cache");
+  EXPECT_EQ(document_->index().kind("b1"), CellKind::badge);
+  EXPECT_EQ(save(path), older);  // no edit: as it was
+  must("add cache Memcached at:300,10");
+  must("label r \"Redis 7\"");  // the alias still names it
+  const std::string saved = save(path);
+  pugi::xml_document xml;
+  ASSERT_TRUE(xml.load_string(saved.c_str()));
+  std::vector<std::string> found;
+  collect_private_fields(xml, found);
+  EXPECT_TRUE(found.empty()) << ::testing::PrintToString(found);
+  EXPECT_NE(saved.find("value=\"Redis 7\""), std::string::npos);
+  fs::remove(path);
+}
+
+// ---- each op's draw.io keys, read back from the saved XML ------------------------------------
+
+class OpKeysTest : public SavedFilesTest {
+ protected:
+  void SetUp() override {
+    create();
+    for (const char* op : {"add svc Web at:100,100", "add svc API at:400,100"})
+      must(op);
+  }
+  // The saved file, parsed by pugixml.
+  pugi::xml_document saved() const {
+    pugi::xml_document xml;
+    const std::string bytes = save("diagram.drawio");
+    EXPECT_TRUE(xml.load_string(bytes.c_str()));
+    return xml;
+  }
+  static std::string id_of(const pugi::xml_document& xml, std::string_view label) {
+    const auto cell = xml.select_node(
+        ("//*[@value='" + std::string(label) + "' or @label='" + std::string(label) + "']")
+            .c_str());
+    return cell ? cell.node().attribute("id").value() : std::string();
+  }
+  // The style keys of the edges from `source` to `target`, in document order.
+  std::vector<std::map<std::string, std::string>> edges(std::string_view source,
+                                                        std::string_view target) const {
+    const pugi::xml_document xml = saved();
+    const std::string from = id_of(xml, source), to = id_of(xml, target);
+    std::vector<std::map<std::string, std::string>> out;
+    for (const auto& node : xml.select_nodes("//mxCell[@edge='1']")) {
+      if (node.node().attribute("source").value() == from &&
+          node.node().attribute("target").value() == to) {
+        auto keys = style_keys(node.node().attribute("style").value());
+        keys["(value)"] = node.node().attribute("value").value();
+        out.push_back(std::move(keys));
+      }
+    }
+    return out;
+  }
+  std::map<std::string, std::string> style_of(std::string_view label) const {
+    const pugi::xml_document xml = saved();
+    const auto cell = xml.select_node(("//mxCell[@id='" + id_of(xml, label) + "']").c_str());
+    return cell ? style_keys(cell.node().attribute("style").value())
+                : std::map<std::string, std::string>();
+  }
+};
+
+TEST_F(OpKeysTest, EdgePortsAndRoutingAreDrawiosKeys) {
+  must("connect Web -> API exit:top entry:bottom");
+  auto edge = edges("Web", "API").at(0);
+  EXPECT_EQ(edge["exitX"], "0.5");
+  EXPECT_EQ(edge["exitY"], "0");
+  EXPECT_EQ(edge["entryX"], "0.5");
+  EXPECT_EQ(edge["entryY"], "1");
+
+  must("style Web -> API exit:right@0.25");
+  edge = edges("Web", "API").at(0);
+  EXPECT_EQ(edge["exitX"], "1");
+  EXPECT_EQ(edge["exitY"], "0.25");
+  EXPECT_EQ(edge["exitDx"], "0");
+
+  must("style Web -> API jumpStyle:arc edgeStyle:elbowEdgeStyle elbow:vertical exitY:0.75");
+  edge = edges("Web", "API").at(0);
+  EXPECT_EQ(edge["jumpStyle"], "arc");
+  EXPECT_EQ(edge["edgeStyle"], "elbowEdgeStyle");
+  EXPECT_EQ(edge["elbow"], "vertical");
+  EXPECT_EQ(edge["exitY"], "0.75");
+
+  auto restyled = run("modify Web -> API rounded:0 curved:yes label:calls");
+  ASSERT_TRUE(restyled.has_value()) << restyled.error().message;
+  edge = edges("Web", "API").at(0);
+  EXPECT_EQ(edge["rounded"], "0");
+  EXPECT_EQ(edge["curved"], "1");
+  EXPECT_EQ(edge["(value)"], "calls");
+
+  // Undo of the modify: the edge's keys as they were.
+  core::EffectSink effects;
+  document_->revert(*restyled->event, effects);
+  edge = edges("Web", "API").at(0);
+  EXPECT_EQ(edge["rounded"], "1");
+  EXPECT_EQ(edge.count("curved"), 0u);
+  EXPECT_EQ(edge["(value)"], "");
+}
+
+TEST_F(OpKeysTest, ARepeatedConnectWritesOneEdgeAndNewTrueASecond) {
+  must("connect Web -> API label:calls");
+  auto again = run("connect Web -> API label:calls");
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->event, nullptr);
+  EXPECT_EQ(edges("Web", "API").size(), 1u);
+  must("connect Web -> API label:calls new:true edgeStyle:none");
+  const auto both = edges("Web", "API");
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[1].at("edgeStyle"), "none");
+}
+
+TEST_F(OpKeysTest, AGroupThemeIsInTheMembersFillColor) {
+  must("add svc Own at:700,100 theme:red");
+  must("group Web API Own as:Tier theme:green");
+  EXPECT_EQ(style_of("Tier")["fillColor"], "#d5e8d4");
+  EXPECT_EQ(style_of("Web")["fillColor"], "#d5e8d4");
+  EXPECT_EQ(style_of("Web")["strokeColor"], "#82b366");
+  EXPECT_EQ(style_of("Own")["fillColor"], "#f8cecc");  // its own colours stay
+  must("style Tier theme:purple members:none");
+  EXPECT_EQ(style_of("Tier")["fillColor"], "#e1d5e7");
+  EXPECT_EQ(style_of("Web")["fillColor"], "#d5e8d4");
+}
+
+}  // namespace
+}  // namespace fcp::drawio
