@@ -88,18 +88,46 @@ bool is_json_content_type(std::string_view content_type) {
   return iequals(trim(content_type.substr(0, content_type.find(';'))), "application/json");
 }
 
-std::string_view host_name(std::string_view authority) {
+std::optional<std::string_view> host_name(std::string_view authority) {
   authority = trim(authority);
-  if (authority.starts_with('[')) return authority.substr(0, authority.find(']') + 1);
-  return authority.substr(0, authority.find(':'));
+  std::string_view host;
+  std::string_view rest;
+  if (authority.starts_with('[')) {
+    const auto close = authority.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    host = authority.substr(0, close + 1);
+    rest = authority.substr(close + 1);
+    const auto inside = host.substr(1, host.size() - 2);
+    if (inside.empty() || inside.find_first_not_of("0123456789abcdefABCDEF:.") != inside.npos)
+      return std::nullopt;
+  } else {
+    const auto colon = authority.find(':');
+    host = authority.substr(0, colon);
+    rest = colon == std::string_view::npos ? std::string_view{} : authority.substr(colon);
+    const auto is_name_char = [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             c == '-' || c == '.' || c == '_' || c == '~';
+    };
+    if (host.empty() || !std::all_of(host.begin(), host.end(), is_name_char)) return std::nullopt;
+  }
+  if (rest.empty()) return host;
+  const auto port = rest.substr(1);
+  if (rest[0] != ':' || port.empty() || port.size() > 5 ||
+      port.find_first_not_of("0123456789") != std::string_view::npos ||
+      std::stoul(std::string(port)) > 65535)
+    return std::nullopt;
+  return host;
 }
 
 bool host_allowed(std::string_view host_header, const HttpOptions& options) {
   const auto host = host_name(host_header);
-  if (host.empty()) return false;
-  if (is_loopback_name(host)) return true;
+  if (!host) return false;
+  if (is_loopback_name(*host)) return true;
   return std::any_of(options.allowed_hosts.begin(), options.allowed_hosts.end(),
-                     [&](const std::string& allowed) { return iequals(host_name(allowed), host); });
+                     [&](const std::string& allowed) {
+                       const auto name = host_name(allowed);
+                       return name && iequals(*name, *host);
+                     });
 }
 
 bool origin_allowed(std::string_view origin, const HttpOptions& options) {
@@ -111,7 +139,8 @@ bool origin_allowed(std::string_view origin, const HttpOptions& options) {
   if (scheme_end == std::string_view::npos) return false;  // includes the opaque "null"
   auto authority = origin.substr(scheme_end + 3);
   authority = authority.substr(0, authority.find('/'));
-  return is_loopback_name(host_name(authority));
+  const auto host = host_name(authority);
+  return host && is_loopback_name(*host);
 }
 
 std::string_view request_path(std::string_view target) {
@@ -119,6 +148,10 @@ std::string_view request_path(std::string_view target) {
 }
 
 std::optional<HttpResponse> check_request(const HttpRequest& request, const HttpOptions& options) {
+  // Two Host or Origin headers: which one a proxy checked and which one we read may differ.
+  if (request.count(http::field::host) > 1 || request.count(http::field::origin) > 1)
+    return make_error_response(request, http::status::bad_request,
+                               "Bad Request: more than one Host or Origin header");
   if (!host_allowed(request[http::field::host], options))
     return make_error_response(request, http::status::forbidden, "Forbidden: Host not allowed");
   if (request.count(http::field::origin) > 0 &&

@@ -30,10 +30,11 @@ HttpResponse make_empty_response(const HttpRequest& request, boost::beast::http:
 bool accepts_media_type(std::string_view accept, std::string_view media_type);
 // True for "application/json" with any parameters (e.g. charset).
 bool is_json_content_type(std::string_view content_type);
-// The host part of a Host header or authority: "[::1]:80" → "[::1]", "localhost:3000" →
-// "localhost".
-std::string_view host_name(std::string_view authority);
-// The Host header names localhost, 127.0.0.1, [::1] or one of options.allowed_hosts.
+// The host part of a Host header or URL authority, parsed strictly (RFC 3986 host[:port]):
+// "[::1]:80" → "[::1]", "localhost:3000" → "localhost"; nullopt for anything else — userinfo
+// ("127.0.0.1:80@evil.com"), a path, spaces, a port that is not 1–5 digits, an empty host.
+std::optional<std::string_view> host_name(std::string_view authority);
+// The Host header (well formed) names localhost, 127.0.0.1, [::1] or one of options.allowed_hosts.
 bool host_allowed(std::string_view host_header, const HttpOptions& options);
 // The Origin is a loopback origin (any scheme and port) or listed in options.allowed_origins.
 bool origin_allowed(std::string_view origin, const HttpOptions& options);

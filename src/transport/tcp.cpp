@@ -1,5 +1,6 @@
 #include "transport/tcp.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -95,6 +96,8 @@ class TcpPeer final : public LineChannel {
     }
     idle_since_ = kBusy;  // before the calls start: a listener must not close it meanwhile
     last_activity_ = Clock::now();
+    if (std::exchange(first_read_, false) && looks_like_http(read_buffer_.data(), n))
+      return refuse_http();
     deliver(std::string_view(read_buffer_.data(), n));
     if (closed_) return;
     if (input_over_budget()) {
@@ -109,6 +112,36 @@ class TcpPeer final : public LineChannel {
     }
     read_on_after_calls();
     update_deadline();
+  }
+
+  // An HTTP request line ("POST /mcp HTTP/1.1") sent to the TCP port: a client configured with
+  // the wrong endpoint. Nothing it sends can be a JSON-RPC message.
+  static bool looks_like_http(const char* data, std::size_t n) {
+    const std::string_view start(data, std::min<std::size_t>(n, 256));
+    const auto space = start.find(' ');
+    if (space == std::string_view::npos || space == 0 || space > 10) return false;
+    const auto method = start.substr(0, space);
+    if (!std::all_of(method.begin(), method.end(), [](char c) { return c >= 'A' && c <= 'Z'; }))
+      return false;
+    const auto line = start.substr(0, start.find('\n'));
+    return line.find(" HTTP/") != std::string_view::npos;
+  }
+
+  // Answers in HTTP, so that the client shows the reason, and closes.
+  void refuse_http() {
+    spdlog::info("tcp: closing {}: an HTTP request on the TCP port (newline-delimited JSON-RPC)",
+                 name_);
+    static constexpr std::string_view kBody =
+        "This port speaks MCP as newline-delimited JSON-RPC over TCP; use the HTTP endpoint "
+        "/mcp.\n";
+    response_ = fmt::format(
+        "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n"
+        "Content-Length: {}\r\n\r\n{}",
+        kBody.size(), kBody);
+    close_connection();
+    boost::asio::async_write(
+        socket_, boost::asio::buffer(response_),
+        [self = self()](const boost::system::error_code&, std::size_t) { self->close_now(); });
   }
 
   // The deadline of the connection's state: a reply being written must make progress within
@@ -204,6 +237,8 @@ class TcpPeer final : public LineChannel {
   boost::asio::ip::address address_;
   bool reading_ = false;
   bool closed_ = false;
+  bool first_read_ = true;
+  std::string response_;  // refuse_http()'s answer while it is written
   Clock::time_point last_activity_{};
   Clock::time_point write_progress_{};
   std::optional<Clock::time_point> partial_since_;

@@ -27,6 +27,13 @@ TEST(HttpChecks, HostNames) {
   EXPECT_EQ(host_name("localhost:8080"), "localhost");
   EXPECT_EQ(host_name("[::1]:8080"), "[::1]");
   EXPECT_EQ(host_name("127.0.0.1"), "127.0.0.1");
+  // What a lenient split once took for 127.0.0.1 (the part before the first ':').
+  for (const char* malformed :
+       {"127.0.0.1:80@evil.com", "127.0.0.1:80/x", "127.0.0.1:evil",
+        "127.0.0.1:", "127.0.0.1:123456", "127.0.0.1:99999", "[::1", "[::1]evil", "[evil.com]",
+        "local host", "", ":80", "user@127.0.0.1"}) {
+    EXPECT_EQ(host_name(malformed), std::nullopt) << malformed;
+  }
   HttpOptions options;
   options.allowed_hosts = {"Mcp.Example:443"};
   EXPECT_TRUE(host_allowed("LOCALHOST:1", options));
@@ -35,6 +42,8 @@ TEST(HttpChecks, HostNames) {
   EXPECT_FALSE(host_allowed("localhost.evil.example", options));
   EXPECT_FALSE(host_allowed("127.0.0.1.nip.io:80", options));
   EXPECT_FALSE(host_allowed("", options));
+  EXPECT_FALSE(host_allowed("127.0.0.1:80@evil.com", options));
+  EXPECT_FALSE(host_allowed("localhost:1@mcp.example", options));
 }
 
 TEST(HttpChecks, Origins) {
@@ -47,6 +56,22 @@ TEST(HttpChecks, Origins) {
   EXPECT_FALSE(origin_allowed("https://app.example:444", options));
   EXPECT_FALSE(origin_allowed("http://localhost.evil.example", options));
   EXPECT_FALSE(origin_allowed("null", options));
+  EXPECT_FALSE(origin_allowed("http://127.0.0.1:80@evil.com", options));
+  EXPECT_FALSE(origin_allowed("http://localhost@evil.com/", options));
+}
+
+TEST(HttpChecks, RefusesTwoHostOrTwoOriginHeaders) {
+  for (const auto field : {boost::beast::http::field::host, boost::beast::http::field::origin}) {
+    HttpRequest request{boost::beast::http::verb::post, "/mcp", 11};
+    request.set(boost::beast::http::field::host, "127.0.0.1");
+    request.insert(field, "http://evil.example");  // a second Host, or an Origin…
+    if (field == boost::beast::http::field::origin)
+      request.insert(field, "http://127.0.0.1");  // …and a second Origin
+    auto refused = check_request(request, HttpOptions{});
+    ASSERT_TRUE(refused.has_value());
+    EXPECT_EQ(refused->result(), boost::beast::http::status::bad_request);
+    EXPECT_NE(refused->body().find("more than one Host or Origin"), std::string::npos);
+  }
 }
 
 TEST(HttpChecks, ErrorBodiesAreJsonRpcErrors) {

@@ -275,6 +275,19 @@ TEST_F(TcpTest, ClosesAConnectionThatDoesNotReadItsReplies) {
   EXPECT_TRUE(connection->wait_closed());
 }
 
+TEST_F(TcpTest, AnswersAnHttpRequestWithTheReasonAndCloses) {
+  start();
+  auto c = client();
+  c.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}");
+  EXPECT_EQ(c.read_line(), "HTTP/1.1 400 Bad Request\r");
+  std::string line;
+  while (!(line = c.read_line()).empty() && line != "\r") {
+  }
+  EXPECT_NE(c.read_line().find("newline-delimited JSON-RPC"), std::string::npos);
+  EXPECT_TRUE(c.closed_by_server());
+  EXPECT_TRUE(factory_.connection()->messages().empty());  // nothing reached MCP
+}
+
 TEST_F(TcpTest, ReportsAPortInUse) {
   start();
   TcpServer other(io_.io, factory_, server_->local_endpoint(), Limits{});
