@@ -13,6 +13,7 @@
 
 #include "core/response.hpp"
 #include "domains/midi/document.hpp"
+#include "domains/midi/song_text.hpp"
 #include "domains/midi/theory/keys.hpp"
 #include "domains/midi/theory/pitch.hpp"
 #include "domains/midi/verbs/verbs.hpp"
@@ -50,20 +51,6 @@ constexpr std::array<std::optional<PitchRange>, 16> kFamilyRanges = {{
     std::nullopt,         // percussive
     std::nullopt,         // sound effects
 }};
-
-std::string bpm_text(double bpm) {
-  if (std::abs(bpm - std::round(bpm)) < 0.005) return std::to_string(std::lround(bpm));
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2f", bpm);
-  return buffer;
-}
-
-std::string key_text(const KeySignature& key) {
-  std::string name = theory::key_name(key.sharps, key.minor);
-  if (name.empty()) return "sharps:" + std::to_string(key.sharps);
-  if (key.minor && name.ends_with('m')) name.pop_back();
-  return name + (key.minor ? " minor" : " major");
-}
 
 std::string join(const std::vector<std::string>& parts) {
   std::string out;

@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -20,8 +21,10 @@
 #include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "core/tokenizer.hpp"
+#include "domains/midi/conductor_view.hpp"
 #include "domains/midi/document.hpp"
 #include "domains/midi/selection.hpp"
+#include "domains/midi/song_text.hpp"
 #include "domains/midi/theory/controllers.hpp"
 #include "domains/midi/theory/drums.hpp"
 #include "domains/midi/theory/duration.hpp"
@@ -39,7 +42,6 @@ constexpr std::size_t kMaxLines = 500;        // events, find, tracker steps
 constexpr std::size_t kMaxListed = 24;        // tempo/meter/key changes and markers in `map`
 constexpr std::size_t kMaxRollColumns = 64;   // piano-roll width
 constexpr std::size_t kMaxTrackerTracks = 4;  // multi-track tracker view
-constexpr std::size_t kMaxTextChars = 80;     // text/lyric events in `events`
 
 // ---- text helpers -------------------------------------------------------------------------------
 
@@ -55,72 +57,12 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return out;
 }
 
-// Up to kMaxListed items joined with ", ", then "… N more".
-std::string capped_list(const std::vector<std::string>& items) {
+// Up to kMaxListed items joined with ", ", then "… N more (query: VIEW)": the view lists them all.
+std::string capped_list(const std::vector<std::string>& items, ConductorView view) {
   if (items.size() <= kMaxListed) return join(items, ", ");
   std::vector<std::string> shown(items.begin(), items.begin() + kMaxListed);
-  return join(shown, ", ") + ", … " + std::to_string(items.size() - kMaxListed) + " more";
-}
-
-std::string bpm_text(double bpm) {
-  if (std::abs(bpm - std::round(bpm)) < 0.005) return std::to_string(std::lround(bpm));
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2f", bpm);
-  return buffer;
-}
-
-// "E minor", "Bb major".
-std::string key_text(const KeySignature& key) {
-  std::string name = theory::key_name(key.sharps, key.minor);
-  if (name.empty()) return "sharps:" + std::to_string(key.sharps);
-  if (key.minor && name.ends_with('m')) name.pop_back();
-  return name + (key.minor ? " minor" : " major");
-}
-
-std::string meter_text(int numerator, int denominator) {
-  return std::to_string(numerator) + "/" + std::to_string(denominator);
-}
-
-// The length of one valid UTF-8 sequence at `at`, or 0.
-std::size_t utf8_sequence(std::string_view text, std::size_t at) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-  const unsigned char lead = byte(at);
-  std::size_t length = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
-  if (length == 0 || at + length > text.size()) return 0;
-  for (std::size_t i = 1; i < length; ++i) {
-    if ((byte(at + i) & 0xC0) != 0x80) return 0;
-  }
-  return length;
-}
-
-// Text of a text/lyric event, quoted, with control bytes and invalid UTF-8 escaped (the reply
-// must be valid UTF-8) and at most kMaxTextChars characters.
-std::string quoted_text(std::string_view text) {
-  std::string out = "\"";
-  std::size_t chars = 0;
-  for (std::size_t i = 0; i < text.size(); ++chars) {
-    if (chars == kMaxTextChars) return out + "…\"";
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80) {
-      if (const std::size_t n = utf8_sequence(text, i); n > 0) {
-        out.append(text.substr(i, n));
-        i += n;
-        continue;
-      }
-    }
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c >= 0x7F) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\x%02X", c);
-      out += buffer;
-    } else {
-      out += static_cast<char>(c);
-    }
-    ++i;
-  }
-  return out + "\"";
+  return join(shown, ", ") + ", … " + std::to_string(items.size() - kMaxListed) +
+         " more (query: " + std::string(conductor_view_word(view)) + ")";
 }
 
 std::string hex_byte(int value) {
@@ -252,7 +194,8 @@ core::Error missing_track(const Song& song, std::string_view verb, std::string_v
 // A track by name, as ops resolve it; the errors' hints are the query corrected.
 core::Result<const Track*> find_track(const Song& song, const Query& query, std::size_t index,
                                       std::string_view name) {
-  auto id = resolve_track_name(song, name, query.with(index, core::quote_token(name)), Asker::query);
+  auto id =
+      resolve_track_name(song, name, query.with(index, core::quote_token(name)), Asker::query);
   if (!id) return id.error();
   return song.track(*id);
 }
@@ -285,22 +228,22 @@ std::vector<std::string> conductor_lines(const Song& song) {
   std::vector<std::string> items;
   for (auto it = std::next(c.tempos.begin()); it != c.tempos.end(); ++it)
     items.push_back(bpm_text(it->second) + "@" + pos(song, it->first));
-  if (!items.empty()) lines.push_back("Tempo changes: " + capped_list(items));
+  if (!items.empty()) lines.push_back("Tempo changes: " + capped_list(items, ConductorView::tempo));
   items.clear();
   for (std::size_t i = 1; i < c.meter.changes().size(); ++i) {
     const auto& change = c.meter.changes()[i];
     items.push_back(meter_text(change.numerator, change.denominator) + "@" +
                     pos(song, change.tick));
   }
-  if (!items.empty()) lines.push_back("Meter changes: " + capped_list(items));
+  if (!items.empty()) lines.push_back("Meter changes: " + capped_list(items, ConductorView::meter));
   items.clear();
   for (auto it = std::next(c.keys.begin()); it != c.keys.end(); ++it)
     items.push_back(key_text(it->second) + "@" + pos(song, it->first));
-  if (!items.empty()) lines.push_back("Key changes: " + capped_list(items));
+  if (!items.empty()) lines.push_back("Key changes: " + capped_list(items, ConductorView::key));
   items.clear();
   for (const auto& [tick, text] : c.markers)
     items.push_back(text + "@" + pos(song, tick));
-  if (!items.empty()) lines.push_back("Markers: " + capped_list(items));
+  if (!items.empty()) lines.push_back("Markers: " + capped_list(items, ConductorView::markers));
   return lines;
 }
 
@@ -576,6 +519,10 @@ core::Result<std::string> query_events(const Song& song, const Query& query) {
       tracks.push_back(&track);
   } else {
     auto found = find_track(song, query, 0, query[0]);
+    // `events tempo 1-4`: the conductor is no track; its view answers.
+    const auto view = conductor_view_named(query[0]);
+    if (!found && view && !query.tokens[0].quoted)
+      return query_conductor(song, *view, std::span(query.tokens).subspan(1));
     if (!found) return found.error();
     tracks.push_back(*found);
   }
@@ -1088,9 +1035,11 @@ std::optional<core::Result<std::string>> run_query(const MidiDocument& doc, std:
   static const std::array<std::string_view, 9> known = {"map",        "tracks",  "events",
                                                         "describe",   "stats",   "find",
                                                         "piano-roll", "tracker", "instruments"};
-  if (std::find(known.begin(), known.end(), verb) == known.end()) return std::nullopt;
+  const auto view = conductor_view_named(verb);
+  if (!view && std::find(known.begin(), known.end(), verb) == known.end()) return std::nullopt;
   auto tokens = core::tokenize(args);
   if (!tokens) return core::Result<std::string>(tokens.error());
+  if (view) return query_conductor(doc.song(), *view, *tokens);
   Query query{std::string(verb), std::move(*tokens)};
   const Song& song = doc.song();
   if (verb == "map") return query_map(doc);
@@ -1106,7 +1055,7 @@ std::optional<core::Result<std::string>> run_query(const MidiDocument& doc, std:
 
 std::vector<core::VerbSpec> query_specs() {
   using core::VerbSpec;
-  return {
+  std::vector<VerbSpec> specs{
       VerbSpec{"map", "", "queries",
                "overview: title, tempo|meter|key|ppqn, tempo/meter/key changes, markers, tracks, "
                "digest"},
@@ -1136,6 +1085,10 @@ std::vector<core::VerbSpec> query_specs() {
                "GM programs and loaded SoundFont presets, filtered by name or family"}
           .with(core::choice_key("source", {"gm", "soundfont"})),
   };
+  // The conductor's views after `map`, which overviews them.
+  auto conductor = conductor_query_specs();
+  specs.insert(specs.begin() + 1, conductor.begin(), conductor.end());
+  return specs;
 }
 
 }  // namespace fcp::midi

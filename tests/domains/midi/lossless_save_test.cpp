@@ -213,6 +213,28 @@ TEST(LosslessSave, NoTempoPlaysAt120AndSavesNoTempo) {
   EXPECT_EQ(saved(*document), bytes);
 }
 
+// A query's answer on `document`.
+std::string query(const MidiDocument& document, std::string_view verb, std::string_view args = "") {
+  core::EventLog log;
+  testing::NoFiles paths;
+  core::EffectSink effects;
+  core::ProgressFn progress;
+  const core::CallContext ctx{log, paths, effects, progress};
+  auto answer = document.query(verb, args, ctx);
+  EXPECT_TRUE(answer && *answer) << verb;
+  return answer && *answer ? **answer : std::string();
+}
+
+TEST(LosslessSave, TheConductorViewSaysWhatTheModelAssumesAndTheFileLeavesOut) {
+  EXPECT_EQ(query(*open_document(smf::write_smf(one_note_file({}))), "conductor"),
+            "3 conductor events:\n"
+            "  1.1      tempo  120 BPM (assumed: the file sets none)\n"
+            "  1.1      meter  4/4 (assumed: the file sets none)\n"
+            "  1.1      key    C major (assumed: the file sets none)");
+  const std::string said = smf::write_smf(one_note_file({smf::make_tempo(500'000, 0)}));
+  EXPECT_EQ(query(*open_document(said), "tempo"), "1 tempo event:\n  1.1      120 BPM");
+}
+
 TEST(LosslessSave, TimeSignatureKeepsItsMetronomeBytes) {
   const smf::Event signature = meta_event(0, smf::meta::time_signature, "\x04\x02\x12\x08");
   const std::string bytes = smf::write_smf(one_note_file({signature}));
