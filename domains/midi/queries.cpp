@@ -209,17 +209,6 @@ core::Result<std::pair<Tick, Tick>> query_range(const Song& song, const Query& q
   return range;
 }
 
-// [start, stop) as a query range is written: the start and the last beat included ("1.1-4.4").
-std::string range_text(const Song& song, Tick start, Tick stop, std::string_view separator) {
-  const auto& meter = song.conductor().meter;
-  const Tick last = stop > start ? stop - 1 : start;
-  const int bar = meter.bar_of(last);
-  const Tick bar_start = meter.bar_start(bar);
-  const Tick beat = meter.beat_ticks(bar);
-  const Tick last_beat = bar_start + (last - bar_start) / beat * beat;
-  return pos(song, start) + std::string(separator) + pos(song, last_beat);
-}
-
 // ---- map, tracks, stats, describe ---------------------------------------------------------------
 
 std::vector<std::string> conductor_lines(const Song& song) {

@@ -350,7 +350,8 @@ core::Result<EntityId> resolve_track_name(const Song& song, std::string_view nam
     if (!first.empty()) otherwise.push_back(std::move(first));
   }
   if (asker == Asker::op)
-    otherwise.push_back("track add " + core::quote_token(name) + " instrument:acoustic-grand-piano");
+    otherwise.push_back("track add " + core::quote_token(name) +
+                        " instrument:acoustic-grand-piano");
   return index.resolve(name, {"track", written, "the song has no tracks yet", otherwise});
 }
 
@@ -385,6 +386,17 @@ core::Result<std::pair<Tick, Tick>> parse_range(const Song& song, std::string_vi
   if (stop <= *start)
     return core::make_error("range \"" + std::string(text) + "\" ends before it starts");
   return std::pair{*start, stop};
+}
+
+std::string range_text(const Song& song, Tick start, Tick stop, std::string_view separator) {
+  const auto& meter = song.conductor().meter;
+  const Tick last = stop > start ? stop - 1 : start;
+  const int bar = meter.bar_of(last);
+  const Tick bar_start = meter.bar_start(bar);
+  const Tick beat = meter.beat_ticks(bar);
+  const Tick last_beat = bar_start + (last - bar_start) / beat * beat;
+  return theory::format_position(start, meter) + std::string(separator) +
+         theory::format_position(last_beat, meter);
 }
 
 }  // namespace fcp::midi

@@ -71,4 +71,8 @@ core::Result<EntityId> resolve_track_name(const Song& song, std::string_view nam
 core::Result<std::pair<Tick, Tick>> parse_range(const Song& song, std::string_view text,
                                                 bool end_inclusive);
 
+// [start, stop) as a range is written: the start and the last beat it includes ("1.1-4.4"),
+// which parse_range with `end_inclusive` reads back as [start, stop) when stop is on a beat.
+std::string range_text(const Song& song, Tick start, Tick stop, std::string_view separator = "-");
+
 }  // namespace fcp::midi

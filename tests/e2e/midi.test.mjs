@@ -645,6 +645,53 @@ describe('midi over stdio with the official SDK client (real fcpd)', { timeout: 
          }
        });
   });
+
+  describe('the tempo map as a whole (scale:, set:, the tempo view), read back by mido', () => {
+    const tempoOf = (bpm) => Math.round(60e6 / bpm);
+    it('tempo scale:2 doubles every tempo in one op; the tempo view lists them', async () => {
+      assert.ok(saved, 'the song was saved');
+      const result = await midi.ops(['tempo scale:2']);
+      assertOk(result);
+      assert.match(textOf(result), /^\* Tempo ×2 over the whole song: 2 tempo events scaled$/m);
+      assert.equal(digestOf(result).tempo, 240);
+      assert.equal(textOf(await midi.query('tempo')), '2 tempo events:\n  1.1      240 BPM\n  3.1      280 BPM');
+      assertOk(await midi.session('save as:scaled.mid'));
+    });
+
+    it('mido reads the doubled tempo map at the same ticks, and the notes where they were', { skip: NO_MIDO }, () => {
+      const read = midoOk(path.join(root, 'scaled.mid'));
+      assert.deepEqual(ofType(read.tracks[0], 'set_tempo'),
+                       [[0, 'set_tempo', tempoOf(240)], [tickOf(3, 1), 'set_tempo', tempoOf(280)]]);
+      assert.deepEqual(read.tracks.slice(1).flatMap((t) => notesOf(t)).sort(byTime), expectedNotes(channel));
+    });
+
+    it('tempo scale:0.5 @range:2-2 halves bar 2 only: a tempo at 2.1, the one at 3.1 stays', async () => {
+      const result = await midi.ops(['tempo scale:0.5 @range:2-2']);
+      assertOk(result);
+      assert.match(textOf(result), /^\* Tempo ×0\.5 over 2\.1-2\.4: 0 tempo events scaled$/m);
+      assert.match(textOf(result), /^\+ Tempo 120 BPM at 2\.1 \(240 BPM was in force there\)$/m);
+      assertOk(await midi.session('save as:scaled2.mid'));
+    });
+
+    it('mido reads 240, 120 from bar 2 and 280 from bar 3', { skip: NO_MIDO }, () => {
+      const read = midoOk(path.join(root, 'scaled2.mid'));
+      assert.deepEqual(ofType(read.tracks[0], 'set_tempo'), [
+        [0, 'set_tempo', tempoOf(240)], [tickOf(2, 1), 'set_tempo', tempoOf(120)],
+        [tickOf(3, 1), 'set_tempo', tempoOf(280)],
+      ]);
+    });
+
+    it('tempo set:90 @range:1-2 makes bars 1-2 one tempo and keeps 280 from bar 3; undo takes each op back', async () => {
+      const result = await midi.ops(['tempo set:90 @range:1-2']);
+      assertOk(result);
+      assert.match(textOf(result), /^\* Tempo 90 BPM over 1\.1-2\.4: 1 tempo event set, 1 removed$/m);
+      assert.equal(textOf(await midi.query('tempo')), '2 tempo events:\n  1.1      90 BPM\n  3.1      280 BPM');
+      for (const tempo of [240, 240, 120]) {
+        assert.equal(digestOf(await midi.session('undo')).tempo, tempo);
+      }
+      assert.equal(textOf(await midi.query('tempo')), '2 tempo events:\n  1.1      120 BPM\n  3.1      140 BPM');
+    });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

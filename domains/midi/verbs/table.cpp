@@ -86,9 +86,20 @@ void add_state_verbs(core::VerbTable<OpContext>& verbs) {
 }
 
 void add_conductor_verbs(core::VerbTable<OpContext>& verbs) {
-  verbs.add(VerbSpec{"tempo", "BPM", "meta", "tempo map (1.1 replaces the initial tempo)"}
-                .with(at_key().places("1.1"))
-                .example("tempo 140 at:9.1"),
+  verbs.add(VerbSpec{"tempo", "BPM | @range:M.B-M.B", "meta",
+                     "tempo map: BPM from at: (1.1 replaces the initial tempo); scale: multiplies "
+                     "every tempo of the range, set: makes the range one tempo; without @range "
+                     "the whole song; the tempo after the range stays as it was"}
+                .with(at_key().places("1.1").apart_from({"scale", "set"}))
+                .with(core::number_key("scale", "F",
+                                       "multiply the range's tempos (2 = twice "
+                                       "as fast)")
+                          .between(0.01, 100)
+                          .apart_from({"set"}))
+                .with(core::number_key("set", "BPM", "one tempo over the range").between(10, 1000))
+                .example("tempo 140 at:9.1")
+                .example("tempo scale:2 @range:5-8")
+                .example("tempo set:90 @range:9.1-12.4"),
             verb_tempo);
   verbs.add(VerbSpec{"time-sig", "N/D", "meta", "meter from a bar on"}
                 .with(key("at", "BAR.1").places("1.1"))

@@ -291,6 +291,29 @@ TEST(LosslessSave, ChangedTempoReplacesOnlyItsEvent) {
   EXPECT_EQ(parse(saved(*document)).tracks[0].events, expected);
 }
 
+TEST(LosslessSave, ScaledTemposReplaceOnlyTheirEventsAndTheNotesStay) {
+  // ppqn 96: beat 1.2 is tick 96, where the second tempo and a text event are.
+  const std::vector<smf::Event> conductor = {
+      meta_event(0, smf::meta::track_name, "Title"), smf::make_tempo(500'000, 0),
+      smf::make_tempo(600'000, 96), meta_event(96, smf::meta::text, "after")};
+  const std::string bytes = smf::write_smf(one_note_file(conductor));
+  auto document = open_document(bytes);
+  run(*document, "tempo scale:2 @range:1.2-1.2");  // [96, 192): the tempo at 96 only
+  smf::File expected = parse(bytes);
+  expected.tracks[0].events[2] = smf::make_tempo(300'000, 96);
+  EXPECT_EQ(parse(saved(*document)).tracks, expected.tracks);
+}
+
+TEST(LosslessSave, ATempoRestoredAfterTheRangeDoesNotLengthenTheSong) {
+  const std::string bytes = smf::write_smf(one_note_file({smf::make_tempo(500'000, 0)}));
+  auto document = open_document(bytes);
+  run(*document, "tempo scale:2 @range:1.1-1.1");  // [0, 96): the note ends at 96
+  smf::File expected = parse(bytes);
+  expected.tracks[0].events = {smf::make_tempo(250'000, 0), smf::make_tempo(500'000, 96)};
+  expected.tracks[0].end_tick = 96;  // the end of the song (the note's end), as before
+  EXPECT_EQ(parse(saved(*document)).tracks, expected.tracks);
+}
+
 // --- An edit changes only what it touches -------------------------------------------------------
 
 // `saved` is `original` plus `added` in one track: every event of the original keeps its tick,
