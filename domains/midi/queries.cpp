@@ -631,6 +631,11 @@ core::Result<std::string> query_find(const Song& song, const Query& query,
     if (!token.quoted && token.text.starts_with('@')) return find_selected(song, query, log);
   }
   auto wanted = parse_find_pitch(query[0]);
+  if (!wanted && parse_pitch_choice(query[0])) {  // find A0-B2, find <C3: the @pitch selector's
+    Query selected = query;
+    selected.tokens[0] = core::Token{"@pitch:" + query[0], false, false};
+    return find_selected(song, selected, log);
+  }
   if (!wanted) return wanted.error();
   std::unordered_map<EntityId, std::size_t> order;
   for (std::size_t i = 0; i < song.tracks().size(); ++i)
