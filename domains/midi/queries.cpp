@@ -389,7 +389,8 @@ std::string channel_suffix(const Track& track, int channel) {
 
 std::string note_body(const Song& song, const Track& track, const Note& note) {
   return padded(pitch_text(track, note.pitch), 4) + " vel:" + std::to_string(note.velocity) +
-         " dur:" + duration_text(song, note.duration) + channel_suffix(track, note.channel);
+         " dur:" + duration_text(song, note.duration, note.tick) +
+         channel_suffix(track, note.channel);
 }
 
 std::string control_body(const Track& track, const Control& control) {

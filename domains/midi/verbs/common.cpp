@@ -8,6 +8,7 @@
 #include "core/selector.hpp"
 #include "core/tokenizer.hpp"
 #include "domains/midi/selection.hpp"
+#include "domains/midi/theory/bars.hpp"
 #include "domains/midi/theory/drums.hpp"
 #include "domains/midi/theory/duration.hpp"
 #include "domains/midi/theory/gm.hpp"
@@ -178,9 +179,11 @@ core::Result<Tick> position_param(const OpContext& ctx, std::string_view key,
 }
 
 core::Result<std::uint32_t> duration_param(const OpContext& ctx, std::string_view key,
-                                           std::string_view fallback) {
+                                           std::string_view fallback, Tick at) {
   const std::string* text = ctx.op.param(key);
-  auto ticks = theory::parse_duration(text ? std::string_view(*text) : fallback, ctx.song().ppqn());
+  const std::string_view written = text ? std::string_view(*text) : fallback;
+  auto ticks = theory::parse_bar_duration(written, ctx.song().conductor().meter, at)
+                   .value_or(theory::parse_duration(written, ctx.song().ppqn()));
   if (!ticks) {
     core::Error error = ticks.error();
     error.message = "invalid " + std::string(key) + ": " + error.message;
@@ -224,6 +227,12 @@ std::string position_text(const Song& song, Tick tick) {
 
 std::string duration_text(const Song& song, std::uint32_t ticks) {
   return theory::duration_name(ticks, song.ppqn());
+}
+
+std::string duration_text(const Song& song, std::uint32_t ticks, Tick at) {
+  std::string name = theory::duration_name(ticks, song.ppqn());
+  if (!name.starts_with("ticks:")) return name;
+  return theory::bar_duration_name(ticks, song.conductor().meter, at).value_or(std::move(name));
 }
 
 std::string pitch_text(const Track& track, int pitch) {

@@ -235,7 +235,7 @@ core::Result<void> verb_quantize(OpContext& ctx) {
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
   if (ids->empty()) return {};
-  auto grid = duration_param(ctx, "grid", "sixteenth");
+  auto grid = duration_param(ctx, "grid", "sixteenth", earliest(notes_of(ctx, *ids)));
   if (!grid) return grid.error();
   double strength = 1.0;
   if (auto percent = ctx.op.integer("strength")) strength = static_cast<double>(*percent) / 100.0;
@@ -274,7 +274,6 @@ core::Result<void> verb_modify(OpContext& ctx) {
   if (ids->empty()) return {};
   auto notes = notes_of(ctx, *ids);
   std::optional<int> pitch, velocity, channel;
-  std::optional<std::uint32_t> duration;
   std::optional<Tick> at;
   if (const std::string* text = op.param("pitch")) {
     auto p = theory::parse_pitch(*text);
@@ -285,11 +284,6 @@ core::Result<void> verb_modify(OpContext& ctx) {
     auto v = velocity_param(ctx, "vel", 80);
     if (!v) return v.error();
     velocity = *v;
-  }
-  if (op.has_param("dur")) {
-    auto d = duration_param(ctx, "dur", "quarter");
-    if (!d) return d.error();
-    duration = *d;
   }
   if (op.has_param("at")) {
     auto t = position_param(ctx, "at", "1.1");
@@ -306,9 +300,13 @@ core::Result<void> verb_modify(OpContext& ctx) {
   for (Note n : notes) {
     if (pitch) n.pitch = *pitch;
     if (velocity) n.velocity = *velocity;
-    if (duration) n.duration = *duration;
     if (channel) n.channel = *channel;
     if (at) n.tick = n.tick - first + *at;
+    if (op.has_param("dur")) {  // per note: bar durations follow the meter where each one starts
+      auto d = duration_param(ctx, "dur", "quarter", n.tick);
+      if (!d) return d.error();
+      n.duration = *d;
+    }
     ctx.edit.put_note(n);
   }
   ctx.lines.push_back(core::property_changed("Modified " + count_notes(notes.size())));
@@ -325,7 +323,7 @@ core::Result<void> verb_repeat(OpContext& ctx) {
   // The period: every: if given, else whole bars covering the selection.
   Tick period = 0;
   if (ctx.op.has_param("every")) {
-    auto every = duration_param(ctx, "every", "whole");
+    auto every = duration_param(ctx, "every", "whole", first);
     if (!every) return every.error();
     period = *every;
   } else {

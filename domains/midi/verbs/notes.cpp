@@ -17,7 +17,7 @@ core::Result<void> verb_note(OpContext& ctx) {
   const Track& track = track_of(ctx, *track_id);
   auto tick = position_param(ctx, "at", "1.1");
   if (!tick) return tick.error();
-  auto duration = duration_param(ctx, "dur", "quarter");
+  auto duration = duration_param(ctx, "dur", "quarter", *tick);
   if (!duration) return duration.error();
   auto velocity = velocity_param(ctx, "vel", 80);
   if (!velocity) return velocity.error();
@@ -39,10 +39,10 @@ core::Result<void> verb_note(OpContext& ctx) {
     note.velocity = *velocity;
     note.channel = *channel;
     ctx.edit.put_note(note);
-    ctx.lines.push_back(core::created("Note " + pitch_text(track, pitch) + " at " +
-                                      position_text(ctx.song(), note.tick) + " on " + track.name +
-                                      " (vel:" + std::to_string(note.velocity) +
-                                      " dur:" + duration_text(ctx.song(), note.duration) + ")"));
+    ctx.lines.push_back(core::created(
+        "Note " + pitch_text(track, pitch) + " at " + position_text(ctx.song(), note.tick) +
+        " on " + track.name + " (vel:" + std::to_string(note.velocity) +
+        " dur:" + duration_text(ctx.song(), note.duration, note.tick) + ")"));
   }
   ctx.doc.set_anchor(*tick + *duration);
   return {};
@@ -80,7 +80,7 @@ core::Result<void> verb_chord(OpContext& ctx) {
   if (!pitches) return pitches.error();
   auto tick = position_param(ctx, "at", "1.1");
   if (!tick) return tick.error();
-  auto duration = duration_param(ctx, "dur", "quarter");
+  auto duration = duration_param(ctx, "dur", "quarter", *tick);
   if (!duration) return duration.error();
   auto velocity = velocity_param(ctx, "vel", 80);
   if (!velocity) return velocity.error();
@@ -88,7 +88,7 @@ core::Result<void> verb_chord(OpContext& ctx) {
   if (!channel) return channel.error();
   std::uint32_t strum = 0;
   if (op.has_param("strum")) {
-    auto ticks = duration_param(ctx, "strum", "ticks:0");
+    auto ticks = duration_param(ctx, "strum", "ticks:0", *tick);
     if (!ticks) return ticks.error();
     strum = *ticks;
     if (strum * pitches->size() >= *duration)

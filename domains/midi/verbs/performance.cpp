@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -18,13 +19,21 @@ std::vector<Note> selected(const OpContext& ctx, const std::vector<EntityId>& id
   return notes;
 }
 
+// Where the earliest of the notes starts (where a bar-long step: or grid: is measured from).
+Tick first_tick(const OpContext& ctx, const std::vector<EntityId>& ids) {
+  Tick first = std::numeric_limits<Tick>::max();
+  for (EntityId id : ids)
+    first = std::min(first, ctx.song().notes().find(id)->tick);
+  return first;
+}
+
 }  // namespace
 
 core::Result<void> verb_arpeggiate(OpContext& ctx) {
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
   if (ids->empty()) return {};
-  auto step = duration_param(ctx, "step", "sixteenth");
+  auto step = duration_param(ctx, "step", "sixteenth", first_tick(ctx, *ids));
   if (!step) return step.error();
   const std::string mode = ctx.op.param_or("mode", "up");
   if (mode != "up" && mode != "down" && mode != "updown")
@@ -73,7 +82,7 @@ core::Result<void> verb_swing(OpContext& ctx) {
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
   if (ids->empty()) return {};
-  auto grid = duration_param(ctx, "grid", "eighth");
+  auto grid = duration_param(ctx, "grid", "eighth", first_tick(ctx, *ids));
   if (!grid) return grid.error();
   const long long amount = ctx.op.integer("amount").value_or(60);
   // Notes on the off-beat of each pair of grid steps move later by (amount-50)% of two steps.
