@@ -127,7 +127,8 @@ std::optional<std::string> range_warning(const Song& song, const Track& track) {
   }
   if (outside == 0) return std::nullopt;
   return track.name + ": " + core::plural(outside, "note") + " outside the instrument's range (" +
-         theory::pitch_name(range->low) + ".." + theory::pitch_name(range->high) + ")";
+         pitch_text(track, range->low, accidentals_at(song, 0)) + ".." +
+         pitch_text(track, range->high, accidentals_at(song, 0)) + ")";
 }
 
 // Two notes of one pitch and channel sounding at once (the second starts before the first ends):
@@ -144,7 +145,8 @@ std::optional<std::string> overlap_warning(const Song& song, const Track& track)
                              static_cast<std::size_t>(note.pitch & 127);
     if (seen[slot] && tick < ends[slot]) {
       if (++total <= kMaxPositions)
-        items.push_back(position_text(song, tick) + " (" + pitch_text(track, note.pitch) + ")");
+        items.push_back(position_text(song, tick) + " (" +
+                        pitch_text(song, track, note.pitch, tick) + ")");
     }
     ends[slot] = seen[slot] ? std::max(ends[slot], tick + note.duration) : tick + note.duration;
     seen[slot] = true;

@@ -329,12 +329,12 @@ std::string instrument_line(const Song& song, const Track& track) {
 
 void add_note_ranges(core::ReplyText& out, const Song& song, const Track& track) {
   int low = 128, high = -1, soft = 128, loud = -1;
-  Tick first = 0, last = 0;
+  Tick first = 0, last = 0, low_at = 0, high_at = 0;  // where the lowest and highest notes start
   bool any = false;
   for (const auto& [tick, id] : song.notes().of_track(track.id)) {
     const Note& note = *song.notes().find(id);
-    low = std::min(low, note.pitch);
-    high = std::max(high, note.pitch);
+    if (note.pitch < low) std::tie(low, low_at) = std::pair(note.pitch, tick);
+    if (note.pitch > high) std::tie(high, high_at) = std::pair(note.pitch, tick);
     soft = std::min(soft, note.velocity);
     loud = std::max(loud, note.velocity);
     if (!any) first = tick;
@@ -347,7 +347,8 @@ void add_note_ranges(core::ReplyText& out, const Song& song, const Track& track)
     out.add("Time span: none");
     return;
   }
-  out.add("Pitch range: " + pitch_text(track, low) + " - " + pitch_text(track, high));
+  out.add("Pitch range: " + pitch_text(song, track, low, low_at) + " - " +
+          pitch_text(song, track, high, high_at));
   out.add("Velocity range: " + std::to_string(soft) + "-" + std::to_string(loud));
   out.add("Time span: " + pos(song, first) + " - " + pos(song, last));
 }
@@ -388,12 +389,13 @@ std::string channel_suffix(const Track& track, int channel) {
 }
 
 std::string note_body(const Song& song, const Track& track, const Note& note) {
-  return padded(pitch_text(track, note.pitch), 4) + " vel:" + std::to_string(note.velocity) +
+  return padded(pitch_text(song, track, note.pitch, note.tick), 4) +
+         " vel:" + std::to_string(note.velocity) +
          " dur:" + duration_text(song, note.duration, note.tick) +
          channel_suffix(track, note.channel);
 }
 
-std::string control_body(const Track& track, const Control& control) {
+std::string control_body(const Song& song, const Track& track, const Control& control) {
   std::string body;
   switch (control.kind) {
     case ControlKind::cc: {
@@ -416,8 +418,8 @@ std::string control_body(const Track& track, const Control& control) {
       body = "Aftertouch=" + std::to_string(control.value);
       break;
     case ControlKind::key_pressure:
-      body =
-          "Aftertouch " + pitch_text(track, control.number) + "=" + std::to_string(control.value);
+      body = "Aftertouch " + pitch_text(song, track, control.number, control.tick) + "=" +
+             std::to_string(control.value);
       break;
   }
   return body + channel_suffix(track, control.channel);
@@ -487,7 +489,7 @@ std::size_t merge_events(const Song& song, const Track& track, Tick start, Tick 
     const Tick tn = live(n, ns) ? n->first : stop;
     const Tick tr = live(r, rs) ? r->first : stop;
     if (live(c, cs) && tc <= tn && tc <= tr) {
-      offer(tc, [&] { return control_body(track, *song.controls().find(c->second)); });
+      offer(tc, [&] { return control_body(song, track, *song.controls().find(c->second)); });
       ++c;
     } else if (live(n, ns) && tn <= tr) {
       offer(tn, [&] { return note_body(song, track, *song.notes().find(n->second)); });
@@ -572,7 +574,7 @@ std::string found_row(const Song& song, const SongEvent& event) {
   if (event.kind == EventKind::note) {
     body = note_body(song, *track, *song.notes().find(event.id));
   } else if (track != nullptr) {
-    body = control_body(*track, *song.controls().find(event.id));
+    body = control_body(song, *track, *song.controls().find(event.id));
   } else if (event.kind == EventKind::tempo) {
     body = "Tempo " + bpm_text(c.tempos.at(event.tick));
   } else if (event.kind == EventKind::key_sig) {
@@ -658,7 +660,7 @@ core::Result<std::string> query_find(const Song& song, const Query& query,
     const Note& note = *found[i];
     const Track& track = song.tracks()[order[note.track]];
     std::string line = "  " + pos(song, note.tick) + "  " + track.name + "  ";
-    if (wanted->pitch_class) line += pitch_text(track, note.pitch) + "  ";
+    if (wanted->pitch_class) line += pitch_text(song, track, note.pitch, note.tick) + "  ";
     out.add(line + "vel:" + std::to_string(note.velocity));
   }
   if (found.size() > kMaxLines) out.add("… " + std::to_string(found.size() - kMaxLines) + " more");
@@ -725,11 +727,12 @@ core::Result<std::string> query_piano_roll(const Song& song, const Query& query)
   low = std::max(0, low - 1);
   high = std::min(127, high + 1);
   std::size_t width = 4;
+  const theory::Accidentals accidentals = accidentals_at(song, start);  // the key at the start
   for (int p = low; p <= high; ++p)
-    width = std::max(width, pitch_text(track, p).size());
+    width = std::max(width, pitch_text(track, p, accidentals).size());
   for (int p = high; p >= low; --p) {
     const std::string& row = rows[static_cast<std::size_t>(p)];
-    out.add(padded(pitch_text(track, p), width + 1) + "|" +
+    out.add(padded(pitch_text(track, p, accidentals), width + 1) + "|" +
             (row.empty() ? std::string(columns, '.') : row) + "|");
   }
   return out.str();
@@ -785,7 +788,7 @@ Resolution detect_resolution(const Song& song, const std::vector<StepNote>& note
   return all[2];
 }
 
-std::string drum_alias(int pitch) {
+std::string drum_alias(int pitch, theory::Accidentals accidentals) {
   switch (pitch) {
     case 36:
       return "kick";
@@ -801,14 +804,16 @@ std::string drum_alias(int pitch) {
       break;
   }
   const auto name = theory::drum_name(pitch);
-  return name.empty() ? theory::pitch_name(pitch) : std::string(name);
+  return name.empty() ? theory::pitch_name(pitch, accidentals) : std::string(name);
 }
 
-// PITCH_vVEL_STEPS (the view wraps it in brackets).
-std::string step_token(const StepNote& n, std::uint32_t step, bool drum_names) {
+// PITCH_vVEL_STEPS (the view wraps it in brackets), spelled by the key where the note starts.
+std::string step_token(const Song& song, const StepNote& n, std::uint32_t step, bool drum_names) {
   const Tick steps = std::max<Tick>(1, (n.note->duration + step / 2) / step);
-  return (drum_names ? drum_alias(n.note->pitch) : theory::pitch_name(n.note->pitch)) + "_v" +
-         std::to_string(n.note->velocity) + "_" + std::to_string(steps);
+  const theory::Accidentals accidentals = accidentals_at(song, n.tick);
+  return (drum_names ? drum_alias(n.note->pitch, accidentals)
+                     : theory::pitch_name(n.note->pitch, accidentals)) +
+         "_v" + std::to_string(n.note->velocity) + "_" + std::to_string(steps);
 }
 
 void collect_steps(const Song& song, const Track& track, std::size_t index, Tick start, Tick stop,
@@ -868,7 +873,7 @@ core::Result<std::string> tracker_single(const Song& song, const std::string& qu
   add_step_rows(out, notes, start, step, [&](const auto& all, std::size_t i, std::size_t j) {
     std::vector<std::string> tokens;
     for (std::size_t k = i; k < j; ++k)
-      tokens.push_back("[" + step_token(all[k], step, false) + "]");
+      tokens.push_back("[" + step_token(song, all[k], step, false) + "]");
     return join(tokens, ", ");
   });
   return out.str();
@@ -900,7 +905,7 @@ core::Result<std::string> tracker_multi(const Song& song, const std::string& que
       const std::size_t t = all[k].track;
       std::vector<std::string> tokens;
       for (; k < j && all[k].track == t; ++k)
-        tokens.push_back(step_token(all[k], step, is_drum(*tracks[t])));
+        tokens.push_back(step_token(song, all[k], step, is_drum(*tracks[t])));
       row += (row.empty() ? "" : " ") + names[t] + "[" + join(tokens, ", ") + "]";
     }
     return row;

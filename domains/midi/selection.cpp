@@ -9,6 +9,7 @@
 #include "core/response.hpp"
 #include "domains/midi/theory/controllers.hpp"
 #include "domains/midi/theory/drums.hpp"
+#include "domains/midi/theory/keys.hpp"
 #include "domains/midi/theory/pitch.hpp"
 #include "domains/midi/theory/position.hpp"
 #include "domains/midi/theory/velocity.hpp"
@@ -124,7 +125,7 @@ std::string pitch_on(const Song& song, const Note& note) {
   if (track != nullptr && track->channel == kDrumChannel) {
     if (auto name = theory::drum_name(note.pitch); !name.empty()) return std::string(name);
   }
-  return theory::pitch_name(note.pitch);
+  return theory::pitch_name(note.pitch, theory::key_accidentals(song.key_at(note.tick).sharps));
 }
 
 // "4 notes on Piano (C4–G4, 1.1–1.4), 2 cc, 1 tempo"

@@ -12,6 +12,7 @@
 #include "domains/midi/theory/drums.hpp"
 #include "domains/midi/theory/duration.hpp"
 #include "domains/midi/theory/gm.hpp"
+#include "domains/midi/theory/keys.hpp"
 #include "domains/midi/theory/pitch.hpp"
 #include "domains/midi/theory/position.hpp"
 #include "domains/midi/theory/velocity.hpp"
@@ -235,12 +236,25 @@ std::string duration_text(const Song& song, std::uint32_t ticks, Tick at) {
   return theory::bar_duration_name(ticks, song.conductor().meter, at).value_or(std::move(name));
 }
 
-std::string pitch_text(const Track& track, int pitch) {
+theory::Accidentals accidentals_at(const Song& song, Tick at) {
+  return theory::key_accidentals(song.key_at(at).sharps);
+}
+
+std::string pitch_text(const Track& track, int pitch, theory::Accidentals accidentals) {
   if (track.channel == kDrumChannel) {
     auto name = theory::drum_name(pitch);
     if (!name.empty()) return std::string(name);
   }
-  return theory::pitch_name(pitch);
+  return theory::pitch_name(pitch, accidentals);
+}
+
+std::string pitch_text(const Song& song, const Track& track, int pitch, Tick at) {
+  return pitch_text(track, pitch, accidentals_at(song, at));
+}
+
+theory::Accidentals echo_accidentals(const Song& song, Tick at, std::string_view written) {
+  if (song.key_at(at).sharps != 0) return accidentals_at(song, at);
+  return theory::written_accidentals(written).value_or(theory::Accidentals::sharps);
 }
 
 std::string instrument_text(const Song& song, EntityId track) {

@@ -180,8 +180,8 @@ core::Result<void> verb_transpose(OpContext& ctx) {
   for (const auto& n : notes) {
     const long pitch = n.pitch + *semitones;
     if (pitch < 0 || pitch > 127)
-      return core::make_error(theory::pitch_name(n.pitch) + " at " +
-                              position_text(ctx.song(), n.tick) +
+      return core::make_error(pitch_text(ctx.song(), track_of(ctx, n.track), n.pitch, n.tick) +
+                              " at " + position_text(ctx.song(), n.tick) +
                               " would leave the MIDI range "
                               "(C-1..G9); nothing was transposed");
   }

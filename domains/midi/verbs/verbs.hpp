@@ -10,6 +10,7 @@
 #include "core/domain.hpp"
 #include "core/response.hpp"
 #include "domains/midi/document.hpp"
+#include "domains/midi/theory/pitch.hpp"
 
 namespace fcp::midi {
 
@@ -61,7 +62,15 @@ std::string duration_text(const Song& song, std::uint32_t ticks);
 // The same for a note starting at `at`: a length with no note-value name that is a whole number of
 // bars from there (or half a bar) is named in bars ("2bars"), as dur: reads it back.
 std::string duration_text(const Song& song, std::uint32_t ticks, Tick at);
-std::string pitch_text(const Track& track, int pitch);  // drum names on drum tracks
+// Pitches as replies and views spell them: drum names on drum tracks, else the note name with
+// the accidentals of the key in force where the note is (F minor: Ab, Eb; C major: sharps).
+theory::Accidentals accidentals_at(const Song& song, Tick at);
+std::string pitch_text(const Track& track, int pitch,
+                       theory::Accidentals accidentals = theory::Accidentals::sharps);
+std::string pitch_text(const Song& song, const Track& track, int pitch, Tick at);
+// The spelling an op's reply echoes a pitch written as `written` with: the key's where it has
+// accidentals, else the user's (Eb2 in C major stays Eb2; midi:63 is D#2).
+theory::Accidentals echo_accidentals(const Song& song, Tick at, std::string_view written);
 std::string instrument_text(const Song& song, EntityId track);
 std::string quote_name(std::string_view name);  // 'Piano'
 
