@@ -1,30 +1,15 @@
 #include "domains/midi/document.hpp"
 
 #include <cmath>
-#include <sstream>
 
 #include "core/response.hpp"
 #include "domains/midi/queries.hpp"
 #include "domains/midi/song_io.hpp"
+#include "domains/midi/song_text.hpp"
 #include "domains/midi/theory/keys.hpp"
 #include "domains/midi/verbs/verbs.hpp"
 
 namespace fcp::midi {
-namespace {
-
-std::string bpm_text(double bpm) {
-  std::ostringstream out;
-  if (std::abs(bpm - std::round(bpm)) < 0.005) {
-    out << static_cast<long>(std::lround(bpm));
-  } else {
-    out.setf(std::ios::fixed);
-    out.precision(2);
-    out << bpm;
-  }
-  return out.str();
-}
-
-}  // namespace
 
 MidiDocument::MidiDocument(Song song) : song_(std::move(song)) {}
 

@@ -13,6 +13,7 @@
 
 #include "core/response.hpp"
 #include "domains/midi/document.hpp"
+#include "domains/midi/song_text.hpp"
 #include "domains/midi/theory/keys.hpp"
 #include "domains/midi/theory/pitch.hpp"
 #include "domains/midi/verbs/verbs.hpp"
@@ -50,20 +51,6 @@ constexpr std::array<std::optional<PitchRange>, 16> kFamilyRanges = {{
     std::nullopt,         // percussive
     std::nullopt,         // sound effects
 }};
-
-std::string bpm_text(double bpm) {
-  if (std::abs(bpm - std::round(bpm)) < 0.005) return std::to_string(std::lround(bpm));
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2f", bpm);
-  return buffer;
-}
-
-std::string key_text(const KeySignature& key) {
-  std::string name = theory::key_name(key.sharps, key.minor);
-  if (name.empty()) return "sharps:" + std::to_string(key.sharps);
-  if (key.minor && name.ends_with('m')) name.pop_back();
-  return name + (key.minor ? " minor" : " major");
-}
 
 std::string join(const std::vector<std::string>& parts) {
   std::string out;
@@ -140,7 +127,8 @@ std::optional<std::string> range_warning(const Song& song, const Track& track) {
   }
   if (outside == 0) return std::nullopt;
   return track.name + ": " + core::plural(outside, "note") + " outside the instrument's range (" +
-         theory::pitch_name(range->low) + ".." + theory::pitch_name(range->high) + ")";
+         pitch_text(track, range->low, accidentals_at(song, 0)) + ".." +
+         pitch_text(track, range->high, accidentals_at(song, 0)) + ")";
 }
 
 // Two notes of one pitch and channel sounding at once (the second starts before the first ends):
@@ -157,7 +145,8 @@ std::optional<std::string> overlap_warning(const Song& song, const Track& track)
                              static_cast<std::size_t>(note.pitch & 127);
     if (seen[slot] && tick < ends[slot]) {
       if (++total <= kMaxPositions)
-        items.push_back(position_text(song, tick) + " (" + pitch_text(track, note.pitch) + ")");
+        items.push_back(position_text(song, tick) + " (" +
+                        pitch_text(song, track, note.pitch, tick) + ")");
     }
     ends[slot] = seen[slot] ? std::max(ends[slot], tick + note.duration) : tick + note.duration;
     seen[slot] = true;

@@ -25,10 +25,12 @@ std::string make_card_sections() {
       "end\n";
   out +=
       "DURATIONS: whole half quarter eighth sixteenth 32nd 64th, 1n…64n, dotted-quarter or "
-      "4n., double dots 4n.., triplet-eighth or 8t, ticks:N\n";
+      "4n., double dots 4n.., triplet-eighth or 8t, ticks:N; bars by the meter where the note "
+      "starts: bar, 2bars, half-bar\n";
   out +=
       "PITCH: C4 = 60 (C-1…G9), F#3 Bb2 C##4, midi:N; drum names on channel 10 (kick snare "
-      "closed-hat open-hat crash ride clap tom-low …)\n";
+      "closed-hat open-hat crash ride clap tom-low …); replies spell by the key in force (F "
+      "minor: Ab Eb), in C major / A minor with sharps unless you wrote a flat\n";
   out += "VELOCITY: 1-127 or ppp(16) pp(33) p(49) mp(64) mf(80) f(96) ff(112) fff(127)\n";
   out += "CHORDS: ";
   bool first = true;

@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -20,8 +21,10 @@
 #include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "core/tokenizer.hpp"
+#include "domains/midi/conductor_view.hpp"
 #include "domains/midi/document.hpp"
 #include "domains/midi/selection.hpp"
+#include "domains/midi/song_text.hpp"
 #include "domains/midi/theory/controllers.hpp"
 #include "domains/midi/theory/drums.hpp"
 #include "domains/midi/theory/duration.hpp"
@@ -39,7 +42,6 @@ constexpr std::size_t kMaxLines = 500;        // events, find, tracker steps
 constexpr std::size_t kMaxListed = 24;        // tempo/meter/key changes and markers in `map`
 constexpr std::size_t kMaxRollColumns = 64;   // piano-roll width
 constexpr std::size_t kMaxTrackerTracks = 4;  // multi-track tracker view
-constexpr std::size_t kMaxTextChars = 80;     // text/lyric events in `events`
 
 // ---- text helpers -------------------------------------------------------------------------------
 
@@ -55,72 +57,12 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return out;
 }
 
-// Up to kMaxListed items joined with ", ", then "… N more".
-std::string capped_list(const std::vector<std::string>& items) {
+// Up to kMaxListed items joined with ", ", then "… N more (query: VIEW)": the view lists them all.
+std::string capped_list(const std::vector<std::string>& items, ConductorView view) {
   if (items.size() <= kMaxListed) return join(items, ", ");
   std::vector<std::string> shown(items.begin(), items.begin() + kMaxListed);
-  return join(shown, ", ") + ", … " + std::to_string(items.size() - kMaxListed) + " more";
-}
-
-std::string bpm_text(double bpm) {
-  if (std::abs(bpm - std::round(bpm)) < 0.005) return std::to_string(std::lround(bpm));
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2f", bpm);
-  return buffer;
-}
-
-// "E minor", "Bb major".
-std::string key_text(const KeySignature& key) {
-  std::string name = theory::key_name(key.sharps, key.minor);
-  if (name.empty()) return "sharps:" + std::to_string(key.sharps);
-  if (key.minor && name.ends_with('m')) name.pop_back();
-  return name + (key.minor ? " minor" : " major");
-}
-
-std::string meter_text(int numerator, int denominator) {
-  return std::to_string(numerator) + "/" + std::to_string(denominator);
-}
-
-// The length of one valid UTF-8 sequence at `at`, or 0.
-std::size_t utf8_sequence(std::string_view text, std::size_t at) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-  const unsigned char lead = byte(at);
-  std::size_t length = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
-  if (length == 0 || at + length > text.size()) return 0;
-  for (std::size_t i = 1; i < length; ++i) {
-    if ((byte(at + i) & 0xC0) != 0x80) return 0;
-  }
-  return length;
-}
-
-// Text of a text/lyric event, quoted, with control bytes and invalid UTF-8 escaped (the reply
-// must be valid UTF-8) and at most kMaxTextChars characters.
-std::string quoted_text(std::string_view text) {
-  std::string out = "\"";
-  std::size_t chars = 0;
-  for (std::size_t i = 0; i < text.size(); ++chars) {
-    if (chars == kMaxTextChars) return out + "…\"";
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80) {
-      if (const std::size_t n = utf8_sequence(text, i); n > 0) {
-        out.append(text.substr(i, n));
-        i += n;
-        continue;
-      }
-    }
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c >= 0x7F) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\x%02X", c);
-      out += buffer;
-    } else {
-      out += static_cast<char>(c);
-    }
-    ++i;
-  }
-  return out + "\"";
+  return join(shown, ", ") + ", … " + std::to_string(items.size() - kMaxListed) +
+         " more (query: " + std::string(conductor_view_word(view)) + ")";
 }
 
 std::string hex_byte(int value) {
@@ -267,17 +209,6 @@ core::Result<std::pair<Tick, Tick>> query_range(const Song& song, const Query& q
   return range;
 }
 
-// [start, stop) as a query range is written: the start and the last beat included ("1.1-4.4").
-std::string range_text(const Song& song, Tick start, Tick stop, std::string_view separator) {
-  const auto& meter = song.conductor().meter;
-  const Tick last = stop > start ? stop - 1 : start;
-  const int bar = meter.bar_of(last);
-  const Tick bar_start = meter.bar_start(bar);
-  const Tick beat = meter.beat_ticks(bar);
-  const Tick last_beat = bar_start + (last - bar_start) / beat * beat;
-  return pos(song, start) + std::string(separator) + pos(song, last_beat);
-}
-
 // ---- map, tracks, stats, describe ---------------------------------------------------------------
 
 std::vector<std::string> conductor_lines(const Song& song) {
@@ -286,22 +217,22 @@ std::vector<std::string> conductor_lines(const Song& song) {
   std::vector<std::string> items;
   for (auto it = std::next(c.tempos.begin()); it != c.tempos.end(); ++it)
     items.push_back(bpm_text(it->second) + "@" + pos(song, it->first));
-  if (!items.empty()) lines.push_back("Tempo changes: " + capped_list(items));
+  if (!items.empty()) lines.push_back("Tempo changes: " + capped_list(items, ConductorView::tempo));
   items.clear();
   for (std::size_t i = 1; i < c.meter.changes().size(); ++i) {
     const auto& change = c.meter.changes()[i];
     items.push_back(meter_text(change.numerator, change.denominator) + "@" +
                     pos(song, change.tick));
   }
-  if (!items.empty()) lines.push_back("Meter changes: " + capped_list(items));
+  if (!items.empty()) lines.push_back("Meter changes: " + capped_list(items, ConductorView::meter));
   items.clear();
   for (auto it = std::next(c.keys.begin()); it != c.keys.end(); ++it)
     items.push_back(key_text(it->second) + "@" + pos(song, it->first));
-  if (!items.empty()) lines.push_back("Key changes: " + capped_list(items));
+  if (!items.empty()) lines.push_back("Key changes: " + capped_list(items, ConductorView::key));
   items.clear();
   for (const auto& [tick, text] : c.markers)
     items.push_back(text + "@" + pos(song, tick));
-  if (!items.empty()) lines.push_back("Markers: " + capped_list(items));
+  if (!items.empty()) lines.push_back("Markers: " + capped_list(items, ConductorView::markers));
   return lines;
 }
 
@@ -398,12 +329,12 @@ std::string instrument_line(const Song& song, const Track& track) {
 
 void add_note_ranges(core::ReplyText& out, const Song& song, const Track& track) {
   int low = 128, high = -1, soft = 128, loud = -1;
-  Tick first = 0, last = 0;
+  Tick first = 0, last = 0, low_at = 0, high_at = 0;  // where the lowest and highest notes start
   bool any = false;
   for (const auto& [tick, id] : song.notes().of_track(track.id)) {
     const Note& note = *song.notes().find(id);
-    low = std::min(low, note.pitch);
-    high = std::max(high, note.pitch);
+    if (note.pitch < low) std::tie(low, low_at) = std::pair(note.pitch, tick);
+    if (note.pitch > high) std::tie(high, high_at) = std::pair(note.pitch, tick);
     soft = std::min(soft, note.velocity);
     loud = std::max(loud, note.velocity);
     if (!any) first = tick;
@@ -416,7 +347,8 @@ void add_note_ranges(core::ReplyText& out, const Song& song, const Track& track)
     out.add("Time span: none");
     return;
   }
-  out.add("Pitch range: " + pitch_text(track, low) + " - " + pitch_text(track, high));
+  out.add("Pitch range: " + pitch_text(song, track, low, low_at) + " - " +
+          pitch_text(song, track, high, high_at));
   out.add("Velocity range: " + std::to_string(soft) + "-" + std::to_string(loud));
   out.add("Time span: " + pos(song, first) + " - " + pos(song, last));
 }
@@ -457,11 +389,13 @@ std::string channel_suffix(const Track& track, int channel) {
 }
 
 std::string note_body(const Song& song, const Track& track, const Note& note) {
-  return padded(pitch_text(track, note.pitch), 4) + " vel:" + std::to_string(note.velocity) +
-         " dur:" + duration_text(song, note.duration) + channel_suffix(track, note.channel);
+  return padded(pitch_text(song, track, note.pitch, note.tick), 4) +
+         " vel:" + std::to_string(note.velocity) +
+         " dur:" + duration_text(song, note.duration, note.tick) +
+         channel_suffix(track, note.channel);
 }
 
-std::string control_body(const Track& track, const Control& control) {
+std::string control_body(const Song& song, const Track& track, const Control& control) {
   std::string body;
   switch (control.kind) {
     case ControlKind::cc: {
@@ -484,8 +418,8 @@ std::string control_body(const Track& track, const Control& control) {
       body = "Aftertouch=" + std::to_string(control.value);
       break;
     case ControlKind::key_pressure:
-      body =
-          "Aftertouch " + pitch_text(track, control.number) + "=" + std::to_string(control.value);
+      body = "Aftertouch " + pitch_text(song, track, control.number, control.tick) + "=" +
+             std::to_string(control.value);
       break;
   }
   return body + channel_suffix(track, control.channel);
@@ -555,7 +489,7 @@ std::size_t merge_events(const Song& song, const Track& track, Tick start, Tick 
     const Tick tn = live(n, ns) ? n->first : stop;
     const Tick tr = live(r, rs) ? r->first : stop;
     if (live(c, cs) && tc <= tn && tc <= tr) {
-      offer(tc, [&] { return control_body(track, *song.controls().find(c->second)); });
+      offer(tc, [&] { return control_body(song, track, *song.controls().find(c->second)); });
       ++c;
     } else if (live(n, ns) && tn <= tr) {
       offer(tn, [&] { return note_body(song, track, *song.notes().find(n->second)); });
@@ -577,6 +511,10 @@ core::Result<std::string> query_events(const Song& song, const Query& query) {
       tracks.push_back(&track);
   } else {
     auto found = find_track(song, query, 0, query[0]);
+    // `events tempo 1-4`: the conductor is no track; its view answers.
+    const auto view = conductor_view_named(query[0]);
+    if (!found && view && !query.tokens[0].quoted)
+      return query_conductor(song, *view, std::span(query.tokens).subspan(1));
     if (!found) return found.error();
     tracks.push_back(*found);
   }
@@ -636,7 +574,7 @@ std::string found_row(const Song& song, const SongEvent& event) {
   if (event.kind == EventKind::note) {
     body = note_body(song, *track, *song.notes().find(event.id));
   } else if (track != nullptr) {
-    body = control_body(*track, *song.controls().find(event.id));
+    body = control_body(song, *track, *song.controls().find(event.id));
   } else if (event.kind == EventKind::tempo) {
     body = "Tempo " + bpm_text(c.tempos.at(event.tick));
   } else if (event.kind == EventKind::key_sig) {
@@ -696,6 +634,11 @@ core::Result<std::string> query_find(const Song& song, const Query& query,
     if (!token.quoted && token.text.starts_with('@')) return find_selected(song, query, log);
   }
   auto wanted = parse_find_pitch(query[0]);
+  if (!wanted && parse_pitch_choice(query[0])) {  // find A0-B2, find <C3: the @pitch selector's
+    Query selected = query;
+    selected.tokens[0] = core::Token{"@pitch:" + query[0], false, false};
+    return find_selected(song, selected, log);
+  }
   if (!wanted) return wanted.error();
   std::unordered_map<EntityId, std::size_t> order;
   for (std::size_t i = 0; i < song.tracks().size(); ++i)
@@ -717,7 +660,7 @@ core::Result<std::string> query_find(const Song& song, const Query& query,
     const Note& note = *found[i];
     const Track& track = song.tracks()[order[note.track]];
     std::string line = "  " + pos(song, note.tick) + "  " + track.name + "  ";
-    if (wanted->pitch_class) line += pitch_text(track, note.pitch) + "  ";
+    if (wanted->pitch_class) line += pitch_text(song, track, note.pitch, note.tick) + "  ";
     out.add(line + "vel:" + std::to_string(note.velocity));
   }
   if (found.size() > kMaxLines) out.add("… " + std::to_string(found.size() - kMaxLines) + " more");
@@ -784,11 +727,12 @@ core::Result<std::string> query_piano_roll(const Song& song, const Query& query)
   low = std::max(0, low - 1);
   high = std::min(127, high + 1);
   std::size_t width = 4;
+  const theory::Accidentals accidentals = accidentals_at(song, start);  // the key at the start
   for (int p = low; p <= high; ++p)
-    width = std::max(width, pitch_text(track, p).size());
+    width = std::max(width, pitch_text(track, p, accidentals).size());
   for (int p = high; p >= low; --p) {
     const std::string& row = rows[static_cast<std::size_t>(p)];
-    out.add(padded(pitch_text(track, p), width + 1) + "|" +
+    out.add(padded(pitch_text(track, p, accidentals), width + 1) + "|" +
             (row.empty() ? std::string(columns, '.') : row) + "|");
   }
   return out.str();
@@ -844,7 +788,7 @@ Resolution detect_resolution(const Song& song, const std::vector<StepNote>& note
   return all[2];
 }
 
-std::string drum_alias(int pitch) {
+std::string drum_alias(int pitch, theory::Accidentals accidentals) {
   switch (pitch) {
     case 36:
       return "kick";
@@ -860,14 +804,16 @@ std::string drum_alias(int pitch) {
       break;
   }
   const auto name = theory::drum_name(pitch);
-  return name.empty() ? theory::pitch_name(pitch) : std::string(name);
+  return name.empty() ? theory::pitch_name(pitch, accidentals) : std::string(name);
 }
 
-// PITCH_vVEL_STEPS (the view wraps it in brackets).
-std::string step_token(const StepNote& n, std::uint32_t step, bool drum_names) {
+// PITCH_vVEL_STEPS (the view wraps it in brackets), spelled by the key where the note starts.
+std::string step_token(const Song& song, const StepNote& n, std::uint32_t step, bool drum_names) {
   const Tick steps = std::max<Tick>(1, (n.note->duration + step / 2) / step);
-  return (drum_names ? drum_alias(n.note->pitch) : theory::pitch_name(n.note->pitch)) + "_v" +
-         std::to_string(n.note->velocity) + "_" + std::to_string(steps);
+  const theory::Accidentals accidentals = accidentals_at(song, n.tick);
+  return (drum_names ? drum_alias(n.note->pitch, accidentals)
+                     : theory::pitch_name(n.note->pitch, accidentals)) +
+         "_v" + std::to_string(n.note->velocity) + "_" + std::to_string(steps);
 }
 
 void collect_steps(const Song& song, const Track& track, std::size_t index, Tick start, Tick stop,
@@ -927,7 +873,7 @@ core::Result<std::string> tracker_single(const Song& song, const std::string& qu
   add_step_rows(out, notes, start, step, [&](const auto& all, std::size_t i, std::size_t j) {
     std::vector<std::string> tokens;
     for (std::size_t k = i; k < j; ++k)
-      tokens.push_back("[" + step_token(all[k], step, false) + "]");
+      tokens.push_back("[" + step_token(song, all[k], step, false) + "]");
     return join(tokens, ", ");
   });
   return out.str();
@@ -959,7 +905,7 @@ core::Result<std::string> tracker_multi(const Song& song, const std::string& que
       const std::size_t t = all[k].track;
       std::vector<std::string> tokens;
       for (; k < j && all[k].track == t; ++k)
-        tokens.push_back(step_token(all[k], step, is_drum(*tracks[t])));
+        tokens.push_back(step_token(song, all[k], step, is_drum(*tracks[t])));
       row += (row.empty() ? "" : " ") + names[t] + "[" + join(tokens, ", ") + "]";
     }
     return row;
@@ -1089,9 +1035,11 @@ std::optional<core::Result<std::string>> run_query(const MidiDocument& doc, std:
   static const std::array<std::string_view, 9> known = {"map",        "tracks",  "events",
                                                         "describe",   "stats",   "find",
                                                         "piano-roll", "tracker", "instruments"};
-  if (std::find(known.begin(), known.end(), verb) == known.end()) return std::nullopt;
+  const auto view = conductor_view_named(verb);
+  if (!view && std::find(known.begin(), known.end(), verb) == known.end()) return std::nullopt;
   auto tokens = core::tokenize(args);
   if (!tokens) return core::Result<std::string>(tokens.error());
+  if (view) return query_conductor(doc.song(), *view, *tokens);
   Query query{std::string(verb), std::move(*tokens)};
   const Song& song = doc.song();
   if (verb == "map") return query_map(doc);
@@ -1107,7 +1055,7 @@ std::optional<core::Result<std::string>> run_query(const MidiDocument& doc, std:
 
 std::vector<core::VerbSpec> query_specs() {
   using core::VerbSpec;
-  return {
+  std::vector<VerbSpec> specs{
       VerbSpec{"map", "", "queries",
                "overview: title, tempo|meter|key|ppqn, tempo/meter/key changes, markers, tracks, "
                "digest"},
@@ -1137,6 +1085,10 @@ std::vector<core::VerbSpec> query_specs() {
                "GM programs and loaded SoundFont presets, filtered by name or family"}
           .with(core::choice_key("source", {"gm", "soundfont"})),
   };
+  // The conductor's views after `map`, which overviews them.
+  auto conductor = conductor_query_specs();
+  specs.insert(specs.begin() + 1, conductor.begin(), conductor.end());
+  return specs;
 }
 
 }  // namespace fcp::midi

@@ -1,5 +1,6 @@
-// midi_query: map, tracks, events, describe, stats, find, piano-roll, tracker, instruments
-// (status, history and diff are the engine's, with the document's status_lines()).
+// midi_query: map, tracks, events, describe, stats, find, piano-roll, tracker, instruments and
+// the conductor's views (conductor_view.hpp); status, history and diff are the engine's, with the
+// document's status_lines().
 #pragma once
 
 #include <optional>

@@ -9,6 +9,7 @@
 #include "core/response.hpp"
 #include "domains/midi/theory/controllers.hpp"
 #include "domains/midi/theory/drums.hpp"
+#include "domains/midi/theory/keys.hpp"
 #include "domains/midi/theory/pitch.hpp"
 #include "domains/midi/theory/position.hpp"
 #include "domains/midi/theory/velocity.hpp"
@@ -124,7 +125,7 @@ std::string pitch_on(const Song& song, const Note& note) {
   if (track != nullptr && track->channel == kDrumChannel) {
     if (auto name = theory::drum_name(note.pitch); !name.empty()) return std::string(name);
   }
-  return theory::pitch_name(note.pitch);
+  return theory::pitch_name(note.pitch, theory::key_accidentals(song.key_at(note.tick).sharps));
 }
 
 // "4 notes on Piano (C4–G4, 1.1–1.4), 2 cc, 1 tempo"
@@ -204,17 +205,21 @@ core::Result<core::EntityTest> range_test(const EventScope& scope, std::string_v
 }
 
 core::Result<core::EntityTest> pitch_test(const EventScope& scope, std::string_view value) {
-  int pitch = 0;
-  if (auto parsed = theory::parse_pitch(value)) {
-    pitch = *parsed;
-  } else if (auto drum = theory::drum_pitch(value)) {
-    pitch = *drum;
-  } else {
-    return parsed.error();
+  auto span = parse_pitch_choice(value);
+  if (!span) {
+    // The hints are values; the op or query with the value replaced is what to try.
+    core::Error error = span.error();
+    std::vector<std::string> ops;
+    for (const auto& hint : error.hints) {
+      if (auto op = core::replace_reference(scope.written(), value, hint); !op.empty())
+        ops.push_back(std::move(op));
+    }
+    error.hints = std::move(ops);
+    return error;
   }
-  return core::EntityTest([&scope, pitch](std::size_t i) {
+  return core::EntityTest([&scope, choice = *span](std::size_t i) {
     const Note* note = scope.item(i).note;
-    return note != nullptr && note->pitch == pitch;
+    return note != nullptr && choice.contains(note->pitch);
   });
 }
 
@@ -266,7 +271,68 @@ core::Result<core::EntityTest> kind_test(const EventScope& scope, std::string_vi
   return core::EntityTest([&scope](std::size_t i) { return scope.item(i).kind == Kind; });
 }
 
+// One pitch as a range's end: a note name, midi:N, or a drum name; a note name without its
+// octave is refused (a drum prefix must not shadow it: "f" would be a floor tom).
+core::Result<int> one_pitch(std::string_view text) {
+  auto pitch = theory::parse_pitch(text);
+  if (pitch || theory::parse_pitch_class(text)) return pitch;
+  if (auto drum = theory::drum_pitch(text)) return *drum;
+  return pitch.error();
+}
+
 }  // namespace
+
+bool PitchChoice::contains(int pitch) const {
+  if (pitch_class) return pitch % 12 == *pitch_class;
+  return pitch >= low && pitch <= high;
+}
+
+core::Result<PitchChoice> parse_pitch_choice(std::string_view text) {
+  struct Comparison {
+    std::string_view sign;
+    int low_offset, high_offset;  // from the pitch: <P is [0, P-1], >=P is [P, 127]
+    bool below;
+  };
+  static constexpr std::array<Comparison, 4> comparisons{
+      {{"<=", 0, 0, true}, {">=", 0, 0, false}, {"<", 0, -1, true}, {">", 1, 0, false}}};
+  for (const auto& [sign, low_offset, high_offset, below] : comparisons) {
+    if (!text.starts_with(sign)) continue;
+    auto pitch = one_pitch(text.substr(sign.size()));
+    if (!pitch) {
+      core::Error error = pitch.error();
+      for (auto& hint : error.hints)
+        hint.insert(0, sign);
+      return error;
+    }
+    const std::pair<int, int> span =
+        below ? std::pair{0, *pitch + high_offset} : std::pair{*pitch + low_offset, 127};
+    if (span.first > span.second)
+      return core::make_error("no pitch is " + std::string(text) + " (pitches are C-1…G9)");
+    return PitchChoice{span.first, span.second, std::nullopt};
+  }
+  auto single = theory::parse_pitch(text);
+  if (single) return PitchChoice{*single, *single, std::nullopt};
+  // Pitch classes before drum names: a drum prefix ("f" → floor tom) must not shadow F#.
+  if (auto pc = theory::parse_pitch_class(text)) return PitchChoice{0, 127, *pc};
+  if (auto drum = theory::drum_pitch(text)) return PitchChoice{*drum, *drum, std::nullopt};
+  // LOW-HIGH: the dash with a pitch on either side ("C-1" has a dash of its own).
+  for (auto dash = text.find('-', 1); dash != std::string_view::npos;
+       dash = text.find('-', dash + 1)) {
+    auto low = one_pitch(text.substr(0, dash));
+    auto high = one_pitch(text.substr(dash + 1));
+    if (!low || !high) continue;
+    if (*low > *high) {
+      const std::string swapped =
+          std::string(text.substr(dash + 1)) + "-" + std::string(text.substr(0, dash));
+      return core::make_error("pitch range " + std::string(text) + " goes down: write it low-high",
+                              {swapped});
+    }
+    return PitchChoice{*low, *high, std::nullopt};
+  }
+  core::Error error = single.error();
+  error.message += "; a range is LOW-HIGH (A0-B2, both included), <P or >P (<C3, >=G5)";
+  return error;
+}
 
 std::string_view kind_name(EventKind kind) {
   static constexpr std::array<std::string_view, 9> kNames{
@@ -289,8 +355,10 @@ const core::SelectorCatalog& selector_catalog() {
        {"range", SelectorValue::required, "M.B-M.B",
         "events starting in the range (end beat included; 7-8 = bars 7 and 8)", "",
         scoped_compile(&range_test)},
-       {"pitch", SelectorValue::required, "P", "notes of the pitch: C4, midi:60, kick", "",
-        scoped_compile(&pitch_test)},
+       {"pitch", SelectorValue::required, "P",
+        "notes of the pitch: C4, midi:60, kick; F# in any octave; a range: A0-B2 (both "
+        "included), <C3, >=G5",
+        "", scoped_compile(&pitch_test)},
        {"velocity", SelectorValue::required, "LO-HI", "notes of that velocity (60-100, ff)", "",
         scoped_compile(&velocity_test)},
        {"cc", SelectorValue::optional, "NAME", "kind: control changes (of that controller)", "type",
@@ -386,6 +454,17 @@ core::Result<std::pair<Tick, Tick>> parse_range(const Song& song, std::string_vi
   if (stop <= *start)
     return core::make_error("range \"" + std::string(text) + "\" ends before it starts");
   return std::pair{*start, stop};
+}
+
+std::string range_text(const Song& song, Tick start, Tick stop, std::string_view separator) {
+  const auto& meter = song.conductor().meter;
+  const Tick last = stop > start ? stop - 1 : start;
+  const int bar = meter.bar_of(last);
+  const Tick bar_start = meter.bar_start(bar);
+  const Tick beat = meter.beat_ticks(bar);
+  const Tick last_beat = bar_start + (last - bar_start) / beat * beat;
+  return theory::format_position(start, meter) + std::string(separator) +
+         theory::format_position(last_beat, meter);
 }
 
 }  // namespace fcp::midi

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -70,5 +71,19 @@ core::Result<EntityId> resolve_track_name(const Song& song, std::string_view nam
 // extended by the end position's beat, as @range does.
 core::Result<std::pair<Tick, Tick>> parse_range(const Song& song, std::string_view text,
                                                 bool end_inclusive);
+
+// The pitches @pitch:VALUE chooses: one pitch (C4, midi:60, a drum name), a pitch class in any
+// octave (F#), LOW-HIGH with both ends included (A0-B2, midi:21-47), or a comparison (<C3, <=C3,
+// >G5, >=G5). Errors name the forms; a range written high-low is offered low-high.
+struct PitchChoice {
+  int low = 0, high = 127;
+  std::optional<int> pitch_class;  // 0..11: every octave of it
+  bool contains(int pitch) const;
+};
+core::Result<PitchChoice> parse_pitch_choice(std::string_view text);
+
+// [start, stop) as a range is written: the start and the last beat it includes ("1.1-4.4"),
+// which parse_range with `end_inclusive` reads back as [start, stop) when stop is on a beat.
+std::string range_text(const Song& song, Tick start, Tick stop, std::string_view separator = "-");
 
 }  // namespace fcp::midi

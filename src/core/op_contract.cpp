@@ -382,6 +382,15 @@ Result<void> check_op_keys(const VerbSpec& spec, ParsedOp& op, std::span<const S
     }
   }
   for (const auto& declared : spec.keys) {
+    if (!op.has_param(declared.name)) continue;
+    for (const auto& other : declared.apart) {
+      if (!op.has_param(other)) continue;
+      return make_error(declared.name + ": and " + other + ": do not go together in " + spec.name +
+                            " (" + spec.syntax() + ")",
+                        {replace_param_token(op.raw, declared.name, "")});
+    }
+  }
+  for (const auto& declared : spec.keys) {
     if (!declared.required || op.has_param(declared.name)) continue;
     if (!declared.forms.empty() &&
         std::find(declared.forms.begin(), declared.forms.end(), form) == declared.forms.end())

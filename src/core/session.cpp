@@ -154,6 +154,9 @@ void Session::say_placement_defaults(const VerbSpec& spec, const ParsedOp& op,
   const std::string form = op.positionals.empty() ? std::string() : to_lower(op.positionals[0]);
   for (const auto& declared : spec.keys) {
     if (!declared.places_work || op.has_param(declared.name)) continue;
+    if (std::any_of(declared.apart.begin(), declared.apart.end(),
+                    [&](const std::string& other) { return op.has_param(other); }))
+      continue;  // the op says where by other means (a range)
     if (!declared.forms.empty() &&
         std::find(declared.forms.begin(), declared.forms.end(), form) == declared.forms.end())
       continue;

@@ -18,6 +18,12 @@ KeySpec& KeySpec::only_for(std::initializer_list<const char*> form_words) {
   return *this;
 }
 
+KeySpec& KeySpec::apart_from(std::initializer_list<const char*> other_keys) {
+  for (const char* other : other_keys)
+    apart.emplace_back(other);
+  return *this;
+}
+
 std::string KeySpec::card_text() const {
   std::string form = name + ":";
   if (kind == ValueKind::choice && value.empty()) {

@@ -39,6 +39,10 @@ struct KeySpec {
   std::vector<std::string> forms;
   // Integer and number keys: the values accepted, inclusive (the engine refuses others).
   std::optional<double> minimum, maximum;
+  // Keys this one does not go with (a position, and a key that says the op covers a range): an
+  // op giving both is refused, offering the op without this key; and a placement default is not
+  // announced when one of them is given.
+  std::vector<std::string> apart;
 
   KeySpec& require() {
     required = true;
@@ -46,6 +50,7 @@ struct KeySpec {
   }
   KeySpec& also(std::initializer_list<const char*> other_names);  // adds aliases
   KeySpec& only_for(std::initializer_list<const char*> form_words);
+  KeySpec& apart_from(std::initializer_list<const char*> other_keys);
   KeySpec& by_default(std::string value_text) {
     default_value = std::move(value_text);
     return *this;

@@ -29,6 +29,9 @@ VerbRegistry make_registry() {
                    .with(number_key("gain").between(-60, 6)));
   registry.add(VerbSpec{"connect", "A -> B", "edges", "edges"}.arrows().with(key("label", "T")));
   registry.add(VerbSpec{"remove", "REF", "shapes", "delete"}.deletes());
+  registry.add(VerbSpec{"stamp", "REF", "any", "mark"}
+                   .with(key("at", "POS").places("1.1").apart_from({"over"}))
+                   .with(key("over", "RANGE")));
   registry.add(VerbSpec{"label", "REF TEXT", "shapes", "rename"});
   registry.add(VerbSpec{"modify", "REF", "any", "set"}.accepting(
       {"any style key", [](std::string_view name) { return name == "fillColor"; }}));
@@ -146,6 +149,17 @@ TEST(OpContract, SynonymsAndCloseKeysRespectTheForm) {
   EXPECT_EQ(typo.error.hints, std::vector<std::string>{"track add Keys instrument:organ"});
 }
 
+TEST(OpContract, KeysApartAreRefusedWithTheOpWithoutTheOneDeclaredApart) {
+  const auto registry = make_registry();
+  EXPECT_TRUE(check(registry, "stamp A at:2.1").ok);
+  EXPECT_TRUE(check(registry, "stamp A over:1-4").ok);
+  auto checked = check(registry, "stamp A at:2.1 over:1-4");
+  ASSERT_FALSE(checked.ok);
+  EXPECT_EQ(checked.error.message,
+            "at: and over: do not go together in stamp (stamp REF [at:POS] [over:RANGE])");
+  EXPECT_EQ(checked.error.hints, std::vector<std::string>{"stamp A over:1-4"});
+}
+
 TEST(OpContract, RequiredKeyIsRequired) {
   const auto registry = make_registry();
   auto checked = check(registry, "resize Auth");
@@ -235,6 +249,9 @@ TEST(OpContract, UnknownVerbSuggestsTheSynonymFirst) {
 TEST(OpContract, WordsThatOnlyLookDestructiveAreNotTakenForIt) {
   VerbRegistry registry;
   registry.add(VerbSpec{"remove", "REF", "shapes", "delete"}.deletes());
+  registry.add(VerbSpec{"stamp", "REF", "any", "mark"}
+                   .with(key("at", "POS").places("1.1").apart_from({"over"}))
+                   .with(key("over", "RANGE")));
   registry.add(VerbSpec{"label", "REF TEXT", "shapes", "rename"});
   auto op = parse_op("rename Orders Billing");
   ASSERT_TRUE(op);

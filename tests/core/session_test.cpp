@@ -93,6 +93,18 @@ TEST_F(SessionTest, RollbackKeepsRedoTailAndCheckpoints) {
   EXPECT_EQ(last_line(redone), "[2c 0l]");
 }
 
+TEST_F(SessionTest, APlacementDefaultIsAnnouncedUnlessAKeyApartFromItIsGiven) {
+  action("new X");
+  const std::string announced = "? no at: given: placed at the bottom, the default";
+  EXPECT_NE(ops({"deal A"}).text.find(announced), std::string::npos);
+  EXPECT_EQ(ops({"deal B at:3"}).text.find(announced), std::string::npos);
+  EXPECT_EQ(ops({"deal C top:true"}).text.find(announced), std::string::npos);
+  auto both = ops({"deal D at:3 top:true"});
+  EXPECT_TRUE(both.is_error);
+  EXPECT_NE(both.text.find("! at: and top: do not go together in deal"), std::string::npos);
+  EXPECT_NE(both.text.find("  try: deal D top:true"), std::string::npos);
+}
+
 TEST_F(SessionTest, UnknownVerbSuggestsThePastableCorrectedOp) {
   action("new X");
   auto reply = ops({"ad A color:red"});

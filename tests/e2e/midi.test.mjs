@@ -645,6 +645,111 @@ describe('midi over stdio with the official SDK client (real fcpd)', { timeout: 
          }
        });
   });
+
+  describe('the tempo map as a whole (scale:, set:, the tempo view), read back by mido', () => {
+    const tempoOf = (bpm) => Math.round(60e6 / bpm);
+    it('tempo scale:2 doubles every tempo in one op; the tempo view lists them', async () => {
+      assert.ok(saved, 'the song was saved');
+      const result = await midi.ops(['tempo scale:2']);
+      assertOk(result);
+      assert.match(textOf(result), /^\* Tempo ×2 over the whole song: 2 tempo events scaled$/m);
+      assert.equal(digestOf(result).tempo, 240);
+      assert.equal(textOf(await midi.query('tempo')), '2 tempo events:\n  1.1      240 BPM\n  3.1      280 BPM');
+      assertOk(await midi.session('save as:scaled.mid'));
+    });
+
+    it('mido reads the doubled tempo map at the same ticks, and the notes where they were', { skip: NO_MIDO }, () => {
+      const read = midoOk(path.join(root, 'scaled.mid'));
+      assert.deepEqual(ofType(read.tracks[0], 'set_tempo'),
+                       [[0, 'set_tempo', tempoOf(240)], [tickOf(3, 1), 'set_tempo', tempoOf(280)]]);
+      assert.deepEqual(read.tracks.slice(1).flatMap((t) => notesOf(t)).sort(byTime), expectedNotes(channel));
+    });
+
+    it('tempo scale:0.5 @range:2-2 halves bar 2 only: a tempo at 2.1, the one at 3.1 stays', async () => {
+      const result = await midi.ops(['tempo scale:0.5 @range:2-2']);
+      assertOk(result);
+      assert.match(textOf(result), /^\* Tempo ×0\.5 over 2\.1-2\.4: 0 tempo events scaled$/m);
+      assert.match(textOf(result), /^\+ Tempo 120 BPM at 2\.1 \(240 BPM was in force there\)$/m);
+      assertOk(await midi.session('save as:scaled2.mid'));
+    });
+
+    it('mido reads 240, 120 from bar 2 and 280 from bar 3', { skip: NO_MIDO }, () => {
+      const read = midoOk(path.join(root, 'scaled2.mid'));
+      assert.deepEqual(ofType(read.tracks[0], 'set_tempo'), [
+        [0, 'set_tempo', tempoOf(240)], [tickOf(2, 1), 'set_tempo', tempoOf(120)],
+        [tickOf(3, 1), 'set_tempo', tempoOf(280)],
+      ]);
+    });
+
+    it('tempo set:90 @range:1-2 makes bars 1-2 one tempo and keeps 280 from bar 3; undo takes each op back', async () => {
+      const result = await midi.ops(['tempo set:90 @range:1-2']);
+      assertOk(result);
+      assert.match(textOf(result), /^\* Tempo 90 BPM over 1\.1-2\.4: 1 tempo event set, 1 removed$/m);
+      assert.equal(textOf(await midi.query('tempo')), '2 tempo events:\n  1.1      90 BPM\n  3.1      280 BPM');
+      for (const tempo of [240, 240, 120]) {
+        assert.equal(digestOf(await midi.session('undo')).tempo, tempo);
+      }
+      assert.equal(textOf(await midi.query('tempo')), '2 tempo events:\n  1.1      120 BPM\n  3.1      140 BPM');
+    });
+  });
+
+  describe('dynamics and humanize keep the music (crescendo keeps accents, humanize the length)', () => {
+    // Bars 7-8 (3/4): on every beat an accent (C4, vel 110) over a soft note (E4, vel 60).
+    const BEATS = [[7, 1], [7, 2], [7, 3], [8, 1], [8, 2], [8, 3]];
+    let before;
+    it('a track of accents, then crescendo from:p to:f over it (one op)', async () => {
+      const ops = ['track add Hits instrument:marimba'];
+      for (const [bar, beat] of BEATS) {
+        ops.push(`note Hits C4 at:${bar}.${beat} vel:110 dur:8n`, `note Hits E4 at:${bar}.${beat} vel:60 dur:8n`);
+      }
+      assertOk(await midi.ops(ops));
+      before = digestOf(await midi.session('save as:accents.mid'));
+      const result = await midi.ops(['crescendo @track:Hits from:p to:f']);
+      assertOk(result);
+      assert.match(textOf(result), /^\* Crescendo applied to 12 notes \(p -> f, scaled with the ramp, accents kept\)$/m);
+      assertOk(await midi.session('save as:crescendo.mid'));
+    });
+
+    it('mido: on every beat the accent stays louder, and the level rises', { skip: NO_MIDO }, () => {
+      const read = midoOk(path.join(root, 'crescendo.mid'));
+      const hits = notesOf(read.tracks.find((t) => t.name === 'Hits'));
+      assert.equal(hits.length, 12);
+      const byTick = new Map();
+      for (const n of hits) byTick.set(n.tick, { ...byTick.get(n.tick), [n.pitch]: n.vel });
+      const beats = [...byTick.keys()].sort((a, b) => a - b);
+      assert.deepEqual(beats, BEATS.map(([bar, beat]) => tickOf(bar, beat)));
+      for (const tick of beats) {
+        const { 60: accent, 64: soft } = byTick.get(tick);
+        assert.ok(accent > soft, `at tick ${tick} the accent (${accent}) is louder than the soft note (${soft})`);
+      }
+      const level = (tick) => byTick.get(tick)[60] + byTick.get(tick)[64];
+      for (let i = 1; i < beats.length; ++i) assert.ok(level(beats[i]) >= level(beats[i - 1]), 'the level rises');
+      assert.ok(byTick.get(beats[0])[64] < 60 && byTick.get(beats.at(-1))[60] > 110, 'from p to f');
+    });
+
+    it('humanize @all keeps the bar count and the end of the song', async () => {
+      const result = await midi.ops(['humanize @all timing:60 seed:9']);
+      assertOk(result);
+      assert.equal(digestOf(result).bars, before.bars);
+      assert.doesNotMatch(textOf(result), /^\? .*overlap/m, 'no overlap warning');
+      assertOk(await midi.session('save as:humanized.mid'));
+    });
+
+    it('mido: the same last note-off, no two notes of one pitch sounding at once on a track', { skip: NO_MIDO }, () => {
+      const files = [path.join(root, 'crescendo.mid'), path.join(root, 'humanized.mid')];
+      const both = mido(...files);
+      const lastOff = (read) => Math.max(...read.tracks.flatMap((t) => notesOf(t).map((n) => n.tick + n.dur)));
+      assert.equal(lastOff(both[files[1]]), lastOff(both[files[0]]));
+      for (const track of both[files[1]].tracks) {
+        const lines = new Map();
+        for (const n of notesOf(track).sort(byTime)) {
+          const key = `${n.ch}:${n.pitch}`;
+          assert.ok(n.tick >= (lines.get(key) ?? 0), `${track.name}: pitch ${n.pitch} at ${n.tick} overlaps the one before`);
+          lines.set(key, n.tick + n.dur);
+        }
+      }
+    });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -311,7 +311,7 @@ Result<core::OpOutcome> DeckDocument::link(const core::ParsedOp& op) {
 }
 
 Result<core::OpOutcome> DeckDocument::execute(const core::ParsedOp& op, core::CallContext& ctx) {
-  if (op.verb == "add") return add(op);
+  if (op.verb == "add" || op.verb == "deal") return add(op);
   if (op.verb == "remove" || op.verb == "set" || op.verb == "rename") return change_each(op, ctx);
   if (op.verb == "link") return link(op);
   if (op.verb == "fail")
@@ -379,6 +379,10 @@ class DeckDomain final : public core::Domain {
     verbs_.add(core::VerbSpec{"fail", "[MESSAGE]", "testing", "always fails"});
     verbs_.add(core::VerbSpec{"sleep", "MS", "testing", "blocks for MS milliseconds"});
     verbs_.add(core::VerbSpec{"emit", "TEXT", "testing", "an external effect (fail/slow)"});
+    // Positions are not modelled: the keys exist for the engine's placement announcements.
+    verbs_.add(core::VerbSpec{"deal", "NAME", "testing", "add a card to a pile"}
+                   .with(core::key("at", "SLOT").places("the bottom").apart_from({"top"}))
+                   .with(core::bool_key("top", "on top of the pile")));
     verbs_.add_verb_synonym("delete", "remove");
     verbs_.add_key_synonym("shade", "color:{}");
   }

@@ -87,4 +87,8 @@ std::string key_name(int sharps, bool minor) {
   return minor ? std::string(minor_tonics[index]) + "m" : std::string(major_tonics[index]);
 }
 
+Accidentals key_accidentals(int sharps) {
+  return sharps < 0 ? Accidentals::flats : Accidentals::sharps;
+}
+
 }  // namespace fcp::midi::theory

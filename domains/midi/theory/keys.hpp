@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/result.hpp"
+#include "domains/midi/theory/pitch.hpp"
 
 namespace fcp::midi::theory {
 
@@ -24,5 +25,9 @@ core::Result<Key> parse_key(std::string_view text);
 
 // "C", "Am", "F#m", "Bb", "Ebm"; "" when sharps is outside -7..7.
 std::string key_name(int sharps, bool minor);
+
+// How a key spells the black keys: a key signature with flats with flats (F minor: Ab, Eb), the
+// others (sharp keys, C major, A minor) with sharps.
+Accidentals key_accidentals(int sharps);
 
 }  // namespace fcp::midi::theory

@@ -9,6 +9,13 @@ namespace {
 
 constexpr std::array<std::string_view, 12> sharp_names{"C",  "C#", "D",  "D#", "E",  "F",
                                                        "F#", "G",  "G#", "A",  "A#", "B"};
+constexpr std::array<std::string_view, 12> flat_names{"C",  "Db", "D",  "Eb", "E",  "F",
+                                                      "Gb", "G",  "Ab", "A",  "Bb", "B"};
+
+std::string_view class_name(int pc, Accidentals accidentals) {
+  const auto index = static_cast<std::size_t>((pc % 12 + 12) % 12);
+  return accidentals == Accidentals::flats ? flat_names[index] : sharp_names[index];
+}
 
 std::optional<int> letter_semitone(char letter) {
   constexpr std::string_view letters = "CDEFGAB";
@@ -129,10 +136,15 @@ core::Result<int> parse_pitch(std::string_view text) {
   return static_cast<int>(midi);
 }
 
-std::string pitch_name(int midi) {
+std::string pitch_name(int midi, Accidentals accidentals) {
   if (midi < lowest_pitch || midi > highest_pitch) return "midi:" + std::to_string(midi);
-  return std::string(sharp_names[static_cast<std::size_t>(midi % 12)]) +
-         std::to_string(midi / 12 - 1);
+  return std::string(class_name(midi, accidentals)) + std::to_string(midi / 12 - 1);
+}
+
+std::optional<Accidentals> written_accidentals(std::string_view text) {
+  const auto name = split_note_name(text);
+  if (!name || name->accidental == 0) return std::nullopt;
+  return name->accidental < 0 ? Accidentals::flats : Accidentals::sharps;
 }
 
 std::optional<int> parse_pitch_class(std::string_view text) {
@@ -150,8 +162,8 @@ std::optional<EnglishSpelling> english_note_spelling(std::string_view text) {
                              std::string(1, synonym->english)};
 }
 
-std::string_view pitch_class_name(int pc) {
-  return sharp_names[static_cast<std::size_t>((pc % 12 + 12) % 12)];
+std::string_view pitch_class_name(int pc, Accidentals accidentals) {
+  return class_name(pc, accidentals);
 }
 
 }  // namespace fcp::midi::theory

@@ -1,6 +1,7 @@
 // Pitch names ⇄ MIDI note numbers in scientific pitch notation: C4 = 60, C-1 = 0 … G9 = 127.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,8 +24,15 @@ inline constexpr int highest_pitch = 127;  // G9
 // octave).
 core::Result<int> parse_pitch(std::string_view text);
 
-// Always spelled with sharps: 61 → "C#4", 0 → "C-1". Outside 0..127 → "midi:N".
-std::string pitch_name(int midi);
+// How a name spells the five black keys: C# or Db.
+enum class Accidentals : std::uint8_t { sharps, flats };
+
+// 61 → "C#4" (or "Db4" with flats), 0 → "C-1". Outside 0..127 → "midi:N".
+std::string pitch_name(int midi, Accidentals accidentals = Accidentals::sharps);
+
+// The accidental a note name or a chord symbol is written with: "Eb2", "Bbm7", "Db" → flats;
+// "F#3", "C#m" → sharps; nullopt for a natural ("C4", "Am") or what is no note name ("midi:60").
+std::optional<Accidentals> written_accidentals(std::string_view text);
 
 // Pitch class 0..11 of a note name without octave: "C" → 0, "F#" → 6, "Bb" → 10, "Cb" → 11,
 // "B#" → 0 (letter in either case, at most one of '#'/'b' or a doubled one); nullopt otherwise.
@@ -38,7 +46,7 @@ struct EnglishSpelling {
 };
 std::optional<EnglishSpelling> english_note_spelling(std::string_view text);
 
-// Sharp spelling of a pitch class: 1 → "C#". pc is taken modulo 12.
-std::string_view pitch_class_name(int pc);
+// A pitch class: 1 → "C#" (or "Db" with flats). pc is taken modulo 12.
+std::string_view pitch_class_name(int pc, Accidentals accidentals = Accidentals::sharps);
 
 }  // namespace fcp::midi::theory

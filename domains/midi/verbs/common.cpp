@@ -8,9 +8,11 @@
 #include "core/selector.hpp"
 #include "core/tokenizer.hpp"
 #include "domains/midi/selection.hpp"
+#include "domains/midi/theory/bars.hpp"
 #include "domains/midi/theory/drums.hpp"
 #include "domains/midi/theory/duration.hpp"
 #include "domains/midi/theory/gm.hpp"
+#include "domains/midi/theory/keys.hpp"
 #include "domains/midi/theory/pitch.hpp"
 #include "domains/midi/theory/position.hpp"
 #include "domains/midi/theory/velocity.hpp"
@@ -178,9 +180,11 @@ core::Result<Tick> position_param(const OpContext& ctx, std::string_view key,
 }
 
 core::Result<std::uint32_t> duration_param(const OpContext& ctx, std::string_view key,
-                                           std::string_view fallback) {
+                                           std::string_view fallback, Tick at) {
   const std::string* text = ctx.op.param(key);
-  auto ticks = theory::parse_duration(text ? std::string_view(*text) : fallback, ctx.song().ppqn());
+  const std::string_view written = text ? std::string_view(*text) : fallback;
+  auto ticks = theory::parse_bar_duration(written, ctx.song().conductor().meter, at)
+                   .value_or(theory::parse_duration(written, ctx.song().ppqn()));
   if (!ticks) {
     core::Error error = ticks.error();
     error.message = "invalid " + std::string(key) + ": " + error.message;
@@ -226,12 +230,31 @@ std::string duration_text(const Song& song, std::uint32_t ticks) {
   return theory::duration_name(ticks, song.ppqn());
 }
 
-std::string pitch_text(const Track& track, int pitch) {
+std::string duration_text(const Song& song, std::uint32_t ticks, Tick at) {
+  std::string name = theory::duration_name(ticks, song.ppqn());
+  if (!name.starts_with("ticks:")) return name;
+  return theory::bar_duration_name(ticks, song.conductor().meter, at).value_or(std::move(name));
+}
+
+theory::Accidentals accidentals_at(const Song& song, Tick at) {
+  return theory::key_accidentals(song.key_at(at).sharps);
+}
+
+std::string pitch_text(const Track& track, int pitch, theory::Accidentals accidentals) {
   if (track.channel == kDrumChannel) {
     auto name = theory::drum_name(pitch);
     if (!name.empty()) return std::string(name);
   }
-  return theory::pitch_name(pitch);
+  return theory::pitch_name(pitch, accidentals);
+}
+
+std::string pitch_text(const Song& song, const Track& track, int pitch, Tick at) {
+  return pitch_text(track, pitch, accidentals_at(song, at));
+}
+
+theory::Accidentals echo_accidentals(const Song& song, Tick at, std::string_view written) {
+  if (song.key_at(at).sharps != 0) return accidentals_at(song, at);
+  return theory::written_accidentals(written).value_or(theory::Accidentals::sharps);
 }
 
 std::string instrument_text(const Song& song, EntityId track) {

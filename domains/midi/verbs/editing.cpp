@@ -180,8 +180,8 @@ core::Result<void> verb_transpose(OpContext& ctx) {
   for (const auto& n : notes) {
     const long pitch = n.pitch + *semitones;
     if (pitch < 0 || pitch > 127)
-      return core::make_error(theory::pitch_name(n.pitch) + " at " +
-                              position_text(ctx.song(), n.tick) +
+      return core::make_error(pitch_text(ctx.song(), track_of(ctx, n.track), n.pitch, n.tick) +
+                              " at " + position_text(ctx.song(), n.tick) +
                               " would leave the MIDI range "
                               "(C-1..G9); nothing was transposed");
   }
@@ -235,7 +235,7 @@ core::Result<void> verb_quantize(OpContext& ctx) {
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
   if (ids->empty()) return {};
-  auto grid = duration_param(ctx, "grid", "sixteenth");
+  auto grid = duration_param(ctx, "grid", "sixteenth", earliest(notes_of(ctx, *ids)));
   if (!grid) return grid.error();
   double strength = 1.0;
   if (auto percent = ctx.op.integer("strength")) strength = static_cast<double>(*percent) / 100.0;
@@ -274,7 +274,6 @@ core::Result<void> verb_modify(OpContext& ctx) {
   if (ids->empty()) return {};
   auto notes = notes_of(ctx, *ids);
   std::optional<int> pitch, velocity, channel;
-  std::optional<std::uint32_t> duration;
   std::optional<Tick> at;
   if (const std::string* text = op.param("pitch")) {
     auto p = theory::parse_pitch(*text);
@@ -285,11 +284,6 @@ core::Result<void> verb_modify(OpContext& ctx) {
     auto v = velocity_param(ctx, "vel", 80);
     if (!v) return v.error();
     velocity = *v;
-  }
-  if (op.has_param("dur")) {
-    auto d = duration_param(ctx, "dur", "quarter");
-    if (!d) return d.error();
-    duration = *d;
   }
   if (op.has_param("at")) {
     auto t = position_param(ctx, "at", "1.1");
@@ -306,9 +300,13 @@ core::Result<void> verb_modify(OpContext& ctx) {
   for (Note n : notes) {
     if (pitch) n.pitch = *pitch;
     if (velocity) n.velocity = *velocity;
-    if (duration) n.duration = *duration;
     if (channel) n.channel = *channel;
     if (at) n.tick = n.tick - first + *at;
+    if (op.has_param("dur")) {  // per note: bar durations follow the meter where each one starts
+      auto d = duration_param(ctx, "dur", "quarter", n.tick);
+      if (!d) return d.error();
+      n.duration = *d;
+    }
     ctx.edit.put_note(n);
   }
   ctx.lines.push_back(core::property_changed("Modified " + count_notes(notes.size())));
@@ -325,7 +323,7 @@ core::Result<void> verb_repeat(OpContext& ctx) {
   // The period: every: if given, else whole bars covering the selection.
   Tick period = 0;
   if (ctx.op.has_param("every")) {
-    auto every = duration_param(ctx, "every", "whole");
+    auto every = duration_param(ctx, "every", "whole", first);
     if (!every) return every.error();
     period = *every;
   } else {
@@ -356,6 +354,10 @@ core::Result<void> verb_repeat(OpContext& ctx) {
   return {};
 }
 
+// crescendo/decrescendo from:V to:V: the level of the chosen notes follows a ramp over time.
+// mode:scale (default) multiplies each velocity by ramp / the notes' mean, so accents keep their
+// proportions; mode:shift adds ramp - mean, so they keep their distance; mode:set sets every
+// velocity on the ramp. Notes sounding together are on the same point of the ramp.
 core::Result<void> verb_crescendo(OpContext& ctx) {
   const bool down = ctx.op.verb == "decrescendo";
   const std::string* from_text = ctx.op.param("from");
@@ -365,29 +367,44 @@ core::Result<void> verb_crescendo(OpContext& ctx) {
                             song_hints(ctx, {ctx.op.verb + " @track:Piano @range:1.1-4.4 from:" +
                                              (down ? "ff to:p" : "p to:ff")}));
   auto from = theory::parse_velocity(*from_text);
-  if (!from) return from.error();
+  if (!from) return with_op_hints(ctx, "from", from.error());
   auto to = theory::parse_velocity(*to_text);
-  if (!to) return to.error();
+  if (!to) return with_op_hints(ctx, "to", to.error());
   if (*from < 1 || *to < 1) return core::make_error("velocities must be 1..127");
+  const std::string mode = core::to_lower(ctx.op.param_or("mode", "scale"));
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
   if (ids->empty()) return {};
   auto notes = notes_of(ctx, *ids);
-  // Interpolated over time, so notes sounding together get the same velocity.
   const Tick first = earliest(notes);
   Tick last = first;
-  for (const auto& n : notes)
+  double mean = 0;
+  for (const auto& n : notes) {
     last = std::max(last, n.tick);
+    mean += n.velocity;
+  }
+  mean /= static_cast<double>(notes.size());
+  std::size_t capped = 0;
   for (Note n : notes) {
     const double t = last == first
                          ? 1.0
                          : static_cast<double>(n.tick - first) / static_cast<double>(last - first);
-    n.velocity = std::clamp(static_cast<int>(std::lround(*from + (*to - *from) * t)), 1, 127);
+    const double level = *from + (*to - *from) * t;
+    double velocity = level;
+    if (mode == "scale") velocity = n.velocity * level / mean;
+    if (mode == "shift") velocity = n.velocity + level - mean;
+    const long rounded = std::lround(velocity);
+    if (rounded < 1 || rounded > 127) ++capped;
+    n.velocity = static_cast<int>(std::clamp(rounded, 1L, 127L));
     ctx.edit.put_note(n);
   }
+  std::string how = mode == "set"     ? "set on the ramp"
+                    : mode == "shift" ? "shifted with the ramp, accents kept"
+                                      : "scaled with the ramp, accents kept";
+  if (capped > 0) how += "; " + core::plural(capped, "note") + " held within 1..127";
   ctx.lines.push_back(core::property_changed(std::string(down ? "Decrescendo" : "Crescendo") +
                                              " applied to " + count_notes(notes.size()) + " (" +
-                                             *from_text + " -> " + *to_text + ")"));
+                                             *from_text + " -> " + *to_text + ", " + how + ")"));
   return {};
 }
 

@@ -17,19 +17,19 @@ core::Result<void> verb_note(OpContext& ctx) {
   const Track& track = track_of(ctx, *track_id);
   auto tick = position_param(ctx, "at", "1.1");
   if (!tick) return tick.error();
-  auto duration = duration_param(ctx, "dur", "quarter");
+  auto duration = duration_param(ctx, "dur", "quarter", *tick);
   if (!duration) return duration.error();
   auto velocity = velocity_param(ctx, "vel", 80);
   if (!velocity) return velocity.error();
   auto channel = channel_param(ctx, track);
   if (!channel) return channel.error();
-  std::vector<int> pitches;
+  std::vector<std::pair<int, theory::Accidentals>> pitches;  // and how to echo each
   for (std::size_t i = 1; i < op.positionals.size(); ++i) {
     auto pitch = parse_pitch_for(ctx, track, op.positionals[i]);
     if (!pitch) return pitch.error();
-    pitches.push_back(*pitch);
+    pitches.emplace_back(*pitch, echo_accidentals(ctx.song(), *tick, op.positionals[i]));
   }
-  for (int pitch : pitches) {
+  for (const auto& [pitch, accidentals] : pitches) {
     Note note;
     note.id = ctx.edit.song().allocate_id();
     note.track = track.id;
@@ -39,10 +39,10 @@ core::Result<void> verb_note(OpContext& ctx) {
     note.velocity = *velocity;
     note.channel = *channel;
     ctx.edit.put_note(note);
-    ctx.lines.push_back(core::created("Note " + pitch_text(track, pitch) + " at " +
+    ctx.lines.push_back(core::created("Note " + pitch_text(track, pitch, accidentals) + " at " +
                                       position_text(ctx.song(), note.tick) + " on " + track.name +
-                                      " (vel:" + std::to_string(note.velocity) +
-                                      " dur:" + duration_text(ctx.song(), note.duration) + ")"));
+                                      " (vel:" + std::to_string(note.velocity) + " dur:" +
+                                      duration_text(ctx.song(), note.duration, note.tick) + ")"));
   }
   ctx.doc.set_anchor(*tick + *duration);
   return {};
@@ -80,7 +80,7 @@ core::Result<void> verb_chord(OpContext& ctx) {
   if (!pitches) return pitches.error();
   auto tick = position_param(ctx, "at", "1.1");
   if (!tick) return tick.error();
-  auto duration = duration_param(ctx, "dur", "quarter");
+  auto duration = duration_param(ctx, "dur", "quarter", *tick);
   if (!duration) return duration.error();
   auto velocity = velocity_param(ctx, "vel", 80);
   if (!velocity) return velocity.error();
@@ -88,7 +88,7 @@ core::Result<void> verb_chord(OpContext& ctx) {
   if (!channel) return channel.error();
   std::uint32_t strum = 0;
   if (op.has_param("strum")) {
-    auto ticks = duration_param(ctx, "strum", "ticks:0");
+    auto ticks = duration_param(ctx, "strum", "ticks:0", *tick);
     if (!ticks) return ticks.error();
     strum = *ticks;
     if (strum * pitches->size() >= *duration)
@@ -108,9 +108,16 @@ core::Result<void> verb_chord(OpContext& ctx) {
     ctx.edit.put_note(note);
     offset += strum;
   }
+  // The key's spelling, or a flat chord's ("Ebmaj7", "C/Bb") where the key has no accidentals.
+  const std::string& symbol = op.positionals[1];
+  const auto slash = symbol.find('/');
+  const bool natural_root = !theory::written_accidentals(symbol).has_value();
+  const theory::Accidentals accidentals = echo_accidentals(
+      ctx.song(), *tick,
+      natural_root && slash != std::string::npos ? symbol.substr(slash + 1) : symbol);
   std::string names;
   for (int pitch : *pitches)
-    names += (names.empty() ? "" : " ") + pitch_text(track, pitch);
+    names += (names.empty() ? "" : " ") + pitch_text(track, pitch, accidentals);
   ctx.lines.push_back(core::created("Chord " + chord->symbol + " (" +
                                     std::to_string(pitches->size()) + " notes: " + names + ") at " +
                                     position_text(ctx.song(), *tick) + " on " + track.name));

@@ -22,6 +22,9 @@ core::KeySpec vel_key() {
 core::KeySpec ch_key() {
   return integer_key("ch").between(1, 16);
 }
+core::KeySpec ramp_mode_key() {
+  return choice_key("mode", {"scale", "shift", "set"}).by_default("scale");
+}
 
 void add_music_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"note", "TRACK PITCH…", "music", "notes (drum names on drum tracks)"}
@@ -86,9 +89,20 @@ void add_state_verbs(core::VerbTable<OpContext>& verbs) {
 }
 
 void add_conductor_verbs(core::VerbTable<OpContext>& verbs) {
-  verbs.add(VerbSpec{"tempo", "BPM", "meta", "tempo map (1.1 replaces the initial tempo)"}
-                .with(at_key().places("1.1"))
-                .example("tempo 140 at:9.1"),
+  verbs.add(VerbSpec{"tempo", "BPM | @range:M.B-M.B", "meta",
+                     "tempo map: BPM from at: (1.1 replaces the initial tempo); scale: multiplies "
+                     "every tempo of the range, set: makes the range one tempo; without @range "
+                     "the whole song; the tempo after the range stays as it was"}
+                .with(at_key().places("1.1").apart_from({"scale", "set"}))
+                .with(core::number_key("scale", "F",
+                                       "multiply the range's tempos (2 = twice "
+                                       "as fast)")
+                          .between(0.01, 100)
+                          .apart_from({"set"}))
+                .with(core::number_key("set", "BPM", "one tempo over the range").between(10, 1000))
+                .example("tempo 140 at:9.1")
+                .example("tempo scale:2 @range:5-8")
+                .example("tempo set:90 @range:9.1-12.4"),
             verb_tempo);
   verbs.add(VerbSpec{"time-sig", "N/D", "meta", "meter from a bar on"}
                 .with(key("at", "BAR.1").places("1.1"))
@@ -147,14 +161,20 @@ void add_editing_verbs(core::VerbTable<OpContext>& verbs) {
           .with(dur_key("every"))
           .example("repeat @track:Drums count:3"),
       verb_repeat);
-  verbs.add(VerbSpec{"crescendo", "@SELECTORS…", "editing", "velocity ramp over time"}
+  verbs.add(VerbSpec{"crescendo", "@SELECTORS…", "editing",
+                     "the level goes from: → to: over time; mode:scale multiplies each velocity "
+                     "(accents keep their proportions), shift adds (they keep their distance), "
+                     "set sets every velocity on the ramp"}
                 .with(key("from", "VEL").require())
                 .with(key("to", "VEL").require())
-                .example("crescendo @track:Keys @range:1.1-4.4 from:p to:ff"),
+                .with(ramp_mode_key())
+                .example("crescendo @track:Keys @range:1.1-4.4 from:p to:ff")
+                .example("crescendo @track:Drums @range:13-16 from:mp to:f mode:shift"),
             verb_crescendo);
-  verbs.add(VerbSpec{"decrescendo", "@SELECTORS…", "editing", "velocity ramp over time"}
+  verbs.add(VerbSpec{"decrescendo", "@SELECTORS…", "editing", "crescendo downwards (same modes)"}
                 .with(key("from", "VEL").require())
                 .with(key("to", "VEL").require())
+                .with(ramp_mode_key())
                 .example("decrescendo @track:Keys @range:1.1-4.4 from:ff to:p"),
             verb_crescendo);
 }
@@ -173,13 +193,14 @@ void add_performance_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(integer_key("amount").between(50, 75).by_default("60"))
                 .with(dur_key("grid").by_default("eighth")),
             verb_swing);
-  verbs.add(
-      VerbSpec{"humanize", "@SELECTORS…", "performance", "seeded timing and velocity variation"}
-          .with(integer_key("timing", "TICKS").by_default("10"))
-          .with(integer_key("vel").between(0, 64).by_default("8"))
-          .with(integer_key("seed").between(0, 4294967295.0).by_default("1"))
-          .example("humanize @track:Keys timing:8 vel:5 seed:42"),
-      verb_humanize);
+  verbs.add(VerbSpec{"humanize", "@SELECTORS…", "performance",
+                     "seeded timing and velocity variation; the song keeps its length and no note "
+                     "comes to overlap the next of its pitch (such notes are shortened)"}
+                .with(integer_key("timing", "TICKS").by_default("10"))
+                .with(integer_key("vel").between(0, 64).by_default("8"))
+                .with(integer_key("seed").between(0, 4294967295.0).by_default("1"))
+                .example("humanize @track:Keys timing:8 vel:5 seed:42"),
+            verb_humanize);
   verbs.add(VerbSpec{"legato", "@SELECTORS…", "performance", "extend notes to the next onset"},
             verb_legato);
   verbs.add(VerbSpec{"staccato", "@SELECTORS…", "performance", "shorten notes"}.with(

@@ -263,7 +263,7 @@ core::Result<void> verb_cc(OpContext& ctx) {
     auto end = position_param(ctx, "to", "1.1");
     if (!end) return end.error();
     if (*end <= *start) return core::make_error("the ramp ends before it starts");
-    auto step = duration_param(ctx, "step", "sixteenth");
+    auto step = duration_param(ctx, "step", "sixteenth", *start);
     if (!step) return step.error();
     const Tick span = *end - *start;
     const std::size_t steps = std::min<std::size_t>(span / *step, 4096);

@@ -10,6 +10,7 @@
 #include "core/domain.hpp"
 #include "core/response.hpp"
 #include "domains/midi/document.hpp"
+#include "domains/midi/theory/pitch.hpp"
 
 namespace fcp::midi {
 
@@ -41,8 +42,10 @@ core::Result<Tick> parse_position_text(const OpContext& ctx, std::string_view te
 core::Error with_op_hints(const OpContext& ctx, std::string_view key, core::Error error);
 core::Result<Tick> position_param(const OpContext& ctx, std::string_view key,
                                   std::string_view fallback);
+// DUR of `key`, or `fallback`; bar durations (bar, 2bars, half-bar) are measured from `at` by
+// the meter in force there.
 core::Result<std::uint32_t> duration_param(const OpContext& ctx, std::string_view key,
-                                           std::string_view fallback);
+                                           std::string_view fallback, Tick at);
 core::Result<int> velocity_param(const OpContext& ctx, std::string_view key, int fallback);
 // ch:N (1..16) or the track's channel; returns 0..15.
 core::Result<int> channel_param(const OpContext& ctx, const Track& track);
@@ -56,7 +59,18 @@ core::Result<int> parse_pitch_for(const OpContext& ctx, const Track& track, std:
 
 std::string position_text(const Song& song, Tick tick);
 std::string duration_text(const Song& song, std::uint32_t ticks);
-std::string pitch_text(const Track& track, int pitch);  // drum names on drum tracks
+// The same for a note starting at `at`: a length with no note-value name that is a whole number of
+// bars from there (or half a bar) is named in bars ("2bars"), as dur: reads it back.
+std::string duration_text(const Song& song, std::uint32_t ticks, Tick at);
+// Pitches as replies and views spell them: drum names on drum tracks, else the note name with
+// the accidentals of the key in force where the note is (F minor: Ab, Eb; C major: sharps).
+theory::Accidentals accidentals_at(const Song& song, Tick at);
+std::string pitch_text(const Track& track, int pitch,
+                       theory::Accidentals accidentals = theory::Accidentals::sharps);
+std::string pitch_text(const Song& song, const Track& track, int pitch, Tick at);
+// The spelling an op's reply echoes a pitch written as `written` with: the key's where it has
+// accidentals, else the user's (Eb2 in C major stays Eb2; midi:63 is D#2).
+theory::Accidentals echo_accidentals(const Song& song, Tick at, std::string_view written);
 std::string instrument_text(const Song& song, EntityId track);
 std::string quote_name(std::string_view name);  // 'Piano'
 

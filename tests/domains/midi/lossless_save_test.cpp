@@ -213,6 +213,28 @@ TEST(LosslessSave, NoTempoPlaysAt120AndSavesNoTempo) {
   EXPECT_EQ(saved(*document), bytes);
 }
 
+// A query's answer on `document`.
+std::string query(const MidiDocument& document, std::string_view verb, std::string_view args = "") {
+  core::EventLog log;
+  testing::NoFiles paths;
+  core::EffectSink effects;
+  core::ProgressFn progress;
+  const core::CallContext ctx{log, paths, effects, progress};
+  auto answer = document.query(verb, args, ctx);
+  EXPECT_TRUE(answer && *answer) << verb;
+  return answer && *answer ? **answer : std::string();
+}
+
+TEST(LosslessSave, TheConductorViewSaysWhatTheModelAssumesAndTheFileLeavesOut) {
+  EXPECT_EQ(query(*open_document(smf::write_smf(one_note_file({}))), "conductor"),
+            "3 conductor events:\n"
+            "  1.1      tempo  120 BPM (assumed: the file sets none)\n"
+            "  1.1      meter  4/4 (assumed: the file sets none)\n"
+            "  1.1      key    C major (assumed: the file sets none)");
+  const std::string said = smf::write_smf(one_note_file({smf::make_tempo(500'000, 0)}));
+  EXPECT_EQ(query(*open_document(said), "tempo"), "1 tempo event:\n  1.1      120 BPM");
+}
+
 TEST(LosslessSave, TimeSignatureKeepsItsMetronomeBytes) {
   const smf::Event signature = meta_event(0, smf::meta::time_signature, "\x04\x02\x12\x08");
   const std::string bytes = smf::write_smf(one_note_file({signature}));
@@ -267,6 +289,29 @@ TEST(LosslessSave, ChangedTempoReplacesOnlyItsEvent) {
   std::vector<smf::Event> expected = conductor;
   expected[2] = smf::make_tempo(400'000, 0);
   EXPECT_EQ(parse(saved(*document)).tracks[0].events, expected);
+}
+
+TEST(LosslessSave, ScaledTemposReplaceOnlyTheirEventsAndTheNotesStay) {
+  // ppqn 96: beat 1.2 is tick 96, where the second tempo and a text event are.
+  const std::vector<smf::Event> conductor = {
+      meta_event(0, smf::meta::track_name, "Title"), smf::make_tempo(500'000, 0),
+      smf::make_tempo(600'000, 96), meta_event(96, smf::meta::text, "after")};
+  const std::string bytes = smf::write_smf(one_note_file(conductor));
+  auto document = open_document(bytes);
+  run(*document, "tempo scale:2 @range:1.2-1.2");  // [96, 192): the tempo at 96 only
+  smf::File expected = parse(bytes);
+  expected.tracks[0].events[2] = smf::make_tempo(300'000, 96);
+  EXPECT_EQ(parse(saved(*document)).tracks, expected.tracks);
+}
+
+TEST(LosslessSave, ATempoRestoredAfterTheRangeDoesNotLengthenTheSong) {
+  const std::string bytes = smf::write_smf(one_note_file({smf::make_tempo(500'000, 0)}));
+  auto document = open_document(bytes);
+  run(*document, "tempo scale:2 @range:1.1-1.1");  // [0, 96): the note ends at 96
+  smf::File expected = parse(bytes);
+  expected.tracks[0].events = {smf::make_tempo(250'000, 0), smf::make_tempo(500'000, 96)};
+  expected.tracks[0].end_tick = 96;  // the end of the song (the note's end), as before
+  EXPECT_EQ(parse(saved(*document)).tracks, expected.tracks);
 }
 
 // --- An edit changes only what it touches -------------------------------------------------------

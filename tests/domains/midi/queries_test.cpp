@@ -174,6 +174,83 @@ TEST_F(MidiQueriesTest, MapShowsConductorChangesMarkersAndFlags) {
       << map;
 }
 
+// ---- the conductor's views ----------------------------------------------------------------------
+
+// A song with `count` tempo changes, one per beat from 1.2 on (BPM 60, 61, …).
+MidiDocument tempo_ramp(std::size_t count) {
+  Song song = demo_song();
+  for (std::size_t i = 1; i <= count; ++i)
+    song.conductor().tempos[i * kBeat] = 60.0 + static_cast<double>(i - 1);
+  return MidiDocument(std::move(song));
+}
+
+TEST_F(MidiQueriesTest, MapPointsAtTheViewThatListsEveryChange) {
+  const std::string map = ok(tempo_ramp(30), "map");
+  EXPECT_NE(map.find(", … 6 more (query: tempo)\n"), std::string::npos) << map;
+}
+
+TEST_F(MidiQueriesTest, TempoViewPagesWithTheQueryForTheNextPage) {
+  const MidiDocument doc = tempo_ramp(1200);  // 1201 events with the one at 1.1
+  const std::string first = ok(doc, "tempo");
+  EXPECT_TRUE(first.starts_with("1201 tempo events:\n  1.1      140 BPM\n  1.2      60 BPM\n"))
+      << first.substr(0, 200);
+  // 500 rows; the 501st event is at tick 500 * 480, bar 126 beat 1.
+  EXPECT_TRUE(first.ends_with("\n  125.4    558 BPM\n… 701 more; next page: tempo 126.1-301.1"))
+      << first.substr(first.size() - 200);
+  const std::string second = ok(doc, "tempo", "126.1-301.1");
+  EXPECT_TRUE(second.starts_with("701 tempo events in 126.1-301.1:\n  126.1    559 BPM\n"))
+      << second.substr(0, 200);
+  const std::string third = ok(doc, "tempo", "251.1-301.1");
+  EXPECT_TRUE(third.ends_with("\n  301.1    1259 BPM")) << third.substr(third.size() - 100);
+  // A page that ends inside a range the query gave keeps that range's end.
+  const std::string bars = ok(doc, "tempo", "2-300");
+  EXPECT_TRUE(bars.ends_with("\n… 696 more; next page: tempo 127.1-300")) << bars.substr(0, 100);
+}
+
+TEST_F(MidiQueriesTest, APageNeverSplitsATick) {
+  Song song = demo_song();
+  for (Tick beat = 1; beat <= 496; ++beat)  // with tempo, meter and key at 1.1: 499 rows
+    song.conductor().markers.emplace(beat * kBeat, "m");
+  song.conductor().markers.emplace(497 * kBeat, "first");
+  song.conductor().markers.emplace(497 * kBeat, "second");
+  const std::string page = ok(MidiDocument(std::move(song)), "conductor");
+  EXPECT_TRUE(
+      page.ends_with("\n  125.1    marker \"m\"\n… 2 more; next page: conductor 125.2-125.2"))
+      << page.substr(page.size() - 200);
+}
+
+TEST_F(MidiQueriesTest, ConductorViewSaysWhatHoldsWhereTheRangeStarts) {
+  Song song = demo_song();
+  auto& c = song.conductor();
+  c.tempos[2 * kBar + kBeat] = 174;
+  ASSERT_TRUE(c.meter.set(3, 3, 4));
+  c.markers.emplace(2 * kBar, "DROP");
+  MidiDocument doc(std::move(song));
+  EXPECT_EQ(ok(doc, "conductor"),
+            "6 conductor events:\n"
+            "  1.1      tempo  140 BPM\n"
+            "  1.1      meter  4/4\n"
+            "  1.1      key    E minor\n"
+            "  3.1      meter  3/4\n"
+            "  3.1      marker \"DROP\"\n"
+            "  3.2      tempo  174 BPM");
+  EXPECT_EQ(ok(doc, "conductor", "3-3"),
+            "3 conductor events in 3-3 (in force at 3.1: 140 BPM from 1.1, E minor from 1.1):\n"
+            "  3.1      meter  3/4\n"
+            "  3.1      marker \"DROP\"\n"
+            "  3.2      tempo  174 BPM");
+  EXPECT_EQ(ok(doc, "key", "2.1-2.4"),
+            "0 key signatures in 2.1-2.4 (in force at 2.1: E minor from 1.1)");
+  EXPECT_EQ(ok(doc, "meter", "@range:2.1-3.1"),
+            "1 time signature in 2.1-3.1 (in force at 2.1: 4/4 from 1.1):\n  3.1      3/4");
+  // The conductor is no track: `events` answers with its view.
+  EXPECT_EQ(ok(doc, "events", "markers"), "1 marker:\n  3.1      \"DROP\"");
+  const core::Error two = fails(doc, "tempo", "1-2 3-4");
+  EXPECT_EQ(two.message, "tempo takes one range: tempo [M.B-M.B] or bars 5-8");
+  EXPECT_EQ(two.hints, std::vector<std::string>{"tempo 1-2"});
+  EXPECT_EQ(fails(doc, "tempo", "4-2").hints, std::vector<std::string>{"tempo 1-4"});
+}
+
 TEST_F(MidiQueriesTest, TracksShowCountsBankProgramChangesAndFlags) {
   EXPECT_EQ(ok(doc_, "tracks"),
             "Tracks (3):\n"
@@ -537,7 +614,8 @@ TEST_F(MidiQueriesTest, EngineQueriesAndUnknownWordsAreNotAnswered) {
     EXPECT_TRUE(spec.syntax().starts_with(spec.name)) << spec.syntax();
     EXPECT_TRUE(doc_.query(spec.name, "", ctx_).has_value()) << spec.name;
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"map", "tracks", "events", "describe", "stats", "find",
+  EXPECT_EQ(names, (std::vector<std::string>{"map", "conductor", "tempo", "meter", "key", "markers",
+                                             "tracks", "events", "describe", "stats", "find",
                                              "piano-roll", "tracker", "instruments"}));
   EXPECT_FALSE(ask(doc_, "events", "\"Piano").has_value());  // unterminated quote
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "core/session.hpp"
 #include "domains/midi/domain.hpp"
+#include "domains/midi/selection.hpp"
 #include "tests/support/path_policies.hpp"
 
 namespace fcp::midi {
@@ -95,10 +97,51 @@ INSTANTIATE_TEST_SUITE_P(TwoTypes, MidiSelectors,
                                            "@pitch:C4 @pitch:C2 @range:1.1-1.3",
                                            "@track:Piano @velocity:60-100",
                                            "@track:Piano @not:pitch:C4", "@channel:2 @pitch:C4",
-                                           "@recent:5 @track:Bass"),
+                                           "@recent:5 @track:Bass", "@pitch:C2-G4 @track:Piano",
+                                           "@pitch:<C4", "@pitch:>=C4 @not:pitch:C5", "@pitch:C"),
                          [](const ::testing::TestParamInfo<std::string>& combination) {
                            return "Combination" + std::to_string(combination.index);
                          });
+
+TEST(PitchChoice, RangesComparisonsAndPitchClasses) {
+  struct Case {
+    std::string text;
+    int low, high;
+    std::optional<int> pitch_class;
+  };
+  for (const auto& [text, low, high, pitch_class] :
+       std::vector<Case>{{"C4", 60, 60, std::nullopt},
+                         {"kick", 36, 36, std::nullopt},
+                         {"A0-B2", 21, 47, std::nullopt},
+                         {"midi:21-47", 21, 47, std::nullopt},
+                         {"C-1-B0", 0, 23, std::nullopt},
+                         {"C4-C4", 60, 60, std::nullopt},
+                         {"<C3", 0, 47, std::nullopt},
+                         {"<=C3", 0, 48, std::nullopt},
+                         {">G9", 128, 127, std::nullopt},  // refused below
+                         {">G5", 80, 127, std::nullopt},
+                         {">=G5", 79, 127, std::nullopt},
+                         {"F#", 0, 127, 6},
+                         {"Bb", 0, 127, 10}}) {
+    auto choice = parse_pitch_choice(text);
+    if (low > high) {
+      EXPECT_FALSE(choice) << text;
+      continue;
+    }
+    ASSERT_TRUE(choice) << text << ": " << choice.error().message;
+    EXPECT_EQ(choice->low, low) << text;
+    EXPECT_EQ(choice->high, high) << text;
+    EXPECT_EQ(choice->pitch_class, pitch_class) << text;
+  }
+  EXPECT_TRUE(parse_pitch_choice("F#")->contains(78));
+  EXPECT_FALSE(parse_pitch_choice("F#")->contains(79));
+  auto down = parse_pitch_choice("B2-A0");
+  ASSERT_FALSE(down);
+  EXPECT_EQ(down.error().hints, std::vector<std::string>{"A0-B2"});
+  auto no_octave = parse_pitch_choice("<F#");  // not a floor tom (a drum prefix)
+  ASSERT_FALSE(no_octave);
+  EXPECT_EQ(no_octave.error().hints, std::vector<std::string>{"<F#4"});
+}
 
 TEST_F(MidiSelectors, KindsAreChosenLikeNotes) {
   EXPECT_EQ(found("@cc @track:Piano"), (Rows{"Piano CC"}));

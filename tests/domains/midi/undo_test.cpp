@@ -2,6 +2,8 @@
 // the song after it; a failing op must leave the song untouched.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/op_contract.hpp"
@@ -101,6 +103,8 @@ TEST_F(MidiUndoTest, EveryVerbRevertsAndReplaysExactly) {
            "solo Piano",
            "tempo 140",
            "tempo 90 at:3.1",
+           "tempo scale:2 @range:1-2",
+           "tempo set:100 @range:2.3-3.2",
            "time-sig 3/4 at:4.1",
            "key-sig Em",
            "marker \"Verse: one\" at:2.1",
@@ -114,6 +118,8 @@ TEST_F(MidiUndoTest, EveryVerbRevertsAndReplaysExactly) {
            "modify @track:Piano @range:1.1-1.4 vel:90 dur:eighth",
            "repeat @track:Drums count:2",
            "crescendo @track:Piano from:p to:ff",
+           "crescendo @track:Piano from:p to:ff mode:shift",
+           "note Piano C5 at:4.1 dur:2bars",
            "decrescendo @track:Drums from:ff to:pp",
            "arpeggiate @track:Piano @range:2.1-2.4 step:sixteenth",
            "strum @track:Piano @range:3.1-3.4 step:32nd mode:down",
@@ -136,6 +142,47 @@ TEST_F(MidiUndoTest, EveryVerbRevertsAndReplaysExactly) {
   }
   for (const auto& verb : verb_table().names())
     EXPECT_TRUE(tested.contains(verb)) << verb << " has no undo check";
+}
+
+// Pairs of notes of one track, channel and pitch where the later starts before the earlier ends.
+std::size_t same_pitch_overlaps(const Song& song) {
+  std::size_t overlaps = 0;
+  for (const auto& track : song.tracks()) {
+    std::map<std::pair<int, int>, Tick> sounding_until;
+    for (const auto& [tick, id] : song.notes().of_track(track.id)) {
+      const Note& note = *song.notes().find(id);
+      auto [it, fresh] = sounding_until.try_emplace({note.channel, note.pitch}, 0);
+      if (!fresh && tick < it->second) ++overlaps;
+      it->second = std::max(it->second, tick + note.duration);
+    }
+  }
+  return overlaps;
+}
+
+TEST_F(MidiUndoTest, HumanizeKeepsTheSongsLengthAndMakesNoOverlapOfOnePitch) {
+  check("track add Keys");
+  check("track add Drums instrument:drums");
+  // Lines of one pitch played legato, chords, and notes ending exactly at the song's end (5.1).
+  check("note Keys C4 at:1.1 dur:8n");
+  check("repeat @track:Keys @pitch:C4 every:8n count:31");
+  check("note Keys E4 G4 at:1.1 dur:half");
+  check("repeat @track:Keys @pitch:E4 @pitch:G4 every:half count:7");
+  check("note Drums kick at:1.1 dur:16n");
+  check("repeat @track:Drums every:16n count:63");
+  const Tick end = document_->song().end_tick();
+  ASSERT_EQ(end, 4u * 1920u);
+  ASSERT_EQ(same_pitch_overlaps(document_->song()), 0u);
+  for (int seed = 1; seed <= 40; ++seed) {
+    SCOPED_TRACE(seed);
+    const std::string before = state();
+    auto outcome = run("humanize @all timing:120 seed:" + std::to_string(seed));
+    ASSERT_TRUE(outcome && outcome->event);
+    EXPECT_EQ(document_->song().end_tick(), end);
+    EXPECT_EQ(same_pitch_overlaps(document_->song()), 0u);
+    core::EffectSink effects;
+    document_->revert(*outcome->event, effects);
+    ASSERT_EQ(state(), before);
+  }
 }
 
 TEST_F(MidiUndoTest, TrackerBlockIsOneStep) {

@@ -47,6 +47,14 @@ TEST(Keys, Spellings) {
   check("CM", 0, false, "C");
 }
 
+TEST(Keys, FlatKeysSpellWithFlats) {
+  EXPECT_EQ(key_accidentals(parse_key("Fm")->sharps), Accidentals::flats);
+  EXPECT_EQ(key_accidentals(parse_key("F")->sharps), Accidentals::flats);
+  EXPECT_EQ(key_accidentals(parse_key("C")->sharps), Accidentals::sharps);
+  EXPECT_EQ(key_accidentals(parse_key("Am")->sharps), Accidentals::sharps);
+  EXPECT_EQ(key_accidentals(parse_key("E")->sharps), Accidentals::sharps);
+}
+
 TEST(Keys, ErrorsGiveTheEnharmonicOrTheModes) {
   const auto sharp = parse_key("G#");
   ASSERT_FALSE(sharp);

@@ -21,6 +21,21 @@ TEST(Pitch, NamesUseSharpsAndScientificOctaves) {
   EXPECT_EQ(pitch_name(-1), "midi:-1");
 }
 
+TEST(Pitch, FlatSpellingsAndWhatANameIsWrittenWith) {
+  EXPECT_EQ(pitch_name(63, Accidentals::flats), "Eb4");
+  EXPECT_EQ(pitch_name(70, Accidentals::flats), "Bb4");
+  EXPECT_EQ(pitch_name(60, Accidentals::flats), "C4");
+  EXPECT_EQ(pitch_class_name(8, Accidentals::flats), "Ab");
+  for (int midi = lowest_pitch; midi <= highest_pitch; ++midi)
+    EXPECT_EQ(parse_pitch(pitch_name(midi, Accidentals::flats)).value(), midi) << midi;
+  EXPECT_EQ(written_accidentals("Eb2"), Accidentals::flats);
+  EXPECT_EQ(written_accidentals("bbm7"), Accidentals::flats);  // B flat minor 7
+  EXPECT_EQ(written_accidentals("F#3"), Accidentals::sharps);
+  EXPECT_EQ(written_accidentals("C4"), std::nullopt);
+  EXPECT_EQ(written_accidentals("Bm"), std::nullopt);
+  EXPECT_EQ(written_accidentals("midi:63"), std::nullopt);
+}
+
 TEST(Pitch, EveryNoteNumberRoundTripsThroughItsName) {
   for (int midi = lowest_pitch; midi <= highest_pitch; ++midi) {
     const auto parsed = parse_pitch(pitch_name(midi));
