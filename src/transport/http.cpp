@@ -9,6 +9,7 @@
 #include <chrono>
 #include <utility>
 
+#include "transport/admission.hpp"
 #include "transport/http_peer.hpp"
 #include "transport/listener.hpp"
 
@@ -70,11 +71,11 @@ HttpServer::~HttpServer() {
 core::Result<void> HttpServer::start() {
   if (listener_) return core::make_error("http: already started");
   listener_ = std::make_shared<Listener>(io_, "http", [shared = shared_](auto socket) {
-    const auto limit = shared->options.limits.max_connections;
-    if (shared->peers.size() >= limit) {
-      spdlog::warn("http: connection limit ({}) reached, refusing a client", limit);
+    boost::system::error_code ec;
+    const auto remote = socket.remote_endpoint(ec);
+    if (ec) return;  // gone already
+    if (!make_room(shared->peers, shared->options.limits, remote.address(), "http"))
       return;  // the socket closes as it goes out of scope
-    }
     auto peer = std::make_shared<HttpPeer>(std::move(socket), shared);
     shared->peers.add(peer);
     peer->start();

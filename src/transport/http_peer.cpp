@@ -70,6 +70,7 @@ HttpPeer::HttpPeer(boost::asio::ip::tcp::socket socket, std::shared_ptr<HttpShar
   error_code ec;
   const auto remote = stream_.socket().remote_endpoint(ec);
   name_ = ec ? "unknown" : format_endpoint(remote);
+  if (!ec) address_ = remote.address();
 }
 
 std::shared_ptr<HttpPeer> HttpPeer::self() {
@@ -80,8 +81,13 @@ void HttpPeer::start() {
   boost::asio::post(strand(), [self = self()] { self->do_read(); });
 }
 
-void HttpPeer::shutdown() {
-  boost::asio::post(strand(), [self = self()] { self->close(); });
+void HttpPeer::shutdown(std::string reason) {
+  boost::asio::post(strand(), [self = self(), reason = std::move(reason)] {
+    if (!reason.empty() && !self->closed())
+      spdlog::info("http: closing {}: {}", self->name_, reason);
+    self->waiting_since_ = kBusy;
+    self->close();
+  });
 }
 
 void HttpPeer::post_notify(std::uint64_t serial, std::string message) {
@@ -109,6 +115,7 @@ void HttpPeer::post_end() {
 }
 
 void HttpPeer::do_read() {
+  waiting_since_ = Clock::now().time_since_epoch().count();
   parser_.emplace();
   parser_->body_limit(shared_->options.limits.max_message_bytes);
   parser_->header_limit(16 * 1024);
@@ -119,6 +126,7 @@ void HttpPeer::do_read() {
 }
 
 void HttpPeer::on_header(const error_code& ec) {
+  waiting_since_ = kBusy;
   if (ec || closed() || parser_->is_done()) return on_read(ec);
   auto read_body = [self = self()](const error_code& write_ec = {}, std::size_t = 0) {
     if (write_ec) return self->close();

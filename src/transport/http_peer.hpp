@@ -2,8 +2,12 @@
 // sessions (POST), event streams (GET) and session ends (DELETE).
 #pragma once
 
+#include <atomic>
+#include <boost/asio/ip/address.hpp>
 #include <boost/beast/http/parser.hpp>
+#include <chrono>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,8 +45,21 @@ class HttpPeer final : public HttpLink, public EventSink {
  public:
   HttpPeer(boost::asio::ip::tcp::socket socket, std::shared_ptr<HttpShared> shared);
 
+  using Clock = std::chrono::steady_clock;
+
   void start();
-  void shutdown();
+  // Closes the connection; a reason, when given, is logged.
+  void shutdown(std::string reason = {});
+  // Any thread. The client's address (unspecified if it was unknown at accept).
+  const boost::asio::ip::address& address() const { return address_; }
+  // Any thread. Since when the connection has waited for a request (a request whose header has
+  // not arrived whole counts as none), or nullopt while it serves one or streams: the
+  // connection a full listener closes first.
+  std::optional<Clock::time_point> idle_since() const {
+    const auto since = waiting_since_.load();
+    if (since == kBusy) return std::nullopt;
+    return Clock::time_point(Clock::duration(since));
+  }
   // Responder side.
   void post_notify(std::uint64_t serial, std::string message);
   void post_finish(std::uint64_t serial, std::optional<std::string> reply);
@@ -51,6 +68,8 @@ class HttpPeer final : public HttpLink, public EventSink {
   void post_end() override;
 
  private:
+  static constexpr Clock::rep kBusy = std::numeric_limits<Clock::rep>::min();
+
   std::shared_ptr<HttpPeer> self();
   void do_read();
   void on_header(const boost::system::error_code& ec);
@@ -70,6 +89,8 @@ class HttpPeer final : public HttpLink, public EventSink {
 
   std::shared_ptr<HttpShared> shared_;
   std::string name_;
+  boost::asio::ip::address address_;
+  std::atomic<Clock::rep> waiting_since_{kBusy};
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
   HttpRequest request_;
   std::shared_ptr<HttpSession> session_;  // of the request or stream in progress

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "transport/admission.hpp"
 #include "transport/line_channel.hpp"
 #include "transport/listener.hpp"
 #include "transport/live_set.hpp"
@@ -247,60 +248,6 @@ class TcpPeer final : public LineChannel {
   std::atomic<Clock::rep> idle_since_{kBusy};
 };
 
-namespace {
-
-// The connection to close so that a new client fits: the one idle longest among `candidates`
-// (of `address` only when given), or nullptr when none is idle.
-std::shared_ptr<TcpPeer> longest_idle(const std::vector<std::shared_ptr<TcpPeer>>& candidates,
-                                      const boost::asio::ip::address* address) {
-  std::shared_ptr<TcpPeer> chosen;
-  std::optional<TcpPeer::Clock::time_point> oldest;
-  for (const auto& peer : candidates) {
-    if (address != nullptr && peer->address() != *address) continue;
-    const auto since = peer->idle_since();
-    if (since && (!oldest || *since < *oldest)) {
-      oldest = since;
-      chosen = peer;
-    }
-  }
-  return chosen;
-}
-
-// Admits a new client from `address` or says why not: at a limit (per address, then per
-// listener), the connection idle longest makes room; with none idle the client is refused.
-bool make_room(const LiveSet<TcpPeer>& peers, const Limits& limits,
-               const boost::asio::ip::address& address) {
-  const auto live = peers.snapshot();
-  const auto same_address = static_cast<std::size_t>(std::count_if(
-      live.begin(), live.end(), [&](const auto& peer) { return peer->address() == address; }));
-  const boost::asio::ip::address* scope = nullptr;
-  const char* limit_name = nullptr;
-  std::size_t limit = 0;
-  if (same_address >= limits.max_connections_per_address) {
-    scope = &address;
-    limit_name = "per-address connection limit";
-    limit = limits.max_connections_per_address;
-  } else if (live.size() >= limits.max_connections) {
-    limit_name = "connection limit";
-    limit = limits.max_connections;
-  } else {
-    return true;
-  }
-  auto idle = longest_idle(live, scope);
-  if (!idle) {
-    spdlog::warn("tcp: {} ({}) reached and no connection is idle: refusing a client from {}",
-                 limit_name, limit, address.to_string());
-    return false;
-  }
-  idle->shutdown(
-      fmt::format("{} ({}) reached; it was the connection idle longest, and a new "
-                  "client from {} takes its place",
-                  limit_name, limit, address.to_string()));
-  return true;
-}
-
-}  // namespace
-
 TcpServer::TcpServer(boost::asio::io_context& io, mcp::ConnectionFactory& factory,
                      boost::asio::ip::tcp::endpoint endpoint, Limits limits)
     : io_(io),
@@ -322,7 +269,7 @@ core::Result<void> TcpServer::start() {
                                            boost::system::error_code ec;
                                            const auto remote = socket.remote_endpoint(ec);
                                            if (ec) return;  // gone already
-                                           if (!make_room(*peers, limits, remote.address()))
+                                           if (!make_room(*peers, limits, remote.address(), "tcp"))
                                              return;  // the socket closes here
                                            auto peer = std::make_shared<TcpPeer>(
                                                std::move(socket), loop, limits, peers);

@@ -5,6 +5,7 @@
 
 #include <future>
 #include <regex>
+#include <thread>
 
 #include "http_client.hpp"
 
@@ -297,6 +298,23 @@ TEST_F(HttpTest, ClosesIdleConnections) {
   start(options);
   auto c = client();
   EXPECT_TRUE(c.closed_by_server());
+}
+
+// 300 slowloris connections once held every HTTP slot: a connection whose request has not
+// arrived whole counts as idle, and at the limit the one idle longest makes room.
+TEST_F(HttpTest, AtTheConnectionLimitTheConnectionIdleLongestMakesRoom) {
+  HttpOptions options;
+  options.limits.max_connections = 2;
+  start(options);
+  auto slow = client();
+  slow.write_raw("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");  // a header that never ends
+  auto kept = client();
+  EXPECT_EQ(kept.send(kept.post(kInit)).result(), http::status::ok);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // both wait for a request now
+  auto fresh = client();
+  EXPECT_EQ(fresh.send(fresh.post(kInit)).result(), http::status::ok);
+  EXPECT_TRUE(slow.closed_by_server());
+  EXPECT_EQ(kept.send(kept.post(kInit)).result(), http::status::ok);
 }
 
 }  // namespace
