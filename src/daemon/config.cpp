@@ -124,6 +124,8 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
     return assign(size_value(value, key), config.write_timeout_seconds);
   if (key == "limits.max_named_sessions")
     return assign(size_value(value, key), config.max_named_sessions);
+  if (key == "shutdown_grace_seconds")
+    return assign(size_value(value, key), config.shutdown_grace_seconds);
   if (key == "http.allowed_origins") return assign(string_list(value, key), config.allowed_origins);
   if (key == "http.allowed_hosts") return assign(string_list(value, key), config.allowed_hosts);
   if (key == "http.session_idle_seconds")

@@ -48,6 +48,8 @@ struct Config {
   std::vector<std::string> allowed_origins;
   std::vector<std::string> allowed_hosts;
   std::size_t http_session_idle_seconds = 3600;
+  // After SIGINT/SIGTERM, how long calls still running may take before the process exits.
+  std::size_t shutdown_grace_seconds = 10;
   bool conformance_fixtures = false;  // --conformance-fixtures (testing only)
 };
 

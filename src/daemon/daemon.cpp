@@ -81,8 +81,10 @@ class Daemon {
       return 1;
     }
     signals_.async_wait([this](const boost::system::error_code& ec, int signal) {
-      if (!ec) spdlog::info("signal {} received, shutting down", signal);
+      if (ec) return;
+      spdlog::info("signal {} received, shutting down (a second one exits at once)", signal);
       stop();
+      start_shutdown_deadline();
     });
     EventLoopOptions loop;
     loop.busy_poll = std::chrono::microseconds(config_.busy_poll_us);
@@ -90,6 +92,7 @@ class Daemon {
     // Returns once calls already running have finished (transports cancelled what they could);
     // replies still queued are dropped with the stopped io_context.
     EventLoop(io_, loop).run();
+    stopped_->store(true);
     spdlog::info("fcpd stopped");
     return 0;
   }
@@ -130,10 +133,28 @@ class Daemon {
     return {};
   }
 
+  // After a signal: the connections were closed, so batches stop at their next op; an op that
+  // runs on (a large layout) gets config.shutdown_grace_seconds, then the process exits anyway.
+  // A thread of its own: the event loop may be the one that is stuck.
+  void start_shutdown_deadline() {
+    std::thread([stopped = stopped_, grace = std::chrono::seconds(config_.shutdown_grace_seconds)] {
+      const auto deadline = std::chrono::steady_clock::now() + grace;
+      while (!stopped->load() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (stopped->load()) return;
+      spdlog::warn("calls still running {} s after the signal: exiting without them",
+                   grace.count());
+      spdlog::default_logger()->flush();
+      std::_Exit(1);
+    }).detach();
+  }
+
   // Any event-loop thread (a signal, the end of stdin), possibly two at once.
   void stop() {
     if (stopping_.exchange(true)) return;
-    signals_.cancel();
+    // Back to the default action: a second SIGINT or SIGTERM ends the process at once.
+    boost::system::error_code ignored;
+    signals_.clear(ignored);
     for (auto& server : tcp_)
       server->stop();
     for (auto& server : http_)
@@ -153,6 +174,8 @@ class Daemon {
   std::vector<std::unique_ptr<transport::HttpServer>> http_;
   std::unique_ptr<transport::StdioTransport> stdio_;
   std::atomic<bool> stopping_ = false;
+  // Set once the event loop has returned; shared with the shutdown deadline's thread.
+  std::shared_ptr<std::atomic<bool>> stopped_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 std::string roots_text(const Daemon& daemon) {

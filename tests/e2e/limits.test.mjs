@@ -1,0 +1,85 @@
+// What one client can cost the real daemon (issue: hardening): pipelined requests against a
+// client that reads nothing, an HTTP request on the TCP port, and SIGTERM while a call runs.
+// Run: FCPD=… node --test limits.test.mjs
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import net from 'node:net';
+import { LineClient, makeTempDir, removeDir, startDaemon } from './lib.mjs';
+
+const root = makeTempDir('fcp-e2e-limits-');
+
+after(() => removeDir(root));
+
+function rssMiB(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
+}
+
+describe('resource limits of the real daemon', { timeout: 90_000 }, () => {
+  let shared;
+  before(async () => { shared = await startDaemon({ tcp: true, root, logLevel: 'info' }); });
+  after(async () => { await shared?.daemon.stop(); });
+
+  it('pipelined requests cost a bounded amount of memory while the client reads nothing', async () => {
+    const client = await LineClient.tcp(shared.tcpPort);
+    try {
+      await client.initialize();
+      const before = rssMiB(shared.daemon.pid);
+      // 50 000 help calls in one go (once 50 000 calls queued at once: ~500 MB); the socket
+      // stops taking bytes once the daemon stops reading, so write what it takes for 3 s.
+      const line = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call',
+        params: { name: 'deck_help', arguments: {} } }) + '\n';
+      const socket = client.writable;
+      const deadline = Date.now() + 3000;
+      let written = 0;
+      while (written < 50_000 && Date.now() < deadline) {
+        if (!socket.write(line)) await new Promise((r) => setTimeout(r, 5));
+        written += 1;
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+      const grown = rssMiB(shared.daemon.pid) - before;
+      assert.ok(grown < 200, `daemon grew by ${grown.toFixed(0)} MiB for ${written} pipelined calls`);
+    } finally {
+      client.close();
+    }
+    assert.equal(shared.daemon.exited, false);
+  });
+
+  it('an HTTP request on the TCP port is answered in HTTP and closed', async () => {
+    const reply = await new Promise((resolve, reject) => {
+      const socket = net.connect(shared.tcpPort, '127.0.0.1');
+      let data = '';
+      socket.on('data', (chunk) => { data += chunk; });
+      socket.on('close', () => resolve(data));
+      socket.on('error', reject);
+      socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}');
+    });
+    assert.match(reply, /^HTTP\/1\.1 400 Bad Request/);
+    assert.match(reply, /newline-delimited JSON-RPC/);
+  });
+});
+
+describe('SIGTERM while a call runs', { timeout: 60_000 }, () => {
+  it('exits within the shutdown grace instead of waiting for the call', async () => {
+    const config = path.join(root, 'grace.json');
+    fs.writeFileSync(config, JSON.stringify({ shutdown_grace_seconds: 1 }));
+    const { daemon, tcpPort } = await startDaemon({ tcp: true, root, logLevel: 'info',
+      args: ['--config', config] });
+    const client = await LineClient.tcp(tcpPort);
+    await client.initialize();
+    await client.request('tools/call', { name: 'deck_session', arguments: { action: 'new "x"' } });
+    client.send({ jsonrpc: '2.0', id: 99, method: 'tools/call',
+      params: { name: 'deck', arguments: { ops: ['sleep 8000'] } } });
+    await new Promise((r) => setTimeout(r, 500));
+    const sent = Date.now();
+    daemon.child.kill('SIGTERM');
+    const { code } = await daemon.exit;
+    const took = Date.now() - sent;
+    client.close();
+    assert.ok(took < 4000, `exited ${took} ms after SIGTERM (the call sleeps 8 s)`);
+    assert.equal(code, 1);
+    assert.match(daemon.log, /calls still running 1 s after the signal: exiting without them/);
+  });
+});
