@@ -74,12 +74,26 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
   std::vector<Attachment> attachments;
   EffectSink effects;
   CallContext ctx{log_, paths_, effects, options.progress};
+  const auto started = std::chrono::steady_clock::now();
+  const auto limit = limits_.max_call_duration;
   try {
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (is_cancelled(options)) {
         (void)document_->close_open_block();
         roll_back(mark, steps);
         return CallResult{error_reply(make_error("cancelled; the batch was rolled back"))};
+      }
+      if (limit.count() > 0 && i > 0 && std::chrono::steady_clock::now() - started > limit) {
+        (void)document_->close_open_block();
+        roll_back(mark, steps);
+        return CallResult{error_reply(make_error(
+            "the batch ran past the call time limit (" +
+            (limit < std::chrono::seconds(1)
+                 ? std::to_string(limit.count()) + " ms"
+                 : std::to_string(std::chrono::duration_cast<std::chrono::seconds>(limit).count()) +
+                       " s") +
+            ") after " + std::to_string(i) + " of " + plural(list.size(), "op") +
+            "; it was rolled back and nothing changed: send it again as smaller batches"))};
       }
       auto outcome = run_one_op(list[i], ctx);
       if (!outcome) {

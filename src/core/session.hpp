@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <filesystem>
 #include <memory>
@@ -28,6 +29,9 @@ struct SessionLimits {
   std::size_t max_file_bytes = 512u << 20;  // refuse to open larger files
   std::size_t max_ops_per_call = 1'000'000;
   std::size_t progress_every = 1000;  // ops between progress reports in a batch
+  // A batch still running after this long is rolled back at its next op (zero: no limit). One
+  // op is not interrupted.
+  std::chrono::milliseconds max_call_duration{std::chrono::minutes(2)};
 };
 
 // Per call: progress reporting and cancellation (checked between ops).

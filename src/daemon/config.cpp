@@ -102,6 +102,8 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
   if (key == "limits.max_message_bytes")
     return assign(size_value(value, key), config.max_message_bytes);
   if (key == "limits.max_file_bytes") return assign(size_value(value, key), config.max_file_bytes);
+  if (key == "limits.max_call_seconds")
+    return assign(size_value(value, key), config.max_call_seconds);
   if (key == "limits.max_ops_per_call")
     return assign(size_value(value, key), config.max_ops_per_call);
   if (key == "limits.max_connections")

@@ -34,6 +34,7 @@ struct Config {
   std::size_t max_message_bytes = 4u << 20;
   std::size_t max_file_bytes = 512u << 20;
   std::size_t max_ops_per_call = 1'000'000;
+  std::size_t max_call_seconds = 120;
   std::size_t max_connections = 256;
   // TCP and stdio resource limits (transport::Limits has the meaning of each).
   std::size_t max_connections_per_address = 64;

@@ -65,6 +65,7 @@ class Daemon {
     options.version = kVersion;
     options.limits.max_file_bytes = config.max_file_bytes;
     options.limits.max_ops_per_call = config.max_ops_per_call;
+    options.limits.max_call_duration = std::chrono::seconds(config.max_call_seconds);
     options.max_named_sessions = config.max_named_sessions;
     options.conformance_fixtures = config.conformance_fixtures;
     // Tool calls run on the event loop's threads (see EventLoop: a long call hands the I/O on).

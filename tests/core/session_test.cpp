@@ -307,6 +307,27 @@ TEST_F(SessionTest, CancellationRollsBack) {
   EXPECT_EQ(last_line(reply), "[0c 0l]");
 }
 
+// A batch of cheap-looking ops once ran for minutes while its client waited; past the limit it
+// is rolled back between two ops and the reply says why.
+TEST_F(SessionTest, ABatchPastTheCallTimeLimitIsRolledBack) {
+  SessionLimits limits;
+  limits.max_call_duration = std::chrono::milliseconds(100);
+  Session session(*domain_, root_, limits);
+  (void)session.run_session("new X", {});
+  auto reply =
+      session.run_ops(std::vector<std::string>{"add A", "sleep 150", "add B", "add C"}, {}).reply;
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_NE(
+      reply.text.find("! the batch ran past the call time limit (100 ms) after 2 of 4 ops; it "
+                      "was rolled back and nothing changed"),
+      std::string::npos)
+      << reply.text;
+  EXPECT_EQ(last_line(reply), "[0c 0l]");
+  // Within the limit the same kind of batch runs.
+  auto fits = session.run_ops(std::vector<std::string>{"add A", "sleep 10", "add B"}, {}).reply;
+  EXPECT_FALSE(fits.is_error) << fits.text;
+}
+
 TEST_F(SessionTest, ProgressIsReportedForLongBatches) {
   action("new X");
   std::vector<std::string> list;
