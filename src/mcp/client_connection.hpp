@@ -33,6 +33,8 @@ class ReplyOnce {
   void error(int code, std::string_view message);
   void none();
   void notify(std::string message);
+  // See Responder::when_gone.
+  void when_gone(std::function<void()> cancel) { responder_->when_gone(std::move(cancel)); }
   const boost::json::value& id() const { return id_; }
 
  private:

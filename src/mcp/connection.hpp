@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,6 +25,10 @@ class Responder {
   virtual void notify(std::string message) = 0;  // progress or log tied to this message
   virtual void reply(std::string message) = 0;   // the single JSON-RPC response
   virtual void no_reply() = 0;                   // notification, response, or cancelled request
+  // Calls `cancel` (once, from any thread) if the client goes away before this message is
+  // answered. Transports whose Connection outlives the client's link (HTTP: the session stays,
+  // the POST's socket closes) implement it; for the others closing the Connection cancels.
+  virtual void when_gone(std::function<void()> cancel) { (void)cancel; }
 };
 
 // Where unsolicited server messages go (log records not tied to a request).

@@ -168,6 +168,9 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
         {}}));
   }
   auto flight = track(message.id);
+  // A client that leaves mid-call (an HTTP POST whose socket closed) cancels it like
+  // notifications/cancelled: the batch stops at its next op and is rolled back.
+  reply->when_gone([flight] { flight->cancelled = true; });
   auto self = shared_from_this();
   session_->submit([self, tool, args = std::move(*checked), token, reply,
                     flight](const ClientSession::Done& done) mutable {

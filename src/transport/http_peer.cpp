@@ -1,12 +1,14 @@
 #include "transport/http_peer.hpp"
 
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
 
 #include <atomic>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/read.hpp>
+#include <cerrno>
 #include <utility>
 
 #include "transport/listener.hpp"
@@ -40,6 +42,9 @@ class HttpResponder final : public mcp::Responder {
   void no_reply() override {
     if (!done_.exchange(true)) finish(std::nullopt);
   }
+  void when_gone(std::function<void()> cancel) override {
+    if (peer_) peer_->post_when_gone(serial_, std::move(cancel));
+  }
 
  private:
   void finish(std::optional<std::string> reply) {
@@ -66,7 +71,9 @@ bool is_parse_error(const error_code& ec) {
 }  // namespace
 
 HttpPeer::HttpPeer(boost::asio::ip::tcp::socket socket, std::shared_ptr<HttpShared> shared)
-    : HttpLink(std::move(socket), shared->options), shared_(std::move(shared)) {
+    : HttpLink(std::move(socket), shared->options),
+      shared_(std::move(shared)),
+      probe_timer_(stream_.get_executor()) {
   error_code ec;
   const auto remote = stream_.socket().remote_endpoint(ec);
   name_ = ec ? "unknown" : format_endpoint(remote);
@@ -99,6 +106,15 @@ void HttpPeer::post_notify(std::uint64_t serial, std::string message) {
 void HttpPeer::post_finish(std::uint64_t serial, std::optional<std::string> reply) {
   boost::asio::post(strand(), [self = self(), serial, reply = std::move(reply)]() mutable {
     self->on_finish(serial, std::move(reply));
+  });
+}
+
+void HttpPeer::post_when_gone(std::uint64_t serial, std::function<void()> cancel) {
+  boost::asio::post(strand(), [self = self(), serial, cancel = std::move(cancel)]() mutable {
+    if (serial != self->serial_) return;  // a later POST runs: this one was answered
+    if (self->closed()) return cancel();  // the client left before this arrived
+    if (!self->awaiting_) return;         // answered already
+    self->when_gone_ = std::move(cancel);
   });
 }
 
@@ -200,6 +216,21 @@ void HttpPeer::handle_post() {
   buffered_.clear();
   auto responder = std::make_shared<HttpResponder>(self(), ++serial_);
   session_->connection().handle(request_.body(), std::move(responder));
+  if (awaiting_) probe_client();
+}
+
+void HttpPeer::probe_client() {
+  static constexpr std::chrono::milliseconds kProbeInterval{200};
+  probe_timer_.expires_after(kProbeInterval);
+  probe_timer_.async_wait([self = self()](const error_code& ec) {
+    if (ec || self->closed() || !self->awaiting_) return;
+    char byte = 0;
+    const auto n =
+        ::recv(self->stream_.socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    const bool gone = n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+    if (gone) return self->close();  // on_closed() cancels the call
+    self->probe_client();
+  });
 }
 
 void HttpPeer::handle_get() {
@@ -234,6 +265,8 @@ void HttpPeer::on_notify(std::uint64_t serial, std::string message) {
 void HttpPeer::on_finish(std::uint64_t serial, std::optional<std::string> reply) {
   if (!awaiting_ || serial != serial_ || closed()) return;
   awaiting_ = false;
+  when_gone_ = nullptr;
+  probe_timer_.cancel();
   if (new_session_) {
     respond_new_session(std::move(reply));
   } else if (streaming()) {
@@ -304,9 +337,14 @@ void HttpPeer::on_response_sent(bool keep_alive) {
 
 void HttpPeer::on_closed() {
   shared_->peers.remove(this);
+  probe_timer_.cancel();
   if (session_ && get_stream_) session_->detach_stream(this);
   // A Connection that never got an id cannot be reached again.
   if (session_ && awaiting_ && new_session_) session_->close();
+  if (awaiting_ && when_gone_) {
+    spdlog::info("http: {} left during a call: cancelling it", name_);
+    std::exchange(when_gone_, nullptr)();
+  }
   awaiting_ = false;
   release_session();
 }

@@ -4,9 +4,11 @@
 
 #include <atomic>
 #include <boost/asio/ip/address.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -63,6 +65,8 @@ class HttpPeer final : public HttpLink, public EventSink {
   // Responder side.
   void post_notify(std::uint64_t serial, std::string message);
   void post_finish(std::uint64_t serial, std::optional<std::string> reply);
+  // The POST `serial` is cancelled by `cancel` if the client leaves before its answer.
+  void post_when_gone(std::uint64_t serial, std::function<void()> cancel);
   // EventSink: the GET stream of a session.
   void post_event(std::string message) override;
   void post_end() override;
@@ -85,6 +89,9 @@ class HttpPeer final : public HttpLink, public EventSink {
   HttpResponse buffered_response(std::optional<std::string> reply);
   void release_session();
   void on_response_sent(bool keep_alive) override;
+  // While a POST awaits its answer nothing reads the socket: this looks (without taking a byte)
+  // every kProbeInterval whether the client closed it, and closes the peer if so.
+  void probe_client();
   void on_closed() override;
 
   std::shared_ptr<HttpShared> shared_;
@@ -96,6 +103,8 @@ class HttpPeer final : public HttpLink, public EventSink {
   std::shared_ptr<HttpSession> session_;  // of the request or stream in progress
   std::uint64_t serial_ = 0;              // of the POST in progress; stale Responders are ignored
   bool awaiting_ = false;                 // the POST waits for its Responder
+  std::function<void()> when_gone_;
+  boost::asio::steady_timer probe_timer_;  // cancels the awaited POST's call (Responder::when_gone)
   bool new_session_ = false;
   bool buffering_ = false;  // hold notifications: the status and headers depend on the reply
   std::vector<std::string> buffered_;

@@ -6,7 +6,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
-import { LineClient, makeTempDir, removeDir, startDaemon } from './lib.mjs';
+import http from 'node:http';
+import {
+  LineClient, PROTOCOL_VERSION, httpInitialize, makeTempDir, postMcp, removeDir, startDaemon,
+} from './lib.mjs';
 
 const root = makeTempDir('fcp-e2e-limits-');
 
@@ -81,5 +84,35 @@ describe('SIGTERM while a call runs', { timeout: 60_000 }, () => {
     assert.ok(took < 4000, `exited ${took} ms after SIGTERM (the call sleeps 8 s)`);
     assert.equal(code, 1);
     assert.match(daemon.log, /calls still running 1 s after the signal: exiting without them/);
+  });
+});
+
+describe('an HTTP client that leaves mid-call', { timeout: 60_000 }, () => {
+  it('cancels the call: the batch is rolled back, nothing of it is committed', async () => {
+    const { daemon, url } = await startDaemon({ http: true, root, logLevel: 'info' });
+    try {
+      const { sessionId } = await httpInitialize(url);
+      const headers = { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': PROTOCOL_VERSION };
+      const call = (id, name, args) => postMcp(url, { jsonrpc: '2.0', id, method: 'tools/call',
+        params: { name, arguments: args } }, headers);
+      await call(1, 'deck_session', { action: 'new "x"' });
+      // The batch adds A, then works for 1.5 s, then adds B: the client leaves during the work.
+      await new Promise((resolve) => {
+        const request = http.request(url, { method: 'POST', headers: {
+          'Content-Type': 'application/json', Accept: 'application/json, text/event-stream',
+          ...headers } });
+        request.on('error', () => resolve());
+        request.end(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call',
+          params: { name: 'deck', arguments: { ops: ['add A', 'sleep 1500', 'add B'] } } }));
+        setTimeout(() => { request.destroy(); resolve(); }, 400);
+      });
+      await new Promise((r) => setTimeout(r, 2000));
+      const digest = await call(3, 'deck_query', { q: 'status' });
+      const text = digest.messages.find((m) => m.id === 3).result.content[0].text;
+      assert.match(text, /\[0c /, `the session after the abandoned call: ${text}`);
+      assert.match(daemon.log, /left during a call: cancelling it/);
+    } finally {
+      await daemon.stop();
+    }
   });
 });
