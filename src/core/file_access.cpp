@@ -1,7 +1,10 @@
 #include "core/file_access.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,6 +13,7 @@
 #include <cstring>
 #include <random>
 #include <system_error>
+#include <utility>
 
 namespace fcp::core {
 namespace {
@@ -31,6 +35,67 @@ bool write_all(int fd, std::string_view bytes) {
   return true;
 }
 
+// Owns a file descriptor.
+class Descriptor {
+ public:
+  explicit Descriptor(int fd = -1) : fd_(fd) {}
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  Descriptor(Descriptor&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Descriptor& operator=(Descriptor&& other) noexcept {
+    if (this != &other) {
+      reset();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
+  ~Descriptor() { reset(); }
+  int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
+
+ private:
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  int fd_;
+};
+
+// Opens `directory` so that no symbolic link is followed on the way. The callers' paths come
+// from the roots policy, which resolved every link before it checked the path; a link found
+// now means a directory was swapped for one after that check (it could lead out of the
+// roots), so the open fails instead. openat2(RESOLVE_NO_SYMLINKS) where the kernel has it
+// (Linux 5.6), else a walk from the first component with O_NOFOLLOW at each step.
+Descriptor open_directory_without_links(const std::filesystem::path& directory) {
+  const int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+  open_how how{};
+  how.flags = static_cast<std::uint64_t>(flags);
+  how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  const long fd = ::syscall(SYS_openat2, AT_FDCWD, directory.c_str(), &how, sizeof how);
+  if (fd >= 0 || errno != ENOSYS) return Descriptor(static_cast<int>(fd));
+  Descriptor current(::open(directory.is_absolute() ? "/" : ".", flags));
+  for (const auto& part : directory.relative_path()) {
+    if (!current.valid()) break;
+    if (part.empty() || part == ".") continue;
+    current = Descriptor(::openat(current.get(), part.c_str(), flags | O_NOFOLLOW));
+  }
+  return current;
+}
+
+// The error for a directory that open_directory_without_links could not open.
+Error directory_error(const std::string& doing, const std::filesystem::path& path, int error) {
+  if (error == ELOOP || error == ENOTDIR)
+    return make_error("cannot " + doing + " \"" + path.string() +
+                      "\": a directory on its path is a symbolic link now (it changed after the "
+                      "path was checked); nothing was " +
+                      (doing == "read" ? "read" : "written"));
+  return make_error("cannot " + doing + " \"" + path.string() + "\": " + errno_text(error));
+}
+
+std::filesystem::path directory_of(const std::filesystem::path& path) {
+  return path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+}
+
 std::string temp_name_for(const std::filesystem::path& path) {
   std::random_device device;
   std::string name = ".";
@@ -46,7 +111,10 @@ Result<std::string> read_file(const std::filesystem::path& path, std::size_t max
   const std::string name = "\"" + path.string() + "\"";
   // What is checked is the file opened, not the path: a path swapped for a FIFO or a link
   // after the caller's checks cannot block the read or lead elsewhere.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  const Descriptor directory = open_directory_without_links(directory_of(path));
+  if (!directory.valid()) return directory_error("read", path, errno);
+  const int fd = ::openat(directory.get(), path.filename().c_str(),
+                          O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) return make_error("cannot open " + name + ": " + errno_text(errno));
   struct Closer {
     int fd;
@@ -116,61 +184,70 @@ Result<void> keep_owner_promises(int fd, const std::filesystem::path& path,
   return {};
 }
 
-// Removes `.NAME.tmp-*` files beside `path` that a save killed mid-way left behind.
-void remove_stale_temporaries(const std::filesystem::path& directory,
-                              const std::filesystem::path& path) {
+// Removes `.NAME.tmp-*` files beside `path` (in `directory`) that a save killed mid-way left.
+void remove_stale_temporaries(int directory, const std::filesystem::path& path) {
   const std::string prefix = "." + path.filename().string() + ".tmp-";
-  std::error_code ec;
-  const auto now = std::filesystem::file_time_type::clock::now();
-  for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (!name.starts_with(prefix) || !entry.is_regular_file(ec)) continue;
-    const auto written = entry.last_write_time(ec);
-    if (!ec && now - written > kStaleTemporary) std::filesystem::remove(entry.path(), ec);
+  DIR* listing = ::fdopendir(::dup(directory));
+  if (listing == nullptr) return;
+  const auto now = std::chrono::system_clock::now();
+  while (const dirent* entry = ::readdir(listing)) {
+    const std::string_view name = entry->d_name;
+    if (!name.starts_with(prefix)) continue;
+    struct stat status {};
+    if (::fstatat(directory, entry->d_name, &status, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(status.st_mode))
+      continue;
+    const auto written = std::chrono::system_clock::from_time_t(status.st_mtim.tv_sec);
+    if (now - written > kStaleTemporary) ::unlinkat(directory, entry->d_name, 0);
   }
+  ::closedir(listing);
 }
 
 }  // namespace
 
 Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes,
                                    WriteOptions options) {
-  const auto directory =
-      path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  // Everything happens relative to the directory opened without links: the file checked, the
+  // temporary file and the rename are all in that directory, whatever its path leads to later.
+  const Descriptor directory = open_directory_without_links(directory_of(path));
+  if (!directory.valid()) return directory_error("write", path, errno);
+  const std::string file = path.filename().string();
   struct stat target {};
-  const bool replacing = ::stat(path.c_str(), &target) == 0;
+  const bool replacing =
+      ::fstatat(directory.get(), file.c_str(), &target, AT_SYMLINK_NOFOLLOW) == 0;
+  if (replacing && S_ISLNK(target.st_mode))
+    return make_error("cannot write \"" + path.string() +
+                      "\": it is a symbolic link now (it changed after the path was checked); "
+                      "nothing was written");
   if (replacing) {
     if (auto allowed = check_replaceable(path, target, options); !allowed) return allowed;
   }
-  remove_stale_temporaries(directory, path);
-  const auto temp = directory / temp_name_for(path);
+  remove_stale_temporaries(directory.get(), path);
+  const std::string temp = temp_name_for(path);
   // Created with the target's mode (never wider), exact after keep_owner_promises.
   const mode_t mode = replacing ? (target.st_mode & 0777) : 0666;
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  int fd = ::openat(directory.get(), temp.c_str(),
+                    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
   if (fd < 0) {
     return make_error("cannot write \"" + path.string() + "\": " + errno_text(errno));
   }
   if (replacing) {
     if (auto kept = keep_owner_promises(fd, path, target); !kept) {
       ::close(fd);
-      ::unlink(temp.c_str());
+      ::unlinkat(directory.get(), temp.c_str(), 0);
       return kept;
     }
   }
   bool ok = write_all(fd, bytes) && ::fsync(fd) == 0;
   int saved_errno = errno;
   ok = (::close(fd) == 0) && ok;
-  if (!ok || ::rename(temp.c_str(), path.c_str()) != 0) {
+  if (!ok || ::renameat(directory.get(), temp.c_str(), directory.get(), file.c_str()) != 0) {
     if (ok) saved_errno = errno;
-    ::unlink(temp.c_str());
+    ::unlinkat(directory.get(), temp.c_str(), 0);
     return make_error("cannot write \"" + path.string() + "\": " + errno_text(saved_errno) +
                       " (the previous file, if any, is unchanged)");
   }
-  // Persist the rename itself.
-  int dir_fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd >= 0) {
-    ::fsync(dir_fd);
-    ::close(dir_fd);
-  }
+  ::fsync(directory.get());  // persist the rename itself
   return {};
 }
 

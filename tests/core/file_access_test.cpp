@@ -131,5 +131,31 @@ TEST_F(FileAccessTest, ReadingChecksTheFileItOpenedNotThePath) {
   EXPECT_FALSE(read_file(dir_ / "link", 1024));
 }
 
+// A path the roots policy checked while it had no links in it; between that check and the
+// save a directory on it was swapped for a link to elsewhere. The save must not follow it.
+TEST_F(FileAccessTest, ADirectorySwappedForALinkAfterTheCheckIsNotFollowed) {
+  fs::create_directories(dir_ / "elsewhere");
+  fs::create_directory_symlink(dir_ / "elsewhere", dir_ / "sub");  // was a directory when checked
+  auto written = write_file_atomically(dir_ / "sub" / "f.txt", "x");
+  ASSERT_FALSE(written.has_value());
+  EXPECT_NE(written.error().message.find("symbolic link now"), std::string::npos)
+      << written.error().message;
+  EXPECT_FALSE(fs::exists(dir_ / "elsewhere" / "f.txt"));
+  std::ofstream(dir_ / "elsewhere" / "g.txt") << "secret";
+  auto read = read_file(dir_ / "sub" / "g.txt", 1000);
+  ASSERT_FALSE(read.has_value());
+  EXPECT_NE(read.error().message.find("symbolic link now"), std::string::npos);
+}
+
+TEST_F(FileAccessTest, ATargetSwappedForALinkAfterTheCheckIsNotReplacedOrRead) {
+  std::ofstream(dir_ / "real.txt") << "real";
+  fs::create_symlink(dir_ / "real.txt", dir_ / "link.txt");
+  auto written = write_file_atomically(dir_ / "link.txt", "new");
+  ASSERT_FALSE(written.has_value());
+  EXPECT_EQ(read(dir_ / "real.txt"), "real");
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link.txt"));
+  EXPECT_FALSE(read_file(dir_ / "link.txt", 1000).has_value());
+}
+
 }  // namespace
 }  // namespace fcp::core

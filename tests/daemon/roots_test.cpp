@@ -4,7 +4,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <fstream>
+#include <thread>
+
+#include "core/file_access.hpp"
 
 namespace fcp::daemon {
 namespace {
@@ -66,6 +71,38 @@ TEST_F(RootsTest, SeveralRoots) {
   auto roots = RootPolicy::make({(base_ / "root").string(), (base_ / "outside").string()}).value();
   EXPECT_TRUE(roots.for_reading((base_ / "outside" / "secret.txt").string()));
   EXPECT_TRUE(roots.for_reading("link.txt"));
+}
+
+// The race a hostile local user ran (it wrote outside the root on its 13th attempt): a
+// directory inside the root is swapped for a link to outside and back while saves go on. Every
+// save either lands inside the root or fails; none reaches outside.
+TEST_F(RootsTest, SavesNeverFollowADirectorySwappedForALinkMidway) {
+  const auto root = policy();
+  std::atomic<bool> done{false};
+  std::thread swapper([&] {
+    const fs::path sub = base_ / "root" / "sub", parked = base_ / "root" / "sub.real";
+    while (!done.load()) {
+      std::error_code ec;
+      fs::rename(sub, parked, ec);
+      fs::create_directory_symlink(base_ / "outside", sub, ec);
+      std::this_thread::yield();
+      fs::remove(sub, ec);
+      fs::rename(parked, sub, ec);
+      std::this_thread::sleep_for(std::chrono::microseconds(200));  // saves can succeed too
+    }
+  });
+  int saved = 0;
+  for (int i = 0; i < 3000; ++i) {
+    auto path = root.for_writing("sub/raced.txt");
+    if (!path) continue;
+    if (core::write_file_atomically(*path, "x")) ++saved;
+    auto reading = root.for_reading("sub/raced.txt");
+    if (reading) (void)core::read_file(*reading, 100);
+  }
+  done = true;
+  swapper.join();
+  EXPECT_FALSE(fs::exists(base_ / "outside" / "raced.txt"));
+  EXPECT_GT(saved, 0);  // the race was run, not refused from the start
 }
 
 }  // namespace
