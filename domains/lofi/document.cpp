@@ -214,7 +214,9 @@ std::vector<std::string> LofiDocument::warnings(std::span<const core::EventPtr> 
                     std::to_string(static_cast<int>(device_.info().width)) + "x" +
                     std::to_string(static_cast<int>(device_.info().height)) + " bounds");
     if (!known_class(object->cls))
-      out.push_back(id + ": \"" + object->cls + "\" is not a Max class this program knows");
+      out.push_back(id + ": \"" + object->cls +
+                    "\" is no class of the object table: Max must find it (an abstraction or "
+                    "external in its search path)");
     if (out.size() >= 10) break;
   }
   return out;

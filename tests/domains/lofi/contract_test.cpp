@@ -69,9 +69,10 @@ TEST_F(LofiContract, EveryVerbRefusesAnUndeclaredKey) {
 
 TEST_F(LofiContract, CardListsExactlyTheDeclaredKeys) {
   testing::expect_card_lists_declared_keys(*domain_, session_);
-  EXPECT_NE(session_.help().find("  modify ID…|@SELECTOR|device [args:\"…\"] [any Max box or "
-                                 "Live parameter attribute"),
-            std::string::npos);
+  EXPECT_NE(session_.help().find("  modify ID…|@SELECTOR|device [args:\"…\"] [class:CLS] "
+                                 "[external:true|false] [any Max box or Live parameter attribute"),
+            std::string::npos)
+      << session_.help();
 }
 
 TEST_F(LofiContract, UnwireOfTheWrongInletSuggestsTheWireThatIsThere) {
@@ -92,8 +93,8 @@ TEST_F(LofiContract, UnknownAttributesAreRefusedNotDropped) {
   const std::string before = *session_.digest();
   auto foo = ops({"modify osc1 foo:1"});
   EXPECT_TRUE(foo.is_error);
-  EXPECT_NE(foo.text.find("modify has no key \"foo:\"; its keys: args:, and any Max box or Live "
-                          "parameter attribute"),
+  EXPECT_NE(foo.text.find("modify has no key \"foo:\"; its keys: args: class: external:, and any "
+                          "Max box or Live parameter attribute"),
             std::string::npos)
       << foo.text;
   auto range = ops({"modify 30_mix range:0-100"});
