@@ -215,6 +215,9 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
     return core::Result<std::string>(out);
   }
   if (word == "find") {
+    // `find "Average CPU"` looks for the words inside the quotes.
+    if (arg.size() >= 2 && arg.front() == '"' && arg.back() == '"')
+      arg = arg.substr(1, arg.size() - 2);
     std::string out;
     for (const MaxObject* o : device.in_order()) {
       const std::string hay = core::to_lower(o->id + " " + o->cls + " " + o->args);

@@ -1,5 +1,6 @@
 #include "domains/lofi/wiring.hpp"
 
+#include <algorithm>
 #include <boost/json/value.hpp>
 
 #include "core/op_contract.hpp"
@@ -136,10 +137,19 @@ std::string unused_id(const Device& device, const std::string& base) {
 core::Result<void> check_class(const Device& device, const std::string& cls, bool external,
                                std::string_view op) {
   if (external || maxpat::find_object(cls) != nullptr) return {};
+  std::vector<std::string> used;  // classes of the device the table lacks (its abstractions)
   for (const auto& [id, object] : device.objects()) {
     if (object.cls == cls) return {};
+    if (maxpat::find_object(object.cls) == nullptr &&
+        std::find(used.begin(), used.end(), object.cls) == used.end())
+      used.push_back(object.cls);
   }
-  const std::vector<std::string> close = maxpat::close_classes(cls);
+  std::vector<std::string> close;
+  for (const std::string& name : core::closest_matches(cls, used, 1)) {
+    if (core::edit_distance(core::to_lower(cls), core::to_lower(name)) <= 2) close.push_back(name);
+  }
+  for (std::string& name : maxpat::close_classes(cls, 3 - close.size()))
+    close.push_back(std::move(name));
   if (close.empty()) return {};
   std::string message = "\"" + cls + "\" is not a Max class the object table has; close:";
   for (std::size_t i = 0; i < close.size(); ++i)

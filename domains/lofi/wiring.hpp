@@ -42,9 +42,9 @@ std::string unknown_ports_text(std::string_view cls);
 std::string unused_id(const Device& device, const std::string& base);
 
 // For `add`, `ui` and `modify class:`: a class the object table lacks and that is close to
-// one it has ("cylce~", "live.panel") is refused, with `op` naming the closest instead as the
-// hint. Classes the device already uses (abstractions opened from its file) and `external`
-// ones are taken as they are.
+// one it has ("cylce~", "live.panel") or to an abstraction the device uses ("MyAbstractoin") is
+// refused, with `op` naming the closest instead as the hint. Classes the device already uses
+// and `external` ones are taken as they are.
 core::Result<void> check_class(const Device& device, const std::string& cls, bool external,
                                std::string_view op);
 
