@@ -98,7 +98,8 @@ KeySpec external_key() {
 
 void add_object_verbs(core::VerbTable<LofiOp>& verbs) {
   verbs.add(VerbSpec{"add", "CLASS ID", "objects",
-                     "an object → /lofi/create (ports from the Max object table)"}
+                     "an object → /lofi/create (ports from the Max object table; a typo of a "
+                     "class is refused with the class meant)"}
                 .with(key("at", "X,Y").places("the next free spot"))
                 .with(key("args", "\"…\"",
                           "arguments; a message, comment, live.comment or textedit: its text"))
