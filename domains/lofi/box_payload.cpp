@@ -121,6 +121,12 @@ void add_saved_box(const Device& device, const MaxObject& object, json::object& 
   if (auto rect = box->patching_rect(); rect && !object.ui) {
     payload["width"] = whole((*rect)[2]);
     payload["height"] = whole((*rect)[3]);
+  } else if (rect && payload.contains("attrs") && payload["attrs"].is_object()) {
+    // A UI layer's patching_rect is its own, not its presentation_rect.
+    json::object& attrs = payload["attrs"].get_object();
+    if (!attrs.contains("patching_rect"))
+      attrs["patching_rect"] =
+          json::array{whole((*rect)[0]), whole((*rect)[1]), whole((*rect)[2]), whole((*rect)[3])};
   }
   json::object extra;
   for (const auto& [key, value] : saved) {

@@ -12,8 +12,8 @@ namespace fcp::lofi {
 // (nothing for new objects, whose payload says all):
 //   "maxclass" the box's class ("newobj", "message", "live.dial"), so Max makes that box
 //   "text"     the box text exactly as saved ("prepend set \"Recording Time:\"", "active $1")
-//   "width", "height"  its patching size (not for UI layers, whose size is their
-//              presentation_rect)
+//   "width", "height"  its patching size; a UI layer (whose size is its presentation_rect)
+//              gets its saved patching_rect in its "attrs" instead
 //   "box"      the box's attributes that no /lofi/set sends (the model keeps the table's
 //              attributes and sends those itself): a bpatcher's name, a textedit's keymode,
 //              parameter_enable, … with the values Max saved; values that are not atoms are

@@ -119,6 +119,9 @@ TEST_F(OpenedSync, MessageBoxesAndParametersAreMadeAsTheFileSavedThem) {
   EXPECT_EQ(made("obj-246").at("text"), json::value("Average CPU"));  // a live.comment layer
   EXPECT_EQ(made("obj-419").at("text"), json::value("scream"));       // a textedit layer
   EXPECT_EQ(made("obj-419").at("box").at("keymode"), json::value(1));
+  // A layer's patching_rect is its file's, apart from its presentation_rect.
+  EXPECT_EQ(made("obj-419").at("attrs").at("patching_rect"), (json::array{534, 42, 100, 50}));
+  EXPECT_EQ(made("obj-419").at("x"), json::value(410));
 
   // The box text as saved, quotes and typed atoms included.
   EXPECT_EQ(made("obj-13").at("text"), json::value("prepend set \"Recording Time:\""));
