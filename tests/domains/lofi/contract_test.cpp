@@ -85,6 +85,18 @@ TEST_F(LofiContract, UnwireOfTheWrongInletSuggestsTheWireThatIsThere) {
       << none.text;
 }
 
+// Max's rules and class typos: each suggestion is an op that works on its own.
+TEST_F(LofiContract, RuleErrorsOfferOpsThatWork) {
+  using Hints = std::vector<std::string>;
+  EXPECT_EQ(working_hints(ops({"wire osc1 -> cutoff"})), Hints{"add snapshot~ osc1_value args:20"});
+  EXPECT_EQ(working_hints(ops({"wire osc1 -> brain"})), Hints{"add snapshot~ osc1_value args:20"});
+  EXPECT_EQ(working_hints(ops({"add cylce~ lfo args:2"})), Hints{"add cycle~ lfo args:2"});
+  EXPECT_EQ(working_hints(ops({"ui 40_bg live.panel at:0,0 size:10x10"})),
+            Hints{"ui 40_bg panel at:0,0 size:10x10"});
+  EXPECT_EQ(working_hints(ops({"modify vol class:tanh"})), Hints{"modify vol class:tanh~"});
+  EXPECT_FALSE(ops({"add cylce~ lfo external:true"}).is_error);
+}
+
 TEST_F(LofiContract, EveryExampleWorks) {
   testing::expect_examples_work(*domain_, prepare, session_);
 }
