@@ -196,58 +196,6 @@ core::Result<void> set_attributes(const LofiOp& ctx, const MaxObject& original, 
   return {};
 }
 
-// "unwire a -> b out:1 in:2": the op that removes `wire`.
-std::string unwire_op(const Wire& wire) {
-  std::string op = "unwire " + wire.source + " -> " + wire.destination;
-  if (wire.outlet != 0) op += " out:" + std::to_string(wire.outlet);
-  if (wire.inlet != 0) op += " in:" + std::to_string(wire.inlet);
-  return op;
-}
-
-// An object given another class or args (modify class: args:) must still be what its place in
-// the device asks: a class Max has, attributes and a Live parameter the class takes, and wires
-// Max accepts with its new ports.
-core::Result<void> fits_its_place(const LofiOp& ctx, const MaxObject& original,
-                                  const MaxObject& object) {
-  const Device& device = ctx.edit.device();
-  if (object.cls == original.cls && object.args == original.args) return {};
-  if (object.cls != original.cls) {
-    if (auto known = check_class(device, object.cls, flag(ctx, "external"), ctx.op.raw); !known)
-      return known.error();
-    std::string foreign;
-    for (const auto& [key, value] : object.attrs) {
-      const std::string name = key.starts_with("_parameter_") ? key.substr(1) : key;
-      const AttributeSpec* spec = maxpat::find_attribute(name);
-      if (spec != nullptr && !maxpat::class_has_attribute(object.cls, *spec))
-        foreign += (foreign.empty() ? "" : ", ") + name;
-    }
-    if (!foreign.empty())
-      return core::make_error(object.id + " has attributes a " + object.cls + " does not have (" +
-                              foreign + "): remove it and add a new one instead");
-    const AttributeSpec* longname = maxpat::find_attribute("parameter_longname");
-    if (const Mapping* mapping = mapping_of(device.mappings(), object.id);
-        mapping != nullptr && !maxpat::class_has_attribute(object.cls, *longname))
-      return core::make_error(object.id + " is the Live parameter " +
-                                  core::quote_token(mapping->parameter) + ", which a " +
-                                  object.cls + " cannot be; unmap it first",
-                              {"unmap " + core::quote_token(mapping->parameter)});
-  }
-  for (const Wire& wire : device.wires_of(object.id)) {
-    const MaxObject& source = wire.source == object.id ? object : *device.object(wire.source);
-    const MaxObject& destination =
-        wire.destination == object.id ? object : *device.object(wire.destination);
-    auto legal = check_wire(device, source, wire.outlet, destination, wire.inlet, "");
-    if (legal) continue;
-    return core::make_error(
-        object.id + " as " + object.cls + (object.args.empty() ? "" : " " + object.args) +
-            " would break its wire " + wire.source + ":" + std::to_string(wire.outlet) + " -> " +
-            wire.destination + ":" + std::to_string(wire.inlet) +
-            " (unwire it first): " + legal.error().message,
-        {unwire_op(wire)});
-  }
-  return {};
-}
-
 }  // namespace
 
 core::Result<void> verb_modify(LofiOp& ctx) {
@@ -275,7 +223,10 @@ core::Result<void> verb_modify(LofiOp& ctx) {
     if (const std::string* args = ctx.op.param("args")) object.args = *args;
     if (auto done = set_attributes(ctx, original, object); !done) return done.error();
     if (auto kept = keeps_its_parameter_name(ctx, object); !kept) return kept.error();
-    if (auto fits = fits_its_place(ctx, original, object); !fits) return fits.error();
+    if (auto fits = check_new_identity(ctx.edit.device(), original, object, flag(ctx, "external"),
+                                       ctx.op.raw);
+        !fits)
+      return fits.error();
     ctx.edit.put_object(object);
     std::string changes = attribute_changes(before, saved_now(ctx, id));
     if (object.args != original.args)

@@ -7,6 +7,7 @@
 #include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "domains/lofi/device_boxes.hpp"
+#include "domains/lofi/maxpat/attributes.hpp"
 
 namespace fcp::lofi {
 namespace {
@@ -70,6 +71,14 @@ core::Error delay_line_elsewhere(const Device& device, const MaxObject& source, 
                               " cannot take it: add a tapout~, then " +
                               wires_through(tap, source, outlet, destination, inlet),
                           {"add tapout~ " + tap});
+}
+
+// "unwire a -> b out:1 in:2": the op that removes `wire`.
+std::string unwire_op(const Wire& wire) {
+  std::string op = "unwire " + wire.source + " -> " + wire.destination;
+  if (wire.outlet != 0) op += " out:" + std::to_string(wire.outlet);
+  if (wire.inlet != 0) op += " in:" + std::to_string(wire.inlet);
+  return op;
 }
 
 }  // namespace
@@ -160,6 +169,45 @@ core::Result<void> check_class(const Device& device, const std::string& cls, boo
       !fixed.empty())
     hints.push_back(std::move(fixed));
   return core::make_error(message, std::move(hints));
+}
+
+core::Result<void> check_new_identity(const Device& device, const MaxObject& original,
+                                      const MaxObject& object, bool external, std::string_view op) {
+  if (object.cls == original.cls && object.args == original.args) return {};
+  if (object.cls != original.cls) {
+    if (auto known = check_class(device, object.cls, external, op); !known) return known.error();
+    std::string foreign;
+    for (const auto& [key, value] : object.attrs) {
+      const std::string name = key.starts_with("_parameter_") ? key.substr(1) : key;
+      const maxpat::AttributeSpec* spec = maxpat::find_attribute(name);
+      if (spec != nullptr && !maxpat::class_has_attribute(object.cls, *spec))
+        foreign += (foreign.empty() ? "" : ", ") + name;
+    }
+    if (!foreign.empty())
+      return core::make_error(object.id + " has attributes a " + object.cls + " does not have (" +
+                              foreign + "): remove it and add a new one instead");
+    const maxpat::AttributeSpec* longname = maxpat::find_attribute("parameter_longname");
+    if (const Mapping* mapping = mapping_of(device.mappings(), object.id);
+        mapping != nullptr && !maxpat::class_has_attribute(object.cls, *longname))
+      return core::make_error(object.id + " is the Live parameter " +
+                                  core::quote_token(mapping->parameter) + ", which a " +
+                                  object.cls + " cannot be; unmap it first",
+                              {"unmap " + core::quote_token(mapping->parameter)});
+  }
+  for (const Wire& wire : device.wires_of(object.id)) {
+    const MaxObject& source = wire.source == object.id ? object : *device.object(wire.source);
+    const MaxObject& destination =
+        wire.destination == object.id ? object : *device.object(wire.destination);
+    auto legal = check_wire(device, source, wire.outlet, destination, wire.inlet, "");
+    if (legal) continue;
+    return core::make_error(
+        object.id + " as " + object.cls + (object.args.empty() ? "" : " " + object.args) +
+            " would break its wire " + wire.source + ":" + std::to_string(wire.outlet) + " -> " +
+            wire.destination + ":" + std::to_string(wire.inlet) +
+            " (unwire it first): " + legal.error().message,
+        {unwire_op(wire)});
+  }
+  return {};
 }
 
 }  // namespace fcp::lofi

@@ -48,4 +48,11 @@ std::string unused_id(const Device& device, const std::string& base);
 core::Result<void> check_class(const Device& device, const std::string& cls, bool external,
                                std::string_view op);
 
+// An object given another class or args (`modify class: args:`, `original` → `object`) must
+// still fit its place: a class Max has (check_class, with `external` and `op`), attributes and a
+// Live parameter the new class takes, and wires Max accepts with its new ports (a wire that
+// would break is named, with the op that removes it).
+core::Result<void> check_new_identity(const Device& device, const MaxObject& original,
+                                      const MaxObject& object, bool external, std::string_view op);
+
 }  // namespace fcp::lofi
