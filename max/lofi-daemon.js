@@ -39,6 +39,14 @@
  *     [100] would divide integers. /lofi/create carries the box text as the file saves it; when
  *     it holds a float written without a fraction ("100.", "1.0", "2e2") the object is made
  *     from that text with the patcher's script newobject, so Max parses the float itself.
+ *   - A box of a device fcpd opened from a file comes as the file saved it: /lofi/create (or a
+ *     /lofi/ui layer) carries its 'maxclass', its 'text', its other saved attributes in 'box',
+ *     and for a subpatcher its contents in 'patcher' ({boxes: [{maxclass, text, attrs,
+ *     patcher}], lines: [[from, outlet, to, inlet]]}). Such a box, and any message, comment,
+ *     live.comment or textedit with text, is made with script newobject, which sets the
+ *     attributes as Max does when it loads a file and parses the text (commas, $1, floats).
+ *     The boxes inside are found by a temporary varname, then get their own back. /lofi/map
+ *     may carry the 'shortname' the file gives (else it is derived from the name).
  *   - Live parameter attributes are set with Max's scripting names (_parameter_longname …);
  *     parameter_mmin and parameter_mmax, saved apart, are the two ends of _parameter_range.
  *     The value an attribute had before its first set is remembered, so that "unset": true
@@ -69,7 +77,7 @@ var BOX_ATTRS = {
     ignoreclick: 1, annotation: 1, hint: 1, fontname: 1, fontsize: 1, fontface: 1, color: 1,
     patching_position: 1, presentation_position: 1
 };
-var TEXT_CLASSES = { message: 1, comment: 1 };
+var TEXT_CLASSES = { message: 1, comment: 1, "live.comment": 1, textedit: 1 };
 var SCRIPT_CLASSES = { v8: 1, js: 1, "v8ui": 1, jsui: 1 };
 
 var self = this;
@@ -78,6 +86,7 @@ var device = null;      // the current target device
 var uiTask = null;      // GLOBAL on purpose: keeps the Task alive while a batch is built
 var uiTaskRunning = false;
 var uiJob = null;       // the /lofi/ui part being built
+var innerCount = 0;     // temporary names of the boxes a subpatcher is filled with
 var uiArrival = null;   // {parts, lastPart} of the multi-part batch being received
 var uiRun = null;       // {parts, failedPart} of the multi-part batch being executed
 var workQueue = [];     // requests waiting behind a UI batch, in arrival order
@@ -416,6 +425,156 @@ function setBoxText(obj, cls, args) {
     if (TEXT_CLASSES[cls] === 1 && args.length > 0) callMethod(obj, "message", ["set"].concat(args));
 }
 
+// ---------------------------------------------------------------------------------------------
+// Boxes as a patcher file saved them (/lofi/create and /lofi/ui for opened devices)
+
+// The box class a request names ('maxclass': "newobj", "message", "live.dial" …), or undefined.
+function reqMaxclass(req, where) {
+    if (req.maxclass === undefined) return undefined;
+    if (typeof req.maxclass !== "string" || !/^[A-Za-z0-9_.~\-]+$/.test(req.maxclass)) {
+        fail(where + "'maxclass' must be a box class like newobj or live.dial, got " +
+             JSON.stringify(req.maxclass));
+    }
+    return req.maxclass;
+}
+
+// A subpatcher's contents as /lofi/create carries them: {classnamespace?, boxes: [{maxclass,
+// text?, attrs, patcher?}], lines: [[source index, outlet, destination index, inlet]]}.
+function reqContents(raw, where) {
+    if (!isPlainObject(raw) || !Array.isArray(raw.boxes) || !Array.isArray(raw.lines)) {
+        fail(where + " must be {boxes: [...], lines: [...]}");
+    }
+    var boxes = [];
+    for (var i = 0; i < raw.boxes.length; i++) {
+        var at = where + ".boxes[" + i + "]";
+        var b = raw.boxes[i];
+        if (!isPlainObject(b)) fail(at + " must be an object");
+        var maxclass = reqMaxclass(b, at + " ");
+        if (maxclass === undefined) fail(at + " has no 'maxclass'");
+        if (b.text !== undefined && typeof b.text !== "string") fail(at + ".text must be a string");
+        if (b.text !== undefined) checkSymbol(b.text, at + ".text");
+        var attrs = [];
+        if (b.attrs !== undefined) {
+            if (!isPlainObject(b.attrs)) fail(at + ".attrs must be an object {attribute: value}");
+            for (var name in b.attrs) {
+                if (!Object.prototype.hasOwnProperty.call(b.attrs, name)) continue;
+                if (!/^[A-Za-z_][A-Za-z0-9_.~\-]*$/.test(name) || b.attrs[name] === null ||
+                    isPlainObject(b.attrs[name])) {
+                    fail(at + ".attrs." + name + " must be an attribute with atoms");
+                }
+                attrs.push({ name: name, values: toAtoms(b.attrs[name], at + ".attrs." + name) });
+            }
+        }
+        boxes.push({ maxclass: maxclass, text: b.text, attrs: attrs,
+                     patcher: b.patcher === undefined ? null : reqContents(b.patcher, at + ".patcher") });
+    }
+    var lines = [];
+    for (var j = 0; j < raw.lines.length; j++) {
+        var l = raw.lines[j];
+        if (!Array.isArray(l) || l.length !== 4 || !isIndex(l[0]) || !isIndex(l[1]) ||
+            !isIndex(l[2]) || !isIndex(l[3]) || l[0] >= boxes.length || l[2] >= boxes.length) {
+            fail(where + ".lines[" + j + "] must be [source index, outlet, destination index, " +
+                 "inlet] of its " + boxes.length + " boxes");
+        }
+        lines.push(l);
+    }
+    var space = typeof raw.classnamespace === "string" ? raw.classnamespace : "box";
+    return { boxes: boxes, lines: lines, space: space };
+}
+
+function isIndex(v) {
+    return typeof v === "number" && Math.floor(v) === v && v >= 0;
+}
+
+// Makes a box as a patcher file describes it, with the patcher's script newobject: Max sets the
+// attributes as when it loads a file and parses the text into typed atoms ("/ 100." keeps its
+// float, "hidden 0, bang" its comma). `varname` finds the new box. A newobj whose class Max
+// does not know comes out broken and is removed (not in gen code, whose boxes are operators).
+function newBoxFromSpec(p, maxclass, text, varname, attrs, checkClass) {
+    var list = ["script", "newobject", maxclass];
+    if (text !== undefined && text !== "") list.push("@text", text);
+    list.push("@varname", varname);
+    for (var i = 0; i < attrs.length; i++) list = list.concat(["@" + attrs[i].name], attrs[i].values);
+    callMethod(p, "message", list);
+    var obj = typeof p.getnamed === "function" ? p.getnamed(varname) : null;
+    if (!obj) fail("Max could not create " + quote(text === undefined ? maxclass : text));
+    if (checkClass !== false && maxclass === "newobj" && obj.maxclass === "newobj") {
+        p.remove(obj);
+        fail("Max does not know the class of " + quote(text) + " (the box came out broken and " +
+             "was removed); an abstraction must be in Max's search path");
+    }
+    return obj;
+}
+
+// Sets Live parameter attributes (parameter_longname …) by their scripting names; mmin and mmax
+// are the two ends of _parameter_range.
+function applyParameters(obj, parameters) {
+    var range = null;
+    for (var i = 0; i < parameters.length; i++) {
+        var message = parameterMessage(parameters[i].name);
+        if (message === "_parameter_range") {
+            if (!range) range = [undefined, undefined];
+            range[/mmin$/.test(parameters[i].name) ? 0 : 1] = parameters[i].values[0];
+        } else {
+            callMethod(obj, "message", [message].concat(parameters[i].values));
+        }
+    }
+    if (!range) return;
+    var current = readAttr(obj, "_parameter_range");
+    if (range[0] === undefined) range[0] = Array.isArray(current) ? current[0] : 0;
+    if (range[1] === undefined) range[1] = Array.isArray(current) ? current[1] : 127;
+    callMethod(obj, "message", ["_parameter_range"].concat(range));
+}
+
+// Fills the subpatcher of `box` with the boxes and lines of `contents`, as its file saved them;
+// each box gets back its own varname (or none) once made. Returns the number of boxes made.
+function buildContents(box, contents, where) {
+    var sub = typeof box.subpatcher === "function" ? box.subpatcher() : null;
+    if (!sub) fail(where + ": the box has no subpatcher to hold its " + contents.boxes.length + " boxes");
+    var made = [];
+    var count = 0;
+    for (var i = 0; i < contents.boxes.length; i++) {
+        var spec = contents.boxes[i];
+        var own = "";
+        var creation = [];
+        var parameters = [];
+        for (var j = 0; j < spec.attrs.length; j++) {
+            var a = spec.attrs[j];
+            if (a.name === "varname") {
+                own = String(a.values[0]);
+            } else if (parameterMessage(a.name)) {
+                parameters.push(a);
+            } else {
+                creation.push(a);
+            }
+        }
+        innerCount++;
+        var obj = newBoxFromSpec(sub, spec.maxclass, spec.text, "lofi_inner_" + innerCount,
+                                 creation, contents.space === "box");
+        obj.varname = own;
+        applyParameters(obj, parameters);
+        count++;
+        if (spec.patcher) count += buildContents(obj, spec.patcher, where + ".boxes[" + i + "]");
+        made.push(obj);
+    }
+    for (var k = 0; k < contents.lines.length; k++) {
+        var l = contents.lines[k];
+        sub.connect(made[l[0]], l[1], made[l[2]], l[3]);
+    }
+    return count;
+}
+
+// The attributes a box is made with: its file's ('box'), then its patching rectangle.
+function creationAttrs(boxAttrs, x, y, w, h) {
+    var attrs = boxAttrs.slice();
+    if (w !== undefined && h !== undefined) {
+        attrs.push({ name: "patching_rect", values: [x, y, w, h] });
+    } else {
+        attrs.push({ name: "patching_position", values: [x, y] });
+    }
+    return attrs;
+}
+
 function currentSize(rec) {
     if (rec.w !== undefined && rec.h !== undefined) return [rec.w, rec.h];
     var r = rec.obj.rect;
@@ -574,13 +733,27 @@ function handleCreate(req) {
     var w = hasSize ? reqPositive(req, "width") : undefined;
     var h = hasSize ? reqPositive(req, "height") : undefined;
     var text = req.text === undefined ? undefined : reqText(req, cls);
+    var maxclass = reqMaxclass(req, "");
+    var boxAttrs = reqAttrs(req, "box");
+    var contents = req.patcher === undefined ? null : reqContents(req.patcher, "'patcher'");
+    // As its file saved it (opened devices), or a text box's text as Max parses it.
+    var asSaved = maxclass !== undefined || boxAttrs.length > 0 || contents !== null ||
+        (text !== undefined && text !== "" && TEXT_CLASSES[cls] === 1);
 
-    var obj = text !== undefined && needsText(text) ? newObjectFromText(dev, x, y, cls, text, id)
-                                                     : newObject(dev, x, y, cls, args);
+    var obj;
+    if (asSaved) {
+        obj = newBoxFromSpec(dev.patcher, maxclass || (TEXT_CLASSES[cls] === 1 ? cls : "newobj"),
+                             text, id, creationAttrs(boxAttrs, x, y, w, h));
+    } else {
+        obj = text !== undefined && needsText(text) ? newObjectFromText(dev, x, y, cls, text, id)
+                                                    : newObject(dev, x, y, cls, args);
+    }
+    var inside = 0;
     try {
         obj.varname = id;
-        if (hasSize) setAttr(obj, "patching_rect", [x, y, w, h]);
-        setBoxText(obj, cls, args);
+        if (hasSize && !asSaved) setAttr(obj, "patching_rect", [x, y, w, h]);
+        if (!asSaved) setBoxText(obj, cls, args);
+        if (contents) inside = buildContents(obj, contents, "'patcher'");
     } catch (e) {
         dev.patcher.remove(obj);
         throw e;
@@ -589,6 +762,7 @@ function handleCreate(req) {
                            args: args, originals: new Dict() });
     var fields = { id: id, "class": cls, maxclass: obj.maxclass };
     if (text !== undefined) fields.text = text;
+    if (contents) fields.inside = inside;
     if (req.undo === true) fields.undo = true;
     return fields;
 }
@@ -726,7 +900,10 @@ function handleMap(req) {
         }
     }
     var longname = parameter;
-    var shortname = checkSymbol(parameterShortname(parameter), "the short name");
+    // The short name the device's file gives (an opened device), else derived from the name.
+    var shortname = req.shortname === undefined
+        ? checkSymbol(parameterShortname(parameter), "the short name")
+        : reqString(req, "shortname", "the parameter's short name");
     if (!isLive) rec.obj.message("parameter_enable", 1);
     rec.obj.message("_parameter_longname", longname);
     rec.obj.message("_parameter_shortname", shortname);
@@ -918,7 +1095,11 @@ function parseLayer(raw, index) {
             w: reqPositive(raw, "width"),
             h: reqPositive(raw, "height"),
             args: reqArgs(raw, "args"),
-            attrs: reqAttrs(raw, "attrs")
+            attrs: reqAttrs(raw, "attrs"),
+            text: raw.text === undefined ? undefined : reqText(raw, reqClass(raw, "class")),
+            maxclass: reqMaxclass(raw, ""),
+            box: reqAttrs(raw, "box"),
+            contents: raw.patcher === undefined ? null : reqContents(raw.patcher, "'patcher'")
         };
         checkBoxText(layer.cls, layer.args);
         return layer;
@@ -1012,10 +1193,16 @@ function stopTask() {
 }
 
 function createLayer(dev, layer) {
-    var obj = newObject(dev, layer.x, layer.y, layer.cls, layer.args);
+    var asSaved = layer.maxclass !== undefined || layer.box.length > 0 || layer.contents !== null ||
+        (layer.text !== undefined && layer.text !== "" && TEXT_CLASSES[layer.cls] === 1);
+    var obj = asSaved
+        ? newBoxFromSpec(dev.patcher, layer.maxclass || layer.cls, layer.text, layer.name,
+                         creationAttrs(layer.box, layer.x, layer.y, layer.w, layer.h))
+        : newObject(dev, layer.x, layer.y, layer.cls, layer.args);
     var rec = { id: layer.name, obj: obj, cls: layer.cls, kind: "ui", x: layer.x, y: layer.y,
                 w: layer.w, h: layer.h, args: layer.args, originals: new Dict() };
     try {
+        if (layer.contents) buildContents(obj, layer.contents, "'patcher'");
         obj.varname = layer.name;
         setAttr(obj, "patching_rect", [layer.x, layer.y, layer.w, layer.h]);
         setAttr(obj, "presentation", [1]);
@@ -1023,7 +1210,7 @@ function createLayer(dev, layer) {
         for (var i = 0; i < layer.attrs.length; i++) {
             applyAttr(rec, layer.attrs[i].name, layer.attrs[i].values);
         }
-        setBoxText(obj, layer.cls, layer.args);
+        if (!asSaved) setBoxText(obj, layer.cls, layer.args);
     } catch (e) {
         dev.patcher.remove(obj);
         throw e;
@@ -1250,7 +1437,8 @@ function notifydeleted() {
     reqAttrName, reqAttrs, reply, replyOk, replyError, makeDevice, requireDevice, lookup, forget,
     callMethod, setAttr, newObject, setBoxText, currentSize, wireKey, varnameOf, cordExists,
     describeWire, handleInit, reqSettings, applySettings, setPatcherAttr, handleDevice, handleCreate, reqText,
-    needsText, newObjectFromText, handleRemove, wireRequest, handleWire, handleUnwire,
+    needsText, newObjectFromText, reqMaxclass, reqContents, isIndex, newBoxFromSpec,
+    applyParameters, buildContents, creationAttrs, handleRemove, wireRequest, handleWire, handleUnwire,
     wiresOf, handleInject, parameterShortname, handleMap, handleUnmap, readAttr, parameterMessage,
     currentValue, applyAttr, handleSet, handleMove,
     handlePing, zPrefix, zSort, parseLayer, parseUi, checkUiArrival, startUiJob, markUiFailed,

@@ -10,6 +10,7 @@
 #include "domains/lofi/maxpat/attribute_values.hpp"
 #include "domains/lofi/maxpat/attributes.hpp"
 #include "domains/lofi/verb_support.hpp"
+#include "domains/lofi/wiring.hpp"
 
 namespace fcp::lofi {
 namespace {
@@ -142,6 +143,9 @@ bool set_place(MaxObject& object, const std::string& key, const std::string& tex
 core::Result<void> set_attribute(const LofiOp& ctx, MaxObject& object, const std::string& key,
                                  const std::string& value) {
   const std::string name = key.starts_with("_parameter_") ? key.substr(1) : key;
+  if (name == "text" && text_is_content(object.cls))
+    return core::make_error("the text of a " + object.cls + " is its content, its args",
+                            {op_with(ctx, key, "args:" + core::quote_token(value))});
   const AttributeSpec* spec = maxpat::find_attribute(name);
   if (spec == nullptr || !maxpat::class_has_attribute(object.cls, *spec))
     return not_an_attribute(ctx, object, key);
@@ -215,13 +219,20 @@ core::Result<void> verb_modify(LofiOp& ctx) {
     const MaxObject original = *ctx.edit.device().object(id);
     const auto before = saved_attributes(ctx.edit.device(), original);
     MaxObject object = original;
+    if (const std::string* cls = ctx.op.param("class")) object.cls = *cls;
     if (const std::string* args = ctx.op.param("args")) object.args = *args;
     if (auto done = set_attributes(ctx, original, object); !done) return done.error();
     if (auto kept = keeps_its_parameter_name(ctx, object); !kept) return kept.error();
+    if (auto fits = check_new_identity(ctx.edit.device(), original, object, flag(ctx, "external"),
+                                       ctx.op.raw);
+        !fits)
+      return fits.error();
     ctx.edit.put_object(object);
     std::string changes = attribute_changes(before, saved_now(ctx, id));
     if (object.args != original.args)
       changes = "args:" + core::quote_token(object.args) + (changes.empty() ? "" : " " + changes);
+    if (object.cls != original.cls)
+      changes = "class:" + core::quote_token(object.cls) + (changes.empty() ? "" : " " + changes);
     if (ctx.lines.size() >= kMaxLines) {
       ++unnamed;
       continue;
@@ -250,6 +261,12 @@ core::Result<void> verb_ui(LofiOp& ctx) {
   auto size = pair_param(ctx, "size", 'x');
   if (!size) return size.error();
   const MaxObject* existing = ctx.device.object(name);
+  if (existing == nullptr || existing->cls != ctx.op.positionals[1]) {
+    if (auto known =
+            check_class(ctx.device, ctx.op.positionals[1], flag(ctx, "external"), ctx.op.raw);
+        !known)
+      return known.error();
+  }
   MaxObject original;
   if (existing != nullptr) {
     original = *existing;

@@ -113,14 +113,42 @@ void update_attributes(maxpat::Box& box, const std::map<std::string, std::string
   }
 }
 
+// The args `object` has in its box: a js/v8 box's script file first.
+std::string boxed_args(const Device& device, const MaxObject& object) {
+  if (!script_in_arguments(object.cls)) return object.args;
+  const auto script = device.scripts().find(object.id);
+  return args_with_script(script == device.scripts().end() ? "" : script->second, object.args);
+}
+
+bool still_fits(const maxpat::Box& old, const std::string& cls, const std::string& args) {
+  return old.class_name() == cls && content_of(old) == args;
+}
+
 }  // namespace
+
+bool text_is_content(std::string_view cls) {
+  return cls == "message" || cls == "comment" || cls == "live.comment" || cls == "textedit";
+}
+
+std::string content_of(const maxpat::Box& box) {
+  const std::string maxclass = box.maxclass();
+  if (maxclass == "newobj") return box.args();
+  return text_is_content(maxclass) ? box.text() : std::string();
+}
+
+const maxpat::Box* kept_box(const Device& device, const MaxObject& object) {
+  if (device.source == nullptr || object.box.empty()) return nullptr;
+  const maxpat::Box* old = device.source->find_box(object.box);
+  if (old == nullptr || !still_fits(*old, object.cls, boxed_args(device, object))) return nullptr;
+  return old;
+}
 
 BoxMeaning meaning_of(const maxpat::Box& box) {
   BoxMeaning meaning;
   MaxObject& object = meaning.object;
   object.box = box.id();
   object.cls = box.class_name();
-  object.args = box.args();
+  object.args = content_of(box);
   if (script_in_arguments(object.cls))
     std::tie(meaning.script, object.args) = script_and_args(object.args);
   if (script_in_filename(object.cls)) meaning.script = string_of(box.json, "filename");
@@ -156,12 +184,11 @@ maxpat::Box box_for(const Device& device, const MaxObject& object, const maxpat:
                     const std::function<std::string()>& fresh_id) {
   const auto script = device.scripts().find(object.id);
   const std::string script_file = script == device.scripts().end() ? "" : script->second;
-  const std::string args =
-      script_in_arguments(object.cls) ? args_with_script(script_file, object.args) : object.args;
+  const std::string args = boxed_args(device, object);
   const Mapping* mapped = mapping_of(device.mappings(), object.id);
   maxpat::Box box;
   BoxMeaning in_file;
-  if (old != nullptr && old->class_name() == object.cls && old->args() == args) {
+  if (old != nullptr && still_fits(*old, object.cls, args)) {
     box = *old;
     in_file = meaning_of(*old);
     if (object.ui) {

@@ -24,6 +24,18 @@ std::optional<std::array<double, 4>> rect_of(const boost::json::object& object,
 void update_rect(boost::json::object& object, std::string_view key,
                  const std::array<double, 4>& rect);
 
+// True for the classes whose box text is their content, kept as the object's args: message,
+// comment, live.comment, textedit.
+bool text_is_content(std::string_view cls);
+// What the model keeps as the args of a box: a newobj's text after its class, the text of a
+// message, comment, live.comment or textedit, else "".
+std::string content_of(const maxpat::Box& box);
+
+// The box `object` was opened from, while it still is that box (same class and args): then
+// the file's own numinlets, numoutlets, text and attributes describe it. Null for new objects
+// and objects whose class or args changed since.
+const maxpat::Box* kept_box(const Device& device, const MaxObject& object);
+
 // What one box of a file says about its object. The object's id is left to the caller (it
 // depends on the other boxes' varnames).
 struct BoxMeaning {

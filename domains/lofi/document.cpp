@@ -125,7 +125,7 @@ core::Result<core::OpOutcome> LofiDocument::execute(const core::ParsedOp& op,
   if (handler == nullptr) return core::make_error("verb \"" + op.verb + "\" is not implemented");
   LofiOp context{device_, edit, ctx, op, {}};
   if (auto done = handler(context); !done) return done.error();
-  for (auto& effect : edit_effects(edit.changes(), true))
+  for (auto& effect : edit_effects(device_, edit.changes(), true))
     ctx.effects.emit(std::move(effect));
   core::OpOutcome outcome;
   outcome.lines = std::move(context.lines);
@@ -135,13 +135,13 @@ core::Result<core::OpOutcome> LofiDocument::execute(const core::ParsedOp& op,
 
 void LofiDocument::revert(const core::Event& event, core::EffectSink& effects) {
   core::apply_event<DeviceChanges>(device_, event, false);
-  for (auto& effect : edit_effects(static_cast<const DeviceEdit&>(event).changes(), false))
+  for (auto& effect : edit_effects(device_, static_cast<const DeviceEdit&>(event).changes(), false))
     effects.emit(std::move(effect));
 }
 
 void LofiDocument::replay(const core::Event& event, core::EffectSink& effects) {
   core::apply_event<DeviceChanges>(device_, event, true);
-  for (auto& effect : edit_effects(static_cast<const DeviceEdit&>(event).changes(), true))
+  for (auto& effect : edit_effects(device_, static_cast<const DeviceEdit&>(event).changes(), true))
     effects.emit(std::move(effect));
 }
 
@@ -214,7 +214,9 @@ std::vector<std::string> LofiDocument::warnings(std::span<const core::EventPtr> 
                     std::to_string(static_cast<int>(device_.info().width)) + "x" +
                     std::to_string(static_cast<int>(device_.info().height)) + " bounds");
     if (!known_class(object->cls))
-      out.push_back(id + ": \"" + object->cls + "\" is not a Max class this program knows");
+      out.push_back(id + ": \"" + object->cls +
+                    "\" is no class of the object table: Max must find it (an abstraction or "
+                    "external in its search path)");
     if (out.size() >= 10) break;
   }
   return out;

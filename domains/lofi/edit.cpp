@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "domains/lofi/box_payload.hpp"
+#include "domains/lofi/device_boxes.hpp"
 #include "domains/lofi/maxpat/attribute_values.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
 #include "domains/lofi/maxpat/patcher.hpp"
@@ -61,7 +63,7 @@ json::array rect_json(double x, double y, const std::array<double, 2>& size) {
   return json::array{num(x), num(y), num(size[0]), num(size[1])};
 }
 
-json::object layer_json(const MaxObject& o) {
+json::object layer_json(const Device& device, const MaxObject& o) {
   json::object layer{{"id", o.id},
                      {"name", o.layer.empty() ? o.id : o.layer},
                      {"class", o.cls},
@@ -72,14 +74,17 @@ json::object layer_json(const MaxObject& o) {
                      {"args", atoms(o.args)}};
   if (auto text = box_text(o)) layer["text"] = *text;
   layer["attrs"] = attrs_json(o);
+  add_saved_box(device, o, layer);
   return layer;
 }
 
-std::vector<core::Effect> create_messages(const MaxObject& o, bool forward) {
-  if (o.ui) return {message("ui", json::object{{"layers", json::array{layer_json(o)}}}, forward)};
+std::vector<core::Effect> create_messages(const Device& device, const MaxObject& o, bool forward) {
+  if (o.ui)
+    return {message("ui", json::object{{"layers", json::array{layer_json(device, o)}}}, forward)};
   json::object create{
       {"id", o.id}, {"class", o.cls}, {"x", num(o.x)}, {"y", num(o.y)}, {"args", atoms(o.args)}};
   if (auto text = box_text(o)) create["text"] = *text;
+  add_saved_box(device, o, create);
   std::vector<core::Effect> out{message("create", std::move(create), forward)};
   for (const auto& [attr, value] : o.attrs)
     out.push_back(message(
@@ -137,10 +142,10 @@ std::vector<core::Effect> update_messages(const std::string& id, const MaxObject
 }
 
 // Max builds the object again: remove, create, and what the old box took with it.
-std::vector<core::Effect> rebuild_messages(const ObjectChange& c, const MaxObject& to,
-                                           bool forward) {
+std::vector<core::Effect> rebuild_messages(const Device& device, const ObjectChange& c,
+                                           const MaxObject& to, bool forward) {
   std::vector<core::Effect> out{message("remove", json::object{{"id", c.id}}, forward)};
-  for (auto& effect : create_messages(to, forward))
+  for (auto& effect : create_messages(device, to, forward))
     out.push_back(std::move(effect));
   for (const auto& wire : c.wires)
     out.push_back(message("wire", wire_json(wire), forward));
@@ -218,18 +223,19 @@ void DeviceChanges::apply(Device& device, const DeviceChange& change, bool forwa
       change);
 }
 
-std::vector<core::Effect> max_messages(const DeviceChange& change, bool forward) {
+std::vector<core::Effect> max_messages(const Device& device, const DeviceChange& change,
+                                       bool forward) {
   return std::visit(
       [&](const auto& c) -> std::vector<core::Effect> {
         using C = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<C, ObjectChange>) {
           const auto& from = forward ? c.before : c.after;
           const auto& to = forward ? c.after : c.before;
-          if (!from && to) return create_messages(*to, forward);
+          if (!from && to) return create_messages(device, *to, forward);
           if (from && !to) return {message("remove", json::object{{"id", c.id}}, forward)};
           if (!from || !to) return {};
           if (from->cls != to->cls || from->args != to->args || from->ui != to->ui)
-            return rebuild_messages(c, *to, forward);
+            return rebuild_messages(device, c, *to, forward);
           return update_messages(c.id, *from, *to, forward);
         } else if constexpr (std::is_same_v<C, WireChange>) {
           return {message(c.added == forward ? "wire" : "unwire", wire_json(c.wire), forward)};
@@ -258,11 +264,12 @@ std::vector<core::Effect> max_messages(const DeviceChange& change, bool forward)
       change);
 }
 
-std::vector<core::Effect> edit_effects(const std::vector<DeviceChange>& changes, bool forward) {
+std::vector<core::Effect> edit_effects(const Device& device,
+                                       const std::vector<DeviceChange>& changes, bool forward) {
   std::vector<core::Effect> out;
   auto add = [&](const DeviceChange& change) {
-    auto undo = max_messages(change, !forward);
-    auto messages = max_messages(change, forward);
+    auto undo = max_messages(device, change, !forward);
+    auto messages = max_messages(device, change, forward);
     for (std::size_t i = 0; i < messages.size(); ++i) {
       // The whole change's undo rides on its last message: compensation runs newest first.
       if (i + 1 == messages.size()) messages[i].undo = undo;
@@ -288,15 +295,23 @@ std::vector<core::Effect> build_messages(const Device& device) {
                                    {"openinpresentation", info.openinpresentation},
                                    {"devicewidth", num(info.devicewidth)}})};
   for (const MaxObject* object : device.in_order()) {
-    for (auto& effect : create_messages(*object, true))
+    for (auto& effect : create_messages(device, *object, true))
       out.push_back(std::move(effect));
   }
   for (const auto& wire : device.wires())
     out.push_back(message("wire", wire_json(wire)));
   for (const auto& [object, path] : device.scripts())
     out.push_back(message("inject", json::object{{"targetId", object}, {"filePath", path}}));
-  for (const auto& [parameter, mapping] : device.mappings())
-    out.push_back(message("map", map_json(mapping)));
+  for (const auto& [parameter, mapping] : device.mappings()) {
+    json::object map = map_json(mapping);
+    // The short name the box has (Max's map would derive one from the name).
+    if (const MaxObject* object = device.object(mapping.object)) {
+      const auto saved = saved_attributes(device, *object);
+      if (auto it = saved.find("parameter_shortname"); it != saved.end())
+        map["shortname"] = it->second;
+    }
+    out.push_back(message("map", std::move(map)));
+  }
   return out;
 }
 

@@ -59,12 +59,17 @@ using DeviceEdit = core::ChangeEvent<DeviceChanges>;
 // backward, for undo and compensation, every payload says "undo": true). Values are typed as Max
 // saves them ("value": [0.2, 0.2, 0.2, 1.0]); an attribute that was not set is sent as
 // "unset": true, which the daemon answers by restoring the value the object had before fcp set
-// it. A new object's payload carries the box text exactly as it is saved ("text": "/ 100.").
-std::vector<core::Effect> max_messages(const DeviceChange& change, bool forward);
+// it. A new object's payload carries the box text exactly as it is saved ("text": "/ 100.");
+// an object made again from the box it was opened from (`device` has the file) carries what the
+// box says (box_payload.hpp).
+std::vector<core::Effect> max_messages(const Device& device, const DeviceChange& change,
+                                       bool forward);
 // The Max effects of a whole edit, each carrying the messages that undo it.
-std::vector<core::Effect> edit_effects(const std::vector<DeviceChange>& changes, bool forward);
+std::vector<core::Effect> edit_effects(const Device& device,
+                                       const std::vector<DeviceChange>& changes, bool forward);
 // Messages that build the whole device in Max from nothing (sync, open): init, objects in
-// z-order (UI layers as one /lofi/ui), wires, scripts, mappings.
+// z-order (UI layers as one /lofi/ui) as their boxes were saved, wires, scripts, mappings (with
+// the parameter_shortname the box has, which Max's map would otherwise derive from the name).
 std::vector<core::Effect> build_messages(const Device& device);
 
 // The changes of one op, applied immediately; rolled back unless committed.

@@ -12,6 +12,7 @@
 #include "domains/lofi/maxpat/objects.hpp"
 #include "domains/lofi/selection.hpp"
 #include "domains/lofi/verb_support.hpp"
+#include "domains/lofi/wiring.hpp"
 
 namespace fcp::lofi {
 namespace {
@@ -31,6 +32,22 @@ std::string object_line(const Device& device, const MaxObject& o) {
   if (o.ui && o.size) line += " ui " + fmt((*o.size)[0]) + "x" + fmt((*o.size)[1]);
   const auto wires = device.wires_of(o.id);
   if (!wires.empty()) line += " · " + core::plural(wires.size(), "wire");
+  return line;
+}
+
+// "2 in, 1 out" with where the counts come from.
+std::string ports_line(const Device& device, const MaxObject& o) {
+  const ObjectPorts ports = ports_of(device, o);
+  if (!ports.known) return unknown_ports_text(o.cls).substr(6);  // without "ports "
+  std::string line =
+      std::to_string(ports.ports.inlets) + " in, " + std::to_string(ports.ports.outlets) + " out";
+  std::string signals;
+  for (std::size_t i = 0; i < ports.ports.outlettype.size(); ++i) {
+    if (maxpat::is_signal_type(ports.ports.outlettype[i]))
+      signals += (signals.empty() ? "" : ",") + std::to_string(i);
+  }
+  if (!signals.empty()) line += " (signal out:" + signals + ")";
+  if (ports.from_file) line += ", from its box in the file";
   return line;
 }
 
@@ -175,10 +192,9 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
     }
     std::string out;
     if (word == "describe") {
-      const auto ports = maxpat::ports_for(o->cls, o->args);
-      out = o->id + " (" + o->cls + ")\n  args: " + (o->args.empty() ? "none" : o->args);
-      out += "\n  ports: " + std::to_string(ports.inlets) + " in, " +
-             std::to_string(ports.outlets) + " out";
+      out = o->id + " (" + o->cls + ")\n  " + (text_is_content(o->cls) ? "text: " : "args: ") +
+            (o->args.empty() ? "none" : o->args);
+      out += "\n  ports: " + ports_line(device, *o);
       // Where it is (its place: the presentation_rect of a UI layer, else the patching_rect)
       // and every attribute, as the saved box says them.
       if (o->ui) out += "\n  ui layer: " + o->layer + " (its place is its presentation_rect)";
@@ -199,6 +215,9 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
     return core::Result<std::string>(out);
   }
   if (word == "find") {
+    // `find "Average CPU"` looks for the words inside the quotes.
+    if (arg.size() >= 2 && arg.front() == '"' && arg.back() == '"')
+      arg = arg.substr(1, arg.size() - 2);
     std::string out;
     for (const MaxObject* o : device.in_order()) {
       const std::string hay = core::to_lower(o->id + " " + o->cls + " " + o->args);

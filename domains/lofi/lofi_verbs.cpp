@@ -7,6 +7,7 @@
 #include "domains/lofi/maxpat/attribute_values.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
 #include "domains/lofi/verb_support.hpp"
+#include "domains/lofi/wiring.hpp"
 
 namespace fcp::lofi {
 
@@ -28,6 +29,8 @@ core::Result<void> verb_add(LofiOp& ctx) {
   if (ctx.device.object(id) != nullptr)
     return core::make_error("an object \"" + id + "\" already exists",
                             {"add " + cls + " " + id + "_2"});
+  if (auto known = check_class(ctx.device, cls, flag(ctx, "external"), ctx.op.raw); !known)
+    return known.error();
   MaxObject object;
   object.id = id;
   object.cls = cls;
@@ -46,33 +49,17 @@ core::Result<void> verb_add(LofiOp& ctx) {
     object.size = std::array<double, 2>{size->first, size->second};
   }
   ctx.edit.put_object(object);
-  const auto ports = maxpat::ports_for(cls, object.args);
-  ctx.lines.push_back(core::created(cls + " " + id + " @(" + xy(object.x, object.y) + ") " +
-                                    std::to_string(ports.inlets) + " in / " +
-                                    std::to_string(ports.outlets) + " out" +
-                                    (object.args.empty() ? "" : " args:" + object.args)));
+  const ObjectPorts ports = ports_of(ctx.edit.device(), object);
+  ctx.lines.push_back(
+      core::created(cls + " " + id + " @(" + xy(object.x, object.y) + ") " +
+                    (ports.known ? std::to_string(ports.ports.inlets) + " in / " +
+                                       std::to_string(ports.ports.outlets) + " out"
+                                 : unknown_ports_text(cls)) +
+                    (object.args.empty() ? "" : " args:" + core::quote_token(object.args))));
   return {};
 }
 
 namespace {
-
-core::Result<Wire> checked_wire(const LofiOp& ctx, const MaxObject& source, int outlet,
-                                const MaxObject& destination, int inlet) {
-  const auto out_ports = maxpat::ports_for(source.cls, source.args);
-  const auto in_ports = maxpat::ports_for(destination.cls, destination.args);
-  if (outlet >= out_ports.outlets && maxpat::find_object(source.cls) != nullptr)
-    return core::make_error(source.id + " (" + source.cls + ") has " +
-                            core::plural(static_cast<std::size_t>(out_ports.outlets), "outlet") +
-                            "; out:" + std::to_string(outlet) +
-                            " does not exist (outlets count from 0)");
-  if (inlet >= in_ports.inlets && maxpat::find_object(destination.cls) != nullptr)
-    return core::make_error(destination.id + " (" + destination.cls + ") has " +
-                            core::plural(static_cast<std::size_t>(in_ports.inlets), "inlet") +
-                            "; in:" + std::to_string(inlet) +
-                            " does not exist (inlets count from 0)");
-  (void)ctx;
-  return Wire{source.id, outlet, destination.id, inlet};
-}
 
 core::Result<void> wire_or_unwire(LofiOp& ctx, bool add) {
   const auto& p = ctx.op.positionals;
@@ -92,8 +79,15 @@ core::Result<void> wire_or_unwire(LofiOp& ctx, bool add) {
     if (!source) return source.error();
     auto destination = resolve(ctx, p[i + 2]);
     if (!destination) return destination.error();
-    auto wire = checked_wire(ctx, **source, outlet, **destination, inlet);
-    if (!wire) return wire.error();
+    // Only new wires are checked: one the device has (from its file) stays removable.
+    const Wire made{(*source)->id, outlet, (*destination)->id, inlet};
+    if (add && !ctx.edit.device().has_wire(made)) {
+      if (auto legal =
+              check_wire(ctx.edit.device(), **source, outlet, **destination, inlet, ctx.op.raw);
+          !legal)
+        return legal.error();
+    }
+    const Wire* wire = &made;
     const std::string shown = wire->source + ":" + std::to_string(wire->outlet) + " -> " +
                               wire->destination + ":" + std::to_string(wire->inlet);
     if (add) {
@@ -267,17 +261,19 @@ core::Result<void> verb_repeat(LofiOp& ctx) {
 
 std::vector<core::VerbSpec> lofi_queries() {
   using core::VerbSpec;
-  return {
-      VerbSpec{"map", "", "", "the device: objects in z-order with wires"},
-      VerbSpec{"stats", "", "", "counts"},
-      VerbSpec{"describe", "ID|device", "",
-               "one object as its saved box says it: class, args, ports, rects, every "
-               "attribute, wires; `describe device`: presentation, devicewidth, window"},
-      VerbSpec{"list", "[@SELECTOR…]", "",
-               "objects in z-order; the same selector type unites, different types intersect"},
-      VerbSpec{"wires", "ID", "", "an object's wires"},
-      VerbSpec{"find", "TEXT", "", "objects whose id, class or args contain TEXT"}.text_argument(),
-      VerbSpec{"ping", "", "", "is Max answering? ports, round trip, pending requests"}};
+  return {VerbSpec{"map", "", "", "the device: objects in z-order with wires"},
+          VerbSpec{"stats", "", "", "counts"},
+          VerbSpec{"describe", "ID|device", "",
+                   "one object as its saved box says it: class, args (a message's or comment's "
+                   "text), ports (an opened box's from its file), rects, every attribute, its Live "
+                   "parameter, wires; `describe device`: presentation, devicewidth, window"},
+          VerbSpec{"list", "[@SELECTOR…]", "",
+                   "objects in z-order; the same selector type unites, different types intersect"},
+          VerbSpec{"wires", "ID", "", "an object's wires"},
+          VerbSpec{"find", "TEXT", "",
+                   "objects whose id, class, args or text (message, comment) contain TEXT"}
+              .text_argument(),
+          VerbSpec{"ping", "", "", "is Max answering? ports, round trip, pending requests"}};
 }
 
 }  // namespace fcp::lofi

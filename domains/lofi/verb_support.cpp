@@ -21,6 +21,13 @@ std::optional<double> plain_number(std::string_view text) {
   return value;
 }
 
+bool flag(const LofiOp& ctx, std::string_view key) {
+  const std::string* text = ctx.op.param(key);
+  if (text == nullptr) return false;
+  const std::string value = core::to_lower(*text);
+  return value == "true" || value == "yes" || value == "on" || value == "1";
+}
+
 core::Result<std::pair<double, double>> pair_param(const LofiOp& ctx, std::string_view key,
                                                    char separator) {
   const std::string* text = ctx.op.param(key);

@@ -15,6 +15,9 @@ namespace fcp::lofi {
 // A finite number of at most 1e6 ("+4" and "4." included), or nullopt.
 std::optional<double> plain_number(std::string_view text);
 
+// A bool key (`external:true`): true for true, yes, on, 1 (the engine has checked the value).
+bool flag(const LofiOp& ctx, std::string_view key);
+
 // `key:A,B` (separator ',') or `key:AxB` (separator 'x') as two numbers.
 core::Result<std::pair<double, double>> pair_param(const LofiOp& ctx, std::string_view key,
                                                    char separator);

@@ -12,6 +12,7 @@ namespace {
 
 using core::integer_key;
 using core::key;
+using core::KeySpec;
 using core::VerbSpec;
 
 // The key words agents use, and what they mean. Checked in order: a verb's own key first
@@ -87,13 +88,25 @@ core::OpenKeys max_attributes() {
       maxpat::box_attributes()};
 }
 
+// A class the object table lacks but is close to one it has is refused as a typo, unless the
+// op says it is an abstraction or external.
+KeySpec external_key() {
+  return core::bool_key("external",
+                        "the class is an abstraction or external the object table lacks "
+                        "(its ports are not checked)");
+}
+
 void add_object_verbs(core::VerbTable<LofiOp>& verbs) {
   verbs.add(VerbSpec{"add", "CLASS ID", "objects",
-                     "an object → /lofi/create (ports from the Max object table)"}
+                     "an object → /lofi/create (ports from the Max object table; a typo of a "
+                     "class is refused with the class meant)"}
                 .with(key("at", "X,Y").places("the next free spot"))
-                .with(key("args", "\"…\""))
+                .with(key("args", "\"…\"",
+                          "arguments; a message, comment, live.comment or textedit: its text"))
                 .with(key("size", "WxH"))
-                .example("add cycle~ lfo at:200,40 args:0.5"),
+                .with(external_key())
+                .example("add cycle~ lfo at:200,40 args:0.5")
+                .example("add message on args:\"active 1\""),
             verb_add);
   verbs.add(
       VerbSpec{"remove", "ID…|@SELECTOR", "objects", "objects with their wires → /lofi/remove"}
@@ -111,8 +124,13 @@ void add_object_verbs(core::VerbTable<LofiOp>& verbs) {
                      "attributes with Max's names, checked against the class → /lofi/set; "
                      "`modify device openinpresentation:1 devicewidth:600` → /lofi/device"}
                 .with(key("args", "\"…\""))
+                .with(key("class", "CLS",
+                          "another class (the signal version: / → /~); wires, attributes and "
+                          "its Live parameter must still fit"))
+                .with(external_key())
                 .accepting(max_attributes())
                 .example("modify cutoff parameter_longname:Cutoff parameter_mmax:100")
+                .example("modify vol class:+~")
                 .example("modify cutoff parameter_mmin:0.05 parameter_mmax:4 "
                          "parameter_unitstyle:hertz parameter_initial:0.5")
                 .example("modify device openinpresentation:1 devicewidth:600"),
@@ -130,7 +148,11 @@ void add_object_verbs(core::VerbTable<LofiOp>& verbs) {
 }
 
 void add_wire_verbs(core::VerbTable<LofiOp>& verbs) {
-  verbs.add(VerbSpec{"wire", "SRC -> DST [-> DST…]", "wires", "patch cords → /lofi/wire"}
+  verbs.add(VerbSpec{"wire", "SRC -> DST [-> DST…]", "wires",
+                     "patch cords → /lofi/wire, checked as Max checks them: the ports exist "
+                     "(an opened box has the counts its file gives), a signal goes only into "
+                     "an inlet that takes signals (cycle~ → / is refused: /~), a tapin~ only "
+                     "into a tapout~"}
                 .with(integer_key("out", "N", "outlet, from 0").between(0, 255))
                 .with(integer_key("in", "N", "inlet, from 0").between(0, 255))
                 .arrows()
@@ -155,6 +177,7 @@ void add_device_verbs(core::VerbTable<LofiOp>& verbs) {
                 .with(key("at", "X,Y", "presentation_rect x,y").require())
                 .with(key("size", "WxH", "presentation_rect width x height").require())
                 .with(key("args", "\"…\""))
+                .with(external_key())
                 .accepting(max_attributes())
                 .example("ui 30_rate live.dial at:20,20 size:44x48 parameter_longname:Rate"),
             verb_ui);

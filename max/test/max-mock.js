@@ -2,14 +2,18 @@
 // A small mock of the Max JavaScript API ([js]/[v8]) that records every call, for running
 // lofi-daemon.js under Node. It models what the daemon relies on:
 //   Patcher: newdefault, connect, disconnect, remove, getnamed, count, wind{bringtofront,size,visible},
-//            message (thispatcher's messages: "script newobject newobj @text …" makes a box from
-//            its text; any other message is kept as a patcher attribute in `attrs`)
+//            message (thispatcher's messages: "script newobject MAXCLASS @text … @attr values …"
+//            makes a box as a file describes it: a newobj from its text, any other class with
+//            its text and attributes kept in `text` and `created`; any other message is kept as
+//            a patcher attribute in `attrs`)
 //   Maxobj:  maxclass, varname, rect, valid, message, setboxattr/getboxattr, getattr/setattr,
 //            getattrnames, subpatcher, patchcords{inputs,outputs}
 //   Task:    interval, repeat(n, initialdelay), cancel, running — time only moves via advance(ms)
 //   globals: outlet, post, messagename, and a `Patcher` constructor that records any use.
 // Like Max, connect() with an outlet/inlet that does not exist silently makes no cord, and
-// newdefault() of an unknown class makes a broken box whose maxclass is "newobj".
+// newdefault() of an unknown class makes a broken box whose maxclass is "newobj". A p or
+// bpatcher has the inlets and outlets of the inlet and outlet boxes inside it (none when
+// empty).
 // Atoms are typed as Max types them: a JS number crossing the JS bridge becomes an int atom when
 // it is whole (100.0 → int 100) and a float otherwise; text Max parses ("/ 100.") keeps a float
 // written with a point. Every box keeps its typed arguments in `atoms`.
@@ -53,6 +57,14 @@ function parseAtoms(text) {
 // Inlet/outlet counts and attribute names of the classes the tests use.
 const CLASSES = {
   p: { inlets: 0, outlets: 0, maxclass: 'patcher', attrs: [] },
+  bpatcher: { inlets: 0, outlets: 0, attrs: ['name', 'embed'] },
+  inlet: { inlets: 0, outlets: 1, attrs: ['comment'] },
+  outlet: { inlets: 1, outlets: 0, attrs: ['comment'] },
+  '+': { inlets: 2, outlets: 1, attrs: [] },
+  loadmess: { inlets: 1, outlets: 1, attrs: [] },
+  'live.numbox': { inlets: 1, outlets: 2, attrs: ['bgcolor'].concat(LIVE_ATTRS) },
+  'live.comment': { inlets: 1, outlets: 0, attrs: ['textcolor'] },
+  textedit: { inlets: 1, outlets: 4, attrs: ['keymode'] },
   'cycle~': { inlets: 2, outlets: 1, attrs: ['frequency', 'phase'] },
   '/': { inlets: 2, outlets: 1, attrs: [] },
   'plugin~': { inlets: 2, outlets: 2, attrs: [] },
@@ -118,8 +130,8 @@ class MockMaxobj {
     this.args = args;
     this.atoms = args.map(bridgeAtom);
     this.maxclass = spec ? (spec.maxclass || cls) : 'newobj';
-    this.numinletsHidden = spec ? spec.inlets : 0; // Max's Maxobj exposes no counts: kept private
-    this.numoutletsHidden = spec ? spec.outlets : 0;
+    this.inletsOfClass = spec ? spec.inlets : 0; // Max's Maxobj exposes no counts: kept private
+    this.outletsOfClass = spec ? spec.outlets : 0;
     this.attrNames = spec ? spec.attrs.slice() : [];
     this.rect = [x, y, x + 60, y + 22]; // newdefault's own default size, not the requested one
     this.valid = true;
@@ -128,8 +140,14 @@ class MockMaxobj {
     this.boxattrs = {};
     this.attrs = cls.startsWith('live.') && this.attrNames.includes('_parameter_range')
       ? { _parameter_range: [0, 127] } : {};
-    this.sub = cls === 'p' ? new MockPatcher(world, args.join(' ')) : null;
+    this.sub = cls === 'p' || cls === 'bpatcher' ? new MockPatcher(world, args.join(' ')) : null;
     if (this.sub) this.sub.box = this;
+  }
+  get numinletsHidden() {
+    return this.sub ? this.sub.boxes.filter((b) => b.cls === 'inlet').length : this.inletsOfClass;
+  }
+  get numoutletsHidden() {
+    return this.sub ? this.sub.boxes.filter((b) => b.cls === 'outlet').length : this.outletsOfClass;
   }
   get varname() { return this._varname; }
   set varname(v) {
@@ -181,20 +199,34 @@ class MockPatcher {
     this.attrs = {};
     this.wind = new MockWind(world, this);
   }
-  // thispatcher's messages. `script newobject newobj @text TEXT @varname V @patching_position X Y`
-  // makes a box from TEXT, which Max parses (typed atoms); other messages set patcher attributes.
+  // thispatcher's messages. `script newobject MAXCLASS @text TEXT @varname V @patching_rect X Y W
+  // H @attr values …` makes a box as a file describes it: a newobj from TEXT, which Max parses
+  // (typed atoms), another class with TEXT as its text; every @attribute is kept in `created`.
+  // Other messages set patcher attributes.
   message(name, ...args) {
     this.world.record('patcher.message', { patcher: this.name, name, args });
-    if (name === 'script' && args[0] === 'newobject' && args[1] === 'newobj') {
-      const at = (key) => args.indexOf(key);
-      const text = String(args[at('@text') + 1]);
-      const atoms = parseAtoms(text);
-      const cls = atoms.length ? String(atoms[0].value) : '';
-      const position = at('@patching_position') >= 0 ? args.slice(at('@patching_position') + 1, at('@patching_position') + 3) : [0, 0];
-      const obj = new MockMaxobj(this.world, this, position[0], position[1], cls, atoms.slice(1).map((a) => a.value));
+    if (name === 'script' && args[0] === 'newobject') {
+      const maxclass = String(args[1]);
+      const created = {};
+      let key = null;
+      for (const arg of args.slice(2)) {
+        if (typeof arg === 'string' && arg.length > 1 && arg.startsWith('@')) {
+          key = arg.slice(1);
+          created[key] = [];
+        } else if (key !== null) {
+          created[key].push(arg);
+        }
+      }
+      const text = created.text ? String(created.text[0]) : undefined;
+      const atoms = maxclass === 'newobj' ? parseAtoms(text || '') : [];
+      const cls = maxclass === 'newobj' ? (atoms.length ? String(atoms[0].value) : '') : maxclass;
+      const place = created.patching_rect || created.patching_position || [0, 0];
+      const obj = new MockMaxobj(this.world, this, place[0], place[1], cls, atoms.slice(1).map((a) => a.value));
       obj.atoms = atoms.slice(1);
       obj.text = text;
-      if (at('@varname') >= 0) obj._varname = String(args[at('@varname') + 1]);
+      obj.created = created;
+      if (created.patching_rect) obj.applyRect(created.patching_rect);
+      if (created.varname) obj._varname = String(created.varname[0]);
       this.boxes.push(obj);
       return;
     }

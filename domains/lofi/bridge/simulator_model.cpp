@@ -51,6 +51,42 @@ json::object ok(const json::object& fields = {}) {
   return reply;
 }
 
+// What an opened device's box brings (/lofi/create, a /lofi/ui layer): its class of box, saved
+// attributes and subpatcher; a p or bpatcher has the ports of the inlet and outlet boxes inside.
+void take_saved_box(const json::object& fields, SimObject& object) {
+  if (const auto* maxclass = fields.if_contains("maxclass"); maxclass && maxclass->is_string())
+    object.box_class = maxclass->get_string();
+  if (const auto* box = fields.if_contains("box"); box && box->is_object())
+    object.box = box->get_object();
+  const bool subpatcher =
+      object.max_class == "p" || object.max_class == "patcher" || object.max_class == "bpatcher";
+  const auto* patcher = fields.if_contains("patcher");
+  const auto* boxes = patcher != nullptr && patcher->is_object()
+                          ? patcher->get_object().if_contains("boxes")
+                          : nullptr;
+  if (boxes == nullptr || !boxes->is_array()) {
+    if (subpatcher && object.max_class != "bpatcher") object.inlets = object.outlets = 0;
+    return;
+  }
+  object.boxes_inside = boxes->get_array().size();
+  if (!subpatcher) return;
+  int inlets = 0, outlets = 0;
+  for (const auto& inner : boxes->get_array()) {
+    const auto* maxclass = inner.is_object() ? inner.get_object().if_contains("maxclass") : nullptr;
+    if (maxclass == nullptr || !maxclass->is_string()) continue;
+    inlets += maxclass->get_string() == "inlet" ? 1 : 0;
+    outlets += maxclass->get_string() == "outlet" ? 1 : 0;
+  }
+  object.inlets = inlets;
+  object.outlets = outlets;
+}
+
+std::optional<MaxPorts> ports_of(const SimObject& object) {
+  if (object.inlets && object.outlets)
+    return MaxPorts{object.max_class, *object.inlets, *object.outlets};
+  return find_max_ports(object.max_class);
+}
+
 std::string describe(const SimWire& wire) {
   return fmt::format("{} outlet {} -> {} inlet {}", wire.source, wire.outlet, wire.dest,
                      wire.inlet);
@@ -135,6 +171,7 @@ core::Result<json::object> SimulatorModel::create(const json::object& payload) {
   object.args = array_field(payload, "args");
   if (const auto* text = payload.if_contains("text"); text && text->is_string())
     object.text = text->get_string();
+  take_saved_box(payload, object);
   objects_.emplace(*id, std::move(object));
   return ok({{"id", *id}});
 }
@@ -163,15 +200,16 @@ core::Result<SimWire> SimulatorModel::read_wire(const json::object& payload) con
   if (!inlet) return inlet.error();
   wire.outlet = *outlet;
   wire.inlet = *inlet;
-  const auto& source_class = objects_.at(wire.source).max_class;
-  if (auto ports = find_max_ports(source_class); ports && wire.outlet >= ports->outlets) {
+  const SimObject& source = objects_.at(wire.source);
+  if (auto ports = ports_of(source); ports && wire.outlet >= ports->outlets) {
     return core::make_error(fmt::format("{} \"{}\" has {} outlet(s); there is no outlet {}",
-                                        source_class, wire.source, ports->outlets, wire.outlet));
+                                        source.max_class, wire.source, ports->outlets,
+                                        wire.outlet));
   }
-  const auto& dest_class = objects_.at(wire.dest).max_class;
-  if (auto ports = find_max_ports(dest_class); ports && wire.inlet >= ports->inlets) {
+  const SimObject& dest = objects_.at(wire.dest);
+  if (auto ports = ports_of(dest); ports && wire.inlet >= ports->inlets) {
     return core::make_error(fmt::format("{} \"{}\" has {} inlet(s); there is no inlet {}",
-                                        dest_class, wire.dest, ports->inlets, wire.inlet));
+                                        dest.max_class, wire.dest, ports->inlets, wire.inlet));
   }
   return wire;
 }
@@ -232,6 +270,7 @@ core::Result<json::object> SimulatorModel::ui(const json::object& payload) {
     if (const auto* attrs = fields.if_contains("attrs"); attrs && attrs->is_object()) {
       object.attrs = attrs->get_object();
     }
+    take_saved_box(fields, object);
     made.emplace(*name, std::move(object));
   }
   const auto created = static_cast<std::int64_t>(made.size());
@@ -259,9 +298,11 @@ core::Result<json::object> SimulatorModel::map(const json::object& payload) {
     return core::make_error(fmt::format("parameter \"{}\" is already mapped", *parameter));
   }
   const auto* property = payload.if_contains("property");
+  const auto* shortname = payload.if_contains("shortname");
   mappings_[*parameter] =
       SimMapping{std::string(payload.at("objectId").get_string()),
-                 property && property->is_string() ? std::string(property->get_string()) : "value"};
+                 property && property->is_string() ? std::string(property->get_string()) : "value",
+                 shortname && shortname->is_string() ? std::string(shortname->get_string()) : ""};
   return ok({{"parameter", *parameter}});
 }
 

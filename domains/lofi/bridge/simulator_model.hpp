@@ -27,6 +27,14 @@ struct SimObject {
   std::optional<double> height;
   bool presentation = false;  // made by /lofi/ui
   std::string script;         // the file /lofi/inject loaded
+  // As an opened device's box is pushed: its class of box ("newobj", "message" …), the
+  // attributes its file saved ("box"), and for a subpatcher the boxes made inside it.
+  std::string box_class;
+  boost::json::object box;
+  std::size_t boxes_inside = 0;
+  // The ports Max gives a subpatcher (p, bpatcher): one per inlet and outlet box inside; none
+  // for one made empty. Unset: the class's (simulator_ports.hpp).
+  std::optional<int> inlets, outlets;
 };
 
 struct SimWire {
@@ -41,6 +49,7 @@ struct SimWire {
 struct SimMapping {
   std::string object_id;
   std::string property;
+  std::string shortname;  // the short name /lofi/map gave ("" = derived from the name)
 };
 
 // Plain data, no I/O: the Simulator calls handle() for every message on its strand.
@@ -49,18 +58,20 @@ struct SimMapping {
 //   /lofi/init {deviceName,width?,height?,openinpresentation?,devicewidth?}
 //                                                resets the model     → {device}
 //   /lofi/device {width?,height?,openinpresentation?,devicewidth?}   → {device}
-//   /lofi/create {id,class,x?,y?,args?}                              → {id}
+//   /lofi/create {id,class,x?,y?,args?,text?,maxclass?,box?,patcher?} → {id}
 //   /lofi/remove {id}                            also removes wires  → {id}
 //   /lofi/wire, /lofi/unwire {sourceId,outlet,destId,inlet}
-//   /lofi/ui {layers:[{name,class,x,y,width,height,args?,attrs?}]}  all or nothing → {created}
+//   /lofi/ui {layers:[{name,class,x,y,width,height,args?,attrs?,text?,maxclass?,box?,patcher?}]}
+//                                                                    all or nothing → {created}
 //   /lofi/inject {targetId,filePath (absolute)}                      → {targetId,file}
-//   /lofi/map {parameter,objectId,property?}  /lofi/unmap {parameter} → {parameter}
+//   /lofi/map {parameter,objectId,property?,shortname?}  /lofi/unmap {parameter} → {parameter}
 //   /lofi/set {id,attrs:{…}} or {id,attr,value} or {id,attr,unset:true}
 //   /lofi/move {id,x,y}                                              → {id}
 //   Any payload may say "undo": true (an undo or a compensation); it changes nothing here.
 //   /lofi/ping {}                                → {pong:true,device,objects}
 // Errors: unknown address, missing device, unknown or duplicate ids, an outlet or inlet the
-// class does not have (known classes) or outside 0..63, wiring twice, unwiring what is not wired.
+// class (or a subpatcher's contents) does not have, or outside 0..63, wiring twice, unwiring what
+// is not wired.
 class SimulatorModel {
  public:
   // The reply without requestId: {"status":"ok",…} or {"status":"error","message":…}.

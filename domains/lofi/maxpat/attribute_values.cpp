@@ -254,12 +254,12 @@ std::map<std::string, std::string> attribute_texts(const json::object& box,
                                                    std::string_view also_skip, bool modelled) {
   std::map<std::string, std::string> texts;
   const json::value* maxclass = box.if_contains("maxclass");
-  // The text of these boxes is their content (a newobj's class and arguments, a message or
-  // comment), which Max sets through the box, not as an attribute.
+  // The text of these boxes is their content (a newobj's class and arguments, a message,
+  // comment or textedit), which Max sets through the box, not as an attribute.
   const std::string_view cls =
       maxclass != nullptr && maxclass->is_string() ? std::string_view(maxclass->get_string()) : "";
-  const bool text_is_content =
-      cls == "newobj" || cls == "message" || cls == "comment" || cls == "live.comment";
+  const bool text_is_content = cls == "newobj" || cls == "message" || cls == "comment" ||
+                               cls == "live.comment" || cls == "textedit";
   std::string text;
   for (const auto& [key, value] : box) {
     if (!is_box_attribute(key) || (!modelled && modelled_elsewhere(key)) || key == also_skip)

@@ -37,7 +37,7 @@ bool attribute_text(const boost::json::value& value, std::string& text);
 // The attributes of a box as the model keeps them: every attribute of the table found in the
 // box and in its saved_attribute_attributes.valueof, as text. Left out: what the model keeps
 // elsewhere (patching_rect, presentation, presentation_rect, varname, parameter_enable, and a
-// text of a newobj, message or comment, which is its content) and `also_skip`.
+// text of a newobj, message, comment or textedit, which is its content) and `also_skip`.
 std::map<std::string, std::string> box_attribute_texts(const boost::json::object& box,
                                                        std::string_view also_skip = {});
 // Every attribute of the table found in the box, those the model keeps elsewhere included

@@ -27,7 +27,7 @@ json::array types(const std::vector<std::string>& outlettype) {
 }
 
 bool takes_text(std::string_view cls) {
-  return cls == "message" || cls == "comment" || cls == "live.comment";
+  return cls == "message" || cls == "comment" || cls == "live.comment" || cls == "textedit";
 }
 
 // Ports of a subpatcher: its inlet/outlet boxes, or for gen code the highest "in N"/"out N".

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <optional>
 
+#include "core/resolve.hpp"
 #include "domains/lofi/maxpat/objects_table.hpp"
 
 namespace fcp::lofi::maxpat {
@@ -163,6 +164,13 @@ Ports ports_from_args(const ObjectInfo& info, const std::vector<std::string>& at
   if (name == "dac~") return uniform(n == 0 ? 2 : clamp_count(n), 0, "");
   if (name == "adc~") return uniform(1, n == 0 ? 2 : clamp_count(n), "signal");
   if (name == "tapout~") return uniform(cases, cases, "signal");
+  if (name == "gate~") return uniform(2, count_arg(atoms, 0, 1, 256), "signal");
+  if (name == "selector~") return uniform(count_arg(atoms, 0, 1, 256) + 1, 1, "signal");
+  if (name == "matrix~") {
+    Ports ports = uniform(count_arg(atoms, 0, 1, 256), count_arg(atoms, 1, 1, 256) + 1, "signal");
+    ports.outlettype.back() = "list";
+    return ports;
+  }
   if (name == "groove~") return uniform(3, count_arg(atoms, 1, 1, 64) + 1, "signal");
   if (name == "play~") return sample_player(1, count_arg(atoms, 1, 1, 64), "bang");
   if (name == "sfplay~") {
@@ -200,6 +208,69 @@ Ports ports_for(std::string_view name, std::string_view args) {
   if (info == nullptr) return {1, 1, {""}};
   if (info->rule == PortRule::args) return ports_from_args(*info, split_atoms(args, true), args);
   return table_ports(*info);
+}
+
+SignalInlet signal_inlet(std::string_view name, int inlet) {
+  const ObjectInfo* info = find_object(name);
+  if (info == nullptr || inlet < 0) return SignalInlet::unknown;
+  std::string_view flags = info->signal_inlets;
+  char flag = '?';
+  if (flags.empty()) {
+    if (!name.ends_with('~') && info->rule != PortRule::contents) flag = 'm';
+  } else if (static_cast<std::size_t>(inlet) < flags.size() && flags[inlet] != '*') {
+    flag = flags[static_cast<std::size_t>(inlet)];
+  } else if (flags.size() >= 2 && flags.back() == '*') {
+    flag = flags[flags.size() - 2];
+  }
+  if (flag == 's') return SignalInlet::takes_signal;
+  if (flag == 'm') return SignalInlet::messages_only;
+  return SignalInlet::unknown;
+}
+
+bool is_signal_type(std::string_view outlettype) {
+  return outlettype == "signal" || outlettype == "multichannelsignal";
+}
+
+std::string_view signal_version(std::string_view name) {
+  static constexpr std::pair<std::string_view, std::string_view> versions[] = {
+      {"+", "+~"},         {"-", "-~"},          {"*", "*~"},         {"/", "/~"},
+      {"%", "%~"},         {"!-", "!-~"},        {"!/", "!/~"},       {">", ">~"},
+      {"<", "<~"},         {">=", ">=~"},        {"<=", "<=~"},       {"==", "==~"},
+      {"!=", "!=~"},       {"clip", "clip~"},    {"scale", "scale~"}, {"dbtoa", "dbtoa~"},
+      {"atodb", "atodb~"}, {"mtof", "mtof~"},    {"ftom", "ftom~"},   {"line", "line~"},
+      {"gate", "gate~"},   {"number", "number~"}};
+  for (const auto& [control, signal] : versions) {
+    if (control == name) return signal;
+  }
+  return {};
+}
+
+std::vector<std::string> close_classes(std::string_view name, std::size_t limit) {
+  std::vector<std::string> out;
+  if (name.empty() || find_object(name) != nullptr) return out;
+  const auto add = [&](std::string_view candidate) {
+    if (out.size() < limit && find_object(candidate) != nullptr &&
+        std::find(out.begin(), out.end(), candidate) == out.end())
+      out.emplace_back(candidate);
+  };
+  const std::string lowered = core::to_lower(name);
+  for (const ObjectInfo* info : sorted_index()) {
+    if (core::to_lower(info->maxclass) == lowered) add(info->maxclass);
+  }
+  const std::string bare =
+      name.ends_with('~') ? std::string(name.substr(0, name.size() - 1)) : std::string(name) + "~";
+  add(bare);
+  if (name.starts_with("live.")) add(name.substr(5));
+  add("live." + std::string(name));
+  std::vector<std::string> names;
+  names.reserve(sorted_index().size());
+  for (const ObjectInfo* info : sorted_index())
+    names.emplace_back(info->maxclass);
+  const std::size_t allowed = name.size() >= 8 ? 3 : 2;
+  for (const std::string& close : core::closest_matches(name, names, limit + 3)) {
+    if (core::edit_distance(lowered, core::to_lower(close)) <= allowed) add(close);
+  }
+  return out;
 }
 
 std::vector<std::string> split_atoms(std::string_view text, bool positional_only) {

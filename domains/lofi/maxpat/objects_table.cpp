@@ -1,5 +1,9 @@
 // The Max object table as plain data. Counts and outlet types are what Max 8/9 saves in a
-// patcher for a new object (checked against the corpus in tests/domains/lofi/maxpat/).
+// patcher for a new object (checked against the corpus in tests/domains/lofi/maxpat/, and for
+// the classes the corpus lacks against patchers Max saved in public repositories). Which inlets
+// take signals follows the Max reference: control objects (no '~') take messages only, MSP
+// objects are marked 'm' only where an inlet is known to take no signal (line~, curve~,
+// snapshot~'s interval …), and a signal wire is refused only into an 'm' inlet.
 #include "domains/lofi/maxpat/objects_table.hpp"
 
 #include "domains/lofi/maxpat/objects.hpp"
@@ -10,6 +14,7 @@ namespace {
 constexpr PortRule fixed = PortRule::fixed;
 constexpr PortRule args = PortRule::args;
 constexpr PortRule contents = PortRule::contents;
+constexpr int none = -1;  // no "parameter_enable" key
 
 // clang-format off
 constexpr ObjectInfo table[] = {
@@ -22,18 +27,20 @@ constexpr ObjectInfo table[] = {
     {"noise~", 1, 1, "signal", false, 0, 22, "white noise"},
     {"pink~", 1, 1, "signal", false, 0, 22, "pink noise"},
     {"sig~", 1, 1, "signal", false, 0, 22, "number to constant signal"},
-    {"line~", 2, 2, "signal,bang", false, 0, 22, "signal ramps to target values"},
-    {"curve~", 3, 2, "signal,bang", false, 0, 22, "exponential signal ramps"},
+    {"line~", 2, 2, "signal,bang", false, 0, 22, "signal ramps to target values", fixed, none, "mm"},
+    {"curve~", 3, 2, "signal,bang", false, 0, 22, "exponential signal ramps", fixed, none, "mmm"},
     {"adsr~", 5, 4, "signal,signal,,", false, 0, 22, "attack-decay-sustain-release envelope"},
     {"groove~", 3, 2, "signal,signal", false, 0, 22, "variable-rate looping buffer~ player", args},
     {"play~", 1, 2, "signal,bang", false, 0, 22, "position-driven buffer~ player", args},
     {"sfplay~", 2, 2, "signal,bang", false, 0, 22, "sound file player from disk", args},
     {"record~", 3, 1, "signal", false, 0, 22, "record into a buffer~"},
-    {"buffer~", 1, 2, "float,bang", false, 0, 22, "named sample memory"},
-    {"info~", 1, 9, "float,list,float,float,float,float,float,,int", false, 0, 22, "buffer~ info"},
+    {"buffer~", 1, 2, "float,bang", false, 0, 22, "named sample memory", fixed, none, "m"},
+    {"info~", 1, 9, "float,list,float,float,float,float,float,,int", false, 0, 22, "buffer~ info",
+     fixed, none, "m"},
     {"wave~", 3, 1, "signal", false, 0, 22, "buffer~ as a wavetable"},
     {"index~", 2, 1, "signal", false, 0, 22, "read buffer~ samples by index"},
-    {"peek~", 3, 1, "float", false, 0, 22, "read/write buffer~ samples from messages"},
+    {"peek~", 3, 1, "float", false, 0, 22, "read/write buffer~ samples from messages", fixed, none,
+     "mmm"},
     // MSP: arithmetic and shaping
     {"*~", 2, 1, "signal", false, 0, 22, "signal multiply (gain, ring modulation)"},
     {"+~", 2, 1, "signal", false, 0, 22, "signal add (mix, offset)"},
@@ -41,6 +48,15 @@ constexpr ObjectInfo table[] = {
     {"/~", 2, 1, "signal", false, 0, 22, "signal divide"},
     {"!-~", 2, 1, "signal", false, 0, 22, "reversed signal subtract"},
     {"!/~", 2, 1, "signal", false, 0, 22, "reversed signal divide"},
+    {"%~", 2, 1, "signal", false, 0, 22, "signal modulo"},
+    {">~", 2, 1, "signal", false, 0, 22, "signal greater than (1 or 0)"},
+    {"<~", 2, 1, "signal", false, 0, 22, "signal less than (1 or 0)"},
+    {">=~", 2, 1, "signal", false, 0, 22, "signal greater or equal (1 or 0)"},
+    {"<=~", 2, 1, "signal", false, 0, 22, "signal less or equal (1 or 0)"},
+    {"==~", 2, 1, "signal", false, 0, 22, "signal equal (1 or 0)"},
+    {"!=~", 2, 1, "signal", false, 0, 22, "signal not equal (1 or 0)"},
+    {"scale~", 6, 1, "signal", false, 0, 22, "map a signal from one range to another"},
+    {"rampsmooth~", 3, 1, "signal", false, 0, 22, "smooth a signal with linear ramps (samples)"},
     {"clip~", 3, 1, "signal", false, 0, 22, "limit a signal to a range"},
     {"tanh~", 1, 1, "signal", false, 0, 22, "hyperbolic tangent soft clipping"},
     {"overdrive~", 2, 1, "signal", false, 0, 22, "soft-clipping distortion"},
@@ -63,16 +79,22 @@ constexpr ObjectInfo table[] = {
     {"delay~", 2, 1, "signal", false, 0, 22, "sample delay"},
     {"tapin~", 1, 1, "tapconnect", false, 0, 22, "delay line input (connect to tapout~)"},
     {"tapout~", 1, 1, "signal", false, 0, 22, "delay line taps, one per argument", args},
+    {"gate~", 2, 1, "signal", false, 0, 22, "pass a signal to one of N outlets (0 = off)", args},
+    {"selector~", 2, 1, "signal", false, 0, 22, "choose one of N signal inlets (0 = off)", args},
+    {"matrix~", 1, 2, "signal,list", false, 0, 22, "mix N signal inlets to M outlets (args: N M)",
+     args},
     {"omx.peaklim~", 2, 4, "signal,signal,list,list", false, 0, 22, "stereo peak limiter"},
     {"zigzag~", 2, 4, "signal,signal,,bang", false, 0, 22, "linked-list ramp generator"},
     // MSP: analysis, routing, I/O
-    {"snapshot~", 2, 1, "float", false, 0, 22, "signal value to a float"},
+    {"snapshot~", 2, 1, "float", false, 0, 22, "signal value to a float (args: interval in ms)",
+     fixed, none, "sm"},
     {"peakamp~", 2, 1, "float", false, 0, 22, "peak amplitude of a signal"},
     {"average~", 1, 1, "signal", false, 0, 22, "running average of a signal"},
     {"send~", 1, 0, "", false, 0, 22, "send a signal to receive~ objects"},
-    {"receive~", 1, 1, "signal", false, 0, 22, "receive a signal from send~"},
+    {"receive~", 1, 1, "signal", false, 0, 22, "receive a signal from send~", fixed, none, "m"},
     {"dac~", 2, 0, "", false, 0, 22, "audio output, one inlet per channel argument", args},
     {"adc~", 1, 2, "signal,signal", false, 0, 22, "audio input, one outlet per channel argument", args},
+    {"dspstate~", 1, 4, "int,float,int,int", false, 0, 22, "audio on/off, sample rate, vector sizes"},
     {"plugin~", 2, 2, "signal,signal", false, 0, 22, "Max for Live audio input from the track"},
     {"plugout~", 2, 2, "signal,signal", false, 0, 22, "Max for Live audio output to the track"},
     // Max: timing and counting
@@ -148,6 +170,10 @@ constexpr ObjectInfo table[] = {
     {"f", 2, 1, "float", false, 0, 22, "store a float (alias of float)"},
     {"scale", 6, 1, "", false, 0, 22, "map a number from one range to another"},
     {"expr", 1, 1, "", false, 0, 22, "C-like expression, one inlet per $i/$f/$s", args},
+    {"clip", 3, 1, "", false, 0, 22, "limit numbers to a range"},
+    {"dbtoa", 1, 1, "", false, 0, 22, "decibels to amplitude"},
+    {"atodb", 1, 1, "", false, 0, 22, "amplitude to decibels"},
+    {"translate", 1, 1, "", false, 0, 22, "convert time units (ms, ticks, notevalues, hz)"},
     {"mtof", 1, 1, "", false, 0, 22, "MIDI note to frequency"},
     {"ftom", 1, 1, "", false, 0, 22, "frequency to MIDI note"},
     // Max: MIDI
@@ -182,8 +208,10 @@ constexpr ObjectInfo table[] = {
     {"print", 1, 0, "", false, 0, 22, "print to the Max console"},
     {"udpsend", 1, 0, "", false, 0, 22, "send OSC/messages over UDP (host port)"},
     {"udpreceive", 1, 1, "", false, 0, 22, "receive OSC/messages over UDP (port)"},
-    {"js", 1, 1, "", false, 0, 22, "JavaScript (classic engine); ports set by the script", contents},
-    {"v8", 1, 1, "", false, 0, 22, "JavaScript (V8 engine); ports set by the script", contents},
+    {"js", 1, 1, "", false, 0, 22, "JavaScript (classic engine); ports set by the script", contents,
+     none, "m*"},
+    {"v8", 1, 1, "", false, 0, 22, "JavaScript (V8 engine); ports set by the script", contents,
+     none, "m*"},
     {"node.script", 1, 2, ",", false, 0, 22, "Node for Max script"},
     {"thispatcher", 1, 2, ",", false, 0, 22, "script the enclosing patcher"},
     {"opendialog", 1, 2, ",bang", false, 0, 22, "open-file dialog"},
@@ -203,7 +231,8 @@ constexpr ObjectInfo table[] = {
     {"jit.pix", 2, 2, "jit_matrix,", false, 0, 22, "gen pixel code; ports from its in/out", contents},
     // Max: UI objects (their own maxclass)
     {"inlet", 0, 1, "", true, 30, 30, "inlet of a subpatcher"},
-    {"outlet", 1, 0, "", true, 30, 30, "outlet of a subpatcher"},
+    {"outlet", 1, 0, "", true, 30, 30, "outlet of a subpatcher (passes signals too)", fixed, none,
+     "s"},
     {"message", 2, 1, "", true, 50, 22, "message box: click or bang to send its text"},
     {"comment", 1, 0, "", true, 150, 20, "text label"},
     {"panel", 1, 0, "", true, 128, 128, "background rectangle"},
@@ -230,7 +259,8 @@ constexpr ObjectInfo table[] = {
     {"textedit", 1, 4, ",int,,", true, 100, 50, "text entry"},
     {"nodes", 1, 3, ",,", true, 100, 100, "interpolation nodes"},
     {"imovie", 1, 3, "int,int,int", true, 320, 240, "movie in a patcher window"},
-    {"jsui", 1, 1, "", true, 64, 64, "JavaScript-drawn UI; ports set by the script", contents},
+    {"jsui", 1, 1, "", true, 64, 64, "JavaScript-drawn UI; ports set by the script", contents,
+     none, "m*"},
     {"bpatcher", 0, 0, "", true, 128, 128, "patcher shown in a box; ports from its contents", contents},
     {"codebox", 1, 1, "", true, 200, 200, "gen code box; ports from the code", contents},
     {"ezdac~", 2, 0, "", true, 45, 45, "audio on/off and output"},

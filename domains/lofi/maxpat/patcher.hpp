@@ -85,8 +85,8 @@ std::string write_maxpat(const Patcher& patcher);
 // numoutlets, outlettype (ports_for), parameter_enable (UI objects that have it),
 // patching_rect [x, y, default width or the text's width, height], presentation +
 // presentation_rect when given, text, varname (= id, for Live parameter objects so Live has a
-// stable name). message, comment and live.comment take `args` as their text; "p" gets an empty
-// embedded subpatcher.
+// stable name). message, comment, live.comment and textedit take `args` as their text; "p" gets an
+// empty embedded subpatcher.
 Box make_box(std::string id, std::string_view cls, std::string_view args, double x, double y,
              std::optional<std::array<double, 4>> presentation_rect = std::nullopt);
 

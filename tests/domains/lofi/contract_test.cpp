@@ -69,9 +69,10 @@ TEST_F(LofiContract, EveryVerbRefusesAnUndeclaredKey) {
 
 TEST_F(LofiContract, CardListsExactlyTheDeclaredKeys) {
   testing::expect_card_lists_declared_keys(*domain_, session_);
-  EXPECT_NE(session_.help().find("  modify ID…|@SELECTOR|device [args:\"…\"] [any Max box or "
-                                 "Live parameter attribute"),
-            std::string::npos);
+  EXPECT_NE(session_.help().find("  modify ID…|@SELECTOR|device [args:\"…\"] [class:CLS] "
+                                 "[external:true|false] [any Max box or Live parameter attribute"),
+            std::string::npos)
+      << session_.help();
 }
 
 TEST_F(LofiContract, UnwireOfTheWrongInletSuggestsTheWireThatIsThere) {
@@ -84,6 +85,18 @@ TEST_F(LofiContract, UnwireOfTheWrongInletSuggestsTheWireThatIsThere) {
       << none.text;
 }
 
+// Max's rules and class typos: each suggestion is an op that works on its own.
+TEST_F(LofiContract, RuleErrorsOfferOpsThatWork) {
+  using Hints = std::vector<std::string>;
+  EXPECT_EQ(working_hints(ops({"wire osc1 -> cutoff"})), Hints{"add snapshot~ osc1_value args:20"});
+  EXPECT_EQ(working_hints(ops({"wire osc1 -> brain"})), Hints{"add snapshot~ osc1_value args:20"});
+  EXPECT_EQ(working_hints(ops({"add cylce~ lfo args:2"})), Hints{"add cycle~ lfo args:2"});
+  EXPECT_EQ(working_hints(ops({"ui 40_bg live.panel at:0,0 size:10x10"})),
+            Hints{"ui 40_bg panel at:0,0 size:10x10"});
+  EXPECT_EQ(working_hints(ops({"modify vol class:tanh"})), Hints{"modify vol class:tanh~"});
+  EXPECT_FALSE(ops({"add cylce~ lfo external:true"}).is_error);
+}
+
 TEST_F(LofiContract, EveryExampleWorks) {
   testing::expect_examples_work(*domain_, prepare, session_);
 }
@@ -92,8 +105,8 @@ TEST_F(LofiContract, UnknownAttributesAreRefusedNotDropped) {
   const std::string before = *session_.digest();
   auto foo = ops({"modify osc1 foo:1"});
   EXPECT_TRUE(foo.is_error);
-  EXPECT_NE(foo.text.find("modify has no key \"foo:\"; its keys: args:, and any Max box or Live "
-                          "parameter attribute"),
+  EXPECT_NE(foo.text.find("modify has no key \"foo:\"; its keys: args: class: external:, and any "
+                          "Max box or Live parameter attribute"),
             std::string::npos)
       << foo.text;
   auto range = ops({"modify 30_mix range:0-100"});

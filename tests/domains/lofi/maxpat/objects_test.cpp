@@ -85,7 +85,11 @@ TEST(ObjectTableTest, HoldsTheCommonObjectsOnce) {
                            "live.toggle", "live.button",  "live.tab",
                            "live.menu",   "live.text",    "live.meter~",
                            "live.scope~", "live.comment", "live.thisdevice",
-                           "live.object", "live.path",    "live.observer"}) {
+                           "live.object", "live.path",    "live.observer",
+                           "dbtoa",       "atodb",        "gate~",
+                           "selector~",   "matrix~",      "dspstate~",
+                           "translate",   "scale~",       "clip",
+                           "mtof",        "ftom",         "prepend"}) {
     EXPECT_NE(find_object(name), nullptr) << name;
   }
 }
@@ -166,6 +170,73 @@ TEST(PortsForTest, AudioChannelsFollowArguments) {
   EXPECT_EQ(ports_for("groove~", "loop 2"), (Ports{3, 3, {"signal", "signal", "signal"}}));
   EXPECT_EQ(ports_for("play~", "sample 2"), (Ports{1, 3, {"signal", "signal", "bang"}}));
   EXPECT_EQ(ports_for("sfplay~", "@audiofile x.aif"), (Ports{2, 2, {"signal", "bang"}}));
+}
+
+// Counts as Max saves them (patchers in public repositories: "gate~ 5 1" 2/5, "selector~ 10 2"
+// 11/1, "matrix~ 3 2" 3/3).
+TEST(PortsForTest, SignalRoutingFollowsItsArguments) {
+  EXPECT_EQ(ports_for("gate~", ""), (Ports{2, 1, {"signal"}}));
+  EXPECT_EQ(ports_for("gate~", "5 1"), (Ports{2, 5, Types(5, "signal")}));
+  EXPECT_EQ(ports_for("selector~", ""), (Ports{2, 1, {"signal"}}));
+  EXPECT_EQ(ports_for("selector~", "10 2"), (Ports{11, 1, {"signal"}}));
+  EXPECT_EQ(ports_for("matrix~", "3 2"), (Ports{3, 3, {"signal", "signal", "list"}}));
+  EXPECT_EQ(ports_for("matrix~", "2 1 1."), (Ports{2, 2, {"signal", "list"}}));
+}
+
+TEST(SignalInletTest, ControlObjectsTakeMessagesOnly) {
+  for (const char* name : {"/", "*", "pack", "print", "live.dial", "dbtoa", "message", "js"}) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(signal_inlet(name, 0), SignalInlet::messages_only);
+  }
+  EXPECT_EQ(signal_inlet("js", 5), SignalInlet::messages_only);  // every inlet a script makes
+}
+
+TEST(SignalInletTest, MspInletsAreMessagesOnlyWhereMaxSaysSo) {
+  EXPECT_EQ(signal_inlet("line~", 0), SignalInlet::messages_only);
+  EXPECT_EQ(signal_inlet("curve~", 2), SignalInlet::messages_only);
+  EXPECT_EQ(signal_inlet("snapshot~", 0), SignalInlet::takes_signal);
+  EXPECT_EQ(signal_inlet("snapshot~", 1), SignalInlet::messages_only);
+  EXPECT_EQ(signal_inlet("*~", 1), SignalInlet::unknown);  // not refused
+  EXPECT_EQ(signal_inlet("outlet", 0), SignalInlet::takes_signal);
+}
+
+TEST(SignalInletTest, ContentsAndUnknownClassesCannotTell) {
+  for (const char* name : {"p", "bpatcher", "gen~", "poly~", "MyAbstraction", "my.external~"}) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(signal_inlet(name, 0), SignalInlet::unknown);
+  }
+}
+
+TEST(SignalInletTest, SignalVersionsAreTableClasses) {
+  EXPECT_EQ(signal_version("/"), "/~");
+  EXPECT_EQ(signal_version("*"), "*~");
+  EXPECT_EQ(signal_version("scale"), "scale~");
+  EXPECT_EQ(signal_version("dbtoa"), "dbtoa~");
+  EXPECT_EQ(signal_version("print"), "");
+  EXPECT_EQ(signal_version("/~"), "");
+  for (const ObjectInfo& info : objects()) {
+    const std::string_view version = signal_version(info.maxclass);
+    if (!version.empty()) {
+      EXPECT_NE(find_object(version), nullptr) << version;
+    }
+  }
+  EXPECT_TRUE(is_signal_type("signal"));
+  EXPECT_TRUE(is_signal_type("multichannelsignal"));
+  EXPECT_FALSE(is_signal_type("tapconnect"));
+  EXPECT_FALSE(is_signal_type(""));
+}
+
+TEST(CloseClassesTest, TyposFindTheClassMeant) {
+  EXPECT_EQ(close_classes("cylce~").front(), "cycle~");
+  EXPECT_EQ(close_classes("cycle").front(), "cycle~");
+  EXPECT_EQ(close_classes("Cycle~").front(), "cycle~");
+  EXPECT_EQ(close_classes("live.panel").front(), "panel");  // Max for Live has no live.panel
+  EXPECT_EQ(close_classes("dial~").front(), "dial");
+  EXPECT_EQ(close_classes("livedial").front(), "live.dial");
+  EXPECT_TRUE(close_classes("cycle~").empty());  // a table class is no typo
+  EXPECT_TRUE(close_classes("MyAbstraction").empty());
+  EXPECT_TRUE(close_classes("").empty());
+  EXPECT_LE(close_classes("x", 2).size(), 2u);
 }
 
 TEST(PortsForTest, ArithmeticOutletTypeFollowsAFloatArgument) {
