@@ -34,7 +34,7 @@ class ReplyOnce {
   void none();
   void notify(std::string message);
   // See Responder::when_gone.
-  void when_gone(std::function<void()> cancel) { responder_->when_gone(std::move(cancel)); }
+  void when_gone(const std::function<void()>& cancel) { responder_->when_gone(cancel); }
   const boost::json::value& id() const { return id_; }
 
  private:

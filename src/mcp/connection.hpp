@@ -28,7 +28,7 @@ class Responder {
   // Calls `cancel` (once, from any thread) if the client goes away before this message is
   // answered. Transports whose Connection outlives the client's link (HTTP: the session stays,
   // the POST's socket closes) implement it; for the others closing the Connection cancels.
-  virtual void when_gone(std::function<void()> cancel) { (void)cancel; }
+  virtual void when_gone(const std::function<void()>& /*cancel*/) {}
 };
 
 // Where unsolicited server messages go (log records not tied to a request).

@@ -42,8 +42,8 @@ class HttpResponder final : public mcp::Responder {
   void no_reply() override {
     if (!done_.exchange(true)) finish(std::nullopt);
   }
-  void when_gone(std::function<void()> cancel) override {
-    if (peer_) peer_->post_when_gone(serial_, std::move(cancel));
+  void when_gone(const std::function<void()>& cancel) override {
+    if (peer_) peer_->post_when_gone(serial_, cancel);
   }
 
  private:

@@ -71,7 +71,7 @@ class StdioTest : public ::testing::TestWithParam<IoMode> {
   }
 
   // Runs the transport on `in_fd` with stdout going to the out_ pipe.
-  void start(int in_fd, Limits limits = {}) {
+  void start(int in_fd, const Limits& limits = {}) {
     transport_ = std::make_unique<StdioTransport>(io_.io, factory_, limits, in_fd, out_.write_fd());
     transport_->start([this] { closed_.set_value(); });
   }

@@ -55,7 +55,7 @@ class LineClient {
 
 class TcpTest : public ::testing::Test {
  protected:
-  void start(Limits limits = {}) {
+  void start(const Limits& limits = {}) {
     server_ = std::make_unique<TcpServer>(
         io_.io, factory_, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0), limits);
     auto started = server_->start();
