@@ -29,8 +29,10 @@ std::string make_card_sections() {
       "starts: bar, 2bars, half-bar\n";
   out +=
       "PITCH: C4 = 60 (C-1…G9), F#3 Bb2 C##4, midi:N; drum names on channel 10 (kick snare "
-      "closed-hat open-hat crash ride clap tom-low …); replies spell by the key in force (F "
-      "minor: Ab Eb), in C major / A minor with sharps unless you wrote a flat\n";
+      "closed-hat open-hat pedal-hat crash ride clap side-stick low-tom high-tom …: midi_query "
+      "drums lists all 47, GM names like bass-drum-1 work too; every view shows these); replies "
+      "spell by the key in force (F minor: Ab Eb), in C major / A minor with sharps unless you "
+      "wrote a flat\n";
   out += "VELOCITY: 1-127 or ppp(16) pp(33) p(49) mp(64) mf(80) f(96) ff(112) fff(127)\n";
   out += "CHORDS: ";
   bool first = true;

@@ -215,6 +215,10 @@ core::Result<int> parse_pitch_for(const OpContext& ctx, const Track& track, std:
   }
   auto pitch = theory::parse_pitch(text);
   if (pitch) return pitch;
+  if (track.channel == kDrumChannel) {  // a drum track: the closest drum names, not note names
+    auto drum = theory::find_drum(text);
+    return hints_as_ops(ctx, drum.error(), text);
+  }
   if (auto drum = theory::drum_pitch(text)) {
     return core::make_error("\"" + std::string(text) + "\" is a drum name; track '" + track.name +
                             "' is not a drum track (channel 10)");
