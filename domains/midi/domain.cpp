@@ -119,6 +119,7 @@ core::Result<std::vector<std::string>> export_wav(const core::SessionCommand& co
                 stats.peak > 0 ? 20 * std::log10(stats.peak) : -120.0);
   lines.push_back(core::created("exported " + *path_text + " (" + detail + ", " +
                                 options.soundfont.filename().string() + ")"));
+  doc.set_last_export(*path_text, options.soundfont.string());
   if (stats.peak <= 0.0001)
     lines.push_back(core::warning_line("the rendered audio is silent (no audible notes)"));
   return lines;

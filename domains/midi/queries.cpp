@@ -1054,6 +1054,14 @@ core::Result<std::string> query_drums(const Query& query) {
 
 // ---- instruments --------------------------------------------------------------------------------
 
+// Whether an alias of the program ("vibes", "rhodes") contains `filter`.
+bool alias_matches(int program, std::string_view filter) {
+  const auto& aliases = theory::instrument_aliases();
+  return std::any_of(aliases.begin(), aliases.end(), [&](const auto& alias) {
+    return alias.second == program && alias.first.find(filter) != std::string_view::npos;
+  });
+}
+
 core::Result<std::string> query_instruments(const MidiDocument& doc, Query query) {
   const std::optional<std::string> source = query.take_param("source");
   if (source && *source != "gm" && *source != "soundfont") {
@@ -1070,7 +1078,8 @@ core::Result<std::string> query_instruments(const MidiDocument& doc, Query query
   if (source != "soundfont") {
     for (const auto& instrument : theory::gm_instruments()) {
       if (!filter.empty() && instrument.name.find(filter) == std::string_view::npos &&
-          instrument.family.find(filter) == std::string_view::npos)
+          instrument.family.find(filter) == std::string_view::npos &&
+          !alias_matches(instrument.program, filter))
         continue;
       lines.push_back("  " + std::string(instrument.name) +
                       "  program:" + std::to_string(instrument.program));

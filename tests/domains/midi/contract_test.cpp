@@ -112,12 +112,16 @@ TEST_F(MidiContract, ValueSynonymsGiveTheCompleteOp) {
   EXPECT_EQ(working_hints(ops({"note Keys H4 at:5.1"})),
             (std::vector<std::string>{"note Keys B4 at:5.1"}));
   EXPECT_EQ(working_hints(ops({"key-sig Hm"})), (std::vector<std::string>{"key-sig Bm"}));
-  const auto rhodes = working_hints(ops({"track add EP instrument:fender-rhodes"}));
+  const auto rhodes = working_hints(ops({"track add EP instrument:vintage-rhodes"}));
   ASSERT_FALSE(rhodes.empty());
   EXPECT_EQ(rhodes.front(), "track add EP instrument:electric-piano-1");
-  const auto bass = working_hints(ops({"program Bass bass-guitar"}));
+  const auto bass = working_hints(ops({"program Bass fat-bass"}));
   ASSERT_FALSE(bass.empty());
   EXPECT_EQ(bass.front(), "program Bass electric-bass-finger");
+  // The word that names the instrument is the last one: a bass clarinet is a clarinet.
+  const auto clarinet = working_hints(ops({"program Lead bass-clarinet"}));
+  ASSERT_FALSE(clarinet.empty());
+  EXPECT_EQ(clarinet.front(), "program Lead clarinet");
 }
 
 TEST_F(MidiContract, QueriesAndSessionCommandsTakeTheirDeclaredKeys) {

@@ -348,8 +348,11 @@ TEST_F(MidiQueriesTest, EventsErrorsCarryPasteableHints) {
   error = fails(doc_, "events");
   EXPECT_EQ(error.message, "missing track name: events TRACK");
   EXPECT_EQ(error.hints, std::vector<std::string>{"events Piano"});
-  error = fails(doc_, "events", "Piano 3.1");
+  error = fails(doc_, "events", "Piano 0.1");
   EXPECT_EQ(error.hints, std::vector<std::string>{"events Piano 1-4"});
+  const std::string beat = ok(doc_, "events", "Piano 1.2");  // one position: that beat
+  EXPECT_EQ(beat.substr(beat.find('\n')),
+            ok(doc_, "events", "Piano 1.2-1.2").substr(beat.find('\n') + 4));
   error = fails(doc_, "events", "Piano 2.1-1.1");
   EXPECT_NE(error.message.find("ends before it starts"), std::string::npos);
 }
@@ -682,11 +685,18 @@ TEST_F(MidiQueriesTest, StatusLines) {
             (std::vector<std::string>{
                 "song: \"Demo\" | tempo:140 | 4/4 | E minor | ppqn:480",
                 "tracks (3): Piano (ch:1, 3 notes), Bass (ch:2, 1 note), Drums (ch:10, 3 notes)",
-                "soundfont: none loaded"}));
+                "soundfont: the default GM SoundFont when exporting (none loaded; load-soundfont "
+                "PATH for another)"}));
+  // After an export the line names the SoundFont it rendered with, never "none".
+  doc_.set_last_export("song.wav", "/usr/share/sounds/sf2/default-GM.sf2");
+  EXPECT_EQ(doc_.status_lines()[2],
+            "soundfont: /usr/share/sounds/sf2/default-GM.sf2 (the default GM SoundFont, which the "
+            "last export, song.wav, used; load-soundfont PATH for another)");
   MidiDocument doc(Song{});
   doc.set_soundfont("/sf/a.sf2", {{0, 0, "One"}});
   EXPECT_EQ(doc.status_lines()[1], "tracks (0): none");
-  EXPECT_EQ(doc.status_lines()[2], "soundfont: /sf/a.sf2 (1 preset)");
+  EXPECT_EQ(doc.status_lines()[2],
+            "soundfont: /sf/a.sf2 (1 preset, loaded; export renders with it)");
 }
 
 TEST_F(MidiQueriesTest, HelpAdditionsListTracksAndPresets) {
