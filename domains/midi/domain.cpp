@@ -21,8 +21,15 @@ namespace {
 std::string make_card_sections() {
   std::string out = core::selector_card(selector_catalog());
   out +=
-      "\nPOSITIONS: M.B  M.B.T  tick:N  +DUR/-DUR (from the end of the last note written)  "
-      "end\n";
+      "\nNEW SONG: midi_session new \"Title\" tempo:BPM (120) key:KEY (C; Am F#m Bb-major) "
+      "time-sig:N/D (4/4) ppqn:N (480 ticks a quarter)\n";
+  out +=
+      "POSITIONS: M.B (bar.beat, the first is 1.1)  M.B.T (T ticks into the beat)  tick:N  "
+      "+DUR/-DUR (from the end of the last note written; +0 is that end)  end (the song's end: "
+      "where its last note ends)\n";
+  out +=
+      "DEFAULTS: at: 1.1 (the reply says when it used it), dur: quarter, vel: 80 (mf), ch: the "
+      "track's channel\n";
   out +=
       "DURATIONS: whole half quarter eighth sixteenth 32nd 64th, 1n…64n, dotted-quarter or "
       "4n., double dots 4n.., triplet-eighth or 8t, ticks:N; bars by the meter where the note "
@@ -55,9 +62,9 @@ std::string make_card_sections() {
       "\nEXAMPLE:\n"
       "  midi_session: new \"Groove\" tempo:96 key:Am\n"
       "  midi: [\"track add Drums instrument:drums\", \"track add Bass instrument:"
-      "electric-bass-finger\", \"note Drums kick at:1.1 dur:8n\", \"note Drums snare at:1.2 "
-      "dur:8n\", \"repeat @track:Drums count:3\", \"track add Keys instrument:electric-piano-1\", "
-      "\"chord Keys Am7 at:1.1 dur:whole\"]\n"
+      "electric-bass-finger\", \"track add Keys instrument:electric-piano-1\", \"note Drums kick "
+      "at:1.1 dur:8n\", \"note Drums snare at:1.2 dur:8n\", \"repeat @track:Drums count:3\", "
+      "\"note Bass A1 at:1.1 dur:half\", \"chord Keys Am7 at:1.1 dur:whole\"]\n"
       "  midi_session: save as:groove.mid\n"
       "  midi_session: export wav path:groove.wav\n";
   return out;

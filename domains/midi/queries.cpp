@@ -1146,29 +1146,36 @@ std::vector<core::VerbSpec> query_specs() {
                "mute/solo"},
       VerbSpec{"events", "TRACK|*|all [M.B-M.B]", "queries",
                "a track's notes, CCs, bends, programs, text and SysEx in time order (end beat "
-               "included; first 500)"},
-      VerbSpec{
-          "describe", "TRACK", "queries",
-          "channel, instrument, bank, counts, mute/solo, pitch and velocity ranges, time span"},
+               "included; first 500)"}
+          .example("events Keys 1-2"),
+      VerbSpec{"describe", "TRACK", "queries",
+               "channel, instrument, bank, counts, mute/solo, pitch and velocity ranges, time span"}
+          .example("describe Drums"),
       VerbSpec{"stats", "", "queries",
                "tempo, meter, key, ppqn, counts, duration m:ss.cc over the tempo map, measures"},
       VerbSpec{"find", "PITCH | @SELECTOR…", "queries",
                "notes at a pitch (C4, midi:60, a drum name) or pitch class (F#), or the events "
-               "the selectors choose (as verbs do), in time order"},
+               "the selectors choose (as verbs do), in time order"}
+          .example("find @track:Bass @pitch:<C2"),
       VerbSpec{"piano-roll", "TRACK M.B-M.B", "queries",
                "ASCII grid, rows high→low, '#' sounding; 16th/8th/beat columns (max 64), end "
-               "beat included"},
+               "beat included"}
+          .example("piano-roll Keys 1-2"),
       VerbSpec{"tracker", "TRACK|A,B,C|* M.B-M.B", "queries",
                "step view: Step NN: [PITCH_vVEL_STEPS] (pasteable into a tracker import); "
                "resolution auto-detected; end beat included; multi-track view shows up to 4 "
                "tracks"}
-          .with(core::key("res", "quarter|8th|16th|32nd")),
+          .with(core::key("res", "quarter|8th|16th|32nd"))
+          .example("tracker Drums 1-2")
+          .example("tracker * 1.1-1.4 res:16th"),
       VerbSpec{"instruments", "[FILTER]", "queries",
                "GM programs and loaded SoundFont presets, filtered by name or family"}
-          .with(core::choice_key("source", {"gm", "soundfont"})),
+          .with(core::choice_key("source", {"gm", "soundfont"}))
+          .example("instruments piano"),
       VerbSpec{"drums", "[FILTER]", "queries",
                "every drum note (35-81) with the name views show and the other names accepted, "
-               "and the kit names"},
+               "and the kit names"}
+          .example("drums tom"),
   };
   // The conductor's views after `map`, which overviews them.
   auto conductor = conductor_query_specs();

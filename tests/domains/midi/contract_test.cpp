@@ -53,9 +53,7 @@ TEST_F(MidiContract, CardListsExactlyTheDeclaredKeys) {
   testing::expect_card_lists_declared_keys(*domain_, session_);
 }
 
-TEST_F(MidiContract, EveryExampleWorks) {
-  testing::expect_examples_work(*domain_, prepare, session_);
-}
+// Every example on the card works: card_test.cpp runs them all in the card's order on a new song.
 
 TEST_F(MidiContract, KeySynonymsGiveTheCompleteOp) {
   using Case = std::pair<const char*, const char*>;
