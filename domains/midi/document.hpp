@@ -57,11 +57,11 @@ class MidiDocument final : public core::Document {
     presets_ = std::move(presets);
   }
   void set_fallback_title(std::string title) { fallback_title_ = std::move(title); }
-  // The SoundFont the last audio export rendered with and the file it wrote ("" before one),
-  // for status: a song without a loaded SoundFont is rendered with the default GM one.
-  void set_last_export(std::string file, std::string soundfont) {
-    last_export_ = std::move(file);
-    last_export_soundfont_ = std::move(soundfont);
+  // What the last audio render made ("song.wav", "a preview") and the SoundFont it used ("" before
+  // one), for status: a song without a loaded SoundFont is rendered with the default GM one.
+  void set_last_render(std::string what, std::string soundfont) {
+    last_render_ = std::move(what);
+    last_render_soundfont_ = std::move(soundfont);
   }
 
  private:
@@ -71,7 +71,7 @@ class MidiDocument final : public core::Document {
   std::string soundfont_;
   std::vector<Preset> presets_;
   std::string fallback_title_;
-  std::string last_export_, last_export_soundfont_;
+  std::string last_render_, last_render_soundfont_;
 };
 
 }  // namespace fcp::midi

@@ -178,9 +178,9 @@ std::vector<std::string> MidiDocument::status_lines() const {
   if (!soundfont_.empty()) {
     lines.push_back("soundfont: " + soundfont_ + " (" + core::plural(presets_.size(), "preset") +
                     ", loaded; export renders with it)");
-  } else if (!last_export_soundfont_.empty()) {
-    lines.push_back("soundfont: " + last_export_soundfont_ +
-                    " (the default GM SoundFont, which the last export, " + last_export_ +
+  } else if (!last_render_soundfont_.empty()) {
+    lines.push_back("soundfont: " + last_render_soundfont_ +
+                    " (the default GM SoundFont, which the last render, " + last_render_ +
                     ", used; load-soundfont PATH for another)");
   } else {
     lines.emplace_back(

@@ -90,26 +90,6 @@ bool is_drum(const Track& track) {
   return track.channel == kDrumChannel;
 }
 
-// Seconds from the start to `tick` through the whole tempo map (SMPTE files: constant rate).
-double seconds_at(const Conductor& conductor, Tick tick) {
-  const smf::Division& division = conductor.division;
-  if (division.smpte && division.ticks_per_frame > 0 && division.frames_per_second > 0) {
-    const double fps =
-        division.frames_per_second == 29 ? 30000.0 / 1001.0 : division.frames_per_second;
-    return static_cast<double>(tick) / (fps * division.ticks_per_frame);
-  }
-  const double ppqn = std::max(1, conductor.ppqn);
-  double seconds = 0, bpm = 120;
-  Tick from = 0;
-  for (const auto& [at, tempo] : conductor.tempos) {
-    if (at >= tick) break;
-    seconds += static_cast<double>(at - from) * 60.0 / (bpm * ppqn);
-    from = at;
-    if (tempo > 0) bpm = tempo;
-  }
-  return seconds + static_cast<double>(tick - from) * 60.0 / (bpm * ppqn);
-}
-
 int measures(const Song& song) {
   const Tick end = song.end_tick();
   return end == 0 ? 0 : song.conductor().meter.bar_of(end - 1);
@@ -315,7 +295,7 @@ std::string query_stats(const MidiDocument& doc) {
   if (!c.markers.empty()) out.add("Markers: " + std::to_string(c.markers.size()));
   out.add("Total events: " +
           std::to_string(song.notes().size() + song.controls().size() + song.raws().size()));
-  out.add("Duration: " + clock_text(seconds_at(c, song.end_tick())));
+  out.add("Duration: " + clock_text(song.seconds_at(song.end_tick())));
   out.add("Measures: " + std::to_string(measures(song)));
   return out.str();
 }

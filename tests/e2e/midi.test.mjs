@@ -645,6 +645,78 @@ describe('midi over stdio with the official SDK client (real fcpd)', { timeout: 
        });
   });
 
+  // Audio the client can play: MCP audio content, as drawio's export returns image content.
+  describe('audio in the reply (MCP audio content)', () => {
+    const audioOf = (result) => {
+      const audio = result.content.filter((c) => c.type === 'audio');
+      assert.equal(audio.length, 1, JSON.stringify(result.content.map((c) => c.type)));
+      return { mimeType: audio[0].mimeType, bytes: Buffer.from(audio[0].data, 'base64') };
+    };
+
+    it('export wav without a path: an audio/wav content block, the song length + tail, not silent',
+       { skip: NO_SOUNDFONT }, async () => {
+         const result = await midi.session('export wav', { timeout: 60_000 });
+         assertOk(result);
+         assert.match(textOf(result), /^! export wav: the audio is in this reply \(.*; up to 4 MB in a reply\)$/m);
+         assert.equal(digestOf(result).line, digest.line, 'export changes nothing');
+         const { mimeType, bytes } = audioOf(result);
+         assert.equal(mimeType, 'audio/wav');
+         const { fmt, data } = parseWav(bytes);
+         assert.deepEqual(fmt, { format: 1, channels: 2, rate: 44100, byteRate: 44100 * 4, blockAlign: 4, bits: 16 });
+         const seconds = data.length / 4 / 44100;
+         assert.ok(Math.abs(seconds - (SONG_SECONDS + TAIL_SECONDS)) < 0.25, `${seconds.toFixed(3)} s`);
+         const samples = new Int16Array(data.buffer, data.byteOffset, data.length / 2);
+         assert.ok(rms(samples, 0, samples.length) > 300, 'the audio is not silent');
+       });
+
+    it('export ogg and export flac: audio/ogg (an Ogg Vorbis stream) and audio/flac (fLaC)',
+       { skip: NO_SOUNDFONT }, async () => {
+         const ogg = await midi.session('export ogg', { timeout: 60_000 });
+         assertOk(ogg);
+         const oggAudio = audioOf(ogg);
+         assert.equal(oggAudio.mimeType, 'audio/ogg');
+         assert.equal(oggAudio.bytes.toString('latin1', 0, 4), 'OggS');
+         assert.ok(oggAudio.bytes.includes(Buffer.from('\x01vorbis', 'latin1')), 'a Vorbis stream');
+         const flac = await midi.session('export flac rate:22050', { timeout: 60_000 });
+         assertOk(flac);
+         const flacAudio = audioOf(flac);
+         assert.equal(flacAudio.mimeType, 'audio/flac');
+         assert.equal(flacAudio.bytes.toString('latin1', 0, 4), 'fLaC');
+         // STREAMINFO: 20 bits of sample rate after 10 bytes of block sizes.
+         const info = flacAudio.bytes.subarray(8);
+         assert.equal((info.readUInt32BE(10) >>> 12), 22050);
+       });
+
+    it('preview @range:1-2: those two bars as audio/wav at 22050 Hz (4 s at 120 BPM + 1 s), nothing changed',
+       { skip: NO_SOUNDFONT }, async () => {
+         const result = await midi.ops(['preview @range:1-2']);
+         assertOk(result);
+         assert.match(textOf(result), /^! preview 1\.1-2\.4 \(as heard\): the audio is in this reply \(5\.0 s, .*22050 Hz.*; up to 4 MB in a reply\)$/m);
+         assert.equal(digestOf(result).line, digest.line, 'a preview changes nothing');
+         const { mimeType, bytes } = audioOf(result);
+         assert.equal(mimeType, 'audio/wav');
+         const { fmt, data } = parseWav(bytes);
+         assert.equal(fmt.rate, 22050);
+         assert.ok(Math.abs(data.length / 4 / 22050 - 5) < 0.05, `${data.length / 4 / 22050} s`);
+         const samples = new Int16Array(data.buffer, data.byteOffset, data.length / 2);
+         assert.ok(rms(samples, 0, samples.length) > 100, 'the preview is not silent');
+       });
+
+    it('preview @range:1-2 @track:Drums fmt:ogg: only the drums, as audio/ogg', { skip: NO_SOUNDFONT }, async () => {
+      const result = await midi.ops(['preview @range:1-2 @track:Drums fmt:ogg']);
+      assertOk(result);
+      assert.match(textOf(result), /^! preview 1\.1-2\.4 \(Drums\): /m);
+      assert.equal(audioOf(result).mimeType, 'audio/ogg');
+    });
+
+    it('status names the SoundFont the last render used', { skip: NO_SOUNDFONT }, async () => {
+      const result = await midi.query('status');
+      assertOk(result);
+      assert.doesNotMatch(textOf(result), /none loaded/);
+      assert.match(textOf(result), /^ {2}soundfont: \/\S+\.sf2 \(the default GM SoundFont, which the last render, a preview, used/m);
+    });
+  });
+
   describe('the tempo map as a whole (scale:, set:, the tempo view), read back by mido', () => {
     const tempoOf = (bpm) => Math.round(60e6 / bpm);
     it('tempo scale:2 doubles every tempo in one op; the tempo view lists them', async () => {

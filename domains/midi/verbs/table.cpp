@@ -252,6 +252,20 @@ void add_tracker_verbs(core::VerbTable<OpContext>& verbs) {
             verb_step);
 }
 
+// Listening: audio in the reply, which the client can play.
+void add_audio_verbs(core::VerbTable<OpContext>& verbs) {
+  verbs.add(VerbSpec{"preview", "@range:M-N @track:NAME…", "listen",
+                     "render those bars quickly and give them in the reply as audio (22050 Hz "
+                     "WAV unless rate:/fmt: say otherwise; up to 4 MB, about 47 s of WAV at "
+                     "22050 Hz); @track: (optional) plays only those tracks, else the song as "
+                     "heard (mute, solo); changes nothing"}
+                .with(core::integer_key("rate", "HZ").between(8000, 48000).by_default("22050"))
+                .with(choice_key("fmt", {"wav", "flac", "ogg"}).by_default("wav"))
+                .example("preview @range:1-2")
+                .example("preview @range:1-2 @track:Drums fmt:ogg"),
+            verb_preview);
+}
+
 void add_synonyms(core::VerbRegistry& verbs) {
   for (const auto& [word, verb] : std::initializer_list<std::pair<const char*, const char*>>{
            {"delete", "remove"},
@@ -301,6 +315,8 @@ void add_synonyms(core::VerbRegistry& verbs) {
            {"arpeggio", "arpeggiate"},
            {"humanise", "humanize"},
            {"shuffle", "swing"},
+           {"listen", "preview"},
+           {"audition", "preview"},
        }) {
     verbs.add_verb_synonym(word, verb);
   }
@@ -332,6 +348,7 @@ core::VerbTable<OpContext> make_table() {
   add_editing_verbs(verbs);
   add_performance_verbs(verbs);
   add_tracker_verbs(verbs);
+  add_audio_verbs(verbs);
   add_synonyms(verbs);
   return verbs;
 }

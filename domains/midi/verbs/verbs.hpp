@@ -1,4 +1,5 @@
-// The midi verbs, grouped by file (notes, tracks, conductor, editing, performance, tracker),
+// The midi verbs, grouped by file (notes, tracks, conductor, editing, performance, tracker,
+// preview),
 // and the helpers they share (common.cpp; selections through selection.hpp).
 #pragma once
 
@@ -20,6 +21,7 @@ struct OpContext {
   core::CallContext& call;
   const core::ParsedOp& op;
   std::vector<std::string> lines;
+  std::vector<core::Attachment> attachments;  // audio a preview gives the client
 
   const Song& song() const { return edit.song(); }
 };
@@ -120,5 +122,6 @@ core::Result<void> verb_legato(OpContext& ctx);
 core::Result<void> verb_staccato(OpContext& ctx);
 core::Result<void> verb_tracker(OpContext& ctx);
 core::Result<void> verb_step(OpContext& ctx);
+core::Result<void> verb_preview(OpContext& ctx);
 
 }  // namespace fcp::midi

@@ -688,10 +688,10 @@ TEST_F(MidiQueriesTest, StatusLines) {
                 "soundfont: the default GM SoundFont when exporting (none loaded; load-soundfont "
                 "PATH for another)"}));
   // After an export the line names the SoundFont it rendered with, never "none".
-  doc_.set_last_export("song.wav", "/usr/share/sounds/sf2/default-GM.sf2");
+  doc_.set_last_render("song.wav", "/usr/share/sounds/sf2/default-GM.sf2");
   EXPECT_EQ(doc_.status_lines()[2],
             "soundfont: /usr/share/sounds/sf2/default-GM.sf2 (the default GM SoundFont, which the "
-            "last export, song.wav, used; load-soundfont PATH for another)");
+            "last render, song.wav, used; load-soundfont PATH for another)");
   MidiDocument doc(Song{});
   doc.set_soundfont("/sf/a.sf2", {{0, 0, "One"}});
   EXPECT_EQ(doc.status_lines()[1], "tracks (0): none");

@@ -165,7 +165,7 @@ TEST_F(MidiSuggestions, StatusNamesTheSoundFontTheExportUsed) {
   const std::string after = session.run_query("status").text;
   EXPECT_EQ(after.find("none loaded"), std::string::npos) << after;
   EXPECT_NE(after.find("soundfont: " + font->string() +
-                       " (the default GM SoundFont, which the last export, " + wav + ", used"),
+                       " (the default GM SoundFont, which the last render, " + wav + ", used"),
             std::string::npos)
       << after;
   std::filesystem::remove_all(dir);
