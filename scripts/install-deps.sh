@@ -11,7 +11,7 @@ packages=(
   clang-format clang-tidy
   libxml2-utils
   libgraphviz-dev librsvg2-dev libcairo2-dev libpng-dev
-  libfluidsynth-dev timgm6mb-soundfont python3-mido
+  libfluidsynth-dev libsndfile1-dev timgm6mb-soundfont python3-mido
   liblo-tools
 )
 # Node.js runs the end-to-end tests with the official MCP TypeScript SDK.

@@ -14,8 +14,10 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(GRAPHVIZ REQUIRED IMPORTED_TARGET libgvc libcgraph)
 pkg_check_modules(RSVG REQUIRED IMPORTED_TARGET librsvg-2.0 cairo)
 
-# midi: FluidSynth renders songs to audio with a General MIDI SoundFont.
+# midi: FluidSynth renders songs to audio with a General MIDI SoundFont; libsndfile (which
+# FluidSynth writes its files with) encodes the rendering as FLAC or Ogg Vorbis.
 pkg_check_modules(FLUIDSYNTH REQUIRED IMPORTED_TARGET fluidsynth)
+pkg_check_modules(SNDFILE REQUIRED IMPORTED_TARGET sndfile)
 
 # lofi: OSC encoding for the Max bridge.
 find_package(Oscpack REQUIRED)

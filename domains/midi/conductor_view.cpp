@@ -274,7 +274,8 @@ std::vector<core::VerbSpec> conductor_query_specs() {
                "every tempo, time signature, key signature and marker with its position and "
                "value, in time order, and what is in force where the range starts (end beat "
                "included; pages of 500 end with the query for the next)"},
-      VerbSpec{"tempo", "[M.B-M.B]", "queries", "the tempo map: each tempo event and its BPM"},
+      VerbSpec{"tempo", "[M.B-M.B]", "queries", "the tempo map: each tempo event and its BPM"}
+          .example("tempo 5-12"),
       VerbSpec{"meter", "[M.B-M.B]", "queries", "time signatures (also: time-sig)"},
       VerbSpec{"key", "[M.B-M.B]", "queries", "key signatures (also: key-sig)"},
       VerbSpec{"markers", "[M.B-M.B]", "queries", "markers and their text"},

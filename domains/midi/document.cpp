@@ -19,13 +19,14 @@ core::Result<core::OpOutcome> MidiDocument::execute(const core::ParsedOp& op,
   if (handler == nullptr) return core::make_error("verb \"" + op.verb + "\" is not implemented");
   SongTransaction edit(song_);
   const auto anchor = anchor_;
-  OpContext context{*this, edit, ctx, op, {}};
+  OpContext context{*this, edit, ctx, op, {}, {}};
   if (auto done = handler(context); !done) {
     anchor_ = anchor;
     return done.error();
   }
   core::OpOutcome outcome;
   outcome.lines = std::move(context.lines);
+  outcome.attachments = std::move(context.attachments);
   outcome.event = edit.commit(op.raw);
   return outcome;
 }

@@ -57,6 +57,12 @@ class MidiDocument final : public core::Document {
     presets_ = std::move(presets);
   }
   void set_fallback_title(std::string title) { fallback_title_ = std::move(title); }
+  // What the last audio render made ("song.wav", "a preview") and the SoundFont it used ("" before
+  // one), for status: a song without a loaded SoundFont is rendered with the default GM one.
+  void set_last_render(std::string what, std::string soundfont) {
+    last_render_ = std::move(what);
+    last_render_soundfont_ = std::move(soundfont);
+  }
 
  private:
   Song song_;
@@ -65,6 +71,7 @@ class MidiDocument final : public core::Document {
   std::string soundfont_;
   std::vector<Preset> presets_;
   std::string fallback_title_;
+  std::string last_render_, last_render_soundfont_;
 };
 
 }  // namespace fcp::midi

@@ -177,9 +177,15 @@ std::vector<std::string> MidiDocument::status_lines() const {
                   "): " + (tracks.empty() ? std::string("none") : join(tracks)));
   if (!soundfont_.empty()) {
     lines.push_back("soundfont: " + soundfont_ + " (" + core::plural(presets_.size(), "preset") +
-                    ")");
+                    ", loaded; export renders with it)");
+  } else if (!last_render_soundfont_.empty()) {
+    lines.push_back("soundfont: " + last_render_soundfont_ +
+                    " (the default GM SoundFont, which the last render, " + last_render_ +
+                    ", used; load-soundfont PATH for another)");
   } else {
-    lines.emplace_back("soundfont: none loaded");
+    lines.emplace_back(
+        "soundfont: the default GM SoundFont when exporting (none loaded; load-soundfont PATH "
+        "for another)");
   }
   return lines;
 }

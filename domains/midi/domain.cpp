@@ -4,10 +4,11 @@
 #include <cmath>
 
 #include "core/response.hpp"
+#include "domains/midi/audio.hpp"
 #include "domains/midi/document.hpp"
 #include "domains/midi/queries.hpp"
+#include "domains/midi/render/audio_encoder.hpp"
 #include "domains/midi/render/soundfont.hpp"
-#include "domains/midi/render/wav_renderer.hpp"
 #include "domains/midi/selection.hpp"
 #include "domains/midi/song_io.hpp"
 #include "domains/midi/theory/chords.hpp"
@@ -21,16 +22,25 @@ namespace {
 std::string make_card_sections() {
   std::string out = core::selector_card(selector_catalog());
   out +=
-      "\nPOSITIONS: M.B  M.B.T  tick:N  +DUR/-DUR (from the end of the last note written)  "
-      "end\n";
+      "\nNEW SONG: midi_session new \"Title\" tempo:BPM (120) key:KEY (C; Am F#m Bb-major) "
+      "time-sig:N/D (4/4) ppqn:N (480 ticks a quarter)\n";
+  out +=
+      "POSITIONS: M.B (bar.beat, the first is 1.1)  M.B.T (T ticks into the beat)  tick:N  "
+      "+DUR/-DUR (from the end of the last note written; +0 is that end)  end (the song's end: "
+      "where its last note ends)\n";
+  out +=
+      "DEFAULTS: at: 1.1 (the reply says when it used it), dur: quarter, vel: 80 (mf), ch: the "
+      "track's channel\n";
   out +=
       "DURATIONS: whole half quarter eighth sixteenth 32nd 64th, 1n…64n, dotted-quarter or "
       "4n., double dots 4n.., triplet-eighth or 8t, ticks:N; bars by the meter where the note "
       "starts: bar, 2bars, half-bar\n";
   out +=
       "PITCH: C4 = 60 (C-1…G9), F#3 Bb2 C##4, midi:N; drum names on channel 10 (kick snare "
-      "closed-hat open-hat crash ride clap tom-low …); replies spell by the key in force (F "
-      "minor: Ab Eb), in C major / A minor with sharps unless you wrote a flat\n";
+      "closed-hat open-hat pedal-hat crash ride clap side-stick low-tom high-tom …: midi_query "
+      "drums lists all 47, GM names like bass-drum-1 work too; every view shows these); replies "
+      "spell by the key in force (F minor: Ab Eb), in C major / A minor with sharps unless you "
+      "wrote a flat\n";
   out += "VELOCITY: 1-127 or ppp(16) pp(33) p(49) mp(64) mf(80) f(96) ff(112) fff(127)\n";
   out += "CHORDS: ";
   bool first = true;
@@ -43,8 +53,9 @@ std::string make_card_sections() {
       "CONTROLLERS: names (volume pan modulation expression sustain reverb chorus …) or "
       "numbers 0-127\n";
   out +=
-      "INSTRUMENTS: 128 GM names (acoustic-grand-piano, string-ensemble-1 …), fuzzy; "
-      "program:0-127; drums → channel 10\n";
+      "INSTRUMENTS: 128 GM names (acoustic-grand-piano, string-ensemble-1 …) and the words "
+      "musicians use (rhodes, vibes, b3, fiddle); program:0-127; drums or a kit (jazz-kit, 808) "
+      "→ a drum track on channel 10; midi_query instruments FILTER lists them\n";
   out +=
       "TRACKER BLOCK (all in one call; a block left open fails the call): [\"tracker Drums "
       "import at:1.1 res:16th\", \"Step 01: [kick_v110_1], [closed-hat_v70_1]\", \"Step 03: "
@@ -53,9 +64,9 @@ std::string make_card_sections() {
       "\nEXAMPLE:\n"
       "  midi_session: new \"Groove\" tempo:96 key:Am\n"
       "  midi: [\"track add Drums instrument:drums\", \"track add Bass instrument:"
-      "electric-bass-finger\", \"note Drums kick at:1.1 dur:8n\", \"note Drums snare at:1.2 "
-      "dur:8n\", \"repeat @track:Drums count:3\", \"track add Keys instrument:electric-piano-1\", "
-      "\"chord Keys Am7 at:1.1 dur:whole\"]\n"
+      "electric-bass-finger\", \"track add Keys instrument:electric-piano-1\", \"note Drums kick "
+      "at:1.1 dur:8n\", \"note Drums snare at:1.2 dur:8n\", \"repeat @track:Drums count:3\", "
+      "\"note Bass A1 at:1.1 dur:half\", \"chord Keys Am7 at:1.1 dur:whole\"]\n"
       "  midi_session: save as:groove.mid\n"
       "  midi_session: export wav path:groove.wav\n";
   return out;
@@ -68,56 +79,77 @@ std::optional<int> to_int(std::string_view text) {
   return value;
 }
 
-core::Result<std::vector<std::string>> export_wav(const core::SessionCommand& command,
-                                                  MidiDocument& doc, core::CallContext& ctx) {
+// The formats `export` and `preview` take here: wav, and flac and ogg when libsndfile writes them.
+std::string available_formats() {
+  std::string out;
+  for (const auto format :
+       {render::AudioFormat::wav, render::AudioFormat::flac, render::AudioFormat::ogg}) {
+    if (render::format_available(format))
+      out += (out.empty() ? "" : "|") + std::string(render::format_name(format));
+  }
+  return out;
+}
+
+// export wav|flac|ogg [path:FILE] [rate:N]: the song as heard (mute, solo) into FILE, or without
+// a path as audio content in the reply (up to kMaxInlineAudioBytes).
+core::Result<std::vector<std::string>> export_audio(const core::SessionCommand& command,
+                                                    MidiDocument& doc, core::CallContext& ctx) {
+  const std::string name = command.positionals.empty() ? "" : command.positionals.front();
+  const auto format = render::audio_format_named(name);
+  if (!format || !render::format_available(*format)) {
+    return core::make_error(
+        (name.empty() ? std::string("export needs a format") : "cannot export " + name) + ": " +
+            available_formats() + " (save writes the .mid)",
+        {"export wav path:song.wav", "export wav"});
+  }
   const std::string* path_text = command.param("path");
   if (path_text == nullptr) path_text = command.param("as");
-  if (path_text == nullptr)
-    return core::make_error("export wav needs path:FILE.wav", {"export wav path:song.wav"});
-  auto path = ctx.paths.for_writing(*path_text);
-  if (!path) return path.error();
-  // Mute and solo decide what is heard.
-  Song audible = doc.song();
-  bool any_solo = false;
-  for (const auto& track : audible.tracks())
-    any_solo = any_solo || track.solo;
-  std::vector<EntityId> silent;
-  for (const auto& track : audible.tracks()) {
-    if (track.muted || (any_solo && !track.solo)) silent.push_back(track.id);
+  std::optional<std::filesystem::path> path;
+  if (path_text != nullptr) {
+    auto allowed = ctx.paths.for_writing(*path_text);
+    if (!allowed) return allowed.error();
+    path = *allowed;
   }
-  for (EntityId id : silent) {
-    std::vector<EntityId> notes;
-    for (const auto& [tick, note] : audible.notes().of_track(id))
-      notes.push_back(note);
-    for (EntityId note : notes)
-      audible.erase_note(note);
+  const Song audible = audible_song(doc.song(), silent_tracks(doc.song()));
+  AudioSettings settings;
+  settings.format = *format;
+  if (auto rate = command.integer("rate")) settings.sample_rate = static_cast<int>(*rate);
+  if (!path && *format == render::AudioFormat::wav) {
+    const double seconds = audible.seconds_at(audible.end_tick());
+    if (const std::size_t bytes = wav_bytes(seconds, settings); bytes > kMaxInlineAudioBytes) {
+      return core::make_error(
+          "the song as WAV would take " + size_text(bytes) + "; audio in the reply is capped at " +
+              size_text(kMaxInlineAudioBytes) + " (about " +
+              std::to_string(inline_wav_seconds(settings.sample_rate)) + " s at " +
+              std::to_string(settings.sample_rate) +
+              " Hz): write a file, or listen to a few bars with the op preview @range:M-N",
+          {"export wav path:song.wav", "export ogg"});
+    }
   }
-  render::RenderOptions options;
-  if (!doc.soundfont_path().empty()) {
-    options.soundfont = doc.soundfont_path();
-  } else if (auto found = render::default_soundfont()) {
-    options.soundfont = *found;
-  } else {
-    return core::make_error(
-        "no General MIDI SoundFont found: install timgm6mb-soundfont, set "
-        "FCP_SOUNDFONT, or load-soundfont PATH");
-  }
-  if (auto rate = command.integer("rate")) options.sample_rate = static_cast<int>(*rate);
-  render::RenderStats stats;
-  auto progress = [&](double done, double total) {
-    if (ctx.progress) ctx.progress(done, total, "rendering audio");
-  };
-  auto wav = render::render_wav(write_song(audible), options, progress, nullptr, &stats);
-  if (!wav) return core::make_error("export failed: " + wav.error().message);
-  if (auto written = core::write_file_atomically(*path, *wav); !written) return written.error();
+  auto soundfont = soundfont_for(doc);
+  if (!soundfont) return soundfont.error();
+  auto audio = render_audio(audible, *soundfont, settings, ctx.progress);
+  if (!audio) return core::make_error("export failed: " + audio.error().message);
+  doc.set_last_render(path_text ? *path_text : "an export in the reply", soundfont->string());
   std::vector<std::string> lines;
-  char detail[128];
-  std::snprintf(detail, sizeof detail, "%.1f s, %.1f MB, peak %.1f dBFS", stats.seconds,
-                static_cast<double>(wav->size()) / (1024.0 * 1024.0),
-                stats.peak > 0 ? 20 * std::log10(stats.peak) : -120.0);
-  lines.push_back(core::created("exported " + *path_text + " (" + detail + ", " +
-                                options.soundfont.filename().string() + ")"));
-  if (stats.peak <= 0.0001)
+  if (path) {
+    if (auto written = core::write_file_atomically(*path, audio->bytes); !written)
+      return written.error();
+    lines.push_back(
+        core::created("exported " + *path_text + " (" + audio->detail(settings.sample_rate) + ")"));
+  } else {
+    if (audio->bytes.size() > kMaxInlineAudioBytes || ctx.attachments == nullptr) {
+      return core::make_error("the rendering takes " + size_text(audio->bytes.size()) +
+                                  "; audio in the reply is capped at " +
+                                  size_text(kMaxInlineAudioBytes) + ": write a file",
+                              {"export " + name + " path:song." + name});
+    }
+    lines.push_back(core::meta("export " + name + ": the audio is in this reply (" +
+                               audio->detail(settings.sample_rate) + "; up to " +
+                               size_text(kMaxInlineAudioBytes) + " in a reply)"));
+    ctx.attachments->push_back({audio->mime_type(), std::move(audio->bytes)});
+  }
+  if (audio->stats.peak <= 0.0001)
     lines.push_back(core::warning_line("the rendered audio is silent (no audible notes)"));
   return lines;
 }
@@ -143,10 +175,14 @@ class MidiDomain final : public core::Domain {
   std::vector<core::VerbSpec> session_extensions() const override {
     return {
         {"load-soundfont", "PATH", "", "use an SF2 for export and instruments"},
-        core::VerbSpec{"export", "wav", "", "render through FluidSynth (progress notifications)"}
-            .with(core::key("path", "FILE.wav").require().also({"as"}))
-            .with(core::integer_key("rate").between(8000, 192000).by_default("44100"))
-            .example("export wav path:song.wav")};
+        core::VerbSpec{"export", available_formats(), "",
+                       "render the song as heard (mute, solo) through FluidSynth, with progress; "
+                       "into path:, or without one as audio in the reply (up to " +
+                           size_text(kMaxInlineAudioBytes) + ")"}
+            .with(core::key("path", "FILE").also({"as"}))
+            .with(core::integer_key("rate").between(8000, 96000).by_default("44100"))
+            .example("export wav path:song.wav")
+            .example("export ogg")};
   }
   std::vector<std::string> file_extensions() const override { return {"mid", "midi"}; }
 
@@ -209,13 +245,7 @@ class MidiDomain final : public core::Domain {
       return std::vector<std::string>{core::created("Loaded " + core::plural(count, "preset") +
                                                     " from " + command.positionals.front())};
     }
-    if (command.command == "export") {
-      const std::string format = command.positionals.empty() ? "" : command.positionals.front();
-      if (format != "wav")
-        return core::make_error("export supports wav (save writes the .mid)",
-                                {"export wav path:song.wav"});
-      return export_wav(command, *doc, ctx);
-    }
+    if (command.command == "export") return export_audio(command, *doc, ctx);
     return core::make_error("unknown session command \"" + command.command + "\"");
   }
 

@@ -90,26 +90,6 @@ bool is_drum(const Track& track) {
   return track.channel == kDrumChannel;
 }
 
-// Seconds from the start to `tick` through the whole tempo map (SMPTE files: constant rate).
-double seconds_at(const Conductor& conductor, Tick tick) {
-  const smf::Division& division = conductor.division;
-  if (division.smpte && division.ticks_per_frame > 0 && division.frames_per_second > 0) {
-    const double fps =
-        division.frames_per_second == 29 ? 30000.0 / 1001.0 : division.frames_per_second;
-    return static_cast<double>(tick) / (fps * division.ticks_per_frame);
-  }
-  const double ppqn = std::max(1, conductor.ppqn);
-  double seconds = 0, bpm = 120;
-  Tick from = 0;
-  for (const auto& [at, tempo] : conductor.tempos) {
-    if (at >= tick) break;
-    seconds += static_cast<double>(at - from) * 60.0 / (bpm * ppqn);
-    from = at;
-    if (tempo > 0) bpm = tempo;
-  }
-  return seconds + static_cast<double>(tick - from) * 60.0 / (bpm * ppqn);
-}
-
 int measures(const Song& song) {
   const Tick end = song.end_tick();
   return end == 0 ? 0 : song.conductor().meter.bar_of(end - 1);
@@ -315,7 +295,7 @@ std::string query_stats(const MidiDocument& doc) {
   if (!c.markers.empty()) out.add("Markers: " + std::to_string(c.markers.size()));
   out.add("Total events: " +
           std::to_string(song.notes().size() + song.controls().size() + song.raws().size()));
-  out.add("Duration: " + clock_text(seconds_at(c, song.end_tick())));
+  out.add("Duration: " + clock_text(song.seconds_at(song.end_tick())));
   out.add("Measures: " + std::to_string(measures(song)));
   return out.str();
 }
@@ -767,67 +747,80 @@ core::Result<Resolution> named_resolution(const Song& song, std::string_view tex
 
 struct StepNote {
   std::size_t track = 0;  // index into the view's tracks
+  const Track* owner = nullptr;
   Tick tick = 0;
   const Note* note = nullptr;
 };
 
-bool fits(Tick offset, std::uint32_t step) {
-  const Tick rest = offset % step;
+// Signed distance of a note's start from the view's start (a note may start just before it).
+long long offset_of(const StepNote& n, Tick start) {
+  return static_cast<long long>(n.tick) - static_cast<long long>(start);
+}
+
+bool fits(long long offset, std::uint32_t step) {
+  const long long rest = ((offset % step) + step) % step;
   return rest <= 1 || step - rest <= 1;
 }
 
-// The coarsest grid on which every start and end fits within ±1 tick; 16th when none does.
-Resolution detect_resolution(const Song& song, const std::vector<StepNote>& notes, Tick start) {
+// The step a note is shown on: the nearest one, 0 for the view's start (negative before it).
+long long nearest_step(const StepNote& n, Tick start, std::uint32_t step) {
+  const long long offset = offset_of(n, start) + step / 2;
+  return offset >= 0 ? offset / step : -((-offset + step - 1) / step);
+}
+
+// Whether the note's nearest step on a grid of `step` ticks lies in [start, stop).
+bool shown_on_grid(const StepNote& n, Tick start, Tick stop, std::uint32_t step) {
+  const long long k = nearest_step(n, start, step);
+  return k >= 0 && start + static_cast<Tick>(k) * step < stop;
+}
+
+// The coarsest grid on which every start and end of the notes it shows fits within ±1 tick;
+// 16th when none does.
+Resolution detect_resolution(const Song& song, const std::vector<StepNote>& notes, Tick start,
+                             Tick stop) {
   const auto all = resolutions(song.ppqn());
   for (const auto& res : all) {
     const bool ok = std::all_of(notes.begin(), notes.end(), [&](const StepNote& n) {
-      return fits(n.tick - start, res.ticks) && fits(n.tick - start + n.note->duration, res.ticks);
+      return !shown_on_grid(n, start, stop, res.ticks) ||
+             (fits(offset_of(n, start), res.ticks) &&
+              fits(offset_of(n, start) + n.note->duration, res.ticks));
     });
     if (ok) return res;
   }
   return all[2];
 }
 
-std::string drum_alias(int pitch, theory::Accidentals accidentals) {
-  switch (pitch) {
-    case 36:
-      return "kick";
-    case 38:
-      return "snare";
-    case 42:
-      return "hihat";
-    case 49:
-      return "crash";
-    case 51:
-      return "ride";
-    default:
-      break;
-  }
-  const auto name = theory::drum_name(pitch);
-  return name.empty() ? theory::pitch_name(pitch, accidentals) : std::string(name);
-}
-
-// PITCH_vVEL_STEPS (the view wraps it in brackets), spelled by the key where the note starts.
-std::string step_token(const Song& song, const StepNote& n, std::uint32_t step, bool drum_names) {
+// PITCH_vVEL_STEPS (the view wraps it in brackets): drum names on drum tracks, else spelled by
+// the key where the note starts; the names every other view shows.
+std::string step_token(const Song& song, const StepNote& n, std::uint32_t step) {
   const Tick steps = std::max<Tick>(1, (n.note->duration + step / 2) / step);
-  const theory::Accidentals accidentals = accidentals_at(song, n.tick);
-  return (drum_names ? drum_alias(n.note->pitch, accidentals)
-                     : theory::pitch_name(n.note->pitch, accidentals)) +
-         "_v" + std::to_string(n.note->velocity) + "_" + std::to_string(steps);
+  return pitch_text(song, *n.owner, n.note->pitch, n.tick) + "_v" +
+         std::to_string(n.note->velocity) + "_" + std::to_string(steps);
 }
 
+// The notes that may be shown on a step of [start, stop): those starting in it, and those up to
+// half a quarter before it (the coarsest step's tolerance; keep_shown drops the rest).
 void collect_steps(const Song& song, const Track& track, std::size_t index, Tick start, Tick stop,
                    std::vector<StepNote>& out) {
+  const Tick early = std::min<Tick>(start, static_cast<Tick>(std::max(1, song.ppqn())) / 2);
   const auto& set = song.notes().of_track(track.id);
-  for (auto it = set.lower_bound({start, 0}); it != set.end() && it->first < stop; ++it)
-    out.push_back({index, it->first, song.notes().find(it->second)});
+  for (auto it = set.lower_bound({start - early, 0}); it != set.end() && it->first < stop; ++it)
+    out.push_back({index, &track, it->first, song.notes().find(it->second)});
+}
+
+// Keeps the notes whose nearest step lies in [start, stop): a note humanized a few ticks before
+// a step is shown on it, one nearer the step after the range is left to the next range.
+void keep_shown(std::vector<StepNote>& notes, Tick start, Tick stop, std::uint32_t step) {
+  std::erase_if(notes, [&](const StepNote& n) { return !shown_on_grid(n, start, stop, step); });
 }
 
 // Rows "Step NN: …" for notes sorted by (step, track, pitch); `render` makes one row's body.
 template <class Render>
 void add_step_rows(core::ReplyText& out, std::vector<StepNote>& notes, Tick start,
                    std::uint32_t step, Render render) {
-  const auto step_of = [&](const StepNote& n) { return (n.tick - start + step / 2) / step + 1; };
+  const auto step_of = [&](const StepNote& n) {
+    return static_cast<Tick>(nearest_step(n, start, step)) + 1;
+  };
   std::sort(notes.begin(), notes.end(), [&](const StepNote& a, const StepNote& b) {
     return std::tuple(step_of(a), a.track, a.note->pitch, a.note->id) <
            std::tuple(step_of(b), b.track, b.note->pitch, b.note->id);
@@ -853,9 +846,10 @@ void add_step_rows(core::ReplyText& out, std::vector<StepNote>& notes, Tick star
 // `res` when given (`query` is the view's query without it, for the hint), else detected.
 core::Result<Resolution> pick_resolution(const Song& song, const std::optional<std::string>& res,
                                          const std::string& query,
-                                         const std::vector<StepNote>& notes, Tick start) {
+                                         const std::vector<StepNote>& notes, Tick start,
+                                         Tick stop) {
   if (res) return named_resolution(song, *res, query);
-  return detect_resolution(song, notes, start);
+  return detect_resolution(song, notes, start, stop);
 }
 
 core::Result<std::string> tracker_single(const Song& song, const std::string& query,
@@ -863,9 +857,10 @@ core::Result<std::string> tracker_single(const Song& song, const std::string& qu
                                          const std::optional<std::string>& res) {
   std::vector<StepNote> notes;
   collect_steps(song, track, 0, start, stop, notes);
-  auto resolution = pick_resolution(song, res, query, notes, start);
+  auto resolution = pick_resolution(song, res, query, notes, start, stop);
   if (!resolution) return resolution.error();
   const std::uint32_t step = resolution->ticks;
+  keep_shown(notes, start, stop, step);
   core::ReplyText out;
   out.add("[Resolution: " + std::string(resolution->name) + "]");
   out.add("[Track: " + track.name + " (" + instrument_text(song, track.id) +
@@ -873,7 +868,7 @@ core::Result<std::string> tracker_single(const Song& song, const std::string& qu
   add_step_rows(out, notes, start, step, [&](const auto& all, std::size_t i, std::size_t j) {
     std::vector<std::string> tokens;
     for (std::size_t k = i; k < j; ++k)
-      tokens.push_back("[" + step_token(song, all[k], step, false) + "]");
+      tokens.push_back("[" + step_token(song, all[k], step) + "]");
     return join(tokens, ", ");
   });
   return out.str();
@@ -892,9 +887,10 @@ core::Result<std::string> tracker_multi(const Song& song, const std::string& que
     collect_steps(song, *tracks[i], i, start, stop, notes);
     names.push_back(tracks[i]->name);
   }
-  auto resolution = pick_resolution(song, res, query, notes, start);
+  auto resolution = pick_resolution(song, res, query, notes, start, stop);
   if (!resolution) return resolution.error();
   const std::uint32_t step = resolution->ticks;
+  keep_shown(notes, start, stop, step);
   core::ReplyText out;
   out.add("[Resolution: " + std::string(resolution->name) + "]");
   out.add("[Tracks: " + join(names, ", ") + " | Range: " + range_text(song, start, stop, "-") +
@@ -905,7 +901,7 @@ core::Result<std::string> tracker_multi(const Song& song, const std::string& que
       const std::size_t t = all[k].track;
       std::vector<std::string> tokens;
       for (; k < j && all[k].track == t; ++k)
-        tokens.push_back(step_token(song, all[k], step, is_drum(*tracks[t])));
+        tokens.push_back(step_token(song, all[k], step));
       row += (row.empty() ? "" : " ") + names[t] + "[" + join(tokens, ", ") + "]";
     }
     return row;
@@ -980,7 +976,71 @@ core::Result<std::string> query_tracker(const Song& song, Query query) {
                        span->second, res);
 }
 
+// ---- drums --------------------------------------------------------------------------------------
+
+// Every drum note with the name views show and the other names accepted; a filter keeps the
+// notes one of whose names contains it.
+core::Result<std::string> query_drums(const Query& query) {
+  const std::string filter = query.size() > 0 ? core::to_lower(query[0]) : "";
+  const auto matches = [&](std::string_view name) {
+    return filter.empty() || std::string(name).find(filter) != std::string::npos;
+  };
+  std::vector<std::string> lines;
+  for (const auto& drum : theory::drum_notes()) {
+    std::vector<std::string> others;
+    bool hit = matches(drum.name);
+    if (drum.gm_name != drum.name) others.emplace_back(drum.gm_name);
+    for (const auto& [alias, pitch] : theory::drum_aliases()) {
+      if (pitch == drum.pitch) others.emplace_back(alias);
+    }
+    for (const auto& other : others)
+      hit = hit || matches(other);
+    if (!hit) continue;
+    std::string line = "  " + std::to_string(drum.pitch) + " " + std::string(drum.name);
+    if (!others.empty()) line += " (also " + join(others, ", ") + ")";
+    lines.push_back(std::move(line));
+  }
+  if (lines.empty()) {
+    return core::make_error("no drum name contains \"" + filter + "\"",
+                            {"drums", "drums tom", "drums hat"});
+  }
+  core::ReplyText out;
+  out.add("Drum names on channel 10 (" + std::to_string(lines.size()) +
+          "; views show the first, every name is accepted):");
+  out.add_all(std::move(lines));
+  if (filter.empty()) {
+    std::vector<std::string> kits;  // the first name of each program, its others in brackets
+    std::vector<std::string> others;
+    int program = -1;
+    const auto flush = [&] {
+      if (!others.empty()) kits.back() += "; also " + join(others, ", ");
+      if (!kits.empty()) kits.back() += ")";
+      others.clear();
+    };
+    for (const auto& [kit, number] : theory::drum_kits()) {
+      if (number == program) {
+        others.emplace_back(kit);
+        continue;
+      }
+      flush();
+      program = number;
+      kits.push_back(std::string(kit) + " (program:" + std::to_string(number));
+    }
+    flush();
+    out.add("Kits (instrument: of a drum track): " + join(kits, ", "));
+  }
+  return out.str();
+}
+
 // ---- instruments --------------------------------------------------------------------------------
+
+// Whether an alias of the program ("vibes", "rhodes") contains `filter`.
+bool alias_matches(int program, std::string_view filter) {
+  const auto& aliases = theory::instrument_aliases();
+  return std::any_of(aliases.begin(), aliases.end(), [&](const auto& alias) {
+    return alias.second == program && alias.first.find(filter) != std::string_view::npos;
+  });
+}
 
 core::Result<std::string> query_instruments(const MidiDocument& doc, Query query) {
   const std::optional<std::string> source = query.take_param("source");
@@ -998,7 +1058,8 @@ core::Result<std::string> query_instruments(const MidiDocument& doc, Query query
   if (source != "soundfont") {
     for (const auto& instrument : theory::gm_instruments()) {
       if (!filter.empty() && instrument.name.find(filter) == std::string_view::npos &&
-          instrument.family.find(filter) == std::string_view::npos)
+          instrument.family.find(filter) == std::string_view::npos &&
+          !alias_matches(instrument.program, filter))
         continue;
       lines.push_back("  " + std::string(instrument.name) +
                       "  program:" + std::to_string(instrument.program));
@@ -1032,9 +1093,9 @@ core::Result<std::string> query_instruments(const MidiDocument& doc, Query query
 std::optional<core::Result<std::string>> run_query(const MidiDocument& doc, std::string_view verb,
                                                    std::string_view args,
                                                    const core::CallContext& ctx) {
-  static const std::array<std::string_view, 9> known = {"map",        "tracks",  "events",
-                                                        "describe",   "stats",   "find",
-                                                        "piano-roll", "tracker", "instruments"};
+  static const std::array<std::string_view, 10> known = {
+      "map",  "tracks",     "events",  "describe",    "stats",
+      "find", "piano-roll", "tracker", "instruments", "drums"};
   const auto view = conductor_view_named(verb);
   if (!view && std::find(known.begin(), known.end(), verb) == known.end()) return std::nullopt;
   auto tokens = core::tokenize(args);
@@ -1050,6 +1111,7 @@ std::optional<core::Result<std::string>> run_query(const MidiDocument& doc, std:
   if (verb == "find") return query_find(song, query, ctx.log);
   if (verb == "piano-roll") return query_piano_roll(song, query);
   if (verb == "tracker") return query_tracker(song, std::move(query));
+  if (verb == "drums") return query_drums(query);
   return query_instruments(doc, std::move(query));
 }
 
@@ -1064,26 +1126,36 @@ std::vector<core::VerbSpec> query_specs() {
                "mute/solo"},
       VerbSpec{"events", "TRACK|*|all [M.B-M.B]", "queries",
                "a track's notes, CCs, bends, programs, text and SysEx in time order (end beat "
-               "included; first 500)"},
-      VerbSpec{
-          "describe", "TRACK", "queries",
-          "channel, instrument, bank, counts, mute/solo, pitch and velocity ranges, time span"},
+               "included; first 500)"}
+          .example("events Keys 1-2"),
+      VerbSpec{"describe", "TRACK", "queries",
+               "channel, instrument, bank, counts, mute/solo, pitch and velocity ranges, time span"}
+          .example("describe Drums"),
       VerbSpec{"stats", "", "queries",
                "tempo, meter, key, ppqn, counts, duration m:ss.cc over the tempo map, measures"},
       VerbSpec{"find", "PITCH | @SELECTOR…", "queries",
                "notes at a pitch (C4, midi:60, a drum name) or pitch class (F#), or the events "
-               "the selectors choose (as verbs do), in time order"},
+               "the selectors choose (as verbs do), in time order"}
+          .example("find @track:Bass @pitch:<C2"),
       VerbSpec{"piano-roll", "TRACK M.B-M.B", "queries",
                "ASCII grid, rows high→low, '#' sounding; 16th/8th/beat columns (max 64), end "
-               "beat included"},
+               "beat included"}
+          .example("piano-roll Keys 1-2"),
       VerbSpec{"tracker", "TRACK|A,B,C|* M.B-M.B", "queries",
                "step view: Step NN: [PITCH_vVEL_STEPS] (pasteable into a tracker import); "
                "resolution auto-detected; end beat included; multi-track view shows up to 4 "
                "tracks"}
-          .with(core::key("res", "quarter|8th|16th|32nd")),
+          .with(core::key("res", "quarter|8th|16th|32nd"))
+          .example("tracker Drums 1-2")
+          .example("tracker * 1.1-1.4 res:16th"),
       VerbSpec{"instruments", "[FILTER]", "queries",
                "GM programs and loaded SoundFont presets, filtered by name or family"}
-          .with(core::choice_key("source", {"gm", "soundfont"})),
+          .with(core::choice_key("source", {"gm", "soundfont"}))
+          .example("instruments piano"),
+      VerbSpec{"drums", "[FILTER]", "queries",
+               "every drum note (35-81) with the name views show and the other names accepted, "
+               "and the kit names"}
+          .example("drums tom"),
   };
   // The conductor's views after `map`, which overviews them.
   auto conductor = conductor_query_specs();

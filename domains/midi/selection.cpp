@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <map>
 
@@ -9,6 +10,7 @@
 #include "core/response.hpp"
 #include "domains/midi/theory/controllers.hpp"
 #include "domains/midi/theory/drums.hpp"
+#include "domains/midi/theory/gm.hpp"
 #include "domains/midi/theory/keys.hpp"
 #include "domains/midi/theory/pitch.hpp"
 #include "domains/midi/theory/position.hpp"
@@ -198,7 +200,16 @@ core::Result<core::EntityTest> channel_test(const EventScope& scope, std::string
 
 core::Result<core::EntityTest> range_test(const EventScope& scope, std::string_view value) {
   auto range = parse_range(scope.song(), value, true);
-  if (!range) return range.error();
+  if (!range) {  // the hints are ranges; the op or query with the range replaced is the try:
+    core::Error error = range.error();
+    std::vector<std::string> ops;
+    for (const auto& hint : error.hints) {
+      if (auto op = core::replace_reference(scope.written(), value, hint); !op.empty())
+        ops.push_back(std::move(op));
+    }
+    error.hints = std::move(ops);
+    return error;
+  }
   return core::EntityTest([&scope, range = *range](std::size_t i) {
     return scope.item(i).tick >= range.first && scope.item(i).tick < range.second;
   });
@@ -406,6 +417,33 @@ std::string conductor_event_key(EventKind kind, Tick tick) {
   return std::string(kind_name(kind)) + "@" + std::to_string(tick);
 }
 
+namespace {
+
+// The instrument a new track of this name most likely wants: drums for a kit word ("Drums",
+// "Kit"), the GM instrument the name is or stands for ("Strings", "Bass"), else the piano.
+std::string instrument_for_track_name(std::string_view name) {
+  if (theory::drum_kit_program(name)) return "drums";
+  const auto key = [](std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+      if (std::isalnum(static_cast<unsigned char>(c)))
+        out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return out;
+  };
+  const std::string wanted = key(name);
+  for (const auto& instrument : theory::gm_instruments()) {
+    if (key(instrument.name) == wanted) return std::string(instrument.name);
+  }
+  for (const auto& [alias, program] : theory::instrument_aliases()) {
+    if (key(alias) == wanted)
+      return std::string(theory::gm_instruments()[static_cast<std::size_t>(program)].name);
+  }
+  return "acoustic-grand-piano";
+}
+
+}  // namespace
+
 core::Result<EntityId> resolve_track_name(const Song& song, std::string_view name,
                                           std::string_view written, Asker asker) {
   core::NameIndex<EntityId> index;
@@ -419,18 +457,43 @@ core::Result<EntityId> resolve_track_name(const Song& song, std::string_view nam
   }
   if (asker == Asker::op)
     otherwise.push_back("track add " + core::quote_token(name) +
-                        " instrument:acoustic-grand-piano");
+                        " instrument:" + instrument_for_track_name(name));
   return index.resolve(name, {"track", written, "the song has no tracks yet", otherwise});
 }
+
+namespace {
+
+// A position error of one side of a range, with hints that are the whole range corrected.
+core::Error range_side_error(core::Error error, std::string_view text, std::size_t from,
+                             std::size_t length) {
+  for (auto& hint : error.hints) {
+    std::string range(text);
+    hint = range.replace(from, length, hint);
+  }
+  return error;
+}
+
+}  // namespace
 
 core::Result<std::pair<Tick, Tick>> parse_range(const Song& song, std::string_view text,
                                                 bool end_inclusive) {
   // Split on the '-' that separates two positions (positions may start with '-' only when
   // relative, which ranges do not allow).
   const auto dash = text.find('-', 1);
-  if (dash == std::string_view::npos)
+  if (dash == std::string_view::npos) {
+    // One position is the range of itself: a bar (`9`), or with the end included, a beat.
+    if (!text.empty() && end_inclusive) {
+      const std::string both = std::string(text) + "-" + std::string(text);
+      auto range = parse_range(song, both, true);
+      if (range) return range;
+      core::Error error = range.error();
+      for (auto& hint : error.hints)
+        hint = hint.substr(0, hint.find('-', 1));
+      return error;
+    }
     return core::make_error("invalid range \"" + std::string(text) + "\" — use M.B-M.B",
-                            {"@range:1.1-4.4"});
+                            {"1.1-4.4"});
+  }
   const auto& meter = song.conductor().meter;
   // Whole bars, as musicians say them: `7-8` is from 7.1 to the end of bar 8.
   const auto is_bar = [](std::string_view side) {
@@ -440,7 +503,7 @@ core::Result<std::pair<Tick, Tick>> parse_range(const Song& song, std::string_vi
   const std::string_view first = text.substr(0, dash), last = text.substr(dash + 1);
   auto start = theory::parse_position(
       is_bar(first) ? std::string(first) + ".1" : std::string(first), meter, song.end_tick());
-  if (!start) return start.error();
+  if (!start) return range_side_error(start.error(), text, 0, dash);
   if (is_bar(last)) {
     const Tick stop = meter.bar_start(std::stoi(std::string(last)) + 1);  // where bar N ends
     if (stop <= *start)
@@ -448,7 +511,7 @@ core::Result<std::pair<Tick, Tick>> parse_range(const Song& song, std::string_vi
     return std::pair{*start, stop};
   }
   auto end = theory::parse_position(last, meter, song.end_tick());
-  if (!end) return end.error();
+  if (!end) return range_side_error(end.error(), text, dash + 1, last.size());
   Tick stop = *end;
   if (end_inclusive) stop += meter.beat_ticks(meter.bar_of(stop));
   if (stop <= *start)

@@ -68,7 +68,8 @@ core::Result<EntityId> resolve_track_name(const Song& song, std::string_view nam
                                           std::string_view written, Asker asker = Asker::op);
 
 // [start, stop) from "M.B-M.B" (absolute positions or `end`); with `end_inclusive` the stop is
-// extended by the end position's beat, as @range does.
+// extended by the end position's beat, as @range does, and one position is the range of itself
+// (`9` bar 9, `9.1` that beat). Errors' hints are ranges.
 core::Result<std::pair<Tick, Tick>> parse_range(const Song& song, std::string_view text,
                                                 bool end_inclusive);
 

@@ -90,6 +90,25 @@ double Song::tempo_at(Tick tick) const {
   return it == conductor_.tempos.begin() ? 120.0 : std::prev(it)->second;
 }
 
+double Song::seconds_at(Tick tick) const {
+  const smf::Division& division = conductor_.division;
+  if (division.smpte && division.ticks_per_frame > 0 && division.frames_per_second > 0) {
+    const double fps =
+        division.frames_per_second == 29 ? 30000.0 / 1001.0 : division.frames_per_second;
+    return static_cast<double>(tick) / (fps * division.ticks_per_frame);
+  }
+  const double ppqn = std::max(1, conductor_.ppqn);
+  double seconds = 0, bpm = 120;
+  Tick from = 0;
+  for (const auto& [at, tempo] : conductor_.tempos) {
+    if (at >= tick) break;
+    seconds += static_cast<double>(at - from) * 60.0 / (bpm * ppqn);
+    from = at;
+    if (tempo > 0) bpm = tempo;
+  }
+  return seconds + static_cast<double>(tick - from) * 60.0 / (bpm * ppqn);
+}
+
 KeySignature Song::key_at(Tick tick) const {
   auto it = conductor_.keys.upper_bound(tick);
   return it == conductor_.keys.begin() ? KeySignature{} : std::prev(it)->second;

@@ -215,6 +215,8 @@ class Song {
   std::optional<int> program_of(EntityId track) const;
   std::pair<std::optional<int>, std::optional<int>> bank_of(EntityId track) const;
   double tempo_at(Tick tick) const;
+  // Seconds from the start to `tick` through the whole tempo map (SMPTE files: their frame rate).
+  double seconds_at(Tick tick) const;
   KeySignature key_at(Tick tick) const;
 
  private:

@@ -33,9 +33,10 @@ class EffectSink {
   std::vector<Effect> effects_;
 };
 
-// Binary or image output that accompanies a reply (e.g. a PNG export shown to the client).
+// Binary, image or audio output that accompanies a reply (a PNG export shown to the client, a
+// rendering it can play).
 struct Attachment {
-  std::string mime_type;  // "image/png", "image/svg+xml"
+  std::string mime_type;  // "image/png", "image/svg+xml", "audio/wav"
   std::string bytes;      // raw bytes; the MCP layer encodes them
 };
 
@@ -56,6 +57,9 @@ struct CallContext {
   const PathPolicy& paths;     // every path a domain reads or writes goes through this
   EffectSink& effects;         // external effects of the current change
   const ProgressFn& progress;  // may be an empty function
+  // Where a session extension puts the attachments of its reply (ops return theirs in
+  // OpOutcome); null where none can be returned (queries).
+  std::vector<Attachment>* attachments = nullptr;
 };
 
 // One open document of a domain, with its model and derived indices.

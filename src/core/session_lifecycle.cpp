@@ -213,13 +213,14 @@ CallResult Session::session_close(const SessionCommand& command) {
 
 CallResult Session::session_extension(const SessionCommand& command, const CallOptions& options) {
   EffectSink effects;
-  CallContext ctx{log_, paths_, effects, options.progress};
+  std::vector<Attachment> attachments;
+  CallContext ctx{log_, paths_, effects, options.progress, &attachments};
   auto lines = domain_.run_session_extension(command, document_.get(), ctx);
   if (!lines) return CallResult{error_reply(lines.error())};
   assert_reply_lines(*lines);
   ReplyText reply;
   reply.add_all(std::move(*lines));
-  ToolReply result{reply.str(), false, {}};
+  ToolReply result{reply.str(), false, std::move(attachments)};
   return finish(std::move(result), effects.take(), log_.mark(), {}, true);
 }
 

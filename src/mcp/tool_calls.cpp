@@ -26,8 +26,11 @@ json::object tool_result(const core::ToolReply& reply) {
   std::size_t number = 0;
   for (const auto& attachment : reply.attachments) {
     ++number;
-    if (attachment.mime_type.starts_with("image/")) {
-      content.push_back(json::object{{"type", "image"},
+    // Images and audio have content types of their own (audio since MCP 2025-03-26, the
+    // oldest version this server speaks).
+    const std::string kind = attachment.mime_type.substr(0, attachment.mime_type.find('/'));
+    if (kind == "image" || kind == "audio") {
+      content.push_back(json::object{{"type", kind},
                                      {"data", base64_encode(attachment.bytes)},
                                      {"mimeType", attachment.mime_type}});
       continue;

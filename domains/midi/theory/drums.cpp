@@ -1,5 +1,6 @@
 #include "domains/midi/theory/drums.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -14,86 +15,76 @@ using NameTable = std::span<const std::pair<std::string_view, int>>;
 
 constexpr int first_drum = 35;
 
-constexpr auto gm_drums = std::to_array<std::pair<std::string_view, int>>({
-    {"acoustic-bass-drum", 35},
-    {"bass-drum-1", 36},
-    {"side-stick", 37},
-    {"acoustic-snare", 38},
-    {"hand-clap", 39},
-    {"electric-snare", 40},
-    {"low-floor-tom", 41},
-    {"closed-hi-hat", 42},
-    {"high-floor-tom", 43},
-    {"pedal-hi-hat", 44},
-    {"low-tom", 45},
-    {"open-hi-hat", 46},
-    {"low-mid-tom", 47},
-    {"hi-mid-tom", 48},
-    {"crash-cymbal-1", 49},
-    {"high-tom", 50},
-    {"ride-cymbal-1", 51},
-    {"chinese-cymbal", 52},
-    {"ride-bell", 53},
-    {"tambourine", 54},
-    {"splash-cymbal", 55},
-    {"cowbell", 56},
-    {"crash-cymbal-2", 57},
-    {"vibraslap", 58},
-    {"ride-cymbal-2", 59},
-    {"hi-bongo", 60},
-    {"low-bongo", 61},
-    {"mute-hi-conga", 62},
-    {"open-hi-conga", 63},
-    {"low-conga", 64},
-    {"high-timbale", 65},
-    {"low-timbale", 66},
-    {"high-agogo", 67},
-    {"low-agogo", 68},
-    {"cabasa", 69},
-    {"maracas", 70},
-    {"short-whistle", 71},
-    {"long-whistle", 72},
-    {"short-guiro", 73},
-    {"long-guiro", 74},
-    {"claves", 75},
-    {"hi-wood-block", 76},
-    {"low-wood-block", 77},
-    {"mute-cuica", 78},
-    {"open-cuica", 79},
-    {"mute-triangle", 80},
-    {"open-triangle", 81},
+// The 47 notes of the GM key map: the name replies and views show, then the GM name (both
+// accepted). Where drummers have a short word for the piece, it is the name shown.
+constexpr auto drums = std::to_array<DrumName>({
+    {35, "acoustic-bass-drum", "acoustic-bass-drum"},
+    {36, "kick", "bass-drum-1"},
+    {37, "side-stick", "side-stick"},
+    {38, "snare", "acoustic-snare"},
+    {39, "clap", "hand-clap"},
+    {40, "electric-snare", "electric-snare"},
+    {41, "low-floor-tom", "low-floor-tom"},
+    {42, "closed-hat", "closed-hi-hat"},
+    {43, "high-floor-tom", "high-floor-tom"},
+    {44, "pedal-hat", "pedal-hi-hat"},
+    {45, "low-tom", "low-tom"},
+    {46, "open-hat", "open-hi-hat"},
+    {47, "low-mid-tom", "low-mid-tom"},
+    {48, "hi-mid-tom", "hi-mid-tom"},
+    {49, "crash", "crash-cymbal-1"},
+    {50, "high-tom", "high-tom"},
+    {51, "ride", "ride-cymbal-1"},
+    {52, "china", "chinese-cymbal"},
+    {53, "ride-bell", "ride-bell"},
+    {54, "tambourine", "tambourine"},
+    {55, "splash", "splash-cymbal"},
+    {56, "cowbell", "cowbell"},
+    {57, "crash-2", "crash-cymbal-2"},
+    {58, "vibraslap", "vibraslap"},
+    {59, "ride-2", "ride-cymbal-2"},
+    {60, "hi-bongo", "hi-bongo"},
+    {61, "low-bongo", "low-bongo"},
+    {62, "mute-hi-conga", "mute-hi-conga"},
+    {63, "open-hi-conga", "open-hi-conga"},
+    {64, "low-conga", "low-conga"},
+    {65, "high-timbale", "high-timbale"},
+    {66, "low-timbale", "low-timbale"},
+    {67, "high-agogo", "high-agogo"},
+    {68, "low-agogo", "low-agogo"},
+    {69, "cabasa", "cabasa"},
+    {70, "maracas", "maracas"},
+    {71, "short-whistle", "short-whistle"},
+    {72, "long-whistle", "long-whistle"},
+    {73, "short-guiro", "short-guiro"},
+    {74, "long-guiro", "long-guiro"},
+    {75, "claves", "claves"},
+    {76, "hi-wood-block", "hi-wood-block"},
+    {77, "low-wood-block", "low-wood-block"},
+    {78, "mute-cuica", "mute-cuica"},
+    {79, "open-cuica", "open-cuica"},
+    {80, "mute-triangle", "mute-triangle"},
+    {81, "open-triangle", "open-triangle"},
 });
 
 constexpr auto aliases = std::to_array<std::pair<std::string_view, int>>({
-    {"kick", 36},
     {"bass-drum", 36},
     {"bd", 36},
     {"kick-2", 35},
     {"acoustic-kick", 35},
-    {"snare", 38},
     {"sd", 38},
     {"snare-2", 40},
-    {"clap", 39},
     {"rim", 37},
     {"rimshot", 37},
     {"sidestick", 37},
-    {"closed-hat", 42},
     {"closed-hihat", 42},
     {"hihat", 42},
     {"hat", 42},
     {"hh", 42},
     {"chh", 42},
-    {"pedal-hat", 44},
     {"pedal-hihat", 44},
-    {"open-hat", 46},
     {"open-hihat", 46},
     {"ohh", 46},
-    {"crash", 49},
-    {"crash-2", 57},
-    {"ride", 51},
-    {"ride-2", 59},
-    {"splash", 55},
-    {"china", 52},
     {"tom", 50},
     {"tom-high", 50},
     {"tom-hi", 50},
@@ -123,6 +114,7 @@ constexpr auto kits = std::to_array<std::pair<std::string_view, int>>({
     {"drums", 0},
     {"drum-kit", 0},
     {"drumkit", 0},
+    {"drum-set", 0},
     {"kit", 0},
     {"percussion", 0},
     {"standard-kit", 0},
@@ -146,15 +138,32 @@ std::optional<int> exact(NameTable table, const std::string& key) {
   return std::nullopt;
 }
 
+std::optional<int> exact_note(const std::string& key) {
+  for (const auto& drum : drums) {
+    if (detail::alnum_key(drum.name) == key || detail::alnum_key(drum.gm_name) == key)
+      return drum.pitch;
+  }
+  return std::nullopt;
+}
+
+// Every accepted spelling with its note: shown names, GM names, aliases.
+std::vector<std::pair<std::string_view, int>> all_names() {
+  std::vector<std::pair<std::string_view, int>> names;
+  for (const auto& drum : drums) {
+    names.emplace_back(drum.name, drum.pitch);
+    if (drum.gm_name != drum.name) names.emplace_back(drum.gm_name, drum.pitch);
+  }
+  names.insert(names.end(), aliases.begin(), aliases.end());
+  return names;
+}
+
 // The one note whose name or alias starts with `key`; several names of one note count as one.
 std::optional<int> unique_prefix(const std::string& key) {
   std::optional<int> found;
-  for (const NameTable table : {NameTable(gm_drums), NameTable(aliases)}) {
-    for (const auto& [name, pitch] : table) {
-      if (detail::alnum_key(name).starts_with(key)) {
-        if (found && *found != pitch) return std::nullopt;
-        found = pitch;
-      }
+  for (const auto& [name, pitch] : all_names()) {
+    if (detail::alnum_key(name).starts_with(key)) {
+      if (found && *found != pitch) return std::nullopt;
+      found = pitch;
     }
   }
   return found;
@@ -165,7 +174,7 @@ std::optional<int> unique_prefix(const std::string& key) {
 std::optional<int> drum_pitch(std::string_view name) {
   const std::string key = detail::alnum_key(name);
   if (key.empty()) return std::nullopt;
-  if (const auto pitch = exact(gm_drums, key)) return pitch;
+  if (const auto pitch = exact_note(key)) return pitch;
   if (const auto pitch = exact(aliases, key)) return pitch;
   return unique_prefix(key);
 }
@@ -173,26 +182,33 @@ std::optional<int> drum_pitch(std::string_view name) {
 core::Result<int> find_drum(std::string_view name) {
   if (const auto pitch = drum_pitch(name)) return *pitch;
   std::vector<std::string> candidates;
-  for (const NameTable table : {NameTable(gm_drums), NameTable(aliases)}) {
-    for (const auto& entry : table)
-      candidates.emplace_back(entry.first);
+  for (const auto& entry : all_names())
+    candidates.emplace_back(entry.first);
+  std::vector<std::string> hints;
+  for (const auto& close : core::closest_matches(name, candidates)) {
+    const std::string shown(drum_name(*drum_pitch(close)));
+    if (std::find(hints.begin(), hints.end(), shown) == hints.end()) hints.push_back(shown);
   }
-  auto hints = core::closest_matches(name, candidates);
   if (hints.empty()) hints = {"kick", "snare", "closed-hat", "open-hat", "crash", "ride"};
-  return core::make_error("unknown drum " + detail::quoted(name), std::move(hints));
+  return core::make_error("unknown drum " + detail::quoted(name) + " (midi_query drums lists them)",
+                          std::move(hints));
 }
 
 std::string_view drum_name(int pitch) {
-  if (pitch < first_drum || pitch >= first_drum + static_cast<int>(gm_drums.size())) return {};
-  return gm_drums[static_cast<std::size_t>(pitch - first_drum)].first;
+  if (pitch < first_drum || pitch >= first_drum + static_cast<int>(drums.size())) return {};
+  return drums[static_cast<std::size_t>(pitch - first_drum)].name;
 }
 
-std::span<const std::pair<std::string_view, int>> drum_names() {
-  return gm_drums;
+std::span<const DrumName> drum_notes() {
+  return drums;
 }
 
 std::span<const std::pair<std::string_view, int>> drum_aliases() {
   return aliases;
+}
+
+std::span<const std::pair<std::string_view, int>> drum_kits() {
+  return kits;
 }
 
 std::optional<int> drum_kit_program(std::string_view name) {

@@ -90,12 +90,25 @@ constexpr auto aliases = std::to_array<std::pair<std::string_view, int>>({
     {"epiano", 4},
     {"e-piano", 4},
     {"rhodes", 4},
+    {"fender-rhodes", 4},
+    {"rhodes-piano", 4},
+    {"stage-piano", 4},
+    {"wurli", 5},
+    {"dx7", 5},
+    {"celeste", 8},
+    {"glock", 9},
+    {"vibes", 11},
+    {"vibe", 11},
+    {"vibraharp", 11},
     {"wurlitzer", 5},
     {"clav", 7},
     {"bells", 14},
     {"chimes", 14},
     {"organ", 16},
     {"hammond", 16},
+    {"hammond-organ", 16},
+    {"b3", 16},
+    {"hammond-b3", 16},
     {"guitar", 24},
     {"acoustic-guitar", 25},
     {"nylon-guitar", 24},
@@ -109,6 +122,8 @@ constexpr auto aliases = std::to_array<std::pair<std::string_view, int>>({
     {"distortion", 30},
     {"bass", 33},
     {"electric-bass", 33},
+    {"bass-guitar", 33},
+    {"fretless", 35},
     {"finger-bass", 33},
     {"pick-bass", 34},
     {"upright-bass", 32},
@@ -120,6 +135,7 @@ constexpr auto aliases = std::to_array<std::pair<std::string_view, int>>({
     {"string-section", 48},
     {"synth-strings", 50},
     {"harp", 46},
+    {"fiddle", 40},
     {"pizzicato", 45},
     {"choir", 52},
     {"voice", 53},
@@ -157,8 +173,9 @@ std::string_view canonical_name(std::string_view word) {
   return {};
 }
 
-// The instrument a word of the name stands for, first word first: "fender-rhodes" →
-// electric-piano-1, "bass-guitar" → electric-bass-finger; "" when no word is one.
+// The instrument a word of the name stands for, last word first (the word that names the
+// instrument: a bass clarinet is a clarinet): "vintage-rhodes" → electric-piano-1; "" when no
+// word is one.
 std::string_view instrument_in_words(std::string_view name) {
   std::vector<std::string_view> words;
   std::size_t start = 0;
@@ -169,8 +186,8 @@ std::string_view instrument_in_words(std::string_view name) {
     start = i + 1;
   }
   if (words.size() < 2) return {};
-  for (const auto word : words) {
-    if (auto found = canonical_name(word); !found.empty()) return found;
+  for (auto word = words.rbegin(); word != words.rend(); ++word) {
+    if (auto found = canonical_name(*word); !found.empty()) return found;
   }
   return {};
 }
@@ -254,6 +271,10 @@ core::Result<const Instrument*> by_partial_name(std::string_view text, const std
 
 std::span<const Instrument> gm_instruments() {
   return instruments;
+}
+
+std::span<const std::pair<std::string_view, int>> instrument_aliases() {
+  return aliases;
 }
 
 std::span<const std::string_view> gm_families() {

@@ -3,6 +3,7 @@
 
 #include <span>
 #include <string_view>
+#include <utility>
 
 #include "core/result.hpp"
 
@@ -21,6 +22,8 @@ std::span<const Instrument> gm_instruments();
 // sound-effects.
 std::span<const std::string_view> gm_families();
 const Instrument* instrument_by_program(int program);  // nullptr outside 0..127
+// The aliases with their programs ("rhodes" → 4), for lookups and the instruments query.
+std::span<const std::pair<std::string_view, int>> instrument_aliases();
 
 // Program numbering: `program:N` is the 0-based number sent on the wire (0..127), as in the
 // reference and in replies (violin = program:40). GM charts number from 1 (violin = 41); a bare
@@ -28,9 +31,10 @@ const Instrument* instrument_by_program(int program);  // nullptr outside 0..127
 // Lookup order, all ignoring case and every character but letters and digits:
 //   1. program:N
 //   2. exact GM name ("Acoustic Grand Piano", "acoustic_grand_piano", "lead 8 (bass + lead)")
-//   3. aliases: piano, grand-piano, electric-piano, rhodes, organ, guitar, acoustic-guitar,
-//      electric-guitar, bass, electric-bass, upright-bass, strings, string-ensemble, pad, synth,
-//      lead, synth-pad, harp, sax, saxophone, horn, choir, voice, brass, … (gm.cpp lists them)
+//   3. aliases, the words musicians use: piano, grand-piano, electric-piano, rhodes,
+//      fender-rhodes, wurli, vibes, glock, organ, hammond, b3, guitar, acoustic-guitar,
+//      electric-guitar, bass, bass-guitar, fretless, upright-bass, strings, fiddle, pad, synth,
+//      lead, harp, sax, horn, choir, voice, brass, … (gm.cpp lists them)
 //   4. a unique prefix of one name, else a unique substring ("vibra" → vibraphone)
 // Drum-kit names (drums, drum-kit, kit, percussion, …) are not programs: the error says to use
 // a drum track (see drum_kit_program). Never a silent fuzzy guess: an unknown or ambiguous name

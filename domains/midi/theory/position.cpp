@@ -86,7 +86,12 @@ core::Result<std::uint64_t> resolve_bar_beat(const BarBeat& p, const MeterMap& m
 core::Result<std::uint64_t> parse_relative(std::string_view text, const MeterMap& meter,
                                            std::optional<std::uint64_t> anchor) {
   const char sign = text.front();
-  const auto length = parse_duration(text.substr(1), meter.ppqn());
+  // +0 (or +ticks:0) is the anchor itself: no duration says "nothing", but the position is clear.
+  std::string_view amount = text.substr(1);
+  if (!detail::consume_prefix(amount, "ticks:")) detail::consume_prefix(amount, "tick:");
+  const bool zero = detail::parse_digits(amount) == std::uint64_t{0};
+  const auto length =
+      zero ? core::Result<std::uint32_t>(0u) : parse_duration(text.substr(1), meter.ppqn());
   if (!length) {
     std::vector<std::string> hints;
     for (const auto& hint : length.error().hints)

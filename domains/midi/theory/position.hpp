@@ -15,8 +15,8 @@ namespace fcp::midi::theory {
 //   M.B      bar M, beat B (both 1-based); the beat must exist in that bar's signature
 //   M.B.T    plus T ticks into the beat, 0 ≤ T < beat length
 //   tick:N   an absolute tick, N ≥ 0 (ticks:N is accepted too)
-//   +DUR     DUR (any parse_duration form) after `anchor`; -DUR before it, not before tick 0.
-//            Without an anchor this is an error.
+//   +DUR     DUR (any parse_duration form) after `anchor`; -DUR before it, not before tick 0;
+//            +0 (+ticks:0) is the anchor itself. Without an anchor this is an error.
 //   end      `song_end`
 // A bare bar number ("3") is refused with the hints 3.1 and tick:3: a plain number is as likely
 // a tick count as a bar, and guessing wrong moves notes far away silently.

@@ -88,19 +88,61 @@ std::optional<std::string> track_words_as_selectors(const OpContext& ctx) {
   return raw;
 }
 
+namespace {
+
+bool song_has_track(const Song& song, std::string_view name) {
+  return std::any_of(song.tracks().begin(), song.tracks().end(), [&](const Track& track) {
+    return core::to_lower(track.name) == core::to_lower(name);
+  });
+}
+
+// Whether every track a hint names (its @track: selectors, the first word of a verb that takes a
+// track first) is one the song has.
+bool names_only_song_tracks(const Song& song, std::string_view hint) {
+  auto op = core::parse_op(hint);
+  if (!op) return false;
+  for (const auto& selector : op->selectors) {
+    if (selector.type == "track" && !selector.negated && !song_has_track(song, selector.value))
+      return false;
+  }
+  static constexpr std::string_view track_first[] = {"note",    "chord", "cc",  "bend",
+                                                     "program", "mute",  "solo"};
+  const bool takes_track =
+      std::find(std::begin(track_first), std::end(track_first), op->verb) != std::end(track_first);
+  return !takes_track || op->positionals.empty() || song_has_track(song, op->positionals[0]);
+}
+
+}  // namespace
+
 std::vector<std::string> song_hints(const OpContext& ctx, std::vector<std::string> hints) {
   const auto& tracks = ctx.song().tracks();
-  const bool has_piano = std::any_of(tracks.begin(), tracks.end(),
-                                     [](const Track& track) { return track.name == "Piano"; });
-  if (tracks.empty() || has_piano) return hints;
-  const std::string name = core::quote_token(tracks.front().name);
-  for (auto& hint : hints) {
-    for (auto at = hint.find("Piano"); at != std::string::npos; at = hint.find("Piano", at)) {
-      hint.replace(at, 5, name);
-      at += name.size();
+  if (tracks.empty()) return {"track add Piano instrument:acoustic-grand-piano"};
+  if (!song_has_track(ctx.song(), "Piano")) {
+    const std::string name = core::quote_token(tracks.front().name);
+    for (auto& hint : hints) {
+      for (auto at = hint.find("Piano"); at != std::string::npos; at = hint.find("Piano", at)) {
+        hint.replace(at, 5, name);
+        at += name.size();
+      }
     }
   }
+  std::erase_if(hints,
+                [&](const std::string& hint) { return !names_only_song_tracks(ctx.song(), hint); });
   return hints;
+}
+
+std::string op_with_positionals(const OpContext& ctx, const std::vector<std::string>& positionals,
+                                const std::vector<std::string>& more_selectors) {
+  std::string out = ctx.op.verb;
+  for (const auto& selector : ctx.op.selectors)
+    out += " " + selector.raw;
+  for (const auto& selector : more_selectors)
+    out += " " + selector;
+  for (const auto& word : positionals)
+    out += " " + word;
+  for (const auto& param : ctx.op.params)
+    out += " " + param.key + ":" + core::param_token_value(ctx.op.raw, param.key);
+  return out;
 }
 
 core::Result<std::vector<EntityId>> notes_to_change(OpContext& ctx) {
@@ -215,6 +257,10 @@ core::Result<int> parse_pitch_for(const OpContext& ctx, const Track& track, std:
   }
   auto pitch = theory::parse_pitch(text);
   if (pitch) return pitch;
+  if (track.channel == kDrumChannel) {  // a drum track: the closest drum names, not note names
+    auto drum = theory::find_drum(text);
+    return hints_as_ops(ctx, drum.error(), text);
+  }
   if (auto drum = theory::drum_pitch(text)) {
     return core::make_error("\"" + std::string(text) + "\" is a drum name; track '" + track.name +
                             "' is not a drum track (channel 10)");

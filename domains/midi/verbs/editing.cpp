@@ -160,19 +160,91 @@ core::Result<void> verb_copy(OpContext& ctx) {
   return place_selection(ctx, true);
 }
 
-core::Result<void> verb_transpose(OpContext& ctx) {
-  if (ctx.op.positionals.size() != 1) {
-    if (auto fixed = track_words_as_selectors(ctx))
-      return core::make_error("transpose takes notes by selector: a track is @track:NAME",
-                              {*fixed});
-    return core::make_error(ctx.op.positionals.empty() ? "missing semitone count"
-                                                       : "transpose takes one semitone count",
-                            song_hints(ctx, {"transpose @track:Piano -12"}));
+namespace {
+
+// Semitones said in words: "up 2", "down 1 octave", "2st", "-1 octave"; nullopt otherwise.
+std::optional<long long> spoken_semitones(std::vector<std::string> words) {
+  long long sign = 1;
+  bool worded = false;  // up/down or a unit: more than the plain number transpose takes
+  if (!words.empty()) {
+    const std::string first = core::to_lower(words.front());
+    if (first == "up" || first == "down") {
+      sign = first == "down" ? -1 : 1;
+      worded = true;
+      words.erase(words.begin());
+    }
   }
-  auto semitones = core::to_integer(ctx.op.positionals[0]);
-  if (!semitones || std::abs(*semitones) > 127)
-    return core::make_error("invalid semitone count \"" + ctx.op.positionals[0] + "\"",
-                            song_hints(ctx, {"transpose @track:Piano -12"}));
+  if (words.empty() || words.size() > 2) return std::nullopt;
+  std::string number = core::to_lower(words[0]);
+  std::string unit = words.size() == 2 ? core::to_lower(words[1]) : "";
+  for (std::string_view suffix : {"semitones", "semitone", "st", "octaves", "octave", "oct"}) {
+    if (unit.empty() && number.size() > suffix.size() && number.ends_with(suffix)) {
+      unit = suffix;
+      number.resize(number.size() - suffix.size());
+    }
+  }
+  const auto count = core::to_integer(number);
+  if (!count) return std::nullopt;
+  if (unit.starts_with("oct")) return sign * *count * 12;
+  if (!unit.empty() && !unit.starts_with("semitone") && unit != "st") return std::nullopt;
+  if (!worded && unit.empty()) return std::nullopt;  // a plain number: not what failed
+  return sign * *count;
+}
+
+std::string signed_text(long long value) {
+  return (value >= 0 ? "+" : "") + std::to_string(value);
+}
+
+// The transpose the op meant: its selectors (tracks named as bare words become @track:), and
+// the semitones it said in words, or -12 as an example.
+std::string transpose_hint(const OpContext& ctx) {
+  std::vector<std::string> words, tracks;
+  for (const auto& word : ctx.op.positionals) {
+    const Track* named = nullptr;
+    for (const auto& track : ctx.song().tracks()) {
+      if (core::to_lower(track.name) == core::to_lower(word)) named = &track;
+    }
+    if (named != nullptr) {
+      tracks.push_back("@track:" + core::quote_token(named->name));
+    } else {
+      words.push_back(word);
+    }
+  }
+  const auto semitones = spoken_semitones(words);
+  if (ctx.op.selectors.empty() && tracks.empty()) {
+    const std::string value = semitones ? signed_text(*semitones) : "-12";
+    auto hints = song_hints(ctx, {"transpose @track:Piano " + value});
+    return hints.empty() ? std::string() : hints.front();
+  }
+  if (semitones) return op_with_positionals(ctx, {signed_text(*semitones)}, tracks);
+  if (const auto given = words.size() == 1 ? core::to_integer(words[0]) : std::nullopt;
+      given && std::abs(*given) <= 127)
+    return op_with_positionals(ctx, words, tracks);
+  return op_with_positionals(ctx, {"-12"}, tracks);
+}
+
+}  // namespace
+
+core::Result<void> verb_transpose(OpContext& ctx) {
+  const auto& words = ctx.op.positionals;
+  const auto count = words.size() == 1 ? core::to_integer(words[0]) : std::nullopt;
+  if (!count || std::abs(*count) > 127) {
+    std::string message = words.empty() ? "missing semitone count"
+                          : words.size() == 1
+                              ? "invalid semitone count \"" + words[0] + "\""
+                              : "transpose takes one signed semitone count (+2 up, -12 down)";
+    if (ctx.op.selectors.empty() && !words.empty() && track_words_as_selectors(ctx))
+      message = "transpose takes notes by selector: a track is @track:NAME";
+    if (count) message = "a transposition of " + words[0] + " semitones leaves the MIDI range";
+    if (!ctx.op.selectors.empty()) {  // selectors that fail say so first, with their own fixes
+      auto selection = select_events(ctx.song(), ctx.op.selectors, ctx.call.log, ctx.op.raw);
+      if (!selection) return selection.error();
+    }
+    std::vector<std::string> hints;
+    if (auto hint = transpose_hint(ctx); !hint.empty()) hints.push_back(std::move(hint));
+    return core::make_error(message, std::move(hints));
+  }
+  const auto& semitones = count;
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
   if (ids->empty()) return {};

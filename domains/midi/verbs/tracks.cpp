@@ -1,11 +1,14 @@
 // Track verbs: track add|remove|rename, program, cc (values and ramps), bend, mute, solo.
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <climits>
 #include <cmath>
 
+#include "core/op_contract.hpp"
 #include "core/resolve.hpp"
 #include "domains/midi/theory/controllers.hpp"
+#include "domains/midi/theory/drums.hpp"
 #include "domains/midi/theory/gm.hpp"
 #include "domains/midi/verbs/verbs.hpp"
 
@@ -20,10 +23,30 @@ std::optional<int> to_int(std::string_view text) {
   return static_cast<int>(*value);
 }
 
+// "Violin" for violin: a track name made from an instrument.
+std::string capitalized(std::string text) {
+  if (!text.empty())
+    text.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(text.front())));
+  return text;
+}
+
+// A track name that asks for the drum channel when no instrument is given ("Drums", "Drum Kit").
 bool is_drum_word(std::string_view name) {
-  const std::string lower = core::to_lower(name);
-  return lower == "drums" || lower == "drum-kit" || lower == "standard-kit" ||
-         lower == "percussion" || lower == "drumkit" || lower == "kit";
+  std::string key;
+  for (const char c : core::to_lower(name)) {
+    if (std::isalnum(static_cast<unsigned char>(c))) key += c;
+  }
+  return key == "drums" || key == "drumkit" || key == "drumset" || key == "standardkit" ||
+         key == "percussion" || key == "kit";
+}
+
+// The name replies give a kit's program: "drums" for the standard kit, else the kit's name.
+std::string kit_name(int program) {
+  if (program == 0) return "drums";
+  for (const auto& [name, number] : theory::drum_kits()) {
+    if (number == program) return std::string(name);
+  }
+  return "drums";
 }
 
 // The program, bank and whether the instrument means the drum channel.
@@ -41,10 +64,10 @@ core::Result<InstrumentChoice> instrument_params(const OpContext& ctx,
   const std::string* keyed = ctx.op.param("instrument");
   if (keyed != nullptr) name = *keyed;
   if (name) {
-    if (is_drum_word(*name)) {
+    if (const auto kit = theory::drum_kit_program(*name)) {  // "drum kit", jazz-kit, 808
       choice.drums = true;
-      choice.program = 0;
-      choice.name = "drums";
+      choice.program = *kit;
+      choice.name = kit_name(*kit);
     } else {
       auto instrument = theory::find_instrument(*name);
       if (!instrument)
@@ -107,6 +130,27 @@ void set_program(OpContext& ctx, const Track& track, Tick tick, const Instrument
         make_control(ctx, track.id, tick, track.channel, ControlKind::program, 0, *choice.program));
 }
 
+// In General MIDI channel 10 plays drums and only drums: a kit on another channel, or a melodic
+// instrument on channel 10, would not sound as the reply says. Errors offer the op that would.
+core::Result<void> check_drum_channel(const OpContext& ctx, const InstrumentChoice& choice,
+                                      std::optional<long long> channel) {
+  if (!channel) return {};
+  const std::string ch = "ch:" + std::to_string(*channel);
+  if (choice.drums && *channel - 1 != kDrumChannel) {
+    return core::make_error(choice.name + " play on channel 10 in General MIDI; on " + ch +
+                                " they would sound as a " + "melodic instrument",
+                            {core::replace_param_token(ctx.op.raw, "ch", "ch:10"),
+                             core::replace_param_token(ctx.op.raw, "ch", "")});
+  }
+  if (!choice.drums && choice.program && *channel - 1 == kDrumChannel) {
+    return core::make_error(
+        "channel 10 is the drum channel in General MIDI: " + choice.name +
+            " would sound as drums there (a drum track takes instrument:drums or a kit)",
+        {core::replace_param_token(ctx.op.raw, "ch", "")});
+  }
+  return {};
+}
+
 int free_channel(const Song& song) {
   for (int channel = 0; channel < 16; ++channel) {
     if (channel == kDrumChannel) continue;
@@ -149,11 +193,14 @@ core::Result<void> verb_track(OpContext& ctx) {
     }
     auto choice = instrument_params(ctx, std::nullopt);
     if (!choice) return choice.error();
-    if (!choice->program && is_drum_word(name)) {
+    const auto channel = op.integer("ch");
+    const bool drum_channel = channel && *channel - 1 == kDrumChannel;
+    if (!choice->program && (is_drum_word(name) || drum_channel)) {
       choice->drums = true;
       choice->program = 0;
       choice->name = "drums";
     }
+    if (auto fits = check_drum_channel(ctx, *choice, channel); !fits) return fits.error();
     if (!choice->program) {
       choice->program = 0;
       choice->name = std::string(theory::gm_instruments()[0].name);
@@ -162,7 +209,7 @@ core::Result<void> verb_track(OpContext& ctx) {
     track.id = ctx.edit.song().allocate_id();
     track.name = name;
     track.channel = choice->drums ? kDrumChannel : free_channel(ctx.song());
-    if (auto channel = op.integer("ch")) track.channel = static_cast<int>(*channel) - 1;
+    if (channel) track.channel = static_cast<int>(*channel) - 1;
     ctx.edit.insert_track(ctx.song().tracks().size(), track);
     set_program(ctx, track, 0, *choice);
     ctx.lines.push_back(core::created("Track " + quote_name(name) +
@@ -204,6 +251,20 @@ core::Result<void> verb_program(OpContext& ctx) {
   if (ctx.op.positionals.size() > 1) name = ctx.op.positionals[1];
   auto choice = instrument_params(ctx, name);
   if (!choice) return choice.error();
+  const bool named = name || ctx.op.has_param("instrument");
+  if (track.channel == kDrumChannel && named && !choice->drums) {
+    return core::make_error("track '" + track.name + "' is the drum channel (10): its program " +
+                                "chooses a kit, and " + choice->name + " is none",
+                            {"program " + core::quote_token(track.name) + " jazz-kit",
+                             "track add " + core::quote_token(capitalized(choice->name)) +
+                                 " instrument:" + choice->name});
+  }
+  if (track.channel != kDrumChannel && choice->drums) {
+    return core::make_error(choice->name + " is a drum kit, and track '" + track.name +
+                                "' is on ch:" + std::to_string(track.channel + 1) +
+                                ", not the drum channel (10)",
+                            {"track add Kit instrument:" + choice->name});
+  }
   if (!choice->program)
     return core::make_error(
         "program requires an instrument or program:N",

@@ -1,4 +1,5 @@
-// The midi verbs, grouped by file (notes, tracks, conductor, editing, performance, tracker),
+// The midi verbs, grouped by file (notes, tracks, conductor, editing, performance, tracker,
+// preview),
 // and the helpers they share (common.cpp; selections through selection.hpp).
 #pragma once
 
@@ -20,6 +21,7 @@ struct OpContext {
   core::CallContext& call;
   const core::ParsedOp& op;
   std::vector<std::string> lines;
+  std::vector<core::Attachment> attachments;  // audio a preview gives the client
 
   const Song& song() const { return edit.song(); }
 };
@@ -82,8 +84,13 @@ core::Result<std::vector<EntityId>> notes_to_change(OpContext& ctx);
 // The op with each bare word that names a track written as @track:NAME (`transpose Bass -12` →
 // `transpose @track:Bass -12`); nullopt when no word names a track.
 std::optional<std::string> track_words_as_selectors(const OpContext& ctx);
-// Example hints made true for this song: "Piano" replaced by a track the song has.
+// Example hints made true for this song: "Piano" replaced by a track the song has, hints naming
+// a track the song lacks left out; for a song without tracks, the op that adds one.
 std::vector<std::string> song_hints(const OpContext& ctx, std::vector<std::string> hints);
+// The op as written with other positionals: the verb, its selectors (and `more_selectors`), the
+// positionals, its key:value tokens as written.
+std::string op_with_positionals(const OpContext& ctx, const std::vector<std::string>& positionals,
+                                const std::vector<std::string>& more_selectors = {});
 
 // ---- handlers ---------------------------------------------------------------------------------
 core::Result<void> verb_note(OpContext& ctx);
@@ -115,5 +122,6 @@ core::Result<void> verb_legato(OpContext& ctx);
 core::Result<void> verb_staccato(OpContext& ctx);
 core::Result<void> verb_tracker(OpContext& ctx);
 core::Result<void> verb_step(OpContext& ctx);
+core::Result<void> verb_preview(OpContext& ctx);
 
 }  // namespace fcp::midi

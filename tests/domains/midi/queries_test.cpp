@@ -309,8 +309,8 @@ TEST_F(MidiQueriesTest, EventsStarPrintsOneSectionPerTrack) {
             "  1.1      Program electric-bass-finger (33)\n"
             "  1.1      E2   vel:70 dur:whole\n"
             "--- Drums ---\n"
-            "  1.1      bass-drum-1 vel:110 dur:eighth\n"
-            "  1.1      closed-hi-hat vel:70 dur:eighth");
+            "  1.1      kick vel:110 dur:eighth\n"
+            "  1.1      closed-hat vel:70 dur:eighth");
   EXPECT_EQ(ok(doc_, "events", "all 1.1-1.1"), all);
 }
 
@@ -348,8 +348,11 @@ TEST_F(MidiQueriesTest, EventsErrorsCarryPasteableHints) {
   error = fails(doc_, "events");
   EXPECT_EQ(error.message, "missing track name: events TRACK");
   EXPECT_EQ(error.hints, std::vector<std::string>{"events Piano"});
-  error = fails(doc_, "events", "Piano 3.1");
+  error = fails(doc_, "events", "Piano 0.1");
   EXPECT_EQ(error.hints, std::vector<std::string>{"events Piano 1-4"});
+  const std::string beat = ok(doc_, "events", "Piano 1.2");  // one position: that beat
+  EXPECT_EQ(beat.substr(beat.find('\n')),
+            ok(doc_, "events", "Piano 1.2-1.2").substr(beat.find('\n') + 4));
   error = fails(doc_, "events", "Piano 2.1-1.1");
   EXPECT_NE(error.message.find("ends before it starts"), std::string::npos);
 }
@@ -384,7 +387,7 @@ TEST_F(MidiQueriesTest, DescribeGivesOneFieldPerLine) {
             "Time span: 1.1 - 2.1");
   const std::string drums = ok(doc_, "describe", "Drums");
   EXPECT_NE(drums.find("Channel: 10 (drums)\nInstrument: drums\n"), std::string::npos) << drums;
-  EXPECT_NE(drums.find("Pitch range: bass-drum-1 - closed-hi-hat\n"), std::string::npos);
+  EXPECT_NE(drums.find("Pitch range: kick - closed-hat\n"), std::string::npos);
 }
 
 TEST_F(MidiQueriesTest, DescribeEmptyTrack) {
@@ -500,8 +503,8 @@ TEST_F(MidiQueriesTest, TrackerSingleTrackAutoDetectsResolution) {
   EXPECT_EQ(ok(doc_, "tracker", "Drums 1.1-2.1"),
             "[Resolution: 8th]\n"
             "[Track: Drums (drums) | Range: 1.1-2.1]\n"
-            "Step 01: [C2_v110_1], [F#2_v70_1]\n"
-            "Step 03: [D2_v100_1]");
+            "Step 01: [kick_v110_1], [closed-hat_v70_1]\n"
+            "Step 03: [snare_v100_1]");
 }
 
 // The view is the import format: pasting its step lines back reproduces the notes.
@@ -540,11 +543,49 @@ TEST_F(MidiQueriesTest, TrackerNotesBeforeTheRangeAreOmitted) {
             std::vector<std::string>{"tracker Piano 1.2-2.1 res:16th"});
 }
 
-TEST_F(MidiQueriesTest, TrackerMultiTrackUsesDrumAliases) {
+// A note humanized a few ticks before a step is shown on that step, in the range that holds the
+// step; one just before the range's end goes to the next range, never to both.
+TEST_F(MidiQueriesTest, TrackerShowsANoteOnTheStepItStartsNear) {
+  Song song = demo_song();
+  const EntityId piano = song.tracks().front().id;
+  add_note(song, piano, kBar - 6, kBeat, 72, 64);  // C5 six ticks before 2.1
+  MidiDocument doc(std::move(song));
+  const std::string at_two = ok(doc, "tracker", "Piano 2.1-2.4");
+  EXPECT_NE(at_two.find("Step 01: [C5_v64_4]"), std::string::npos) << at_two;
+  const std::string bar_one = ok(doc, "tracker", "Piano 1.1-1.4 res:16th");
+  EXPECT_EQ(bar_one.find("C5"), std::string::npos) << bar_one;
+  const std::string both = ok(doc, "tracker", "Piano 1.1-2.1 res:16th");
+  EXPECT_NE(both.find("Step 17: [C5_v64_4]"), std::string::npos) << both;
+  const std::string all = ok(doc, "tracker", "* 2.1-2.4");
+  EXPECT_NE(all.find("Step 01: Piano[C5_v64_4]"), std::string::npos) << all;
+}
+
+// Every view names a drum note the same way, and every name it shows is accepted back.
+TEST_F(MidiQueriesTest, EveryViewShowsTheSameDrumNames) {
+  const std::vector<std::string> views{ok(doc_, "events", "Drums 1.1-2.1"),
+                                       ok(doc_, "tracker", "Drums 1.1-2.1"),
+                                       ok(doc_, "tracker", "Piano,Drums 1.1-2.1"),
+                                       ok(doc_, "piano-roll", "Drums 1.1-1.4"),
+                                       ok(doc_, "describe", "Drums"),
+                                       ok(doc_, "find", "@track:Drums")};
+  for (const auto& view : views) {
+    for (std::string_view name : {"kick", "closed-hat"})
+      EXPECT_NE(view.find(name), std::string::npos) << name << " in\n" << view;
+    for (std::string_view other : {"bass-drum-1", "closed-hi-hat", "hihat", "C2", "F#2"})
+      EXPECT_EQ(view.find(other), std::string::npos) << other << " in\n" << view;
+  }
+  const std::string listed = ok(doc_, "drums");
+  EXPECT_NE(listed.find("  36 kick (also bass-drum-1, bass-drum, bd)"), std::string::npos)
+      << listed;
+  EXPECT_NE(listed.find("  42 closed-hat (also closed-hi-hat,"), std::string::npos) << listed;
+  EXPECT_NE(ok(doc_, "drums", "tom").find("  45 low-tom (also tom-low)"), std::string::npos);
+}
+
+TEST_F(MidiQueriesTest, TrackerMultiTrackUsesDrumNames) {
   EXPECT_EQ(ok(doc_, "tracker", "Piano,Drums,Bass 1.1-2.1"),
             "[Resolution: 8th]\n"
             "[Tracks: Piano, Drums, Bass | Range: 1.1-2.1]\n"
-            "Step 01: Piano[C4_v80_2] Drums[kick_v110_1, hihat_v70_1] Bass[E2_v70_8]\n"
+            "Step 01: Piano[C4_v80_2] Drums[kick_v110_1, closed-hat_v70_1] Bass[E2_v70_8]\n"
             "Step 03: Piano[E4_v90_2] Drums[snare_v100_1]\n"
             "Step 05: Piano[G4_v100_4]");
   const std::string partial = ok(doc_, "tracker", "Piano,Drumz 1.1-2.1");
@@ -616,7 +657,7 @@ TEST_F(MidiQueriesTest, EngineQueriesAndUnknownWordsAreNotAnswered) {
   }
   EXPECT_EQ(names, (std::vector<std::string>{"map", "conductor", "tempo", "meter", "key", "markers",
                                              "tracks", "events", "describe", "stats", "find",
-                                             "piano-roll", "tracker", "instruments"}));
+                                             "piano-roll", "tracker", "instruments", "drums"}));
   EXPECT_FALSE(ask(doc_, "events", "\"Piano").has_value());  // unterminated quote
 }
 
@@ -644,11 +685,18 @@ TEST_F(MidiQueriesTest, StatusLines) {
             (std::vector<std::string>{
                 "song: \"Demo\" | tempo:140 | 4/4 | E minor | ppqn:480",
                 "tracks (3): Piano (ch:1, 3 notes), Bass (ch:2, 1 note), Drums (ch:10, 3 notes)",
-                "soundfont: none loaded"}));
+                "soundfont: the default GM SoundFont when exporting (none loaded; load-soundfont "
+                "PATH for another)"}));
+  // After an export the line names the SoundFont it rendered with, never "none".
+  doc_.set_last_render("song.wav", "/usr/share/sounds/sf2/default-GM.sf2");
+  EXPECT_EQ(doc_.status_lines()[2],
+            "soundfont: /usr/share/sounds/sf2/default-GM.sf2 (the default GM SoundFont, which the "
+            "last render, song.wav, used; load-soundfont PATH for another)");
   MidiDocument doc(Song{});
   doc.set_soundfont("/sf/a.sf2", {{0, 0, "One"}});
   EXPECT_EQ(doc.status_lines()[1], "tracks (0): none");
-  EXPECT_EQ(doc.status_lines()[2], "soundfont: /sf/a.sf2 (1 preset)");
+  EXPECT_EQ(doc.status_lines()[2],
+            "soundfont: /sf/a.sf2 (1 preset, loaded; export renders with it)");
 }
 
 TEST_F(MidiQueriesTest, HelpAdditionsListTracksAndPresets) {

@@ -10,6 +10,7 @@
 #include "core/parsed_op.hpp"
 #include "domains/midi/document.hpp"
 #include "domains/midi/domain.hpp"
+#include "domains/midi/render/soundfont.hpp"
 #include "domains/midi/song_io.hpp"
 #include "domains/midi/verbs/verbs.hpp"
 #include "tests/support/path_policies.hpp"
@@ -140,6 +141,13 @@ TEST_F(MidiUndoTest, EveryVerbRevertsAndReplaysExactly) {
     check(op);
     tested.insert(core::parse_op(op).value().verb);
   }
+  // A preview renders and changes nothing (without a GM SoundFont it fails, changing nothing).
+  if (render::default_soundfont()) {
+    check("preview @range:1-2");
+  } else {
+    check_failure("preview @range:1-2");
+  }
+  tested.insert("preview");
   for (const auto& verb : verb_table().names())
     EXPECT_TRUE(tested.contains(verb)) << verb << " has no undo check";
 }

@@ -94,9 +94,13 @@ TEST(Gm, NoSilentWrongGuesses) {
   ASSERT_FALSE(typo);
   EXPECT_THAT(typo.error().message, HasSubstr("unknown instrument \"pianno\""));
   EXPECT_THAT(typo.error().hints, Contains("acoustic-grand-piano"));  // the alias "piano"
-  // A word of the name that is an instrument comes first, as its GM name.
-  EXPECT_EQ(find_instrument("fender-rhodes").error().hints.front(), "electric-piano-1");
-  EXPECT_EQ(find_instrument("bass-guitar").error().hints.front(), "electric-bass-finger");
+  // Words musicians use are aliases, found before any guess.
+  EXPECT_EQ(find_instrument("Fender Rhodes").value()->name, "electric-piano-1");
+  EXPECT_EQ(find_instrument("vibes").value()->name, "vibraphone");
+  EXPECT_EQ(find_instrument("bass-guitar").value()->name, "electric-bass-finger");
+  // The word of the name that names an instrument (the last one first) is the first hint.
+  EXPECT_EQ(find_instrument("vintage-rhodes").error().hints.front(), "electric-piano-1");
+  EXPECT_EQ(find_instrument("bass-clarinet").error().hints.front(), "clarinet");
   EXPECT_EQ(find_instrument("orchestra-strings").error().hints.front(), "string-ensemble-1");
   const auto ambiguous = find_instrument("synth-b");
   ASSERT_FALSE(ambiguous);

@@ -15,17 +15,31 @@ using ::testing::Contains;
 using ::testing::HasSubstr;
 
 TEST(Drums, TheGmKeyMapCoversNotes35To81) {
-  const auto names = drum_names();
-  ASSERT_EQ(names.size(), 47u);
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    EXPECT_EQ(names[i].second, 35 + static_cast<int>(i));
-    EXPECT_EQ(drum_name(names[i].second), names[i].first);
-    EXPECT_EQ(drum_pitch(names[i].first), names[i].second) << names[i].first;
+  const auto notes = drum_notes();
+  ASSERT_EQ(notes.size(), 47u);
+  std::set<std::string_view> shown;
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    EXPECT_EQ(notes[i].pitch, 35 + static_cast<int>(i));
+    EXPECT_EQ(drum_name(notes[i].pitch), notes[i].name);
+    EXPECT_EQ(drum_pitch(notes[i].name), notes[i].pitch) << notes[i].name;
+    EXPECT_EQ(drum_pitch(notes[i].gm_name), notes[i].pitch) << notes[i].gm_name;
+    EXPECT_TRUE(shown.insert(notes[i].name).second) << "one name per note: " << notes[i].name;
   }
   EXPECT_EQ(drum_name(34), "");
   EXPECT_EQ(drum_name(82), "");
-  EXPECT_EQ(drum_name(36), "bass-drum-1");
-  EXPECT_EQ(drum_name(42), "closed-hi-hat");
+}
+
+// One name per note in every reply and view: the drummer's word where there is one.
+TEST(Drums, TheShownNameIsTheDrummersWord) {
+  EXPECT_EQ(drum_name(36), "kick");
+  EXPECT_EQ(drum_name(38), "snare");
+  EXPECT_EQ(drum_name(42), "closed-hat");
+  EXPECT_EQ(drum_name(46), "open-hat");
+  EXPECT_EQ(drum_name(49), "crash");
+  EXPECT_EQ(drum_name(51), "ride");
+  EXPECT_EQ(drum_name(45), "low-tom");
+  EXPECT_EQ(drum_pitch("bass-drum-1"), 36);
+  EXPECT_EQ(drum_pitch("closed-hi-hat"), 42);
 }
 
 TEST(Drums, AliasesAndSpellings) {
@@ -50,11 +64,13 @@ TEST(Drums, AliasesAndSpellings) {
   ASSERT_FALSE(typo);
   EXPECT_THAT(typo.error().message, HasSubstr("unknown drum \"kik\""));
   EXPECT_THAT(typo.error().hints, Contains("kick"));
+  EXPECT_THAT(typo.error().message, HasSubstr("midi_query drums"));
 }
 
 TEST(Drums, KitNames) {
   EXPECT_EQ(drum_kit_program("drums"), 0);
   EXPECT_EQ(drum_kit_program("Drum Kit"), 0);
+  EXPECT_EQ(drum_kit_program("drum set"), 0);
   EXPECT_EQ(drum_kit_program("percussion"), 0);
   EXPECT_EQ(drum_kit_program("standard-kit"), 0);
   EXPECT_EQ(drum_kit_program("brush-kit"), 40);
