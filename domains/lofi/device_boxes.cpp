@@ -93,8 +93,11 @@ std::map<std::string, std::string> wanted_attributes(const MaxObject& object,
                                                      const std::string& file_parameter) {
   std::map<std::string, std::string> wanted = object.attrs;
   if (mapping == nullptr) return wanted;
+  const auto own = wanted.find("parameter_longname");
+  const bool named_already = own != wanted.end() && own->second == mapping->parameter;
   wanted["parameter_longname"] = mapping->parameter;
-  if (!wanted.contains("parameter_shortname") && mapping->parameter != file_parameter)
+  if (!named_already && !wanted.contains("parameter_shortname") &&
+      mapping->parameter != file_parameter)
     wanted["parameter_shortname"] = live_shortname(mapping->parameter);
   return wanted;
 }
