@@ -93,8 +93,11 @@ std::map<std::string, std::string> wanted_attributes(const MaxObject& object,
                                                      const std::string& file_parameter) {
   std::map<std::string, std::string> wanted = object.attrs;
   if (mapping == nullptr) return wanted;
+  const auto own = wanted.find("parameter_longname");
+  const bool named_already = own != wanted.end() && own->second == mapping->parameter;
   wanted["parameter_longname"] = mapping->parameter;
-  if (!wanted.contains("parameter_shortname") && mapping->parameter != file_parameter)
+  if (!named_already && !wanted.contains("parameter_shortname") &&
+      mapping->parameter != file_parameter)
     wanted["parameter_shortname"] = live_shortname(mapping->parameter);
   return wanted;
 }
@@ -209,8 +212,13 @@ maxpat::Box box_for(const Device& device, const MaxObject& object, const maxpat:
     }
     box = maxpat::make_box(old != nullptr ? old->id() : fresh_id(), object.cls, args, object.x,
                            object.y, presentation);
-    // A new UI layer is made as the Max daemon makes it: the same rectangle in both views.
-    if (object.size)
+    // A UI layer whose box is remade (its class or args changed) keeps the patching_rect of
+    // its box: only its presentation_rect is its place. A new UI layer is made as the Max
+    // daemon makes it: the same rectangle in both views.
+    const auto kept_rect = old != nullptr && object.ui ? old->patching_rect() : std::nullopt;
+    if (kept_rect)
+      update_rect(box.json, "patching_rect", *kept_rect);
+    else if (object.size)
       update_rect(box.json, "patching_rect",
                   {object.x, object.y, (*object.size)[0], (*object.size)[1]});
   }

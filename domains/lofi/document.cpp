@@ -40,7 +40,15 @@ std::vector<core::Effect> merge_ui_layers(std::vector<core::Effect> effects) {
     // A run of UI messages: collect their layers and their undo messages.
     std::vector<json::object> layers;
     std::vector<core::Effect> undo;
-    while (i < effects.size() && effects[i].address == "/lofi/ui") {
+    // A Live parameter named by a ui op is mapped right after its layer: the maps go after the
+    // one /lofi/ui, so that the layers of a call stay one message.
+    std::vector<core::Effect> maps;
+    while (i < effects.size() &&
+           (effects[i].address == "/lofi/ui" || effects[i].address == "/lofi/map")) {
+      if (effects[i].address == "/lofi/map") {
+        maps.push_back(std::move(effects[i++]));
+        continue;
+      }
       boost::system::error_code ec;
       json::value payload = json::parse(effects[i].payload, ec);
       if (!ec && payload.is_object()) {
@@ -78,6 +86,8 @@ std::vector<core::Effect> merge_ui_layers(std::vector<core::Effect> effects) {
       out.push_back(core::Effect{"/lofi/ui", json::serialize(payload), {}});
     }
     out.back().undo = std::move(undo);  // the last part carries the run's undo messages
+    for (auto& map : maps)
+      out.push_back(std::move(map));
   }
   return out;
 }

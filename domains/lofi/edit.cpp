@@ -333,8 +333,14 @@ void DeviceTransaction::put_object(MaxObject object) {
       if (mapping.object == object.id) change.mappings.push_back(mapping);
     }
   }
+  const std::string id = object.id;
   change.after = std::move(object);
   transaction_.apply(std::move(change));
+  // A box saved with parameter_enable 1 and a parameter_longname is a Live parameter: the
+  // device reopened from its file maps it, so the model maps it now (one name, one object).
+  if (mapping_of(device_.mappings(), id) != nullptr) return;
+  const std::string name = meaning_of(saved_box(device_, *device_.object(id))).parameter;
+  if (!name.empty() && !device_.mappings().contains(name)) put_mapping({name, id, "value"});
 }
 
 void DeviceTransaction::erase_object(const std::string& id) {

@@ -48,6 +48,8 @@ constexpr std::pair<std::string_view, std::string_view> kKeySynonyms[] = {
     {"colour", "bgcolor:{}"},
     {"background", "bgcolor:{}"},
     {"bg", "bgcolor:{}"},
+    // Max saves a solid panel's colour as bgcolor (with mode 0), not as a bgfillcolor.
+    {"bgfillcolor", "bgcolor:{}"},
     {"font", "fontname:{}"},
     {"font-size", "fontsize:{}"},
     {"device_width", "devicewidth:{}"},
