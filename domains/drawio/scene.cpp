@@ -57,18 +57,6 @@ const StencilOrigin* stencil_origin(const Cell& cell) {
 
 }  // namespace
 
-bool Rect::overlaps(const Rect& other, double gap) const {
-  return x < other.right() + gap && other.x < right() + gap && y < other.bottom() + gap &&
-         other.y < bottom() + gap;
-}
-
-Rect Rect::united(const Rect& other) const {
-  const double left = std::min(x, other.x);
-  const double top = std::min(y, other.y);
-  return {left, top, std::max(right(), other.right()) - left,
-          std::max(bottom(), other.bottom()) - top};
-}
-
 bool is_badge_look(const Cell& cell) {
   constexpr double kMaxBadgeHeight = 24;
   return cell.vertex && cell.style && cell.style_value("arcSize") == "50" &&
@@ -190,6 +178,13 @@ void PageIndex::add(const Page& page, const Cell& cell) {
     entry.parent = *cell.parent;
     link(children_, entry.parent, cell.id);
   }
+  if ((entry.kind == CellKind::shape || entry.kind == CellKind::group) && cell.geometry &&
+      !cell.geometry->relative) {
+    const Geometry& g = *cell.geometry;
+    const Rect rect{g.x.value_or(0), g.y.value_or(0), g.width.value_or(0), g.height.value_or(0)};
+    const bool nested = parent == CellKind::shape || parent == CellKind::group;
+    if (rect.width > 0 && rect.height > 0) grid_.insert(nested ? entry.parent : "", cell.id, rect);
+  }
   switch (entry.kind) {
     case CellKind::shape: {
       ++shapes_;
@@ -200,6 +195,7 @@ void PageIndex::add(const Page& page, const Cell& cell) {
         shape_names_.add(name, cell.id);
       touched_[cell.id] = ++clock_;
       latest_ = cell.id;
+      if (!entry.parent.empty()) latest_child_[entry.parent] = cell.id;
       break;
     }
     case CellKind::group: {
@@ -233,12 +229,16 @@ void PageIndex::remove(std::string_view id) {
   if (it == entries_.end()) return;
   const Entry& entry = it->second;
   if (!entry.parent.empty()) unlink(children_, entry.parent, it->first);
+  if (entry.kind == CellKind::shape || entry.kind == CellKind::group) grid_.erase(id);
   switch (entry.kind) {
     case CellKind::shape:
       --shapes_;
       for (const auto& name : entry.names)
         shape_names_.remove(name, it->first);
       touched_.erase(it->first);
+      if (auto latest = latest_child_.find(entry.parent);
+          latest != latest_child_.end() && latest->second == it->first)
+        latest_child_.erase(latest);
       break;
     case CellKind::group:
       --groups_;
@@ -288,6 +288,22 @@ std::string PageIndex::latest_shape() const {
     if (time > best_time) {
       best_time = time;
       best = id;
+    }
+  }
+  return best;
+}
+
+std::string PageIndex::latest_shape_in(std::string_view parent) const {
+  if (auto it = latest_child_.find(std::string(parent)); it != latest_child_.end())
+    return it->second;
+  // The latest was removed: the most recent of the others.
+  std::string best;
+  std::uint64_t best_time = 0;
+  for (const auto& child : children(parent)) {
+    if (kind(child) != CellKind::shape) continue;
+    if (const std::uint64_t time = touched_at(child); time >= best_time) {
+      best_time = time;
+      best = child;
     }
   }
   return best;
