@@ -192,6 +192,7 @@ void BM_DrawioPlacement(benchmark::State& state) {
 BENCHMARK(BM_DrawioPlacement)
     ->Arg(1000)
     ->Arg(10000)
+    ->Arg(100000)
     ->ArgNames({"shapes"})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);

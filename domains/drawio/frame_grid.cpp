@@ -34,8 +34,10 @@ std::uint64_t FrameGrid::key(std::int64_t gx, std::int64_t gy) {
   return (static_cast<std::uint64_t>(gx) << 32) ^ static_cast<std::uint32_t>(gy);
 }
 
-void FrameGrid::insert(std::string_view frame, std::string_view id, const Rect& rect) {
+void FrameGrid::insert(std::string_view frame, std::string_view id, const Rect& rect,
+                       bool sticks_out) {
   erase(id);
+  if (sticks_out) sticking_out_[std::string(frame)].emplace(id);
   std::uint32_t slot = 0;
   if (free_.empty()) {
     slot = static_cast<std::uint32_t>(items_.size());
@@ -66,6 +68,10 @@ void FrameGrid::erase(std::string_view id) {
   if (it == slots_.end()) return;
   const std::uint32_t slot = it->second;
   slots_.erase(it);
+  if (auto out = sticking_out_.find(items_[slot].frame); out != sticking_out_.end()) {
+    out->second.erase(items_[slot].id);
+    if (out->second.empty()) sticking_out_.erase(out);
+  }
   unlink(slot);
   items_[slot] = Item{};
   free_.push_back(slot);
@@ -90,6 +96,31 @@ void FrameGrid::unlink(std::uint32_t slot) {
     }
   }
   if (cells.cells.empty() && cells.big.empty()) frames_.erase(frame);
+}
+
+std::vector<std::string> FrameGrid::sticking_out() const {
+  std::vector<std::string> out;
+  for (const auto& [frame, ids] : sticking_out_)
+    out.insert(out.end(), ids.begin(), ids.end());
+  return out;
+}
+
+std::vector<std::string> FrameGrid::sticking_out_of(std::string_view frame) const {
+  auto it = sticking_out_.find(std::string(frame));
+  if (it == sticking_out_.end()) return {};
+  return {it->second.begin(), it->second.end()};
+}
+
+void FrameGrid::container_resized(std::string_view frame, double width, double height) {
+  auto out = sticking_out_.find(std::string(frame));
+  if (out == sticking_out_.end()) return;
+  std::erase_if(out->second, [&](const std::string& id) {
+    const Item* item = find(id);
+    if (item == nullptr) return true;
+    const Rect& r = item->rect;
+    return r.x >= 0 && r.y >= 0 && r.right() <= width && r.bottom() <= height;
+  });
+  if (out->second.empty()) sticking_out_.erase(out);
 }
 
 const FrameGrid::Item* FrameGrid::find(std::string_view id) const {

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "domains/drawio/rect.hpp"
@@ -26,14 +27,23 @@ class FrameGrid {
     Rect rect;  // in the frame's coordinates
   };
 
-  // Puts `id` at `rect` in `frame`, replacing where it was.
-  void insert(std::string_view frame, std::string_view id, const Rect& rect);
+  // Puts `id` at `rect` in `frame`, replacing where it was. `sticks_out`: the item reaches
+  // outside the container that is its frame (files have such children; a box over the
+  // container's place may lie on them).
+  void insert(std::string_view frame, std::string_view id, const Rect& rect,
+              bool sticks_out = false);
   void erase(std::string_view id);
   const Item* find(std::string_view id) const;
   // The items of `frame` that come closer than `gap` to `area` (Rect::overlaps), each once, in
   // no particular order. The pointers are valid until the grid changes.
   std::vector<const Item*> near(std::string_view frame, const Rect& area, double gap) const;
   std::size_t size() const { return slots_.size(); }
+  // The items that reach outside their container, in no particular order; those of one
+  // container (`frame`).
+  std::vector<std::string> sticking_out() const;
+  std::vector<std::string> sticking_out_of(std::string_view frame) const;
+  // The container `frame` is now `width`×`height`: which of its items still reach outside it.
+  void container_resized(std::string_view frame, double width, double height);
 
  private:
   static constexpr double kCellSize = 160;  // px: a shape and its gaps cover a few cells
@@ -55,6 +65,7 @@ class FrameGrid {
   std::vector<std::uint32_t> free_;
   std::unordered_map<std::string, std::uint32_t> slots_;  // id -> slot
   std::unordered_map<std::string, Frame> frames_;
+  std::unordered_map<std::string, std::unordered_set<std::string>> sticking_out_;  // by frame
 };
 
 }  // namespace fcp::drawio

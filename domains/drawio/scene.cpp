@@ -150,7 +150,6 @@ void PageIndex::rebuild(const Page& page) {
 }
 
 void PageIndex::add(const Page& page, const Cell& cell) {
-  (void)page;
   if (cell.id.empty()) return;
   Entry entry;
   const CellKind parent = cell.parent ? kind(*cell.parent) : CellKind::other;
@@ -176,14 +175,23 @@ void PageIndex::add(const Page& page, const Cell& cell) {
   if (!inserted) return;
   if (cell.parent) {
     entry.parent = *cell.parent;
-    link(children_, entry.parent, cell.id);
+    link_child(entry.parent, cell.id);
   }
   if ((entry.kind == CellKind::shape || entry.kind == CellKind::group) && cell.geometry &&
       !cell.geometry->relative) {
     const Geometry& g = *cell.geometry;
     const Rect rect{g.x.value_or(0), g.y.value_or(0), g.width.value_or(0), g.height.value_or(0)};
     const bool nested = parent == CellKind::shape || parent == CellKind::group;
-    if (rect.width > 0 && rect.height > 0) grid_.insert(nested ? entry.parent : "", cell.id, rect);
+    bool sticks_out = false;
+    if (const Cell* container = nested ? page.find(entry.parent) : nullptr;
+        container != nullptr && container->geometry) {
+      const Geometry& box = *container->geometry;
+      sticks_out = rect.x < 0 || rect.y < 0 || rect.right() > box.width.value_or(0) ||
+                   rect.bottom() > box.height.value_or(0);
+    }
+    if (rect.width > 0 && rect.height > 0)
+      grid_.insert(nested ? entry.parent : "", cell.id, rect, sticks_out);
+    grid_.container_resized(cell.id, rect.width, rect.height);
   }
   switch (entry.kind) {
     case CellKind::shape: {
@@ -228,7 +236,7 @@ void PageIndex::remove(std::string_view id) {
   auto it = entries_.find(std::string(id));
   if (it == entries_.end()) return;
   const Entry& entry = it->second;
-  if (!entry.parent.empty()) unlink(children_, entry.parent, it->first);
+  if (!entry.parent.empty()) unlink_child(entry.parent, it->first);
   if (entry.kind == CellKind::shape || entry.kind == CellKind::group) grid_.erase(id);
   switch (entry.kind) {
     case CellKind::shape:
@@ -316,6 +324,30 @@ const std::vector<std::string>& PageIndex::children(std::string_view id) const {
 
 void PageIndex::link(Links& links, const std::string& key, const std::string& id) {
   links[key].push_back(id);
+}
+
+void PageIndex::link_child(const std::string& parent, const std::string& id) {
+  auto& list = children_[parent];
+  child_slot_[id] = list.size();
+  list.push_back(id);
+}
+
+// O(1): a container's children are many (a layer holds the page), and a container that changes
+// (a group growing for each member added) is unlinked and linked again each time.
+void PageIndex::unlink_child(const std::string& parent, const std::string& id) {
+  auto it = children_.find(parent);
+  auto slot = child_slot_.find(id);
+  if (it == children_.end() || slot == child_slot_.end()) return;
+  auto& list = it->second;
+  const std::size_t at = slot->second;
+  child_slot_.erase(slot);
+  if (at >= list.size() || list[at] != id) return;
+  if (at + 1 != list.size()) {
+    list[at] = std::move(list.back());
+    child_slot_[list[at]] = at;
+  }
+  list.pop_back();
+  if (list.empty()) children_.erase(it);
 }
 
 void PageIndex::unlink(Links& links, const std::string& key, const std::string& id) {

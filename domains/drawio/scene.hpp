@@ -95,6 +95,8 @@ class PageIndex {
   using Links = std::unordered_map<std::string, std::vector<std::string>>;
   static void link(Links& links, const std::string& key, const std::string& id);
   static void unlink(Links& links, const std::string& key, const std::string& id);
+  void link_child(const std::string& parent, const std::string& id);
+  void unlink_child(const std::string& parent, const std::string& id);
 
   Map entries_;
   core::NameIndex<std::string> shape_names_;
@@ -102,6 +104,7 @@ class PageIndex {
   std::vector<std::string> layers_;
   Links incident_;
   Links children_;
+  std::unordered_map<std::string, std::size_t> child_slot_;  // a child's place in its list
   std::unordered_map<std::string, std::uint64_t> touched_;
   std::uint64_t clock_ = 0;
   std::string latest_;

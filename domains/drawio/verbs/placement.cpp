@@ -137,30 +137,79 @@ struct FreeSlot {
   std::string taken_by;  // what was at the first slot tried ("" when it was free)
 };
 
+// A frame a slot must be free in, with its origin on the page.
+struct SearchFrame {
+  std::string id;
+  double x = 0, y = 0;
+};
+
+// `frame` and every frame around it, innermost first: a shape in a group must not land on
+// what lies over the group either (a shape of the page drawn on a container it is not in).
+std::vector<SearchFrame> frames_around(const OpContext& ctx, const std::string& frame) {
+  std::vector<SearchFrame> out;
+  std::string current = frame;
+  for (int depth = 0; depth < kMaxDepth; ++depth) {
+    const auto [x, y] = frame_origin(ctx, current);
+    out.push_back({current, x, y});
+    if (current.empty()) break;
+    const Cell* cell = ctx.page().find(current);
+    current = frame_of_parent(ctx, cell != nullptr && cell->parent ? *cell->parent : "");
+  }
+  return out;
+}
+
+// What lies within kClearance of the absolute box `r` in any of `frames`, in page coordinates.
+std::vector<std::pair<std::string, Rect>> blockers_of(const OpContext& ctx,
+                                                      const std::vector<SearchFrame>& frames,
+                                                      const Rect& r) {
+  std::vector<std::pair<std::string, Rect>> out;
+  const FrameGrid& grid = ctx.index().grid();
+  for (std::size_t level = 0; level < frames.size(); ++level) {
+    const SearchFrame& frame = frames[level];
+    const Rect local{r.x - frame.x, r.y - frame.y, r.width, r.height};
+    // Around the slot's own frame only what lies over its container counts: what lies beside
+    // the container is moved aside when the container grows.
+    const FrameGrid::Item* holder = level > 0 ? grid.find(frames[level - 1].id) : nullptr;
+    for (const auto* item : grid.near(frame.id, local, kClearance)) {
+      if (level > 0 &&
+          (holder == nullptr || item->id == holder->id || !item->rect.overlaps(holder->rect)))
+        continue;
+      const Rect& b = item->rect;
+      out.emplace_back(item->id, Rect{b.x + frame.x, b.y + frame.y, b.width, b.height});
+    }
+  }
+  // Shapes that reach outside their containers lie where no frame above says; they are few.
+  for (const auto& id : grid.sticking_out()) {
+    const Rect b = bounds_of(ctx, id);
+    const bool holder =
+        std::any_of(frames.begin(), frames.end(), [&](const SearchFrame& f) { return f.id == id; });
+    if (!holder && b.overlaps(r, kClearance)) out.emplace_back(id, b);
+  }
+  return out;
+}
+
 // The first free slot for a w×h box in `frame` from the absolute top-left (x, y), jumping past
 // whatever is there in the direction of `sweep` (each jump passes at least one item, so this
-// ends within the frame's item count).
+// ends within the page's item count).
 FreeSlot first_free_slot(const OpContext& ctx, const std::string& frame, double x, double y,
                          double w, double h, Sweep sweep) {
-  const auto [ox, oy] = frame_origin(ctx, frame);
-  Rect r{std::round(x) - ox, std::round(y) - oy, w, h};
+  const auto frames = frames_around(ctx, frame);
+  Rect r{std::round(x), std::round(y), w, h};
   FreeSlot slot;
-  const FrameGrid& grid = ctx.index().grid();
-  for (std::size_t step = 0; step <= grid.size(); ++step) {
-    const auto blockers = grid.near(frame, r, kClearance);
+  for (std::size_t step = 0; step <= ctx.index().grid().size(); ++step) {
+    const auto blockers = blockers_of(ctx, frames, r);
     if (blockers.empty()) break;
     if (step == 0) {
-      const FrameGrid::Item* first = blockers.front();
-      for (const auto* item : blockers) {
-        const double area = overlap_area(item->rect, r), best = overlap_area(first->rect, r);
-        if (area > best || (area == best && item->id < first->id)) first = item;
+      const auto* first = &blockers.front();
+      for (const auto& item : blockers) {
+        const double area = overlap_area(item.second, r), best = overlap_area(first->second, r);
+        if (area > best || (area == best && item.first < first->first)) first = &item;
       }
-      slot.taken_by = first->id;
+      slot.taken_by = first->first;
     }
     double edge = 0;
     bool seen = false;
-    for (const auto* item : blockers) {
-      const Rect& b = item->rect;
+    for (const auto& [id, b] : blockers) {
       const double value = sweep == Sweep::down    ? b.bottom()
                            : sweep == Sweep::up    ? b.y
                            : sweep == Sweep::right ? b.right()
@@ -185,8 +234,8 @@ FreeSlot first_free_slot(const OpContext& ctx, const std::string& frame, double 
         break;
     }
   }
-  slot.x = r.x + ox;
-  slot.y = r.y + oy;
+  slot.x = r.x;
+  slot.y = r.y;
   return slot;
 }
 
@@ -231,6 +280,20 @@ std::optional<Sweep> side_of(const Rect& item, const Rect& from, Sweep preferred
   return std::nullopt;
 }
 
+// `rect` (a unit's box in its frame) with the parts of its children that reach outside it.
+Rect reach_of(const OpContext& ctx, const std::string& id, const Rect& rect, int depth = 0) {
+  Rect reach = rect;
+  if (depth >= kMaxDepth) return reach;
+  for (const auto& child : ctx.index().grid().sticking_out_of(id)) {
+    const FrameGrid::Item* item = ctx.index().grid().find(child);
+    if (item == nullptr) continue;
+    const Rect& c = item->rect;
+    reach = reach.united(
+        reach_of(ctx, child, Rect{c.x + rect.x, c.y + rect.y, c.width, c.height}, depth + 1));
+  }
+  return reach;
+}
+
 // The move that takes `item` just clear of `pusher` in direction `sweep`.
 std::pair<double, double> clearing_move(const Rect& item, const Rect& pusher, Sweep sweep) {
   switch (sweep) {
@@ -244,6 +307,51 @@ std::pair<double, double> clearing_move(const Rect& item, const Rect& pusher, Sw
       return {pusher.x - kClearance - item.right(), 0};
   }
   return {0, 0};
+}
+
+// The parts of `a` outside `b`: up to four boxes.
+std::vector<Rect> outside(const Rect& a, const Rect& b) {
+  if (!a.overlaps(b)) return {a};
+  std::vector<Rect> parts;
+  const double top = std::max(a.y, b.y), bottom = std::min(a.bottom(), b.bottom());
+  if (a.y < b.y) parts.push_back({a.x, a.y, a.width, b.y - a.y});
+  if (a.bottom() > b.bottom()) parts.push_back({a.x, b.bottom(), a.width, a.bottom() - b.bottom()});
+  if (a.x < b.x) parts.push_back({a.x, top, b.x - a.x, bottom - top});
+  if (a.right() > b.right()) parts.push_back({b.right(), top, a.right() - b.right(), bottom - top});
+  return parts;
+}
+
+Rect widened(const Rect& r, double by) {
+  return {r.x - by, r.y - by, r.width + 2 * by, r.height + 2 * by};
+}
+
+struct FrameUnit {
+  std::string id;
+  Rect rect;
+};
+
+// The units of `frame` that overlap `after` and not `before`, or come within kClearance of
+// `after` and not of `before` (and some more): only the strips a box gained are searched, so a
+// tall group that grows by one row costs that row, not its height. Copies: moving units
+// changes the grid.
+std::vector<FrameUnit> newly_near(const OpContext& ctx, const std::string& frame,
+                                  const Rect& before, const Rect& after) {
+  // What comes to overlap reaches into after \ before; what comes near, into the same strips
+  // widened by the clearance.
+  std::vector<Rect> strips = outside(after, before);
+  for (const Rect& strip : outside(widened(after, kClearance), widened(before, kClearance)))
+    strips.push_back(strip);
+  std::vector<FrameUnit> out;
+  for (const Rect& strip : strips) {
+    for (const auto* item : ctx.index().grid().near(frame, strip, 0))
+      out.push_back({item->id, item->rect});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const FrameUnit& a, const FrameUnit& b) { return a.id < b.id; });
+  out.erase(std::unique(out.begin(), out.end(),
+                        [](const FrameUnit& a, const FrameUnit& b) { return a.id == b.id; }),
+            out.end());
+  return out;
 }
 
 // Moves the units of `frame` that `grown` now covers out of its way, and then what those cover
@@ -260,6 +368,7 @@ std::vector<std::string> push_aside(OpContext& ctx, const std::string& frame,
   };
   std::vector<Push> queue{{grown, to_frame(before), to_frame(after), preferred, 0}};
   std::unordered_map<std::string, std::size_t> batch_of;  // the push that moved a unit last
+  std::unordered_map<std::string, Rect> waiting;  // pushed units not followed yet: first rect
   std::vector<std::string> moved;
   // Every push moves its units on, away from the group; the budget guards against the
   // pathological.
@@ -270,33 +379,34 @@ std::vector<std::string> push_aside(OpContext& ctx, const std::string& frame,
     if (next > 0) {  // a unit pushed again since: its later push is further on in the queue
       const FrameGrid::Item* now = ctx.index().grid().find(pusher.id);
       if (now == nullptr || !(now->rect == pusher.after)) continue;
+      waiting.erase(pusher.id);
     }
-    std::map<Sweep, std::vector<std::pair<std::string, Rect>>>
-        hit;  // copied: moves change the grid
-    for (const auto* item : ctx.index().grid().near(frame, pusher.after, kClearance)) {
-      if (item->id == pusher.id || item->id == grown) continue;
-      const bool overlapping = item->rect.overlaps(pusher.after);
+    std::map<Sweep, std::vector<std::pair<std::string, Rect>>> hit;
+    for (const auto& item : newly_near(ctx, frame, pusher.before, pusher.after)) {
+      if (item.id == pusher.id || item.id == grown) continue;
+      const bool overlapping = item.rect.overlaps(pusher.after);
       if (next == 0) {
-        if (overlapping ? item->rect.overlaps(pusher.before)
-                        : item->rect.overlaps(pusher.before, kClearance))
+        if (overlapping ? item.rect.overlaps(pusher.before)
+                        : item.rect.overlaps(pusher.before, kClearance))
           continue;
-        hit[side_of(item->rect, pusher.before, preferred).value_or(preferred)].emplace_back(
-            item->id, item->rect);
+        hit[side_of(item.rect, pusher.before, preferred).value_or(preferred)].emplace_back(
+            item.id, item.rect);
         continue;
       }
       // A moved unit moves what it lies on, and what it came near that was not near before and
       // did not move with it.
       if (!overlapping) {
-        auto it = batch_of.find(item->id);
+        auto it = batch_of.find(item.id);
         if (it != batch_of.end() && it->second == pusher.batch) continue;
-        if (item->rect.overlaps(pusher.before, kClearance)) continue;
+        if (item.rect.overlaps(pusher.before, kClearance)) continue;
       }
-      hit[pusher.sweep].emplace_back(item->id, item->rect);
+      hit[pusher.sweep].emplace_back(item.id, item.rect);
     }
     for (auto& [sweep, units] : hit) {
       double dx = 0, dy = 0;
       for (const auto& [id, rect] : units) {
-        const auto [mx, my] = clearing_move(rect, pusher.after, sweep);
+        // Children drawn outside the unit move with it: they clear the pusher too.
+        const auto [mx, my] = clearing_move(reach_of(ctx, id, rect), pusher.after, sweep);
         if (std::abs(mx) > std::abs(dx)) dx = mx;
         if (std::abs(my) > std::abs(dy)) dy = my;
       }
@@ -311,7 +421,9 @@ std::vector<std::string> push_aside(OpContext& ctx, const std::string& frame,
         refresh_ports(ctx, id);
         const FrameGrid::Item* now = ctx.index().grid().find(id);
         if (now == nullptr) continue;
-        queue.push_back({id, rect, now->rect, sweep, batch});
+        // A unit pushed again before its push was followed searches from where it was first.
+        const Rect from = waiting.try_emplace(id, rect).first->second;
+        queue.push_back({id, from, now->rect, sweep, batch});
         if (batch_of.insert_or_assign(id, batch).second) moved.push_back(id);
       }
     }

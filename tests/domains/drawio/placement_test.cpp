@@ -11,14 +11,19 @@
 #include <map>
 #include <memory>
 #include <pugixml.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/parsed_op.hpp"
 #include "core/session.hpp"
+#include "domains/drawio/document.hpp"
 #include "domains/drawio/domain.hpp"
 #include "domains/drawio/frame_grid.hpp"
+#include "domains/drawio/verbs/verbs.hpp"
 #include "tests/support/path_policies.hpp"
+#include "tests/support/source_dir.hpp"
 
 namespace fcp::drawio {
 namespace {
@@ -209,7 +214,10 @@ TEST_P(MixedPlacementTest, HundredShapesWithoutPositionsInMixedGroupsOverlapNoth
         labels.push_back("C" + std::to_string(i) + "x" + std::to_string(n));
     }
     added += count;
-    if (i == 40) batch.emplace_back("orient LR");  // the rest follow another flow
+    // Then the page's flow changes: plain adds go another way.
+    if (i == 20) batch.emplace_back("orient LR");
+    if (i == 40) batch.emplace_back("orient BT");
+    if (i == 60) batch.emplace_back("orient RL");
     if (batch.size() == 7) {
       run(batch);
       batch.clear();
@@ -217,7 +225,7 @@ TEST_P(MixedPlacementTest, HundredShapesWithoutPositionsInMixedGroupsOverlapNoth
   }
   if (!batch.empty()) run(batch);
   for (const auto& [kind, n] : kinds)
-    EXPECT_GE(n, 5u) << kind;
+    EXPECT_GE(n, 3u) << kind;
 
   const auto vertices = saved_vertices(saved_xml());
   std::size_t shapes = 0;
@@ -229,8 +237,7 @@ TEST_P(MixedPlacementTest, HundredShapesWithoutPositionsInMixedGroupsOverlapNoth
   EXPECT_EQ(replies_.find(" overlaps "), std::string::npos) << replies_;
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, MixedPlacementTest,
-                         ::testing::Values(13, 14, 15, 16, 17, 18, 19, 20));
+INSTANTIATE_TEST_SUITE_P(Seeds, MixedPlacementTest, ::testing::Range<std::uint64_t>(1, 25));
 
 // Ten shapes added near the same one in each direction: every one beside it or further out.
 TEST_F(PlacementTest, NearTakesTheFirstFreeSlotFurtherInItsDirection) {
@@ -260,6 +267,107 @@ TEST_F(PlacementTest, AGrowingGroupMovesItsNeighboursAndSaysSo) {
   EXPECT_NE(replies_.find("  Top grew: moved Bottom out of its way"), std::string::npos)
       << replies_;
   EXPECT_EQ(overlaps(saved_vertices(saved_xml())), std::vector<std::string>{});
+}
+
+// The draw.io files of the shared corpus and of the project's fixtures, sorted.
+std::vector<fs::path> drawio_files() {
+  std::vector<fs::path> files;
+  for (const fs::path& dir : {fcp::testing::source_dir() / ".." / "shared" / "corpus" / "drawio",
+                              fcp::testing::source_dir() / "fixtures" / "drawio"}) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (entry.is_regular_file() && !name.ends_with(".py")) files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Whether `cell` is inside the container `ancestor` (at any depth).
+bool is_inside(const Page& page, const Cell& cell, std::string_view ancestor) {
+  const Cell* up = &cell;
+  for (int depth = 0; depth < 64 && up->parent; ++depth) {
+    if (*up->parent == ancestor) return true;
+    up = page.find(*up->parent);
+    if (up == nullptr) break;
+  }
+  return false;
+}
+
+// The shapes and groups of the active page that the shape `id` overlaps (neither inside the
+// other), by name.
+std::vector<std::string> overlapped_by(const DrawioDocument& doc, const std::string& id) {
+  const Page& page = doc.page();
+  const Cell* shape = page.find(id);
+  const Rect box = absolute_rect(page, *shape);
+  std::vector<std::string> out;
+  for (const Cell& cell : page.cells()) {
+    const CellKind kind = doc.index().kind(cell.id);
+    if ((kind != CellKind::shape && kind != CellKind::group) || cell.id == id) continue;
+    const Rect rect = absolute_rect(page, cell);
+    if (rect.width <= 0 || rect.height <= 0 || !rect.overlaps(box)) continue;
+    if (is_inside(page, *shape, cell.id) || is_inside(page, cell, id)) continue;
+    out.push_back(display_name(doc, id) + " on " + display_name(doc, cell.id));
+  }
+  return out;
+}
+
+// Real files (the shared corpus, the fixtures): shapes added without positions — plain, near a
+// shape of the file in four directions twice, copies, members of a group of the file — each
+// land on no shape or group they are not in, whatever the file's own overlaps.
+TEST(PlacementInRealFiles, AShapeAddedWithoutAPositionLandsOnNothing) {
+  auto domain = make_drawio_domain();
+  std::size_t files = 0, added = 0;
+  for (const fs::path& path : drawio_files()) {
+    SCOPED_TRACE(path.filename().string());
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    auto loaded = domain->load(path, bytes.str(), {});
+    if (!loaded) continue;
+    std::unique_ptr<DrawioDocument> doc(static_cast<DrawioDocument*>(loaded->release()));
+    std::string shape, group;
+    for (const Cell& cell : doc->page().cells()) {
+      const CellKind kind = doc->index().kind(cell.id);
+      if (shape.empty() && kind == CellKind::shape) shape = cell.id;
+      if (group.empty() && kind == CellKind::group) group = cell.id;
+    }
+    std::vector<std::string> ops{"add svc Placed1", "add svc Placed2", "add box Copy count:3"};
+    if (!shape.empty()) {
+      for (const char* dir : {"right", "below", "left", "above"}) {
+        ops.push_back("add svc Near" + std::string(dir) + " near:#" + shape + " dir:" + dir);
+        ops.push_back("add svc Far" + std::string(dir) + " near:#" + shape + " dir:" + dir);
+      }
+    }
+    if (!group.empty()) {
+      for (int n = 0; n < 4; ++n)
+        ops.push_back("add svc Member" + std::to_string(n) + " in:#" + group);
+    }
+    core::EventLog log;
+    testing::NoFiles paths;
+    core::EffectSink effects;
+    core::ProgressFn progress;
+    core::CallContext ctx{log, paths, effects, progress};
+    for (const auto& text : ops) {
+      std::set<std::string> cells_before;
+      for (const Cell& cell : doc->page().cells())
+        cells_before.insert(cell.id);
+      auto op = core::parse_op(text, domain->parse_hooks());
+      ASSERT_TRUE(op.has_value()) << text;
+      auto done = doc->execute(*op, ctx);
+      ASSERT_TRUE(done.has_value()) << text << ": " << done.error().message;
+      for (const Cell& cell : doc->page().cells()) {
+        if (cells_before.contains(cell.id) || doc->index().kind(cell.id) != CellKind::shape)
+          continue;
+        EXPECT_EQ(overlapped_by(*doc, cell.id), std::vector<std::string>{}) << text;
+        ++added;
+      }
+    }
+    ++files;
+  }
+  EXPECT_GE(files, 20u);
+  EXPECT_GE(added, 20u * 10);
 }
 
 TEST(FrameGridTest, FindsWhatIsNearABoxInItsFrameOnly) {
