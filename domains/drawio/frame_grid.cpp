@@ -68,7 +68,9 @@ void FrameGrid::erase(std::string_view id) {
   if (it == slots_.end()) return;
   const std::uint32_t slot = it->second;
   slots_.erase(it);
-  if (auto out = sticking_out_.find(items_[slot].frame); out != sticking_out_.end()) {
+  if (auto out =
+          sticking_out_.empty() ? sticking_out_.end() : sticking_out_.find(items_[slot].frame);
+      out != sticking_out_.end()) {
     out->second.erase(items_[slot].id);
     if (out->second.empty()) sticking_out_.erase(out);
   }
@@ -100,18 +102,21 @@ void FrameGrid::unlink(std::uint32_t slot) {
 
 std::vector<std::string> FrameGrid::sticking_out() const {
   std::vector<std::string> out;
+  if (sticking_out_.empty()) return out;
   for (const auto& [frame, ids] : sticking_out_)
     out.insert(out.end(), ids.begin(), ids.end());
   return out;
 }
 
 std::vector<std::string> FrameGrid::sticking_out_of(std::string_view frame) const {
+  if (sticking_out_.empty()) return {};
   auto it = sticking_out_.find(std::string(frame));
   if (it == sticking_out_.end()) return {};
   return {it->second.begin(), it->second.end()};
 }
 
 void FrameGrid::container_resized(std::string_view frame, double width, double height) {
+  if (sticking_out_.empty()) return;
   auto out = sticking_out_.find(std::string(frame));
   if (out == sticking_out_.end()) return;
   std::erase_if(out->second, [&](const std::string& id) {

@@ -175,7 +175,7 @@ void PageIndex::add(const Page& page, const Cell& cell) {
   if (!inserted) return;
   if (cell.parent) {
     entry.parent = *cell.parent;
-    link_child(entry.parent, cell.id);
+    link_child(entry, cell.id);
   }
   if ((entry.kind == CellKind::shape || entry.kind == CellKind::group) && cell.geometry &&
       !cell.geometry->relative) {
@@ -203,7 +203,7 @@ void PageIndex::add(const Page& page, const Cell& cell) {
         shape_names_.add(name, cell.id);
       touched_[cell.id] = ++clock_;
       latest_ = cell.id;
-      if (!entry.parent.empty()) latest_child_[entry.parent] = cell.id;
+      if (parent == CellKind::group) latest_child_[entry.parent] = cell.id;
       break;
     }
     case CellKind::group: {
@@ -236,7 +236,7 @@ void PageIndex::remove(std::string_view id) {
   auto it = entries_.find(std::string(id));
   if (it == entries_.end()) return;
   const Entry& entry = it->second;
-  if (!entry.parent.empty()) unlink_child(entry.parent, it->first);
+  if (!entry.parent.empty()) unlink_child(entry, it->first);
   if (entry.kind == CellKind::shape || entry.kind == CellKind::group) grid_.erase(id);
   switch (entry.kind) {
     case CellKind::shape:
@@ -326,25 +326,24 @@ void PageIndex::link(Links& links, const std::string& key, const std::string& id
   links[key].push_back(id);
 }
 
-void PageIndex::link_child(const std::string& parent, const std::string& id) {
-  auto& list = children_[parent];
-  child_slot_[id] = list.size();
+void PageIndex::link_child(Entry& entry, const std::string& id) {
+  auto& list = children_[entry.parent];
+  entry.child_slot = list.size();
   list.push_back(id);
 }
 
 // O(1): a container's children are many (a layer holds the page), and a container that changes
 // (a group growing for each member added) is unlinked and linked again each time.
-void PageIndex::unlink_child(const std::string& parent, const std::string& id) {
-  auto it = children_.find(parent);
-  auto slot = child_slot_.find(id);
-  if (it == children_.end() || slot == child_slot_.end()) return;
+void PageIndex::unlink_child(const Entry& entry, const std::string& id) {
+  auto it = children_.find(entry.parent);
+  if (it == children_.end()) return;
   auto& list = it->second;
-  const std::size_t at = slot->second;
-  child_slot_.erase(slot);
+  const std::size_t at = entry.child_slot;
   if (at >= list.size() || list[at] != id) return;
   if (at + 1 != list.size()) {
     list[at] = std::move(list.back());
-    child_slot_[list[at]] = at;
+    if (auto moved = entries_.find(list[at]); moved != entries_.end())
+      moved->second.child_slot = at;
   }
   list.pop_back();
   if (list.empty()) children_.erase(it);

@@ -56,6 +56,7 @@ class PageIndex {
     std::vector<std::string> names;  // label and alias (shapes and groups)
     std::string source, target;      // edges
     std::string parent;
+    std::size_t child_slot = 0;  // its place in children(parent)
   };
 
   void rebuild(const Page& page);
@@ -87,7 +88,7 @@ class PageIndex {
   std::uint64_t touched_at(std::string_view id) const;
   // The most recently added or changed shape that still exists, or "".
   std::string latest_shape() const;
-  // The most recently added or changed shape whose parent is `parent`, or "".
+  // The most recently added or changed shape in the group `parent`, or "".
   std::string latest_shape_in(std::string_view parent) const;
 
  private:
@@ -95,8 +96,8 @@ class PageIndex {
   using Links = std::unordered_map<std::string, std::vector<std::string>>;
   static void link(Links& links, const std::string& key, const std::string& id);
   static void unlink(Links& links, const std::string& key, const std::string& id);
-  void link_child(const std::string& parent, const std::string& id);
-  void unlink_child(const std::string& parent, const std::string& id);
+  void link_child(Entry& entry, const std::string& id);
+  void unlink_child(const Entry& entry, const std::string& id);
 
   Map entries_;
   core::NameIndex<std::string> shape_names_;
@@ -104,11 +105,10 @@ class PageIndex {
   std::vector<std::string> layers_;
   Links incident_;
   Links children_;
-  std::unordered_map<std::string, std::size_t> child_slot_;  // a child's place in its list
   std::unordered_map<std::string, std::uint64_t> touched_;
   std::uint64_t clock_ = 0;
   std::string latest_;
-  std::unordered_map<std::string, std::string> latest_child_;  // parent -> latest shape in it
+  std::unordered_map<std::string, std::string> latest_child_;  // group -> latest shape in it
   FrameGrid grid_;
   std::size_t shapes_ = 0, edges_ = 0, groups_ = 0;
 };
