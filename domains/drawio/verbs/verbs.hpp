@@ -100,7 +100,6 @@ struct NewShapePlace {
   double x = 0, y = 0;  // absolute top-left
   std::string note;     // what decided the place, when the op did not say it: for the reply
   data::Direction8 dir = data::Direction8::below;  // the direction it went (groups grow that way)
-  bool forced = false;                             // at: gave it
 };
 core::Result<NewShapePlace> place_new_shape(const OpContext& ctx, double w, double h,
                                             const std::string& parent, const std::string& previous);

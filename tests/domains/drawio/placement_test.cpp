@@ -173,9 +173,9 @@ TEST_P(MixedPlacementTest, HundredShapesWithoutPositionsInMixedGroupsOverlapNoth
   std::vector<std::string> batch;
   for (int i = 0; added < 100; ++i) {
     const std::string name = "N" + std::to_string(i);
-    const std::string group = groups[random.next(4)];
+    const std::string& group = groups[random.next(4)];
     const std::string ref = labels[random.next(static_cast<std::uint32_t>(labels.size()))];
-    const std::string dir = dirs[random.next(8)];
+    const std::string& dir = dirs[random.next(8)];
     std::size_t count = 1;
     std::string op;
     switch (random.next(6)) {
