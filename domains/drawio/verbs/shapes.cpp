@@ -277,7 +277,7 @@ core::Result<void> verb_add(OpContext& ctx) {
     if (!moved.empty())
       ctx.lines.push_back(core::detail_line(one_line(display_name(ctx.doc, group_id)) +
                                             " grew: moved " + names_of(ctx, moved) +
-                                            " out of its way"));
+                                            " out of the way"));
   }
   return {};
 }

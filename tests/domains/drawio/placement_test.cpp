@@ -264,7 +264,7 @@ TEST_F(PlacementTest, NearTakesTheFirstFreeSlotFurtherInItsDirection) {
 TEST_F(PlacementTest, AGrowingGroupMovesItsNeighboursAndSaysSo) {
   run({"add svc A at:0,0", "add svc B at:0,300", "group A as:Top", "group B as:Bottom"});
   run({"add svc A2 in:Top", "add svc A3 in:Top", "add svc A4 in:Top"});
-  EXPECT_NE(replies_.find("  Top grew: moved Bottom out of its way"), std::string::npos)
+  EXPECT_NE(replies_.find("  Top grew: moved Bottom out of the way"), std::string::npos)
       << replies_;
   EXPECT_EQ(overlaps(saved_vertices(saved_xml())), std::vector<std::string>{});
 }
