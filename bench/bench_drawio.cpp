@@ -1,5 +1,6 @@
 // drawio benchmarks: N adds + N connects in one batch through the whole engine, open and save
-// of a 10 000-shape file, Graphviz layout of 1 000 nodes. Figures in bench/README.md.
+// of a 10 000-shape file, Graphviz layout of 1 000 nodes, placement of N shapes without
+// positions. Figures in bench/README.md.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
@@ -136,6 +137,63 @@ BENCHMARK(BM_DrawioLayout)
     ->Args({1000, 0})
     ->Args({1000, 1})
     ->ArgNames({"nodes", "force"})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
+// `count` shapes added without positions (issue 13), in blocks of ten: a chain below the last
+// block (near: … dir:below), two plain adds below it, a branch to its right (near: dir:right)
+// with three numbered copies (count:3), and three members for ten groups in a row (in:, round
+// robin), which grow downward. Every add looks for a free slot through the page's FrameGrid.
+std::vector<std::string> placement_ops(int count) {
+  std::vector<std::string> ops;
+  for (int g = 0; g < 10; ++g) {
+    const std::string seed = "Seed" + std::to_string(g);
+    ops.push_back("add svc " + seed + " at:" + std::to_string(2000 + g * 400) + ",0");
+    ops.push_back("group " + seed + " as:Group" + std::to_string(g));
+  }
+  ops.emplace_back("add svc Start at:200,0");
+  std::string chain = "Start";
+  for (int block = 0; block * 10 < count; ++block) {
+    const std::string b = std::to_string(block);
+    ops.push_back("add svc A" + b + " near:" + chain + " dir:below");
+    ops.push_back("add svc P" + b + "a");
+    ops.push_back("add svc P" + b + "b");
+    ops.push_back("add db R" + b + " near:A" + b + " dir:right");
+    ops.push_back("add box C" + b + "x count:3 near:R" + b + " dir:right");
+    for (int m = 0; m < 3; ++m)
+      ops.push_back("add svc S" + b + "m" + std::to_string(m) + " in:Group" +
+                    std::to_string((block * 3 + m) % 10));
+    chain = "P" + b + "b";
+  }
+  return ops;
+}
+
+// The adds of placement_ops in ONE drawio call (the 10 seeds and groups made first, untimed).
+void BM_DrawioPlacement(benchmark::State& state) {
+  auto domain = drawio::make_drawio_domain();
+  AllowAll paths;
+  const auto ops = placement_ops(static_cast<int>(state.range(0)));
+  const std::vector<std::string> setup(ops.begin(), ops.begin() + 21);
+  const std::vector<std::string> adds(ops.begin() + 21, ops.end());
+  for (auto _ : state) {
+    state.PauseTiming();
+    core::Session session(*domain, paths);
+    session.run_session("new \"Bench\"", {});
+    session.run_ops(setup, {});
+    state.ResumeTiming();
+    auto result = session.run_ops(adds, {});
+    if (result.reply.is_error) state.SkipWithError(result.reply.text.c_str());
+    if (result.reply.text.find(" overlaps ") != std::string::npos)
+      state.SkipWithError("a shape was placed on another");
+    benchmark::DoNotOptimize(result);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_DrawioPlacement)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->ArgNames({"shapes"})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 

@@ -58,7 +58,14 @@ std::string make_card_sections() {
     out += (first ? "" : " ") + std::string(region);
     first = false;
   }
-  out += ")\n  default: below the most recently changed shape; first shape at 200,200\n";
+  out +=
+      ")\n  without at: (add): beside near:REF, else beside the most recently changed shape (in "
+      "the group with in:), else the group's top or 200,200; dir: defaults to the page's flow "
+      "(orient: TB below, LR right, BT above, RL left)\n"
+      "  that slot taken (something within 30px): the first free one further that way — never "
+      "on a shape or on a group the shape is not in; the reply says where and why\n"
+      "  in:GROUP grows the group; what it then covers moves out of its way (the reply names "
+      "it); at: is the user's: a shape put on another is warned (? X overlaps Y)\n";
   out += "\nSTENCIL PACKS (load PACK, then use the ids as TYPE):\n";
   for (const auto& pack : data::stencil_packs()) {
     out += "  " + std::string(pack.id) + " — " + std::string(pack.name) + " (" +

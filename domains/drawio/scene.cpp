@@ -57,18 +57,6 @@ const StencilOrigin* stencil_origin(const Cell& cell) {
 
 }  // namespace
 
-bool Rect::overlaps(const Rect& other, double gap) const {
-  return x < other.right() + gap && other.x < right() + gap && y < other.bottom() + gap &&
-         other.y < bottom() + gap;
-}
-
-Rect Rect::united(const Rect& other) const {
-  const double left = std::min(x, other.x);
-  const double top = std::min(y, other.y);
-  return {left, top, std::max(right(), other.right()) - left,
-          std::max(bottom(), other.bottom()) - top};
-}
-
 bool is_badge_look(const Cell& cell) {
   constexpr double kMaxBadgeHeight = 24;
   return cell.vertex && cell.style && cell.style_value("arcSize") == "50" &&
@@ -162,7 +150,6 @@ void PageIndex::rebuild(const Page& page) {
 }
 
 void PageIndex::add(const Page& page, const Cell& cell) {
-  (void)page;
   if (cell.id.empty()) return;
   Entry entry;
   const CellKind parent = cell.parent ? kind(*cell.parent) : CellKind::other;
@@ -188,7 +175,23 @@ void PageIndex::add(const Page& page, const Cell& cell) {
   if (!inserted) return;
   if (cell.parent) {
     entry.parent = *cell.parent;
-    link(children_, entry.parent, cell.id);
+    link_child(entry, cell.id);
+  }
+  if ((entry.kind == CellKind::shape || entry.kind == CellKind::group) && cell.geometry &&
+      !cell.geometry->relative) {
+    const Geometry& g = *cell.geometry;
+    const Rect rect{g.x.value_or(0), g.y.value_or(0), g.width.value_or(0), g.height.value_or(0)};
+    const bool nested = parent == CellKind::shape || parent == CellKind::group;
+    bool sticks_out = false;
+    if (const Cell* container = nested ? page.find(entry.parent) : nullptr;
+        container != nullptr && container->geometry) {
+      const Geometry& box = *container->geometry;
+      sticks_out = rect.x < 0 || rect.y < 0 || rect.right() > box.width.value_or(0) ||
+                   rect.bottom() > box.height.value_or(0);
+    }
+    if (rect.width > 0 && rect.height > 0)
+      grid_.insert(nested ? entry.parent : "", cell.id, rect, sticks_out);
+    grid_.container_resized(cell.id, rect.width, rect.height);
   }
   switch (entry.kind) {
     case CellKind::shape: {
@@ -200,6 +203,7 @@ void PageIndex::add(const Page& page, const Cell& cell) {
         shape_names_.add(name, cell.id);
       touched_[cell.id] = ++clock_;
       latest_ = cell.id;
+      if (parent == CellKind::group) latest_child_[entry.parent] = cell.id;
       break;
     }
     case CellKind::group: {
@@ -232,13 +236,17 @@ void PageIndex::remove(std::string_view id) {
   auto it = entries_.find(std::string(id));
   if (it == entries_.end()) return;
   const Entry& entry = it->second;
-  if (!entry.parent.empty()) unlink(children_, entry.parent, it->first);
+  if (!entry.parent.empty()) unlink_child(entry, it->first);
+  if (entry.kind == CellKind::shape || entry.kind == CellKind::group) grid_.erase(id);
   switch (entry.kind) {
     case CellKind::shape:
       --shapes_;
       for (const auto& name : entry.names)
         shape_names_.remove(name, it->first);
       touched_.erase(it->first);
+      if (auto latest = latest_child_.find(entry.parent);
+          latest != latest_child_.end() && latest->second == it->first)
+        latest_child_.erase(latest);
       break;
     case CellKind::group:
       --groups_;
@@ -293,6 +301,22 @@ std::string PageIndex::latest_shape() const {
   return best;
 }
 
+std::string PageIndex::latest_shape_in(std::string_view parent) const {
+  if (auto it = latest_child_.find(std::string(parent)); it != latest_child_.end())
+    return it->second;
+  // The latest was removed: the most recent of the others.
+  std::string best;
+  std::uint64_t best_time = 0;
+  for (const auto& child : children(parent)) {
+    if (kind(child) != CellKind::shape) continue;
+    if (const std::uint64_t time = touched_at(child); time >= best_time) {
+      best_time = time;
+      best = child;
+    }
+  }
+  return best;
+}
+
 const std::vector<std::string>& PageIndex::children(std::string_view id) const {
   auto it = children_.find(std::string(id));
   return it == children_.end() ? kNoIds : it->second;
@@ -300,6 +324,29 @@ const std::vector<std::string>& PageIndex::children(std::string_view id) const {
 
 void PageIndex::link(Links& links, const std::string& key, const std::string& id) {
   links[key].push_back(id);
+}
+
+void PageIndex::link_child(Entry& entry, const std::string& id) {
+  auto& list = children_[entry.parent];
+  entry.child_slot = list.size();
+  list.push_back(id);
+}
+
+// O(1): a container's children are many (a layer holds the page), and a container that changes
+// (a group growing for each member added) is unlinked and linked again each time.
+void PageIndex::unlink_child(const Entry& entry, const std::string& id) {
+  auto it = children_.find(entry.parent);
+  if (it == children_.end()) return;
+  auto& list = it->second;
+  const std::size_t at = entry.child_slot;
+  if (at >= list.size() || list[at] != id) return;
+  if (at + 1 != list.size()) {
+    list[at] = std::move(list.back());
+    if (auto moved = entries_.find(list[at]); moved != entries_.end())
+      moved->second.child_slot = at;
+  }
+  list.pop_back();
+  if (list.empty()) children_.erase(it);
 }
 
 void PageIndex::unlink(Links& links, const std::string& key, const std::string& id) {

@@ -10,20 +10,11 @@
 #include <vector>
 
 #include "core/resolve.hpp"
+#include "domains/drawio/frame_grid.hpp"
 #include "domains/drawio/model/page.hpp"
+#include "domains/drawio/rect.hpp"
 
 namespace fcp::drawio {
-
-struct Rect {
-  double x = 0, y = 0, width = 0, height = 0;
-  double right() const { return x + width; }
-  double bottom() const { return y + height; }
-  double center_x() const { return x + width / 2; }
-  double center_y() const { return y + height / 2; }
-  // True when the rectangles come closer than `gap` on both axes.
-  bool overlaps(const Rect& other, double gap = 0) const;
-  Rect united(const Rect& other) const;
-};
 
 // What a cell is to FCP. Groups are containers (container=1, swimlanes, draw.io's `group`
 // style); badges are the small labelled children fcp puts on shapes (is_badge_look).
@@ -65,6 +56,7 @@ class PageIndex {
     std::vector<std::string> names;  // label and alias (shapes and groups)
     std::string source, target;      // edges
     std::string parent;
+    std::size_t child_slot = 0;  // its place in children(parent)
   };
 
   void rebuild(const Page& page);
@@ -88,16 +80,24 @@ class PageIndex {
   std::size_t edges() const { return edges_; }
   std::size_t groups() const { return groups_; }
 
+  // The shapes and groups by frame (frame_grid.hpp): a cell's frame is its parent when that is
+  // a group or shape, else the page (""). Rects are the cells' own geometry.
+  const FrameGrid& grid() const { return grid_; }
+
   // Recency: every add() of a shape counts as a modification.
   std::uint64_t touched_at(std::string_view id) const;
   // The most recently added or changed shape that still exists, or "".
   std::string latest_shape() const;
+  // The most recently added or changed shape in the group `parent`, or "".
+  std::string latest_shape_in(std::string_view parent) const;
 
  private:
   using Map = std::unordered_map<std::string, Entry>;
   using Links = std::unordered_map<std::string, std::vector<std::string>>;
   static void link(Links& links, const std::string& key, const std::string& id);
   static void unlink(Links& links, const std::string& key, const std::string& id);
+  void link_child(Entry& entry, const std::string& id);
+  void unlink_child(const Entry& entry, const std::string& id);
 
   Map entries_;
   core::NameIndex<std::string> shape_names_;
@@ -108,6 +108,8 @@ class PageIndex {
   std::unordered_map<std::string, std::uint64_t> touched_;
   std::uint64_t clock_ = 0;
   std::string latest_;
+  std::unordered_map<std::string, std::string> latest_child_;  // group -> latest shape in it
+  FrameGrid grid_;
   std::size_t shapes_ = 0, edges_ = 0, groups_ = 0;
 };
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <unordered_set>
 
 #include "domains/drawio/data/colors.hpp"
 #include "domains/drawio/data/style_keys.hpp"
@@ -76,7 +77,27 @@ std::vector<std::string> group_members(const OpContext& ctx, std::string_view gr
   return members;
 }
 
-void fit_group(OpContext& ctx, std::string_view group_id) {
+namespace {
+
+// Moves a group's box to `box` (absolute) keeping its members where they are on the page.
+void set_group_box(OpContext& ctx, const std::string& group_id, const Rect& old, const Rect& box) {
+  const double dx = old.x - box.x, dy = old.y - box.y;
+  if (dx != 0 || dy != 0) {
+    const auto children = ctx.index().children(group_id);  // copy: updates reorder it
+    for (const auto& child : children) {
+      ctx.edit.update(child, [&](Cell& c) {
+        if (!c.geometry || c.geometry->relative || c.edge) return;
+        c.geometry->x = c.geometry->x.value_or(0) + dx;
+        c.geometry->y = c.geometry->y.value_or(0) + dy;
+      });
+    }
+  }
+  place_cell(ctx, group_id, box.x, box.y, std::pair{box.width, box.height});
+}
+
+}  // namespace
+
+void fit_group(OpContext& ctx, std::string_view group_id, bool outer_groups) {
   std::string current(group_id);
   for (int depth = 0; depth < 64 && !current.empty(); ++depth) {
     const Cell* group = ctx.page().find(current);
@@ -94,19 +115,51 @@ void fit_group(OpContext& ctx, std::string_view group_id) {
                 content->width + 2 * kGroupPadSide,
                 content->height + kGroupPadTop + kGroupPadBottom};
     fitted.width = std::max(fitted.width, static_cast<double>(utf8_length(name)) * 9 + 80);
-    const double dx = old.x - fitted.x, dy = old.y - fitted.y;
-    if (dx != 0 || dy != 0) {
-      const auto children = ctx.index().children(current);  // copy: updates reorder it
-      for (const auto& child : children) {
-        ctx.edit.update(child, [&](Cell& c) {
-          if (!c.geometry || c.geometry->relative || c.edge) return;
-          c.geometry->x = c.geometry->x.value_or(0) + dx;
-          c.geometry->y = c.geometry->y.value_or(0) + dy;
-        });
-      }
-    }
-    place_cell(ctx, current, fitted.x, fitted.y, std::pair{fitted.width, fitted.height});
+    set_group_box(ctx, current, old, fitted);
+    if (!outer_groups) return;
     current = parent_group(ctx, current);
+  }
+}
+
+bool grow_group(OpContext& ctx, const std::string& group_id, std::span<const Rect> rects) {
+  const Cell* group = ctx.page().find(group_id);
+  if (group == nullptr || ctx.index().kind(group_id) != CellKind::group) return false;
+  const Rect old = absolute_rect(ctx.page(), *group);
+  Rect box = old;
+  for (const Rect& r : rects)
+    box = box.united(Rect{r.x - kGroupPadSide, r.y - kGroupPadTop, r.width + 2 * kGroupPadSide,
+                          r.height + kGroupPadTop + kGroupPadBottom});
+  if (box == old) return false;
+  set_group_box(ctx, group_id, old, box);
+  return true;
+}
+
+void translate_cells(OpContext& ctx, const std::vector<std::string>& ids, double dx, double dy) {
+  std::unordered_set<std::string> moving(ids.begin(), ids.end());
+  for (const auto& id : ids) {
+    const Rect r = bounds_of(ctx, id);
+    place_cell(ctx, id, r.x + dx, r.y + dy);
+  }
+  std::unordered_set<std::string> seen;
+  for (const auto& id : ids) {
+    const auto edges = ctx.index().incident_edges(id);  // copy: updates reorder it
+    for (const auto& edge_id : edges) {
+      if (!seen.insert(edge_id).second) continue;
+      const auto* entry = ctx.index().entry(edge_id);
+      if (entry == nullptr) continue;
+      const bool both = moving.contains(entry->source) && moving.contains(entry->target);
+      ctx.edit.update(edge_id, [&](Cell& edge) {
+        if (!edge.geometry || !edge.geometry->points) return;
+        if (both) {
+          for (auto& point : *edge.geometry->points) {
+            point.x = point.x_or_zero() + dx;
+            point.y = point.y_or_zero() + dy;
+          }
+        } else {
+          edge.geometry->points.reset();
+        }
+      });
+    }
   }
 }
 

@@ -41,37 +41,6 @@ std::string unit_of(const OpContext& ctx, const std::string& id) {
   return unit;
 }
 
-// Moves every cell in `ids` by (dx, dy), translating the waypoints of edges both of whose ends
-// move and dropping those of edges only one end of which moves (they would be stale).
-void translate(OpContext& ctx, const std::vector<std::string>& ids, double dx, double dy) {
-  std::unordered_set<std::string> moving(ids.begin(), ids.end());
-  for (const auto& id : ids) {
-    const Rect r = bounds_of(ctx, id);
-    place_cell(ctx, id, r.x + dx, r.y + dy);
-  }
-  std::unordered_set<std::string> seen;
-  for (const auto& id : ids) {
-    const auto edges = ctx.index().incident_edges(id);  // copy: updates reorder it
-    for (const auto& edge_id : edges) {
-      if (!seen.insert(edge_id).second) continue;
-      const auto* entry = ctx.index().entry(edge_id);
-      if (entry == nullptr) continue;
-      const bool both = moving.contains(entry->source) && moving.contains(entry->target);
-      ctx.edit.update(edge_id, [&](Cell& edge) {
-        if (!edge.geometry || !edge.geometry->points) return;
-        if (both) {
-          for (auto& point : *edge.geometry->points) {
-            point.x = point.x_or_zero() + dx;
-            point.y = point.y_or_zero() + dy;
-          }
-        } else {
-          edge.geometry->points.reset();
-        }
-      });
-    }
-  }
-}
-
 // Pushes units that overlap the moved ones downstream (in the page's flow direction), in up to
 // five waves. Returns how many units moved.
 std::size_t ripple(OpContext& ctx, const std::vector<std::string>& moved) {
@@ -104,7 +73,7 @@ std::size_t ripple(OpContext& ctx, const std::vector<std::string>& moved) {
           if (u.center_y() < p.center_y()) continue;
           dy = p.bottom() + kRippleGap - u.y;
         }
-        translate(ctx, {unit}, dx, dy);
+        translate_cells(ctx, {unit}, dx, dy);
         shifted.insert(unit);
         next.push_back(unit);
       }
@@ -215,7 +184,7 @@ core::Result<void> verb_move(OpContext& ctx) {
     if (!parsed) return parsed.error();
     strict = *parsed;
   }
-  translate(ctx, ids, x - box.x, y - box.y);
+  translate_cells(ctx, ids, x - box.x, y - box.y);
   after_geometry_change(ctx, ids);
   const std::size_t shifted = strict ? 0 : ripple(ctx, ids);
   const std::string tail =
@@ -325,7 +294,7 @@ core::Result<void> verb_align(OpContext& ctx) {
     if (mode == "bottom") y = all.bottom() - r.height;
     if (mode == "center") x = mean - r.width / 2;
     if (mode == "middle") y = mean - r.height / 2;
-    translate(ctx, {id}, x - r.x, y - r.y);
+    translate_cells(ctx, {id}, x - r.x, y - r.y);
   }
   after_geometry_change(ctx, ids);
   ctx.lines.push_back(core::bulk("aligned " + core::plural(ids.size(), "shape") + " " + mode));
@@ -365,7 +334,7 @@ core::Result<void> verb_distribute(OpContext& ctx) {
   for (const auto& id : ids) {
     const Rect r = bounds_of(ctx, id);
     const double pos = std::round(cursor);
-    translate(ctx, {id}, horizontal ? pos - r.x : 0, horizontal ? 0 : pos - r.y);
+    translate_cells(ctx, {id}, horizontal ? pos - r.x : 0, horizontal ? 0 : pos - r.y);
     cursor += (horizontal ? r.width : r.height) + step;
   }
   after_geometry_change(ctx, ids);

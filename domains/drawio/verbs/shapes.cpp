@@ -12,7 +12,6 @@
 namespace fcp::drawio {
 namespace {
 
-constexpr double kGap = 60;
 constexpr double kMaxAutoWidth = 480;
 
 // What `add` makes: the draw.io style, default size and FCP type name of a TYPE token.
@@ -122,98 +121,13 @@ core::Result<ShapeKind> kind_for(const OpContext& ctx, std::string_view token, b
                           std::move(hints));
 }
 
-// The top-left for a new w×h shape next to `ref` in direction `dir`.
-std::pair<double, double> beside(const Rect& ref, data::Direction8 dir, double w, double h) {
-  using D = data::Direction8;
-  switch (dir) {
-    case D::above:
-      return {ref.center_x() - w / 2, ref.y - kGap - h};
-    case D::left:
-      return {ref.x - kGap - w, ref.center_y() - h / 2};
-    case D::right:
-      return {ref.right() + kGap, ref.center_y() - h / 2};
-    case D::below_right:
-      return {ref.right() + kGap, ref.bottom() + kGap};
-    case D::below_left:
-      return {ref.x - kGap - w, ref.bottom() + kGap};
-    case D::above_right:
-      return {ref.right() + kGap, ref.y - kGap - h};
-    case D::above_left:
-      return {ref.x - kGap - w, ref.y - kGap - h};
-    case D::below:
-      break;
+// Whether a group holds a shape or group (O(1) unless it holds mostly edges and badges).
+bool has_members(const OpContext& ctx, const std::string& group_id) {
+  for (const auto& child : ctx.index().children(group_id)) {
+    const CellKind kind = ctx.index().kind(child);
+    if (kind == CellKind::shape || kind == CellKind::group) return true;
   }
-  return {ref.center_x() - w / 2, ref.bottom() + kGap};
-}
-
-core::Result<data::Direction8> direction_param(const OpContext& ctx) {
-  const std::string* dir = ctx.op.param("dir");
-  if (dir == nullptr) return data::Direction8::below;
-  if (auto parsed = data::parse_direction(*dir)) return *parsed;
-  return core::make_error("unknown dir:" + *dir +
-                              " — use below, above, left, right, below-right, below-left, "
-                              "above-right or above-left",
-                          {"dir:below", "dir:right"});
-}
-
-// A shape's name for one line of a reply: its label's lines joined, at most 40 characters.
-std::string one_line_name(const OpContext& ctx, std::string_view id) {
-  std::string name = display_name(ctx.doc, id);
-  std::replace(name.begin(), name.end(), '\n', ' ');
-  std::replace(name.begin(), name.end(), '\r', ' ');
-  std::size_t chars = 0;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    if ((static_cast<unsigned char>(name[i]) & 0xC0U) == 0x80U) continue;  // inside a character
-    if (++chars > 40) return name.substr(0, i) + "…";
-  }
-  return name;
-}
-
-// Where a new shape goes: at:, near:/dir:, inside in:, below the latest shape, or (200,200).
-// When the op named no place, `default_note` says which default decided it.
-core::Result<std::pair<double, double>> choose_position(const OpContext& ctx, double w, double h,
-                                                        const std::string& group_id,
-                                                        std::string& default_note) {
-  if (const std::string* at = ctx.op.param("at")) {
-    if (auto region = data::parse_region(*at))
-      return region_position(ctx, region->first, region->second, w, h);
-    return parse_xy(*at, "at");
-  }
-  auto dir = direction_param(ctx);
-  if (!dir) return dir.error();
-  if (const std::string* near = ctx.op.param("near")) {
-    auto ref = resolve_shape_or_group(ctx, *near);
-    if (!ref) return ref.error();
-    auto [x, y] = beside(bounds_of(ctx, *ref), *dir, w, h);
-    return std::pair{std::round(x), std::round(y)};
-  }
-  std::string anchor;
-  if (!group_id.empty()) {
-    std::uint64_t best = 0;
-    for (const auto& member : group_members(ctx, group_id)) {
-      if (ctx.index().touched_at(member) >= best) {
-        best = ctx.index().touched_at(member);
-        anchor = member;
-      }
-    }
-    if (anchor.empty()) {
-      const Rect g = bounds_of(ctx, group_id);
-      default_note = "placed at the top of " + one_line_name(ctx, group_id);
-      return std::pair{g.x + 40, g.y + 50};
-    }
-  } else {
-    anchor = ctx.index().latest_shape();
-  }
-  if (anchor.empty()) {
-    default_note = "placed at 200,200, the first shape's default";
-    return std::pair{200.0, 200.0};
-  }
-  const std::string* dir_text = ctx.op.param("dir");
-  std::string side = dir_text ? core::to_lower(*dir_text) : std::string("below");
-  if (side != "below" && side != "above") side += " of";
-  default_note = "placed " + side + " " + one_line_name(ctx, anchor) + ", the latest shape";
-  auto [x, y] = beside(bounds_of(ctx, anchor), *dir, w, h);
-  return std::pair{std::round(x), std::round(y)};
+  return false;
 }
 
 std::pair<double, double> badge_offset(std::string_view position, double shape_w, double shape_h,
@@ -329,11 +243,9 @@ core::Result<void> verb_add(OpContext& ctx) {
       if (base != nullptr || kind->custom) w = std::max(w, std::min(needed, kMaxAutoWidth));
     }
     // Numbered copies stack below the previous one; the first goes where the params say.
-    std::string default_note;
-    auto position = n == 1 ? choose_position(ctx, w, h, group_id, default_note)
-                           : core::Result<std::pair<double, double>>(
-                                 beside(bounds_of(ctx, previous), data::Direction8::below, w, h));
-    if (!position) return position.error();
+    auto place = place_new_shape(ctx, w, h, parent, previous);
+    if (!place) return place.error();
+    const bool first_member = !group_id.empty() && !has_members(ctx, group_id);
     Cell cell;
     cell.id = ctx.doc.allocate_id();
     cell.style = Style::parse(kind->base_style);
@@ -346,17 +258,26 @@ core::Result<void> verb_add(OpContext& ctx) {
     cell.parent = parent;
     auto [ox, oy] = child_origin(ctx.page(), parent);
     cell.geometry = Geometry{};
-    cell.geometry->x = position->first - ox;
-    cell.geometry->y = position->second - oy;
+    cell.geometry->x = place->x - ox;
+    cell.geometry->y = place->y - oy;
     cell.geometry->width = w;
     cell.geometry->height = h;
     const std::string id = ctx.edit.insert(std::move(cell)).id;
     previous = id;
     if (!kind->badge.empty()) add_badge_cell(ctx, id, kind->badge, "top-right");
-    if (!group_id.empty()) fit_group(ctx, group_id);
+    std::vector<std::string> moved;
+    if (!group_id.empty()) {
+      moved = make_room(ctx, group_id, id, first_member, place->dir);
+      // What moved aside was changed after the new shape: it is the latest again.
+      if (!moved.empty()) ctx.edit.update(id, [](Cell&) {});
+    }
     std::string text = shape_text(ctx.doc, ctx.page(), *ctx.page().find(id));
-    if (!default_note.empty()) text += " (no at:/near: given: " + default_note + ")";
+    if (!place->note.empty()) text += " (" + place->note + ")";
     ctx.lines.push_back(core::created(text));
+    if (!moved.empty())
+      ctx.lines.push_back(core::detail_line(one_line(display_name(ctx.doc, group_id)) +
+                                            " grew: moved " + names_of(ctx, moved) +
+                                            " out of the way"));
   }
   return {};
 }

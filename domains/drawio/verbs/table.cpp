@@ -36,13 +36,19 @@ void add_shape_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"add", "[TYPE] LABEL", "shapes",
                      "create shapes (TYPE optional: inferred from the label)"}
                 .with(key("theme", "T"))
-                .with(key("near", "REF", "place beside this shape"))
-                .with(choice_key("dir", kDirections, "with near:"))
-                .with(key("at", "X,Y|REGION"))
+                .with(key("near", "REF",
+                          "beside this shape or group; the first free slot further in dir: "
+                          "when taken"))
+                .with(choice_key("dir", kDirections,
+                                 "from near: or the latest shape; default: the page's flow"))
+                .with(key("at", "X,Y|REGION", "exactly there, even on another shape (warned)"))
                 .with(key("size", "WxH"))
                 .with(key("label", "\"Display\"", "display text when LABEL is a short name"))
-                .with(key("in", "GROUP"))
-                .with(integer_key("count", "N", "numbered copies").between(1, 1000))
+                .with(key("in", "GROUP",
+                          "below its latest member; the group grows and moves what it would "
+                          "cover out of its way"))
+                .with(integer_key("count", "N", "numbered copies, each below the one before")
+                          .between(1, 1000))
                 .example("add svc Auth theme:blue near:Gateway dir:right"),
             verb_add);
   verbs.add(VerbSpec{"remove", "REF|@SELECTOR|GROUP…", "shapes", "delete shapes with their edges"}

@@ -11,6 +11,7 @@
 
 #include "core/domain.hpp"
 #include "core/response.hpp"
+#include "domains/drawio/data/regions.hpp"
 #include "domains/drawio/document.hpp"
 #include "domains/drawio/references.hpp"
 
@@ -75,12 +76,41 @@ void place_cell(OpContext& ctx, std::string_view id, double x, double y,
 std::string parent_group(const OpContext& ctx, std::string_view id);
 // Shapes and groups directly inside a group.
 std::vector<std::string> group_members(const OpContext& ctx, std::string_view group_id);
-// Grows/shrinks a group (and the groups around it) to fit its members with padding, keeping
-// the members where they are on the page.
-void fit_group(OpContext& ctx, std::string_view group_id);
+// Grows/shrinks a group (and the groups around it unless `outer_groups` is false) to fit its
+// members with padding, keeping the members where they are on the page. O(members).
+void fit_group(OpContext& ctx, std::string_view group_id, bool outer_groups = true);
+// Grows a group (never shrinks it) to hold the absolute boxes `rects` with fit_group's padding,
+// keeping its members where they are on the page; true when it changed. O(1) unless the group
+// grows left or up (its members' coordinates then shift).
+bool grow_group(OpContext& ctx, const std::string& group_id, std::span<const Rect> rects);
+// Moves every cell in `ids` by (dx, dy), translating the waypoints of edges both of whose ends
+// move and dropping those of edges only one end of which moves (they would be stale).
+void translate_cells(OpContext& ctx, const std::vector<std::string>& ids, double dx, double dy);
 // Removes a shape with its badges and every edge attached to it; returns the removed edges'
 // "src->tgt" names for the reply.
 std::vector<std::string> remove_shape(OpContext& ctx, std::string_view id);
+
+// ---- placement (placement.cpp) -------------------------------------------------------------
+// Where `add` puts a new w×h shape whose parent will be `parent` (a layer or a group): at: as
+// written; else beside its reference — near:, else the latest shape (in the group, with a
+// group parent), else the group's top or 200,200 — in dir: (default: the page's flow
+// direction, below), and when something is within 30 px of that slot, further that way to the
+// first free one. `previous`: a numbered copy goes below the copy before it.
+struct NewShapePlace {
+  double x = 0, y = 0;  // absolute top-left
+  std::string note;     // what decided the place, when the op did not say it: for the reply
+  data::Direction8 dir = data::Direction8::below;  // the direction it went (groups grow that way)
+};
+core::Result<NewShapePlace> place_new_shape(const OpContext& ctx, double w, double h,
+                                            const std::string& parent, const std::string& previous);
+// After `shape_id` went into group `group_id`: the group grows to hold it (fits it when it was
+// its first member) and so do the groups around it; what a grown group now covers in its frame
+// moves out of its way, in the direction it grew. Returns what moved, for the reply.
+std::vector<std::string> make_room(OpContext& ctx, const std::string& group_id,
+                                   const std::string& shape_id, bool first_member,
+                                   data::Direction8 dir);
+// "A, B, … 3 more": cells' one-line names for a reply.
+std::string names_of(const OpContext& ctx, const std::vector<std::string>& ids);
 
 // Adds a badge (a small labelled child shown at `position` of the shape); returns its id.
 std::string make_badge(OpContext& ctx, const std::string& shape_id, const std::string& text,
