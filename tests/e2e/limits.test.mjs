@@ -43,7 +43,10 @@ describe('resource limits of the real daemon', { timeout: 90_000 }, () => {
       }
       await new Promise((r) => setTimeout(r, 1000));
       const grown = rssMiB(shared.daemon.pid) - before;
-      assert.ok(grown < 200, `daemon grew by ${grown.toFixed(0)} MiB for ${written} pipelined calls`);
+      // A sanitizer build keeps freed memory in quarantine (256 MiB by default); before the
+      // bound on calls in flight the release daemon grew by about 800 MiB here.
+      const bound = process.env.FCP_SANITIZE === 'ON' ? 600 : 200;
+      assert.ok(grown < bound, `daemon grew by ${grown.toFixed(0)} MiB for ${written} pipelined calls`);
     } finally {
       client.close();
     }

@@ -174,8 +174,9 @@ TEST_F(TcpTest, AtTheConnectionLimitTheConnectionIdleLongestMakesRoom) {
   auto newer = client();
   newer.send("second\n");
   EXPECT_EQ(newer.read_line(), "second");
-  // The server counts a connection idle once it has seen its reply written: give it that time.
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // The server counts a connection idle once it has seen its reply written: give it that time
+  // (generously: sanitizer builds under a loaded machine are slow).
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
   auto third = client();
   third.send("third\n");
   EXPECT_EQ(third.read_line(), "third");
