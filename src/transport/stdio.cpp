@@ -213,7 +213,7 @@ class StdioChannel final : public LineChannel {
 
 StdioTransport::StdioTransport(boost::asio::io_context& io, mcp::ConnectionFactory& factory,
                                Limits limits, int in_fd, int out_fd)
-    : io_(io), factory_(factory), limits_(limits), in_fd_(in_fd), out_fd_(out_fd) {}
+    : io_(io), factory_(factory), limits_(std::move(limits)), in_fd_(in_fd), out_fd_(out_fd) {}
 
 StdioTransport::~StdioTransport() {
   stop();

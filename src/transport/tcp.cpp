@@ -253,7 +253,7 @@ TcpServer::TcpServer(boost::asio::io_context& io, mcp::ConnectionFactory& factor
     : io_(io),
       factory_(factory),
       endpoint_(std::move(endpoint)),
-      limits_(limits),
+      limits_(std::move(limits)),
       peers_(std::make_shared<LiveSet<TcpPeer>>()) {}
 
 TcpServer::~TcpServer() {
