@@ -94,6 +94,7 @@ void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(
       VerbSpec{"style", "REF|@SEL|GROUP [bold] [italic] [dashed]… | SRC -> TGT", "appearance",
                "colours, fonts, flags, draw.io keys; edges too"}
+          .through_keys()
           .with(color_key("fill"))
           .with(color_key("stroke").also({"color"}))
           .with(color_key("font").also({"font-color", "fontColor"}))
@@ -204,6 +205,7 @@ void add_structure_verbs(core::VerbTable<OpContext>& verbs) {
 void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"modify", "REF|@SEL | SRC -> TGT", "universal",
                      "set any property in place (shapes, groups, edges)"}
+                .through_keys()
                 .with(key("label", "\"text\""))
                 .with(key("alias", "NAME"))
                 .with(number_key("x"))

@@ -169,6 +169,7 @@ void add_editing_verbs(core::VerbTable<OpContext>& verbs) {
                 .example("quantize @track:Lead grid:8n strength:50"),
             verb_quantize);
   verbs.add(VerbSpec{"modify", "@SELECTORS…", "editing", "set note fields"}
+                .through_keys()
                 .with(key("pitch", "P"))
                 .with(vel_key())
                 .with(dur_key())
