@@ -359,6 +359,20 @@ TEST_F(ContractSession, QueryWordsRefuseUndeclaredKeys) {
   EXPECT_FALSE(session_.run_query("diff v1").is_error);
 }
 
+TEST_F(ContractSession, UnknownQueryWordsAreFixedInTheQueryAsWritten) {
+  ops({"add A"});
+  auto synonym = session_.run_query("cards @recent");
+  EXPECT_TRUE(synonym.is_error);
+  EXPECT_NE(synonym.text.find("! unknown query \"cards\"; queries: map, list,"), std::string::npos)
+      << synonym.text;
+  EXPECT_NE(synonym.text.find("\n  try: list @recent"), std::string::npos) << synonym.text;
+  auto typo = session_.run_query("descrbe A");
+  EXPECT_NE(typo.text.find("\n  try: describe A"), std::string::npos) << typo.text;
+  EXPECT_FALSE(session_.run_query("describe A").is_error);
+  auto unrelated = session_.run_query("zzzzzz A");
+  EXPECT_EQ(unrelated.text.find("try:"), std::string::npos) << unrelated.text;
+}
+
 TEST_F(ContractSession, SessionCommandsRefuseUndeclaredKeys) {
   auto reply = session_.run_session("save as:out.deck format:text", {}).reply;
   EXPECT_TRUE(reply.is_error);
