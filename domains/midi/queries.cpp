@@ -592,7 +592,7 @@ core::Result<std::string> find_selected(const Song& song, const Query& query,
       return core::make_error("find takes a pitch or selectors, not both",
                               {query.with(i, "@pitch:" + core::quote_token(query[i]))});
     }
-    selectors.push_back(core::parse_selector(query[i]));
+    core::append_selectors(selectors, query[i], query.tokens[i].value_quoted);
     written += " " + query[i];
   }
   auto selection = select_events(song, selectors, log, written, Asker::query);

@@ -96,7 +96,7 @@ void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
                "colours, fonts, flags, draw.io keys; edges too"}
           .through_keys()
           .with(color_key("fill"))
-          .with(color_key("stroke").also({"color"}))
+          .with(color_key("stroke"))
           .with(color_key("font").also({"font-color", "fontColor"}))
           .with(number_key("fontSize").between(1, 500).also({"font-size"}))
           .with(key("font-family", "NAME").also({"fontFamily"}))
