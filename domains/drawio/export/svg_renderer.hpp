@@ -35,7 +35,10 @@ struct RenderedSvg {
 // flipH/flipV (mxGraph's core shapes, draw.io's built-in shapes such as or, xor, tape, callout,
 // folder, umlLifeline; the common flowchart, logic-gate, BPMN, UML and basic library shapes;
 // inline stencil(…) shapes from their XML; data: URI images), text cells and containers; other
-// stencils (shape=mxgraph.*) and image URLs as a labelled placeholder box; edges as polylines from
+// stencils (shape=mxgraph.*) and image URLs as a labelled placeholder box. Left out of shapes that
+// are drawn: BPMN task markers and event/gateway symbols other than message, timer, terminate,
+// exclusive, parallel, inclusive and complex; aws4 group icons; images and include-shape inside
+// inline stencils. Edges as polylines from
 // source perimeter through waypoints to target perimeter (exit/entry constraints, orthogonal/elbow
 // routing, rounded and curved), arrowheads per startArrow/endArrow; labels as <text>/<tspan> lines
 // with HTML reduced to text. No <foreignObject>, no external references. Hostile values are
