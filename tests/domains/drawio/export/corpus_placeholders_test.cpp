@@ -62,5 +62,32 @@ TEST(ExportCorpus, PlaceholdersAreReportedAndFewerThanBefore) {
   EXPECT_LE(total, kPlaceholdersBefore);
 }
 
+// The complaint of issue 13: a threat model's attack-tree gates (shape=xor;direction=north) came
+// out as rectangles. They are drawn as xor outlines turned north, and nothing on the page is a
+// placeholder.
+TEST(ExportCorpus, ThreatModelGatesAreDrawnAsGates) {
+  const fs::path path = testing::source_dir() / ".." / "shared" / "corpus" / "drawio" /
+                        "jgraph__drawio-diagrams__threat-modelling.drawio";
+  if (!fs::exists(path)) GTEST_SKIP() << "no corpus file " << path;
+  auto diagram = read_drawio(testing::read_file(path));
+  ASSERT_TRUE(diagram.has_value()) << diagram.error().message;
+  std::size_t gates = 0;
+  for (const Page& page : diagram->pages()) {
+    auto rendered = render_svg_report(page);
+    if (!rendered) continue;
+    EXPECT_TRUE(rendered->placeholders.empty()) << page.name();
+    // An xor outline ends with the curved back, "Q … Z", inside a north turn.
+    for (std::size_t at = rendered->svg.find("<g transform=\"rotate(270 "); at != std::string::npos;
+         at = rendered->svg.find("<g transform=\"rotate(270 ", at + 1)) {
+      const std::size_t end = rendered->svg.find("</g>", at);
+      const std::string_view group = std::string_view(rendered->svg).substr(at, end - at);
+      if (group.find(" Q ") != std::string_view::npos &&
+          group.find(" Z\"") != std::string_view::npos)
+        ++gates;
+    }
+  }
+  EXPECT_EQ(gates, 5u);
+}
+
 }  // namespace
 }  // namespace fcp::drawio::render

@@ -29,6 +29,10 @@ struct ShapeCase {
   const char* expected;  // a fragment of the SVG
 };
 
+void PrintTo(const ShapeCase& shape, std::ostream* out) {
+  *out << shape.style;
+}
+
 class NativeShape : public ::testing::TestWithParam<ShapeCase> {};
 
 TEST_P(NativeShape, DrawsItsOutlineAndIsNoPlaceholder) {
