@@ -34,7 +34,8 @@ struct RenderedSvg {
 // (each cell before its children), vertex shapes drawn natively with rotation, direction and
 // flipH/flipV (mxGraph's core shapes, draw.io's built-in shapes such as or, xor, tape, callout,
 // folder, umlLifeline; the common flowchart, logic-gate, BPMN, UML and basic library shapes;
-// inline stencil(…) shapes from their XML; data: URI images), text cells and containers; other
+// inline stencil(…) shapes from their XML; the vendored draw.io stencil libraries of
+// svg_stencil_library.hpp; data: URI images), text cells and containers; other
 // stencils (shape=mxgraph.*) and image URLs as a labelled placeholder box. Left out of shapes that
 // are drawn: BPMN task markers and event/gateway symbols other than message, timer, terminate,
 // exclusive, parallel, inclusive and complex; aws4 group icons; images and include-shape inside

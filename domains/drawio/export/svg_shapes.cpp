@@ -4,6 +4,7 @@
 #include <array>
 
 #include "domains/drawio/export/svg_shape_parts.hpp"
+#include "domains/drawio/export/svg_stencil_library.hpp"
 
 namespace fcp::drawio::render::detail {
 namespace {
@@ -395,13 +396,20 @@ void write_rhombus(ShapeContext& shape) {
 bool write_vertex_shape(SvgWriter& svg, const Cell& cell, const StyleView& style, const Box& box) {
   if (box.w <= 0 && box.h <= 0) return false;
   const std::string_view name = style.shape();
-  const ShapeEntry* entry = name.starts_with("stencil(") ? nullptr : find_shape(name);
-  const bool directed = entry != nullptr ? entry->directed : name.starts_with("stencil(");
+  const bool inline_stencil = name.starts_with("stencil(");
+  // draw.io's own stencil files first: where a library shape is drawn natively below, the
+  // vendored stencil is the more faithful drawing.
+  const pugi::xml_node vendored =
+      name.starts_with("mxgraph.") ? vendored_stencil(name) : pugi::xml_node();
+  const ShapeEntry* entry = inline_stencil || vendored ? nullptr : find_shape(name);
+  const bool directed = entry != nullptr ? entry->directed : inline_stencil || vendored;
   ShapeContext shape{svg, cell, style, local_box(style, box, directed), vertex_paint(svg, style)};
   const std::string transform = shape_transform(style, box, directed);
   if (!transform.empty()) svg.start("g").attr("transform", transform).open();
-  if (name.starts_with("stencil(")) {
+  if (inline_stencil) {
     write_inline_stencil(shape);
+  } else if (vendored) {
+    write_stencil_shape(shape, vendored);
   } else if (entry != nullptr) {
     entry->write(shape);
   } else if (name.starts_with("mxgraph.")) {

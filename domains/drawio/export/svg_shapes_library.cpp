@@ -83,22 +83,22 @@ void annotation(ShapeContext& s) {
 
 // ---- logic gates (mxgraph.electrical.logic_gates.*) ------------------------------------------
 
-enum class Gate { kAnd, kOr, kXor, kBuffer };
+enum class Gate { and_gate, or_gate, xor_gate, buffer };
 
 // A gate body between x0 and x1 of the box (the leads outside it), facing east.
 void gate_body(ShapeContext& s, Gate gate, double x0, double x1) {
   const double x = s.b.x + x0, y = s.b.y, w = x1 - x0, h = s.b.h;
   PathData d;
-  if (gate == Gate::kAnd) {
+  if (gate == Gate::and_gate) {
     d.move(x, y).line(x + w / 2, y).arc(w / 2, h / 2, true, x + w / 2, y + h).line(x, y + h);
-  } else if (gate == Gate::kBuffer) {
+  } else if (gate == Gate::buffer) {
     d.move(x, y).line(x + w, y + h / 2).line(x, y + h);
   } else {
     d.move(x, y).quad(x + w * 0.75, y, x + w, y + h / 2).quad(x + w * 0.75, y + h, x, y + h);
     d.quad(x + w * 0.3, y + h / 2, x, y);
   }
   write_path(s.svg, d.close(), s.paint);
-  if (gate == Gate::kXor) {
+  if (gate == Gate::xor_gate) {
     PathData back;
     back.move(x - w * 0.1, y).quad(x + w * 0.2, y + h / 2, x - w * 0.1, y + h);
     write_path(s.svg, back, s.paint, false);
@@ -111,7 +111,7 @@ void gate(ShapeContext& s, Gate kind, bool negated, int inputs) {
   for (int i = 1; i <= inputs; ++i) {
     const double at = h * i / (inputs + 1);
     write_polyline(
-        s, {{0, at}, {lead + (kind == Gate::kAnd || kind == Gate::kBuffer ? 0 : w * 0.05), at}});
+        s, {{0, at}, {lead + (kind == Gate::and_gate || kind == Gate::buffer ? 0 : w * 0.05), at}});
   }
   gate_body(s, kind, lead, w - lead - bubble);
   if (negated) {
@@ -125,7 +125,7 @@ void gate(ShapeContext& s, Gate kind, bool negated, int inputs) {
 
 void logic_gate(ShapeContext& s) {
   const std::string_view op = s.style.text("operation", "and");
-  const Gate kind = op == "or" ? Gate::kOr : op == "xor" ? Gate::kXor : Gate::kAnd;
+  const Gate kind = op == "or" ? Gate::or_gate : op == "xor" ? Gate::xor_gate : Gate::and_gate;
   const int inputs = static_cast<int>(std::clamp(s.style.number("numInputs", 2), 1.0, 16.0));
   gate(s, kind, s.style.flag("negating", false), inputs);
 }
@@ -328,6 +328,21 @@ void door(ShapeContext& s, bool left) {
   write_path(s.svg, d, s.paint, false);
 }
 
+// Stairs: treads every 25 px and an arrow along the middle (at least 50 px long).
+void stairs(ShapeContext& s) {
+  const double w = std::max(s.b.w, 50.0), h = s.b.h, step = 25;
+  const Box all = s.b;
+  s.b.w = w;
+  write_rect(s, 0);
+  PathData d;
+  for (double at = step; at < w && at < 1000 * step; at += step)
+    d.move(all.x + at, all.y).line(all.x + at, all.y + h);
+  d.move(all.x, all.y + h / 2).line(all.x + w, all.y + h / 2);
+  d.move(all.x + w - step, all.y).line(all.x + w, all.y + h / 2).line(all.x + w - step, all.y + h);
+  write_path(s.svg, d, s.paint, false);
+  s.b = all;
+}
+
 // ---- frames and cards ------------------------------------------------------------------------
 
 double corner_radius(const ShapeContext& s) {
@@ -401,21 +416,21 @@ constexpr std::array kLibrary = {
     // logic gates
     ShapeEntry{"mxgraph.electrical.logic_gates.logic_gate", logic_gate},
     ShapeEntry{"mxgraph.electrical.logic_gates.and",
-               [](ShapeContext& s) { gate(s, Gate::kAnd, false, 2); }},
+               [](ShapeContext& s) { gate(s, Gate::and_gate, false, 2); }},
     ShapeEntry{"mxgraph.electrical.logic_gates.nand",
-               [](ShapeContext& s) { gate(s, Gate::kAnd, true, 2); }},
+               [](ShapeContext& s) { gate(s, Gate::and_gate, true, 2); }},
     ShapeEntry{"mxgraph.electrical.logic_gates.or",
-               [](ShapeContext& s) { gate(s, Gate::kOr, false, 2); }},
+               [](ShapeContext& s) { gate(s, Gate::or_gate, false, 2); }},
     ShapeEntry{"mxgraph.electrical.logic_gates.nor",
-               [](ShapeContext& s) { gate(s, Gate::kOr, true, 2); }},
+               [](ShapeContext& s) { gate(s, Gate::or_gate, true, 2); }},
     ShapeEntry{"mxgraph.electrical.logic_gates.xor",
-               [](ShapeContext& s) { gate(s, Gate::kXor, false, 2); }},
+               [](ShapeContext& s) { gate(s, Gate::xor_gate, false, 2); }},
     ShapeEntry{"mxgraph.electrical.logic_gates.xnor",
-               [](ShapeContext& s) { gate(s, Gate::kXor, true, 2); }},
+               [](ShapeContext& s) { gate(s, Gate::xor_gate, true, 2); }},
     ShapeEntry{"mxgraph.electrical.logic_gates.buffer",
-               [](ShapeContext& s) { gate(s, Gate::kBuffer, false, 1); }},
+               [](ShapeContext& s) { gate(s, Gate::buffer, false, 1); }},
     ShapeEntry{"mxgraph.electrical.logic_gates.inverter",
-               [](ShapeContext& s) { gate(s, Gate::kBuffer, true, 1); }},
+               [](ShapeContext& s) { gate(s, Gate::buffer, true, 1); }},
     // BPMN
     ShapeEntry{"mxgraph.bpmn.task", bpmn_task},
     ShapeEntry{"mxgraph.bpmn.event", bpmn_event},
@@ -437,6 +452,7 @@ constexpr std::array kLibrary = {
     ShapeEntry{"mxgraph.floorplan.window", window},
     ShapeEntry{"mxgraph.floorplan.doorLeft", [](ShapeContext& s) { door(s, true); }},
     ShapeEntry{"mxgraph.floorplan.doorRight", [](ShapeContext& s) { door(s, false); }},
+    ShapeEntry{"mxgraph.floorplan.stairs", stairs},
     // frames, cards, markup
     ShapeEntry{"mxgraph.aws4.group", frame},
     ShapeEntry{"mxgraph.aws4.groupCenter", frame},

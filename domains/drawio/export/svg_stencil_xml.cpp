@@ -1,16 +1,19 @@
-// Inline stencils (shape=stencil(…)): draw.io's stencil XML, stored in the style as base64 of
-// raw DEFLATE of the URI-encoded XML, drawn the way mxStencil reads the format: a <shape> of w×h
-// units scaled into the box (aspect="fixed" keeps its proportions, centred), whose <background>
-// and <foreground> hold drawing ops (path, rect, roundrect, ellipse, text) painted by fill,
-// stroke and fillstroke with the state ops (colours, stroke width, dashes, alpha, save/restore).
+// Stencil XML drawn the way mxStencil reads the format: a <shape> of w×h units (100 when not
+// given) scaled into the box (aspect="fixed" keeps its proportions, centred), whose <background>
+// and <foreground> hold drawing ops (path, rect, roundrect, ellipse, text, include-shape of a
+// vendored stencil) painted by fill, stroke and fillstroke with the state ops (colours, stroke
+// width, dashes, alpha, save/restore). Inline stencils (shape=stencil(…)) store it in the style
+// as base64 of raw DEFLATE of the URI-encoded XML.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <pugixml.hpp>
 #include <string>
 #include <vector>
 
 #include "domains/drawio/export/svg_shape_parts.hpp"
+#include "domains/drawio/export/svg_stencil_library.hpp"
 #include "domains/drawio/io/codec.hpp"
 
 namespace fcp::drawio::render::detail {
@@ -37,12 +40,16 @@ double attr_number(const pugi::xml_node& node, const char* name, double fallback
   return end != text && std::isfinite(value) ? clamp_coordinate(value) : fallback;
 }
 
+constexpr int kMaxIncludeDepth = 4;  // include-shape nesting
+
 class StencilPainter {
  public:
-  StencilPainter(ShapeContext& s, const pugi::xml_node& shape) : s_(s) {
-    const double w0 = attr_number(shape, "w", 0), h0 = attr_number(shape, "h", 0);
-    sx_ = w0 > 0 ? s.b.w / w0 : 1;
-    sy_ = h0 > 0 ? s.b.h / h0 : 1;
+  StencilPainter(ShapeContext& s, const pugi::xml_node& shape, int depth) : s_(s), depth_(depth) {
+    double w0 = attr_number(shape, "w", 100), h0 = attr_number(shape, "h", 100);
+    if (w0 <= 0) w0 = 100;
+    if (h0 <= 0) h0 = 100;
+    sx_ = s.b.w / w0;
+    sy_ = s.b.h / h0;
     x0_ = s.b.x, y0_ = s.b.y;
     if (std::string_view(shape.attribute("aspect").value()) == "fixed") {
       const double k = std::min(sx_, sy_);
@@ -51,9 +58,12 @@ class StencilPainter {
     }
     state_.paint = s.paint;
     const std::string_view width = shape.attribute("strokewidth").value();
-    if (width != "inherit") state_.paint.stroke_width = attr_number(shape, "strokewidth", 1);
+    if (width != "inherit") {
+      state_.paint.stroke_width = attr_number(shape, "strokewidth", 1) * std::min(sx_, sy_);
+    }
     state_.dashed = !s.paint.dash.empty();
     if (state_.dashed) state_.dash_pattern = s.paint.dash;
+    state_.font_size = std::clamp(s.style.number("fontSize", 11), 1.0, 200.0);
   }
 
   void run(const pugi::xml_node& block) {
@@ -80,12 +90,16 @@ class StencilPainter {
     if (name == "stroke") return paint(false, true);
     if (name == "fillstroke") return paint(true, true);
     if (name == "text") return text(op);
+    if (name == "include-shape") return include(op);
     state_op(op, name);
   }
 
   void state_op(const pugi::xml_node& op, std::string_view name) {
     if (name == "fillcolor" || name == "strokecolor" || name == "fontcolor") {
-      const auto color = css_color(op.attribute("color").value());
+      const std::string_view value = op.attribute("color").value();
+      const auto color = value == "fill"     ? std::optional<std::string>(s_.paint.fill)
+                         : value == "stroke" ? std::optional<std::string>(s_.paint.stroke)
+                                             : css_color(value);
       if (!color) return;
       (name == "fillcolor"     ? state_.paint.fill
        : name == "strokecolor" ? state_.paint.stroke
@@ -98,14 +112,14 @@ class StencilPainter {
     } else if (name == "dashed") {
       state_.dashed = std::string_view(op.attribute("dashed").value()) == "1";
     } else if (name == "dashpattern") {
-      state_.dash_pattern = op.attribute("pattern").value();
+      state_.dash_pattern = scaled_pattern(op.attribute("pattern").value());
     } else if (name == "alpha" || name == "fillalpha" || name == "strokealpha") {
       const double a = std::clamp(attr_number(op, "alpha", 1), 0.0, 1.0);
       (name == "alpha"       ? state_.alpha
        : name == "fillalpha" ? state_.fill_alpha
                              : state_.stroke_alpha) = a;
     } else if (name == "fontsize") {
-      state_.font_size = std::clamp(attr_number(op, "size", 12), 1.0, 200.0);
+      state_.font_size = std::clamp(attr_number(op, "size", 12) * std::min(sx_, sy_), 1.0, 200.0);
     } else if (name == "save") {
       if (saved_.size() < kMaxSaved) saved_.push_back(state_);
     } else if (name == "restore") {
@@ -148,7 +162,9 @@ class StencilPainter {
       current_.close();
       return;
     }
-    const double r = std::min(w, h) * std::clamp(attr_number(node, "arcsize", 15), 0.0, 50.0) / 100;
+    double arcsize = std::clamp(attr_number(node, "arcsize", 0), 0.0, 100.0);
+    if (arcsize == 0) arcsize = 15;  // mxConstants.RECTANGLE_ROUNDING_FACTOR
+    const double r = std::min(w, h) * arcsize / 100;
     current_.move(left + r, top).line(left + w - r, top).quad(left + w, top, left + w, top + r);
     current_.line(left + w, top + h - r).quad(left + w, top + h, left + w - r, top + h);
     current_.line(left + r, top + h).quad(left, top + h, left, top + h - r);
@@ -177,9 +193,9 @@ class StencilPainter {
   void text(const pugi::xml_node& node) {
     const std::string_view content = node.attribute("str").value();
     if (content.empty()) return;
-    const std::string_view align = node.attribute("align").value();
-    const std::string_view valign = node.attribute("valign").value();
-    const double size = state_.font_size * std::min(sx_, sy_);
+    const std::string_view align = node.attribute("align").as_string("left");
+    const std::string_view valign = node.attribute("valign").as_string("top");
+    const double size = state_.font_size;
     const double baseline = valign == "top" ? size * 0.8 : valign == "bottom" ? 0 : size * 0.35;
     s_.svg.start("text")
         .attr("x", x(node, "x"))
@@ -195,7 +211,39 @@ class StencilPainter {
     s_.svg.close("text");
   }
 
+  // A vendored stencil drawn into a sub-box with the current colours.
+  void include(const pugi::xml_node& node) {
+    if (depth_ >= kMaxIncludeDepth) return;
+    const pugi::xml_node stencil = vendored_stencil(node.attribute("name").value());
+    if (!stencil) return;
+    ShapeContext part{s_.svg, s_.cell, s_.style,
+                      Box{x(node, "x"), y(node, "y"), std::abs(attr_number(node, "w", 0) * sx_),
+                          std::abs(attr_number(node, "h", 0) * sy_)},
+                      state_.paint};
+    if (part.b.w <= 0 || part.b.h <= 0) return;
+    StencilPainter painter(part, stencil, depth_ + 1);
+    painter.run(stencil.child("background"));
+    painter.run(stencil.child("foreground"));
+  }
+
+  // A dash pattern in stencil units, scaled like mxStencil (by the smaller scale).
+  std::string scaled_pattern(std::string_view pattern) const {
+    std::string out;
+    while (!pattern.empty()) {
+      const std::size_t space = pattern.find(' ');
+      const std::string part(pattern.substr(0, space));
+      pattern = space == std::string_view::npos ? std::string_view() : pattern.substr(space + 1);
+      char* end = nullptr;
+      const double value = std::strtod(part.c_str(), &end);
+      if (part.empty() || end == part.c_str() || !std::isfinite(value)) continue;
+      if (!out.empty()) out += ' ';
+      out += format_number(std::clamp(value * std::min(sx_, sy_), 0.0, 1000.0));
+    }
+    return out.empty() ? std::string("3 3") : out;
+  }
+
   ShapeContext& s_;
+  int depth_ = 0;
   double sx_ = 1, sy_ = 1, x0_ = 0, y0_ = 0;
   StencilState state_;
   std::vector<StencilState> saved_;
@@ -219,6 +267,13 @@ std::string stencil_xml(std::string_view shape) {
 
 }  // namespace
 
+void write_stencil_shape(ShapeContext& s, const pugi::xml_node& stencil) {
+  if (s.b.w <= 0 || s.b.h <= 0) return;
+  StencilPainter painter(s, stencil, 0);
+  painter.run(stencil.child("background"));
+  painter.run(stencil.child("foreground"));
+}
+
 void write_inline_stencil(ShapeContext& s) {
   const std::string xml = stencil_xml(s.style.shape());
   pugi::xml_document doc;
@@ -230,10 +285,7 @@ void write_inline_stencil(ShapeContext& s) {
     s.placeholder = true;
     return;
   }
-  if (s.b.w <= 0 || s.b.h <= 0) return;
-  StencilPainter painter(s, shape);
-  painter.run(shape.child("background"));
-  painter.run(shape.child("foreground"));
+  write_stencil_shape(s, shape);
 }
 
 }  // namespace fcp::drawio::render::detail

@@ -55,7 +55,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "d=\"M 10 20 L 110 20 L 110 57.5 L 60 80 L 10 57.5 Z\""},
         ShapeCase{"shape=umlLifeline", "stroke-dasharray=\"3 3\""},
         ShapeCase{"shape=mxgraph.flowchart.decision", "d=\"M 60 20 L 110 50 L 60 80 L 10 50 Z\""},
-        ShapeCase{"shape=mxgraph.flowchart.terminator", "rx=\"30\""},
+        ShapeCase{"shape=tape", "d=\"M 10 32 Q 35 53.6 60 32 Q 85 10.4 110 32 L 110 68"},
         ShapeCase{"shape=mxgraph.electrical.logic_gates.logic_gate;operation=and",
                   "d=\"M 30 20 L 60 20 A 30 30 0 0 1 60 80 L 30 80 Z\""},
         ShapeCase{"shape=mxgraph.bpmn.gateway2;gwType=parallel",
@@ -142,6 +142,29 @@ TEST(InlineStencil, ThatDoesNotDecodeIsAPlaceholder) {
   const RenderedSvg out = render_one("shape=stencil(bm90IGRlZmxhdGU=)");
   ASSERT_EQ(out.placeholders.size(), 1u);
   EXPECT_EQ(out.placeholders[0].cell_id, "v");
+}
+
+TEST(VendoredStencil, DrawsDrawiosOwnStencilFiles) {
+  // networks.xml, floorplan.xml, electrical/resistors.xml: names as draw.io's registry makes them
+  // (library name, '.', shape name in lower case with '_' for spaces).
+  for (const char* style : {"shape=mxgraph.networks.server", "shape=mxgraph.floorplan.office_chair",
+                            "shape=mxgraph.electrical.resistors.resistor_1;direction=north"}) {
+    const RenderedSvg out = render_one(style);
+    EXPECT_TRUE(out.placeholders.empty()) << style;
+    EXPECT_GE(testing::count(out.svg, "<path "), 2u) << style << out.svg;
+  }
+  EXPECT_NE(render_one("shape=mxgraph.electrical.resistors.resistor_1;direction=north")
+                .svg.find("<g transform=\"rotate(270 60 50)\">"),
+            std::string::npos);
+}
+
+TEST(VendoredStencil, IsIncludedByInlineStencils) {
+  const std::string style = inline_stencil(
+      "<shape w=\"10\" h=\"10\"><foreground><include-shape name=\"mxgraph.floorplan.chair\" "
+      "x=\"0\" y=\"0\" w=\"10\" h=\"10\"/></foreground></shape>");
+  const RenderedSvg out = render_one(style);
+  EXPECT_TRUE(out.placeholders.empty());
+  EXPECT_GE(testing::count(out.svg, "<path "), 1u) << out.svg;
 }
 
 TEST(Placeholders, AreStencilsWithoutADrawingUnknownNamesAndImageUrls) {
