@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "core/session.hpp"
+#include "domains/drawio/data/node_types.hpp"
 #include "domains/drawio/domain.hpp"
 #include "tests/support/path_policies.hpp"
 
@@ -36,6 +37,17 @@ TEST_F(ExportReply, NamesEveryShapeDrawnAsAPlaceholder) {
 
 TEST_F(ExportReply, SaysNothingWhenEveryShapeIsDrawn) {
   ops({"add box Alpha", "add db Beta", "connect Alpha -> Beta"});
+  auto reply = ops({"export fmt:svg engine:native"});
+  ASSERT_FALSE(reply.is_error) << reply.text;
+  EXPECT_EQ(reply.text.find("placeholder"), std::string::npos) << reply.text;
+}
+
+TEST_F(ExportReply, EveryBuiltInTypeIsDrawnNatively) {
+  std::vector<std::string> adds;
+  for (const data::NodeType& type : data::node_types())
+    adds.push_back("add " + std::string(type.name) + " \"A " + std::string(type.name) + "\"");
+  auto added = ops(adds);
+  ASSERT_FALSE(added.is_error) << added.text;
   auto reply = ops({"export fmt:svg engine:native"});
   ASSERT_FALSE(reply.is_error) << reply.text;
   EXPECT_EQ(reply.text.find("placeholder"), std::string::npos) << reply.text;
