@@ -172,15 +172,26 @@ void collate(ShapeContext& s) {
   write_polygon(s, {{0, 0}, {w, 0}, {w / 2, h / 2}, {w, h}, {0, h}, {w / 2, h / 2}});
 }
 
+// A body under a tab on the right (tabPosition=left moves it), each outlined.
 void folder(ShapeContext& s) {
-  const double w = s.b.w, h = s.b.h;
-  const double tw = style_clamped(s, "tabWidth", 60, 0, w);
-  const double th = style_clamped(s, "tabHeight", 20, 0, h);
-  if (s.style.text("tabPosition", "right") == "left") {
-    write_polygon(s, {{0, 0}, {tw, 0}, {tw, th}, {w, th}, {w, h}, {0, h}});
-  } else {
-    write_polygon(s, {{0, th}, {w - tw, th}, {w - tw, 0}, {w, 0}, {w, h}, {0, h}});
-  }
+  const Box all = s.b;
+  const double tw = style_clamped(s, "tabWidth", 60, 0, all.w);
+  const double th = style_clamped(s, "tabHeight", 20, 0, all.h);
+  const bool left = s.style.text("tabPosition", "right") == "left";
+  s.b = Box{left ? all.x : all.right() - tw, all.y, tw, th};
+  write_rect(s, 0);
+  s.b = Box{all.x, all.y + th, all.w, all.h - th};
+  write_rect(s, 0);
+  s.b = all;
+}
+
+// Four inward curves between the corners.
+void switch_shape(ShapeContext& s) {
+  const double x = s.b.x, y = s.b.y, w = s.b.w, h = s.b.h;
+  PathData d;
+  d.move(x, y).quad(x + w / 2, y + h / 2, x + w, y).quad(x + w / 2, y + h / 2, x + w, y + h);
+  d.quad(x + w / 2, y + h / 2, x, y + h).quad(x + w / 2, y + h / 2, x, y);
+  fill_and_stroke(s, d);
 }
 
 void module_shape(ShapeContext& s) {
@@ -379,6 +390,7 @@ constexpr std::array kBuiltins = {
     ShapeEntry{"sortShape", sort_shape},
     ShapeEntry{"collate", collate},
     ShapeEntry{"folder", folder},
+    ShapeEntry{"switch", switch_shape},
     ShapeEntry{"module", module_shape},
     ShapeEntry{"component", component},
     ShapeEntry{"umlLifeline", uml_lifeline, false},
