@@ -191,15 +191,16 @@ void add_structure_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"load", "list|aws|azure|gcp|k8s|cisco|ibm", "meta",
                      "stencil packs: their ids become types"},
             verb_load);
-  verbs.add(
-      VerbSpec{"export", "[inline|file]", "visual", "render a page (image in the reply, or a file)"}
-          .with(choice_key("fmt", {"png", "svg", "pdf"}))
-          .with(integer_key("width"))
-          .with(integer_key("height"))
-          .with(integer_key("page"))
-          .with(key("as", "PATH"))
-          .with(choice_key("engine", {"auto", "native", "drawio"})),
-      verb_export);
+  verbs.add(VerbSpec{"export", "[inline|file]", "visual",
+                     "render a page (image in the reply, or a file); a `?` line names the shapes "
+                     "the native renderer drew as placeholders"}
+                .with(choice_key("fmt", {"png", "svg", "pdf"}))
+                .with(integer_key("width"))
+                .with(integer_key("height"))
+                .with(integer_key("page"))
+                .with(key("as", "PATH"))
+                .with(choice_key("engine", {"auto", "native", "drawio"})),
+            verb_export);
 }
 
 void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
