@@ -323,7 +323,9 @@ double style_clamped(const ShapeContext& shape, std::string_view key, double fal
   return std::clamp(shape.style.number(key, fallback), low, std::max(low, high));
 }
 
-void write_polygon(ShapeContext& shape, std::initializer_list<Vec> points) {
+namespace {
+// The path through `points`, relative to the shape's box.
+PathData path_through(const ShapeContext& shape, std::initializer_list<Vec> points) {
   PathData d;
   bool first = true;
   for (Vec p : points) {
@@ -334,21 +336,16 @@ void write_polygon(ShapeContext& shape, std::initializer_list<Vec> points) {
     }
     first = false;
   }
-  write_path(shape.svg, d.close(), shape.paint);
+  return d;
+}
+}  // namespace
+
+void write_polygon(ShapeContext& shape, std::initializer_list<Vec> points) {
+  write_path(shape.svg, path_through(shape, points).close(), shape.paint);
 }
 
 void write_polyline(ShapeContext& shape, std::initializer_list<Vec> points) {
-  PathData d;
-  bool first = true;
-  for (Vec p : points) {
-    if (first) {
-      d.move(shape.b.x + p.x, shape.b.y + p.y);
-    } else {
-      d.line(shape.b.x + p.x, shape.b.y + p.y);
-    }
-    first = false;
-  }
-  write_path(shape.svg, d, shape.paint, false);
+  write_path(shape.svg, path_through(shape, points), shape.paint, false);
 }
 
 std::span<const ShapeEntry> core_shapes() {

@@ -19,20 +19,26 @@ void fill_and_stroke(ShapeContext& s, PathData& d) {
   write_path(s.svg, d.close(), s.paint);
 }
 
+// The OR outline: from the top-left corner a curve to the point at the right middle, and back
+// to the bottom-left corner (the back is left open).
+PathData or_outline(const Box& b) {
+  PathData d;
+  d.move(b.x, b.y)
+      .quad(b.x + b.w, b.y, b.x + b.w, b.y + b.h / 2)
+      .quad(b.x + b.w, b.y + b.h, b.x, b.y + b.h);
+  return d;
+}
+
 // The OR gate / fault-tree OR: a flat back and a pointed, curved front.
 void or_shape(ShapeContext& s) {
-  const double x = s.b.x, y = s.b.y, w = s.b.w, h = s.b.h;
-  PathData d;
-  d.move(x, y).quad(x + w, y, x + w, y + h / 2).quad(x + w, y + h, x, y + h);
+  PathData d = or_outline(s.b);
   fill_and_stroke(s, d);
 }
 
 // XOR: the OR outline with a curved back.
 void xor_shape(ShapeContext& s) {
-  const double x = s.b.x, y = s.b.y, w = s.b.w, h = s.b.h;
-  PathData d;
-  d.move(x, y).quad(x + w, y, x + w, y + h / 2).quad(x + w, y + h, x, y + h);
-  d.quad(x + w / 2, y + h / 2, x, y);
+  PathData d = or_outline(s.b);
+  d.quad(s.b.x + s.b.w / 2, s.b.y + s.b.h / 2, s.b.x, s.b.y);
   fill_and_stroke(s, d);
 }
 
@@ -251,9 +257,7 @@ void message(ShapeContext& s) {
 }
 
 void required_interface(ShapeContext& s) {
-  const double x = s.b.x, y = s.b.y, w = s.b.w, h = s.b.h;
-  PathData d;
-  d.move(x, y).quad(x + w, y, x + w, y + h / 2).quad(x + w, y + h, x, y + h);
+  PathData d = or_outline(s.b);
   stroke_only(s, d);
 }
 
