@@ -446,10 +446,23 @@ core::Result<void> verb_layout(OpContext& ctx) {
   for (const Cell& cell : ctx.page().cells()) {
     if (ctx.index().kind(cell.id) != CellKind::edge) continue;
     const auto* entry = ctx.index().entry(cell.id);
-    if (entry && nodes.contains(entry->source) && nodes.contains(entry->target) &&
-        entry->source != entry->target)
-      request.edges.push_back({cell.id, entry->source, entry->target});
+    if (!entry || !nodes.contains(entry->source) || !nodes.contains(entry->target) ||
+        entry->source == entry->target)
+      continue;
+    {
+      layout::LayoutEdge edge{cell.id, entry->source, entry->target};
+      const std::string label = cell_label(cell);
+      if (!label.empty()) {
+        // One line of draw.io's 11–12 px default text: about 7 px a character.
+        edge.label_width = 7 * static_cast<double>(utf8_length(label)) + 8;
+        edge.label_height = 18;
+      }
+      request.edges.push_back(std::move(edge));
+    }
   }
+  // The room the layout leaves round a group's members is what fit_group gives it.
+  request.cluster_padding = kGroupPadSide;
+  request.cluster_header = kGroupPadTop - kGroupPadSide;
   if (!scope.empty()) {
     const Rect box = bounds_of(ctx, scope);
     request.origin_x = box.x + 40;
@@ -498,11 +511,25 @@ core::Result<void> verb_layout(OpContext& ctx) {
         }
         edge.geometry->points = std::move(points);
       }
-      // Waypoints decide the route; automatic ports would fight them.
+      // Waypoints decide the route; automatic ports would fight them. Ports the layout spread
+      // along a shared side are written as the edge's own.
       if (edge.style && ctx.doc.has_automatic_ports(route.id)) {
         for (const char* key :
              {"exitX", "exitY", "exitDx", "exitDy", "entryX", "entryY", "entryDx", "entryDy"})
           edge.style->erase(key);
+      }
+      if (route.label_position) {
+        // On its own route, where the layout found room; an offset would take it off the edge.
+        edge.geometry->x = std::round(*route.label_position * 100) / 100;
+        edge.geometry->offset.reset();
+      }
+      for (const auto& [prefix, port] : {std::pair{"exit", route.exit}, {"entry", route.entry}}) {
+        if (!port) continue;
+        if (!edge.style) edge.style = Style{};
+        edge.style->set(std::string(prefix) + "X", format_number(std::round(port->x * 100) / 100));
+        edge.style->set(std::string(prefix) + "Y", format_number(std::round(port->y * 100) / 100));
+        for (const char* key : {"Dx", "Dy"})
+          edge.style->erase(std::string(prefix) + key);
       }
     });
     ctx.edit.set_automatic_ports(route.id, false);
