@@ -15,8 +15,7 @@ constexpr double kRippleGap = 30;
 constexpr int kRippleWaves = 5;
 
 std::string flow_of(const OpContext& ctx) {
-  auto flow = ctx.page().diagram_attributes().get("flowDirection");
-  return flow ? std::string(*flow) : std::string("TB");
+  return ctx.doc.page_flow(ctx.edit.page_index());
 }
 
 // Shapes and groups that move as one: ungrouped shapes and top-level groups.
@@ -350,9 +349,9 @@ core::Result<void> verb_orient(OpContext& ctx) {
   auto dir = layout::parse_direction(ctx.op.positionals[0]);
   if (!dir) return core::make_error("orient requires a direction: TB, LR, BT, RL", {"orient LR"});
   const std::string name(layout::direction_name(*dir));
-  ctx.edit.update_page_attributes(ctx.edit.page_index(), [&](Attributes& attributes) {
-    attributes.set("flowDirection", name);
-  });
+  // Kept for the session (draw.io has no place for it): where add puts shapes, how move ripples,
+  // the default of layout.
+  ctx.edit.update_state([&](DocumentState& state) { state.flows[ctx.edit.page_index()] = name; });
   ctx.lines.push_back(core::property_changed("orient " + name));
   return {};
 }
@@ -536,9 +535,8 @@ core::Result<void> verb_layout(OpContext& ctx) {
   }
   const std::string dir_name(layout::direction_name(request.direction));
   if (scope.empty()) {
-    ctx.edit.update_page_attributes(ctx.edit.page_index(), [&](Attributes& attributes) {
-      attributes.set("flowDirection", dir_name);
-    });
+    ctx.edit.update_state(
+        [&](DocumentState& state) { state.flows[ctx.edit.page_index()] = dir_name; });
   }
   ctx.lines.push_back(core::bulk(
       "layout " + std::string(layout::algorithm_name(request.algorithm)) + " " + dir_name +

@@ -509,11 +509,12 @@ TEST_F(QueriesTest, MapInfersOtherDirections) {
   EXPECT_EQ(ask("map").substr(0, 21), "map: 480x40 flow:TB |");
 }
 
-TEST_F(QueriesTest, MapUsesThePageFlowDirection) {
+TEST_F(QueriesTest, MapReadsTheFlowFromTheDrawingNotFromAPrivateAttribute) {
+  // flowDirection is no draw.io attribute (older fcp versions wrote it): the edges decide.
   load(file_xml(page_xml(
       "P", vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 0, 80, 40) + edge("e1", "a", "b"),
       "flowDirection=\"bt\"")));
-  EXPECT_EQ(ask("map").substr(0, 21), "map: 480x40 flow:BT |");
+  EXPECT_EQ(ask("map").substr(0, 21), "map: 480x40 flow:LR |");
 }
 
 TEST_F(QueriesTest, MapRowsHoldThreeMembers) {

@@ -265,6 +265,20 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
     EXPECT_LE(groups[left].right(), groups[right].x) << left << " is not left of " << right;
 }
 
+class FlowTest : public TieredLayoutTest {};
+
+TEST_F(FlowTest, OrientAndLayoutKeepTheFlowForTheSessionAndWriteNoPrivateAttribute) {
+  run({"add svc A", "add svc B", "add svc C", "connect A -> B", "connect A -> C"});
+  run({"layout @all dir:LR"});
+  EXPECT_EQ(saved_xml().find("flowDirection"), std::string::npos);
+  EXPECT_NE(session_.run_query("map").text.find("flow:LR"), std::string::npos);
+  run({"orient BT"});
+  EXPECT_EQ(saved_xml().find("flowDirection"), std::string::npos);
+  EXPECT_NE(session_.run_query("map").text.find("flow:BT"), std::string::npos);
+  ASSERT_FALSE(session_.run_session("undo", {}).reply.is_error);
+  EXPECT_NE(session_.run_query("map").text.find("flow:LR"), std::string::npos);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Layout, TieredLayoutTest,
     ::testing::Values(Case{20, 1, "layout @all dir:LR"}, Case{50, 2, "layout @all dir:LR"},
