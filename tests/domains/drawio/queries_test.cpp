@@ -708,7 +708,8 @@ TEST_F(ReportsWarningsTest, EdgeCrossingGroup) {
        vertex("c", "C", 0, 400, 60, 40) + edge("e1", "a", "b") + edge("e2", "a", "in") +
        edge("e3", "a", "c"));
   EXPECT_EQ(warnings({created({"e1"})}),
-            (std::vector<std::string>{"edge A->B crosses group Backend"}));
+            (std::vector<std::string>{"edge A->B crosses group Backend",
+                                      "edge A->B passes through Inner"}));
   EXPECT_TRUE(warnings({created({"e2"})}).empty());  // ends inside the group
   EXPECT_TRUE(warnings({created({"e3"})}).empty());  // passes beside it
 }

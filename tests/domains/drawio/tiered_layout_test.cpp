@@ -279,6 +279,45 @@ TEST_F(FlowTest, OrientAndLayoutKeepTheFlowForTheSessionAndWriteNoPrivateAttribu
   EXPECT_NE(session_.run_query("map").text.find("flow:LR"), std::string::npos);
 }
 
+class EdgeThroughShapeTest : public TieredLayoutTest {
+ protected:
+  std::string run_reply(const std::string& op) {
+    const std::vector<std::string> ops{op};
+    auto result = session_.run_ops(ops, {});
+    EXPECT_FALSE(result.reply.is_error) << result.reply.text;
+    return result.reply.text;
+  }
+};
+
+TEST_F(EdgeThroughShapeTest, AMoveThatPutsAShapeOnARoutedEdgeIsWarnedNamingBoth) {
+  // The issue's case: after layout, a shape moved by hand onto the route of Matching → Maps API.
+  run({"add svc Matching", "add svc Dispatch", "add box \"Maps API\"", "add db Redis",
+       "connect Matching -> Dispatch", "connect Dispatch -> \"Maps API\"",
+       "connect Matching -> \"Maps API\"", "connect Dispatch -> Redis"});
+  run({"layout @all dir:LR"});
+  const metrics::Drawing saved = metrics::read_saved(saved_xml());
+  const metrics::Edge* route = nullptr;
+  for (const metrics::Edge& e : saved.edges) {
+    if (saved.shapes[static_cast<size_t>(e.source)].label == "Matching" &&
+        saved.shapes[static_cast<size_t>(e.target)].label == "Maps API")
+      route = &e;
+  }
+  ASSERT_NE(route, nullptr);
+  ASSERT_GE(route->path.size(), 2u);
+  // Redis centred on the middle of the edge's path.
+  const metrics::Pt middle = metrics::detail::along(route->path, 0.5);
+  const std::string reply =
+      run_reply("move Redis to:" + std::to_string(std::lround(middle.x - 30)) + "," +
+                std::to_string(std::lround(middle.y - 30)) + " strict:true");
+  EXPECT_NE(reply.find("? edge Matching->Maps API passes through Redis"), std::string::npos)
+      << reply;
+  // Nudged along while still on the edge: the crossing is not new, not warned again.
+  EXPECT_EQ(run_reply("move Redis by:1,0 strict:true").find("passes through"), std::string::npos);
+  // Moved off the edge: nothing to warn.
+  EXPECT_EQ(run_reply("move Redis to:2000,2000 strict:true").find("passes through"),
+            std::string::npos);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Layout, TieredLayoutTest,
     ::testing::Values(Case{20, 1, "layout @all dir:LR"}, Case{50, 2, "layout @all dir:LR"},
