@@ -233,7 +233,7 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
       "tiered-" + std::to_string(c.shapes) + "-" +
       (std::string(c.layout_op).find("spacing") != std::string::npos ? "spacing80" : "default");
   const fs::path png = output_dir() / (name + ".png");
-  run({"export fmt:png width:2400 as:" + png.string()});
+  run({"export fmt:png width:1600 as:" + png.string()});
   std::cout << "[ metrics ] " << name << " (" << c.layout_op << ") fcp: " << summary(ours)
             << "\n[ metrics ] " << name << " dot: " << summary(dot) << "\n[ picture ] "
             << png.string() << "\n";
