@@ -143,7 +143,8 @@ void place_labels(const Drawing& drawing, const IndexedGraph& graph,
     const IndexedGraph::Edge& edge = graph.edges[i];
     double best_score = 1e18, best_fraction = 0.5;
     for (int k = 0; k <= 16; ++k) {
-      const double fraction = 0.5 + (k % 2 == 0 ? 1 : -1) * 0.025 * ((k + 1) / 2);
+      const int step = (k + 1) / 2;  // 0, 1, 1, 2, 2, …: alternately after and before the middle
+      const double fraction = 0.5 + (k % 2 == 0 ? 1 : -1) * 0.025 * static_cast<double>(step);
       const Point2 at = along(paths[i], fraction);
       const Box box{at.x - edges[i].label_width / 2, at.y - edges[i].label_height / 2,
                     edges[i].label_width, edges[i].label_height};
