@@ -3,6 +3,8 @@
 // positions. Figures in bench/README.md.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -137,6 +139,61 @@ BENCHMARK(BM_DrawioLayout)
     ->Args({1000, 0})
     ->Args({1000, 1})
     ->ArgNames({"nodes", "force"})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
+// Tier-aware layout (issue 13): 1 000 shapes in 10 groups, each group a tier whose shapes call
+// one to three shapes of the next tier (and now and then one two tiers on), a third of the edges
+// labelled; `layout @all dir:LR` once, routing orthogonal. The diagram is built untimed.
+void BM_DrawioTieredLayout(benchmark::State& state) {
+  auto domain = drawio::make_drawio_domain();
+  AllowAll paths;
+  const int groups = 10, per_group = static_cast<int>(state.range(0)) / groups;
+  std::vector<std::string> ops;
+  auto name = [](int group, int i) {
+    return "T" + std::to_string(group) + "_" + std::to_string(i);
+  };
+  for (int g = 0; g < groups; ++g) {
+    std::string group = "group";
+    for (int i = 0; i < per_group; ++i) {
+      ops.push_back("add svc " + name(g, i) + " at:0,0");
+      group += " " + name(g, i);
+    }
+    ops.push_back(group + " as:Tier" + std::to_string(g));
+  }
+  std::uint64_t seed = 12345;
+  auto next = [&seed](int bound) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int>((seed >> 33) % static_cast<std::uint64_t>(bound));
+  };
+  for (int g = 0; g + 1 < groups; ++g) {
+    for (int i = 0; i < per_group; ++i) {
+      for (int k = 0, n = 1 + next(3); k < n; ++k) {
+        const int to = g + 2 < groups && next(8) == 0 ? g + 2 : g + 1;
+        std::string op = "connect " + name(g, i) + " -> " + name(to, next(per_group));
+        if (next(3) == 0) op += " label:\"calls\"";
+        ops.push_back(op);
+      }
+    }
+  }
+  for (auto _ : state) {
+    state.PauseTiming();
+    core::Session session(*domain, paths);
+    session.run_session("new \"Bench\"", {});
+    session.run_ops(ops, {});
+    state.ResumeTiming();
+    std::vector<std::string> layout{"layout @all dir:LR"};
+    auto result = session.run_ops(layout, {});
+    if (result.reply.is_error) state.SkipWithError(result.reply.text.c_str());
+    if (result.reply.text.find("passes through") != std::string::npos)
+      state.SkipWithError("an edge runs through a shape after layout");
+  }
+  state.counters["edges"] = static_cast<double>(std::count_if(
+      ops.begin(), ops.end(), [](const std::string& op) { return op.starts_with("connect"); }));
+}
+BENCHMARK(BM_DrawioTieredLayout)
+    ->Arg(1000)
+    ->ArgNames({"shapes"})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 

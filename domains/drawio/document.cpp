@@ -17,6 +17,7 @@ DrawioDocument::DrawioDocument(Diagram diagram, DocumentState state)
   if (diagram_.pages().empty())
     diagram_.add_page(Page::make_blank(diagram_.allocate_id(), "Page-1"));
   state_.active_layers.resize(diagram_.pages().size());
+  state_.flows.resize(diagram_.pages().size());
   state_.active_page = std::min(state_.active_page, diagram_.pages().size() - 1);
   indexes_.resize(diagram_.pages().size());
   for (std::size_t i = 0; i < diagram_.pages().size(); ++i)
@@ -85,9 +86,36 @@ void DrawioDocument::apply_page(const PageChange& change, bool forward) {
   }
 }
 
+std::string DrawioDocument::page_flow(std::size_t page) const {
+  if (page < state_.flows.size() && !state_.flows[page].empty()) return state_.flows[page];
+  const Page& p = this->page(page);
+  const PageIndex& idx = index(page);
+  std::size_t down = 0, up = 0, right = 0, left = 0;
+  for (const Cell& cell : p.cells()) {
+    const auto* entry = idx.entry(cell.id);
+    if (entry == nullptr || entry->kind != CellKind::edge) continue;
+    const Cell* source = p.find(entry->source);
+    const Cell* target = p.find(entry->target);
+    if (source == nullptr || target == nullptr) continue;
+    const Rect a = absolute_rect(p, *source), b = absolute_rect(p, *target);
+    const double dx = b.center_x() - a.center_x(), dy = b.center_y() - a.center_y();
+    if (std::abs(dy) > std::abs(dx)) {
+      ++(dy > 0 ? down : up);
+    } else {
+      ++(dx > 0 ? right : left);
+    }
+  }
+  const std::size_t most = std::max({down, up, right, left});
+  if (most == 0 || most == down) return "TB";
+  if (most == right) return "LR";
+  if (most == up) return "BT";
+  return "RL";
+}
+
 void DrawioDocument::apply_state(const DocumentState& state) {
   state_ = state;
   state_.active_layers.resize(diagram_.pages().size());
+  state_.flows.resize(diagram_.pages().size());
   if (state_.active_page >= diagram_.pages().size()) state_.active_page = 0;
 }
 
@@ -278,6 +306,9 @@ void Edit::insert_page(std::size_t index, Page page) {
   state.active_layers.insert(state.active_layers.begin() + static_cast<std::ptrdiff_t>(std::min(
                                                                index, state.active_layers.size())),
                              std::string());
+  state.flows.insert(
+      state.flows.begin() + static_cast<std::ptrdiff_t>(std::min(index, state.flows.size())),
+      std::string());
   if (state.active_page >= index && index < document_.diagram_.pages().size() - 1)
     ++state.active_page;
   transaction_.apply(StateChange{document_.state_, state});
@@ -291,6 +322,8 @@ void Edit::erase_page(std::size_t index) {
   DocumentState state = document_.state_;
   if (index < state.active_layers.size())
     state.active_layers.erase(state.active_layers.begin() + static_cast<std::ptrdiff_t>(index));
+  if (index < state.flows.size())
+    state.flows.erase(state.flows.begin() + static_cast<std::ptrdiff_t>(index));
   if (state.active_page > index || state.active_page >= document_.diagram_.pages().size())
     state.active_page = state.active_page > 0 ? state.active_page - 1 : 0;
   transaction_.apply(StateChange{document_.state_, state});

@@ -38,6 +38,9 @@ struct DocumentState {
   std::vector<std::string> loaded_packs;  // in load order
   std::size_t active_page = 0;
   std::vector<std::string> active_layers;  // per page: the layer new cells go to ("" = first)
+  // Per page: the flow direction orient or layout set (TB, LR, BT, RL), "" = none set; without
+  // one, the page's flow is read from its drawing (page_flow).
+  std::vector<std::string> flows;
   bool operator==(const DocumentState&) const = default;
 };
 
@@ -50,7 +53,7 @@ struct CellChange {
   std::string before_next, after_next;
 };
 
-// A page inserted, removed or changed in its attributes (name, flowDirection).
+// A page inserted, removed or changed in its attributes (its name).
 struct PageChange {
   std::size_t index = 0;
   std::optional<Page> before, after;  // whole pages for insert/remove; attributes only otherwise

@@ -683,34 +683,8 @@ bool is_vertical_flow(std::string_view flow) {
   return flow == "TB" || flow == "BT";
 }
 
-// The page's flowDirection, else the majority direction of its edges, else TB.
 std::string flow_of(const View& v) {
-  if (auto flow = v.page.diagram_attributes().get("flowDirection")) {
-    std::string upper;
-    for (char c : *flow)
-      upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (upper == "TB" || upper == "LR" || upper == "BT" || upper == "RL") return upper;
-  }
-  std::size_t down = 0, up = 0, right = 0, left = 0;
-  for (const Cell& cell : v.page.cells()) {
-    const auto* entry = v.index.entry(cell.id);
-    if (entry == nullptr || entry->kind != CellKind::edge) continue;
-    const Cell* source = v.page.find(entry->source);
-    const Cell* target = v.page.find(entry->target);
-    if (source == nullptr || target == nullptr) continue;
-    const Rect a = absolute_rect(v.page, *source), b = absolute_rect(v.page, *target);
-    const double dx = b.center_x() - a.center_x(), dy = b.center_y() - a.center_y();
-    if (std::abs(dy) > std::abs(dx)) {
-      ++(dy > 0 ? down : up);
-    } else {
-      ++(dx > 0 ? right : left);
-    }
-  }
-  const std::size_t most = std::max({down, up, right, left});
-  if (most == 0 || most == down) return "TB";
-  if (most == right) return "LR";
-  if (most == up) return "BT";
-  return "RL";
+  return v.doc.page_flow(v.number);
 }
 
 std::string region_of(double cx, double cy, const Rect& canvas) {

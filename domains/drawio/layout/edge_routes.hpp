@@ -20,8 +20,15 @@ std::vector<RowCrossing> row_crossings(const std::vector<Point2>& polyline, cons
 std::vector<Point2> spline_bends(const std::vector<Point2>& controls, const Box& source,
                                  const Box& target);
 
-// The waypoints of every edge of a finished drawing (aligned with graph.edges).
-std::vector<std::vector<Point2>> route_edges(const Drawing& drawing, const IndexedGraph& graph,
-                                             EdgeRouting routing, double spacing);
+// The route of every edge of a finished drawing (aligned with graph.edges). Orthogonal routes of
+// layered and tree drawings leave and reach a node side at ports spread along it and cross each
+// gap between rows in lanes of their own (runs whose spans meet never share a line).
+std::vector<EdgeRoute> route_edges(const Drawing& drawing, const IndexedGraph& graph,
+                                   EdgeRouting routing, double spacing);
+
+// Widens every gap between rows too narrow for the lanes its orthogonal routes need (12 px
+// apart), moving everything beyond it along the rank axis (clusters across it grow). Returns
+// whether anything moved. Nothing happens to a drawing without rows.
+bool widen_for_routes(Drawing& drawing, const IndexedGraph& graph, double spacing);
 
 }  // namespace fcp::drawio::layout::detail

@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "domains/drawio/layout/drawing.hpp"
+#include "domains/drawio/layout/edge_labels.hpp"
 #include "domains/drawio/layout/edge_routes.hpp"
 #include "domains/drawio/layout/graphviz_engine.hpp"
 #include "domains/drawio/layout/separation.hpp"
@@ -120,7 +121,7 @@ void fit_clusters(Drawing& drawing, const LayoutRequest& request, const IndexedG
   }
 }
 
-void move_to_origin(Drawing& drawing, std::vector<std::vector<Point2>>& routes,
+void move_to_origin(Drawing& drawing, std::vector<EdgeRoute>& routes,
                     const LayoutRequest& request) {
   std::optional<Box> all;
   auto add = [&all](const Box& box) { all = all ? detail::unite(*all, box) : box; };
@@ -130,21 +131,21 @@ void move_to_origin(Drawing& drawing, std::vector<std::vector<Point2>>& routes,
     if (box) add(*box);
   }
   for (const auto& route : routes) {
-    for (const Point2& point : route)
+    for (const Point2& point : route.waypoints)
       add(Box{point.x, point.y, 0, 0});
   }
   if (!all) return;
   const double dx = request.origin_x - all->x, dy = request.origin_y - all->y;
   detail::translate(drawing, dx, dy);
   for (auto& route : routes) {
-    for (Point2& point : route) {
+    for (Point2& point : route.waypoints) {
       point.x += dx;
       point.y += dy;
     }
   }
 }
 
-LayoutResult assemble(const Drawing& drawing, std::vector<std::vector<Point2>> routes,
+LayoutResult assemble(const Drawing& drawing, std::vector<EdgeRoute> routes,
                       const LayoutRequest& request) {
   LayoutResult result;
   result.nodes.reserve(request.nodes.size());
@@ -156,7 +157,8 @@ LayoutResult assemble(const Drawing& drawing, std::vector<std::vector<Point2>> r
     result.clusters.push_back({request.clusters[i].id, box.x, box.y, box.w, box.h});
   }
   for (size_t i = 0; i < request.edges.size(); ++i) {
-    result.edges.push_back({request.edges[i].id, std::move(routes[i])});
+    routes[i].id = request.edges[i].id;
+    result.edges.push_back(std::move(routes[i]));
   }
   return result;
 }
@@ -183,13 +185,17 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
   auto graph = detail::index_graph(request);
   if (!graph) return graph.error();
   if (request.nodes.empty() && request.clusters.empty()) {
-    return assemble(Drawing{}, std::vector<std::vector<Point2>>(request.edges.size()), request);
+    return assemble(Drawing{}, std::vector<EdgeRoute>(request.edges.size()), request);
   }
   const bool any_pinned = std::any_of(request.nodes.begin(), request.nodes.end(),
                                       [](const LayoutNode& node) { return node.pinned; });
   auto drawing = place(request, *graph, any_pinned);
   if (!drawing) return drawing.error();
   const bool force = request.algorithm == Algorithm::force;
+  // Room for the lanes of orthogonal routes, made before pinned nodes are put back so that a
+  // pinned layout is the free one moved with its pins.
+  if (!force && request.routing == EdgeRouting::orthogonal)
+    detail::widen_for_routes(*drawing, *graph, request.spacing);
   if (force && !any_pinned && request.clusters.empty()) orient(*drawing, *graph, request.direction);
   if (any_pinned) hold_pinned(*drawing, request);
   if (force || any_pinned) {
@@ -200,6 +206,7 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
   }
   fit_clusters(*drawing, request, *graph);
   auto routes = detail::route_edges(*drawing, *graph, request.routing, request.spacing);
+  detail::place_labels(*drawing, *graph, request.edges, routes);
   if (!any_pinned) move_to_origin(*drawing, routes, request);
   return assemble(*drawing, std::move(routes), request);
 }

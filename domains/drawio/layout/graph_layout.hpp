@@ -35,7 +35,12 @@
 //               the rank axis, turns in each gap between rank rows and passes every intermediate
 //               row where dot's spline crosses it (a gap dot kept free for it). In a gap it turns
 //               halfway, or, where cluster borders cut the gap, in the widest stretch inside the
-//               fewest clusters that do not hold both its ends. Parallel runs may share a line.
+//               fewest clusters that do not hold both its ends. Edges sharing a side of a node
+//               leave or reach it at ports spread along that side (EdgeRoute::exit/entry), in
+//               the order of where they go; runs across one gap whose spans meet get lanes of
+//               their own, ordered to avoid needless crossings, and a gap too narrow for its
+//               lanes (12 px apart) is widened (not when nodes are pinned). No two edges share
+//               a line.
 //               For force, a Z-shaped route along the axis on which the boxes are further apart
 //               (it may pass other boxes).
 //   spline      layered: points sampled along dot's spline; tree, and layered edges whose end
@@ -82,6 +87,7 @@ struct LayoutEdge {
   std::string id;
   std::string source;
   std::string target;
+  double label_width = 0, label_height = 0;  // px; a label gets a place along the route
 };
 
 struct LayoutRequest {
@@ -112,6 +118,15 @@ struct ClusterBox {
 struct EdgeRoute {
   std::string id;
   std::vector<Point2> waypoints;  // bend points only, not the end points
+  // Where the route leaves its source and reaches its target when that is not the middle of the
+  // box's side (ports spread along a side shared with other edges): fractions of the box's width
+  // and height from its top-left (draw.io's exitX/exitY, entryX/entryY).
+  std::optional<Point2> exit, entry;
+  // For an edge with a label size: where along the route its label goes, as draw.io's relative
+  // label position (−1 at the source, 0 the middle, 1 at the target), chosen where the label
+  // lies on no shape but the edge's ends and on no other label if the route allows, then under
+  // the fewest other edges, nearest the middle.
+  std::optional<double> label_position;
 };
 // Every vector is in the order of the request's.
 struct LayoutResult {
@@ -119,6 +134,18 @@ struct LayoutResult {
   std::vector<ClusterBox> clusters;
   std::vector<EdgeRoute> edges;
 };
+
+// What plain Graphviz dot draws for the request (rankdir from its direction, its clusters, dot's
+// default separations and splines, none of this unit's own work): the baseline that layouts are
+// measured against. Nodes and clusters as boxes (top-left, size) aligned with the request's
+// vectors; each edge as a polyline sampled along its spline, end points included (empty for
+// self-loops). Same coordinates as run_layout (y down), not moved to the origin.
+struct ReferenceDrawing {
+  std::vector<ClusterBox> nodes;
+  std::vector<ClusterBox> clusters;
+  std::vector<std::vector<Point2>> edges;
+};
+core::Result<ReferenceDrawing> run_reference_dot(const LayoutRequest& request);
 
 // Lays out the graph. Errors: duplicate or unknown node/cluster ids in nodes, edges or clusters,
 // a cluster cycle, Graphviz failure.

@@ -11,6 +11,7 @@
 
 #include "domains/drawio/layout/dot_budget.hpp"
 #include "domains/drawio/layout/edge_routes.hpp"
+#include "domains/drawio/layout/tier_ranks.hpp"
 
 #ifdef FCP_GRAPHVIZ_BUILTIN_LAYOUTS
 // The plugin libraries export these descriptors; registering them as builtins makes layout work
@@ -227,6 +228,58 @@ void add_edges(GraphvizGraph& gv, const IndexedGraph& graph) {
   }
 }
 
+// Holds dot to the tier ranks: the nodes of one rank in a rank=same subgraph (newrank lets it
+// reach into clusters), each edge that runs forward as long as its ranks are apart (minlen) and
+// every other edge out of the ranking (constraint=false). Parts of the graph no forward edge ties
+// together are tied to rank 0 by an invisible edge, so every rank is exactly where it was put.
+void hold_tier_ranks(GraphvizGraph& gv, const IndexedGraph& graph, const std::vector<int>& rank) {
+  Agraph_t* g = gv.get();
+  agattr(g, AGRAPH, text_arg("newrank"), text_arg("true"));
+  Agsym_t* minlen = agattr(g, AGEDGE, text_arg("minlen"), text_arg("1"));
+  Agsym_t* constraint = agattr(g, AGEDGE, text_arg("constraint"), text_arg("true"));
+  const int ranks = rank.empty() ? 0 : *std::max_element(rank.begin(), rank.end()) + 1;
+  std::vector<Agraph_t*> same(static_cast<size_t>(ranks), nullptr);
+  std::vector<int> component(static_cast<size_t>(ranks));  // union-find over ranks
+  for (int r = 0; r < ranks; ++r)
+    component[static_cast<size_t>(r)] = r;
+  auto find = [&component](int r) {
+    while (component[static_cast<size_t>(r)] != r)
+      r = component[static_cast<size_t>(r)];
+    return r;
+  };
+  std::vector<int> first_node(static_cast<size_t>(ranks), -1);
+  for (size_t n = 0; n < rank.size(); ++n) {
+    const auto r = static_cast<size_t>(rank[n]);
+    if (!same[r]) {
+      same[r] = agsubg(g, text_arg("tier_rank_" + std::to_string(r)), 1);
+      agsafeset(same[r], text_arg("rank"), text_arg("same"), text_arg(""));
+      first_node[r] = static_cast<int>(n);
+    }
+    agsubnode(same[r], gv.nodes[n], 1);
+  }
+  for (size_t i = 0; i < gv.edges.size(); ++i) {
+    if (!gv.edges[i]) continue;
+    const int from = rank[static_cast<size_t>(graph.edges[i].source)];
+    const int to = rank[static_cast<size_t>(graph.edges[i].target)];
+    if (to > from) {
+      agxset(gv.edges[i], minlen, text_arg(std::to_string(to - from)));
+      component[static_cast<size_t>(find(to))] = find(from);
+    } else {
+      agxset(gv.edges[i], constraint, text_arg("false"));
+    }
+  }
+  Agsym_t* style = agattr(g, AGEDGE, text_arg("style"), text_arg(""));
+  for (int r = 1; r < ranks; ++r) {
+    if (find(r) == find(0) || first_node[static_cast<size_t>(r)] < 0) continue;
+    Agedge_t* tie =
+        agedge(g, gv.nodes[static_cast<size_t>(first_node[0])],
+               gv.nodes[static_cast<size_t>(first_node[static_cast<size_t>(r)])], nullptr, 1);
+    agxset(tie, minlen, text_arg(std::to_string(r)));
+    agxset(tie, style, text_arg("invis"));
+    component[static_cast<size_t>(find(r))] = find(0);
+  }
+}
+
 Point2 page_point(pointf p) {
   return Point2{p.x, -p.y};
 }
@@ -345,6 +398,10 @@ core::Result<Drawing> run_graphviz(const LayoutRequest& request, const IndexedGr
   add_nodes(gv, request, graph, options);
   add_placeholders(gv, graph);
   add_edges(gv, graph);
+  if (options.engine == Engine::dot) {
+    const std::vector<int> ranks = tier_ranks(graph, request.nodes.size());
+    if (!ranks.empty()) hold_tier_ranks(gv, graph, ranks);
+  }
   static constexpr const char* kEngineNames[] = {"dot", "neato", "fdp"};
   const char* engine = kEngineNames[static_cast<int>(options.engine)];
   if (gv.layout(engine) != 0) return core::make_error(graphviz_failure(engine));
@@ -353,3 +410,43 @@ core::Result<Drawing> run_graphviz(const LayoutRequest& request, const IndexedGr
 }
 
 }  // namespace fcp::drawio::layout::detail
+
+namespace fcp::drawio::layout {
+
+core::Result<ReferenceDrawing> run_reference_dot(const LayoutRequest& request) {
+  using namespace detail;  // NOLINT(google-build-using-namespace): this unit's own helpers
+  auto graph = index_graph(request);
+  if (!graph) return graph.error();
+  std::lock_guard lock(graphviz_mutex);
+  graphviz_messages.clear();
+  agseterrf(&collect_message);
+  agseterr(AGWARN);
+  if (!context()) return core::make_error("Layout: could not start Graphviz");
+  GraphvizGraph gv;
+  if (!gv.get()) return core::make_error("Layout: Graphviz could not create a graph");
+  static constexpr const char* kRankdir[] = {"TB", "LR", "BT", "RL"};
+  agattr(gv.get(), AGRAPH, text_arg("rankdir"),
+         text_arg(kRankdir[static_cast<int>(request.direction)]));
+  add_clusters(gv, request, *graph);
+  add_nodes(gv, request, *graph, {});
+  add_placeholders(gv, *graph);
+  add_edges(gv, *graph);
+  if (gv.layout("dot") != 0) return core::make_error(graphviz_failure("dot"));
+  ReferenceDrawing drawing;
+  for (size_t i = 0; i < gv.nodes.size(); ++i) {
+    const Point2 centre = page_point(ND_coord(gv.nodes[i]));
+    const LayoutNode& node = request.nodes[i];
+    drawing.nodes.push_back(
+        {node.id, centre.x - node.width / 2, centre.y - node.height / 2, node.width, node.height});
+  }
+  for (size_t i = 0; i < gv.clusters.size(); ++i) {
+    const boxf bb = GD_bb(gv.clusters[i]);
+    drawing.clusters.push_back(
+        {request.clusters[i].id, bb.LL.x, -bb.UR.y, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y});
+  }
+  for (Agedge_t* edge : gv.edges)
+    drawing.edges.push_back(flatten_bezier(edge_controls(edge), 8));
+  return drawing;
+}
+
+}  // namespace fcp::drawio::layout

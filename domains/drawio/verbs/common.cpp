@@ -13,7 +13,6 @@
 namespace fcp::drawio {
 namespace {
 
-constexpr double kGroupPadSide = 40, kGroupPadTop = 50, kGroupPadBottom = 35;
 constexpr double kMaxCoordinate = 1e7;
 
 std::optional<double> to_double(std::string_view text) {

@@ -107,10 +107,10 @@ std::pair<double, double> beside(const Rect& ref, Direction8 dir, double w, doub
   return {ref.center_x() - w / 2, ref.bottom() + kGap};
 }
 
-// The page's flow (flowDirection, set by layout) as the direction new shapes go: TB below, LR
-// right, BT above, RL left.
+// The page's flow (set by orient or layout, else read from its edges) as the direction new
+// shapes go: TB below, LR right, BT above, RL left.
 Direction8 flow_direction(const OpContext& ctx) {
-  const auto flow = ctx.page().diagram_attributes().get("flowDirection");
+  const std::string flow = ctx.doc.page_flow(ctx.edit.page_index());
   if (flow == "LR") return Direction8::right;
   if (flow == "RL") return Direction8::left;
   if (flow == "BT") return Direction8::above;

@@ -15,8 +15,7 @@ constexpr double kRippleGap = 30;
 constexpr int kRippleWaves = 5;
 
 std::string flow_of(const OpContext& ctx) {
-  auto flow = ctx.page().diagram_attributes().get("flowDirection");
-  return flow ? std::string(*flow) : std::string("TB");
+  return ctx.doc.page_flow(ctx.edit.page_index());
 }
 
 // Shapes and groups that move as one: ungrouped shapes and top-level groups.
@@ -350,9 +349,9 @@ core::Result<void> verb_orient(OpContext& ctx) {
   auto dir = layout::parse_direction(ctx.op.positionals[0]);
   if (!dir) return core::make_error("orient requires a direction: TB, LR, BT, RL", {"orient LR"});
   const std::string name(layout::direction_name(*dir));
-  ctx.edit.update_page_attributes(ctx.edit.page_index(), [&](Attributes& attributes) {
-    attributes.set("flowDirection", name);
-  });
+  // Kept for the session (draw.io has no place for it): where add puts shapes, how move ripples,
+  // the default of layout.
+  ctx.edit.update_state([&](DocumentState& state) { state.flows[ctx.edit.page_index()] = name; });
   ctx.lines.push_back(core::property_changed("orient " + name));
   return {};
 }
@@ -446,10 +445,23 @@ core::Result<void> verb_layout(OpContext& ctx) {
   for (const Cell& cell : ctx.page().cells()) {
     if (ctx.index().kind(cell.id) != CellKind::edge) continue;
     const auto* entry = ctx.index().entry(cell.id);
-    if (entry && nodes.contains(entry->source) && nodes.contains(entry->target) &&
-        entry->source != entry->target)
-      request.edges.push_back({cell.id, entry->source, entry->target});
+    if (!entry || !nodes.contains(entry->source) || !nodes.contains(entry->target) ||
+        entry->source == entry->target)
+      continue;
+    {
+      layout::LayoutEdge edge{cell.id, entry->source, entry->target};
+      const std::string label = cell_label(cell);
+      if (!label.empty()) {
+        // One line of draw.io's 11–12 px default text: about 7 px a character.
+        edge.label_width = 7 * static_cast<double>(utf8_length(label)) + 8;
+        edge.label_height = 18;
+      }
+      request.edges.push_back(std::move(edge));
+    }
   }
+  // The room the layout leaves round a group's members is what fit_group gives it.
+  request.cluster_padding = kGroupPadSide;
+  request.cluster_header = kGroupPadTop - kGroupPadSide;
   if (!scope.empty()) {
     const Rect box = bounds_of(ctx, scope);
     request.origin_x = box.x + 40;
@@ -498,20 +510,33 @@ core::Result<void> verb_layout(OpContext& ctx) {
         }
         edge.geometry->points = std::move(points);
       }
-      // Waypoints decide the route; automatic ports would fight them.
+      // Waypoints decide the route; automatic ports would fight them. Ports the layout spread
+      // along a shared side are written as the edge's own.
       if (edge.style && ctx.doc.has_automatic_ports(route.id)) {
         for (const char* key :
              {"exitX", "exitY", "exitDx", "exitDy", "entryX", "entryY", "entryDx", "entryDy"})
           edge.style->erase(key);
+      }
+      if (route.label_position) {
+        // On its own route, where the layout found room; an offset would take it off the edge.
+        edge.geometry->x = std::round(*route.label_position * 100) / 100;
+        edge.geometry->offset.reset();
+      }
+      for (const auto& [prefix, port] : {std::pair{"exit", route.exit}, {"entry", route.entry}}) {
+        if (!port) continue;
+        if (!edge.style) edge.style = Style{};
+        edge.style->set(std::string(prefix) + "X", format_number(std::round(port->x * 100) / 100));
+        edge.style->set(std::string(prefix) + "Y", format_number(std::round(port->y * 100) / 100));
+        for (const char* key : {"Dx", "Dy"})
+          edge.style->erase(std::string(prefix) + key);
       }
     });
     ctx.edit.set_automatic_ports(route.id, false);
   }
   const std::string dir_name(layout::direction_name(request.direction));
   if (scope.empty()) {
-    ctx.edit.update_page_attributes(ctx.edit.page_index(), [&](Attributes& attributes) {
-      attributes.set("flowDirection", dir_name);
-    });
+    ctx.edit.update_state(
+        [&](DocumentState& state) { state.flows[ctx.edit.page_index()] = dir_name; });
   }
   ctx.lines.push_back(core::bulk(
       "layout " + std::string(layout::algorithm_name(request.algorithm)) + " " + dir_name +

@@ -151,7 +151,11 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                 number_key("gap").between(0, 100000)),
             verb_distribute);
   verbs.add(VerbSpec{"layout", "[@all|GROUP]", "position",
-                     "automatic layout (Graphviz); pinned shapes stay"}
+                     "automatic layout (Graphviz); pinned shapes stay. Layered: top-level groups "
+                     "are tiers along dir: in the order their edges run (clients → edge → "
+                     "services → data), never on each other; orthogonal edges leave a shared side "
+                     "at ports of their own (exitX/entryX), cross gaps on lines of their own and "
+                     "pass no shape; labels sit on their own edge, off shapes and other labels"}
                 .with(choice_key("algo", {"layered", "tree", "force"}))
                 .with(choice_key("dir", {"TB", "LR", "BT", "RL"}))
                 .with(number_key("spacing").between(5, 2000))
@@ -159,7 +163,11 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(key("pin", "REF,@SEL"))
                 .example("layout @all algo:layered dir:LR"),
             verb_layout);
-  verbs.add(VerbSpec{"orient", "TB|LR|BT|RL", "position", "the page's flow direction"},
+  verbs.add(VerbSpec{"orient", "TB|LR|BT|RL", "position",
+                     "the page's flow direction for this session (where add and move put shapes, "
+                     "layout's default dir:); not written to the file, which keeps draw.io's own "
+                     "fields — without it the flow is the direction most edges run"}
+                .example("orient LR"),
             verb_orient);
 }
 

@@ -80,6 +80,8 @@ std::vector<std::string> group_members(const OpContext& ctx, std::string_view gr
 // Grows/shrinks a group (and the groups around it unless `outer_groups` is false) to fit its
 // members with padding, keeping the members where they are on the page. O(members).
 void fit_group(OpContext& ctx, std::string_view group_id, bool outer_groups = true);
+// fit_group's room round a group's members, px: each side, the top (its label) and the bottom.
+constexpr double kGroupPadSide = 40, kGroupPadTop = 50, kGroupPadBottom = 35;
 // Grows a group (never shrinks it) to hold the absolute boxes `rects` with fit_group's padding,
 // keeping its members where they are on the page; true when it changed. O(1) unless the group
 // grows left or up (its members' coordinates then shift).

@@ -509,11 +509,12 @@ TEST_F(QueriesTest, MapInfersOtherDirections) {
   EXPECT_EQ(ask("map").substr(0, 21), "map: 480x40 flow:TB |");
 }
 
-TEST_F(QueriesTest, MapUsesThePageFlowDirection) {
+TEST_F(QueriesTest, MapReadsTheFlowFromTheDrawingNotFromAPrivateAttribute) {
+  // flowDirection is no draw.io attribute (older fcp versions wrote it): the edges decide.
   load(file_xml(page_xml(
       "P", vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 0, 80, 40) + edge("e1", "a", "b"),
       "flowDirection=\"bt\"")));
-  EXPECT_EQ(ask("map").substr(0, 21), "map: 480x40 flow:BT |");
+  EXPECT_EQ(ask("map").substr(0, 21), "map: 480x40 flow:LR |");
 }
 
 TEST_F(QueriesTest, MapRowsHoldThreeMembers) {
@@ -707,7 +708,8 @@ TEST_F(ReportsWarningsTest, EdgeCrossingGroup) {
        vertex("c", "C", 0, 400, 60, 40) + edge("e1", "a", "b") + edge("e2", "a", "in") +
        edge("e3", "a", "c"));
   EXPECT_EQ(warnings({created({"e1"})}),
-            (std::vector<std::string>{"edge A->B crosses group Backend"}));
+            (std::vector<std::string>{"edge A->B crosses group Backend",
+                                      "edge A->B passes through Inner"}));
   EXPECT_TRUE(warnings({created({"e2"})}).empty());  // ends inside the group
   EXPECT_TRUE(warnings({created({"e3"})}).empty());  // passes beside it
 }

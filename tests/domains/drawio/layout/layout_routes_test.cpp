@@ -1,7 +1,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "domains/drawio/layout/drawing.hpp"
 #include "domains/drawio/layout/edge_routes.hpp"
@@ -17,13 +19,20 @@ Point2 centre(const Rect& r) {
   return Point2{r.cx(), r.cy()};
 }
 
-// The full path of an edge: source centre, waypoints, target centre.
+// A port of a box: its centre, or the point at the route's exit/entry fractions.
+Point2 port_of(const Rect& r, const std::optional<Point2>& port) {
+  return port ? Point2{r.x + port->x * r.w, r.y + port->y * r.h} : centre(r);
+}
+
+// The full path of an edge: source port, waypoints, target port.
 std::vector<Point2> path_of(const LayoutRequest& request, const LayoutResult& result,
                             const LayoutEdge& e) {
-  std::vector<Point2> path{centre(box_of(request, result, e.source))};
+  const auto route = std::find_if(result.edges.begin(), result.edges.end(),
+                                  [&](const EdgeRoute& r) { return r.id == e.id; });
+  std::vector<Point2> path{port_of(box_of(request, result, e.source), route->exit)};
   const auto& waypoints = waypoints_of(result, e.id);
   path.insert(path.end(), waypoints.begin(), waypoints.end());
-  path.push_back(centre(box_of(request, result, e.target)));
+  path.push_back(port_of(box_of(request, result, e.target), route->entry));
   return path;
 }
 
@@ -89,10 +98,33 @@ TEST(OrthogonalRoutes, NonAlignedEdgeGetsTwoCornersBetweenTheRows) {
   const Rect a = box_of(request, *result, "a"), c = box_of(request, *result, "c");
   const auto& corners = waypoints_of(*result, "a->c");
   ASSERT_EQ(corners.size(), 2u);
-  EXPECT_DOUBLE_EQ(corners[0].x, a.cx());
+  // Both edges leave a's bottom side: at ports a third and two thirds along it, toward b and c.
+  EXPECT_DOUBLE_EQ(corners[0].x, a.x + a.w * 2 / 3);
   EXPECT_DOUBLE_EQ(corners[1].x, c.cx());
   EXPECT_DOUBLE_EQ(corners[0].y, corners[1].y);
   EXPECT_DOUBLE_EQ(corners[0].y, (a.bottom() + c.y) / 2);
+  const EdgeRoute& route = result->edges[1];
+  ASSERT_TRUE(route.exit.has_value());
+  EXPECT_NEAR(route.exit->x, 2.0 / 3, 1e-9);
+  EXPECT_EQ(route.exit->y, 1);
+  EXPECT_FALSE(route.entry.has_value());
+}
+
+TEST(OrthogonalRoutes, RunsAcrossOneGapNeverShareALine) {
+  // Four edges from two sources to two targets across one gap: every vertical run (TB: the
+  // horizontal run between the corners) lies on a line of its own.
+  LayoutRequest request;
+  request.nodes = {node("a"), node("b"), node("c"), node("d")};
+  request.edges = {edge("a", "c"), edge("a", "d"), edge("b", "c"), edge("b", "d")};
+  auto result = run_layout(request);
+  ASSERT_TRUE(result);
+  std::vector<double> lines;
+  for (const EdgeRoute& route : result->edges) {
+    if (route.waypoints.size() == 2) lines.push_back(route.waypoints[0].y);
+  }
+  ASSERT_GE(lines.size(), 2u);
+  std::sort(lines.begin(), lines.end());
+  EXPECT_EQ(std::adjacent_find(lines.begin(), lines.end()), lines.end());
 }
 
 TEST(OrthogonalRoutes, LongEdgesPassIntermediateRowsBetweenNodes) {
@@ -135,7 +167,8 @@ TEST(OrthogonalRoutes, TurnBetweenRowsOutsideClustersTheEdgeDoesNotBelongTo) {
   detail::IndexedGraph graph;
   graph.edges = {{0, 1}};
   auto route = [&](std::optional<detail::Box> cluster) {
-    return detail::route_edges(two_rows(cluster), graph, EdgeRouting::orthogonal, 60)[0];
+    detail::Drawing drawing = two_rows(cluster);
+    return detail::route_edges(drawing, graph, EdgeRouting::orthogonal, 60)[0].waypoints;
   };
   auto at = [](const std::vector<Point2>& points, size_t i) {
     return i < points.size() ? points[i] : Point2{-1, -1};

@@ -1,0 +1,182 @@
+#include "domains/drawio/layout/edge_labels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace fcp::drawio::layout::detail {
+namespace {
+
+constexpr double kCell = 200;  // px: side of the grid cells that index route segments
+constexpr double kTolerance = 0.5;
+
+struct Segment {
+  Point2 a, b;
+  size_t edge = 0;
+};
+
+// Route segments by the grid cells their bounding boxes touch.
+class SegmentGrid {
+ public:
+  void add(const Segment& segment) {
+    segments_.push_back(segment);
+    visit(box_of(segment), [&](long long key) { cells_[key].push_back(segments_.size() - 1); });
+  }
+  // Edges other than `edge` with a segment through `box` (counted once per segment).
+  int crossing(const Box& box, size_t edge) const {
+    std::vector<size_t> seen;
+    visit(box, [&](long long key) {
+      const auto it = cells_.find(key);
+      if (it == cells_.end()) return;
+      for (size_t index : it->second) {
+        const Segment& s = segments_[index];
+        if (s.edge != edge && hits(s, box)) seen.push_back(index);
+      }
+    });
+    std::sort(seen.begin(), seen.end());
+    return static_cast<int>(std::unique(seen.begin(), seen.end()) - seen.begin());
+  }
+
+ private:
+  static Box box_of(const Segment& s) {
+    const double x = std::min(s.a.x, s.b.x), y = std::min(s.a.y, s.b.y);
+    return Box{x, y, std::abs(s.a.x - s.b.x), std::abs(s.a.y - s.b.y)};
+  }
+  template <class Visit>
+  static void visit(const Box& box, Visit&& fn) {
+    const auto x0 = static_cast<long long>(std::floor(box.x / kCell));
+    const auto x1 = static_cast<long long>(std::floor(box.right() / kCell));
+    const auto y0 = static_cast<long long>(std::floor(box.y / kCell));
+    const auto y1 = static_cast<long long>(std::floor(box.bottom() / kCell));
+    for (long long x = x0; x <= x1; ++x) {
+      for (long long y = y0; y <= y1; ++y)
+        fn(x * 1000003LL + y);
+    }
+  }
+  // Whether the segment passes through the box (sampled: segments are short against labels).
+  static bool hits(const Segment& s, const Box& box) {
+    const double length = std::hypot(s.b.x - s.a.x, s.b.y - s.a.y);
+    const int steps = std::max(1, static_cast<int>(length / 4));
+    for (int i = 0; i <= steps; ++i) {
+      const double t = static_cast<double>(i) / steps;
+      const double x = s.a.x + t * (s.b.x - s.a.x), y = s.a.y + t * (s.b.y - s.a.y);
+      if (x > box.x && x < box.right() && y > box.y && y < box.bottom()) return true;
+    }
+    return false;
+  }
+  std::vector<Segment> segments_;
+  std::unordered_map<long long, std::vector<size_t>> cells_;
+};
+
+bool overlap(const Box& a, const Box& b) {
+  return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
+}
+
+// The end of a route on `box`: its port if it has one, else where draw.io's orthogonal
+// connector leaves toward `toward` (straight across when within the box's span), else the centre.
+Point2 end_point(const Box& box, const std::optional<Point2>& port, Point2 toward) {
+  if (port) return Point2{box.x + port->x * box.w, box.y + port->y * box.h};
+  const bool in_x = toward.x >= box.x - kTolerance && toward.x <= box.right() + kTolerance;
+  const bool in_y = toward.y >= box.y - kTolerance && toward.y <= box.bottom() + kTolerance;
+  if (in_x && !in_y) return Point2{toward.x, toward.y < box.cy() ? box.y : box.bottom()};
+  if (in_y && !in_x) return Point2{toward.x < box.cx() ? box.x : box.right(), toward.y};
+  return Point2{box.cx(), box.cy()};
+}
+
+std::vector<Point2> path_of(const Box& source, const Box& target, const EdgeRoute& route) {
+  const Point2 first =
+      route.waypoints.empty() ? Point2{target.cx(), target.cy()} : route.waypoints.front();
+  const Point2 last =
+      route.waypoints.empty() ? Point2{source.cx(), source.cy()} : route.waypoints.back();
+  std::vector<Point2> path{end_point(source, route.exit, first)};
+  path.insert(path.end(), route.waypoints.begin(), route.waypoints.end());
+  path.push_back(end_point(target, route.entry, last));
+  return path;
+}
+
+Point2 along(const std::vector<Point2>& path, double fraction) {
+  double total = 0;
+  for (size_t i = 0; i + 1 < path.size(); ++i)
+    total += std::hypot(path[i + 1].x - path[i].x, path[i + 1].y - path[i].y);
+  double left = total * fraction;
+  for (size_t i = 0; i + 1 < path.size(); ++i) {
+    const double length = std::hypot(path[i + 1].x - path[i].x, path[i + 1].y - path[i].y);
+    if (left <= length && length > 0) {
+      const double t = left / length;
+      return Point2{path[i].x + t * (path[i + 1].x - path[i].x),
+                    path[i].y + t * (path[i + 1].y - path[i].y)};
+    }
+    left -= length;
+  }
+  return path.back();
+}
+
+}  // namespace
+
+void place_labels(const Drawing& drawing, const IndexedGraph& graph,
+                  const std::vector<LayoutEdge>& edges, std::vector<EdgeRoute>& routes) {
+  std::vector<std::vector<Point2>> paths(routes.size());
+  SegmentGrid grid;
+  for (size_t i = 0; i < routes.size(); ++i) {
+    const IndexedGraph::Edge& edge = graph.edges[i];
+    if (edge.source == edge.target) continue;
+    paths[i] = path_of(drawing.nodes[static_cast<size_t>(edge.source)],
+                       drawing.nodes[static_cast<size_t>(edge.target)], routes[i]);
+    for (size_t k = 0; k + 1 < paths[i].size(); ++k)
+      grid.add(Segment{paths[i][k], paths[i][k + 1], i});
+  }
+  // Node boxes by grid cell.
+  std::unordered_map<long long, std::vector<size_t>> node_cells;
+  auto cells_of = [](const Box& box, auto&& fn) {
+    for (auto x = static_cast<long long>(std::floor(box.x / kCell));
+         x <= static_cast<long long>(std::floor(box.right() / kCell)); ++x) {
+      for (auto y = static_cast<long long>(std::floor(box.y / kCell));
+           y <= static_cast<long long>(std::floor(box.bottom() / kCell)); ++y)
+        fn(x * 1000003LL + y);
+    }
+  };
+  for (size_t n = 0; n < drawing.nodes.size(); ++n)
+    cells_of(drawing.nodes[n], [&](long long key) { node_cells[key].push_back(n); });
+  std::vector<Box> placed;
+  for (size_t i = 0; i < routes.size(); ++i) {
+    if (edges[i].label_width <= 0 || paths[i].size() < 2) continue;
+    const IndexedGraph::Edge& edge = graph.edges[i];
+    double best_score = 1e18, best_fraction = 0.5;
+    for (int k = 0; k <= 16; ++k) {
+      const int step = (k + 1) / 2;  // 0, 1, 1, 2, 2, …: alternately after and before the middle
+      const double fraction = 0.5 + (k % 2 == 0 ? 1 : -1) * 0.025 * static_cast<double>(step);
+      const Point2 at = along(paths[i], fraction);
+      const Box box{at.x - edges[i].label_width / 2, at.y - edges[i].label_height / 2,
+                    edges[i].label_width, edges[i].label_height};
+      double score = std::abs(fraction - 0.5);
+      std::vector<size_t> hit;
+      cells_of(box, [&](long long key) {
+        const auto it = node_cells.find(key);
+        if (it == node_cells.end()) return;
+        for (size_t n : it->second) {
+          if (overlap(box, drawing.nodes[n])) hit.push_back(n);
+        }
+      });
+      std::sort(hit.begin(), hit.end());
+      hit.erase(std::unique(hit.begin(), hit.end()), hit.end());
+      for (size_t n : hit) {
+        const bool end = static_cast<int>(n) == edge.source || static_cast<int>(n) == edge.target;
+        score += end ? 10 : 1000;
+      }
+      for (const Box& other : placed) {
+        if (overlap(box, other)) score += 1000;
+      }
+      score += grid.crossing(box, i);
+      if (score < best_score) {
+        best_score = score;
+        best_fraction = fraction;
+      }
+    }
+    const Point2 at = along(paths[i], best_fraction);
+    placed.push_back(Box{at.x - edges[i].label_width / 2, at.y - edges[i].label_height / 2,
+                         edges[i].label_width, edges[i].label_height});
+    routes[i].label_position = 2 * best_fraction - 1;
+  }
+}
+
+}  // namespace fcp::drawio::layout::detail

@@ -1,0 +1,399 @@
+// Measures a drawing the way a reader sees it: edges through shapes that are not their ends,
+// groups on top of each other, edges crossing edges, edges running along each other, labels
+// away from their edge or on something else. Works on a saved draw.io file (geometry and
+// waypoints, edge paths as draw.io draws them) and on plain polylines (Graphviz's own drawing).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <pugixml.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fcp::drawio::metrics {
+
+struct Pt {
+  double x = 0, y = 0;
+};
+struct Box {
+  double x = 0, y = 0, w = 0, h = 0;
+  double right() const { return x + w; }
+  double bottom() const { return y + h; }
+  Pt centre() const { return {x + w / 2, y + h / 2}; }
+  bool contains(Pt p, double margin = 0) const {
+    return p.x >= x - margin && p.x <= right() + margin && p.y >= y - margin &&
+           p.y <= bottom() + margin;
+  }
+  bool overlaps(const Box& o) const {
+    return x < o.right() && o.x < right() && y < o.bottom() && o.y < bottom();
+  }
+};
+
+struct Shape {
+  std::string id, label;
+  Box box;
+  bool group = false;
+  std::vector<std::string> ancestors;  // groups it is nested in, innermost first
+};
+struct Edge {
+  std::string id, label;
+  int source = -1, target = -1;  // indices into Drawing::shapes
+  std::vector<Pt> path;          // as drawn, end points on (or in) the end shapes
+  double label_at = 0;           // draw.io's relative label position, -1 … 1 (0 = middle)
+  Pt label_offset;
+};
+struct Drawing {
+  std::vector<Shape> shapes;
+  std::vector<Edge> edges;
+};
+
+struct Metrics {
+  int edge_shape_crossings = 0;  // (edge, shape) pairs: the edge passes a shape not its end
+  int group_overlaps = 0;        // pairs of groups, neither inside the other, that overlap
+  int edge_edge_crossings = 0;   // points where two edges cross (outside their end shapes)
+  double shared_run = 0;         // px two edges run on top of each other (outside end shapes)
+  int labels = 0;                // labelled edges
+  int labels_off_edge = 0;       // label anchor not on its own edge
+  int label_overlaps = 0;        // pairs of label boxes that overlap
+  int labels_on_shapes = 0;      // label boxes on a shape that is not an end of their edge
+  std::vector<std::string> details;
+};
+
+namespace detail {
+
+inline double cross(Pt o, Pt a, Pt b) {
+  return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+// Whether segment a–b passes through the interior of `box` shrunk by `inset` (Liang–Barsky).
+inline bool segment_hits_box(Pt a, Pt b, const Box& box, double inset) {
+  const double x0 = box.x + inset, x1 = box.right() - inset;
+  const double y0 = box.y + inset, y1 = box.bottom() - inset;
+  if (x1 <= x0 || y1 <= y0) return false;
+  double t0 = 0, t1 = 1;
+  const double dx = b.x - a.x, dy = b.y - a.y;
+  const double p[4] = {-dx, dx, -dy, dy};
+  const double q[4] = {a.x - x0, x1 - a.x, a.y - y0, y1 - a.y};
+  for (int i = 0; i < 4; ++i) {
+    if (std::abs(p[i]) < 1e-12) {
+      if (q[i] <= 0) return false;
+      continue;
+    }
+    const double t = q[i] / p[i];
+    if (p[i] < 0) {
+      t0 = std::max(t0, t);
+    } else {
+      t1 = std::min(t1, t);
+    }
+    if (t0 >= t1) return false;
+  }
+  return t1 - t0 > 1e-9;
+}
+
+// The proper crossing point of two segments, if any (touching ends and parallels excluded).
+inline std::optional<Pt> crossing(Pt a, Pt b, Pt c, Pt d) {
+  const double d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d);
+  if (((d1 > 1e-9 && d2 < -1e-9) || (d1 < -1e-9 && d2 > 1e-9)) &&
+      ((d3 > 1e-9 && d4 < -1e-9) || (d3 < -1e-9 && d4 > 1e-9))) {
+    const double t = d1 / (d1 - d2);
+    return Pt{a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)};
+  }
+  return std::nullopt;
+}
+
+// Length along which two axis-parallel segments lie on one line (within 1 px).
+inline double collinear_overlap(Pt a, Pt b, Pt c, Pt d) {
+  const bool h1 = std::abs(a.y - b.y) < 0.5, h2 = std::abs(c.y - d.y) < 0.5;
+  const bool v1 = std::abs(a.x - b.x) < 0.5, v2 = std::abs(c.x - d.x) < 0.5;
+  if (h1 && h2 && !v1 && !v2 && std::abs(a.y - c.y) < 1) {
+    return std::max(0.0, std::min(std::max(a.x, b.x), std::max(c.x, d.x)) -
+                             std::max(std::min(a.x, b.x), std::min(c.x, d.x)));
+  }
+  if (v1 && v2 && !h1 && !h2 && std::abs(a.x - c.x) < 1) {
+    return std::max(0.0, std::min(std::max(a.y, b.y), std::max(c.y, d.y)) -
+                             std::max(std::min(a.y, b.y), std::min(c.y, d.y)));
+  }
+  return 0;
+}
+
+inline double distance_to_segment(Pt p, Pt a, Pt b) {
+  const double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+  double t = len2 < 1e-12 ? 0 : ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2;
+  t = std::clamp(t, 0.0, 1.0);
+  return std::hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
+}
+
+inline double distance_to_path(Pt p, const std::vector<Pt>& path) {
+  double best = 1e18;
+  for (size_t i = 0; i + 1 < path.size(); ++i)
+    best = std::min(best, distance_to_segment(p, path[i], path[i + 1]));
+  return best;
+}
+
+// The point at `fraction` (0 … 1) of the path's length.
+inline Pt along(const std::vector<Pt>& path, double fraction) {
+  double total = 0;
+  for (size_t i = 0; i + 1 < path.size(); ++i)
+    total += std::hypot(path[i + 1].x - path[i].x, path[i + 1].y - path[i].y);
+  double left = total * fraction;
+  for (size_t i = 0; i + 1 < path.size(); ++i) {
+    const double len = std::hypot(path[i + 1].x - path[i].x, path[i + 1].y - path[i].y);
+    if (left <= len && len > 0) {
+      const double t = left / len;
+      return {path[i].x + t * (path[i + 1].x - path[i].x),
+              path[i].y + t * (path[i + 1].y - path[i].y)};
+    }
+    left -= len;
+  }
+  return path.empty() ? Pt{} : path.back();
+}
+
+// A label's box: about 7 px per character of 11–12 px text, one line.
+inline Box label_box(Pt centre, const std::string& label) {
+  const double w = 7.0 * static_cast<double>(label.size()) + 4, h = 16;
+  return {centre.x - w / 2, centre.y - h / 2, w, h};
+}
+
+inline bool in_ends(const Drawing& d, const Edge& e, Pt p) {
+  return (e.source >= 0 && d.shapes[static_cast<size_t>(e.source)].box.contains(p, 0.5)) ||
+         (e.target >= 0 && d.shapes[static_cast<size_t>(e.target)].box.contains(p, 0.5));
+}
+
+inline bool is_ancestor(const Shape& shape, const std::string& group) {
+  return std::find(shape.ancestors.begin(), shape.ancestors.end(), group) != shape.ancestors.end();
+}
+
+}  // namespace detail
+
+inline Metrics measure(const Drawing& d) {
+  constexpr double kSameCrossing = 10;  // px: crossings of one pair this close count once
+
+  Metrics m;
+  // Edges through shapes (leaf shapes only: an edge may cross a group's border to reach a member).
+  for (const Edge& e : d.edges) {
+    for (size_t s = 0; s < d.shapes.size(); ++s) {
+      const Shape& shape = d.shapes[s];
+      if (shape.group || static_cast<int>(s) == e.source || static_cast<int>(s) == e.target)
+        continue;
+      for (size_t i = 0; i + 1 < e.path.size(); ++i) {
+        if (detail::segment_hits_box(e.path[i], e.path[i + 1], shape.box, 0.5)) {
+          ++m.edge_shape_crossings;
+          m.details.push_back("edge " + e.id + " (" + e.label + ") passes through " + shape.label);
+          break;
+        }
+      }
+    }
+  }
+  for (size_t a = 0; a < d.shapes.size(); ++a) {
+    if (!d.shapes[a].group) continue;
+    for (size_t b = a + 1; b < d.shapes.size(); ++b) {
+      if (!d.shapes[b].group) continue;
+      if (detail::is_ancestor(d.shapes[a], d.shapes[b].id) ||
+          detail::is_ancestor(d.shapes[b], d.shapes[a].id))
+        continue;
+      if (d.shapes[a].box.overlaps(d.shapes[b].box)) {
+        ++m.group_overlaps;
+        m.details.push_back("group " + d.shapes[a].label + " overlaps group " + d.shapes[b].label);
+      }
+    }
+  }
+  for (size_t a = 0; a < d.edges.size(); ++a) {
+    const Edge& ea = d.edges[a];
+    for (size_t b = a + 1; b < d.edges.size(); ++b) {
+      const Edge& eb = d.edges[b];
+      std::vector<Pt> points;  // of this pair; sampled curves that touch cross many times
+      for (size_t i = 0; i + 1 < ea.path.size(); ++i) {
+        for (size_t j = 0; j + 1 < eb.path.size(); ++j) {
+          const Pt p0 = ea.path[i], p1 = ea.path[i + 1], q0 = eb.path[j], q1 = eb.path[j + 1];
+          if (auto p = detail::crossing(p0, p1, q0, q1)) {
+            const bool near = std::any_of(points.begin(), points.end(), [&](Pt q) {
+              return std::hypot(q.x - p->x, q.y - p->y) < kSameCrossing;
+            });
+            if (!near && !detail::in_ends(d, ea, *p) && !detail::in_ends(d, eb, *p)) {
+              ++m.edge_edge_crossings;
+              points.push_back(*p);
+            }
+          }
+          const double run = detail::collinear_overlap(p0, p1, q0, q1);
+          if (run > 1) {
+            // Only the part outside the end shapes of both counts: approximated by the midpoint.
+            const Pt mid{(std::max(std::min(p0.x, p1.x), std::min(q0.x, q1.x)) +
+                          std::min(std::max(p0.x, p1.x), std::max(q0.x, q1.x))) /
+                             2,
+                         (std::max(std::min(p0.y, p1.y), std::min(q0.y, q1.y)) +
+                          std::min(std::max(p0.y, p1.y), std::max(q0.y, q1.y))) /
+                             2};
+            if (!detail::in_ends(d, ea, mid) && !detail::in_ends(d, eb, mid)) {
+              m.shared_run += run;
+              m.details.push_back("edges " + ea.id + " and " + eb.id + " share " +
+                                  std::to_string(static_cast<int>(run)) + " px");
+            }
+          }
+        }
+      }
+    }
+  }
+  std::vector<std::pair<Box, size_t>> label_boxes;
+  for (size_t k = 0; k < d.edges.size(); ++k) {
+    const Edge& e = d.edges[k];
+    if (e.label.empty() || e.path.size() < 2) continue;
+    ++m.labels;
+    const Pt anchor = detail::along(e.path, (e.label_at + 1) / 2);
+    const Pt centre{anchor.x + e.label_offset.x, anchor.y + e.label_offset.y};
+    if (detail::distance_to_path(centre, e.path) > 2) {
+      ++m.labels_off_edge;
+      m.details.push_back("label " + e.label + " of " + e.id + " is off its edge");
+    }
+    const Box box = detail::label_box(centre, e.label);
+    for (size_t s = 0; s < d.shapes.size(); ++s) {
+      const Shape& shape = d.shapes[s];
+      if (shape.group || static_cast<int>(s) == e.source || static_cast<int>(s) == e.target)
+        continue;
+      if (box.overlaps(shape.box)) {
+        ++m.labels_on_shapes;
+        m.details.push_back("label " + e.label + " of " + e.id + " lies on " + shape.label);
+      }
+    }
+    for (const auto& [other, index] : label_boxes) {
+      if (box.overlaps(other)) {
+        ++m.label_overlaps;
+        m.details.push_back("label " + e.label + " of " + e.id + " overlaps the label of " +
+                            d.edges[index].id);
+      }
+    }
+    label_boxes.emplace_back(box, k);
+  }
+  return m;
+}
+
+// ---- A saved draw.io file (plain XML, first page) ----
+
+namespace detail {
+
+inline std::string style_value(std::string_view style, std::string_view key) {
+  size_t start = 0;
+  while (start < style.size()) {
+    size_t end = style.find(';', start);
+    if (end == std::string_view::npos) end = style.size();
+    const std::string_view item = style.substr(start, end - start);
+    const size_t eq = item.find('=');
+    if (eq != std::string_view::npos && item.substr(0, eq) == key)
+      return std::string(item.substr(eq + 1));
+    start = end + 1;
+  }
+  return {};
+}
+
+// The end of an edge on `box` toward `toward`, as draw.io's orthogonal and segment connectors
+// put it: straight across where `toward` is within the box's span, else from the centre.
+inline Pt facing(const Box& box, Pt toward, bool orthogonal) {
+  const Pt c = box.centre();
+  if (!orthogonal) return c;
+  const bool in_x = toward.x >= box.x && toward.x <= box.right();
+  const bool in_y = toward.y >= box.y && toward.y <= box.bottom();
+  if (in_x && !in_y) return {toward.x, toward.y < c.y ? box.y : box.bottom()};
+  if (in_y && !in_x) return {toward.x < c.x ? box.x : box.right(), toward.y};
+  return c;
+}
+
+// Corners between points that are not aligned (the orthogonal styles insert them).
+inline std::vector<Pt> orthogonalize(const std::vector<Pt>& points) {
+  std::vector<Pt> out;
+  for (const Pt& p : points) {
+    if (!out.empty()) {
+      const Pt a = out.back();
+      if (std::abs(a.x - p.x) > 0.5 && std::abs(a.y - p.y) > 0.5) out.push_back({p.x, a.y});
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace detail
+
+inline Drawing read_saved(const std::string& xml) {
+  Drawing d;
+  pugi::xml_document doc;
+  if (!doc.load_string(xml.c_str())) return d;
+  const pugi::xml_node root =
+      doc.child("mxfile").child("diagram").child("mxGraphModel").child("root");
+  struct Raw {
+    std::string parent;
+    Box box;
+  };
+  std::map<std::string, Raw> raw;
+  std::map<std::string, size_t> index;
+  for (const pugi::xml_node cell : root.children("mxCell")) {
+    if (std::string_view(cell.attribute("vertex").value()) != "1") continue;
+    const pugi::xml_node g = cell.child("mxGeometry");
+    Shape shape;
+    shape.id = cell.attribute("id").value();
+    shape.label = cell.attribute("value").value();
+    shape.group =
+        std::string(cell.attribute("style").value()).find("container=1") != std::string::npos;
+    raw[shape.id] = {cell.attribute("parent").value(),
+                     Box{g.attribute("x").as_double(), g.attribute("y").as_double(),
+                         g.attribute("width").as_double(), g.attribute("height").as_double()}};
+    index[shape.id] = d.shapes.size();
+    d.shapes.push_back(shape);
+  }
+  auto offset_of = [&raw](std::string parent) {
+    Pt offset;
+    for (; raw.contains(parent); parent = raw.at(parent).parent) {
+      offset.x += raw.at(parent).box.x;
+      offset.y += raw.at(parent).box.y;
+    }
+    return offset;
+  };
+  for (Shape& shape : d.shapes) {
+    const Raw& r = raw.at(shape.id);
+    const Pt offset = offset_of(r.parent);
+    shape.box = Box{r.box.x + offset.x, r.box.y + offset.y, r.box.w, r.box.h};
+    for (std::string p = r.parent; raw.contains(p); p = raw.at(p).parent)
+      shape.ancestors.push_back(p);
+  }
+  for (const pugi::xml_node cell : root.children("mxCell")) {
+    if (std::string_view(cell.attribute("edge").value()) != "1") continue;
+    const auto source = index.find(cell.attribute("source").value());
+    const auto target = index.find(cell.attribute("target").value());
+    if (source == index.end() || target == index.end()) continue;
+    Edge e;
+    e.id = cell.attribute("id").value();
+    e.label = cell.attribute("value").value();
+    e.source = static_cast<int>(source->second);
+    e.target = static_cast<int>(target->second);
+    const std::string style = cell.attribute("style").value();
+    const std::string edge_style = detail::style_value(style, "edgeStyle");
+    const bool orthogonal = edge_style == "orthogonalEdgeStyle" || edge_style == "elbowEdgeStyle" ||
+                            edge_style == "segmentEdgeStyle";
+    const pugi::xml_node g = cell.child("mxGeometry");
+    e.label_at = g.attribute("x").as_double();
+    const Pt offset = offset_of(cell.attribute("parent").value());
+    std::vector<Pt> points;
+    for (const pugi::xml_node array : g.children("Array")) {
+      if (std::string_view(array.attribute("as").value()) != "points") continue;
+      for (const pugi::xml_node p : array.children("mxPoint"))
+        points.push_back(
+            {p.attribute("x").as_double() + offset.x, p.attribute("y").as_double() + offset.y});
+    }
+    for (const pugi::xml_node p : g.children("mxPoint")) {
+      if (std::string_view(p.attribute("as").value()) == "offset")
+        e.label_offset = {p.attribute("x").as_double(), p.attribute("y").as_double()};
+    }
+    const Box& sb = d.shapes[source->second].box;
+    const Box& tb = d.shapes[target->second].box;
+    const Pt first = points.empty() ? tb.centre() : points.front();
+    const Pt last = points.empty() ? sb.centre() : points.back();
+    std::vector<Pt> path{detail::facing(sb, first, orthogonal)};
+    path.insert(path.end(), points.begin(), points.end());
+    path.push_back(detail::facing(tb, last, orthogonal));
+    e.path = orthogonal ? detail::orthogonalize(path) : path;
+    d.edges.push_back(std::move(e));
+  }
+  return d;
+}
+
+}  // namespace fcp::drawio::metrics
