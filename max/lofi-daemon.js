@@ -1045,6 +1045,23 @@ function handleMove(req) {
     return { id: rec.id, x: x, y: y, view: view };
 }
 
+// The FNV-1a hash (32 bits, 8 hex digits) of the ids sorted and joined by "\n", over their UTF-8
+// bytes: fcpd computes the same from its model and reports a difference (another session
+// re-initialised Max, Max restarted) with "try: lofi_session sync".
+function idsHash(ids) {
+    var sorted = ids.slice().sort();
+    var bytes = unescape(encodeURIComponent(sorted.join("\n")));
+    var hash = 0x811c9dc5;
+    for (var i = 0; i < bytes.length; i++) {
+        hash ^= bytes.charCodeAt(i);
+        // hash * 16777619 mod 2^32, without losing bits to doubles
+        hash = (hash + (hash << 1) + (hash << 4) + (hash << 7) + (hash << 8) + (hash << 24)) >>> 0;
+    }
+    var hex = hash.toString(16);
+    while (hex.length < 8) hex = "0" + hex;
+    return hex;
+}
+
 function handlePing() {
     var layersPending = 0;
     if (uiJob) layersPending += uiJob.layers.length - uiJob.index;
@@ -1056,6 +1073,7 @@ function handlePing() {
         device: device ? device.name : null,
         devices: devices.keys(),
         objects: device ? device.registry.size : 0,
+        hash: idsHash(device ? device.registry.keys() : []),
         wires: device ? device.wires.size : 0,
         mappings: device ? device.mappings.size : 0,
         uiPending: layersPending,
@@ -1441,6 +1459,6 @@ function notifydeleted() {
     applyParameters, buildContents, creationAttrs, handleRemove, wireRequest, handleWire, handleUnwire,
     wiresOf, handleInject, parameterShortname, handleMap, handleUnmap, readAttr, parameterMessage,
     currentValue, applyAttr, handleSet, handleMove,
-    handlePing, zPrefix, zSort, parseLayer, parseUi, checkUiArrival, startUiJob, markUiFailed,
+    idsHash, handlePing, zPrefix, zSort, parseLayer, parseUi, checkUiArrival, startUiJob, markUiFailed,
     ensureTask, stopTask, createLayer, uiTick, drainQueue, handleUi, knownAddresses, isBusy,
     salvageRequestId, parseRequest, execute, receive]);
