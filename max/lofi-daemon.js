@@ -29,6 +29,8 @@
  *     Maxobj has it (Max 6+), otherwise through message().
  *   - Objects are remembered by id in a registry, and the id is also the box's varname so
  *     getnamed() and Max's own scripting can find them.
+ *   - A layer made after layers with a higher z prefix (by an earlier request) is put behind
+ *     them: they are brought to the front again with patcher.bringtofront, in z order.
  *   - A UI batch is built by a Task, one layer every 20 ms, so Max can redraw between objects;
  *     the Task lives in the GLOBAL `uiTask` (a Task only referenced from a local variable can be
  *     garbage-collected mid-batch). Creation order is z-order, so layers are created in
@@ -90,6 +92,7 @@ var innerCount = 0;     // temporary names of the boxes a subpatcher is filled w
 var uiArrival = null;   // {parts, lastPart} of the multi-part batch being received
 var uiRun = null;       // {parts, failedPart} of the multi-part batch being executed
 var workQueue = [];     // requests waiting behind a UI batch, in arrival order
+var layerSeq = 0;       // creation order of UI layers (their z-order within one prefix)
 
 // ---------------------------------------------------------------------------------------------
 // Small utilities
@@ -1233,7 +1236,29 @@ function createLayer(dev, layer) {
         dev.patcher.remove(obj);
         throw e;
     }
+    rec.seq = ++layerSeq;
     dev.registry.set(layer.name, rec);
+    restack(dev, rec);
+}
+
+// Creation order is z-order, so a layer made after layers with a higher z prefix (by an earlier
+// call) would cover them: those are brought to the front again, in their own z order, so that
+// "01_bg2" lands behind the "30_…" dials made before it.
+function restack(dev, made) {
+    var z = zPrefix(made.id);
+    var above = [];
+    var ids = dev.registry.keys();
+    for (var i = 0; i < ids.length; i++) {
+        var rec = dev.registry.get(ids[i]);
+        if (rec !== made && rec.kind === "ui" && zPrefix(rec.id) > z) above.push(rec);
+    }
+    above.sort(function (a, b) {
+        var za = zPrefix(a.id), zb = zPrefix(b.id);
+        return za !== zb ? za - zb : (a.seq || 0) - (b.seq || 0);
+    });
+    for (var j = 0; j < above.length; j++) {
+        if (typeof dev.patcher.bringtofront === "function") dev.patcher.bringtofront(above[j].obj);
+    }
 }
 
 // Runs every UI_INTERVAL_MS while there is UI work: creates exactly one layer per call.
@@ -1460,5 +1485,5 @@ function notifydeleted() {
     wiresOf, handleInject, parameterShortname, handleMap, handleUnmap, readAttr, parameterMessage,
     currentValue, applyAttr, handleSet, handleMove,
     idsHash, handlePing, zPrefix, zSort, parseLayer, parseUi, checkUiArrival, startUiJob, markUiFailed,
-    ensureTask, stopTask, createLayer, uiTick, drainQueue, handleUi, knownAddresses, isBusy,
+    ensureTask, stopTask, createLayer, restack, uiTick, drainQueue, handleUi, knownAddresses, isBusy,
     salvageRequestId, parseRequest, execute, receive]);

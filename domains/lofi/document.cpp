@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/json.hpp>
+#include <cmath>
 #include <set>
 
 #include "core/response.hpp"
@@ -97,6 +98,14 @@ std::vector<std::string> LofiDocument::warnings(std::span<const core::EventPtr> 
       out.push_back(id + ": outside the device's " +
                     std::to_string(static_cast<int>(device_.info().width)) + "x" +
                     std::to_string(static_cast<int>(device_.info().height)) + " bounds");
+    if (object->ui && object->size && device_.info().devicewidth > 0 &&
+        object->x + (*object->size)[0] > device_.info().devicewidth) {
+      const int right = static_cast<int>(std::ceil(object->x + (*object->size)[0]));
+      out.push_back(id + ": reaches x=" + std::to_string(right) + ", past the devicewidth " +
+                    std::to_string(static_cast<int>(device_.info().devicewidth)) +
+                    " Live shows (modify device devicewidth:" + std::to_string(right) +
+                    ", or devicewidth:0 to fit the presentation)");
+    }
     if (!known_class(object->cls))
       out.push_back(id + ": \"" + object->cls +
                     "\" is no class of the object table: Max must find it (an abstraction or "

@@ -17,14 +17,7 @@ namespace json = boost::json;
 int layer_rank(const json::object& layer) {
   const json::value* name = layer.if_contains("name");
   if (name == nullptr || !name->is_string()) return 50;
-  const std::string_view text = name->get_string();
-  int value = 0;
-  std::size_t digits = 0;
-  while (digits < text.size() && digits < 6 && text[digits] >= '0' && text[digits] <= '9') {
-    value = value * 10 + (text[digits] - '0');
-    ++digits;
-  }
-  return digits == 0 ? 50 : value;
+  return layer_z(name->get_string());
 }
 
 }  // namespace
