@@ -240,6 +240,20 @@ TEST_F(BuiltDevice, TheSavedAmxdHoldsEveryFieldWhereMaxKeepsIt) {
   EXPECT_TRUE(patcher.at("devicewidth").is_double());
   EXPECT_EQ(patcher.at("devicewidth").as_double(), 600.0);
   EXPECT_EQ(patcher.at("rect"), doubles({100, 100, 600, 170}));
+  EXPECT_EQ(patcher.at("openrect"), doubles({0, 0, 0, 169}));
+  // The "parameters" dictionary Max writes: one [longname, shortname, 0] per Live parameter.
+  const json::object& parameters = patcher.at("parameters").as_object();
+  std::size_t entries = 0;
+  for (const auto& entry : parameters) {
+    if (!entry.key().starts_with("obj-")) continue;
+    ++entries;
+    const json::object& box = box_with(patcher, "id", entry.key());
+    EXPECT_EQ(entry.value().as_array()[0], valueof(box).at("parameter_longname"));
+    EXPECT_EQ(entry.value().as_array()[2], json::value(0));
+  }
+  EXPECT_EQ(entries, 4u) << json::serialize(parameters);
+  EXPECT_EQ(parameters.at("inherited_shortname"), json::value(1));
+  EXPECT_TRUE(parameters.at("parameterbanks").at("0").at("parameters").is_array());
 
   EXPECT_EQ(box_with(patcher, "varname", "in").at("text"), json::value("plugin~"));
   EXPECT_EQ(box_with(patcher, "varname", "out").at("text"), json::value("plugout~"));
