@@ -49,6 +49,18 @@ std::string card_sections() {
   return "WIRE PROTOCOL: every op sends one OSC message /lofi/<verb> with one JSON argument to "
          "Max (127.0.0.1:7400 by default); replies come back on 7401 and carry the requestId. "
          "No Max answering = offline editing; `lofi_session sync` pushes the device later.\n"
+         "MAX LINK (OFFLINE): `lofi_session connect host: port: reply: timeout:` works with no "
+         "device open and is remembered for the session (later new/open link to it). A ping "
+         "nobody answers within probe_ms (connect, new, open, status) or an op Max does not "
+         "answer within timeout: switches the session offline with one line; ops then change "
+         "the model only (no waiting), status counts them, and `connect` then `sync` pushes "
+         "them. The digest's max:online/max:offline says which. Status and connect compare "
+         "Max's device name, object count and id hash with the model and say `try: "
+         "lofi_session sync` when they differ (Max restarted, another session re-initialised "
+         "it). One Max is shared by the sessions linked to it and driven by one of them: "
+         "status says so; a second session's new/open stays offline and its sync is refused "
+         "unless `sync takeover:true` (the first session then edits offline). sync sends 32 "
+         "messages in flight and reports progress.\n"
          "PORTS: outlets and inlets count from 0 and are written out:N in:N (SRC:0 would be a "
          "key:value). An object opened from a file has the ports its box saved (p, bpatcher, "
          "gen~, poly~, abstractions); a new one the object table's for its class and args.\n"
@@ -62,7 +74,10 @@ std::string card_sections() {
          "args:\"active $1\"); describe shows it, find searches it. open and sync make opened "
          "boxes in Max as saved (text, attributes, subpatcher contents, parameters).\n"
          "UI LAYERS: name them with a z prefix (00_bg_panel, 30_rate_dial); a call's ui ops are "
-         "sent as ONE /lofi/ui sorted by prefix (none = 50).\n"
+         "sent as ONE /lofi/ui sorted by prefix (none = 50), and a layer lands among the layers "
+         "of earlier calls by its prefix (a later 01_bg2 goes behind existing 30_ dials, in the "
+         "file and in Max). A new layer's patching_rect is its presentation place shifted right "
+         "of the audio objects. A control past an explicit devicewidth gets a ? warning.\n"
          "ATTRIBUTES: modify and ui take Max's own names, checked against the object's class "
          "(a name the class lacks is refused with its close names). Values: numbers; colours "
          "\"r g b a\" 0-1 (\"r g b\" gets alpha 1); rects \"x y width height\"; named values by "
@@ -74,9 +89,11 @@ std::string card_sections() {
          "list what the saved box now says.\n"
          "PLACES: a UI layer's place is its presentation_rect (ui at: size:, move, modify "
          "presentation_rect:); any other object's is its patching_rect. describe ID shows both.\n"
-         "DEVICE: `modify device openinpresentation:1 devicewidth:600` (also keys of new); "
-         "`resize to:WxH` sets devicewidth W and the patcher window; `describe device` shows "
-         "them.\n"
+         "DEVICE: `modify device openinpresentation:1 devicewidth:600` (also keys of new; "
+         "devicewidth 0 = as wide as the presentation); `resize to:WxH` sets devicewidth W and "
+         "the patcher window; `describe device` shows them. A saved device carries Max's "
+         "patcher \"parameters\" dictionary (obj-N: [longname, shortname, 0] per Live "
+         "parameter, parameterbanks) and a new one openrect [0 0 0 169].\n"
          "MAP: map NAME ID is a Live API mapping: Max's map sets the object's "
          "parameter_longname NAME and parameter_shortname (the text in [brackets], else NAME), "
          "and parameter_enable:1 where it was 0; the reply lists them.\n"
@@ -186,7 +203,11 @@ class LofiDomain final : public core::Domain {
     if (!bridge) {
       auto opened = hub_.get(options);
       if (!opened) {
-        link->remember(options, opened.error().message);
+        if (remembered) {
+          link->remember(options, opened.error().message);
+        } else {
+          link->unlink(opened.error().message);
+        }
         return remembered ? std::vector<std::string>{core::warning_line("max: offline — " +
                                                                         opened.error().message)}
                           : std::vector<std::string>{};
@@ -194,9 +215,14 @@ class LofiDomain final : public core::Domain {
       bridge = *opened;
     }
     if (auto pong = bridge->ping_and_wait(probe_); !pong) {
-      link->remember(options, "Max at " + where(options) + " did not answer a ping within " +
-                                  std::to_string(probe_.count()) + " ms");
-      if (!remembered) return {};  // never linked: offline is what the digest says
+      const std::string reason = "Max at " + where(options) + " did not answer a ping within " +
+                                 std::to_string(probe_.count()) + " ms";
+      // Never connected: offline is what the digest says, and nothing is remembered.
+      if (!remembered) {
+        link->unlink(reason);
+        return {};
+      }
+      link->remember(options, reason);
       return {core::warning_line("max: offline — Max at " + where(options) +
                                  " did not answer a ping within " + std::to_string(probe_.count()) +
                                  " ms; this session edits the model only (lofi_session connect, "
