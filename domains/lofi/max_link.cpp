@@ -292,7 +292,7 @@ std::vector<std::string> MaxLink::status_lines(const Device& device,
     if (max) {
       if (auto differs = mismatch(device_fingerprint(device), *max)) {
         lines.push_back(*differs);
-        lines.push_back("  try: lofi_session sync");
+        lines.emplace_back("  try: lofi_session sync");
       } else {
         lines.push_back(
             fmt::format("max: holds this device ({} objects, hash {})", max->objects, max->hash));

@@ -41,6 +41,19 @@ bool is_box_entry(std::string_view key) {
   return key.starts_with("obj-");
 }
 
+// Inserts `key` before the member at `index` (at the end past the last one).
+void insert_at(json::object& object, std::size_t index, std::string_view key, json::value value) {
+  json::object rebuilt;
+  rebuilt.reserve(object.size() + 1);
+  auto entry = object.begin();
+  for (std::size_t i = 0; i < index && entry != object.end(); ++i, ++entry)
+    rebuilt.emplace(entry->key(), std::move(entry->value()));
+  rebuilt.emplace(key, std::move(value));
+  for (; entry != object.end(); ++entry)
+    rebuilt.emplace(entry->key(), std::move(entry->value()));
+  object = std::move(rebuilt);
+}
+
 }  // namespace
 
 void insert_after(json::object& object, std::string_view after, std::string_view key,
@@ -53,13 +66,12 @@ void insert_after(json::object& object, std::string_view after, std::string_view
     object.emplace(key, std::move(value));
     return;
   }
-  json::object rebuilt;
-  rebuilt.reserve(object.size() + 1);
-  for (auto& entry : object) {
-    rebuilt.emplace(entry.key(), std::move(entry.value()));
-    if (entry.key() == after) rebuilt.emplace(key, std::move(value));
+  std::size_t at = 0;
+  for (const auto& entry : object) {
+    ++at;
+    if (entry.key() == after) break;
   }
-  object = std::move(rebuilt);
+  insert_at(object, at, key, std::move(value));
 }
 
 void update_parameters(Patcher& patcher, bool create) {
@@ -126,16 +138,7 @@ void update_parameters(Patcher& patcher, bool create) {
     return;
   }
   // Right after "lines", where Max writes it.
-  const std::size_t at = patcher.after_lines_index();
-  json::object rebuilt;
-  rebuilt.reserve(patcher.json.size() + 1);
-  std::size_t index = 0;
-  for (auto& entry : patcher.json) {
-    if (index++ == at) rebuilt.emplace("parameters", std::move(dictionary));
-    rebuilt.emplace(entry.key(), std::move(entry.value()));
-  }
-  if (!rebuilt.contains("parameters")) rebuilt.emplace("parameters", std::move(dictionary));
-  patcher.json = std::move(rebuilt);
+  insert_at(patcher.json, patcher.after_lines_index(), "parameters", std::move(dictionary));
 }
 
 }  // namespace fcp::lofi::maxpat
