@@ -1,5 +1,6 @@
 // lofi benchmarks: OSC round trips to the Max simulator over loopback UDP, 1 000 objects + 1 000
-// wires in one call (offline, and mirrored into the simulator), a 200-layer UI batch.
+// wires in one call (offline, and mirrored into the simulator), a 200-layer UI batch, and a
+// sync of 200 and 1 000 objects with 0 and 20 ms reply latency.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -28,10 +29,11 @@ struct Rig {
   std::unique_ptr<core::Domain> domain;
   NoFiles paths;
 
-  explicit Rig(bool online) {
+  explicit Rig(bool online, std::chrono::milliseconds latency = {}) {
     lofi::bridge::SimulatorOptions options;
     options.port = 0;
     options.reply_port = 0;
+    options.delay = latency;  // every reply waits this long (simulate-max --latency-ms)
     simulator = lofi::bridge::Simulator::start(io, options).value();
     boost::json::object settings{{"port", simulator->port()},
                                  {"reply_port", 0},
@@ -139,6 +141,38 @@ void BM_LofiUiBatch(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_LofiUiBatch)->Arg(200)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+// `lofi_session sync` of a device of state.range(0) objects (made offline) into the simulator,
+// whose replies wait state.range(1) ms: the whole sync, from the call to the last confirmation.
+void BM_LofiSync(benchmark::State& state) {
+  Rig rig(false, std::chrono::milliseconds(state.range(1)));
+  core::Session session(*rig.domain, rig.paths);
+  rig.run(session, session.run_session("new \"Bench\"", {}));
+  std::vector<std::string> ops;
+  for (int i = 0; i < state.range(0); ++i)
+    ops.push_back("add *~ g" + std::to_string(i) + " at:" + std::to_string(40 + (i % 40) * 60) +
+                  "," + std::to_string(40 + (i / 40) * 40));
+  rig.run(session, session.run_ops(ops, {}));
+  const std::string connect = "connect port:" + std::to_string(rig.simulator->port()) + " reply:0";
+  auto linked = rig.run(session, session.run_session(connect, {}));
+  if (linked.text.find("~ connected") == std::string::npos)
+    state.SkipWithError(linked.text.c_str());
+  for (auto _ : state) {
+    auto reply = rig.run(session, session.run_session("sync", {}));
+    if (reply.is_error) state.SkipWithError(reply.text.c_str());
+  }
+  if (rig.simulator->model().objects().size() != static_cast<std::size_t>(state.range(0)))
+    state.SkipWithError("the simulator does not hold every object after the sync");
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_LofiSync)
+    ->Args({200, 0})
+    ->Args({1000, 0})
+    ->Args({200, 20})
+    ->Args({1000, 20})
+    ->ArgNames({"objects", "latency_ms"})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(5);
 
 }  // namespace
 }  // namespace fcp

@@ -29,6 +29,8 @@
  *     Maxobj has it (Max 6+), otherwise through message().
  *   - Objects are remembered by id in a registry, and the id is also the box's varname so
  *     getnamed() and Max's own scripting can find them.
+ *   - A layer made after layers with a higher z prefix (by an earlier request) is put behind
+ *     them: they are brought to the front again with patcher.bringtofront, in z order.
  *   - A UI batch is built by a Task, one layer every 20 ms, so Max can redraw between objects;
  *     the Task lives in the GLOBAL `uiTask` (a Task only referenced from a local variable can be
  *     garbage-collected mid-batch). Creation order is z-order, so layers are created in
@@ -90,6 +92,7 @@ var innerCount = 0;     // temporary names of the boxes a subpatcher is filled w
 var uiArrival = null;   // {parts, lastPart} of the multi-part batch being received
 var uiRun = null;       // {parts, failedPart} of the multi-part batch being executed
 var workQueue = [];     // requests waiting behind a UI batch, in arrival order
+var layerSeq = 0;       // creation order of UI layers (their z-order within one prefix)
 
 // ---------------------------------------------------------------------------------------------
 // Small utilities
@@ -1045,6 +1048,23 @@ function handleMove(req) {
     return { id: rec.id, x: x, y: y, view: view };
 }
 
+// The FNV-1a hash (32 bits, 8 hex digits) of the ids sorted and joined by "\n", over their UTF-8
+// bytes: fcpd computes the same from its model and reports a difference (another session
+// re-initialised Max, Max restarted) with "try: lofi_session sync".
+function idsHash(ids) {
+    var sorted = ids.slice().sort();
+    var bytes = unescape(encodeURIComponent(sorted.join("\n")));
+    var hash = 0x811c9dc5;
+    for (var i = 0; i < bytes.length; i++) {
+        hash ^= bytes.charCodeAt(i);
+        // hash * 16777619 mod 2^32, without losing bits to doubles
+        hash = (hash + (hash << 1) + (hash << 4) + (hash << 7) + (hash << 8) + (hash << 24)) >>> 0;
+    }
+    var hex = hash.toString(16);
+    while (hex.length < 8) hex = "0" + hex;
+    return hex;
+}
+
 function handlePing() {
     var layersPending = 0;
     if (uiJob) layersPending += uiJob.layers.length - uiJob.index;
@@ -1056,6 +1076,7 @@ function handlePing() {
         device: device ? device.name : null,
         devices: devices.keys(),
         objects: device ? device.registry.size : 0,
+        hash: idsHash(device ? device.registry.keys() : []),
         wires: device ? device.wires.size : 0,
         mappings: device ? device.mappings.size : 0,
         uiPending: layersPending,
@@ -1215,7 +1236,29 @@ function createLayer(dev, layer) {
         dev.patcher.remove(obj);
         throw e;
     }
+    rec.seq = ++layerSeq;
     dev.registry.set(layer.name, rec);
+    restack(dev, rec);
+}
+
+// Creation order is z-order, so a layer made after layers with a higher z prefix (by an earlier
+// call) would cover them: those are brought to the front again, in their own z order, so that
+// "01_bg2" lands behind the "30_…" dials made before it.
+function restack(dev, made) {
+    var z = zPrefix(made.id);
+    var above = [];
+    var ids = dev.registry.keys();
+    for (var i = 0; i < ids.length; i++) {
+        var rec = dev.registry.get(ids[i]);
+        if (rec !== made && rec.kind === "ui" && zPrefix(rec.id) > z) above.push(rec);
+    }
+    above.sort(function (a, b) {
+        var za = zPrefix(a.id), zb = zPrefix(b.id);
+        return za !== zb ? za - zb : (a.seq || 0) - (b.seq || 0);
+    });
+    for (var j = 0; j < above.length; j++) {
+        if (typeof dev.patcher.bringtofront === "function") dev.patcher.bringtofront(above[j].obj);
+    }
 }
 
 // Runs every UI_INTERVAL_MS while there is UI work: creates exactly one layer per call.
@@ -1441,6 +1484,6 @@ function notifydeleted() {
     applyParameters, buildContents, creationAttrs, handleRemove, wireRequest, handleWire, handleUnwire,
     wiresOf, handleInject, parameterShortname, handleMap, handleUnmap, readAttr, parameterMessage,
     currentValue, applyAttr, handleSet, handleMove,
-    handlePing, zPrefix, zSort, parseLayer, parseUi, checkUiArrival, startUiJob, markUiFailed,
-    ensureTask, stopTask, createLayer, uiTick, drainQueue, handleUi, knownAddresses, isBusy,
+    idsHash, handlePing, zPrefix, zSort, parseLayer, parseUi, checkUiArrival, startUiJob, markUiFailed,
+    ensureTask, stopTask, createLayer, restack, uiTick, drainQueue, handleUi, knownAddresses, isBusy,
     salvageRequestId, parseRequest, execute, receive]);

@@ -2,6 +2,8 @@
 // device's settings are device_verbs.cpp's), ui (UI layers), map and unmap (Live parameters).
 // Each reply says what the saved file (and Max) now holds that it did not before.
 #include <algorithm>
+#include <cmath>
+#include <sstream>
 
 #include "core/op_contract.hpp"
 #include "core/resolve.hpp"
@@ -249,6 +251,32 @@ core::Result<void> verb_modify(LofiOp& ctx) {
   return {};
 }
 
+namespace {
+
+// Where UI layers start in the patching view: right of every object that is not a UI layer
+// (its patching_rect, else its place and size, else 100 wide), with a 40 px gap; 0 when there
+// is none.
+double ui_column(const Device& device) {
+  double right = -1;
+  for (const auto& [id, object] : device.objects()) {
+    if (object.ui) continue;
+    double width = object.size ? (*object.size)[0] : 100;
+    double x = object.x;
+    if (auto it = object.attrs.find("patching_rect"); it != object.attrs.end()) {
+      std::istringstream rect(it->second);
+      double y = 0, height = 0;
+      if (!(rect >> x >> y >> width >> height)) {
+        x = object.x;
+        width = object.size ? (*object.size)[0] : 100;
+      }
+    }
+    right = std::max(right, x + width);
+  }
+  return right < 0 ? 0 : std::ceil((right + 40) / 10) * 10;
+}
+
+}  // namespace
+
 core::Result<void> verb_ui(LofiOp& ctx) {
   if (ctx.op.positionals.size() != 2)
     return core::make_error("ui requires NAME and CLASS",
@@ -287,11 +315,15 @@ core::Result<void> verb_ui(LofiOp& ctx) {
   object.y = at->second;
   object.size = std::array<double, 2>{size->first, size->second};
   object.args = ctx.op.param_or("args", object.args);
-  // A new layer's patching_rect is where it is made (as the Max daemon makes it); it stays
-  // there when the layer moves in presentation.
+  // A new layer's patching_rect (where the Max daemon makes it) is its presentation place
+  // shifted right of every audio object, so that the patching view shows both; it stays there
+  // when the layer moves in presentation.
+  // A new layer goes among the earlier layers by its z prefix ("01_bg2" behind the dials).
+  if (existing == nullptr) object.order = ctx.edit.device().layer_order(name);
   if (existing == nullptr)
     object.attrs["patching_rect"] = maxpat::canonical_attribute_text(
-        "patching_rect", xy(at->first, at->second) + "," + xy(size->first, size->second));
+        "patching_rect", xy(ui_column(ctx.edit.device()) + at->first, at->second) + "," +
+                             xy(size->first, size->second));
   if (auto done = set_attributes(ctx, original, object); !done) return done.error();
   if (auto kept = keeps_its_parameter_name(ctx, object); !kept) return kept.error();
   ctx.edit.put_object(object);

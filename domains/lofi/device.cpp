@@ -1,6 +1,7 @@
 #include "domains/lofi/device.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace fcp::lofi {
 
@@ -28,12 +29,33 @@ const MaxObject* Device::object(const std::string& id) const {
 
 void Device::put_object(MaxObject object) {
   if (object.order == 0) object.order = next_order_++;
-  next_order_ = std::max(next_order_, object.order + 1);
+  next_order_ = std::max(next_order_, std::floor(object.order) + 1);
   objects_[object.id] = std::move(object);
 }
 
 void Device::erase_object(const std::string& id) {
   objects_.erase(id);
+}
+
+int layer_z(std::string_view layer) {
+  int value = 0;
+  std::size_t digits = 0;
+  while (digits < layer.size() && digits < 6 && layer[digits] >= '0' && layer[digits] <= '9') {
+    value = value * 10 + (layer[digits] - '0');
+    ++digits;
+  }
+  return digits == 0 ? 50 : value;
+}
+
+double Device::layer_order(const std::string& layer) const {
+  const int z = layer_z(layer);
+  double previous = 0;
+  for (const MaxObject* object : in_order()) {
+    if (object->ui && layer_z(object->layer.empty() ? object->id : object->layer) > z)
+      return (previous + object->order) / 2;
+    previous = object->order;
+  }
+  return next_order_;
 }
 
 std::vector<const MaxObject*> Device::in_order() const {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fcp::lofi {
@@ -26,8 +27,10 @@ struct MaxObject {
   std::map<std::string, std::string> attrs;  // Max attributes set with set/modify or ui
   bool ui = false;                           // created as a UI layer (presentation)
   std::string layer;                         // the UI layer name ("30_rate_dial"), z-order key
-  std::size_t order = 0;                     // creation order (z-order)
-  std::string box;                           // the box id in the file it came from ("" = new)
+  // Z-order (the order of the boxes in the file and of creation in Max): creation order, except
+  // that a UI layer goes before the layers with a higher z prefix (layer_z) made before it.
+  double order = 0;
+  std::string box;  // the box id in the file it came from ("" = new)
   bool operator==(const MaxObject&) const = default;
 };
 
@@ -45,6 +48,9 @@ struct Mapping {
   std::string property;  // e.g. "value"
   bool operator==(const Mapping&) const = default;
 };
+
+// A UI layer's z prefix: the number its name starts with ("01_bg2" → 1), 50 without one.
+int layer_z(std::string_view layer);
 
 // The short name Live shows for a parameter: "Filter[cut]" → "cut", else the name itself (as
 // the Max daemon derives it when it maps a parameter).
@@ -78,7 +84,10 @@ class Device {
   void erase_object(const std::string& id);
   // Objects in creation (z) order.
   std::vector<const MaxObject*> in_order() const;
-  std::size_t next_order() const { return next_order_; }
+  double next_order() const { return next_order_; }
+  // The order for a new UI layer named `layer`: between the objects in front of which its z
+  // prefix puts it; next_order() when no layer has a higher prefix.
+  double layer_order(const std::string& layer) const;
 
   const std::vector<Wire>& wires() const { return wires_; }
   bool has_wire(const Wire& wire) const;
@@ -107,7 +116,7 @@ class Device {
   std::vector<Wire> wires_;
   std::map<std::string, Mapping> mappings_;
   std::map<std::string, std::string> scripts_;
-  std::size_t next_order_ = 1;
+  double next_order_ = 1;
 };
 
 }  // namespace fcp::lofi

@@ -11,7 +11,9 @@
 //                    Max loads it; jsui/v8ui: the "filename" attribute
 //   device name      the file's name (Max and Live show the file name; a patcher has no name)
 //   device settings  the patcher's "openinpresentation" and "devicewidth"; the window size is
-//                    the size in its "rect"
+//                    the size in its "rect"; a new device gets Max's "openrect" [0, 0, 0, 169]
+//   parameters       the patcher's "parameters" dictionary follows the boxes that are Live
+//                    parameters (maxpat::update_parameters)
 // Files written by older fcp versions carry these in a private top-level "fcp" key: it is read
 // as a fallback and dropped at the first save with an edit (kept byte for byte without one).
 #include "domains/lofi/device_io.hpp"
@@ -25,6 +27,7 @@
 #include "domains/lofi/maxpat/amxd.hpp"
 #include "domains/lofi/maxpat/attribute_values.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
+#include "domains/lofi/maxpat/parameters.hpp"
 #include "domains/lofi/maxpat/patcher.hpp"
 
 namespace fcp::lofi {
@@ -148,6 +151,9 @@ maxpat::Patcher patcher_for(const Device& device) {
       update_rect(patcher.json, "rect",
                   {(*rect)[0], (*rect)[1], device.info().width, device.info().height});
   }
+  // Live's view of a device: its width (0: the presentation's), its height 169 px.
+  if (source == nullptr)
+    maxpat::insert_after(patcher.json, "rect", "openrect", json::array{0.0, 0.0, 0.0, 169.0});
   write_settings(device.info(), patcher.json);
   std::map<std::string, const maxpat::Box*> old_boxes;
   std::set<std::string> used_ids;
@@ -194,6 +200,7 @@ maxpat::Patcher patcher_for(const Device& device) {
                          : maxpat::make_line(source_box, wire.outlet, destination_box, wire.inlet));
   }
   patcher.lines = std::move(lines);
+  maxpat::update_parameters(patcher, source == nullptr);
   return patcher;
 }
 

@@ -1,43 +1,15 @@
-// The lofi document: the device model plus its link to Max (a shared Bridge when connected,
-// none when editing offline).
+// The lofi document: the device model plus its session's link to Max (see MaxLink).
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
 #include "core/domain.hpp"
-#include "domains/lofi/bridge/bridge.hpp"
 #include "domains/lofi/edit.hpp"
+#include "domains/lofi/max_link.hpp"
 
 namespace fcp::lofi {
-
-// Delivers a document's Max messages: through the bridge when connected (consecutive /lofi/ui
-// layers merged into one z-sorted message), or nowhere when offline (the device then differs
-// from Max until `sync`). Thread: deliver() may run on any thread; the bridge pointer is
-// guarded because `connect` replaces it from the session strand.
-class MaxLink final : public core::EffectExecutor {
- public:
-  void deliver(std::vector<core::Effect> effects, core::DeliveryProgress progress,
-               std::function<void(core::Result<void>)> done) override;
-  void set_bridge(std::shared_ptr<bridge::Bridge> bridge);
-  std::shared_ptr<bridge::Bridge> bridge() const;
-  bool online() const { return bridge() != nullptr; }
-  // Offline edits since the last sync (for status).
-  std::size_t unsynced() const;
-  void mark_synced();
-
- private:
-  mutable std::mutex mutex_;
-  std::shared_ptr<bridge::Bridge> bridge_;
-  std::size_t unsynced_ = 0;
-};
-
-// Merges runs of /lofi/ui messages (one layer each) into single messages with the layers sorted
-// by their numeric name prefix (no prefix = 50; stable), split so no payload exceeds Max's
-// symbol limit.
-std::vector<core::Effect> merge_ui_layers(std::vector<core::Effect> effects);
 
 // Thread: owned by one session and only touched from that session's strand.
 class LofiDocument final : public core::Document {
@@ -58,12 +30,17 @@ class LofiDocument final : public core::Document {
   std::string summary() const override;
 
   const Device& device() const { return device_; }
-  MaxLink& link() { return link_; }
-  const MaxLink& link() const { return link_; }
+  MaxLink& link() { return *link_; }
+  const MaxLink& link() const { return *link_; }
+  // The session's link (a new document has its own, offline, until the domain adopts it).
+  void set_link(std::shared_ptr<MaxLink> link) { link_ = std::move(link); }
+  // How long status waits for Max's answer to its ping.
+  void set_status_wait(std::chrono::milliseconds wait) { status_wait_ = wait; }
 
  private:
   Device device_;
-  MaxLink link_;
+  std::shared_ptr<MaxLink> link_ = std::make_shared<MaxLink>();
+  std::chrono::milliseconds status_wait_{300};
 };
 
 }  // namespace fcp::lofi

@@ -2,12 +2,14 @@
 
 #include <charconv>
 
+#include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "domains/lofi/bridge/bridge.hpp"
 #include "domains/lofi/device_io.hpp"
 #include "domains/lofi/document.hpp"
 #include "domains/lofi/lofi_prompts.hpp"
 #include "domains/lofi/lofi_verbs.hpp"
+#include "domains/lofi/max_link.hpp"
 #include "domains/lofi/selection.hpp"
 
 namespace fcp::lofi {
@@ -23,17 +25,42 @@ long setting(const json::object& settings, std::string_view key, long fallback) 
   return ec ? fallback : number;
 }
 
-// Waits (bounded) for a ping: is a Max daemon answering these options? The round trip in ms.
-core::Result<double> probe(const std::shared_ptr<bridge::Bridge>& bridge) {
-  auto pong = bridge->ping_and_wait();
-  if (!pong) return pong.error();
-  return pong->milliseconds;
+// `timeout:5000`, `timeout:5s` or `timeout:800ms` as milliseconds (50 ms..60 s).
+core::Result<std::chrono::milliseconds> parse_timeout(const std::string& text) {
+  std::string digits = text;
+  if (digits.ends_with("ms")) digits.resize(digits.size() - 2);
+  long factor = 1;
+  if (!digits.empty() && digits.back() == 's') {
+    digits.pop_back();
+    factor = 1000;
+  }
+  auto value = core::to_integer(digits);
+  if (!value || *value * factor < 50 || *value * factor > 60000)
+    return core::make_error("invalid timeout:" + text + " — 50ms..60s",
+                            {"lofi_session connect timeout:5s"});
+  return std::chrono::milliseconds(*value * factor);
+}
+
+std::string where(const bridge::BridgeOptions& options) {
+  return options.host + ":" + std::to_string(options.port);
 }
 
 std::string card_sections() {
   return "WIRE PROTOCOL: every op sends one OSC message /lofi/<verb> with one JSON argument to "
          "Max (127.0.0.1:7400 by default); replies come back on 7401 and carry the requestId. "
          "No Max answering = offline editing; `lofi_session sync` pushes the device later.\n"
+         "MAX LINK (OFFLINE): `lofi_session connect host: port: reply: timeout:` works with no "
+         "device open and is remembered for the session (later new/open link to it). A ping "
+         "nobody answers within probe_ms (connect, new, open, status) or an op Max does not "
+         "answer within timeout: switches the session offline with one line; ops then change "
+         "the model only (no waiting), status counts them, and `connect` then `sync` pushes "
+         "them. The digest's max:online/max:offline says which. Status and connect compare "
+         "Max's device name, object count and id hash with the model and say `try: "
+         "lofi_session sync` when they differ (Max restarted, another session re-initialised "
+         "it). One Max is shared by the sessions linked to it and driven by one of them: "
+         "status says so; a second session's new/open stays offline and its sync is refused "
+         "unless `sync takeover:true` (the first session then edits offline). sync sends 32 "
+         "messages in flight and reports progress.\n"
          "PORTS: outlets and inlets count from 0 and are written out:N in:N (SRC:0 would be a "
          "key:value). An object opened from a file has the ports its box saved (p, bpatcher, "
          "gen~, poly~, abstractions); a new one the object table's for its class and args.\n"
@@ -47,7 +74,10 @@ std::string card_sections() {
          "args:\"active $1\"); describe shows it, find searches it. open and sync make opened "
          "boxes in Max as saved (text, attributes, subpatcher contents, parameters).\n"
          "UI LAYERS: name them with a z prefix (00_bg_panel, 30_rate_dial); a call's ui ops are "
-         "sent as ONE /lofi/ui sorted by prefix (none = 50).\n"
+         "sent as ONE /lofi/ui sorted by prefix (none = 50), and a layer lands among the layers "
+         "of earlier calls by its prefix (a later 01_bg2 goes behind existing 30_ dials, in the "
+         "file and in Max). A new layer's patching_rect is its presentation place shifted right "
+         "of the audio objects. A control past an explicit devicewidth gets a ? warning.\n"
          "ATTRIBUTES: modify and ui take Max's own names, checked against the object's class "
          "(a name the class lacks is refused with its close names). Values: numbers; colours "
          "\"r g b a\" 0-1 (\"r g b\" gets alpha 1); rects \"x y width height\"; named values by "
@@ -59,9 +89,11 @@ std::string card_sections() {
          "list what the saved box now says.\n"
          "PLACES: a UI layer's place is its presentation_rect (ui at: size:, move, modify "
          "presentation_rect:); any other object's is its patching_rect. describe ID shows both.\n"
-         "DEVICE: `modify device openinpresentation:1 devicewidth:600` (also keys of new); "
-         "`resize to:WxH` sets devicewidth W and the patcher window; `describe device` shows "
-         "them.\n"
+         "DEVICE: `modify device openinpresentation:1 devicewidth:600` (also keys of new; "
+         "devicewidth 0 = as wide as the presentation); `resize to:WxH` sets devicewidth W and "
+         "the patcher window; `describe device` shows them. A saved device carries Max's "
+         "patcher \"parameters\" dictionary (obj-N: [longname, shortname, 0] per Live "
+         "parameter, parameterbanks) and a new one openrect [0 0 0 169].\n"
          "MAP: map NAME ID is a Live API mapping: Max's map sets the object's "
          "parameter_longname NAME and parameter_shortname (the text in [brackets], else NAME), "
          "and parameter_enable:1 where it was 0; the reply lists them.\n"
@@ -113,14 +145,26 @@ class LofiDomain final : public core::Domain {
             .between(0, 4000)};
   }
   std::vector<core::VerbSpec> session_extensions() const override {
-    return {core::VerbSpec{"connect", "", "", "link to the Max daemon (ping first)"}
-                .with(core::key("host", "H"))
-                .with(core::integer_key("port").between(1, 65535).by_default("7400"))
-                .with(core::integer_key("reply").between(0, 65535).by_default("7401"))
-                .with(core::key("timeout", "5000|5s"))
-                .example("connect port:7400 reply:7401"),
-            {"disconnect", "", "", "edit offline"},
-            {"sync", "", "", "push the whole device to Max"}};
+    return {
+        core::VerbSpec{"connect", "", "",
+                       "link this session to the Max daemon (a ping first; works with no "
+                       "device open; remembered for the session's later devices; no answer: "
+                       "offline, remembered)"}
+            .with(core::key("host", "H"))
+            .with(core::integer_key("port").between(1, 65535).by_default("7400"))
+            .with(core::integer_key("reply").between(0, 65535).by_default("7401"))
+            .with(core::key("timeout", "5000|5s", "how long an op waits for Max's reply"))
+            .with(core::bool_key("takeover", "drive Max's device even though another session does"))
+            .example("connect port:7400 reply:7401")
+            .example("connect takeover:true"),
+        {"disconnect", "", "", "edit offline (the session forgets nothing but the link)"},
+        core::VerbSpec{"sync", "", "",
+                       "re-initialise Max with the whole device (32 messages in flight, "
+                       "progress per confirmation)"}
+            .with(core::bool_key("takeover",
+                                 "re-initialise Max even though another session drives it"))
+            .example("sync")
+            .example("sync takeover:true")};
   }
   std::vector<std::string> file_extensions() const override { return {"maxpat", "amxd"}; }
   std::vector<core::Prompt> prompts() const override { return lofi_prompts(); }
@@ -135,9 +179,7 @@ class LofiDomain final : public core::Domain {
     if (auto presentation = command.integer("openinpresentation"))
       device.info().openinpresentation = static_cast<int>(*presentation);
     if (auto width = command.number("devicewidth")) device.info().devicewidth = *width;
-    auto document = std::make_unique<LofiDocument>(std::move(device));
-    attach_if_answering(*document);
-    return std::unique_ptr<core::Document>(std::move(document));
+    return std::unique_ptr<core::Document>(std::make_unique<LofiDocument>(std::move(device)));
   }
 
   core::Result<std::unique_ptr<core::Document>> load(
@@ -146,61 +188,75 @@ class LofiDomain final : public core::Domain {
     (void)progress;
     auto device = read_device(bytes, path.stem().string());
     if (!device) return device.error();
-    auto document = std::make_unique<LofiDocument>(std::move(*device));
-    attach_if_answering(*document);
-    return std::unique_ptr<core::Document>(std::move(document));
+    return std::unique_ptr<core::Document>(std::make_unique<LofiDocument>(std::move(*device)));
+  }
+
+  std::unique_ptr<core::SessionState> new_session_state() const override {
+    return std::make_unique<LofiSessionState>();
+  }
+
+  std::vector<std::string> adopt(core::Document& document,
+                                 core::SessionState* state) const override {
+    auto& doc = static_cast<LofiDocument&>(document);
+    doc.set_status_wait(probe_);
+    if (state == nullptr) return {};
+    auto& link = static_cast<LofiSessionState*>(state)->link;
+    doc.set_link(link);
+    const auto remembered = link->remembered();
+    if (!remembered && !connect_on_new_) return {};
+    auto options = remembered.value_or(defaults_);
+    auto bridge = link->bridge();
+    if (!bridge) {
+      auto opened = hub_.get(options);
+      if (!opened) {
+        if (remembered) {
+          link->remember(options, opened.error().message);
+        } else {
+          link->unlink(opened.error().message);
+        }
+        return remembered ? std::vector<std::string>{core::warning_line("max: offline — " +
+                                                                        opened.error().message)}
+                          : std::vector<std::string>{};
+      }
+      bridge = *opened;
+    }
+    if (auto pong = bridge->ping_and_wait(probe_); !pong) {
+      const std::string reason = "Max at " + where(options) + " did not answer a ping within " +
+                                 std::to_string(probe_.count()) + " ms";
+      // Never connected: offline is what the digest says, and nothing is remembered.
+      if (!remembered) {
+        link->unlink(reason);
+        return {};
+      }
+      link->remember(options, reason);
+      return {core::warning_line("max: offline — Max at " + where(options) +
+                                 " did not answer a ping within " + std::to_string(probe_.count()) +
+                                 " ms; this session edits the model only (lofi_session connect, "
+                                 "then sync, once it answers)")};
+    }
+    link->link(bridge);
+    if (auto driven = link->drive(doc.device().info().name, false); !driven) {
+      return {core::warning_line("max: offline for this device — " + driven.error().message +
+                                 " (lofi_session sync takeover:true makes this device Max's)")};
+    }
+    return {};
   }
 
   core::Result<std::vector<std::string>> run_session_extension(
       const core::SessionCommand& command, core::Document* document,
       core::CallContext& ctx) const override {
     auto* doc = static_cast<LofiDocument*>(document);
-    if (doc == nullptr) return core::make_error("no device open", {"lofi_session new \"Device\""});
+    auto* state = static_cast<LofiSessionState*>(ctx.state);
+    if (command.command == "connect") return connect(command, doc, state);
     if (command.command == "disconnect") {
-      doc->link().set_bridge(nullptr);
+      if (state != nullptr) state->link->unlink("disconnected by lofi_session disconnect");
+      if (doc != nullptr && (state == nullptr || &doc->link() != state->link.get()))
+        doc->link().unlink("disconnected by lofi_session disconnect");
       return std::vector<std::string>{
           core::connection_changed("disconnected from Max (editing offline)")};
     }
-    if (command.command == "connect") {
-      bridge::BridgeOptions options = defaults_;
-      if (const std::string* host = command.param("host")) options.host = *host;
-      if (auto port = command.integer("port")) options.port = static_cast<std::uint16_t>(*port);
-      if (auto reply = command.integer("reply"))
-        options.reply_port = static_cast<std::uint16_t>(*reply);
-      if (const std::string* text = command.param("timeout")) {
-        std::string digits = *text;
-        if (digits.ends_with("ms")) digits.resize(digits.size() - 2);
-        long factor = 1;
-        if (!digits.empty() && digits.back() == 's') {
-          digits.pop_back();
-          factor = 1000;
-        }
-        auto value = core::to_integer(digits);
-        if (!value || *value * factor < 50 || *value * factor > 60000)
-          return core::make_error("invalid timeout:" + *text + " — 50ms..60s");
-        options.timeout = std::chrono::milliseconds(*value * factor);
-      }
-      auto link = hub_.get(options);
-      if (!link) return link.error();
-      auto rtt = probe(*link);
-      if (!rtt) return rtt.error();
-      doc->link().set_bridge(*link);
-      return std::vector<std::string>{core::connection_changed(
-          "connected to Max at " + options.host + ":" + std::to_string(options.port) +
-          " (replies on " + std::to_string((*link)->reply_port()) + ", " +
-          std::to_string(static_cast<int>(*rtt)) + " ms round trip); sync pushes the device")};
-    }
-    if (command.command == "sync") {
-      if (!doc->link().online())
-        return core::make_error("offline: connect to Max first", {"lofi_session connect"});
-      auto messages = build_messages(doc->device());
-      const std::size_t count = merge_ui_layers(messages).size();  // as MaxLink will send them
-      for (auto& message : messages)
-        ctx.effects.emit(std::move(message));
-      doc->link().mark_synced();
-      return std::vector<std::string>{
-          core::bulk("sync: " + core::plural(count, "message") + " to Max")};
-    }
+    if (doc == nullptr) return core::make_error("no device open", {"lofi_session new \"Device\""});
+    if (command.command == "sync") return sync(command, *doc, ctx);
     return core::make_error("unknown session command \"" + command.command + "\"");
   }
 
@@ -209,18 +265,100 @@ class LofiDomain final : public core::Domain {
   }
 
  private:
-  // Links a new or opened device to Max when a daemon answers quickly; otherwise offline.
-  void attach_if_answering(LofiDocument& document) const {
-    if (!connect_on_new_) return;
+  core::Result<bridge::BridgeOptions> connect_options(const core::SessionCommand& command,
+                                                      const MaxLink* link) const {
     bridge::BridgeOptions options = defaults_;
-    auto quick = options;
-    quick.timeout = probe_;
-    auto link = hub_.get(quick);
-    if (!link) return;
-    if (probe(*link)) {
-      auto full = hub_.get(options);  // restore the configured timeout
-      if (full) document.link().set_bridge(*full);
+    if (link != nullptr) options = link->remembered().value_or(defaults_);
+    if (const std::string* host = command.param("host")) options.host = *host;
+    if (auto port = command.integer("port")) options.port = static_cast<std::uint16_t>(*port);
+    if (auto reply = command.integer("reply"))
+      options.reply_port = static_cast<std::uint16_t>(*reply);
+    if (const std::string* text = command.param("timeout")) {
+      auto timeout = parse_timeout(*text);
+      if (!timeout) return timeout.error();
+      options.timeout = *timeout;
     }
+    return options;
+  }
+
+  // `connect`: probes Max (probe_ms); the options are remembered for the session either way,
+  // and the open device (if any) is linked when Max answers and nobody else drives it.
+  core::Result<std::vector<std::string>> connect(const core::SessionCommand& command,
+                                                 LofiDocument* doc, LofiSessionState* state) const {
+    MaxLink* link = state != nullptr ? state->link.get() : (doc ? &doc->link() : nullptr);
+    if (link == nullptr) return core::make_error("no session to connect");
+    auto options = connect_options(command, link);
+    if (!options) return options.error();
+    auto bridge = hub_.get(*options);
+    if (!bridge) return bridge.error();
+    auto pong = (*bridge)->ping_and_wait(probe_);
+    if (!pong) {
+      link->remember(*options, "Max at " + where(*options) + " did not answer a ping within " +
+                                   std::to_string(probe_.count()) + " ms");
+      return std::vector<std::string>{core::warning_line(
+          "max: offline — Max at " + where(*options) + " did not answer a ping within " +
+          std::to_string(probe_.count()) + " ms (is the lofi daemon patch open, on udpreceive " +
+          std::to_string(options->port) + " and sending to port " +
+          std::to_string((*bridge)->reply_port()) +
+          "?); remembered for this session: ops change the model only until lofi_session "
+          "connect succeeds, then sync")};
+    }
+    link->link(*bridge);
+    std::vector<std::string> lines{
+        core::connection_changed("connected to Max at " + where(*options) + " (replies on " +
+                                 std::to_string((*bridge)->reply_port()) + ", " +
+                                 std::to_string(static_cast<int>(pong->milliseconds)) +
+                                 " ms round trip); remembered for this session")};
+    if (const auto sessions = (*bridge)->sessions(); sessions > 1)
+      lines.push_back(core::warning_line("this Max is shared by " + std::to_string(sessions) +
+                                         " sessions; one at a time drives its device"));
+    if (doc == nullptr) return lines;
+    if (auto driven = link->drive(doc->device().info().name, says_takeover(command)); !driven) {
+      lines.push_back(core::warning_line("this device stays offline — " + driven.error().message));
+      lines.push_back(core::detail_line("try: lofi_session sync takeover:true"));
+      return lines;
+    }
+    if (auto max = pong_fingerprint(pong->reply.body)) {
+      if (auto differs = mismatch(device_fingerprint(doc->device()), *max)) {
+        lines.push_back(core::warning_line(*differs));
+        lines.push_back(core::detail_line("try: lofi_session sync"));
+        return lines;
+      }
+    }
+    lines.push_back(core::bulk("sync pushes the device"));
+    return lines;
+  }
+
+  core::Result<std::vector<std::string>> sync(const core::SessionCommand& command,
+                                              LofiDocument& doc, core::CallContext& ctx) const {
+    auto& link = doc.link();
+    if (!link.bridge()) {
+      const auto remembered = link.remembered();
+      return core::make_error(
+          "offline: connect to Max first" +
+              (remembered ? " (Max at " + where(*remembered) + " did not answer)" : std::string()),
+          {"lofi_session connect"});
+    }
+    if (auto driven = link.drive(doc.device().info().name, says_takeover(command)); !driven) {
+      return core::make_error(driven.error().message + "; sync would re-initialise Max",
+                              {"lofi_session sync takeover:true"});
+    }
+    auto messages = build_messages(doc.device());
+    const std::size_t count = merge_ui_layers(messages).size();  // as MaxLink will send them
+    for (auto& message : messages)
+      ctx.effects.emit(std::move(message));
+    link.expect_sync();
+    link.mark_synced();
+    return std::vector<std::string>{core::bulk("sync: " + core::plural(count, "message") +
+                                               " to Max, up to " + std::to_string(kSyncWindow) +
+                                               " in flight")};
+  }
+
+  static bool says_takeover(const core::SessionCommand& command) {
+    const std::string* value = command.param("takeover");
+    if (value == nullptr) return false;
+    const std::string word = core::to_lower(*value);
+    return word == "true" || word == "yes" || word == "on" || word == "1";
   }
 
   mutable bridge::BridgeHub hub_;

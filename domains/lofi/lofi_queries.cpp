@@ -233,7 +233,7 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
 std::optional<core::Result<std::string>> LofiDocument::query(std::string_view verb,
                                                              std::string_view args,
                                                              const core::CallContext& ctx) const {
-  return run_lofi_query(device_, link_, verb, args, ctx.log);
+  return run_lofi_query(device_, *link_, verb, args, ctx.log);
 }
 
 }  // namespace fcp::lofi

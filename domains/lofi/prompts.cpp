@@ -22,20 +22,26 @@ std::string build_device(const std::map<std::string, std::string>& a) {
          "1. lofi_session 'new \"" +
          name +
          "\" width:600 height:170 openinpresentation:1 devicewidth:600' (Live shows the "
-         "presentation, 600 wide; it links to Max when the lofi daemon patch answers; otherwise "
-         "you edit offline and `lofi_session sync` later).\n"
+         "presentation, 600 wide; devicewidth:0 would follow the presentation). It links to Max "
+         "when the lofi daemon patch answers (or `lofi_session connect port:7400 reply:7401` "
+         "first, remembered for the session); otherwise the digest says max:offline, you edit "
+         "the model only, and `lofi_session connect` then `sync` pushes it later.\n"
          "2. The signal path in ONE lofi call: add the objects (`add plugin~ in`, `add *~ gain "
          "args:0.5`, `add plugout~ out`), then wire them (`wire in -> gain -> out`, and "
          "`wire in -> gain out:1 in:1` for the right channel). Ports count from 0 and are "
          "written out:N in:N.\n"
-         "3. The interface in ONE lofi call: `ui 00_bg panel at:0,0 size:600x170` first, then "
-         "controls with z prefixes (`ui 30_gain live.dial at:20,20 size:44x48`). All ui ops of "
-         "a call reach Max as one z-sorted batch.\n"
-         "4. Give each control its Live parameter with Max's names (`modify 30_gain "
-         "parameter_longname:Gain parameter_mmin:-70 parameter_mmax:6 parameter_unitstyle:dB "
-         "parameter_initial:0`; unit styles by name or code; a name the class lacks is refused "
-         "with close names), connect controls to the audio path (`wire 30_gain -> gain in:1`) "
-         "and expose them to Live (`map Gain 30_gain`: the reply says what it sets).\n"
+         "3. The interface in ONE lofi call: `ui 00_bg panel at:0,0 size:600x170 bgcolor:\"0.1 "
+         "0.1 0.1 1\"` first, then controls with z prefixes (`ui 30_gain live.dial at:20,20 "
+         "size:44x48`). All ui ops of a call reach Max as one z-sorted batch; a layer added in a "
+         "later call still lands by its prefix (`ui 01_bg2 …` goes behind the dials). Keep "
+         "controls inside the devicewidth (a ? warning says when one is not).\n"
+         "4. Give each control its Live parameter with Max's attribute names (`modify 30_gain "
+         "parameter_longname:Gain parameter_shortname:Gain parameter_mmin:-70 parameter_mmax:6 "
+         "parameter_unitstyle:decibel parameter_initial:0`; parameter_type float/int/enum, "
+         "parameter_enum:\"off on\"; unit styles by name or code; a name the class lacks is "
+         "refused with close names), connect controls to the audio path (`wire 30_gain -> gain "
+         "in:1`) and expose them to Live (`map Gain 30_gain`: the reply says what it sets; the "
+         "saved device lists them in its parameters dictionary).\n"
          "5. Check with lofi_query 'map', 'describe ID' (the saved box) and 'describe device', "
          "and the ? warnings (unwired objects, UI outside the device), fix, then lofi_session "
          "'save as:" +
@@ -57,8 +63,12 @@ std::string constraints(const std::map<std::string, std::string>&) {
          "creation order, so name layers with numeric prefixes (00_bg, 30_dial; none = 50).\n"
          "- Code is loaded by absolute file path (inject ID path:FILE.js), never sent over UDP.\n"
          "- Max truncates symbols at 32 767 characters: large UI batches are split in order.\n"
-         "- Without Max answering within the timeout (5 s), the op fails and is rolled back; use "
-         "lofi_query ping to check the link.";
+         "- Without Max answering within the timeout (5 s), the op fails, is rolled back and the "
+         "session goes offline (one line; later ops edit the model only, no waiting); "
+         "lofi_session connect, then sync, when Max answers again. lofi_query ping checks the "
+         "link; status compares what Max holds with the model.\n"
+         "- One Max is driven by one session at a time; another session's sync needs "
+         "takeover:true.";
 }
 
 std::string reference(const std::map<std::string, std::string>& a) {

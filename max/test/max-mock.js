@@ -1,7 +1,8 @@
 'use strict';
 // A small mock of the Max JavaScript API ([js]/[v8]) that records every call, for running
 // lofi-daemon.js under Node. It models what the daemon relies on:
-//   Patcher: newdefault, connect, disconnect, remove, getnamed, count, wind{bringtofront,size,visible},
+//   Patcher: newdefault, connect, disconnect, remove, getnamed, bringtofront (boxes are in z-order),
+//            count, wind{bringtofront,size,visible},
 //            message (thispatcher's messages: "script newobject MAXCLASS @text … @attr values …"
 //            makes a box as a file describes it: a newobj from its text, any other class with
 //            its text and attributes kept in `text` and `created`; any other message is kept as
@@ -256,6 +257,12 @@ class MockPatcher {
     obj.valid = false;
     this.boxes = this.boxes.filter((b) => b !== obj);
     this.cords = this.cords.filter((c) => c.src !== obj && c.dst !== obj);
+  }
+  // Z-order is the order of the boxes: bringtofront moves a box to the end (drawn last, on top).
+  bringtofront(obj) {
+    this.world.record('bringtofront', { patcher: this.name, target: obj._varname });
+    if (!this.boxes.includes(obj)) return;
+    this.boxes = this.boxes.filter((b) => b !== obj).concat([obj]);
   }
   getnamed(name) {
     this.world.record('getnamed', { patcher: this.name, name });

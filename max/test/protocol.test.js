@@ -183,3 +183,24 @@ test('bang and loadbang post status to the Max console', () => {
   assert.match(max.world.posts.join(''), /ready/);
   assert.match(max.world.posts.join(''), /device Flutter, 0 objects/);
 });
+
+test('ping carries the hash of the object ids that fcpd compares with its model', () => {
+  const max = createMax();
+  // FNV-1a over "" (no device): the offset basis.
+  assert.equal(max.request('/lofi/ping', { requestId: 'p' }).hash, '811c9dc5');
+  max.request('/lofi/init', { requestId: 1, deviceName: 'Flutter' });
+  max.request('/lofi/create', { requestId: 2, id: 'vol', class: '*~', x: 0, y: 0 });
+  max.request('/lofi/create', { requestId: 3, id: 'in', class: 'plugin~', x: 0, y: 50 });
+  max.send('/lofi/ui', { requestId: 4, layers: [{ name: '30_dial', class: 'live.dial',
+    x: 0, y: 0, width: 44, height: 48 }] });
+  max.advance(1000);
+  const r = max.request('/lofi/ping', { requestId: 'q' });
+  assert.equal(r.objects, 3);
+  // The same value fcpd's ids_hash gives for {"30_dial", "in", "vol"} (lofi_tests checks it).
+  assert.equal(r.hash, '69ebb5e9');
+  max.request('/lofi/remove', { requestId: 5, id: 'in' });
+  assert.notEqual(max.request('/lofi/ping', { requestId: 'r' }).hash, r.hash);
+  // Non-ASCII ids are hashed as their UTF-8 bytes, like fcpd does.
+  max.request('/lofi/create', { requestId: 6, id: 'gain\u00e9', class: '*~', x: 0, y: 0 });
+  assert.match(max.request('/lofi/ping', { requestId: 's' }).hash, /^[0-9a-f]{8}$/);
+});

@@ -240,3 +240,25 @@ test('notifydeleted (box deleted or script recompiled) cancels the Task', () => 
   max.advance(500);
   assert.equal(created(max).length, 1);
 });
+
+test('a layer made by a later request lands among the earlier layers by its z prefix', () => {
+  const max = initialised();
+  max.send('/lofi/ui', { requestId: 'u1', layers: SEED_LAYERS });
+  max.advance(200);
+  // A second background and a top label, in one later request.
+  max.send('/lofi/ui', { requestId: 'u2', layers: [
+    layer('01_bg2', 'live.panel', 0, 0, 300, 170),
+    layer('80_top', 'comment', 10, 10, 50, 20, { args: ['Top'] }),
+  ] });
+  max.advance(200);
+  assert.equal(max.lastReply.status, 'ok', max.lastReply.message);
+  const boxes = max.device().boxes.map((b) => b.varname);
+  assert.deepEqual(boxes, ['00_bg_panel', '01_bg2', '50_rate_dial', 'bypass', '50_depth_dial',
+    '75_label_rate', '80_top']);
+  assert.ok(max.world.callsOf('bringtofront').length > 0, 'restacked with patcher.bringtofront');
+  // A layer above every existing one restacks nothing.
+  const before = max.world.callsOf('bringtofront').length;
+  max.send('/lofi/ui', { requestId: 'u3', layers: [layer('90_last', 'comment', 0, 0, 10, 10)] });
+  max.advance(100);
+  assert.equal(max.world.callsOf('bringtofront').length, before);
+});

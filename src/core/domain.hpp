@@ -51,6 +51,14 @@ struct OpOutcome {
 // Called between steps of long work; `total` is 0 when unknown.
 using ProgressFn = std::function<void(double progress, double total, std::string_view message)>;
 
+// What a domain keeps for one client session across its documents (lofi: the Max link that
+// `connect` chose, which outlives `close` and `new`). Owned by the Session and destroyed with it.
+// Thread: touched from the session's strand; anything it shares with other threads it guards.
+class SessionState {
+ public:
+  virtual ~SessionState() = default;
+};
+
 // Services the engine hands to domain code during one call.
 struct CallContext {
   const EventLog& log;         // read-only history (for @recent and history-aware queries)
@@ -60,6 +68,8 @@ struct CallContext {
   // Where a session extension puts the attachments of its reply (ops return theirs in
   // OpOutcome); null where none can be returned (queries).
   std::vector<Attachment>* attachments = nullptr;
+  // The domain's state for this session (Domain::new_session_state), null when it keeps none.
+  SessionState* state = nullptr;
 };
 
 // One open document of a domain, with its model and derived indices.
@@ -161,6 +171,17 @@ class Domain {
     (void)document;
     (void)ctx;
     return make_error("unknown session command \"" + command.command + "\"");
+  }
+
+  // The state this domain keeps for one session, made when the session starts; null: none.
+  virtual std::unique_ptr<SessionState> new_session_state() const { return nullptr; }
+  // Called when `new` or `open` made `document` the session's document, before
+  // Document::opened: binds it to the session's state (`state` as new_session_state made it).
+  // Returns extra reply lines (already prefixed), e.g. why the document starts offline.
+  virtual std::vector<std::string> adopt(Document& document, SessionState* state) const {
+    (void)document;
+    (void)state;
+    return {};
   }
 
   // Guided prompts (MCP prompts capability); none by default.

@@ -43,7 +43,7 @@ const VerbSpec& checkpoint_verb() {
 }
 
 Session::Session(const Domain& domain, const PathPolicy& paths, SessionLimits limits)
-    : domain_(domain), paths_(paths), limits_(limits) {}
+    : domain_(domain), paths_(paths), limits_(limits), state_(domain.new_session_state()) {}
 
 Error Session::no_document_error() const {
   std::string name(domain_.name());
@@ -73,7 +73,7 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
   ReplyText reply;
   std::vector<Attachment> attachments;
   EffectSink effects;
-  CallContext ctx{log_, paths_, effects, options.progress};
+  CallContext ctx{log_, paths_, effects, options.progress, nullptr, state_.get()};
   const auto started = std::chrono::steady_clock::now();
   const auto limit = limits_.max_call_duration;
   try {

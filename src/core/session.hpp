@@ -146,6 +146,7 @@ class Session {
   const Domain& domain_;
   const PathPolicy& paths_;
   SessionLimits limits_;
+  std::unique_ptr<SessionState> state_;  // the domain's, for this session (may be null)
   std::unique_ptr<Document> document_;
   EventLog log_;
   std::optional<std::filesystem::path> file_path_;

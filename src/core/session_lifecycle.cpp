@@ -68,12 +68,13 @@ CallResult Session::session_new(const SessionCommand& command, const CallOptions
   auto document = domain_.create(command);
   if (!document) return CallResult{error_reply(document.error())};
   install(std::move(*document), std::nullopt);
+  ReplyText text;
+  text.add(
+      created("new " + std::string(domain_.name()) + " document \"" + document_->title() + "\""));
+  text.add_all(domain_.adopt(*document_, state_.get()));
   EffectSink effects;
   document_->opened(effects);
-  ToolReply reply{
-      created("new " + std::string(domain_.name()) + " document \"" + document_->title() + "\""),
-      false,
-      {}};
+  ToolReply reply{text.str(), false, {}};
   return finish(std::move(reply), effects.take(), log_.mark(), {}, false);
 }
 
@@ -95,10 +96,12 @@ CallResult Session::session_open(const SessionCommand& command, const CallOption
     return CallResult{error_reply(error)};
   }
   install(std::move(*document), *path);
+  ReplyText text;
+  text.add(created("opened \"" + path->string() + "\" (" + document_->summary() + ")"));
+  text.add_all(domain_.adopt(*document_, state_.get()));
   EffectSink effects;
   document_->opened(effects);
-  ToolReply reply{
-      created("opened \"" + path->string() + "\" (" + document_->summary() + ")"), false, {}};
+  ToolReply reply{text.str(), false, {}};
   return finish(std::move(reply), effects.take(), log_.mark(), {}, false);
 }
 
@@ -214,7 +217,7 @@ CallResult Session::session_close(const SessionCommand& command) {
 CallResult Session::session_extension(const SessionCommand& command, const CallOptions& options) {
   EffectSink effects;
   std::vector<Attachment> attachments;
-  CallContext ctx{log_, paths_, effects, options.progress, &attachments};
+  CallContext ctx{log_, paths_, effects, options.progress, &attachments, state_.get()};
   auto lines = domain_.run_session_extension(command, document_.get(), ctx);
   if (!lines) return CallResult{error_reply(lines.error())};
   assert_reply_lines(*lines);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <array>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -180,12 +181,13 @@ void Bridge::ping(std::function<void(core::Result<double>)> done) {
   });
 }
 
-core::Result<Bridge::Pong> Bridge::ping_and_wait() {
+core::Result<Bridge::Pong> Bridge::ping_and_wait(std::chrono::milliseconds wait) {
   auto promise = std::make_shared<std::promise<core::Result<Reply>>>();
   auto future = promise->get_future();
   const auto start = Clock::now();
-  request("ping", {},
-          [promise](core::Result<Reply> reply) { promise->set_value(std::move(reply)); });
+  auto deliver = [promise](core::Result<Reply> reply) { promise->set_value(std::move(reply)); };
+  exchange_within("ping", {}, wait,
+                  [deliver](Exchange exchange) { deliver(std::move(exchange.result)); });
   auto reply = [&] {
     const core::BlockingScope blocking;  // the reply arrives through the event loop
     return future.get();
@@ -197,6 +199,11 @@ core::Result<Bridge::Pong> Bridge::ping_and_wait() {
 
 void Bridge::exchange(const std::string& verb, const boost::json::object& payload,
                       std::function<void(Exchange)> done) {
+  exchange_within(verb, payload, {}, std::move(done));
+}
+
+void Bridge::exchange_within(const std::string& verb, const boost::json::object& payload,
+                             std::chrono::milliseconds wait, std::function<void(Exchange)> done) {
   std::string address = "/lofi/" + verb;
   if (closed_) {
     return post_done(std::move(done), failed(Outcome::not_sent, closed_message()));
@@ -210,10 +217,11 @@ void Bridge::exchange(const std::string& verb, const boost::json::object& payloa
   }
   asio::post(strand_, [weak = weak_from_this(), id = std::move(id), address = std::move(address),
                        packet = std::make_shared<std::string>(std::move(*packet)),
-                       done = std::move(done), closed = closed_message()]() mutable {
+                       done = std::move(done), closed = closed_message(), wait]() mutable {
     auto self = weak.lock();
     if (!self) return done(failed(Outcome::not_sent, closed));
-    self->start_request(std::move(id), std::move(address), packet, std::move(done));
+    self->start_request(std::move(id), std::move(address), packet,
+                        wait.count() > 0 ? wait : self->timeout(), std::move(done));
   });
 }
 
@@ -233,13 +241,13 @@ std::string Bridge::next_request_id() {
 
 void Bridge::start_request(std::string id, std::string address,
                            const std::shared_ptr<std::string>& packet,
-                           std::function<void(Exchange)> done) {
+                           std::chrono::milliseconds wait, std::function<void(Exchange)> done) {
   if (closed_) {
     done(failed(Outcome::not_sent, closed_message()));
     return;
   }
   spdlog::debug("lofi → {} {}", address, id);
-  auto pending = std::make_unique<Pending>(address, std::move(done), timeout(), strand_);
+  auto pending = std::make_unique<Pending>(address, std::move(done), wait, strand_);
   pending->timer.expires_after(pending->timeout);
   pending->timer.async_wait([weak = weak_from_this(), id](boost::system::error_code ec) {
     if (auto self = weak.lock(); self && !ec) self->on_timeout(id);
@@ -409,6 +417,59 @@ void Bridge::fail_all_pending(const std::string& message) {
     correlator_.abandon(id);
     finish(id, failed(Outcome::not_sent, message));
   }
+}
+
+void Bridge::join(const std::shared_ptr<void>& owner) {
+  std::lock_guard lock(sessions_mutex_);
+  std::erase_if(sessions_, [](const auto& weak) { return weak.expired(); });
+  for (const auto& weak : sessions_) {
+    if (weak.lock() == owner) return;
+  }
+  sessions_.push_back(owner);
+}
+
+void Bridge::leave(const void* owner) {
+  std::lock_guard lock(sessions_mutex_);
+  std::erase_if(sessions_, [owner](const auto& weak) {
+    auto live = weak.lock();
+    return !live || live.get() == owner;
+  });
+  if (auto driver = driver_.lock(); driver && driver.get() == owner) {
+    driver_.reset();
+    driven_device_.clear();
+  }
+}
+
+std::size_t Bridge::sessions() const {
+  std::lock_guard lock(sessions_mutex_);
+  return static_cast<std::size_t>(std::count_if(sessions_.begin(), sessions_.end(),
+                                                [](const auto& weak) { return !weak.expired(); }));
+}
+
+core::Result<void> Bridge::claim(const std::shared_ptr<void>& owner, const std::string& device,
+                                 bool takeover) {
+  std::lock_guard lock(sessions_mutex_);
+  auto driver = driver_.lock();
+  if (driver && driver != owner && !takeover) {
+    return core::make_error(fmt::format(
+        "Max at {}:{} is driven by another session (device \"{}\"); re-initialising it would "
+        "take that device away from it",
+        options_.host, options_.port, driven_device_));
+  }
+  driver_ = owner;
+  driven_device_ = device;
+  return {};
+}
+
+bool Bridge::drives(const void* owner) const {
+  std::lock_guard lock(sessions_mutex_);
+  auto driver = driver_.lock();
+  return driver && driver.get() == owner;
+}
+
+std::string Bridge::driven_device() const {
+  std::lock_guard lock(sessions_mutex_);
+  return driver_.expired() ? std::string() : driven_device_;
 }
 
 void Bridge::close() {

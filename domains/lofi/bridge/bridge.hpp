@@ -113,7 +113,8 @@ class Bridge : public core::EffectExecutor, public std::enable_shared_from_this<
     Reply reply;
     double milliseconds = 0;
   };
-  core::Result<Pong> ping_and_wait();
+  // `wait`: how long to wait at most (zero: the bridge's timeout).
+  core::Result<Pong> ping_and_wait(std::chrono::milliseconds wait = {});
 
   // EffectExecutor: Effect.address is "/lofi/<verb>", Effect.payload the JSON object text ("" is
   // {}). Delivers in order, each awaiting its reply. On the first failure it sends the undo
@@ -124,6 +125,29 @@ class Bridge : public core::EffectExecutor, public std::enable_shared_from_this<
   // failure is reported with its original message, plus a note when compensation failed.
   void deliver(std::vector<core::Effect> effects, core::DeliveryProgress progress,
                std::function<void(core::Result<void>)> done) override;
+
+  // Delivers effects that do not depend on each other's replies to be sent (a sync: Max runs
+  // requests in arrival order) with up to `window` requests in flight, in order. Stops sending
+  // at the first failure and reports it once every request sent has ended; no compensation
+  // (a sync rebuilds the device from /lofi/init, so a repeat starts afresh).
+  void deliver_windowed(std::vector<core::Effect> effects, std::size_t window,
+                        core::DeliveryProgress progress,
+                        std::function<void(core::Result<void>)> done);
+
+  // The Max daemon has ONE current device, which /lofi/init re-targets: the sessions linked to
+  // this Max share it, and one of them at a time drives it. Sessions are known by an owner
+  // object they hold (their link); one that is gone counts no more.
+  void join(const std::shared_ptr<void>& owner);
+  void leave(const void* owner);
+  // Live sessions joined.
+  std::size_t sessions() const;
+  // Makes `owner` the driver of `device`. Refused (naming the device and what to do) while
+  // another live session drives, unless `takeover`.
+  core::Result<void> claim(const std::shared_ptr<void>& owner, const std::string& device,
+                           bool takeover);
+  bool drives(const void* owner) const;
+  // The device the driving session works on, "" when no live session drives.
+  std::string driven_device() const;
 
   BridgeHealth health() const;
   // Closes the socket; pending requests fail with "closed"; later requests fail at once.
@@ -146,8 +170,10 @@ class Bridge : public core::EffectExecutor, public std::enable_shared_from_this<
   static void receive_loop(std::weak_ptr<Bridge> weak, std::shared_ptr<ReceiveBuffer> buffer);
   void on_datagram(std::string_view datagram);
   void on_reply(const Reply& reply);
+  void exchange_within(const std::string& verb, const boost::json::object& payload,
+                       std::chrono::milliseconds wait, std::function<void(Exchange)> done);
   void start_request(std::string id, std::string address,
-                     const std::shared_ptr<std::string>& packet,
+                     const std::shared_ptr<std::string>& packet, std::chrono::milliseconds wait,
                      std::function<void(Exchange)> done);
   void on_timeout(const std::string& id);
   void finish(const std::string& id, Exchange exchange);
@@ -176,6 +202,11 @@ class Bridge : public core::EffectExecutor, public std::enable_shared_from_this<
 
   mutable std::mutex health_mutex_;
   BridgeHealth health_;
+
+  mutable std::mutex sessions_mutex_;
+  std::vector<std::weak_ptr<void>> sessions_;
+  std::weak_ptr<void> driver_;
+  std::string driven_device_;
 };
 
 // Hands out one Bridge per (host, port, reply_port), so sessions share the reply socket.

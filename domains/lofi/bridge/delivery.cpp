@@ -2,8 +2,10 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <boost/json/parse.hpp>
+#include <optional>
 
 #include "domains/lofi/bridge/bridge.hpp"
 
@@ -146,7 +148,74 @@ class EffectDelivery : public std::enable_shared_from_this<EffectDelivery> {
   std::size_t unconfirmed_ = 0;
 };
 
+// A delivery with up to `window` requests in flight (on the bridge's strand, like
+// EffectDelivery). The first failure stops the sending; it is reported once every request sent
+// has ended.
+class WindowedDelivery : public std::enable_shared_from_this<WindowedDelivery> {
+ public:
+  WindowedDelivery(std::shared_ptr<Bridge> bridge, std::vector<core::Effect> effects,
+                   std::size_t window, core::DeliveryProgress progress,
+                   std::function<void(core::Result<void>)> done)
+      : bridge_(std::move(bridge)),
+        effects_(std::move(effects)),
+        window_(std::max<std::size_t>(window, 1)),
+        progress_(std::move(progress)),
+        done_(std::move(done)) {}
+
+  void fill() {
+    while (!failure_ && in_flight_ < window_ && next_ < effects_.size()) {
+      auto parsed = parse_effect(effects_[next_]);
+      if (!parsed) {
+        failure_ = parsed.error();
+        break;
+      }
+      ++next_;
+      ++in_flight_;
+      bridge_->exchange(
+          parsed->verb, parsed->payload,
+          [self = shared_from_this()](const Exchange& exchange) { self->on_reply(exchange); });
+    }
+    if (in_flight_ > 0) return;
+    if (failure_) {
+      failure_->message +=
+          fmt::format(" ({} of {} messages confirmed before it)", confirmed_, effects_.size());
+      return done_(std::move(*failure_));
+    }
+    if (next_ == effects_.size()) done_(core::Result<void>{});
+  }
+
+ private:
+  void on_reply(const Exchange& exchange) {
+    --in_flight_;
+    if (exchange.outcome == Outcome::answered) {
+      ++confirmed_;
+      if (progress_) progress_(confirmed_, effects_.size());
+    } else if (!failure_) {
+      failure_ = exchange.result.error();
+    }
+    fill();
+  }
+
+  std::shared_ptr<Bridge> bridge_;
+  std::vector<core::Effect> effects_;
+  std::size_t window_;
+  core::DeliveryProgress progress_;
+  std::function<void(core::Result<void>)> done_;
+  std::size_t next_ = 0;
+  std::size_t in_flight_ = 0;
+  std::size_t confirmed_ = 0;
+  std::optional<core::Error> failure_;
+};
+
 }  // namespace
+
+void Bridge::deliver_windowed(std::vector<core::Effect> effects, std::size_t window,
+                              core::DeliveryProgress progress,
+                              std::function<void(core::Result<void>)> done) {
+  auto delivery = std::make_shared<WindowedDelivery>(shared_from_this(), std::move(effects), window,
+                                                     std::move(progress), std::move(done));
+  boost::asio::post(strand_, [delivery] { delivery->fill(); });
+}
 
 void Bridge::deliver(std::vector<core::Effect> effects, core::DeliveryProgress progress,
                      std::function<void(core::Result<void>)> done) {

@@ -105,4 +105,17 @@ core::Result<Reply> parse_reply(const OscMessage& message) {
   return reply;
 }
 
+std::string ids_hash(std::vector<std::string> ids) {
+  std::sort(ids.begin(), ids.end());
+  std::uint32_t hash = 2166136261U;
+  bool first = true;
+  for (const auto& id : ids) {
+    if (!first) hash = (hash ^ static_cast<unsigned char>('\n')) * 16777619U;
+    first = false;
+    for (const char c : id)
+      hash = (hash ^ static_cast<unsigned char>(c)) * 16777619U;
+  }
+  return fmt::format("{:08x}", hash);
+}
+
 }  // namespace fcp::lofi::bridge

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.hpp"
 #include "domains/lofi/bridge/osc.hpp"
@@ -43,5 +44,10 @@ struct Reply {
 // read as its decimal text. Errors: not a JSON object, no "status", a status other than "ok" or
 // "error", other argument shapes.
 core::Result<Reply> parse_reply(const OscMessage& message);
+
+// What /lofi/ping reports as "hash": FNV-1a (32 bits, 8 lowercase hex digits) over the UTF-8
+// bytes of the object ids sorted (bytewise) and joined by '\n'. lofi-daemon.js, the simulator
+// and the model compute it alike, so a Max that holds other objects shows.
+std::string ids_hash(std::vector<std::string> ids);
 
 }  // namespace fcp::lofi::bridge

@@ -79,7 +79,8 @@ std::string_view to_string(Fault fault);
 // "none", "silent", "slow:MS" (sets the delay), "error", "garbage", "duplicate", "no-id".
 core::Result<void> parse_fault(std::string_view text, SimulatorOptions& options);
 // Arguments of `fcpd simulate-max` (without the subcommand): --port N --reply N --reply-host H
-// --listen H --fault F --fail-on ADDRESS. Errors name the bad argument.
+// --listen H --fault F --fail-on ADDRESS --latency-ms MS (sets `delay`: every reply waits MS).
+// Errors name the bad argument.
 core::Result<SimulatorOptions> parse_simulator_args(const std::vector<std::string>& args);
 
 // Runs a simulator until SIGINT/SIGTERM, logging each message to stderr (spdlog; a stderr logger

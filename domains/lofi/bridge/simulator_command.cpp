@@ -16,10 +16,10 @@ namespace {
 
 constexpr std::string_view kUsage =
     "usage: fcpd simulate-max [--port 7400] [--reply 7401] [--reply-host 127.0.0.1]\n"
-    "                         [--listen 127.0.0.1] [--fail-on /lofi/ADDRESS]\n"
+    "                         [--listen 127.0.0.1] [--fail-on /lofi/ADDRESS] [--latency-ms MS]\n"
     "                         [--fault none|silent|slow:MS|error|garbage|duplicate|no-id]\n"
     "Answers the lofi daemon protocol on UDP like the Max patch would; --reply 0 answers the "
-    "sender.\n";
+    "sender;\n--latency-ms delays every reply by MS (each on its own timer, like a distant Max).\n";
 
 struct FaultName {
   Fault fault;
@@ -100,6 +100,10 @@ core::Result<SimulatorOptions> parse_simulator_args(const std::vector<std::strin
       options.listen_host = value;
     } else if (flag == "--fault") {
       if (auto parsed = parse_fault(value, options); !parsed) return parsed.error();
+    } else if (flag == "--latency-ms") {
+      auto ms = parse_number(flag, value, 600000);
+      if (!ms) return ms.error();
+      options.delay = std::chrono::milliseconds(*ms);
     } else if (flag == "--fail-on") {
       options.fail_on = value;
     } else {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "domains/lofi/bridge/protocol.hpp"
 #include "domains/lofi/bridge/simulator_ports.hpp"
 
 namespace fcp::lofi::bridge {
@@ -347,9 +348,13 @@ core::Result<json::object> SimulatorModel::move(const json::object& payload) {
 core::Result<json::object> SimulatorModel::ping(const json::object&) {
   json::value device = nullptr;
   if (device_) device = *device_;
+  std::vector<std::string> ids;
+  for (const auto& entry : objects_)
+    ids.push_back(entry.first);
   return ok({{"pong", true},
              {"device", device},
-             {"objects", static_cast<std::int64_t>(objects_.size())}});
+             {"objects", static_cast<std::int64_t>(objects_.size())},
+             {"hash", ids_hash(std::move(ids))}});
 }
 
 }  // namespace fcp::lofi::bridge

@@ -228,6 +228,13 @@ core::Result<Patcher> patcher_from_json(json::object object) {
   return patcher;
 }
 
+std::size_t Patcher::after_lines_index() {
+  if (boxes_key_index == npos) boxes_key_index = default_boxes_index(json);
+  if (lines_key_index == npos) lines_key_index = boxes_key_index + 1;
+  // Output positions count the other slot when it comes first.
+  return lines_key_index - (boxes_key_index < lines_key_index ? 1 : 0);
+}
+
 json::object patcher_to_json(const Patcher& patcher) {
   json::array boxes;
   boxes.reserve(patcher.boxes.size());

@@ -63,6 +63,10 @@ struct Patcher {
   const Box* find_box(std::string_view id) const;
   Box* find_box(std::string_view id);
   std::string next_box_id() const;  // "obj-N", N one past the highest "obj-" number in use
+  // The index in `json` before which a key lands right after "lines" in the written file (the
+  // key index patcher_to_json then puts "lines" before). Pins boxes_key_index and
+  // lines_key_index to where they are written now, so that inserting there moves neither.
+  std::size_t after_lines_index();
 
   friend bool operator==(const Patcher&, const Patcher&) = default;
 };

@@ -240,6 +240,20 @@ TEST_F(BuiltDevice, TheSavedAmxdHoldsEveryFieldWhereMaxKeepsIt) {
   EXPECT_TRUE(patcher.at("devicewidth").is_double());
   EXPECT_EQ(patcher.at("devicewidth").as_double(), 600.0);
   EXPECT_EQ(patcher.at("rect"), doubles({100, 100, 600, 170}));
+  EXPECT_EQ(patcher.at("openrect"), doubles({0, 0, 0, 169}));
+  // The "parameters" dictionary Max writes: one [longname, shortname, 0] per Live parameter.
+  const json::object& parameters = patcher.at("parameters").as_object();
+  std::size_t entries = 0;
+  for (const auto& entry : parameters) {
+    if (!entry.key().starts_with("obj-")) continue;
+    ++entries;
+    const json::object& box = box_with(patcher, "id", entry.key());
+    EXPECT_EQ(entry.value().as_array()[0], valueof(box).at("parameter_longname"));
+    EXPECT_EQ(entry.value().as_array()[2], json::value(0));
+  }
+  EXPECT_EQ(entries, 4u) << json::serialize(parameters);
+  EXPECT_EQ(parameters.at("inherited_shortname"), json::value(1));
+  EXPECT_TRUE(parameters.at("parameterbanks").at("0").at("parameters").is_array());
 
   EXPECT_EQ(box_with(patcher, "varname", "in").at("text"), json::value("plugin~"));
   EXPECT_EQ(box_with(patcher, "varname", "out").at("text"), json::value("plugout~"));
@@ -276,7 +290,8 @@ TEST_F(BuiltDevice, TheSavedAmxdHoldsEveryFieldWhereMaxKeepsIt) {
     EXPECT_EQ(dial.at("parameter_enable"), json::value(1));
     EXPECT_EQ(dial.at("presentation"), json::value(1));
     EXPECT_EQ(dial.at("presentation_rect"), doubles({d.x, 30, 44, 48}));
-    EXPECT_EQ(dial.at("patching_rect"), doubles({d.x, 30, 44, 48}));
+    // In the patching view the controls keep their arrangement, right of the audio objects.
+    EXPECT_EQ(dial.at("patching_rect"), doubles({d.x + 340, 30, 44, 48}));
     const json::object& values = valueof(dial);
     EXPECT_EQ(values.at("parameter_longname"), json::value(d.longname));
     if (d.minimum != 0) {
@@ -332,6 +347,32 @@ TEST_F(BuiltDevice, TheSavedAmxdHoldsEveryFieldWhereMaxKeepsIt) {
     EXPECT_NE(rate.find(line), std::string::npos) << line << " not in\n" << rate;
   action("save");
   EXPECT_EQ(read_file(file), bytes);
+}
+
+TEST_F(BuiltDevice, UiLayersInThePatchingViewCoverNoAudioObject) {
+  build();
+  const fs::path file = dir_ / "Wow.maxpat";
+  action("save as:" + file.string());
+  const json::value saved = json::parse(read_file(file));
+  std::vector<json::object> layers, audio;
+  for (const auto& entry : saved.at("patcher").at("boxes").as_array()) {
+    const json::object& box = entry.at("box").as_object();
+    (box.contains("presentation") ? layers : audio).push_back(box);
+  }
+  ASSERT_FALSE(layers.empty());
+  ASSERT_FALSE(audio.empty());
+  for (const auto& layer : layers) {
+    const auto& a = layer.at("patching_rect").as_array();
+    for (const auto& object : audio) {
+      const auto& b = object.at("patching_rect").as_array();
+      const bool apart =
+          a[0].to_number<double>() >= b[0].to_number<double>() + b[2].to_number<double>() ||
+          b[0].to_number<double>() >= a[0].to_number<double>() + a[2].to_number<double>() ||
+          a[1].to_number<double>() >= b[1].to_number<double>() + b[3].to_number<double>() ||
+          b[1].to_number<double>() >= a[1].to_number<double>() + a[3].to_number<double>();
+      EXPECT_TRUE(apart) << layer.at("varname") << " covers " << object.at("varname");
+    }
+  }
 }
 
 }  // namespace

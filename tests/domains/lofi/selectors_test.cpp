@@ -113,7 +113,7 @@ TEST_F(LofiSelectors, TheClassesAndTheSetsAreRight) {
 TEST_F(LofiSelectors, MatchingNothingWarnsAndTheBatchGoesOn) {
   const std::string reply = run({"remove @class:saw~ @ui", "add noise~ hiss"});
   EXPECT_NE(reply.find("? no objects match @class:saw~ @ui — @ui matches 3 objects: "
-                       "30_rate(live.dial), 40_depth(live.dial), 00_bg(panel); remove changed "
+                       "00_bg(panel), 30_rate(live.dial), 40_depth(live.dial); remove changed "
                        "nothing\n+ noise~ hiss"),
             std::string::npos)
       << reply;

@@ -5,6 +5,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "domains/lofi/bridge/protocol.hpp"
+
 namespace fcp::lofi::bridge {
 namespace {
 
@@ -87,7 +89,16 @@ TEST_F(SimulatorModelTest, InjectMapSetMovePing) {
   expect_ok("/lofi/move", R"({"id":"dial","x":300,"y":40})");
   EXPECT_EQ(model.objects().at("dial").x, 300);
   EXPECT_EQ(json::serialize(send("/lofi/ping", "{}")),
-            R"({"status":"ok","pong":true,"device":"Flutter","objects":2})");
+            R"({"status":"ok","pong":true,"device":"Flutter","objects":2,"hash":")" +
+                ids_hash({"engine", "dial"}) + R"("})");
+}
+
+// The hash lofi-daemon.js reports for the same ids (max/test/protocol.test.js checks it there).
+TEST(IdsHash, IsFnv1aOfTheSortedIdsAsTheDaemonComputesIt) {
+  EXPECT_EQ(ids_hash({}), "811c9dc5");
+  EXPECT_NE(ids_hash({"a", "b"}), ids_hash({"ab"}));
+  EXPECT_EQ(ids_hash({"vol", "30_dial", "in"}), "69ebb5e9");
+  EXPECT_EQ(ids_hash({"in", "vol", "30_dial"}), "69ebb5e9");
 }
 
 struct RefusedCase {

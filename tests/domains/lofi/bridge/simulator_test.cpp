@@ -77,7 +77,8 @@ TEST_F(SimulatorWire, NoIdRepliesCarryTheJsonAsTheAddressLikeLofi) {
   auto datagram = client.receive();
   ASSERT_TRUE(datagram);
   // The JSON text NUL-padded as the address, then an empty type tag string.
-  const std::string json_text = R"({"status":"ok","pong":true,"device":null,"objects":0})";
+  const std::string json_text =
+      R"({"status":"ok","pong":true,"device":null,"objects":0,"hash":"811c9dc5"})";
   std::string expected = json_text + std::string(4 - json_text.size() % 4, '\0') + ",\0\0\0"s;
   EXPECT_EQ(*datagram, expected);
 }
@@ -130,6 +131,11 @@ TEST_F(SimulatorWire, IgnoresDatagramsThatAreNotOsc) {
 TEST(SimulatorArgs, ParsesTheSubcommandFlags) {
   auto options = parse_simulator_args({"--port", "9000", "--reply", "0", "--fault", "slow:250",
                                        "--fail-on", "/lofi/wire", "--reply-host", "10.0.0.2"});
+  auto latency = parse_simulator_args({"--latency-ms", "20"});
+  ASSERT_TRUE(latency) << latency.error().message;
+  EXPECT_EQ(latency->fault, Fault::none);
+  EXPECT_EQ(latency->delay, std::chrono::milliseconds(20));
+  EXPECT_FALSE(parse_simulator_args({"--latency-ms", "soon"}));
   ASSERT_TRUE(options) << options.error().message;
   EXPECT_EQ(options->port, 9000);
   EXPECT_EQ(options->reply_port, 0);

@@ -1,0 +1,240 @@
+// The session's Max link against the simulator: `connect` with no device open is remembered for
+// the session, a Max that stops answering takes the session offline once (not a timeout per op),
+// ping fingerprints show a Max that holds something else, one Max is driven by one session at a
+// time, and sync keeps a window of requests in flight.
+#include <gtest/gtest.h>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <future>
+#include <thread>
+
+#include "core/session.hpp"
+#include "domains/lofi/bridge/simulator.hpp"
+#include "domains/lofi/domain.hpp"
+#include "tests/support/path_policies.hpp"
+
+namespace fcp::lofi {
+namespace {
+
+using testing::NoFiles;
+using Clock = std::chrono::steady_clock;
+
+bool has(const std::string& text, std::string_view part) {
+  return text.find(part) != std::string::npos;
+}
+
+class LofiLinkTest : public ::testing::Test {
+ protected:
+  LofiLinkTest() : work_(io_.get_executor()), thread_([this] { io_.run(); }) {
+    bridge::SimulatorOptions options;
+    options.port = 0;
+    options.reply_port = 0;  // answer whoever asked
+    simulator_ = bridge::Simulator::start(io_, options).value();
+    // connect_on_new off: a session links only when it says `connect`.
+    const boost::json::object settings{{"port", simulator_->port()},
+                                       {"reply_port", 0},
+                                       {"timeout_ms", 600},
+                                       {"probe_ms", 200},
+                                       {"connect_on_new", false}};
+    domain_ = make_lofi_domain(io_, settings);
+  }
+  ~LofiLinkTest() override {
+    sessions_.clear();
+    domain_.reset();
+    simulator_->stop();
+    work_.reset();
+    io_.stop();
+    thread_.join();
+  }
+
+  core::Session& session(std::size_t index) {
+    while (sessions_.size() <= index)
+      sessions_.push_back(std::make_unique<core::Session>(*domain_, paths_));
+    return *sessions_[index];
+  }
+
+  // Runs a call to completion, delivering pending effects like the MCP layer does.
+  core::ToolReply finish(core::Session& s, core::CallResult result,
+                         core::DeliveryProgress progress = {}) {
+    if (!result.pending) return result.reply;
+    auto* executor = s.effect_executor();
+    if (executor == nullptr) return s.confirm(std::move(*result.pending));
+    std::promise<core::Result<void>> delivered;
+    executor->deliver(result.pending->effects, std::move(progress),
+                      [&](core::Result<void> outcome) { delivered.set_value(std::move(outcome)); });
+    auto outcome = delivered.get_future().get();
+    return outcome ? s.confirm(std::move(*result.pending))
+                   : s.fail(std::move(*result.pending), outcome.error());
+  }
+  core::ToolReply ops(std::vector<std::string> list, std::size_t who = 0) {
+    return finish(session(who), session(who).run_ops(list, {}));
+  }
+  core::ToolReply action(std::string_view text, std::size_t who = 0) {
+    return finish(session(who), session(who).run_session(text, {}));
+  }
+  std::string status(std::size_t who = 0) { return session(who).run_query("status").text; }
+  std::string connect_text() const {
+    return "connect port:" + std::to_string(simulator_->port()) + " reply:0";
+  }
+
+  boost::asio::io_context io_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  std::thread thread_;
+  std::unique_ptr<bridge::Simulator> simulator_;
+  std::unique_ptr<core::Domain> domain_;
+  NoFiles paths_;
+  std::vector<std::unique_ptr<core::Session>> sessions_;
+};
+
+TEST_F(LofiLinkTest, ConnectWithNoDeviceIsRememberedForTheSessionsDevices) {
+  auto reply = action(connect_text());
+  ASSERT_FALSE(reply.is_error) << reply.text;
+  EXPECT_TRUE(has(reply.text, "~ connected to Max at 127.0.0.1:")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "remembered for this session")) << reply.text;
+  reply = action("new \"First\"");
+  EXPECT_TRUE(has(reply.text, "max:online")) << reply.text;
+  ASSERT_FALSE(ops({"add cycle~ osc"}).is_error);
+  EXPECT_EQ(simulator_->model().objects().size(), 1u);
+  // The next device of the session is linked too (connect_on_new is off: only the memory links).
+  reply = action("new \"Second\" discard:true");
+  EXPECT_TRUE(has(reply.text, "max:online")) << reply.text;
+  // Another session has not connected: it edits offline.
+  reply = action("new \"Other\"", 1);
+  EXPECT_TRUE(has(reply.text, "max:offline")) << reply.text;
+}
+
+TEST_F(LofiLinkTest, AConnectNobodyAnswersRemembersTheAddressAndGoesOfflineInOneLine) {
+  simulator_->set_fault(bridge::Fault::silent);
+  const auto started = Clock::now();
+  auto reply = action(connect_text());
+  EXPECT_LT(Clock::now() - started, std::chrono::milliseconds(500));  // probe_ms, not timeout
+  EXPECT_FALSE(reply.is_error) << reply.text;
+  EXPECT_TRUE(has(reply.text, "? max: offline — Max at 127.0.0.1:")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "did not answer a ping within 200 ms")) << reply.text;
+  reply = action("new \"Dev\"");
+  EXPECT_TRUE(has(reply.text, "? max: offline")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "max:offline")) << reply.text;
+  // Offline ops cost no timeout.
+  const auto op_started = Clock::now();
+  EXPECT_FALSE(ops({"add cycle~ osc", "add dac~ dac"}).is_error);
+  EXPECT_LT(Clock::now() - op_started, std::chrono::milliseconds(100));
+  EXPECT_TRUE(has(status(), "remembered Max at 127.0.0.1:")) << status();
+  // Max comes back: connect (the remembered address) and sync.
+  simulator_->set_fault(bridge::Fault::none);
+  reply = action("connect");
+  EXPECT_TRUE(has(reply.text, "~ connected")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "Max holds no device")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "  try: lofi_session sync")) << reply.text;
+  reply = action("sync");
+  ASSERT_FALSE(reply.is_error) << reply.text;
+  EXPECT_EQ(simulator_->model().objects().size(), 2u);
+  EXPECT_TRUE(has(status(), "max: holds this device (2 objects")) << status();
+}
+
+TEST_F(LofiLinkTest, AMaxThatStopsAnsweringTakesTheSessionOfflineOnce) {
+  ASSERT_FALSE(action(connect_text()).is_error);
+  ASSERT_TRUE(has(action("new \"Dev\"").text, "max:online"));
+  simulator_->set_fault(bridge::Fault::silent);
+  auto reply = ops({"add cycle~ osc"});
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_TRUE(has(reply.text, "this session is now offline (max:offline)")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "max:offline")) << reply.text;
+  const auto started = Clock::now();
+  reply = ops({"add cycle~ osc"});
+  EXPECT_FALSE(reply.is_error) << reply.text;
+  EXPECT_LT(Clock::now() - started, std::chrono::milliseconds(100));
+  EXPECT_TRUE(has(reply.text, "max:offline")) << reply.text;
+  EXPECT_TRUE(has(status(), "1 change not in Max")) << status();
+}
+
+TEST_F(LofiLinkTest, StatusPingsAndReportsAMaxThatHoldsSomethingElse) {
+  ASSERT_FALSE(action(connect_text()).is_error);
+  ASSERT_FALSE(action("new \"Dev\"").is_error);
+  ASSERT_FALSE(ops({"add cycle~ osc"}).is_error);
+  EXPECT_TRUE(has(status(), "max: holds this device (1 objects")) << status();
+  // Max restarted: it holds nothing now.
+  simulator_->stop();
+  bridge::SimulatorOptions options;
+  options.port = simulator_->port();
+  options.reply_port = 0;
+  auto restarted = bridge::Simulator::start(io_, options);
+  for (int retry = 0; !restarted && retry < 100; ++retry) {  // the old socket closes on io_
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    restarted = bridge::Simulator::start(io_, options);
+  }
+  ASSERT_TRUE(restarted) << restarted.error().message;
+  simulator_ = std::move(*restarted);
+  const auto text = status();
+  EXPECT_TRUE(has(text, "Max holds no device, this device is \"Dev\" with 1 object")) << text;
+  EXPECT_TRUE(has(text, "try: lofi_session sync")) << text;
+  // A Max that does not answer the status ping: offline, said once, and status says why.
+  simulator_->set_fault(bridge::Fault::silent);
+  EXPECT_TRUE(has(status(), "max: offline — Max at 127.0.0.1:")) << status();
+  const auto reply = ops({"add dac~ d"});
+  EXPECT_FALSE(reply.is_error) << reply.text;
+  EXPECT_TRUE(has(reply.text, "max:offline")) << reply.text;
+}
+
+TEST_F(LofiLinkTest, OneSessionDrivesMaxAndASecondOneMustAskToTakeOver) {
+  ASSERT_FALSE(action(connect_text(), 0).is_error);
+  ASSERT_FALSE(action("new \"Alpha\"", 0).is_error);
+  ASSERT_FALSE(ops({"add cycle~ osc"}, 0).is_error);
+  auto reply = action(connect_text(), 1);
+  EXPECT_TRUE(has(reply.text, "this Max is shared by 2 sessions")) << reply.text;
+  reply = action("new \"Beta\"", 1);
+  EXPECT_TRUE(has(reply.text, "driven by another session (device \"Alpha\")")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "max:offline")) << reply.text;
+  EXPECT_EQ(simulator_->model().device(), "Alpha") << "Beta's new did not re-initialise Max";
+  EXPECT_TRUE(has(status(0), "shared by 2 sessions linked to this Max; this one drives \"Alpha\""))
+      << status(0);
+  reply = action("sync", 1);
+  EXPECT_TRUE(reply.is_error) << reply.text;
+  EXPECT_TRUE(has(reply.text, "sync would re-initialise Max")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "try: lofi_session sync takeover:true")) << reply.text;
+  reply = action("sync takeover:true", 1);
+  ASSERT_FALSE(reply.is_error) << reply.text;
+  EXPECT_EQ(simulator_->model().device(), "Beta");
+  // The first session hears it once, then edits offline.
+  reply = ops({"add dac~ dac"}, 0);
+  EXPECT_FALSE(reply.is_error) << reply.text;
+  EXPECT_TRUE(has(reply.text, "another session took over Max")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "max:offline")) << reply.text;
+  EXPECT_FALSE(simulator_->model().objects().contains("dac"));
+  // A session that is gone drives nothing: the first one can sync without takeover.
+  sessions_[1].reset();
+  reply = action("sync", 0);
+  EXPECT_FALSE(reply.is_error) << reply.text;
+  EXPECT_EQ(simulator_->model().device(), "Alpha");
+}
+
+TEST_F(LofiLinkTest, SyncKeepsAWindowInFlightAndReportsProgress) {
+  ASSERT_FALSE(action(connect_text()).is_error);
+  ASSERT_FALSE(action("new \"Big\"").is_error);
+  ASSERT_FALSE(action("disconnect").is_error);
+  std::vector<std::string> list;
+  for (int i = 0; i < 200; ++i)
+    list.push_back("add *~ g" + std::to_string(i));
+  ASSERT_FALSE(ops(list).is_error);
+  ASSERT_FALSE(action(connect_text()).is_error);
+  simulator_->set_fault(bridge::Fault::none, std::chrono::milliseconds(20));
+  std::vector<std::size_t> confirmed;
+  std::mutex mutex;
+  const auto started = Clock::now();
+  auto reply =
+      finish(session(0), session(0).run_session("sync", {}), [&](std::size_t done, std::size_t) {
+        std::lock_guard lock(mutex);
+        confirmed.push_back(done);
+      });
+  const auto took = Clock::now() - started;
+  ASSERT_FALSE(reply.is_error) << reply.text;
+  EXPECT_EQ(simulator_->model().objects().size(), 200u);
+  // 201 requests one after another would take over 4 s at 20 ms each.
+  EXPECT_LT(took, std::chrono::seconds(1)) << "sync of 200 objects at 20 ms latency";
+  ASSERT_FALSE(confirmed.empty());
+  EXPECT_EQ(confirmed.back(), 201u);
+  EXPECT_TRUE(std::is_sorted(confirmed.begin(), confirmed.end()));
+}
+
+}  // namespace
+}  // namespace fcp::lofi

@@ -1,0 +1,106 @@
+// UI layers across calls: a layer's z prefix places it among the layers earlier calls made (in
+// the model, the saved file and the order Max is told), its patching place covers no audio
+// object, and a control past an explicit devicewidth is warned about.
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/json.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/session.hpp"
+#include "domains/lofi/domain.hpp"
+#include "tests/support/path_policies.hpp"
+
+namespace fcp::lofi {
+namespace {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+class UiLayers : public ::testing::Test {
+ protected:
+  UiLayers()
+      : domain_(make_lofi_domain(io_, json::object{{"connect_on_new", false}})),
+        session_(*domain_, paths_),
+        dir_(fs::temp_directory_path() / ("fcp-ui-layers-" + std::to_string(::getpid()))) {
+    fs::create_directories(dir_);
+    (void)session_.run_session("new \"Layers\" width:600 height:170", {});
+  }
+  ~UiLayers() override { fs::remove_all(dir_); }
+
+  std::string run(std::vector<std::string> ops) {
+    auto result = session_.run_ops(ops, {});
+    const core::ToolReply reply =
+        result.pending ? session_.confirm(std::move(*result.pending)) : result.reply;
+    EXPECT_FALSE(reply.is_error) << reply.text;
+    return reply.text;
+  }
+  // The ui ids of `lofi_query map`, in its (z) order.
+  std::vector<std::string> z_order() {
+    std::istringstream lines(session_.run_query("map").text);
+    std::vector<std::string> out;
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find(" ui ") == std::string::npos) continue;
+      std::istringstream words(line);
+      std::string id;
+      words >> id;
+      out.push_back(id);
+    }
+    return out;
+  }
+
+  boost::asio::io_context io_;
+  testing::AllowAll paths_;
+  std::unique_ptr<core::Domain> domain_;
+  core::Session session_;
+  fs::path dir_;
+};
+
+TEST_F(UiLayers, ALaterBackgroundLandsBehindTheDialsOfEarlierCalls) {
+  run({"ui 30_rate live.dial at:20,20 size:44x48", "ui 31_depth live.dial at:80,20 size:44x48"});
+  run({"ui 00_bg panel at:0,0 size:600x170"});
+  run({"ui 01_bg2 panel at:10,10 size:200x100", "ui 90_label comment at:10,140 size:80x20"});
+  const std::vector<std::string> expected{"00_bg", "01_bg2", "30_rate", "31_depth", "90_label"};
+  EXPECT_EQ(z_order(), expected);
+  // The saved file's box order is Max's z-order.
+  const fs::path file = dir_ / "Layers.maxpat";
+  ASSERT_FALSE(session_.run_session("save as:" + file.string(), {}).reply.is_error);
+  std::ifstream in(file);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  std::vector<std::string> saved;
+  const json::value parsed = json::parse(bytes.str());
+  for (const auto& entry : parsed.at("patcher").at("boxes").as_array())
+    saved.emplace_back(entry.at("box").at("varname").as_string());
+  EXPECT_EQ(saved, expected);
+  // Undo takes the last call back; the order of the rest stays.
+  ASSERT_FALSE(session_.run_session("undo", {}).reply.is_error);
+  EXPECT_EQ(z_order(), (std::vector<std::string>{"00_bg", "01_bg2", "30_rate", "31_depth"}));
+}
+
+TEST_F(UiLayers, PatchingPlacesAreRightOfTheAudioObjects) {
+  run({"add plugin~ in at:40,40", "add *~ vol at:300,100", "add plugout~ out at:40,160"});
+  const std::string reply = run({"ui 30_rate live.dial at:20,20 size:44x48"});
+  // *~ at x 300 is the rightmost audio object (100 wide as far as the model knows): 440 + 20.
+  EXPECT_NE(reply.find("patching_rect:\"460 20 44 48\""), std::string::npos) << reply;
+  EXPECT_NE(reply.find("presentation_rect:\"20 20 44 48\""), std::string::npos) << reply;
+}
+
+TEST_F(UiLayers, AControlPastTheDeviceWidthIsWarnedAbout) {
+  ASSERT_FALSE(session_.run_session("close discard:true", {}).reply.is_error);
+  ASSERT_FALSE(session_.run_session("new \"Narrow\" devicewidth:300", {}).reply.is_error);
+  std::string reply = run({"ui 30_a live.dial at:20,20 size:44x48"});
+  EXPECT_EQ(reply.find("devicewidth"), std::string::npos) << reply;
+  reply = run({"ui 31_b live.dial at:280,20 size:44x48"});
+  EXPECT_NE(reply.find("? 31_b: reaches x=324, past the devicewidth 300 Live shows (modify device "
+                       "devicewidth:324, or devicewidth:0 to fit the presentation)"),
+            std::string::npos)
+      << reply;
+}
+
+}  // namespace
+}  // namespace fcp::lofi
