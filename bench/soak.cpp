@@ -1,12 +1,13 @@
 // bench_soak: fcpd under a long mixed load with hostile clients beside it. Spawns the real daemon
 // (default: <build>/src/fcpd, all three domains) on TCP and HTTP, gives each well-behaved client
 // a named session with a drawio, a midi and a lofi document, and runs rounds of CLIENTS × CALLS
-// mixed calls (a new TCP connection for every call): a warm-up, a quiet round, then rounds with
-// hostile clients (pipelining without reading, slowloris on TCP and HTTP, disconnects mid-call)
-// running beside them. Reports errors of the well-behaved clients, their latency quiet and under
-// attack, and the daemon's resident memory through the run. Exit status 1 when a well-behaved
-// call failed or fcpd did not stop cleanly; with --check also when p99 under attack exceeds 2×
-// the quiet p99 or memory grew more than 10 % between the attack rounds.
+// mixed calls (ops, queries and undo in each domain; a new TCP connection for every call): a
+// warm-up, a quiet round, then rounds with hostile clients (pipelining without reading, slowloris
+// on TCP and HTTP, disconnects mid-call) running beside them. Reports errors of the well-behaved
+// clients, their latency quiet and under attack, and the daemon's resident memory through the
+// run. Exit status 1 when a well-behaved call failed or fcpd did not stop cleanly; with --check
+// also when p99 under attack exceeds 2× the quiet p99 or memory grew more than 10 % between the
+// attack rounds.
 #include <unistd.h>
 
 #include <algorithm>
@@ -35,6 +36,8 @@ constexpr const char* kUsage = R"(usage: bench_soak [options]
   --calls N          calls per client and round (default 1000)
   --attack-rounds N  rounds with hostile clients after the quiet one (default 2)
   --no-hostile       the attack rounds without hostile clients (a control run)
+  --keep-history     remove what the mix adds instead of undoing it: the undo history (and
+                     memory) then grows with every call, by design
   --abrupt-close     clients close each connection without waiting for fcpd's close (shows
                      "session in use" when a reconnect overtakes the previous close)
   --check            also fail when p99 under attack > 2 × quiet or memory grew > 10 %
@@ -257,6 +260,8 @@ int run(int argc, char** argv) {
   std::cout << std::setprecision(2) << "p99 last attack round / quiet: " << ratio << "; RSS start "
             << rss_start / 1024 << " MiB, last/first attack round: " << growth << "; fcpd "
             << exit.description << "; fcpd warnings logged: " << daemon.problem_count() << "\n";
+  for (const auto& line : daemon.problems())
+    std::cout << "    fcpd: " << line << "\n";
 
   if (!options.json_path.empty()) {
     json::array list;

@@ -24,11 +24,11 @@ std::string session_name(std::size_t client) {
   return "soak-" + std::to_string(client);
 }
 
-// Step `step` of the mix; `n` numbers what the step creates and removes. The clients run at their
-// own pace, so at any moment the domains are mixed. Every nine calls leave
-// the documents as they were (what is added is removed), so memory measures the daemon, not
-// growing documents (the undo history still grows a little).
-Call mixed_call(std::size_t step, std::size_t n) {
+// Step `step` of the mix; `n` numbers what the step creates. The clients run at their own pace,
+// so at any moment the domains are mixed. Every nine calls leave the documents as they were:
+// what is added is undone (or, with `keep_history`, removed, which leaves both ops in the undo
+// history: memory then grows with every cycle, by design of the event log).
+Call mixed_call(std::size_t step, std::size_t n, bool keep_history) {
   const std::string a = "A" + std::to_string(n);
   const std::string b = "B" + std::to_string(n);
   const std::string osc = "osc" + std::to_string(n);
@@ -51,11 +51,14 @@ Call mixed_call(std::size_t step, std::size_t n) {
     case 5:
       return {"lofi_query", "q", {"describe " + osc}};
     case 6:
-      return {"drawio", "ops", {"remove " + a + " " + b}};
+      if (keep_history) return {"drawio", "ops", {"remove " + a + " " + b}};
+      return {"drawio_session", "action", {"undo 3"}};
     case 7:
-      return {"midi", "ops", {"remove @track:Piano"}};
+      if (keep_history) return {"midi", "ops", {"remove @track:Piano"}};
+      return {"midi_session", "action", {"undo 2"}};
     default:
-      return {"lofi", "ops", {"remove " + osc + " " + vol}};
+      if (keep_history) return {"lofi", "ops", {"remove " + osc + " " + vol}};
+      return {"lofi_session", "action", {"undo 3"}};
   }
 }
 
@@ -124,7 +127,7 @@ asio::awaitable<std::int64_t> one_call(const WorkloadSettings& settings, std::si
 asio::awaitable<void> client_loop(const WorkloadSettings& settings, std::size_t client,
                                   std::size_t round, WorkloadResult& result) {
   for (std::size_t i = 0; i < settings.calls; ++i) {
-    const Call call = mixed_call(i, round * settings.calls + i / 9);
+    const Call call = mixed_call(i, round * settings.calls + i / 9, settings.keep_history);
     const auto start = Clock::now();
     try {
       result.call_ns.push_back(co_await one_call(settings, client, call));

@@ -1,6 +1,6 @@
 // The well-behaved clients of bench_soak: each owns a named session with a drawio, a midi and a
-// lofi document and makes mixed calls (ops and queries in all three domains), opening a new TCP
-// connection for every call and closing it after the reply (see graceful_close).
+// lofi document and makes mixed calls (ops, queries and undo in all three domains), opening a new
+// TCP connection for every call and closing it after the reply (see graceful_close).
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -22,6 +22,8 @@ struct WorkloadSettings {
   // reconnects at once may find its named session still held by the connection it just left
   // (fcpd has not read that connection's end yet): "session … is in use".
   bool graceful_close = true;
+  // Remove what the mix adds instead of undoing it (see mixed_call in workload.cpp).
+  bool keep_history = false;
 };
 
 struct WorkloadResult {
