@@ -62,7 +62,6 @@ struct Harness {
   boost::asio::io_context io;
   std::unique_ptr<fcp::core::Domain> deck = fcp::testing::make_deck_domain();
   fcp::testing::NoFiles files;
-  fcp::mcp::Server server{io.get_executor(), {deck.get()}, files, fcp::mcp::ServerOptions{}};
 };
 
 }  // namespace
@@ -74,7 +73,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
 
   std::atomic<int> open{0};
-  auto connection = harness->server.connect({"fuzz", "fuzz", std::nullopt}, nullptr);
+  // A server per input: named sessions an input creates do not outlive it, so every input runs
+  // on the same state (reproducible, and memory stays flat over a long run).
+  fcp::mcp::Server server{
+      harness->io.get_executor(), {harness->deck.get()}, harness->files, fcp::mcp::ServerOptions{}};
+  auto connection = server.connect({"fuzz", "fuzz", std::nullopt}, nullptr);
   fcp::transport::LineFramer framer(4096);
   auto dispatch = [&](const fcp::transport::Frame& frame) {
     auto responder = std::make_shared<CheckingResponder>(open);
@@ -91,11 +94,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (open > 0 && std::chrono::steady_clock::now() < deadline) {
     harness->io.restart();
-    harness->io.run_for(std::chrono::milliseconds(10));
+    harness->io.run_one_for(std::chrono::milliseconds(10));
   }
   check(open == 0);
   connection->close();
   harness->io.restart();
-  harness->io.run_for(std::chrono::milliseconds(1));
+  harness->io.poll();
   return 0;
 }
