@@ -132,22 +132,6 @@ Settings parse_settings(int argc, char** argv) {
   return settings;
 }
 
-// "127.0.0.1:PORT" or "http://127.0.0.1:PORT/mcp" from a daemon log line.
-asio::ip::tcp::endpoint parse_endpoint(std::string text, std::string* target) {
-  if (text.starts_with("http://")) text.erase(0, 7);
-  const auto slash = text.find('/');
-  if (target != nullptr) *target = slash == std::string::npos ? "/" : text.substr(slash);
-  text = text.substr(0, slash);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-    text.pop_back();
-  const auto colon = text.rfind(':');
-  boost::system::error_code ec;
-  const auto address = asio::ip::make_address(text.substr(0, colon), ec);
-  const auto port = colon == std::string::npos ? 0 : std::atoi(text.c_str() + colon + 1);
-  if (ec || port <= 0 || port > 65535) throw BenchError("cannot parse an endpoint from: " + text);
-  return {address, static_cast<unsigned short>(port)};
-}
-
 // The first three fields of /proc/loadavg: how busy the machine was when the run began.
 std::string load_average() {
   std::ifstream in("/proc/loadavg");

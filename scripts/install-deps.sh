@@ -9,6 +9,7 @@ packages=(
   libspdlog-dev libfmt-dev libpugixml-dev liboscpack-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
+  clang libclang-rt-14-dev
   libxml2-utils
   libgraphviz-dev librsvg2-dev libcairo2-dev libpng-dev
   libfluidsynth-dev libsndfile1-dev timgm6mb-soundfont python3-mido

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds the release flavour and runs every test
 # (unit, conformance, end-to-end with the official MCP SDK and the official MCP conformance
-# suite), then builds with ASan+UBSan and runs the tests again under the sanitizers.
+# suite), then builds with ASan+UBSan and runs the tests again under the sanitizers, runs each
+# libFuzzer target briefly (scripts/fuzz.sh) and the transport and MCP tests under
+# ThreadSanitizer (scripts/tsan.sh). FCP_SKIP_SANITIZERS=1 skips all three, FCP_SKIP_FUZZ=1 and
+# FCP_SKIP_TSAN=1 one each.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/install-deps.sh"
@@ -18,4 +21,11 @@ if [ "${FCP_SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== ASan+UBSan build: all tests" >&2
   LSAN_OPTIONS=suppressions=$root/config/sanitizers/lsan.supp ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir "$asan" --output-on-failure -j "$jobs" --timeout 600
+  if [ "${FCP_SKIP_FUZZ:-0}" != 1 ]; then
+    echo "== libFuzzer targets (ASan+UBSan), ${FCP_FUZZ_SECONDS:-30} s each" >&2
+    "$root/scripts/fuzz.sh"
+  fi
+  if [ "${FCP_SKIP_TSAN:-0}" != 1 ]; then
+    "$root/scripts/tsan.sh"
+  fi
 fi

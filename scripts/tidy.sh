@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs clang-tidy (the checks in .clang-tidy) over every first-party translation unit (src/,
-# domains/, tests/, bench/) of a build, one process per core. Any warning is an error: prints the
-# warnings of each file that has some and exits 1.
+# domains/, tests/, bench/, fuzz/) of a build, one process per core. Any warning is an error:
+# prints the warnings of each file that has some and exits 1.
 #   scripts/tidy.sh [BUILD_DIR] [PATH_REGEX]
 # BUILD_DIR defaults to build/release (configured, not built, when it has no
 # compile_commands.json); PATH_REGEX limits the run to matching files, e.g. 'src/mcp/'.
@@ -19,7 +19,7 @@ trap 'rm -rf "$logs"' EXIT
 python3 - "$build/compile_commands.json" "$root" "$filter" >"$logs/files" <<'EOF'
 import json, re, sys
 commands, root, pattern = sys.argv[1], sys.argv[2].rstrip("/") + "/", sys.argv[3]
-first_party = re.compile(r"(src|domains|tests|bench)/")
+first_party = re.compile(r"(src|domains|tests|bench|fuzz)/")
 files = set()
 for entry in json.load(open(commands)):
     path = entry["file"]

@@ -1,5 +1,7 @@
 #include "bench/roundtrip/channel.hpp"
 
+#include <array>
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -161,6 +163,24 @@ asio::awaitable<void> TcpChannel::connect(const asio::ip::tcp::endpoint& endpoin
   } catch (const boost::system::system_error& e) {
     fail(e, "connecting over TCP");
   }
+}
+
+asio::awaitable<void> TcpChannel::close_gracefully() {
+  try {
+    watchdog_.arm();
+    socket_.shutdown(asio::ip::tcp::socket::shutdown_send);
+    std::array<char, 256> sink{};
+    for (;;) {
+      auto [ec, n] =
+          co_await socket_.async_read_some(asio::buffer(sink), asio::as_tuple(asio::use_awaitable));
+      if (ec == asio::error::eof) break;
+      if (ec) throw boost::system::system_error(ec);
+    }
+    watchdog_.disarm();
+  } catch (const boost::system::system_error& e) {
+    fail(e, "closing the TCP connection");
+  }
+  close();
 }
 
 void TcpChannel::close() {

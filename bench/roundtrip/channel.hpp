@@ -72,6 +72,9 @@ class TcpChannel final : public LineChannel {
   TcpChannel(const asio::any_io_executor& executor, std::chrono::milliseconds timeout);
   ~TcpChannel() override;
   asio::awaitable<void> connect(const asio::ip::tcp::endpoint& endpoint);
+  // Ends the connection as a polite client does: stops sending, then waits until the server has
+  // closed its side (it has then also let go of the client's named session).
+  asio::awaitable<void> close_gracefully();
 
  private:
   void close() override;

@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <utility>
@@ -218,6 +220,21 @@ void install_signal_handlers() {
   std::signal(SIGPIPE, SIG_IGN);
   for (int signal : {SIGINT, SIGTERM, SIGHUP})
     std::signal(signal, on_fatal_signal);
+}
+
+asio::ip::tcp::endpoint parse_endpoint(std::string text, std::string* target) {
+  if (text.starts_with("http://")) text.erase(0, 7);
+  const auto slash = text.find('/');
+  if (target != nullptr) *target = slash == std::string::npos ? "/" : text.substr(slash);
+  text = text.substr(0, slash);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.pop_back();
+  const auto colon = text.rfind(':');
+  boost::system::error_code ec;
+  const auto address = asio::ip::make_address(text.substr(0, colon), ec);
+  const auto port = colon == std::string::npos ? 0 : std::atoi(text.c_str() + colon + 1);
+  if (ec || port <= 0 || port > 65535) throw BenchError("cannot parse an endpoint from: " + text);
+  return {address, static_cast<unsigned short>(port)};
 }
 
 }  // namespace fcp::bench

@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <boost/asio/ip/tcp.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -41,6 +42,9 @@ class DaemonProcess {
   // Sends SIGTERM, waits up to `grace`, then SIGKILLs. Later calls return the first result.
   DaemonExit stop(std::chrono::milliseconds grace);
 
+  // The daemon's process id (for its memory use in /proc).
+  pid_t pid() const { return pid_; }
+
   // Log lines at level warning or above: how many, and the first few.
   std::size_t problem_count() const;
   std::vector<std::string> problems() const;
@@ -66,6 +70,10 @@ class DaemonProcess {
   std::size_t problem_count_ = 0;
   bool stderr_closed_ = false;
 };
+
+// "127.0.0.1:PORT" or "http://127.0.0.1:PORT/mcp" from a daemon log line; `target` (if given)
+// receives the path ("/mcp", "/" when there is none).
+asio::ip::tcp::endpoint parse_endpoint(std::string text, std::string* target);
 
 // On SIGINT, SIGTERM or SIGHUP: SIGKILL the running daemon and exit 130. Ignores SIGPIPE.
 void install_signal_handlers();

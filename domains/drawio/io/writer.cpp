@@ -39,6 +39,29 @@ void write_node(XmlOut& out, const XmlNode& node, int depth) {
   out.set_inline(was_inline);
 }
 
+bool has_text(const std::vector<XmlNode>& nodes) {
+  return std::any_of(nodes.begin(), nodes.end(),
+                     [](const XmlNode& node) { return node.kind != XmlNode::Kind::element; });
+}
+
+// While alive, writes without indentation when the element being written has text among the
+// children read from the file: the line breaks and spaces the writer puts between elements would
+// otherwise become part of that text when the file is read again (as write_node does for
+// verbatim elements).
+class KeepTextAsRead {
+ public:
+  KeepTextAsRead(XmlOut& out, bool has_text) : out_(out), was_inline_(out.is_inline()) {
+    if (has_text) out_.set_inline(true);
+  }
+  ~KeepTextAsRead() { out_.set_inline(was_inline_); }
+  KeepTextAsRead(const KeepTextAsRead&) = delete;
+  KeepTextAsRead& operator=(const KeepTextAsRead&) = delete;
+
+ private:
+  XmlOut& out_;
+  bool was_inline_;
+};
+
 void write_nodes(XmlOut& out, const std::vector<XmlNode>& nodes, int depth) {
   for (const XmlNode& node : nodes)
     write_node(out, node, depth);
@@ -166,6 +189,7 @@ void write_geometry(XmlOut& out, const Geometry& geometry, int depth) {
                             geometry.offset || !geometry.children.empty();
   out.end_open(has_children);
   if (!has_children) return;
+  const KeepTextAsRead keep(out, has_text(geometry.children));
   std::array<bool, 4> written{};
   std::size_t next_other = 0;
   for (GeometrySlot slot : geometry.child_order) {
@@ -206,6 +230,7 @@ void write_mxcell(XmlOut& out, const Cell& cell, bool id_here, bool value_here, 
   const bool has_children = cell.geometry || !cell.children.empty();
   out.end_open(has_children);
   if (!has_children) return;
+  const KeepTextAsRead keep(out, has_text(cell.children));
   if (cell.geometry) write_geometry(out, *cell.geometry, depth + 1);
   write_nodes(out, cell.children, depth + 1);
   out.close("mxCell", depth);
@@ -227,6 +252,8 @@ void write_cell(XmlOut& out, const Cell& cell, int depth) {
   out.open(wrapper.element, depth);
   write_in_order<CellSlot>(out, wrapper.order, typed, wrapper.attributes);
   out.end_open(true);
+  const KeepTextAsRead keep(out,
+                            has_text(wrapper.children_before) || has_text(wrapper.children_after));
   write_nodes(out, wrapper.children_before, depth + 1);
   write_mxcell(out, cell, !id_on_wrapper, !value_on_wrapper, depth + 1);
   write_nodes(out, wrapper.children_after, depth + 1);
@@ -248,6 +275,9 @@ void write_root(XmlOut& out, const Page& page, int depth) {
   const bool has_children = page.cell_count() > 0 || !extras.empty();
   out.end_open(has_children);
   if (!has_children) return;
+  const KeepTextAsRead keep(out, std::any_of(extras.begin(), extras.end(), [](const RootExtra& e) {
+                              return e.node.kind != XmlNode::Kind::element;
+                            }));
   write_extras_after("");
   for (const Cell& cell : page.cells()) {
     write_cell(out, cell, depth + 1);
@@ -263,6 +293,7 @@ void write_model(XmlOut& out, const Page& page, int depth) {
   out.open("mxGraphModel", depth);
   write_attributes(out, page.model_attributes());
   out.end_open(true);
+  const KeepTextAsRead keep(out, has_text(page.model_extras()));
   write_root(out, page, depth + 1);
   write_nodes(out, page.model_extras(), depth + 1);
   out.close("mxGraphModel", depth);
@@ -275,6 +306,7 @@ void write_page(XmlOut& out, const Page& page, const WriteOptions& options, int 
   const bool has_children = has_model || !page.diagram_extras().empty();
   out.end_open(has_children);
   if (!has_children) return;
+  const KeepTextAsRead keep(out, has_text(page.diagram_extras()));
   if (has_model && options.compress.value_or(page.was_compressed())) {
     out.text(encode_page_text(write_graph_model(page, false)));
   } else if (has_model) {
@@ -303,6 +335,7 @@ std::string write_drawio(const Diagram& diagram, const WriteOptions& options) {
   const bool has_children = !diagram.pages().empty() || !diagram.file_extras().empty();
   out.end_open(has_children);
   if (has_children) {
+    const KeepTextAsRead keep(out, has_text(diagram.file_extras()));
     for (const Page& page : diagram.pages())
       write_page(out, page, options, 1);
     write_nodes(out, diagram.file_extras(), 1);

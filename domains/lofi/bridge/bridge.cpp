@@ -188,8 +188,14 @@ core::Result<Bridge::Pong> Bridge::ping_and_wait(std::chrono::milliseconds wait)
   auto deliver = [promise](core::Result<Reply> reply) { promise->set_value(std::move(reply)); };
   exchange_within("ping", {}, wait,
                   [deliver](Exchange exchange) { deliver(std::move(exchange.result)); });
-  auto reply = [&] {
+  const auto limit = wait.count() > 0 ? wait : timeout();
+  auto reply = [&]() -> core::Result<Reply> {
     const core::BlockingScope blocking;  // the reply arrives through the event loop
+    // Bounded by the timeout here too, not only by the timer on the bridge's io_context: when
+    // every thread running that io_context waits in here (concurrent probes on a daemon whose
+    // event-loop threads are all busy), the timer cannot fire and an unbounded wait never ends.
+    if (future.wait_for(limit + std::chrono::milliseconds(100)) != std::future_status::ready)
+      return core::make_error(timeout_message("/lofi/ping", limit));
     return future.get();
   }();
   if (!reply) return reply.error();

@@ -160,6 +160,23 @@ TEST(WriterTest, WritesVerbatimTextCdataAndMixedContentUnchanged) {
   EXPECT_EQ(first_difference(diagram, read_ok(written)), "");
 }
 
+// Found by fuzz_drawio: text directly inside mxGeometry, mxCell, a wrapper, root, mxGraphModel,
+// diagram or mxfile got the writer's indentation appended, so every save grew it.
+TEST(WriterTest, TextBesideTypedChildrenReadsBackUnchanged) {
+  const std::string file =
+      "<mxfile>tail<diagram id=\"d\">x<mxGraphModel>m<root>r<mxCell id=\"0\"/>"
+      "<object id=\"2\" label=\"L\">w<mxCell vertex=\"1\" parent=\"0\">c<mxGeometry "
+      "width=\"1\" height=\"2\" as=\"geometry\"><mxPoint x=\"1\" y=\"2\" as=\"sourcePoint\"/>"
+      "vertex  <mxPoint x=\"-10\" y=\"5\" as=\"offset\"/></mxGeometry></mxCell></object>"
+      "</root></mxGraphModel></diagram></mxfile>";
+  const Diagram diagram = read_ok(file);
+  const std::string written = write_drawio(diagram);
+  const Diagram reread = read_ok(written);
+  EXPECT_EQ(first_difference(diagram, reread), "");
+  EXPECT_EQ(write_drawio(reread), written);
+  EXPECT_THAT(written, HasSubstr("as=\"sourcePoint\"/>vertex  <mxPoint"));
+}
+
 TEST(WriterTest, WritesABareGraphModel) {
   const Diagram diagram = read_ok(fixture("bare-model.xml"));
   const std::string model = write_graph_model(diagram.pages()[0]);

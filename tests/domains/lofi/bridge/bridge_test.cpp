@@ -5,6 +5,7 @@
 #include <atomic>
 #include <boost/json/serialize.hpp>
 #include <mutex>
+#include <thread>
 
 #include "bridge_fixture.hpp"
 
@@ -314,6 +315,30 @@ TEST_F(BridgeTest, PingAndWaitReturnsTheReplyAndTheRoundTripOrTheTimeout) {
   ASSERT_FALSE(none);
   EXPECT_NE(none.error().message.find("Max did not answer"), std::string::npos)
       << none.error().message;
+}
+
+// No thread runs the bridge's io_context (in fcpd: every event-loop thread waits in a probe):
+// the wait still ends at the timeout instead of never.
+TEST_F(BridgeTest, PingAndWaitEndsAtTheTimeoutWhenNothingRunsTheBridgesIo) {
+  auto max = simulator(Fault::silent);
+  boost::asio::io_context starved;
+  BridgeOptions options;
+  options.port = max->port();
+  options.reply_port = 0;
+  options.timeout = 200ms;
+  auto opened = Bridge::open(starved, options);
+  ASSERT_TRUE(opened) << opened.error().message;
+  std::promise<core::Result<Bridge::Pong>> promise;
+  auto future = promise.get_future();
+  std::thread waiter([&] { promise.set_value((*opened)->ping_and_wait()); });
+  const bool ended = future.wait_for(3s) == std::future_status::ready;
+  if (!ended) starved.run_for(1s);  // lets the old code's timer fire so the thread can end
+  waiter.join();
+  ASSERT_TRUE(ended) << "ping_and_wait waited past its timeout for an io_context nobody runs";
+  auto pong = future.get();
+  ASSERT_FALSE(pong);
+  EXPECT_NE(pong.error().message.find("Max did not answer /lofi/ping within"), std::string::npos)
+      << pong.error().message;
 }
 
 TEST_F(BridgeTest, ExplainsATakenReplyPort) {
