@@ -46,16 +46,23 @@ std::vector<const MaxObject*> Device::in_order() const {
   return out;
 }
 
+bool Device::WireOrder::operator()(const Wire& a, const Wire& b) const {
+  if (a.source != b.source) return a.source < b.source;
+  if (a.outlet != b.outlet) return a.outlet < b.outlet;
+  if (a.destination != b.destination) return a.destination < b.destination;
+  return a.inlet < b.inlet;
+}
+
 bool Device::has_wire(const Wire& wire) const {
-  return std::find(wires_.begin(), wires_.end(), wire) != wires_.end();
+  return wire_index_.contains(wire);
 }
 
 void Device::add_wire(const Wire& wire) {
-  if (!has_wire(wire)) wires_.push_back(wire);
+  if (wire_index_.insert(wire).second) wires_.push_back(wire);
 }
 
 void Device::erase_wire(const Wire& wire) {
-  std::erase(wires_, wire);
+  if (wire_index_.erase(wire) > 0) std::erase(wires_, wire);
 }
 
 std::vector<Wire> Device::wires_of(const std::string& id) const {

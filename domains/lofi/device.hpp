@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -104,7 +105,12 @@ class Device {
  private:
   DeviceInfo info_;
   std::map<std::string, MaxObject> objects_;
-  std::vector<Wire> wires_;
+  std::vector<Wire> wires_;  // in the order they were made (and are written)
+  // The same wires, to tell in O(log n) whether one exists.
+  struct WireOrder {
+    bool operator()(const Wire& a, const Wire& b) const;
+  };
+  std::set<Wire, WireOrder> wire_index_;
   std::map<std::string, Mapping> mappings_;
   std::map<std::string, std::string> scripts_;
   std::size_t next_order_ = 1;
