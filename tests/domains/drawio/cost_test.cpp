@@ -71,7 +71,7 @@ TEST_F(CreationLimitTest, CopyAllStopsAtTheLimitWithAClearError) {
   for (int i = 0; i < 40; ++i)
     batch.push_back("add box Extra" + std::to_string(i) + " at:" + std::to_string(i * 200) +
                     ",2000");
-  batch.push_back("repeat Extra0 count:61");
+  batch.emplace_back("repeat Extra0 count:61");
   auto late = ops(batch);
   EXPECT_TRUE(late.is_error);
   EXPECT_NE(late.text.find("op 41 of 41 failed"), std::string::npos) << late.text;
