@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "domains/lofi/maxpat/patcher.hpp"
+
 namespace fcp::lofi {
 
 std::string live_shortname(const std::string& parameter) {
@@ -51,6 +53,30 @@ bool Device::WireOrder::operator()(const Wire& a, const Wire& b) const {
   if (a.outlet != b.outlet) return a.outlet < b.outlet;
   if (a.destination != b.destination) return a.destination < b.destination;
   return a.inlet < b.inlet;
+}
+
+const maxpat::Box* Device::source_box(const std::string& id) const {
+  if (source == nullptr) return nullptr;
+  if (source_boxes_ == nullptr || indexed_source_ != source.get()) return source->find_box(id);
+  auto it = source_boxes_->find(id);
+  return it == source_boxes_->end() ? nullptr : it->second;
+}
+
+void Device::index_source() {
+  indexed_source_ = source.get();
+  if (source == nullptr) {
+    source_boxes_.reset();
+    return;
+  }
+  auto boxes = std::make_shared<std::unordered_map<std::string, const maxpat::Box*>>();
+  boxes->reserve(source->boxes.size());
+  for (const maxpat::Box& box : source->boxes) {
+    // find_box's rule: a box whose "id" is a string, the first of each id.
+    const auto* value = box.json.if_contains("id");
+    if (value != nullptr && value->is_string())
+      boxes->try_emplace(std::string(value->get_string()), &box);
+  }
+  source_boxes_ = std::move(boxes);
 }
 
 bool Device::has_wire(const Wire& wire) const {

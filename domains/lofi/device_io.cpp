@@ -219,6 +219,7 @@ core::Result<Device> read_device(std::string_view bytes, std::string_view name) 
     Device device = device_from_patcher(amxd->patcher, name);
     device.info().type = amxd->device_type;
     device.source = std::make_shared<const maxpat::Patcher>(amxd->patcher);
+    device.index_source();
     device.source_amxd = std::make_shared<const maxpat::AmxdFile>(std::move(*amxd));
     return device;
   }
@@ -226,6 +227,7 @@ core::Result<Device> read_device(std::string_view bytes, std::string_view name) 
   if (!patcher) return patcher.error();
   Device device = device_from_patcher(*patcher, name);
   device.source = std::make_shared<const maxpat::Patcher>(std::move(*patcher));
+  device.index_source();
   return device;
 }
 
