@@ -4,6 +4,7 @@
 // The files are generated here. Figures in bench/README.md.
 //   bench_big                  every case
 //   bench_big CASE [SIZE]      one case: drawio midi maxpat copy-all remove-all group-chain
+//                              maxpat-remove
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -204,6 +205,7 @@ void timed_call(core::Session& session, const std::string& op) {
   const Timer timer;
   auto result = session.run_ops(std::vector<std::string>{op}, {});
   const std::string took = timer.text();
+  if (result.pending) result.reply = session.confirm(std::move(*result.pending));  // offline
   const std::string& text = result.reply.text;
   const std::string first = text.substr(0, text.find('\n'));
   const std::string last = text.substr(text.rfind('\n') + 1);
@@ -211,9 +213,10 @@ void timed_call(core::Session& session, const std::string& op) {
               last.c_str());
 }
 
-void open_in_session(core::Session& session, const std::string& bytes) {
+void open_in_session(core::Session& session, const std::string& bytes,
+                     const std::string& extension = ".drawio") {
   const auto file = std::filesystem::temp_directory_path() /
-                    ("fcp-bench-big-" + std::to_string(::getpid()) + ".drawio");
+                    ("fcp-bench-big-" + std::to_string(::getpid()) + extension);
   if (!core::write_file_atomically(file, bytes)) fail("cannot write " + file.string());
   auto opened = session.run_session("open " + file.string() + " discard:true", {});
   std::filesystem::remove(file);
@@ -235,6 +238,19 @@ void case_maxpat(std::size_t boxes) {
   boost::json::object settings{{"connect_on_new", false}, {"port", 9}, {"reply_port", 0}};
   auto domain = lofi::make_lofi_domain(io, settings);
   open_and_save(*domain, "big.maxpat", maxpat_file(boxes), "add toggle benchtoggle at:0,0");
+}
+
+// `remove @all` over an opened patcher of `boxes` boxes wired in a chain.
+void case_patcher_remove(std::size_t boxes) {
+  boost::asio::io_context io;
+  boost::json::object settings{{"connect_on_new", false}, {"port", 9}, {"reply_port", 0}};
+  auto domain = lofi::make_lofi_domain(io, settings);
+  AllowAll paths;
+  core::Session session(*domain, paths, big_limits());
+  const Timer opening;
+  open_in_session(session, maxpat_file(boxes), ".maxpat");
+  std::printf("  open: %s\n", opening.text().c_str());
+  timed_call(session, "remove @all");
 }
 
 // `copy @all` from one shape until the page holds `shapes`, one call each, with the default
@@ -279,9 +295,13 @@ struct Case {
 };
 
 constexpr Case kCases[] = {
-    {"drawio", 1'000'000, case_drawio},      {"midi", 10'000'000, case_midi},
-    {"maxpat", 300'000, case_maxpat},        {"copy-all", 131'072, case_copy_all},
-    {"remove-all", 80'000, case_remove_all}, {"group-chain", 100'000, case_group_chain},
+    {"drawio", 1'000'000, case_drawio},
+    {"midi", 10'000'000, case_midi},
+    {"maxpat", 300'000, case_maxpat},
+    {"copy-all", 131'072, case_copy_all},
+    {"remove-all", 80'000, case_remove_all},
+    {"group-chain", 100'000, case_group_chain},
+    {"maxpat-remove", 40'000, case_patcher_remove},
 };
 
 // Runs a case in a child process and reports its wall time and peak resident memory.
@@ -317,8 +337,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     std::fprintf(stderr,
-                 "usage: bench_big [drawio|midi|maxpat|copy-all|remove-all|group-chain "
-                 "[SIZE]]\n");
+                 "usage: bench_big [drawio|midi|maxpat|copy-all|remove-all|group-chain|"
+                 "maxpat-remove [SIZE]]\n");
     return 2;
   }
   for (const auto& c : kCases)
