@@ -111,6 +111,14 @@ class DrawioDomain final : public core::Domain {
   const core::ParseHooks* parse_hooks() const override { return &hooks_; }
   std::string card_sections() const override { return card_; }
   std::vector<core::VerbSpec> queries() const override { return query_specs(); }
+  std::vector<core::Synonym> query_synonyms() const override {
+    return {
+        {"shapes", "list", {}},       {"nodes", "list", {}},        {"edges", "connections", {}},
+        {"links", "connections", {}}, {"wires", "connections", {}}, {"info", "describe", {}},
+        {"show", "describe", {}},     {"search", "find", {}},       {"overview", "map", {}},
+        {"summary", "map", {}},       {"page", "pages", {}},        {"layer", "layers", {}},
+        {"theme", "themes", {}},      {"type", "types", {}}};
+  }
   std::vector<std::string> file_extensions() const override {
     return {"drawio", "xml", "drawio.svg", "drawio.png", "dio"};
   }

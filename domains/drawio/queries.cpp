@@ -204,7 +204,7 @@ core::Result<Selection> select(const DrawioDocument& doc, const SelectorQuery& q
   std::vector<core::Selector> selectors;
   selectors.reserve(query.tokens.size());
   for (const auto& token : query.tokens)
-    selectors.push_back(core::parse_selector(token.text));
+    core::append_selectors(selectors, token.text, token.value_quoted);
   auto page = page_selector(doc, selectors, verb);
   if (!page) return page.error();
   auto chosen = select_shapes(doc, *page, selectors, query.log, query.written);

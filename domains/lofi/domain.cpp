@@ -98,6 +98,12 @@ class LofiDomain final : public core::Domain {
   const core::VerbRegistry& verbs() const override { return lofi_verb_table(); }
   std::string card_sections() const override { return lofi::card_sections(); }
   std::vector<core::VerbSpec> queries() const override { return lofi_queries(); }
+  std::vector<core::Synonym> query_synonyms() const override {
+    return {{"objects", "list", {}},  {"boxes", "list", {}},       {"connections", "wires", {}},
+            {"links", "wires", {}},   {"patchcords", "wires", {}}, {"info", "describe", {}},
+            {"show", "describe", {}}, {"search", "find", {}},      {"overview", "map", {}},
+            {"summary", "map", {}}};
+  }
   std::vector<core::KeySpec> new_document_keys() const override {
     return {
         core::integer_key("width", "N", "the patcher window (rect)").between(10, 4000),

@@ -125,6 +125,7 @@ void add_object_verbs(core::VerbTable<LofiOp>& verbs) {
   verbs.add(VerbSpec{"modify", "ID…|@SELECTOR|device", "objects",
                      "attributes with Max's names, checked against the class → /lofi/set; "
                      "`modify device openinpresentation:1 devicewidth:600` → /lofi/device"}
+                .through_keys()
                 .with(key("args", "\"…\""))
                 .with(key("class", "CLS",
                           "another class (the signal version: / → /~); wires, attributes and "

@@ -156,7 +156,12 @@ std::string RenderedAudio::detail(int sample_rate) const {
   std::string upper(render::format_name(format));
   for (char& ch : upper)
     ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return one_decimal(stats.seconds) + " s, " + size_text(bytes.size()) + " " + upper + ", " +
+  const double tail = stats.seconds - stats.song_seconds;
+  const std::string length =
+      tail >= 0.05 ? one_decimal(stats.seconds) + " s (" + one_decimal(stats.song_seconds) +
+                         " s of music, then " + one_decimal(tail) + " s of release tail)"
+                   : one_decimal(stats.seconds) + " s";
+  return length + ", " + size_text(bytes.size()) + " " + upper + ", " +
          std::to_string(sample_rate) + " Hz, peak " +
          one_decimal(stats.peak > 0 ? 20 * std::log10(stats.peak) : -120.0) + " dBFS, " +
          soundfont.filename().string();

@@ -45,7 +45,8 @@ struct RenderedAudio {
   std::filesystem::path soundfont;
 
   std::string mime_type() const { return std::string(render::mime_type(format)); }
-  // "7.0 s, 1.2 MB WAV, 44100 Hz, peak -10.6 dBFS, TimGM6mb.sf2"
+  // "7.0 s (5.0 s of music, then 2.0 s of release tail), 1.2 MB WAV, 44100 Hz, peak -10.6 dBFS,
+  // TimGM6mb.sf2"
   std::string detail(int sample_rate) const;
 };
 

@@ -71,11 +71,17 @@ std::string MidiDocument::digest() const {
   std::string key_text = theory::key_name(key.sharps, key.minor);
   if (key.minor && key_text.ends_with('m')) key_text.pop_back();
   key_text += key.minor ? "-minor" : "-major";
+  // The tempo at the start, and how many times it changes after (the `tempo` query lists them).
+  const std::size_t tempo_changes = c.tempos.size() - 1;
+  const std::string tempo_text =
+      bpm_text(song_.tempo_at(0)) + (tempo_changes == 0
+                                         ? ""
+                                         : " (" + std::to_string(tempo_changes) +
+                                               (tempo_changes == 1 ? " change)" : " changes)"));
   std::string out = "[" + std::to_string(song_.tracks().size()) + "t " +
                     std::to_string(song_.notes().size() + song_.controls().size()) +
-                    "e tempo:" + bpm_text(song_.tempo_at(0)) + " " +
-                    std::to_string(meter.numerator) + "/" + std::to_string(meter.denominator) +
-                    " " + key_text;
+                    "e tempo:" + tempo_text + " " + std::to_string(meter.numerator) + "/" +
+                    std::to_string(meter.denominator) + " " + key_text;
   if (const Tick end = song_.end_tick(); end > 0)
     out += " " + std::to_string(c.meter.bar_of(end - 1)) + "bars";
   return out + "]";

@@ -167,6 +167,26 @@ class MidiDomain final : public core::Domain {
   const core::VerbRegistry& verbs() const override { return verb_table(); }
   std::string card_sections() const override { return card_; }
   std::vector<core::VerbSpec> queries() const override { return query_specs(); }
+  std::vector<core::Synonym> query_synonyms() const override {
+    return {{"notes", "events", {}},
+            {"list", "events", {}},
+            {"song", "map", {}},
+            {"overview", "map", {}},
+            {"summary", "map", {}},
+            {"info", "describe", {}},
+            {"show", "describe", {}},
+            {"search", "find", {}},
+            {"roll", "piano-roll", {}},
+            {"pianoroll", "piano-roll", {}},
+            {"tempos", "tempo", {}},
+            {"meters", "meter", {}},
+            {"timesig", "meter", {}},
+            {"keys", "key", {}},
+            {"marker", "markers", {}},
+            {"track", "tracks", {}},
+            {"instrument", "instruments", {}},
+            {"drum", "drums", {}}};
+  }
   std::vector<core::KeySpec> new_document_keys() const override {
     return {core::number_key("tempo").between(10, 1000).by_default("120"),
             core::key("key", "KEY").by_default("C"), core::key("time-sig", "N/D").by_default("4/4"),

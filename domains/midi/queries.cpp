@@ -482,7 +482,21 @@ std::size_t merge_events(const Song& song, const Track& track, Tick start, Tick 
   return refused;
 }
 
-core::Result<std::string> query_events(const Song& song, const Query& query) {
+// `events @track:Bass @range:1-4` reads as `events Bass 1-4`: the selectors agents write for the
+// track and the range elsewhere.
+Query without_selector_prefixes(Query query) {
+  for (std::size_t i = 0; i < query.size() && i < 2; ++i) {
+    const std::string_view prefix = i == 0 ? "@track:" : "@range:";
+    auto& token = query.tokens[i];
+    if (token.quoted || token.text.size() <= prefix.size()) continue;
+    if (core::to_lower(std::string_view(token.text).substr(0, prefix.size())) == prefix)
+      token.text.erase(0, prefix.size());
+  }
+  return query;
+}
+
+core::Result<std::string> query_events(const Song& song, const Query& written) {
+  const Query query = without_selector_prefixes(written);
   if (query.size() == 0) return missing_track(song, "events", "");
   std::vector<const Track*> tracks;
   const bool all = query[0] == "*" || core::to_lower(query[0]) == "all";
@@ -578,7 +592,7 @@ core::Result<std::string> find_selected(const Song& song, const Query& query,
       return core::make_error("find takes a pitch or selectors, not both",
                               {query.with(i, "@pitch:" + core::quote_token(query[i]))});
     }
-    selectors.push_back(core::parse_selector(query[i]));
+    core::append_selectors(selectors, query[i], query.tokens[i].value_quoted);
     written += " " + query[i];
   }
   auto selection = select_events(song, selectors, log, written, Asker::query);
@@ -1124,7 +1138,7 @@ std::vector<core::VerbSpec> query_specs() {
       VerbSpec{"tracks", "", "queries",
                "each track: channel, instrument, bank, note/cc/bend counts, program changes, "
                "mute/solo"},
-      VerbSpec{"events", "TRACK|*|all [M.B-M.B]", "queries",
+      VerbSpec{"events", "TRACK|@track:T|*|all [M.B-M.B|@range:R]", "queries",
                "a track's notes, CCs, bends, programs, text and SysEx in time order (end beat "
                "included; first 500)"}
           .example("events Keys 1-2"),

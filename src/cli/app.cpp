@@ -148,7 +148,7 @@ int execute(const Invocation& invocation, Streams io) {
   McpClient client(*channel, ClientSettings{options.session, options.timeout, options.verbose},
                    io.err);
   client.initialize();
-  ResultPrinter printer(OutputOptions{options.json, options.save_images_dir});
+  ResultPrinter printer(OutputOptions{options.json, options.save_media_dir});
   Session session{invocation, client, printer, io};
   int status = dispatch(session, script);
   channel->close();

@@ -34,7 +34,8 @@ Options:
   --fcpd PATH          the daemon to spawn (default: $FCPD, else fcpd beside fcp, else on PATH)
   --fcpd-arg ARG       pass ARG to the spawned daemon (repeatable)
   --timeout SECONDS    per-request timeout (default 120)
-  --save-images DIR    write image results into DIR instead of summarising them
+  --save-media DIR     write image and audio results into DIR (image-1.png, audio-1.wav, …)
+                       instead of summarising them; --save-images DIR is the same
   -v, --verbose        print the daemon's log and progress notifications on stderr
   -h, --help           show this help
   --version            show the version
@@ -94,14 +95,14 @@ void apply_valued_option(Options& options, std::string_view name, const std::str
     options.fcpd_args.push_back(value);
   } else if (name == "--timeout") {
     options.timeout = parse_timeout(value);
-  } else if (name == "--save-images") {
-    options.save_images_dir = value;
+  } else if (name == "--save-media" || name == "--save-images") {
+    options.save_media_dir = value;
   }
 }
 
 bool takes_value(std::string_view name) {
   return name == "--connect" || name == "--session" || name == "--fcpd" || name == "--fcpd-arg" ||
-         name == "--timeout" || name == "--save-images";
+         name == "--timeout" || name == "--save-media" || name == "--save-images";
 }
 
 // Applies a flag without a value; returns false when `name` is not one.

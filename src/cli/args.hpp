@@ -24,7 +24,7 @@ struct Options {
   std::optional<std::string> fcpd_path;
   std::vector<std::string> fcpd_args;
   std::chrono::milliseconds timeout = default_timeout;
-  std::optional<std::string> save_images_dir;
+  std::optional<std::string> save_media_dir;
 };
 
 // What the user asked for, validated as far as possible without talking to the daemon.

@@ -29,6 +29,11 @@ std::string extension_for(std::string_view mime_type) {
   if (mime_type == "image/svg+xml") return ".svg";
   if (mime_type == "image/gif") return ".gif";
   if (mime_type == "image/webp") return ".webp";
+  if (mime_type == "audio/wav" || mime_type == "audio/x-wav") return ".wav";
+  if (mime_type == "audio/flac") return ".flac";
+  if (mime_type == "audio/ogg") return ".ogg";
+  if (mime_type == "audio/mpeg") return ".mp3";
+  if (mime_type == "audio/midi") return ".mid";
   return ".bin";
 }
 
@@ -71,7 +76,7 @@ std::string ResultPrinter::render(const json::object& result) {
     if (type == "text") {
       piece = string_field(*item, "text");
     } else if (type == "image" || type == "audio") {
-      piece = render_image(*item);
+      piece = render_media(*item);
     } else if (type == "resource_link" || type == "resource") {
       piece = "[" + type + " " + string_field(*item, "uri") + "]";
     } else {
@@ -83,20 +88,22 @@ std::string ResultPrinter::render(const json::object& result) {
   return text;
 }
 
-std::string ResultPrinter::render_image(const json::object& item) {
+std::string ResultPrinter::render_media(const json::object& item) {
   std::string mime_type = string_field(item, "mimeType");
   auto bytes = decode_base64(string_field(item, "data"));
   if (!bytes) return "[" + mime_type + ", undecodable base64 data]";
-  if (!options_.save_images_dir || string_field(item, "type") != "image") {
+  if (!options_.save_media_dir) {
     return "[" + mime_type + ", " + std::to_string(bytes->size()) + " bytes]";
   }
-  std::filesystem::path dir(*options_.save_images_dir);
+  const std::string kind = string_field(item, "type");  // "image" or "audio"
+  const int number = kind == "image" ? ++images_saved_ : ++audio_saved_;
+  std::filesystem::path dir(*options_.save_media_dir);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  auto path = dir / ("image-" + std::to_string(++images_saved_) + extension_for(mime_type));
+  auto path = dir / (kind + "-" + std::to_string(number) + extension_for(mime_type));
   std::ofstream file(path, std::ios::binary);
   file.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
-  if (!file.flush()) throw std::runtime_error("cannot write image " + path.string());
+  if (!file.flush()) throw std::runtime_error("cannot write " + kind + " " + path.string());
   return "[" + mime_type + ", " + std::to_string(bytes->size()) + " bytes saved to " +
          path.string() + "]";
 }

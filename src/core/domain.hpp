@@ -169,6 +169,8 @@ class Domain {
   virtual std::string card_sections() const = 0;
   // Query words this domain answers (for the card and the unknown-query error), with syntax.
   virtual std::vector<VerbSpec> queries() const = 0;
+  // Query words agents use for this domain's queries ("notes" → "events"), tried before spelling.
+  virtual std::vector<Synonym> query_synonyms() const { return {}; }
   // The keys `new "Title"` takes in this domain (tempo:, width:, …).
   virtual std::vector<KeySpec> new_document_keys() const { return {}; }
   // Session commands beyond the built-in ones (export, connect, load-soundfont, …).

@@ -183,15 +183,22 @@ Error undeclared_keys_error(const VerbSpec& spec, const ParsedOp& op,
     taken.push_back(param.key);
   std::string hint = op.raw;
   std::string names;
+  std::size_t dropped = 0;
   for (const Param* param : undeclared) {
     const std::string written = param_token_value(hint, param->key);
-    hint = replace_param_token(hint, param->key,
-                               fix_for(spec, form_of(op), param->key, written, synonyms, taken));
+    const std::string fix = fix_for(spec, form_of(op), param->key, written, synonyms, taken);
+    if (fix.empty()) ++dropped;
+    hint = replace_param_token(hint, param->key, fix);
     names += (names.empty() ? "\"" : " \"") + param->key + ":\"";
   }
+  // `style A zzz:1` → `style A` would change nothing: then the error only lists the keys.
+  const bool changes_nothing =
+      spec.works_through_keys && dropped == op.params.size() && !op.params.empty();
+  std::vector<std::string> hints;
+  if (!changes_nothing) hints.push_back(hint);
   return make_error(spec.name + " has no key" + (undeclared.size() > 1 ? "s " : " ") + names +
                         "; its keys: " + list_keys(spec),
-                    {hint});
+                    std::move(hints));
 }
 
 bool is_integer(std::string_view text) {

@@ -128,7 +128,7 @@ void add_param(ParsedOp& op, ParamSlots& slots, std::string_view text, std::size
 void classify(ParsedOp& op, ParamSlots& slots, const TokenView& token, const ParseHooks* hooks) {
   const std::string_view text = token.text;
   if (!text.empty() && text.front() == '@') {
-    op.selectors.push_back(parse_selector(text));
+    append_selectors(op.selectors, text, token.quoted || token.value_quoted);
     return;
   }
   if (token.quoted) {
@@ -234,6 +234,24 @@ Selector parse_selector(std::string_view token) {
   selector.type = to_lower(token.substr(0, colon));
   if (colon != std::string_view::npos) selector.value.assign(token.substr(colon + 1));
   return selector;
+}
+
+void append_selectors(std::vector<Selector>& out, std::string_view token, bool value_quoted) {
+  Selector whole = parse_selector(token);
+  if (value_quoted || whole.value.find(',') == std::string::npos) {
+    out.push_back(std::move(whole));
+    return;
+  }
+  // The prefix each alternative is written with: "@type:" or "@not:type:".
+  const std::string prefix(token.substr(0, token.size() - whole.value.size()));
+  std::string_view values = whole.value;
+  while (true) {
+    const std::size_t comma = values.find(',');
+    const std::string_view value = values.substr(0, comma);
+    if (!value.empty()) out.push_back(parse_selector(prefix + std::string(value)));
+    if (comma == std::string_view::npos) break;
+    values.remove_prefix(comma + 1);
+  }
 }
 
 }  // namespace fcp::core

@@ -65,5 +65,9 @@ bool is_arrow(std::string_view token);
 bool is_cell_range(std::string_view token);  // A1:F1, Sheet2!A1:B10, 1:5
 bool is_key_value(std::string_view token);   // key:value per §2 (not arrow, range, formula, @)
 Selector parse_selector(std::string_view token);  // token starts with '@'
+// The selectors one token writes: `@type:svc,db` is `@type:svc @type:db` (alternatives of one
+// type unite), unless the value was quoted (`@group:"Sales, EU"` is one name).
+void append_selectors(std::vector<Selector>& out, std::string_view token,
+                      bool value_quoted = false);
 
 }  // namespace fcp::core

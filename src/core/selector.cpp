@@ -334,8 +334,8 @@ std::string selector_card(const SelectorCatalog& catalog) {
   for (const auto& row : rows)
     width = std::max(width, row.usage.size());
   std::string out = "SELECTORS (" + nouns +
-                    "): the same type repeated adds alternatives, different types intersect, "
-                    "@not: subtracts";
+                    "): the same type repeated adds alternatives (@type:a,b is @type:a @type:b), "
+                    "different types intersect, @not: subtracts";
   if (catalog.names_add_to_selection)
     out += "; " + nouns + " named beside selectors are added to what they choose";
   if (!catalog.default_type.empty()) {

@@ -150,7 +150,8 @@ class Session {
   std::string query_status() const;
   Result<std::string> query_history(std::string_view args) const;
   Result<std::string> query_diff(std::string_view args) const;
-  Error unknown_query_error(std::string_view word) const;
+  // `query` as written: its first word is unknown; the `try:` is the query with that word fixed.
+  Error unknown_query_error(std::string_view word, std::string_view query) const;
   // The op contract for query words and session commands: keys they do not declare are refused.
   Result<void> check_declared_keys(const std::vector<VerbSpec>& specs, std::string_view word,
                                    std::string_view text) const;

@@ -36,7 +36,7 @@ ToolReply Session::run_query(std::string_view query) const {
   auto space = query.find_first_of(" \t\r\n");
   std::string verb = to_lower(query.substr(0, space));
   std::string_view args = space == std::string_view::npos ? "" : trim(query.substr(space));
-  if (verb.empty()) return error_reply(unknown_query_error(verb));
+  if (verb.empty()) return error_reply(unknown_query_error(verb, query));
   if (!document_) {
     if (verb == "status") {
       return ToolReply{"no " + std::string(domain_.name()) + " document open: use " +
@@ -60,7 +60,7 @@ ToolReply Session::run_query(std::string_view query) const {
     } else if (verb == "diff") {
       answer = query_diff(args);
     } else {
-      return error_reply(unknown_query_error(verb));
+      return error_reply(unknown_query_error(verb, query));
     }
   }
   if (!*answer) return error_reply(answer->error());
@@ -128,7 +128,7 @@ Result<std::string> Session::query_diff(std::string_view args) const {
   return text.str();
 }
 
-Error Session::unknown_query_error(std::string_view word) const {
+Error Session::unknown_query_error(std::string_view word, std::string_view query) const {
   std::vector<std::string> names;
   for (const auto& spec : domain_.queries())
     names.push_back(spec.name);
@@ -137,17 +137,17 @@ Error Session::unknown_query_error(std::string_view word) const {
   std::string list;
   for (const auto& name : names)
     list += (list.empty() ? "" : ", ") + name;
+  // The word an agent meant: the domain's synonym for it, else a close spelling of a query.
+  std::string meant;
+  for (const auto& synonym : domain_.query_synonyms()) {
+    if (synonym.word == word) meant = synonym.replacement;
+  }
+  if (meant.empty() && !word.empty()) {
+    for (const auto& close : closest_matches(word, names, 1))
+      meant = close;
+  }
   std::vector<std::string> hints;
-  for (const auto& spec : domain_.queries()) {
-    for (const auto& close : closest_matches(word, names, 1)) {
-      if (close == spec.name) hints.push_back(spec.syntax());
-    }
-  }
-  for (const auto& spec : generic_queries()) {
-    for (const auto& close : closest_matches(word, names, 1)) {
-      if (close == spec.name) hints.push_back(spec.syntax());
-    }
-  }
+  if (!meant.empty()) hints.push_back(meant + std::string(query.substr(word.size())));
   std::string message =
       word.empty() ? "empty query" : "unknown query \"" + std::string(word) + "\"";
   return make_error(message + "; queries: " + list, std::move(hints));

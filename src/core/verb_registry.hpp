@@ -114,6 +114,9 @@ struct VerbSpec {
   bool takes_arrows = false;          // `A->B` written without spaces is split into A -> B
   bool destructive = false;           // never suggested for a word that only looks like it
   bool free_text = false;  // the argument is text (`find a:b`): no key:value is read from it
+  // The op's work is its keys (`style`, `modify`): a suggestion that drops a key it cannot fix
+  // is not offered when no key would be left, since that op would change nothing.
+  bool works_through_keys = false;
   OpenKeys open_keys;
 
   VerbSpec& with(KeySpec spec) {
@@ -127,6 +130,10 @@ struct VerbSpec {
   }
   VerbSpec& deletes() {
     destructive = true;
+    return *this;
+  }
+  VerbSpec& through_keys() {
+    works_through_keys = true;
     return *this;
   }
   VerbSpec& text_argument() {

@@ -35,7 +35,7 @@ TEST(ArgsTest, GlobalOptionsBeforeTheCommand) {
   EXPECT_EQ(options.fcpd_path, "/opt/fcpd");
   EXPECT_EQ(options.fcpd_args, (std::vector<std::string>{"--root", "/tmp"}));
   EXPECT_EQ(options.timeout, std::chrono::milliseconds(2500));
-  EXPECT_EQ(options.save_images_dir, "out");
+  EXPECT_EQ(options.save_media_dir, "out");
   EXPECT_EQ(invocation.command, "drawio");
   // Everything after the command belongs to it, even what looks like an option.
   EXPECT_EQ(invocation.args, (std::vector<std::string>{"add svc A", "--json"}));
@@ -98,8 +98,9 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(ArgsTest, UsageTextNamesEveryOption) {
   std::string usage(usage_text());
-  for (const char* option : {"--connect", "--session", "--json", "--fcpd ", "--fcpd-arg",
-                             "--timeout", "--save-images", "--verbose", "--help", "--version"}) {
+  for (const char* option :
+       {"--connect", "--session", "--json", "--fcpd ", "--fcpd-arg", "--timeout", "--save-media",
+        "--save-images", "--verbose", "--help", "--version"}) {
     EXPECT_NE(usage.find(option), std::string::npos) << option;
   }
   EXPECT_NE(std::string(usage_synopsis()).find("usage: fcp"), std::string::npos);

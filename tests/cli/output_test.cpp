@@ -34,7 +34,7 @@ TEST(OutputTest, ImagesAreSummarisedWithTheirDecodedSize) {
 }
 
 TEST(OutputTest, JsonModePrintsTheRawResult) {
-  ResultPrinter printer({.json = true, .save_images_dir = std::nullopt});
+  ResultPrinter printer({.json = true, .save_media_dir = std::nullopt});
   auto result = parse(R"({"content":[{"type":"text","text":"x"}],"isError":false})");
   EXPECT_EQ(json::parse(printer.render(result)), json::value(result));
 }
@@ -43,7 +43,7 @@ TEST(OutputTest, SaveImagesWritesNumberedFiles) {
   auto dir =
       std::filesystem::temp_directory_path() / ("fcp_output_test_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
-  ResultPrinter printer({.json = false, .save_images_dir = dir.string()});
+  ResultPrinter printer({.json = false, .save_media_dir = dir.string()});
   auto result = parse(R"({"content":[{"type":"image","mimeType":"image/png","data":"aGk="},
                           {"type":"image","mimeType":"image/svg+xml","data":"PHN2Zy8+"}]})");
   std::string text = printer.render(result);
@@ -54,6 +54,26 @@ TEST(OutputTest, SaveImagesWritesNumberedFiles) {
   std::string bytes((std::istreambuf_iterator<char>(png)), std::istreambuf_iterator<char>());
   EXPECT_EQ(bytes, "hi");
   EXPECT_TRUE(std::filesystem::exists(dir / "image-2.svg"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(OutputTest, SaveMediaWritesAudioBesideImages) {
+  auto dir = std::filesystem::temp_directory_path() /
+             ("fcp_output_audio_test_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  ResultPrinter printer({.json = false, .save_media_dir = dir.string()});
+  auto result = parse(R"({"content":[{"type":"audio","mimeType":"audio/wav","data":"UklGRg=="},
+                          {"type":"image","mimeType":"image/png","data":"aGk="},
+                          {"type":"audio","mimeType":"audio/flac","data":"ZkxhQw=="}]})");
+  std::string text = printer.render(result);
+  EXPECT_NE(text.find("[audio/wav, 4 bytes saved to " + (dir / "audio-1.wav").string() + "]"),
+            std::string::npos)
+      << text;
+  std::ifstream wav(dir / "audio-1.wav", std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(wav)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(bytes, "RIFF");
+  EXPECT_TRUE(std::filesystem::exists(dir / "image-1.png"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "audio-2.flac"));
   std::filesystem::remove_all(dir);
 }
 

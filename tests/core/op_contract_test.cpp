@@ -33,7 +33,7 @@ VerbRegistry make_registry() {
                    .with(key("at", "POS").places("1.1").apart_from({"over"}))
                    .with(key("over", "RANGE")));
   registry.add(VerbSpec{"label", "REF TEXT", "shapes", "rename"});
-  registry.add(VerbSpec{"modify", "REF", "any", "set"}.accepting(
+  registry.add(VerbSpec{"modify", "REF", "any", "set"}.through_keys().accepting(
       {"any style key", [](std::string_view name) { return name == "fillColor"; }}));
   registry.add_key_synonym("below", "near:{} dir:below");
   registry.add_key_synonym("colour", "theme:{}");
@@ -111,6 +111,18 @@ TEST(OpContract, UnrelatedKeySuggestsTheOpWithoutIt) {
   EXPECT_NE(checked.error.message.find("\"zzbogus:\""), std::string::npos);
   ASSERT_EQ(checked.error.hints.size(), 1u);
   EXPECT_EQ(checked.error.hints[0], "add svc A theme:blue");
+}
+
+TEST(OpContract, AVerbThatWorksThroughKeysIsNotOfferedTheOpWithoutAnyKey) {
+  const auto registry = make_registry();
+  auto alone = check(registry, "modify A zzbogus:1");
+  ASSERT_FALSE(alone.ok);
+  EXPECT_NE(alone.error.message.find("\"zzbogus:\""), std::string::npos);
+  EXPECT_TRUE(alone.error.hints.empty()) << alone.error.hints[0];
+  auto beside = check(registry, "modify A zzbogus:1 fillColor:red");
+  ASSERT_FALSE(beside.ok);
+  ASSERT_EQ(beside.error.hints.size(), 1u);
+  EXPECT_EQ(beside.error.hints[0], "modify A fillColor:red");
 }
 
 TEST(OpContract, AliasIsRewrittenToTheKeyName) {
@@ -345,6 +357,20 @@ TEST_F(ContractSession, QueryWordsRefuseUndeclaredKeys) {
   ops({"add A", "checkpoint v1"});
   EXPECT_FALSE(session_.run_query("diff checkpoint:v1").is_error);
   EXPECT_FALSE(session_.run_query("diff v1").is_error);
+}
+
+TEST_F(ContractSession, UnknownQueryWordsAreFixedInTheQueryAsWritten) {
+  ops({"add A"});
+  auto synonym = session_.run_query("cards @recent");
+  EXPECT_TRUE(synonym.is_error);
+  EXPECT_NE(synonym.text.find("! unknown query \"cards\"; queries: map, list,"), std::string::npos)
+      << synonym.text;
+  EXPECT_NE(synonym.text.find("\n  try: list @recent"), std::string::npos) << synonym.text;
+  auto typo = session_.run_query("descrbe A");
+  EXPECT_NE(typo.text.find("\n  try: describe A"), std::string::npos) << typo.text;
+  EXPECT_FALSE(session_.run_query("describe A").is_error);
+  auto unrelated = session_.run_query("zzzzzz A");
+  EXPECT_EQ(unrelated.text.find("try:"), std::string::npos) << unrelated.text;
 }
 
 TEST_F(ContractSession, SessionCommandsRefuseUndeclaredKeys) {

@@ -82,6 +82,19 @@ TEST(ParseOp, SelectorsEvenWhenQuoted) {
   EXPECT_TRUE(op.selectors[1].negated);
 }
 
+TEST(ParseOp, ACommaListInASelectorIsItsAlternatives) {
+  ParsedOp op = parse(R"(remove @type:svc,db @not:track:Bass,Keys @group:"Sales, EU" "@x:a,b")");
+  EXPECT_THAT(raw_selectors(op), ElementsAre("@type:svc", "@type:db", "@not:track:Bass",
+                                             "@not:track:Keys", "@group:Sales, EU", "@x:a,b"));
+  EXPECT_TRUE(op.selectors[3].negated);
+  EXPECT_EQ(op.selectors[3].type, "track");
+  EXPECT_EQ(op.selectors[3].value, "Keys");
+  std::vector<Selector> tail;
+  append_selectors(tail, "@pitch:C4,,E4,");
+  ASSERT_EQ(tail.size(), 2u);
+  EXPECT_EQ(tail[1].raw, "@pitch:E4");
+}
+
 TEST(ParseSelector, Forms) {
   Selector all = parse_selector("@all");
   EXPECT_EQ(all.type, "all");

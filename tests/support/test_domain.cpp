@@ -397,6 +397,7 @@ class DeckDomain final : public core::Domain {
             {"stats", "stats", "", "counts"},
             {"describe", "describe REF", "", "one card"}};
   }
+  std::vector<core::Synonym> query_synonyms() const override { return {{"cards", "list", {}}}; }
   std::vector<std::string> file_extensions() const override { return {"deck"}; }
   Result<std::unique_ptr<core::Document>> create(
       const core::SessionCommand& command) const override {

@@ -122,6 +122,11 @@ PathData& PathData::arc(double rx, double ry, bool sweep, double x, double y) {
   return command('A', {rx, ry, 0, 0, sweep ? 1.0 : 0.0, x, y});
 }
 
+PathData& PathData::arc(double rx, double ry, double rotation, bool large, bool sweep, double x,
+                        double y) {
+  return command('A', {rx, ry, rotation, large ? 1.0 : 0.0, sweep ? 1.0 : 0.0, x, y});
+}
+
 PathData& PathData::close() {
   if (!d_.empty()) d_ += " Z";
   return *this;

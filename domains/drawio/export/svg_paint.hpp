@@ -40,6 +40,8 @@ class PathData {
   PathData& quad(double cx, double cy, double x, double y);
   PathData& curve(double c1x, double c1y, double c2x, double c2y, double x, double y);
   PathData& arc(double rx, double ry, bool sweep, double x, double y);
+  // The general SVG elliptical arc (x-axis rotation in degrees, large-arc and sweep flags).
+  PathData& arc(double rx, double ry, double rotation, bool large, bool sweep, double x, double y);
   PathData& close();
   const std::string& str() const { return d_; }
   bool empty() const { return d_.empty(); }

@@ -38,7 +38,7 @@ core::Result<void> check_options(const SvgOptions& options) {
   return {};
 }
 
-void write_item(SvgWriter& svg, const SceneItem& item) {
+void write_item(SvgWriter& svg, const SceneItem& item, std::vector<Placeholder>* placeholders) {
   if (item.edge) {
     write_edge(svg, StyleView(*item.cell, true), item.route);
     if (item.label) write_label(svg, *item.label);
@@ -53,7 +53,9 @@ void write_item(SvgWriter& svg, const SceneItem& item) {
                                " " + format_number(c.y) + ")")
         .open();
   }
-  write_vertex_shape(svg, *item.cell, style, item.box);
+  if (write_vertex_shape(svg, *item.cell, style, item.box) && placeholders != nullptr) {
+    placeholders->push_back({item.cell->id, std::string(style.shape())});
+  }
   if (item.label) write_label(svg, *item.label);
   if (rotated) svg.close("g");
 }
@@ -61,7 +63,8 @@ void write_item(SvgWriter& svg, const SceneItem& item) {
 }  // namespace
 
 core::Result<std::string> render_svg_document(const Page& page, const SvgOptions& options,
-                                              std::string_view root_attributes, bool allow_empty) {
+                                              std::string_view root_attributes, bool allow_empty,
+                                              std::vector<Placeholder>* placeholders) {
   if (auto ok = check_options(options); !ok) return ok.error();
   const Scene scene = build_scene(page);
   if ((scene.items.empty() || !scene.has_bounds) && !allow_empty) {
@@ -102,7 +105,7 @@ core::Result<std::string> render_svg_document(const Page& page, const SvgOptions
         .end();
   }
   for (const SceneItem& item : scene.items)
-    write_item(svg, item);
+    write_item(svg, item, placeholders);
   svg.close("svg");
   return out;
 }
@@ -111,6 +114,14 @@ core::Result<std::string> render_svg_document(const Page& page, const SvgOptions
 
 core::Result<std::string> render_svg(const Page& page, const SvgOptions& options) {
   return detail::render_svg_document(page, options, {}, false);
+}
+
+core::Result<RenderedSvg> render_svg_report(const Page& page, const SvgOptions& options) {
+  RenderedSvg out;
+  auto svg = detail::render_svg_document(page, options, {}, false, &out.placeholders);
+  if (!svg) return svg.error();
+  out.svg = std::move(*svg);
+  return out;
 }
 
 }  // namespace fcp::drawio::render

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "domains/drawio/export/svg_shape_parts.hpp"
+#include "domains/drawio/export/svg_stencil_library.hpp"
 
 namespace fcp::drawio::render::detail {
 namespace {
@@ -37,39 +38,22 @@ void double_ellipse(ShapeContext& s) {
   s.svg.end();
 }
 
-// Writes a closed polygon given in unit-free box coordinates (x, y relative to the box).
 void polygon(ShapeContext& s, std::initializer_list<Vec> points) {
-  PathData d;
-  bool first = true;
-  for (Vec p : points) {
-    if (first) {
-      d.move(s.b.x + p.x, s.b.y + p.y);
-    } else {
-      d.line(s.b.x + p.x, s.b.y + p.y);
-    }
-    first = false;
-  }
-  write_path(s.svg, d.close(), s.paint);
+  write_polygon(s, points);
 }
 
 void rhombus(ShapeContext& s) {
   write_rhombus(s);
 }
 
-bool vertical(const ShapeContext& s) {
-  const std::string_view direction = s.style.text("direction", "east");
+bool vertical(const StyleView& style) {
+  const std::string_view direction = style.text("direction", "east");
   return direction == "north" || direction == "south";
 }
 
 void hexagon(ShapeContext& s) {
-  const double w = s.b.w, h = s.b.h;
-  if (vertical(s)) {
-    const double d = shape_size(s, 0.25, 20, h);
-    polygon(s, {{w / 2, 0}, {w, d}, {w, h - d}, {w / 2, h}, {0, h - d}, {0, d}});
-  } else {
-    const double d = shape_size(s, 0.25, 20, w);
-    polygon(s, {{d, 0}, {w - d, 0}, {w, h / 2}, {w - d, h}, {d, h}, {0, h / 2}});
-  }
+  const double w = s.b.w, h = s.b.h, d = shape_size(s, 0.25, 20, w);
+  polygon(s, {{d, 0}, {w - d, 0}, {w, h / 2}, {w - d, h}, {d, h}, {0, h / 2}});
 }
 
 void parallelogram(ShapeContext& s) {
@@ -84,10 +68,6 @@ void trapezoid(ShapeContext& s) {
 
 void triangle(ShapeContext& s) {
   const double w = s.b.w, h = s.b.h;
-  const std::string_view direction = s.style.text("direction", "east");
-  if (direction == "north") return polygon(s, {{0, h}, {w / 2, 0}, {w, h}});
-  if (direction == "south") return polygon(s, {{0, 0}, {w, 0}, {w / 2, h}});
-  if (direction == "west") return polygon(s, {{w, 0}, {0, h / 2}, {w, h}});
   polygon(s, {{0, 0}, {w, h / 2}, {0, h}});
 }
 
@@ -246,7 +226,7 @@ void partial_rectangle(ShapeContext& s) {
 
 void line(ShapeContext& s) {
   PathData d;
-  if (vertical(s)) {
+  if (vertical(s.style)) {
     d.move(s.b.x + s.b.w / 2, s.b.y).line(s.b.x + s.b.w / 2, s.b.bottom());
   } else {
     d.move(s.b.x, s.b.y + s.b.h / 2).line(s.b.right(), s.b.y + s.b.h / 2);
@@ -261,11 +241,6 @@ void waypoint(ShapeContext& s) {
 }
 
 void nothing(ShapeContext&) {}
-
-struct ShapeEntry {
-  std::string_view name;
-  void (*write)(ShapeContext&);
-};
 
 constexpr std::array kShapes = {
     ShapeEntry{"rectangle", rectangle},
@@ -293,22 +268,45 @@ constexpr std::array kShapes = {
     ShapeEntry{"actor", actor},
     ShapeEntry{"mxgraph.basic.person", actor},
     ShapeEntry{"umlActor", uml_actor},
-    ShapeEntry{"swimlane", swimlane},
-    ShapeEntry{"partialRectangle", partial_rectangle},
-    ShapeEntry{"tableRow", partial_rectangle},
-    ShapeEntry{"line", line},
-    ShapeEntry{"waypoint", waypoint},
-    ShapeEntry{"image", write_image},
-    ShapeEntry{"connector", nothing},
+    ShapeEntry{"swimlane", swimlane, false},
+    ShapeEntry{"partialRectangle", partial_rectangle, false},
+    ShapeEntry{"tableRow", partial_rectangle, false},
+    ShapeEntry{"line", line, false},
+    ShapeEntry{"waypoint", waypoint, false},
+    ShapeEntry{"image", write_image, false},
+    ShapeEntry{"connector", nothing, false},
 };
 
-// flipH / flipV mirror the outline (not the label) about the box centre.
-std::string flip_transform(const StyleView& style, const Box& box) {
-  const bool h = style.flag("flipH", false), v = style.flag("flipV", false);
-  if (!h && !v) return {};
+// The transform that turns a shape drawn facing east in `local` into the cell's box: the
+// direction's quarter turns about the centre, then flipH / flipV mirroring (swapped for
+// north/south, as mxShape swaps them), as mxSvgCanvas2D composes them.
+std::string shape_transform(const StyleView& style, const Box& box, bool directed) {
+  const std::string_view direction = directed ? style.text("direction", "east") : "east";
+  const int turn = direction == "south"   ? 90
+                   : direction == "west"  ? 180
+                   : direction == "north" ? 270
+                                          : 0;
+  bool h = style.flag("flipH", false), v = style.flag("flipV", false);
+  if (turn == 90 || turn == 270) std::swap(h, v);
   const Vec c = box.center();
-  return "matrix(" + std::string(h ? "-1" : "1") + " 0 0 " + (v ? "-1 " : "1 ") +
-         format_number(h ? 2 * c.x : 0) + " " + format_number(v ? 2 * c.y : 0) + ")";
+  std::string out;
+  if (turn != 0) {
+    out = "rotate(" + std::to_string(turn) + " " + format_number(c.x) + " " + format_number(c.y) +
+          ")";
+  }
+  if (h || v) {
+    if (!out.empty()) out += ' ';
+    out += "matrix(" + std::string(h ? "-1" : "1") + " 0 0 " + (v ? "-1 " : "1 ") +
+           format_number(h ? 2 * c.x : 0) + " " + format_number(v ? 2 * c.y : 0) + ")";
+  }
+  return out;
+}
+
+// The box a directed shape is drawn in: north and south swap width and height about the centre.
+Box local_box(const StyleView& style, const Box& box, bool directed) {
+  if (!directed || !vertical(style)) return box;
+  const Vec c = box.center();
+  return Box{c.x - box.h / 2, c.y - box.w / 2, box.h, box.w};
 }
 
 }  // namespace
@@ -318,6 +316,52 @@ double shape_size(const ShapeContext& shape, double fallback_fraction, double fa
   const bool fixed = shape.style.flag("fixedSize", false);
   const double size = shape.style.number("size", fixed ? fallback_px : fallback_fraction);
   return std::clamp(fixed ? size : size * extent, 0.0, std::max(0.0, extent * max_fraction));
+}
+
+double style_clamped(const ShapeContext& shape, std::string_view key, double fallback, double low,
+                     double high) {
+  return std::clamp(shape.style.number(key, fallback), low, std::max(low, high));
+}
+
+void write_polygon(ShapeContext& shape, std::initializer_list<Vec> points) {
+  PathData d;
+  bool first = true;
+  for (Vec p : points) {
+    if (first) {
+      d.move(shape.b.x + p.x, shape.b.y + p.y);
+    } else {
+      d.line(shape.b.x + p.x, shape.b.y + p.y);
+    }
+    first = false;
+  }
+  write_path(shape.svg, d.close(), shape.paint);
+}
+
+void write_polyline(ShapeContext& shape, std::initializer_list<Vec> points) {
+  PathData d;
+  bool first = true;
+  for (Vec p : points) {
+    if (first) {
+      d.move(shape.b.x + p.x, shape.b.y + p.y);
+    } else {
+      d.line(shape.b.x + p.x, shape.b.y + p.y);
+    }
+    first = false;
+  }
+  write_path(shape.svg, d, shape.paint, false);
+}
+
+std::span<const ShapeEntry> core_shapes() {
+  return kShapes;
+}
+
+const ShapeEntry* find_shape(std::string_view name) {
+  for (auto table : {core_shapes(), builtin_shapes(), library_shapes()}) {
+    for (const ShapeEntry& entry : table) {
+      if (entry.name == name) return &entry;
+    }
+  }
+  return nullptr;
 }
 
 void write_rect(ShapeContext& shape, double radius) {
@@ -349,28 +393,34 @@ void write_rhombus(ShapeContext& shape) {
   polygon(shape, {{w / 2, 0}, {w, h / 2}, {w / 2, h}, {0, h / 2}});
 }
 
-bool is_stencil(const StyleView& style) {
-  const std::string_view shape = style.shape();
-  if (shape.starts_with("stencil(")) return true;
-  if (!shape.starts_with("mxgraph.")) return false;
-  return std::none_of(kShapes.begin(), kShapes.end(),
-                      [&](const ShapeEntry& entry) { return entry.name == shape; });
-}
-
-void write_vertex_shape(SvgWriter& svg, const Cell& cell, const StyleView& style, const Box& box) {
-  if (box.w <= 0 && box.h <= 0) return;
-  ShapeContext shape{svg, cell, style, box, vertex_paint(svg, style)};
-  const std::string flip = flip_transform(style, box);
-  if (!flip.empty()) svg.start("g").attr("transform", flip).open();
-  if (is_stencil(style)) {
+bool write_vertex_shape(SvgWriter& svg, const Cell& cell, const StyleView& style, const Box& box) {
+  if (box.w <= 0 && box.h <= 0) return false;
+  const std::string_view name = style.shape();
+  const bool inline_stencil = name.starts_with("stencil(");
+  // draw.io's own stencil files first: where a library shape is drawn natively below, the
+  // vendored stencil is the more faithful drawing.
+  const pugi::xml_node vendored =
+      name.starts_with("mxgraph.") ? vendored_stencil(name) : pugi::xml_node();
+  const ShapeEntry* entry = inline_stencil || vendored ? nullptr : find_shape(name);
+  const bool directed = entry != nullptr ? entry->directed : inline_stencil || vendored;
+  ShapeContext shape{svg, cell, style, local_box(style, box, directed), vertex_paint(svg, style)};
+  const std::string transform = shape_transform(style, box, directed);
+  if (!transform.empty()) svg.start("g").attr("transform", transform).open();
+  if (inline_stencil) {
+    write_inline_stencil(shape);
+  } else if (vendored) {
+    write_stencil_shape(shape, vendored);
+  } else if (entry != nullptr) {
+    entry->write(shape);
+  } else if (name.starts_with("mxgraph.")) {
     write_stencil_fallback(shape);
+    shape.placeholder = true;
   } else {
-    const std::string_view name = style.shape();
-    const auto* entry = std::find_if(kShapes.begin(), kShapes.end(),
-                                     [&](const ShapeEntry& e) { return e.name == name; });
-    (entry == kShapes.end() ? rectangle : entry->write)(shape);
+    rectangle(shape);
+    shape.placeholder = true;
   }
-  if (!flip.empty()) svg.close("g");
+  if (!transform.empty()) svg.close("g");
+  return shape.placeholder;
 }
 
 }  // namespace fcp::drawio::render::detail

@@ -11,15 +11,14 @@
 
 namespace fcp::drawio::render::detail {
 
-// Writes the shape of `cell` (not its label) into `box`: the built-in shapes draw.io users meet
-// most (rectangle, rounded, ellipse, rhombus, hexagon, cylinder, cloud, document, parallelogram,
-// trapezoid, triangle, process, actor, swimlane, note, card, step, partial rectangles, lines,
-// images from data: URIs) and, for stencils (shape=mxgraph.*, shape=stencil(…), image URLs), a
-// labelled fallback box. Unknown names draw a rectangle.
-void write_vertex_shape(SvgWriter& svg, const Cell& cell, const StyleView& style, const Box& box);
+// Writes the shape of `cell` (not its label) into `box`, turned by direction= and mirrored by
+// flipH / flipV: mxGraph's core shapes, draw.io's built-in shapes, the common stencil-library
+// shapes drawn natively (flowchart, logic gates, BPMN, UML, basic), inline stencils
+// (shape=stencil(…)) from their XML and images from data: URIs. Returns true when it could only
+// draw a placeholder: a labelled box for other stencils (shape=mxgraph.*) and images it cannot
+// embed, a plain rectangle for a shape name it does not know.
+bool write_vertex_shape(SvgWriter& svg, const Cell& cell, const StyleView& style, const Box& box);
 
-// True when the shape is drawn as a stencil fallback.
-bool is_stencil(const StyleView& style);
 // The words a stencil fallback shows: "lambda function" for mxgraph.aws4.lambda_function (or
 // the resIcon of an aws4 resourceIcon), the file name of an image URL; "" for inline stencils.
 std::string stencil_short_name(const StyleView& style);

@@ -145,7 +145,11 @@ void write_stencil_fallback(ShapeContext& s) {
 void write_image(ShapeContext& s) {
   if (s.b.w <= 0 || s.b.h <= 0) return;
   const auto href = embeddable_image(s.style.text("image"));
-  if (!href) return write_stencil_fallback(s);
+  if (!href) {
+    write_stencil_fallback(s);
+    s.placeholder = true;
+    return;
+  }
   s.svg.start("image")
       .attr("x", s.b.x)
       .attr("y", s.b.y)

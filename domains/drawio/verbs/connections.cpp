@@ -449,12 +449,15 @@ core::Result<void> verb_connect(OpContext& ctx) {
         const auto existing = edges_between(ctx, source, target, arrow != "->");
         const std::string pair =
             display_name(ctx.doc, source) + " " + arrow + " " + display_name(ctx.doc, target);
+        // The same pair as an op writes it (names with spaces quoted), for the ops suggested.
+        const std::string pair_op = core::quote_token(display_name(ctx.doc, source)) + " " + arrow +
+                                    " " + core::quote_token(display_name(ctx.doc, target));
         if (!add_again && has_same_edge(ctx, existing)) {
           // A retried call must not double the diagram's edges.
           if (++existing_found <= kMaxExistingSaid)
             ctx.lines.push_back(core::warning_line(
                 pair + " exists already; nothing added (new:true adds another beside it; style " +
-                pair + " … changes the one there)"));
+                pair_op + " … changes the one there)"));
           continue;
         }
         auto line = connect_pair(ctx, source, target, *look, arrow);
@@ -467,7 +470,7 @@ core::Result<void> verb_connect(OpContext& ctx) {
               core::warning_line(pair + " already had " + core::plural(existing.size(), "edge") +
                                  "; now " + std::to_string(existing.size() + 1) +
                                  " run side by side (to change the existing one: " + "style " +
-                                 pair + " …; to drop it: disconnect " + pair + ")"));
+                                 pair_op + " …; to drop it: disconnect " + pair_op + ")"));
         }
       }
     }

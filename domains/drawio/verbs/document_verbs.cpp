@@ -9,6 +9,7 @@
 #include "domains/drawio/export/svg_renderer.hpp"
 #include "domains/drawio/io/writer.hpp"
 #include "domains/drawio/labels.hpp"
+#include "domains/drawio/scene.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
 
 namespace fcp::drawio {
@@ -17,6 +18,29 @@ namespace {
 std::string size_text(std::size_t bytes) {
   if (bytes < 1024) return std::to_string(bytes) + "B";
   return std::to_string((bytes + 512) / 1024) + "KB";
+}
+
+constexpr std::size_t kPlaceholdersNamed = 6;  // the rest are counted ("… and 9 more")
+constexpr std::size_t kShapeNameShown = 48;    // long names (inline stencils) are cut
+
+// "? 4 shapes drawn as placeholders: Router (shape=mxgraph.cisco.routers.router), …": the native
+// renderer has no drawing for these; the agent learns the file is fine, the picture is not.
+std::string placeholder_line(const Page& page, const std::vector<render::Placeholder>& shapes) {
+  std::string text =
+      core::plural(shapes.size(), "shape") +
+      (shapes.size() == 1 ? " drawn as a placeholder: " : " drawn as placeholders: ");
+  for (std::size_t i = 0; i < shapes.size() && i < kPlaceholdersNamed; ++i) {
+    const render::Placeholder& shape = shapes[i];
+    const Cell* cell = page.find(shape.cell_id);
+    std::string name = cell != nullptr ? cell_label(*cell) : std::string();
+    if (name.empty()) name = shape.cell_id;
+    std::string style = shape.shape;
+    if (style.size() > kShapeNameShown) style = style.substr(0, kShapeNameShown) + "…";
+    text += (i == 0 ? "" : ", ") + quote_token(name) + " (shape=" + style + ")";
+  }
+  if (shapes.size() > kPlaceholdersNamed)
+    text += ", … and " + std::to_string(shapes.size() - kPlaceholdersNamed) + " more";
+  return core::warning_line(text);
 }
 
 std::string lower_extension(const std::string& path) {
@@ -138,6 +162,7 @@ core::Result<void> verb_export(OpContext& ctx) {
   std::string engine = op.param_or("engine", "auto");
   if (engine == "auto") engine = render::find_drawio_cli() ? "drawio" : "native";
   std::string bytes;
+  std::vector<render::Placeholder> placeholders;
   if (engine == "drawio") {
     auto cli = render::find_drawio_cli();
     if (!cli)
@@ -158,13 +183,14 @@ core::Result<void> verb_export(OpContext& ctx) {
       if (width) options.width = width;
       if (height) options.height = height;
     }
-    auto svg = render::render_svg(pages[page], options);
-    if (!svg) return core::make_error("export failed: " + svg.error().message);
+    auto rendered = render::render_svg_report(pages[page], options);
+    if (!rendered) return core::make_error("export failed: " + rendered.error().message);
+    placeholders = std::move(rendered->placeholders);
     if (format == "svg") {
-      bytes = std::move(*svg);
+      bytes = std::move(rendered->svg);
     } else {
-      auto out = format == "png" ? render::svg_to_png(*svg, width, height)
-                                 : render::svg_to_pdf(*svg, width, height);
+      auto out = format == "png" ? render::svg_to_png(rendered->svg, width, height)
+                                 : render::svg_to_pdf(rendered->svg, width, height);
       if (!out) return core::make_error("export failed: " + out.error().message);
       bytes = std::move(*out);
     }
@@ -181,6 +207,7 @@ core::Result<void> verb_export(OpContext& ctx) {
     if (!path) return path.error();
     if (auto written = core::write_file_atomically(*path, bytes); !written) return written.error();
     ctx.lines.push_back(core::created("exported " + *as + " (" + detail + ")"));
+    if (!placeholders.empty()) ctx.lines.push_back(placeholder_line(pages[page], placeholders));
     return {};
   }
   if (auto fits = core::check_reply_size(ctx.call, bytes.size(), "the " + upper,
@@ -192,6 +219,7 @@ core::Result<void> verb_export(OpContext& ctx) {
                                              : "application/pdf";
   ctx.attachments.push_back({mime, std::move(bytes)});
   ctx.lines.push_back(core::meta("export: page " + std::to_string(page + 1) + " " + detail));
+  if (!placeholders.empty()) ctx.lines.push_back(placeholder_line(pages[page], placeholders));
   return {};
 }
 

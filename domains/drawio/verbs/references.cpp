@@ -22,7 +22,7 @@ std::vector<OpToken> ordered_tokens(const core::ParsedOp& op) {
   for (std::size_t i = 1; i < tokens->size(); ++i) {
     const core::Token& token = (*tokens)[i];
     if (!token.text.empty() && token.text.front() == '@') {
-      out.push_back({token.text, false});
+      out.push_back({token.text, false, token.value_quoted});
       continue;
     }
     if (positional < op.positionals.size() && op.positionals[positional] == token.text) {
@@ -56,7 +56,7 @@ core::Result<Targets> resolve_targets(const OpContext& ctx, std::span<const OpTo
   std::vector<core::Selector> selectors;
   for (const auto& token : tokens) {
     if (token.is_selector()) {
-      selectors.push_back(core::parse_selector(token.text));
+      core::append_selectors(selectors, token.text, token.value_quoted);
       continue;
     }
     auto id = resolve(ctx, token.text);

@@ -94,8 +94,9 @@ void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(
       VerbSpec{"style", "REF|@SEL|GROUP [bold] [italic] [dashed]… | SRC -> TGT", "appearance",
                "colours, fonts, flags, draw.io keys; edges too"}
+          .through_keys()
           .with(color_key("fill"))
-          .with(color_key("stroke").also({"color"}))
+          .with(color_key("stroke"))
           .with(color_key("font").also({"font-color", "fontColor"}))
           .with(number_key("fontSize").between(1, 500).also({"font-size"}))
           .with(key("font-family", "NAME").also({"fontFamily"}))
@@ -190,20 +191,22 @@ void add_structure_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"load", "list|aws|azure|gcp|k8s|cisco|ibm", "meta",
                      "stencil packs: their ids become types"},
             verb_load);
-  verbs.add(
-      VerbSpec{"export", "[inline|file]", "visual", "render a page (image in the reply, or a file)"}
-          .with(choice_key("fmt", {"png", "svg", "pdf"}))
-          .with(integer_key("width"))
-          .with(integer_key("height"))
-          .with(integer_key("page"))
-          .with(key("as", "PATH"))
-          .with(choice_key("engine", {"auto", "native", "drawio"})),
-      verb_export);
+  verbs.add(VerbSpec{"export", "[inline|file]", "visual",
+                     "render a page (image in the reply, or a file); a `?` line names the shapes "
+                     "the native renderer drew as placeholders"}
+                .with(choice_key("fmt", {"png", "svg", "pdf"}))
+                .with(integer_key("width"))
+                .with(integer_key("height"))
+                .with(integer_key("page"))
+                .with(key("as", "PATH"))
+                .with(choice_key("engine", {"auto", "native", "drawio"})),
+            verb_export);
 }
 
 void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"modify", "REF|@SEL | SRC -> TGT", "universal",
                      "set any property in place (shapes, groups, edges)"}
+                .through_keys()
                 .with(key("label", "\"text\""))
                 .with(key("alias", "NAME"))
                 .with(number_key("x"))

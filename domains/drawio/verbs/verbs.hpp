@@ -38,6 +38,7 @@ const core::VerbTable<OpContext>& verb_table();
 struct OpToken {
   std::string text;
   bool quoted = false;
+  bool value_quoted = false;  // a quoted region inside it (@group:"Sales, EU")
   bool is_selector() const { return !quoted && text.starts_with('@'); }
   bool is_arrow() const;
 };

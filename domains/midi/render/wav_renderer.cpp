@@ -195,7 +195,10 @@ core::Result<std::string> render_wav(std::string_view smf_bytes, const RenderOpt
   const RenderJob job{options.sample_rate, *total_frames, length->seconds, progress, cancel};
   WavBuilder wav(options.sample_rate, *total_frames);
   if (auto rendered = render_frames(*engine, job, wav, log); !rendered) return rendered.error();
-  if (stats != nullptr) *stats = RenderStats{job.seconds(wav.frames()), wav.peak(), wav.rms()};
+  if (stats != nullptr) {
+    const double seconds = job.seconds(wav.frames());
+    *stats = RenderStats{seconds, std::min(job.song_seconds, seconds), wav.peak(), wav.rms()};
+  }
   return wav.finish();
 }
 

@@ -20,9 +20,10 @@ struct RenderOptions {
 };
 
 struct RenderStats {
-  double seconds = 0;  // length of the output
-  double peak = 0;     // 0..1 of full scale
-  double rms = 0;      // 0..1 of full scale; near 0 means silent output
+  double seconds = 0;       // length of the output
+  double song_seconds = 0;  // of which the song itself (its last event); the rest is the tail
+  double peak = 0;          // 0..1 of full scale
+  double rms = 0;           // 0..1 of full scale; near 0 means silent output
 };
 
 // Renders a Standard MIDI File (the bytes a writer produced) to a 16-bit stereo PCM WAV file

@@ -434,23 +434,38 @@ core::Result<void> verb_repeat(OpContext& ctx) {
   return {};
 }
 
-// crescendo/decrescendo from:V to:V: the level of the chosen notes follows a ramp over time.
+// The ramp's top when scaling or shifting would take some velocities past 127: above kKnee they
+// are eased towards 127 (strictly increasing), so the loudest accents stay louder than the notes
+// around them instead of all landing on 127.
+constexpr double kKnee = 112;
+double ease_under_ceiling(double velocity) {
+  if (velocity <= kKnee) return velocity;
+  constexpr double room = 127 - kKnee;
+  return kKnee + room * (1 - std::exp(-(velocity - kKnee) / room));
+}
+
+// crescendo/decrescendo [from:V] to:V: the level of the chosen notes follows a ramp over time.
 // mode:scale (default) multiplies each velocity by ramp / the notes' mean, so accents keep their
 // proportions; mode:shift adds ramp - mean, so they keep their distance; mode:set sets every
-// velocity on the ramp. Notes sounding together are on the same point of the ramp.
+// velocity on the ramp. Without from: the ramp starts at the notes' present level (their mean).
+// Notes sounding together are on the same point of the ramp.
 core::Result<void> verb_crescendo(OpContext& ctx) {
   const bool down = ctx.op.verb == "decrescendo";
   const std::string* from_text = ctx.op.param("from");
   const std::string* to_text = ctx.op.param("to");
-  if (from_text == nullptr || to_text == nullptr)
-    return core::make_error("missing from: and/or to: velocity",
-                            song_hints(ctx, {ctx.op.verb + " @track:Piano @range:1.1-4.4 from:" +
-                                             (down ? "ff to:p" : "p to:ff")}));
-  auto from = theory::parse_velocity(*from_text);
-  if (!from) return with_op_hints(ctx, "from", from.error());
+  if (to_text == nullptr)
+    return core::make_error(
+        "missing to: velocity",
+        song_hints(ctx, {ctx.op.verb + " @track:Piano @range:1.1-4.4 to:" + (down ? "p" : "ff")}));
+  std::optional<int> from;
+  if (from_text != nullptr) {
+    auto parsed = theory::parse_velocity(*from_text);
+    if (!parsed) return with_op_hints(ctx, "from", parsed.error());
+    from = *parsed;
+  }
   auto to = theory::parse_velocity(*to_text);
   if (!to) return with_op_hints(ctx, "to", to.error());
-  if (*from < 1 || *to < 1) return core::make_error("velocities must be 1..127");
+  if ((from && *from < 1) || *to < 1) return core::make_error("velocities must be 1..127");
   const std::string mode = core::to_lower(ctx.op.param_or("mode", "scale"));
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
@@ -464,27 +479,59 @@ core::Result<void> verb_crescendo(OpContext& ctx) {
     mean += n.velocity;
   }
   mean /= static_cast<double>(notes.size());
-  std::size_t capped = 0;
-  for (Note n : notes) {
+  const double start = from ? static_cast<double>(*from) : mean;
+  std::vector<double> wanted;
+  wanted.reserve(notes.size());
+  bool over_ceiling = false;
+  for (const Note& n : notes) {
     const double t = last == first
                          ? 1.0
                          : static_cast<double>(n.tick - first) / static_cast<double>(last - first);
-    const double level = *from + (*to - *from) * t;
+    const double level = start + (*to - start) * t;
     double velocity = level;
     if (mode == "scale") velocity = n.velocity * level / mean;
     if (mode == "shift") velocity = n.velocity + level - mean;
+    over_ceiling = over_ceiling || std::lround(velocity) > 127;
+    wanted.push_back(velocity);
+  }
+  const bool ease = over_ceiling && mode != "set";
+  std::size_t eased = 0, held = 0;
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    Note n = notes[i];
+    double velocity = wanted[i];
+    if (ease && velocity > kKnee) {
+      velocity = ease_under_ceiling(velocity);
+      ++eased;
+    }
     const long rounded = std::lround(velocity);
-    if (rounded < 1 || rounded > 127) ++capped;
+    if (rounded < 1 || rounded > 127) ++held;
     n.velocity = static_cast<int>(std::clamp(rounded, 1L, 127L));
     ctx.edit.put_note(n);
   }
   std::string how = mode == "set"     ? "set on the ramp"
                     : mode == "shift" ? "shifted with the ramp, accents kept"
                                       : "scaled with the ramp, accents kept";
-  if (capped > 0) how += "; " + core::plural(capped, "note") + " held within 1..127";
+  if (eased > 0)
+    how += "; the loudest " + core::plural(eased, "note") + " eased under 127 to keep their order";
+  if (held > 0) how += "; " + core::plural(held, "note") + " held within 1..127";
+  const std::string from_shown =
+      from_text != nullptr ? *from_text : "present level " + std::to_string(std::lround(mean));
   ctx.lines.push_back(core::property_changed(std::string(down ? "Decrescendo" : "Crescendo") +
                                              " applied to " + count_notes(notes.size()) + " (" +
-                                             *from_text + " -> " + *to_text + ", " + how + ")"));
+                                             from_shown + " -> " + *to_text + ", " + how + ")"));
+  // A ramp that starts against its own direction (a crescendo from below the notes' level
+  // first makes them quieter) is what from: said, but rarely what was meant.
+  if (from && mode != "set") {
+    const bool dips = down ? *from > mean * 1.15 : *from < mean * 0.85;
+    if (dips) {
+      ctx.lines.push_back(core::warning_line(
+          std::string("the ramp starts at ") + *from_text + " (" + std::to_string(*from) + "), " +
+          (down ? "above" : "below") + " the notes' present level (" +
+          std::to_string(std::lround(mean)) + "): the first notes get " +
+          (down ? "louder before it falls" : "quieter before it builds") +
+          "; leave out from: to start from their level"));
+    }
+  }
   return {};
 }
 

@@ -169,6 +169,7 @@ void add_editing_verbs(core::VerbTable<OpContext>& verbs) {
                 .example("quantize @track:Lead grid:8n strength:50"),
             verb_quantize);
   verbs.add(VerbSpec{"modify", "@SELECTORS…", "editing", "set note fields"}
+                .through_keys()
                 .with(key("pitch", "P"))
                 .with(vel_key())
                 .with(dur_key())
@@ -187,17 +188,19 @@ void add_editing_verbs(core::VerbTable<OpContext>& verbs) {
           .example("repeat @track:Drums count:3"),
       verb_repeat);
   verbs.add(VerbSpec{"crescendo", "@SELECTORS…", "editing",
-                     "the level goes from: → to: over time; mode:scale multiplies each velocity "
-                     "(accents keep their proportions), shift adds (they keep their distance), "
-                     "set sets every velocity on the ramp"}
-                .with(key("from", "VEL").require())
+                     "the level goes from: (default: the notes' present level) → to: over time; "
+                     "mode:scale multiplies each velocity (accents keep their proportions; the "
+                     "loudest are eased under 127), shift adds (they keep their distance), set "
+                     "sets every velocity on the ramp"}
+                .with(key("from", "VEL"))
                 .with(key("to", "VEL").require())
                 .with(ramp_mode_key())
                 .example("crescendo @track:Keys @range:1.1-4.4 from:p to:ff")
+                .example("crescendo @track:Keys @range:1-4 to:f")
                 .example("crescendo @track:Drums @range:1-4 from:mp to:f mode:shift"),
             verb_crescendo);
   verbs.add(VerbSpec{"decrescendo", "@SELECTORS…", "editing", "crescendo downwards (same modes)"}
-                .with(key("from", "VEL").require())
+                .with(key("from", "VEL"))
                 .with(key("to", "VEL").require())
                 .with(ramp_mode_key())
                 .example("decrescendo @track:Keys @range:1.1-4.4 from:ff to:p"),

@@ -130,8 +130,10 @@ TEST(SvgRenderer, DrawsShapesByName) {
   EXPECT_NE(svg.find("<rect x=\"20\" y=\"20\" width=\"120\" height=\"60\" rx=\"9\" ry=\"9\" "
                      "fill=\"#dae8fc\" stroke=\"#6c8ebf\""),
             std::string::npos);
-  // Triangle pointing north at (560,500) 60×60.
-  EXPECT_NE(svg.find("d=\"M 560 560 L 590 500 L 620 560 Z\""), std::string::npos);
+  // Triangle pointing north at (560,500) 60×60: drawn facing east, turned by direction=north.
+  EXPECT_NE(svg.find("<g transform=\"rotate(270 590 530)\">\n<path d=\"M 560 500 L 620 530 L 560 "
+                     "560 Z\""),
+            std::string::npos);
   // Swimlane header line under the 30 px header.
   EXPECT_NE(svg.find("d=\"M 500 230 L 700 230\""), std::string::npos);
 }
