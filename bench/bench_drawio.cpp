@@ -20,6 +20,13 @@
 namespace fcp {
 namespace {
 
+// The benchmarks measure big batches themselves: no limit on what one call may add.
+core::SessionLimits bench_limits() {
+  core::SessionLimits limits;
+  limits.max_created_per_call = limits.max_ops_per_call;
+  return limits;
+}
+
 using testing::AllowAll;
 
 std::vector<std::string> adds_and_connects(int count) {
@@ -39,7 +46,7 @@ void BM_DrawioAddsAndConnects(benchmark::State& state) {
   AllowAll paths;
   const auto ops = adds_and_connects(static_cast<int>(state.range(0)));
   for (auto _ : state) {
-    core::Session session(*domain, paths);
+    core::Session session(*domain, paths, bench_limits());
     session.run_session("new \"Bench\"", {});
     auto result = session.run_ops(ops, {});
     if (result.reply.is_error) state.SkipWithError(result.reply.text.c_str());
@@ -58,7 +65,7 @@ BENCHMARK(BM_DrawioAddsAndConnects)
 std::string diagram_file(int count) {
   auto domain = drawio::make_drawio_domain();
   AllowAll paths;
-  core::Session session(*domain, paths);
+  core::Session session(*domain, paths, bench_limits());
   session.run_session("new \"Bench\"", {});
   session.run_ops(adds_and_connects(count), {});
   const auto file = std::filesystem::temp_directory_path() / "fcp-bench-drawio.drawio";
@@ -125,7 +132,7 @@ void BM_DrawioLayout(benchmark::State& state) {
   }
   for (auto _ : state) {
     state.PauseTiming();
-    core::Session session(*domain, paths);
+    core::Session session(*domain, paths, bench_limits());
     session.run_session("new \"Bench\"", {});
     session.run_ops(ops, {});
     state.ResumeTiming();
@@ -234,7 +241,7 @@ void BM_DrawioPlacement(benchmark::State& state) {
   const std::vector<std::string> adds(ops.begin() + 21, ops.end());
   for (auto _ : state) {
     state.PauseTiming();
-    core::Session session(*domain, paths);
+    core::Session session(*domain, paths, bench_limits());
     session.run_session("new \"Bench\"", {});
     session.run_ops(setup, {});
     state.ResumeTiming();

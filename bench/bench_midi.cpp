@@ -15,6 +15,13 @@
 namespace fcp {
 namespace {
 
+// The benchmarks measure big batches themselves: no limit on what one call may add.
+core::SessionLimits bench_limits() {
+  core::SessionLimits limits;
+  limits.max_created_per_call = limits.max_ops_per_call;
+  return limits;
+}
+
 using testing::AllowAll;
 
 // `count` notes over four tracks, sixteenth notes in sequence.
@@ -39,7 +46,7 @@ struct SongSession {
   }
   std::unique_ptr<core::Domain> domain = midi::make_midi_domain();
   AllowAll paths;
-  core::Session session{*domain, paths};
+  core::Session session{*domain, paths, bench_limits()};
 };
 
 void BM_MidiNotesInOneBatch(benchmark::State& state) {
@@ -47,7 +54,7 @@ void BM_MidiNotesInOneBatch(benchmark::State& state) {
   AllowAll paths;
   const auto ops = song_ops(static_cast<int>(state.range(0)));
   for (auto _ : state) {
-    core::Session session(*domain, paths);
+    core::Session session(*domain, paths, bench_limits());
     session.run_session("new \"Bench\"", {});
     auto result = session.run_ops(ops, {});
     if (result.reply.is_error) state.SkipWithError(result.reply.text.c_str());

@@ -5,6 +5,8 @@
 #   bench/run.sh [bench_roundtrip options...]   e.g. bench/run.sh --calls 5000 --seconds 2
 #   FCP_BENCH_BUILD_DIR=DIR bench/run.sh        use an existing build directory, build nothing
 #   FCP_BENCH_ONLY="roundtrip" bench/run.sh     run a subset of: core drawio midi lofi roundtrip
+#   FCP_BENCH_ONLY="big" bench/run.sh           bench_big alone (minutes and several GB; not run
+#                                               by default)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -41,6 +43,16 @@ for bench in core drawio midi lofi; do
       --benchmark_out_format=json 2>&1
   } | tee "$results/$stamp-$bench.txt"
 done
+
+if [[ "$only" == *" big "* ]]; then
+  echo "== bench_big" >&2
+  [ -x "$build/bench/bench_big" ] || { echo "run.sh: $build/bench/bench_big is missing" >&2; exit 1; }
+  {
+    header bench_big
+    echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+    "$build/bench/bench_big" 2>&1
+  } | tee "$results/$stamp-big.txt"
+fi
 
 if [[ "$only" == *" roundtrip "* ]]; then
   echo "== bench_roundtrip" >&2

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -18,6 +19,10 @@ namespace {
 constexpr std::size_t kMaxWarnings = 10;
 constexpr std::size_t kMaxCrossingGroups = 200;
 constexpr std::size_t kMaxPlacedScan = 64;  // placed shapes checked one by one against an edge
+// Candidate pairs the overlap check looks at per batch: a fixed amount plus a few per shape
+// placed (a shape among its neighbours in a tidy diagram has fewer than ten).
+constexpr std::size_t kOverlapChecks = 250'000;
+constexpr std::size_t kOverlapChecksPerShape = 16;
 constexpr int kMaxDepth = 64;
 constexpr double kCharWidth = 7;     // px per character at fontSize 12
 constexpr double kLineHeight = 1.2;  // × fontSize
@@ -47,14 +52,20 @@ class WarningList {
     if (wants_text()) shown_.push_back(std::move(text));
     ++total_;
   }
+  void count() { ++total_; }  // a warning past those shown
+  // Shown after the others whatever their number (a check that stopped early).
+  void add_last(std::string text) { last_.push_back(std::move(text)); }
   std::vector<std::string> take() {
     if (total_ > shown_.size())
       shown_.push_back("… and " + std::to_string(total_ - shown_.size()) + " more warnings");
+    for (auto& text : last_)
+      shown_.push_back(std::move(text));
     return std::move(shown_);
   }
 
  private:
   std::vector<std::string> shown_;
+  std::vector<std::string> last_;
   std::size_t total_ = 0;
 };
 
@@ -91,30 +102,37 @@ class ShapeGrid {
     }
   }
 
-  // Items whose box shares area with `rect` (each once).
-  std::vector<const Item*> overlapping(const Rect& rect) const {
-    std::vector<std::size_t> candidates = big_;
+  // Calls `visit` with each item whose box shares area with `rect` (each once) while it
+  // returns true and `budget` (items looked at, decremented) lasts. False when stopped early.
+  bool visit_overlapping(const Rect& rect, std::size_t& budget,
+                         const std::function<bool(const Item&)>& visit) const {
+    auto look = [&](std::size_t i) {
+      if (budget == 0) return false;
+      --budget;
+      return !items_[i].rect.overlaps(rect) || visit(items_[i]);
+    };
     const Span span = span_of(rect);
     if (span.cells() > kMaxSpan) {
-      candidates.resize(items_.size());
-      for (std::size_t i = 0; i < items_.size(); ++i)
-        candidates[i] = i;
-    } else {
-      for (std::int64_t gx = span.x0; gx <= span.x1; ++gx) {
-        for (std::int64_t gy = span.y0; gy <= span.y1; ++gy) {
-          auto it = grid_.find(key(gx, gy));
-          if (it != grid_.end())
-            candidates.insert(candidates.end(), it->second.begin(), it->second.end());
+      for (std::size_t i = 0; i < items_.size(); ++i) {
+        if (!look(i)) return false;
+      }
+      return true;
+    }
+    for (std::size_t i : big_) {
+      if (!look(i)) return false;
+    }
+    for (std::int64_t gx = span.x0; gx <= span.x1; ++gx) {
+      for (std::int64_t gy = span.y0; gy <= span.y1; ++gy) {
+        auto it = grid_.find(key(gx, gy));
+        if (it == grid_.end()) continue;
+        for (std::size_t i : it->second) {
+          // An item in several grid cells is looked at in the first one the box shares.
+          if (!first_shared_cell(items_[i].rect, span, gx, gy)) continue;
+          if (!look(i)) return false;
         }
       }
-      std::sort(candidates.begin(), candidates.end());
-      candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     }
-    std::vector<const Item*> out;
-    for (std::size_t i : candidates) {
-      if (items_[i].rect.overlaps(rect)) out.push_back(&items_[i]);
-    }
-    return out;
+    return true;
   }
 
  private:
@@ -131,6 +149,13 @@ class ShapeGrid {
   }
   Span span_of(const Rect& r) const {
     return {grid_of(r.x), grid_of(r.y), grid_of(r.right()), grid_of(r.bottom())};
+  }
+  // Whether (gx, gy) is the first grid cell, in visiting order, that both `item` and the
+  // query's `span` cover.
+  bool first_shared_cell(const Rect& item, const Span& span, std::int64_t gx,
+                         std::int64_t gy) const {
+    const Span own = span_of(item);
+    return gx == std::max(own.x0, span.x0) && gy == std::max(own.y0, span.y0);
   }
   static std::uint64_t key(std::int64_t gx, std::int64_t gy) {
     return (static_cast<std::uint64_t>(gx) << 32) ^ static_cast<std::uint32_t>(gy);
@@ -308,33 +333,53 @@ void warn_orphans(const BatchView& view, WarningList& warnings) {
 }
 
 // Overlaps the batch made: a shape it created or moved lies on another shape, and the two did
-// not overlap before the batch.
+// not overlap before the batch. Shapes piled on one another (`copy @all` repeated) overlap in
+// pairs that grow with the square of their number: the check looks at a bounded number of
+// candidate pairs (linear in the shapes placed) and says when it stopped.
 void warn_overlaps(const BatchView& view, const std::vector<const Cell*>& placed,
                    WarningList& warnings) {
   if (placed.empty()) return;
   const Page& page = view.page();
   const ShapeGrid grid(page, view.index());
-  std::unordered_set<std::string> reported;
+  // A pair of two placed shapes comes up from both sides: it is looked at from the first.
+  std::unordered_map<const Cell*, std::size_t> order;
+  order.reserve(placed.size());
+  for (std::size_t i = 0; i < placed.size(); ++i)
+    order.emplace(placed[i], i);
+  std::size_t budget = kOverlapChecks + kOverlapChecksPerShape * placed.size();
+  std::size_t checked = 0;
   for (const Cell* cell : placed) {
+    const std::size_t position = checked;
     const Rect rect = absolute_rect(page, *cell);
-    if (rect.width <= 0 || rect.height <= 0) continue;
-    const auto then = view.rect_before(*cell);
-    for (const ShapeGrid::Item* other : grid.overlapping(rect)) {
-      if (other->cell == cell) continue;
-      const std::string& a = std::min(cell->id, other->cell->id);
-      const std::string& b = std::max(cell->id, other->cell->id);
-      std::string pair = a;
-      pair += '\0';
-      pair += b;
-      if (!reported.insert(std::move(pair)).second) continue;
-      // A shape drawn inside another (nested vertices) is not an overlap.
-      if (contains(ancestors(page, *cell), other->cell->id) ||
-          contains(ancestors(page, *other->cell), cell->id))
-        continue;
-      const auto other_then = view.rect_before(*other->cell);
-      if (then && other_then && then->overlaps(*other_then)) continue;  // as it was
-      warnings.add(message_name(*cell) + " overlaps " + message_name(*other->cell));
+    if (rect.width <= 0 || rect.height <= 0) {
+      ++checked;
+      continue;
     }
+    const auto then = view.rect_before(*cell);
+    const auto cell_ancestors = ancestors(page, *cell);
+    const bool whole = grid.visit_overlapping(rect, budget, [&](const ShapeGrid::Item& other) {
+      if (other.cell == cell) return true;
+      if (auto it = order.find(other.cell); it != order.end() && it->second < position) return true;
+      // A shape drawn inside another (nested vertices) is not an overlap.
+      if (contains(cell_ancestors, other.cell->id) ||
+          contains(ancestors(page, *other.cell), cell->id))
+        return true;
+      const auto other_then = view.rect_before(*other.cell);
+      if (then && other_then && then->overlaps(*other_then)) return true;  // as it was
+      if (warnings.wants_text()) {
+        warnings.add(message_name(*cell) + " overlaps " + message_name(*other.cell));
+      } else {
+        warnings.count();
+      }
+      return true;
+    });
+    if (!whole) break;
+    ++checked;
+  }
+  if (checked < placed.size()) {
+    warnings.add_last("overlaps checked for " + std::to_string(checked) + " of the " +
+                      std::to_string(placed.size()) +
+                      " shapes the batch placed: they lie on too many others to check them all");
   }
 }
 

@@ -179,6 +179,13 @@ std::optional<core::Result<std::string>> DrawioDocument::query(std::string_view 
   return run_query(*this, verb, args, ctx);
 }
 
+std::size_t DrawioDocument::entity_count() const {
+  std::size_t cells = 0;
+  for (const Page& page : diagram_.pages())
+    cells += page.cell_count();
+  return cells + diagram_.pages().size();
+}
+
 std::string DrawioDocument::digest() const {
   const PageIndex& idx = index();
   std::string out = "[" + std::to_string(idx.shapes()) + "s " + std::to_string(idx.edges()) + "e " +

@@ -33,6 +33,7 @@ class DrawioDocument final : public core::Document {
                                                  const core::CallContext& ctx) const override;
   std::vector<std::string> status_lines() const override;
   std::string digest() const override;
+  std::size_t entity_count() const override;
   std::string help_additions() const override;
   std::vector<std::string> warnings(std::span<const core::EventPtr> batch) const override;
   core::Result<std::string> serialize(const std::filesystem::path& path) const override;

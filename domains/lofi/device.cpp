@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "domains/lofi/maxpat/patcher.hpp"
+
 namespace fcp::lofi {
 
 std::string live_shortname(const std::string& parameter) {
@@ -68,16 +70,47 @@ std::vector<const MaxObject*> Device::in_order() const {
   return out;
 }
 
+bool Device::WireOrder::operator()(const Wire& a, const Wire& b) const {
+  if (a.source != b.source) return a.source < b.source;
+  if (a.outlet != b.outlet) return a.outlet < b.outlet;
+  if (a.destination != b.destination) return a.destination < b.destination;
+  return a.inlet < b.inlet;
+}
+
+const maxpat::Box* Device::source_box(const std::string& id) const {
+  if (source == nullptr) return nullptr;
+  if (source_boxes_ == nullptr || indexed_source_ != source.get()) return source->find_box(id);
+  auto it = source_boxes_->find(id);
+  return it == source_boxes_->end() ? nullptr : it->second;
+}
+
+void Device::index_source() {
+  indexed_source_ = source.get();
+  if (source == nullptr) {
+    source_boxes_.reset();
+    return;
+  }
+  auto boxes = std::make_shared<std::unordered_map<std::string, const maxpat::Box*>>();
+  boxes->reserve(source->boxes.size());
+  for (const maxpat::Box& box : source->boxes) {
+    // find_box's rule: a box whose "id" is a string, the first of each id.
+    const auto* value = box.json.if_contains("id");
+    if (value != nullptr && value->is_string())
+      boxes->try_emplace(std::string(value->get_string()), &box);
+  }
+  source_boxes_ = std::move(boxes);
+}
+
 bool Device::has_wire(const Wire& wire) const {
-  return std::find(wires_.begin(), wires_.end(), wire) != wires_.end();
+  return wire_index_.contains(wire);
 }
 
 void Device::add_wire(const Wire& wire) {
-  if (!has_wire(wire)) wires_.push_back(wire);
+  if (wire_index_.insert(wire).second) wires_.push_back(wire);
 }
 
 void Device::erase_wire(const Wire& wire) {
-  std::erase(wires_, wire);
+  if (wire_index_.erase(wire) > 0) std::erase(wires_, wire);
 }
 
 std::vector<Wire> Device::wires_of(const std::string& id) const {

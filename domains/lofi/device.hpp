@@ -7,13 +7,16 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace fcp::lofi {
 
 namespace maxpat {
+struct Box;
 struct Patcher;
 struct AmxdFile;
 }  // namespace maxpat
@@ -107,13 +110,25 @@ class Device {
   // line detail the model does not interpret. Null for new devices.
   std::shared_ptr<const maxpat::Patcher> source;
   std::shared_ptr<const maxpat::AmxdFile> source_amxd;
+  // The box `id` of the source file (the first of that id), or null. O(1) once index_source()
+  // ran after `source` was set (a scan per lookup made opening 20 000 boxes take 1.9 s).
+  const maxpat::Box* source_box(const std::string& id) const;
+  void index_source();
 
   bool operator==(const Device&) const = default;
 
  private:
   DeviceInfo info_;
   std::map<std::string, MaxObject> objects_;
-  std::vector<Wire> wires_;
+  std::vector<Wire> wires_;  // in the order they were made (and are written)
+  // The same wires, to tell in O(log n) whether one exists.
+  struct WireOrder {
+    bool operator()(const Wire& a, const Wire& b) const;
+  };
+  std::set<Wire, WireOrder> wire_index_;
+  // The boxes of *source by id; points into it, shared with copies of the device as it is.
+  std::shared_ptr<const std::unordered_map<std::string, const maxpat::Box*>> source_boxes_;
+  const maxpat::Patcher* indexed_source_ = nullptr;  // the source source_boxes_ was built from
   std::map<std::string, Mapping> mappings_;
   std::map<std::string, std::string> scripts_;
   double next_order_ = 1;

@@ -141,7 +141,7 @@ std::string content_of(const maxpat::Box& box) {
 
 const maxpat::Box* kept_box(const Device& device, const MaxObject& object) {
   if (device.source == nullptr || object.box.empty()) return nullptr;
-  const maxpat::Box* old = device.source->find_box(object.box);
+  const maxpat::Box* old = device.source_box(object.box);
   if (old == nullptr || !still_fits(*old, object.cls, boxed_args(device, object))) return nullptr;
   return old;
 }
@@ -236,9 +236,8 @@ maxpat::Box box_for(const Device& device, const MaxObject& object, const maxpat:
 }
 
 maxpat::Box saved_box(const Device& device, const MaxObject& object) {
-  const maxpat::Box* old = device.source != nullptr && !object.box.empty()
-                               ? device.source->find_box(object.box)
-                               : nullptr;
+  const maxpat::Box* old =
+      device.source != nullptr && !object.box.empty() ? device.source_box(object.box) : nullptr;
   return box_for(device, object, old, [] { return std::string("obj-new"); });
 }
 

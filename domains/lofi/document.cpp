@@ -47,6 +47,10 @@ void LofiDocument::opened(core::EffectSink& effects) {
     effects.emit(std::move(effect));
 }
 
+std::size_t LofiDocument::entity_count() const {
+  return device_.objects().size() + device_.wires().size() + device_.mappings().size();
+}
+
 std::string LofiDocument::digest() const {
   std::size_t ui = 0;
   for (const auto& [id, object] : device_.objects())

@@ -214,6 +214,7 @@ core::Result<void> copy_or_repeat(LofiOp& ctx, bool repeat) {
   if (!original) return original.error();
   std::size_t count = 1;
   if (repeat) count = static_cast<std::size_t>(ctx.op.integer("count").value_or(1));
+  if (auto fits = core::check_creation(ctx.call, count, "objects"); !fits) return fits.error();
   double dx = (*original)->size ? (*original)->size->at(0) + 10 : 60, dy = 0;
   if (!repeat) std::tie(dx, dy) = std::pair{0.0, 60.0};
   if (ctx.op.has_param("by")) {

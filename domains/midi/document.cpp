@@ -59,6 +59,11 @@ std::optional<core::Result<std::string>> MidiDocument::query(std::string_view ve
   return run_query(*this, verb, args, ctx);
 }
 
+std::size_t MidiDocument::entity_count() const {
+  return song_.notes().size() + song_.controls().size() + song_.raws().size() +
+         song_.tracks().size();
+}
+
 std::string MidiDocument::digest() const {
   const Conductor& c = song_.conductor();
   const auto& meter = c.meter.changes().front();

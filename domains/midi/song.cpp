@@ -50,7 +50,7 @@ void Song::replace_track(const Track& track) {
 void Song::put_note(const Note& note) {
   erase_note(note.id);
   notes_.put(note);
-  note_ends_.insert(note.tick + note.duration);
+  note_ends_.emplace_hint(note_ends_.end(), note.tick + note.duration);
   reserve_ids_up_to(note.id);
 }
 

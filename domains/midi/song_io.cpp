@@ -79,7 +79,9 @@ void read_track_events(Song& song, Track& track, const smf::Track& source, std::
     if (take[i] && is_track_name(source.events[i])) names.push_back(&source.events[i]);
   }
   const smf::Event* name = names.empty() ? nullptr : names[naming_event(names)];
-  for (const auto& pair : smf::pair_notes(source)) {
+  const auto pairs = smf::pair_notes(source);
+  song.reserve_notes(pairs.size());
+  for (const auto& pair : pairs) {
     if (!take[pair.on]) continue;
     const smf::Event& on = source.events[pair.on];
     Note note;

@@ -59,6 +59,14 @@ class SessionState {
   virtual ~SessionState() = default;
 };
 
+// How many entities one call may create (limits.max_created_per_call) and how many its ops
+// created so far.
+struct CreationBudget {
+  std::size_t limit = static_cast<std::size_t>(-1);
+  std::size_t created = 0;
+  std::size_t remaining() const { return created >= limit ? 0 : limit - created; }
+};
+
 // Services the engine hands to domain code during one call.
 struct CallContext {
   const EventLog& log;         // read-only history (for @recent and history-aware queries)
@@ -70,7 +78,27 @@ struct CallContext {
   std::vector<Attachment>* attachments = nullptr;
   // The domain's state for this session (Domain::new_session_state), null when it keeps none.
   SessionState* state = nullptr;
+  // What the call may still create: set by the engine before each op from
+  // SessionLimits::max_created_per_call and what earlier ops of the call created. A verb that
+  // makes many entities at once (copy, repeat, count:) asks check_creation() first, so a short
+  // request cannot cost what the limit forbids before the engine's own check after the op.
+  CreationBudget creation = {};
+  // The most bytes one reply may carry, text and attachments together (limits.max_reply_bytes);
+  // a verb that makes a large attachment asks check_reply_size() before adding it.
+  std::size_t max_reply_bytes = static_cast<std::size_t>(-1);
 };
+
+// An error unless `count` more entities (drawio cells, midi events, lofi objects and wires)
+// fit in what the call may still create; the error names the limit and its config key.
+// `what` names them for the message ("cells", "notes").
+Result<void> check_creation(const CallContext& ctx, std::size_t count, std::string_view what);
+
+// An error unless `bytes` fit in a reply; it names the limit and its config key, says what was
+// too large (`what`: "the PNG") and offers `hints` (ops that write it to a file instead).
+Result<void> check_reply_size(const CallContext& ctx, std::size_t bytes, std::string_view what,
+                              std::vector<std::string> hints);
+// "105.2 MB", "3.4 KB", "512 bytes".
+std::string byte_size_text(std::size_t bytes);
 
 // One open document of a domain, with its model and derived indices.
 // Thread: owned by one session and only touched from that session's strand.
@@ -103,6 +131,9 @@ class Document {
   virtual std::vector<std::string> status_lines() const { return {}; }
   // The one-line state digest that ends every mutating reply.
   virtual std::string digest() const = 0;
+  // How many entities the model holds (drawio cells, midi events, lofi objects and wires), in
+  // O(1): the engine compares it before and after each op to bound what one call creates.
+  virtual std::size_t entity_count() const { return 0; }
   // Runtime additions to the reference card (custom types, loaded stencils or soundfonts).
   virtual std::string help_additions() const { return {}; }
   // Structural warnings after a successful batch ("? X: no connections"), without the "? ".

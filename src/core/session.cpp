@@ -35,7 +35,65 @@ bool is_cancelled(const CallOptions& options) {
   return options.cancelled != nullptr && options.cancelled->load(std::memory_order_relaxed);
 }
 
+std::string creation_limit_text(std::size_t limit) {
+  return "limits.max_created_per_call = " + std::to_string(limit) +
+         " entities per call, a setting of the daemon's config";
+}
+
 }  // namespace
+
+Result<void> check_creation(const CallContext& ctx, std::size_t count, std::string_view what) {
+  if (count <= ctx.creation.remaining()) return {};
+  std::string message = "this op would add " + std::to_string(count) + " " + std::string(what) +
+                        ", more than one call may add (" + creation_limit_text(ctx.creation.limit);
+  if (ctx.creation.created > 0)
+    message += "; earlier ops of this call added " + std::to_string(ctx.creation.created);
+  return make_error(message + "): make fewer at a time, in separate calls");
+}
+
+std::string byte_size_text(std::size_t bytes) {
+  const auto tenths = [](std::size_t value, std::size_t unit) {
+    const std::size_t scaled = (value * 10 + unit / 2) / unit;
+    return std::to_string(scaled / 10) + "." + std::to_string(scaled % 10);
+  };
+  if (bytes >= 1'000'000) return tenths(bytes, 1'000'000) + " MB";
+  if (bytes >= 1'000) return tenths(bytes, 1'000) + " KB";
+  return std::to_string(bytes) + " bytes";
+}
+
+Result<void> check_reply_size(const CallContext& ctx, std::size_t bytes, std::string_view what,
+                              std::vector<std::string> hints) {
+  if (bytes <= ctx.max_reply_bytes) return {};
+  return make_error(std::string(what) + " is " + byte_size_text(bytes) +
+                        ", more than a reply may carry (limits.max_reply_bytes = " +
+                        std::to_string(ctx.max_reply_bytes) +
+                        " bytes, a setting of the daemon's config): write it to a file",
+                    std::move(hints));
+}
+
+std::optional<Error> Session::over_reply_limit(std::size_t bytes, std::string_view advice) const {
+  if (bytes <= limits_.max_reply_bytes) return std::nullopt;
+  return make_error("the reply would be " + byte_size_text(bytes) +
+                    ", more than a reply may carry (limits.max_reply_bytes = " +
+                    std::to_string(limits_.max_reply_bytes) +
+                    " bytes, a setting of the daemon's config): " + std::string(advice));
+}
+
+std::optional<Error> Session::over_call_limits(std::size_t entities_at_start,
+                                               std::size_t reply_bytes) const {
+  if (auto over = over_creation_limit(entities_at_start)) return over;
+  return over_reply_limit(reply_bytes, "it was rolled back; ask for less in one call");
+}
+
+std::optional<Error> Session::over_creation_limit(std::size_t entities_at_start) const {
+  const std::size_t now = document_->entity_count();
+  if (now <= entities_at_start || now - entities_at_start <= limits_.max_created_per_call)
+    return std::nullopt;
+  return make_error("this call added " + std::to_string(now - entities_at_start) +
+                    " entities, more than one call may add (" +
+                    creation_limit_text(limits_.max_created_per_call) +
+                    "): make fewer at a time, in separate calls");
+}
 
 const VerbSpec& checkpoint_verb() {
   static const VerbSpec spec{"checkpoint", "NAME", "meta", "a named point to undo to"};
@@ -74,6 +132,10 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
   std::vector<Attachment> attachments;
   EffectSink effects;
   CallContext ctx{log_, paths_, effects, options.progress, nullptr, state_.get()};
+  const std::size_t entities_at_start = document_->entity_count();
+  ctx.creation.limit = limits_.max_created_per_call;
+  ctx.max_reply_bytes = limits_.max_reply_bytes;
+  std::size_t reply_bytes = 0;  // text and attachments so far
   const auto started = std::chrono::steady_clock::now();
   const auto limit = limits_.max_call_duration;
   try {
@@ -95,6 +157,8 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
             ") after " + std::to_string(i) + " of " + plural(list.size(), "op") +
             "; it was rolled back and nothing changed: send it again as smaller batches"))};
       }
+      const std::size_t entities = document_->entity_count();
+      ctx.creation.created = entities > entities_at_start ? entities - entities_at_start : 0;
       auto outcome = run_one_op(list[i], ctx);
       if (!outcome) {
         (void)document_->close_open_block();
@@ -102,12 +166,21 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
         return CallResult{batch_failure_reply(i, list.size(), list[i], outcome.error())};
       }
       assert_reply_lines(outcome->lines);
+      for (const auto& line : outcome->lines)
+        reply_bytes += line.size() + 1;
       reply.add_all(std::move(outcome->lines));
-      for (auto& attachment : outcome->attachments)
+      for (auto& attachment : outcome->attachments) {
+        reply_bytes += attachment.bytes.size();
         attachments.push_back(std::move(attachment));
+      }
       if (outcome->event) {
         log_.append(outcome->event);
         steps.push_back({std::move(outcome->event), true});
+      }
+      if (auto over = over_call_limits(entities_at_start, reply_bytes)) {
+        (void)document_->close_open_block();
+        roll_back(mark, steps);
+        return CallResult{batch_failure_reply(i, list.size(), list[i], *over)};
       }
       if (!outcome->checkpoint.empty()) log_.checkpoint(std::move(outcome->checkpoint));
       if (options.progress && (i + 1) % limits_.progress_every == 0) {

@@ -28,6 +28,12 @@ struct ToolReply {
 struct SessionLimits {
   std::size_t max_file_bytes = 512u << 20;  // refuse to open larger files
   std::size_t max_ops_per_call = 1'000'000;
+  // Entities (Document::entity_count) one call of ops may add: a 60-byte `copy @all` repeated
+  // must not grow a document exponentially. The batch is rolled back past it.
+  std::size_t max_created_per_call = 50'000;
+  // Bytes one reply may carry, text and attachments (an image export) together: a larger one is
+  // refused with an error that offers to write it to a file. Queries too.
+  std::size_t max_reply_bytes = 16u << 20;
   std::size_t progress_every = 1000;  // ops between progress reports in a batch
   // A batch still running after this long is rolled back at its next op (zero: no limit). One
   // op is not interrupted.
@@ -112,6 +118,13 @@ class Session {
   // Every line an op or a session extension writes comes from the builders of core/response.hpp;
   // a domain that hand-writes one is a bug that debug builds (and so the ASan suite) stop at.
   static void assert_reply_lines(std::span<const std::string> lines);
+  // The error that rolls a call back once its ops added more entities than the limit allows,
+  // or its reply (text and attachments so far) grew past max_reply_bytes; nullopt within both.
+  std::optional<Error> over_call_limits(std::size_t entities_at_start,
+                                        std::size_t reply_bytes) const;
+  std::optional<Error> over_creation_limit(std::size_t entities_at_start) const;
+  // The error for a reply of `bytes` past max_reply_bytes; nullopt when it fits.
+  std::optional<Error> over_reply_limit(std::size_t bytes, std::string_view advice) const;
   void add_warnings(ReplyText& reply, const std::vector<PendingChange::Step>& steps) const;
   ToolReply batch_failure_reply(std::size_t index, std::size_t count, std::string_view op,
                                 const Error& error) const;

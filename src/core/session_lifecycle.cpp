@@ -218,6 +218,7 @@ CallResult Session::session_extension(const SessionCommand& command, const CallO
   EffectSink effects;
   std::vector<Attachment> attachments;
   CallContext ctx{log_, paths_, effects, options.progress, &attachments, state_.get()};
+  ctx.max_reply_bytes = limits_.max_reply_bytes;
   auto lines = domain_.run_session_extension(command, document_.get(), ctx);
   if (!lines) return CallResult{error_reply(lines.error())};
   assert_reply_lines(*lines);

@@ -64,6 +64,9 @@ ToolReply Session::run_query(std::string_view query) const {
     }
   }
   if (!*answer) return error_reply(answer->error());
+  if (auto over = over_reply_limit(answer->value().size(),
+                                   "ask a narrower query (a selector, a range, a page)"))
+    return error_reply(*over);
   return ToolReply{std::move(answer->value()), false, {}};
 }
 

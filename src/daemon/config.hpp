@@ -34,6 +34,8 @@ struct Config {
   std::size_t max_message_bytes = 4u << 20;
   std::size_t max_file_bytes = 512u << 20;
   std::size_t max_ops_per_call = 1'000'000;
+  std::size_t max_created_per_call = 50'000;
+  std::size_t max_reply_bytes = 16u << 20;
   std::size_t max_call_seconds = 120;
   std::size_t max_connections = 256;
   // TCP and stdio resource limits (transport::Limits has the meaning of each).

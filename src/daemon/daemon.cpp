@@ -65,6 +65,8 @@ class Daemon {
     options.version = kVersion;
     options.limits.max_file_bytes = config.max_file_bytes;
     options.limits.max_ops_per_call = config.max_ops_per_call;
+    options.limits.max_created_per_call = config.max_created_per_call;
+    options.limits.max_reply_bytes = config.max_reply_bytes;
     options.limits.max_call_duration = std::chrono::seconds(config.max_call_seconds);
     options.max_named_sessions = config.max_named_sessions;
     options.conformance_fixtures = config.conformance_fixtures;

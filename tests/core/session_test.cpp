@@ -328,6 +328,78 @@ TEST_F(SessionTest, ABatchPastTheCallTimeLimitIsRolledBack) {
   EXPECT_FALSE(fits.is_error) << fits.text;
 }
 
+// A call may add limits.max_created_per_call entities; the op that passes it rolls the whole
+// batch back, and the error names the limit and its config key.
+TEST_F(SessionTest, ACallThatAddsMoreThanTheCreationLimitIsRolledBack) {
+  SessionLimits limits;
+  limits.max_created_per_call = 3;
+  Session session(*domain_, root_, limits);
+  (void)session.run_session("new X", {});
+  auto fits = session.run_ops(std::vector<std::string>{"add A", "add B", "add C"}, {}).reply;
+  EXPECT_FALSE(fits.is_error) << fits.text;
+  auto reply =
+      session.run_ops(std::vector<std::string>{"add D", "add E", "add F", "add G", "add H"}, {})
+          .reply;
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_NE(reply.text.find("op 4 of 5 failed: add G"), std::string::npos) << reply.text;
+  EXPECT_NE(reply.text.find("! this call added 4 entities, more than one call may add "
+                            "(limits.max_created_per_call = 3 entities per call"),
+            std::string::npos)
+      << reply.text;
+  EXPECT_EQ(last_line(reply), "[3c 0l]");  // D, E and F are rolled back too
+  // Removing as many as it adds keeps a call within the limit: what counts is the growth.
+  auto swap = session.run_ops(
+      std::vector<std::string>{"remove A", "remove B", "add D", "add E", "add F", "add G"}, {});
+  EXPECT_FALSE(swap.reply.is_error) << swap.reply.text;
+  EXPECT_EQ(last_line(swap.reply), "[5c 0l]");
+}
+
+// What a verb checks before it makes many entities at once: the call's remaining allowance.
+TEST_F(SessionTest, CheckCreationCountsWhatEarlierOpsOfTheCallAdded) {
+  EventLog log;
+  EffectSink effects;
+  ProgressFn progress;
+  CallContext ctx{log, root_, effects, progress};
+  ctx.creation.limit = 100;
+  ctx.creation.created = 60;
+  EXPECT_TRUE(check_creation(ctx, 40, "shapes"));
+  auto refused = check_creation(ctx, 41, "shapes");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message,
+            "this op would add 41 shapes, more than one call may add "
+            "(limits.max_created_per_call = 100 entities per call, a setting of the daemon's "
+            "config; earlier ops of this call added 60): make fewer at a time, in separate "
+            "calls");
+}
+
+// A reply larger than limits.max_reply_bytes is refused (the batch rolled back); so is a
+// query's answer.
+TEST_F(SessionTest, RepliesPastTheReplyLimitAreRefused) {
+  SessionLimits limits;
+  limits.max_reply_bytes = 200;
+  Session session(*domain_, root_, limits);
+  (void)session.run_session("new X", {});
+  std::vector<std::string> list;
+  for (int i = 0; i < 20; ++i)
+    list.push_back("add card" + std::to_string(i));
+  auto reply = session.run_ops(list, {}).reply;
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_NE(reply.text.find("more than a reply may carry (limits.max_reply_bytes = 200 bytes"),
+            std::string::npos)
+      << reply.text;
+  EXPECT_EQ(last_line(reply), "[0c 0l]");
+  list.resize(3);
+  EXPECT_FALSE(session.run_ops(list, {}).reply.is_error);
+  EXPECT_FALSE(session.run_query("list").is_error);
+  limits.max_reply_bytes = 10;
+  Session small(*domain_, root_, limits);
+  (void)small.run_session("new X", {});
+  (void)small.run_ops(std::vector<std::string>{"add A"}, {});
+  auto answer = small.run_query("list");
+  EXPECT_TRUE(answer.is_error);
+  EXPECT_NE(answer.text.find("ask a narrower query"), std::string::npos) << answer.text;
+}
+
 TEST_F(SessionTest, ProgressIsReportedForLongBatches) {
   action("new X");
   std::vector<std::string> list;

@@ -81,6 +81,20 @@ TEST(Config, TheShippedConfigFileIsValid) {
   EXPECT_EQ(config.max_message_bytes, defaults.max_message_bytes);
   EXPECT_EQ(config.workers, defaults.workers);
   EXPECT_EQ(config.busy_poll_us, defaults.busy_poll_us);
+  EXPECT_EQ(config.max_created_per_call, defaults.max_created_per_call);
+  EXPECT_EQ(config.max_reply_bytes, defaults.max_reply_bytes);
+}
+
+// What one call may cost: the entities it adds and the bytes of its reply.
+TEST(Config, CallCostLimits) {
+  Config config;
+  EXPECT_EQ(config.max_created_per_call, 50'000u);
+  EXPECT_EQ(config.max_reply_bytes, 16u << 20);
+  ASSERT_TRUE(apply_config_json(R"({"limits":{"max_created_per_call":10,"max_reply_bytes":4096}})",
+                                config));
+  EXPECT_EQ(config.max_created_per_call, 10u);
+  EXPECT_EQ(config.max_reply_bytes, 4096u);
+  EXPECT_FALSE(apply_config_json(R"({"limits":{"max_created_per_call":-1}})", config));
 }
 
 TEST(Config, BusyPollingCanBeTunedOrTurnedOff) {

@@ -48,6 +48,15 @@ std::string lower_extension(const std::string& path) {
   return dot == std::string::npos ? std::string() : core::to_lower(path.substr(dot + 1));
 }
 
+// The export op that writes what `op` asked for to a file instead of the reply.
+std::string export_to_file_op(const core::ParsedOp& op, const std::string& format) {
+  std::string text = "export file as:diagram." + format;
+  for (const char* key : {"page", "width", "height", "engine"}) {
+    if (const std::string* value = op.param(key)) text += " " + std::string(key) + ":" + *value;
+  }
+  return text;
+}
+
 }  // namespace
 
 core::Result<void> verb_title(OpContext& ctx) {
@@ -201,6 +210,10 @@ core::Result<void> verb_export(OpContext& ctx) {
     if (!placeholders.empty()) ctx.lines.push_back(placeholder_line(pages[page], placeholders));
     return {};
   }
+  if (auto fits = core::check_reply_size(ctx.call, bytes.size(), "the " + upper,
+                                         {export_to_file_op(ctx.op, format)});
+      !fits)
+    return fits.error();
   const std::string mime = format == "png"   ? "image/png"
                            : format == "svg" ? "image/svg+xml"
                                              : "application/pdf";

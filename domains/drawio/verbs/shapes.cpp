@@ -208,6 +208,7 @@ core::Result<void> verb_add(OpContext& ctx) {
   if (auto value = op.integer("count")) {
     count = static_cast<std::size_t>(*value);
     numbered = true;
+    if (auto fits = core::check_creation(ctx.call, count, "shapes"); !fits) return fits.error();
   }
   std::optional<std::pair<double, double>> size;
   if (const std::string* text = op.param("size")) {

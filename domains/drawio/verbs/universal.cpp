@@ -315,6 +315,7 @@ core::Result<void> verb_copy(OpContext& ctx) {
   std::erase_if(ids,
                 [&](const std::string& id) { return ctx.index().kind(id) != CellKind::shape; });
   if (ids.empty()) return core::make_error("copy: no shapes among the targets");
+  if (auto fits = core::check_creation(ctx.call, ids.size(), "shapes"); !fits) return fits.error();
   Rect box = bounds_of(ctx, ids.front());
   for (const auto& id : ids)
     box = box.united(bounds_of(ctx, id));
@@ -348,6 +349,8 @@ core::Result<void> verb_repeat(OpContext& ctx) {
   auto id = resolve_shape(ctx, tokens[0].text);
   if (!id) return id.error();
   const auto count = ctx.op.integer("count").value_or(1);
+  if (auto fits = core::check_creation(ctx.call, static_cast<std::size_t>(count), "shapes"); !fits)
+    return fits.error();
   const Rect r = bounds_of(ctx, *id);
   double dx = r.width + 60, dy = 0;
   if (const std::string* by = ctx.op.param("by")) {

@@ -122,6 +122,10 @@ core::Result<void> place_selection(OpContext& ctx, bool copy) {
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
   if (ids->empty()) return {};
+  if (copy) {
+    if (auto fits = core::check_creation(ctx.call, ids->size(), "notes"); !fits)
+      return fits.error();
+  }
   auto notes = notes_of(ctx, *ids);
   const Tick first = earliest(notes);
   Tick target = first;
@@ -390,6 +394,10 @@ core::Result<void> verb_repeat(OpContext& ctx) {
   auto ids = notes_to_change(ctx);
   if (!ids) return ids.error();
   if (ids->empty()) return {};
+  if (auto fits =
+          core::check_creation(ctx.call, ids->size() * static_cast<std::size_t>(count), "notes");
+      !fits)
+    return fits.error();
   auto notes = notes_of(ctx, *ids);
   const Tick first = earliest(notes);
   // The period: every: if given, else whole bars covering the selection.
