@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -597,8 +598,11 @@ void warn_edges_through_shapes(const BatchView& view, const std::vector<const Ce
     std::vector<const Cell*> candidates;
     if (rerouted || ends_placed || placed.size() > kMaxPlacedScan) {
       if (!grid) grid.emplace(page, index);
-      for (const ShapeGrid::Item* item : grid->overlapping(path_bounds(path)))
-        candidates.push_back(item->cell);
+      std::size_t unbounded = std::numeric_limits<std::size_t>::max();
+      grid->visit_overlapping(path_bounds(path), unbounded, [&](const ShapeGrid::Item& item) {
+        candidates.push_back(item.cell);
+        return true;
+      });
     } else {
       for (const Cell* cell : placed) {
         if (path_bounds(path).overlaps(absolute_rect(page, *cell))) candidates.push_back(cell);
