@@ -33,14 +33,17 @@ const CALL = { timeout: 30_000 };
 // ---------------------------------------------------------------------------------------------
 // The client
 
-// The digest `[{T}t {E}e tempo:{bpm} {N}/{D} {key} {M}bars]` that ends every mutating reply.
-const DIGEST = /^\[(\d+)t (\d+)e tempo:(\d+(?:\.\d+)?) (\d+)\/(\d+) (\S+)(?: (\d+)bars)?\]$/;
+// The digest `[{T}t {E}e tempo:{bpm}[ ({C} changes)] {N}/{D} {key} {M}bars]` that ends every
+// mutating reply.
+const DIGEST =
+  /^\[(\d+)t (\d+)e tempo:(\d+(?:\.\d+)?)(?: \((\d+) changes?\))? (\d+)\/(\d+) (\S+)(?: (\d+)bars)?\]$/;
 function digestOf(result) {
   const m = matchDigest(result, DIGEST);
   const last = m[0];
   return {
-    line: last, tracks: +m[1], events: +m[2], tempo: +m[3], meter: `${m[4]}/${m[5]}`, key: m[6],
-    bars: m[7] === undefined ? null : +m[7],
+    line: last, tracks: +m[1], events: +m[2], tempo: +m[3],
+    tempoChanges: m[4] === undefined ? 0 : +m[4], meter: `${m[5]}/${m[6]}`, key: m[7],
+    bars: m[8] === undefined ? null : +m[8],
   };
 }
 
@@ -412,7 +415,7 @@ describe('midi over stdio with the official SDK client (real fcpd)', { timeout: 
       const notes = expectedNotes(channel).length;
       // Events: notes + CCs + bends + programs (one per track and the mid-track one).
       const events = notes + ccSteps + 2 + 3 + 1;
-      assert.equal(digest.line, `[3t ${events}e tempo:120 4/4 A-minor 6bars]`);
+      assert.equal(digest.line, `[3t ${events}e tempo:120 (1 change) 4/4 A-minor 6bars]`);
     });
 
     it('a beat outside a 3/4 bar is refused', async () => {
@@ -691,7 +694,7 @@ describe('midi over stdio with the official SDK client (real fcpd)', { timeout: 
        { skip: NO_SOUNDFONT }, async () => {
          const result = await midi.ops(['preview @range:1-2']);
          assertOk(result);
-         assert.match(textOf(result), /^! preview 1\.1-2\.4 \(as heard\): the audio is in this reply \(5\.0 s, .*22050 Hz.*; up to 4 MB in a reply\)$/m);
+         assert.match(textOf(result), /^! preview 1\.1-2\.4 \(as heard\): the audio is in this reply \(5\.0 s \(4\.0 s of music, then 1\.0 s of release tail\), .*22050 Hz.*; up to 4 MB in a reply\)$/m);
          assert.equal(digestOf(result).line, digest.line, 'a preview changes nothing');
          const { mimeType, bytes } = audioOf(result);
          assert.equal(mimeType, 'audio/wav');
