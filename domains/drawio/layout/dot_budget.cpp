@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "domains/drawio/layout/dag.hpp"
+
 namespace fcp::drawio::layout::detail {
 namespace {
 
@@ -12,67 +14,19 @@ constexpr double kIterationsPerNode = 0.7;  // iterations the simplex takes, per
 constexpr double kCrossingNodes = 5000;     // virtual nodes mincross handles at full effort
 constexpr double kSplineNodes = 10000;      // virtual nodes the spline router handles (~1 s)
 
-using Adjacency = std::vector<std::vector<int>>;
-
 // The graph's edges as a DAG: edges that close a cycle in a depth-first search are reversed.
-Adjacency acyclic(const IndexedGraph& graph, size_t count) {
+Adjacency edges_as_dag(const IndexedGraph& graph, size_t count) {
   Adjacency out(count);
   for (const IndexedGraph::Edge& edge : graph.edges) {
     if (edge.source != edge.target) out[static_cast<size_t>(edge.source)].push_back(edge.target);
   }
-  enum : char { unseen, open, done };
-  std::vector<char> state(count, unseen);
-  Adjacency dag(count);
-  std::vector<std::pair<int, size_t>> stack;  // node, next out-edge
-  for (size_t root = 0; root < count; ++root) {
-    if (state[root] != unseen) continue;
-    stack.emplace_back(static_cast<int>(root), 0);
-    state[root] = open;
-    while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      const auto n = static_cast<size_t>(node);
-      if (next == out[n].size()) {
-        state[n] = done;
-        stack.pop_back();
-        continue;
-      }
-      const int target = out[n][next++];
-      const auto t = static_cast<size_t>(target);
-      if (state[t] == open) {
-        dag[t].push_back(node);  // back edge: reversed
-        continue;
-      }
-      dag[n].push_back(target);
-      if (state[t] == unseen) {
-        state[t] = open;
-        stack.emplace_back(target, 0);
-      }
-    }
-  }
-  return dag;
+  return acyclic(out, BackEdges::reverse);
 }
 
 // Total of (span − 1) over the edges when each node sits one rank below its deepest predecessor.
 double virtual_nodes(const Adjacency& dag) {
   const size_t count = dag.size();
-  std::vector<int> in_degree(count, 0);
-  for (const auto& targets : dag) {
-    for (int target : targets)
-      ++in_degree[static_cast<size_t>(target)];
-  }
-  std::vector<int> order;
-  for (size_t i = 0; i < count; ++i) {
-    if (in_degree[i] == 0) order.push_back(static_cast<int>(i));
-  }
-  std::vector<int> rank(count, 0);
-  for (size_t next = 0; next < order.size(); ++next) {
-    const auto n = static_cast<size_t>(order[next]);
-    for (int target : dag[n]) {
-      const auto t = static_cast<size_t>(target);
-      rank[t] = std::max(rank[t], rank[n] + 1);
-      if (--in_degree[t] == 0) order.push_back(target);
-    }
-  }
+  const std::vector<int> rank = longest_path_layers(dag);
   double total = 0;
   for (size_t n = 0; n < count; ++n) {
     for (int target : dag[n])
@@ -84,7 +38,7 @@ double virtual_nodes(const Adjacency& dag) {
 }  // namespace
 
 DotBudget dot_budget(const IndexedGraph& graph, size_t node_count) {
-  const Adjacency dag = acyclic(graph, node_count);
+  const Adjacency dag = edges_as_dag(graph, node_count);
   Adjacency reversed(node_count);
   for (size_t n = 0; n < node_count; ++n) {
     for (int target : dag[n])

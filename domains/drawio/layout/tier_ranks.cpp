@@ -3,60 +3,15 @@
 #include <algorithm>
 #include <utility>
 
+#include "domains/drawio/layout/dag.hpp"
+
 namespace fcp::drawio::layout::detail {
 namespace {
 
-using Adjacency = std::vector<std::vector<int>>;
-
 // Longest-path layers of a directed graph whose cycles are broken where a depth-first search
 // closes them (the closing edge is dropped): a node sits one layer after its deepest predecessor.
-std::vector<int> longest_path_layers(const Adjacency& out) {
-  const size_t count = out.size();
-  enum : char { unseen, open, done };
-  std::vector<char> state(count, unseen);
-  Adjacency dag(count);
-  std::vector<std::pair<int, size_t>> stack;  // node, next out-edge
-  for (size_t root = 0; root < count; ++root) {
-    if (state[root] != unseen) continue;
-    stack.emplace_back(static_cast<int>(root), 0);
-    state[root] = open;
-    while (!stack.empty()) {
-      const auto n = static_cast<size_t>(stack.back().first);
-      size_t& next = stack.back().second;
-      if (next == out[n].size()) {
-        state[n] = done;
-        stack.pop_back();
-        continue;
-      }
-      const int target = out[n][next++];
-      const auto t = static_cast<size_t>(target);
-      if (state[t] == open) continue;  // closes a cycle
-      dag[n].push_back(target);
-      if (state[t] == unseen) {
-        state[t] = open;
-        stack.emplace_back(target, 0);
-      }
-    }
-  }
-  std::vector<int> in_degree(count, 0);
-  for (const auto& targets : dag) {
-    for (int target : targets)
-      ++in_degree[static_cast<size_t>(target)];
-  }
-  std::vector<int> order;
-  for (size_t i = 0; i < count; ++i) {
-    if (in_degree[i] == 0) order.push_back(static_cast<int>(i));
-  }
-  std::vector<int> layer(count, 0);
-  for (size_t next = 0; next < order.size(); ++next) {
-    const auto n = static_cast<size_t>(order[next]);
-    for (int target : dag[n]) {
-      const auto t = static_cast<size_t>(target);
-      layer[t] = std::max(layer[t], layer[n] + 1);
-      if (--in_degree[t] == 0) order.push_back(target);
-    }
-  }
-  return layer;
+std::vector<int> layers_without_cycles(const Adjacency& out) {
+  return longest_path_layers(acyclic(out, BackEdges::drop));
 }
 
 // The unit of each node: its top-level cluster, or a unit of its own outside clusters.
@@ -93,8 +48,8 @@ std::vector<int> tier_ranks(const IndexedGraph& graph, size_t node_count) {
       unit_edges[static_cast<size_t>(unit[s])].push_back(unit[t]);
     }
   }
-  const std::vector<int> tier = longest_path_layers(unit_edges);
-  const std::vector<int> local = longest_path_layers(local_edges);
+  const std::vector<int> tier = layers_without_cycles(unit_edges);
+  const std::vector<int> local = layers_without_cycles(local_edges);
   const int tiers = unit_count == 0 ? 0 : *std::max_element(tier.begin(), tier.end()) + 1;
   std::vector<int> depth(static_cast<size_t>(tiers), 0);  // ranks the deepest unit of a tier takes
   for (size_t n = 0; n < node_count; ++n) {
