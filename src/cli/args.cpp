@@ -34,8 +34,8 @@ Options:
   --fcpd PATH          the daemon to spawn (default: $FCPD, else fcpd beside fcp, else on PATH)
   --fcpd-arg ARG       pass ARG to the spawned daemon (repeatable)
   --timeout SECONDS    per-request timeout (default 120)
-  --save-media DIR     write image and audio results into DIR (image-1.png, audio-1.wav, …)
-                       instead of summarising them; --save-images DIR is the same
+  --save-media DIR     write image and audio results into DIR instead of summarising them,
+                       as image-N.png, audio-N.wav … (the next free N); --save-images is the same
   -v, --verbose        print the daemon's log and progress notifications on stderr
   -h, --help           show this help
   --version            show the version

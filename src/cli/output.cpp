@@ -1,5 +1,6 @@
 #include "cli/output.hpp"
 
+#include <array>
 #include <boost/json/serialize.hpp>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +23,10 @@ std::string string_field(const json::object& object, std::string_view key) {
   const auto* value = object.if_contains(key);
   return value && value->is_string() ? std::string(value->get_string()) : std::string();
 }
+
+// Every extension extension_for gives: a number is taken when a file has it with any of them.
+constexpr std::array<const char*, 11> kExtensions{".png",  ".jpg", ".svg", ".gif", ".webp", ".wav",
+                                                  ".flac", ".ogg", ".mp3", ".mid", ".bin"};
 
 std::string extension_for(std::string_view mime_type) {
   if (mime_type == "image/png") return ".png";
@@ -96,11 +101,21 @@ std::string ResultPrinter::render_media(const json::object& item) {
     return "[" + mime_type + ", " + std::to_string(bytes->size()) + " bytes]";
   }
   const std::string kind = string_field(item, "type");  // "image" or "audio"
-  const int number = kind == "image" ? ++images_saved_ : ++audio_saved_;
+  int& saved = kind == "image" ? images_saved_ : audio_saved_;
   std::filesystem::path dir(*options_.save_media_dir);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  auto path = dir / (kind + "-" + std::to_string(number) + extension_for(mime_type));
+  // The next free number: files an earlier run saved there are kept, not overwritten.
+  const auto taken = [&](int number) {
+    for (const char* extension : kExtensions) {
+      if (std::filesystem::exists(dir / (kind + "-" + std::to_string(number) + extension), ec))
+        return true;
+    }
+    return false;
+  };
+  while (taken(saved + 1))
+    ++saved;
+  const auto path = dir / (kind + "-" + std::to_string(++saved) + extension_for(mime_type));
   std::ofstream file(path, std::ios::binary);
   file.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
   if (!file.flush()) throw std::runtime_error("cannot write " + kind + " " + path.string());

@@ -74,6 +74,14 @@ TEST(OutputTest, SaveMediaWritesAudioBesideImages) {
   EXPECT_EQ(bytes, "RIFF");
   EXPECT_TRUE(std::filesystem::exists(dir / "image-1.png"));
   EXPECT_TRUE(std::filesystem::exists(dir / "audio-2.flac"));
+  // A later run (a new printer) saving into the same directory keeps what is there.
+  ResultPrinter later({.json = false, .save_media_dir = dir.string()});
+  const std::string again = later.render(result);
+  EXPECT_NE(again.find((dir / "audio-3.wav").string()), std::string::npos) << again;
+  EXPECT_NE(again.find((dir / "image-2.png").string()), std::string::npos) << again;
+  std::ifstream first(dir / "audio-1.wav", std::ios::binary);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(first)), std::istreambuf_iterator<char>()),
+            "RIFF");
   std::filesystem::remove_all(dir);
 }
 
