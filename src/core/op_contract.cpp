@@ -402,9 +402,19 @@ Result<void> check_op_keys(const VerbSpec& spec, ParsedOp& op, std::span<const S
     if (!declared.forms.empty() &&
         std::find(declared.forms.begin(), declared.forms.end(), form) == declared.forms.end())
       continue;
+    // The op as written with the key added, its value taken from an example of the verb; the
+    // examples themselves when none gives that key.
+    std::vector<std::string> hints;
+    for (const auto& example : spec.examples) {
+      const std::string value = param_token_value(example, declared.name);
+      if (value.empty()) continue;
+      hints.push_back(op.raw + " " + declared.name + ":" + value);
+      break;
+    }
+    if (hints.empty()) hints = spec.examples;
     return make_error(
         spec.name + " needs " + declared.name + ":" + declared.value + " (" + spec.syntax() + ")",
-        spec.examples);
+        std::move(hints));
   }
   return {};
 }

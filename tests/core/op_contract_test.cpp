@@ -23,7 +23,9 @@ VerbRegistry make_registry() {
   registry.add(VerbSpec{"track", "add|rename NAME", "tracks", "tracks"}
                    .with(key("to", "NEW").only_for({"rename"}))
                    .with(key("instrument", "INST").also({"inst"}).only_for({"add"})));
-  registry.add(VerbSpec{"resize", "REF", "position", "size"}.with(key("to", "WxH").require()));
+  registry.add(VerbSpec{"resize", "REF", "position", "size"}
+                   .with(key("to", "WxH").require())
+                   .example("resize Gateway to:160x80"));
   registry.add(VerbSpec{"fade", "REF", "any", "ranges"}
                    .with(integer_key("steps").between(1, 16))
                    .with(number_key("gain").between(-60, 6)));
@@ -177,6 +179,9 @@ TEST(OpContract, RequiredKeyIsRequired) {
   auto checked = check(registry, "resize Auth");
   ASSERT_FALSE(checked.ok);
   EXPECT_EQ(checked.error.message, "resize needs to:WxH (resize REF to:WxH)");
+  // The fix is the op as written with the key, its value from the verb's example.
+  ASSERT_EQ(checked.error.hints.size(), 1u);
+  EXPECT_EQ(checked.error.hints[0], "resize Auth to:160x80");
   EXPECT_TRUE(check(registry, "resize Auth to:100x50").ok);
 }
 
