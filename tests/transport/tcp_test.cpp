@@ -28,10 +28,10 @@ class LineClient {
     socket_.connect(endpoint);
   }
   void send(const std::string& data) {
-    await(net::async_write(socket_, net::buffer(data), net::use_future));
+    finish(net::async_write(socket_, net::buffer(data), net::use_future));
   }
   std::string read_line() {
-    await(net::async_read_until(socket_, buffer_, '\n', net::use_future));
+    finish(net::async_read_until(socket_, buffer_, '\n', net::use_future));
     std::istream in(&buffer_);
     std::string line;
     std::getline(in, line);
@@ -49,6 +49,19 @@ class LineClient {
   void close() { socket_.close(); }
 
  private:
+  // The operation's result; on a timeout the operation is cancelled and waited for before the
+  // test fails, so it never completes into a client that is gone.
+  template <class T>
+  T finish(std::future<T>&& future) {
+    if (future.wait_for(testing::kTimeout) != std::future_status::ready) {
+      boost::system::error_code ignored;
+      socket_.cancel(ignored);
+      future.wait();
+      throw std::runtime_error("timed out waiting for the server");
+    }
+    return future.get();
+  }
+
   tcp::socket socket_;
   net::streambuf buffer_;
 };
@@ -171,6 +184,9 @@ TEST_F(TcpTest, AtTheConnectionLimitTheConnectionIdleLongestMakesRoom) {
   auto oldest = client();
   oldest.send("first\n");
   EXPECT_EQ(oldest.read_line(), "first");
+  // The server counts a connection idle from when it has seen its reply written, which a loaded
+  // machine may run after the client has the reply: leave time so that `oldest` is idle longest.
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
   auto newer = client();
   newer.send("second\n");
   EXPECT_EQ(newer.read_line(), "second");
