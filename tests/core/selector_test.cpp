@@ -241,7 +241,8 @@ TEST_F(SelectorTest, NothingMatchedFallsBackToWhatExists) {
 
 TEST_F(SelectorTest, TheCardListsRulesBuiltinsAndDomainTypes) {
   const std::string card = selector_card(fruit_catalog());
-  EXPECT_NE(card.find("the same type repeated adds alternatives (@type:a,b is @type:a @type:b), different types intersect"),
+  EXPECT_NE(card.find("the same type repeated adds alternatives (@type:a,b is @type:a @type:b), "
+                      "different types intersect"),
             std::string::npos);
   EXPECT_NE(card.find("\n  @all               every fruit\n"), std::string::npos);
   EXPECT_NE(card.find("\n  @type:KIND         what kind of fruit (apple, pear, plum)\n"),

@@ -151,7 +151,8 @@ TEST_F(MidiAudioReplies, PreviewGivesTheBarsAsAudioAndChangesNothing) {
   EXPECT_EQ(reply.attachments[0].mime_type, "audio/wav");
   // Two bars at 120 BPM and a second of ring-out, at the preview's 22050 Hz.
   EXPECT_NEAR(wav_seconds(reply.attachments[0].bytes, 22050), 5.0, 0.05);
-  EXPECT_NE(reply.text.find("preview 2.1-3.4 (as heard): the audio is in this reply (5.0 s (4.0 s of music, then 1.0 s of release tail), "),
+  EXPECT_NE(reply.text.find("preview 2.1-3.4 (as heard): the audio is in this reply (5.0 s (4.0 s "
+                            "of music, then 1.0 s of release tail), "),
             std::string::npos)
       << reply.text;
   EXPECT_NE(reply.text.find("up to 4 MB in a reply"), std::string::npos) << reply.text;
