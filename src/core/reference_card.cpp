@@ -53,8 +53,9 @@ std::vector<VerbSpec> session_specs(const Domain& domain) {
       VerbSpec{"undo", "[N]", "session", "undo N ops (one op = one step), or back to a checkpoint"}
           .with(key("to", "NAME")),
       VerbSpec{"redo", "[N]", "session", "redo N undone ops"},
-      VerbSpec{"close", "[HANDLE]", "session",
-               "close the current document, or the one HANDLE names (refuses unsaved changes)"}
+      VerbSpec{"close", "", "session",
+               "close the current document, or the one a handle names (refuses unsaved changes)"}
+          .with(key("doc", "xx-…", "the handle of the document to close (close doc:dw-3f…)"))
           .with(bool_key("discard")),
       VerbSpec{"list", "", "session",
                "the open documents: handle, title, file, unsaved changes, last use"},

@@ -90,7 +90,12 @@ Result<void> fill_args(SessionCommand& cmd) {
   } else if (name == "open") {
     return require_positional(cmd, "path", "open PATH");
   } else if (name == "close") {
-    if (!cmd.positionals.empty()) cmd.args["doc"] = cmd.positionals[0];
+    // `close doc:dw-…` reads as the key doc; a quoted handle is a positional.
+    if (const auto* doc = cmd.param("doc")) {
+      cmd.args["doc"] = "doc:" + *doc;
+    } else if (!cmd.positionals.empty()) {
+      cmd.args["doc"] = cmd.positionals[0];
+    }
   } else if (name == "checkpoint") {
     return require_positional(cmd, "name", "checkpoint NAME");
   } else if (name == "undo" && cmd.params.contains("to")) {
