@@ -55,7 +55,7 @@ std::vector<VerbSpec> session_specs(const Domain& domain) {
       VerbSpec{"redo", "[N]", "session", "redo N undone ops"},
       VerbSpec{"close", "", "session",
                "close the current document, or the one a handle names (refuses unsaved changes)"}
-          .with(key("doc", "xx-…", "the handle of the document to close (close doc:dw-3f…)"))
+          .with(key("doc", "xx-HEX", "the handle of the document to close (close doc:dw-3f…)"))
           .with(bool_key("discard")),
       VerbSpec{"list", "", "session",
                "the open documents: handle, title, file, unsaved changes, last use"},
