@@ -156,7 +156,12 @@ void ClientConnection::start_document(const std::shared_ptr<ToolCall>& call,
         };
         CallTarget target{&document->session(), document->queue(), document, {}};
         target.settle = [self, document, previous, discard](core::ToolReply& reply) {
-          if (!reply.is_error) self->register_document(document, previous, discard, reply);
+          if (!reply.is_error) return self->register_document(document, previous, discard, reply);
+          // A failed new or open changed nothing: the reply ends with the digest of the document
+          // that stays current, as every reply about it does.
+          if (previous && !previous->summary().digest.empty()) {
+            reply.text += "\n" + previous->summary().digest;
+          }
         };
         self->run_tool(*call, target, both);
       });

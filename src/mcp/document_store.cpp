@@ -64,6 +64,10 @@ StoredDocument::Summary read_summary(const core::Session& session) {
   summary.title = text.substr(kTitle.size(), file - kTitle.size());
   const std::string path = text.substr(file + kFile.size(), unsaved - file - kFile.size());
   if (path != "(not saved yet)") summary.file = path;
+  constexpr std::string_view kState = "\nState: ";
+  if (const auto state = text.find(kState, unsaved); state != std::string::npos) {
+    summary.digest = text.substr(state + kState.size());
+  }
   return summary;
 }
 

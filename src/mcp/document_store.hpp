@@ -33,6 +33,7 @@ class StoredDocument {
     std::string title;
     std::optional<std::filesystem::path> file;
     bool unsaved = false;
+    std::string digest;  // the state digest after the last change
   };
 
   StoredDocument(std::string handle, std::string owner, const core::Domain& domain,
