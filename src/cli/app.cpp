@@ -69,6 +69,18 @@ ScriptSource load_script(const std::string& file, std::istream& in) {
   return ScriptSource{file, parse_script(text.str())};
 }
 
+// The call's arguments with --doc added as "doc"; a "doc" of the call's own must agree.
+json::object with_doc(const Session& session, json::object arguments) {
+  const auto& doc = session.invocation.options.doc;
+  if (!doc) return arguments;
+  if (const auto* given = arguments.if_contains("doc");
+      given != nullptr && !(given->is_string() && given->as_string() == *doc)) {
+    throw UsageError("--doc " + *doc + " and the call's \"doc\" name different documents");
+  }
+  arguments["doc"] = *doc;
+  return arguments;
+}
+
 int print_result(Session& session, const json::object& result) {
   print_text(session.io.out, session.printer.render(result));
   return is_error_result(result) ? exit_status::tool_error : exit_status::ok;
@@ -97,14 +109,15 @@ int command_shortcut(Session& session) {
         "unknown command '" + name + "'; the daemon's tools are: " + catalog.names_joined());
   }
   json::object arguments = shortcut_arguments(*tool, session.invocation.args);
-  return print_result(session, session.client.call_tool(name, std::move(arguments)));
+  return print_result(session,
+                      session.client.call_tool(name, with_doc(session, std::move(arguments))));
 }
 
 // Runs one planned step; returns a non-zero status after reporting the failing line.
 int run_step(Session& session, const ScriptSource& script, const ScriptStep& step) {
   json::object result;
   try {
-    result = session.client.call_tool(step.tool, step.arguments);
+    result = session.client.call_tool(step.tool, with_doc(session, step.arguments));
   } catch (const std::runtime_error& error) {  // ProtocolError, ChannelError
     return script_failure(session.io.err, script, step.lines.front(), error.what());
   }
@@ -133,8 +146,9 @@ int dispatch(Session& session, const std::optional<ScriptSource>& script) {
   const auto& command = session.invocation.command;
   if (command == "tools") return command_tools(session);
   if (command == "call") {
-    return print_result(session, session.client.call_tool(session.invocation.args.front(),
-                                                          session.invocation.call_args));
+    return print_result(session,
+                        session.client.call_tool(session.invocation.args.front(),
+                                                 with_doc(session, session.invocation.call_args)));
   }
   if (script) return command_run(session, *script);
   return command_shortcut(session);

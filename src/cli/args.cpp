@@ -30,6 +30,9 @@ Commands:
 Options:
   --connect URL        tcp://HOST:PORT or http://HOST:PORT/mcp instead of spawning fcpd
   --session NAME       use the daemon's named session NAME (created when missing)
+  --doc HANDLE         work on the document HANDLE (doc:dw-…, as DOMAIN_session new and open
+                       answer): every call carries it as "doc"; needs a running daemon
+                       (--connect), since a spawned one ends with fcp
   --json               print raw JSON results instead of their text
   --fcpd PATH          the daemon to spawn (default: $FCPD, else fcpd beside fcp, else on PATH)
   --fcpd-arg ARG       pass ARG to the spawned daemon (repeatable)
@@ -89,6 +92,9 @@ void apply_valued_option(Options& options, std::string_view name, const std::str
   } else if (name == "--session") {
     if (value.empty()) throw UsageError("--session needs a non-empty NAME");
     options.session = value;
+  } else if (name == "--doc") {
+    if (value.empty()) throw UsageError("--doc needs a document HANDLE (doc:…)");
+    options.doc = value;
   } else if (name == "--fcpd") {
     options.fcpd_path = value;
   } else if (name == "--fcpd-arg") {
@@ -101,8 +107,9 @@ void apply_valued_option(Options& options, std::string_view name, const std::str
 }
 
 bool takes_value(std::string_view name) {
-  return name == "--connect" || name == "--session" || name == "--fcpd" || name == "--fcpd-arg" ||
-         name == "--timeout" || name == "--save-media" || name == "--save-images";
+  return name == "--connect" || name == "--session" || name == "--doc" || name == "--fcpd" ||
+         name == "--fcpd-arg" || name == "--timeout" || name == "--save-media" ||
+         name == "--save-images";
 }
 
 // Applies a flag without a value; returns false when `name` is not one.

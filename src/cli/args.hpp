@@ -19,6 +19,7 @@ inline constexpr std::chrono::milliseconds default_timeout{120'000};
 struct Options {
   std::optional<Endpoint> connect;  // absent: spawn `fcpd --stdio`
   std::optional<std::string> session;
+  std::optional<std::string> doc;  // a document handle added to every tool call as "doc"
   bool json = false;
   bool verbose = false;
   std::optional<std::string> fcpd_path;

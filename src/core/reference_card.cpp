@@ -36,13 +36,16 @@ std::vector<const VerbSpec*> pointers(const std::vector<VerbSpec>& specs) {
 }  // namespace
 
 std::vector<VerbSpec> session_specs(const Domain& domain) {
-  VerbSpec new_document{"new", "\"Title\"", "session", "start a new document"};
+  VerbSpec new_document{"new", "\"Title\"", "session",
+                        "start a new document; the reply names its handle (doc:…)"};
   new_document.with_all(domain.new_document_keys());
-  new_document.with(bool_key("discard", "replace a document with unsaved changes"));
+  new_document.with(
+      bool_key("discard", "close the current document first, unsaved changes and all"));
   std::vector<VerbSpec> specs{
       new_document,
-      VerbSpec{"open", "PATH", "session", "open a file (inside the allowed roots)"}.with(
-          bool_key("discard", "replace a document with unsaved changes")),
+      VerbSpec{"open", "PATH", "session",
+               "open a file (inside the allowed roots) as a new document with its own handle"}
+          .with(bool_key("discard", "close the current document first, unsaved changes and all")),
       VerbSpec{"save", "", "session", "write the file atomically (its mode, owner and group stay)"}
           .with(key("as", "PATH"))
           .with(bool_key("force", "replace a file its owner made read-only (it stays read-only)")),
@@ -50,7 +53,12 @@ std::vector<VerbSpec> session_specs(const Domain& domain) {
       VerbSpec{"undo", "[N]", "session", "undo N ops (one op = one step), or back to a checkpoint"}
           .with(key("to", "NAME")),
       VerbSpec{"redo", "[N]", "session", "redo N undone ops"},
-      VerbSpec{"close", "", "session", "close (refuses unsaved changes)"}.with(bool_key("discard")),
+      VerbSpec{"close", "", "session",
+               "close the current document, or the one a handle names (refuses unsaved changes)"}
+          .with(key("doc", "xx-HEX", "the handle of the document to close (close doc:dw-3f…)"))
+          .with(bool_key("discard")),
+      VerbSpec{"list", "", "session",
+               "the open documents: handle, title, file, unsaved changes, last use"},
   };
   for (auto& extension : domain.session_extensions())
     specs.push_back(std::move(extension));
@@ -92,6 +100,11 @@ std::string render_reference_card(const Domain& domain, const Document* document
   out += "\n## Session (" + name + "_session)\n";
   const auto session = session_specs(domain);
   append_specs(out, pointers(session));
+  out +=
+      "Handles: new and open answer with the document's handle (doc:…). Each of the four tools "
+      "takes it as the optional argument `doc` and then works on that document, from any "
+      "connection or MCP session; without `doc` a call works on the document this session made "
+      "or opened last.\n";
   out += "\n## Response prefixes\n";
   out += "  + created   ~ connection changed   * property changed   - deleted\n";
   out += "  ! error or meta   @ bulk/layout   ? warning (advisory)   try: a suggested fix\n";

@@ -11,8 +11,8 @@
 namespace fcp::core {
 namespace {
 
-constexpr std::array<std::string_view, 7> builtin_commands{"new",  "open", "save", "checkpoint",
-                                                           "undo", "redo", "close"};
+constexpr std::array<std::string_view, 8> builtin_commands{"new",  "open", "save",  "checkpoint",
+                                                           "undo", "redo", "close", "list"};
 
 std::vector<std::string> known_commands(std::span<const std::string> extensions) {
   std::vector<std::string> known(builtin_commands.begin(), builtin_commands.end());
@@ -89,6 +89,13 @@ Result<void> fill_args(SessionCommand& cmd) {
     if (!cmd.positionals.empty()) cmd.args[name == "new" ? "title" : "path"] = cmd.positionals[0];
   } else if (name == "open") {
     return require_positional(cmd, "path", "open PATH");
+  } else if (name == "close") {
+    // `close doc:dw-…` reads as the key doc; a quoted handle is a positional.
+    if (const auto* doc = cmd.param("doc")) {
+      cmd.args["doc"] = "doc:" + *doc;
+    } else if (!cmd.positionals.empty()) {
+      cmd.args["doc"] = cmd.positionals[0];
+    }
   } else if (name == "checkpoint") {
     return require_positional(cmd, "name", "checkpoint NAME");
   } else if (name == "undo" && cmd.params.contains("to")) {

@@ -35,6 +35,11 @@ CallResult Session::run_session(std::string_view action, const CallOptions& opti
   if (name == "undo") return session_undo(*command);
   if (name == "redo") return session_redo(*command);
   if (name == "close") return session_close(*command);
+  if (name == "list") {
+    // The documents are the daemon's (its document store answers list); one Session holds one.
+    return CallResult{error_reply(
+        make_error("list is answered by fcpd's document store; this session holds one document"))};
+  }
   return session_extension(*command, options);
 }
 

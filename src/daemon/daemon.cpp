@@ -70,6 +70,8 @@ class Daemon {
     options.limits.max_call_duration = std::chrono::seconds(config.max_call_seconds);
     options.max_named_sessions = config.max_named_sessions;
     options.conformance_fixtures = config.conformance_fixtures;
+    // doc:dw-… for draw.io; midi and lofi use their names' first letters (doc:mi-…, doc:lo-…).
+    options.handle_prefixes = {{"drawio", "dw"}};
     // Tool calls run on the event loop's threads (see EventLoop: a long call hands the I/O on).
     server_ = std::make_unique<mcp::Server>(io_.get_executor(), hosted, roots_, options);
   }

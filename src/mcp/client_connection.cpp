@@ -275,12 +275,22 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
     if (text != "fcp://" + std::string(domain->name()) + "/session") continue;
     auto session = session_;
     session->submit([session, domain, reply, text](const ClientSession::Done& done) {
-      auto content = session->session(*domain).resource_text();
-      reply->result(json::object{
-          {"contents",
-           json::array{json::object{
-               {"uri", text}, {"mimeType", "text/plain"}, {"text", to_valid_utf8(content)}}}}});
-      done();
+      const auto answer = [reply, text](const std::string& content) {
+        reply->result(json::object{
+            {"contents",
+             json::array{json::object{
+                 {"uri", text}, {"mimeType", "text/plain"}, {"text", to_valid_utf8(content)}}}}});
+      };
+      auto document = session->current(*domain);
+      if (!document || document->closed()) {
+        answer(session->empty_session(*domain).resource_text());
+        return done();
+      }
+      document->queue()->submit([document, answer, done](const ClientSession::Done& finished) {
+        answer(document->session().resource_text());
+        finished();
+        done();
+      });
     });
     return;
   }

@@ -75,9 +75,39 @@ class ClientConnection final : public Connection,
   void on_tools_call(const jsonrpc::Incoming& message, const Reply& reply);
   void on_resources_read(const boost::json::object& params, const Reply& reply);
   void on_prompts_get(const boost::json::object& params, const Reply& reply);
-  void run_tool(const Tool& tool, const ToolArguments& arguments,
-                const boost::json::value& progress_token, const Reply& reply,
-                const std::shared_ptr<InFlight>& flight, const ClientSession::Done& done);
+  // Where one tool call runs: a stored document on its queue, or the client's empty session.
+  struct CallTarget {
+    core::Session* session = nullptr;
+    std::shared_ptr<SerialQueue> queue;
+    std::shared_ptr<StoredDocument> document;  // null: the empty session
+    // On `queue` once the reply is final (before it is sent): what the store does about it.
+    std::function<void(core::ToolReply&)> settle;
+  };
+  struct ToolCall {
+    const Tool* tool;
+    ToolArguments arguments;
+    boost::json::value progress_token;
+    Reply reply;
+    std::shared_ptr<InFlight> flight;
+  };
+  // On the client session's queue: picks the document (doc argument, close HANDLE, or the
+  // current one), answers list, starts new/open in a new document, and runs the call there.
+  void route_tool(const std::shared_ptr<ToolCall>& call, const ClientSession::Done& done);
+  void start_document(const std::shared_ptr<ToolCall>& call,
+                      const std::shared_ptr<StoredDocument>& previous, bool discard,
+                      const ClientSession::Done& done);
+  void run_on_document(const std::shared_ptr<ToolCall>& call,
+                       const std::shared_ptr<StoredDocument>& document, bool closing,
+                       const ClientSession::Done& done);
+  // After new/open succeeded in `document`: the store takes it, it becomes current, and the
+  // reply names its handle and what became of the previous document.
+  void register_document(const std::shared_ptr<StoredDocument>& document,
+                         const std::shared_ptr<StoredDocument>& previous, bool discard,
+                         core::ToolReply& reply);
+  void answer_list(const ToolCall& call);
+  void refuse(const ToolCall& call, const core::Error& error);
+  void run_tool(const ToolCall& call, const CallTarget& target, const ClientSession::Done& done);
+  void complete(const ToolCall& call, const CallTarget& target, core::ToolReply result);
   void finish_tool(const Tool& tool, const core::ToolReply& result, const Reply& reply,
                    const std::shared_ptr<InFlight>& flight);
 

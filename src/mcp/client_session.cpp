@@ -1,51 +1,38 @@
 #include "mcp/client_session.hpp"
 
-#include <boost/asio/post.hpp>
-
-#include "core/thread_hooks.hpp"
-
 namespace fcp::mcp {
 
 ClientSession::ClientSession(const boost::asio::any_io_executor& calls,
                              const std::vector<const core::Domain*>& domains,
                              const core::PathPolicy& paths, core::SessionLimits limits,
-                             std::string name)
-    : strand_(boost::asio::make_strand(calls)), name_(std::move(name)) {
+                             std::string name, std::string principal)
+    : queue_(std::make_shared<SerialQueue>(calls)),
+      name_(std::move(name)),
+      principal_(std::move(principal)) {
   for (const auto* domain : domains) {
-    sessions_.emplace(domain, std::make_unique<core::Session>(*domain, paths, limits));
+    empty_.emplace(domain, std::make_unique<core::Session>(*domain, paths, limits));
   }
 }
 
-void ClientSession::submit(Task task) {
-  boost::asio::post(strand_, [self = shared_from_this(), task = std::move(task)]() mutable {
-    self->queue_.push_back(std::move(task));
-    if (!self->busy_) self->run_next();
-  });
+core::Session& ClientSession::empty_session(const core::Domain& domain) {
+  return *empty_.at(&domain);
 }
 
-void ClientSession::post(std::function<void()> work) {
-  boost::asio::post(strand_, std::move(work));
+std::shared_ptr<StoredDocument> ClientSession::current(const core::Domain& domain) const {
+  std::lock_guard lock(mutex_);
+  auto it = current_.find(&domain);
+  return it != current_.end() ? it->second : nullptr;
 }
 
-void ClientSession::run_next() {
-  if (queue_.empty()) {
-    busy_ = false;
-    return;
-  }
-  busy_ = true;
-  Task task = std::move(queue_.front());
-  queue_.pop_front();
-  // `done` may be called from any thread, at most once; it resumes the queue on the strand.
-  auto finished = std::make_shared<std::atomic<bool>>(false);
-  const core::TaskScope scope;  // lets the daemon's event loop hand its I/O over if this runs long
-  task([self = shared_from_this(), finished] {
-    if (finished->exchange(true)) return;
-    boost::asio::post(self->strand_, [self] { self->run_next(); });
-  });
+void ClientSession::set_current(const std::shared_ptr<StoredDocument>& document) {
+  std::lock_guard lock(mutex_);
+  current_[&document->domain()] = document;
 }
 
-core::Session& ClientSession::session(const core::Domain& domain) {
-  return *sessions_.at(&domain);
+void ClientSession::forget(const StoredDocument& document) {
+  std::lock_guard lock(mutex_);
+  auto it = current_.find(&document.domain());
+  if (it != current_.end() && it->second.get() == &document) current_.erase(it);
 }
 
 core::Result<std::shared_ptr<ClientSession>> SessionRegistry::attach(

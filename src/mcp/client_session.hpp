@@ -1,11 +1,9 @@
-// The documents of one MCP client: a core::Session per domain, run one call at a time on a
-// strand of the calls executor (the daemon's event loop); and the registry of named sessions that
-// outlive connections.
+// One MCP client's view of the daemon's documents: which document is current per domain (the
+// one a call without `doc` works on), and the queue that keeps the client's calls in order.
+// The documents themselves live in the DocumentStore; `new`/`open` put them there.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
-#include <boost/asio/strand.hpp>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -15,38 +13,51 @@
 
 #include "core/result.hpp"
 #include "core/session.hpp"
+#include "mcp/document_store.hpp"
+#include "mcp/serial_queue.hpp"
 
 namespace fcp::mcp {
 
-// Thread: submit() from any thread; tasks run on the strand, one at a time, in order. A task
-// may finish asynchronously (awaiting external effects): the next task starts only after it
-// calls its `done`. Owned by shared_ptr: the connection, named-session registry and queued
-// tasks keep it alive.
+// Thread: submit()/post() from any thread; current()/set_current()/forget() are thread-safe;
+// empty_session() only from a task of the queue. Owned by shared_ptr: the connection,
+// named-session registry and queued tasks keep it alive.
 class ClientSession : public std::enable_shared_from_this<ClientSession> {
  public:
-  using Done = std::function<void()>;
-  using Task = std::function<void(Done)>;
+  using Done = SerialQueue::Done;
+  using Task = SerialQueue::Task;
 
   ClientSession(const boost::asio::any_io_executor& calls,
                 const std::vector<const core::Domain*>& domains, const core::PathPolicy& paths,
-                core::SessionLimits limits, std::string name);
+                core::SessionLimits limits, std::string name,
+                std::string principal = std::string(kLocalPrincipal));
 
-  void submit(Task task);
-  // Posts plain work to the strand (no queueing behind a pending task); for completions.
-  void post(std::function<void()> work);
+  // The client's calls, in order: a call on a document runs on that document's queue and
+  // finishes its task here only then.
+  void submit(Task task) { queue_->submit(std::move(task)); }
+  void post(std::function<void()> work) { queue_->post(std::move(work)); }
+  const std::shared_ptr<SerialQueue>& queue() const { return queue_; }
 
-  // Strand only.
-  core::Session& session(const core::Domain& domain);
+  // A session without a document: answers calls made before new/open ("no document: …") and
+  // help. Queue only.
+  core::Session& empty_session(const core::Domain& domain);
+
+  // The document this client made or opened last in `domain` (null: none). It may have been
+  // closed since by another connection (StoredDocument::closed()).
+  std::shared_ptr<StoredDocument> current(const core::Domain& domain) const;
+  void set_current(const std::shared_ptr<StoredDocument>& document);
+  // Drops `document` if it is current.
+  void forget(const StoredDocument& document);
+
   const std::string& name() const { return name_; }  // empty for an anonymous session
+  const std::string& principal() const { return principal_; }
 
  private:
-  void run_next();
-
-  boost::asio::strand<boost::asio::any_io_executor> strand_;
-  std::deque<Task> queue_;
-  bool busy_ = false;
-  std::map<const core::Domain*, std::unique_ptr<core::Session>> sessions_;
+  std::shared_ptr<SerialQueue> queue_;
+  std::map<const core::Domain*, std::unique_ptr<core::Session>> empty_;
+  mutable std::mutex mutex_;  // guards current_
+  std::map<const core::Domain*, std::shared_ptr<StoredDocument>> current_;
   std::string name_;
+  std::string principal_;
 };
 
 // The connection attached to a named session.

@@ -10,9 +10,11 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
       domains_(std::move(domains)),
       paths_(paths),
       options_(std::move(options)),
-      registry_(options_.max_named_sessions) {
+      registry_(options_.max_named_sessions),
+      documents_(calls_, paths_, options_.limits, options_.max_documents,
+                 options_.handle_prefixes) {
   for (const auto* domain : domains_) {
-    for (auto& tool : make_tools(*domain))
+    for (auto& tool : make_tools(*domain, documents_.prefix(*domain)))
       tools_.push_back(std::move(tool));
   }
   if (options_.conformance_fixtures) tools_.push_back(make_conformance_error_tool());

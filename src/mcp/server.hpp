@@ -4,6 +4,7 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/json.hpp>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "core/session.hpp"
 #include "mcp/client_session.hpp"
 #include "mcp/connection.hpp"
+#include "mcp/document_store.hpp"
 #include "mcp/tool_set.hpp"
 
 namespace fcp::mcp {
@@ -21,6 +23,11 @@ struct ServerOptions {
   std::string version = "0.1.0";
   core::SessionLimits limits;
   std::size_t max_named_sessions = 64;
+  // Open documents per principal (each holds its model in memory until it is closed).
+  std::size_t max_documents = 256;
+  // Two letters per domain name for its document handles (drawio → doc:dw-…); a domain not
+  // listed uses the first two letters of its name.
+  std::map<std::string, std::string, std::less<>> handle_prefixes;
   // Adds the MCP conformance suite's fixture tool `test_error_handling` (for its
   // tools-call-error scenario); off in normal use so tools/list shows only domain tools.
   bool conformance_fixtures = false;
@@ -29,9 +36,10 @@ struct ServerOptions {
   std::chrono::milliseconds http_takeover_idle{15'000};
 };
 
-// Thread: immutable after construction except the session registry (thread-safe); shared by all
-// connections. Tool calls run on `calls` (the daemon passes its event loop's io_context), one
-// strand per client session.
+// Thread: immutable after construction except the session registry and the document store
+// (both thread-safe); shared by all connections. Tool calls run on `calls` (the daemon passes
+// its event loop's io_context): one strand per client session keeps a client's calls in order,
+// one per document runs its calls one at a time whichever client sends them.
 class Server final : public ConnectionFactory {
  public:
   Server(boost::asio::any_io_executor calls, std::vector<const core::Domain*> domains,
@@ -48,6 +56,7 @@ class Server final : public ConnectionFactory {
 
   std::shared_ptr<ClientSession> make_session(const std::string& name) const;
   SessionRegistry& registry() { return registry_; }
+  DocumentStore& documents() { return documents_; }
 
  private:
   boost::asio::any_io_executor calls_;
@@ -56,6 +65,7 @@ class Server final : public ConnectionFactory {
   ServerOptions options_;
   std::vector<Tool> tools_;
   SessionRegistry registry_;
+  DocumentStore documents_;
 };
 
 }  // namespace fcp::mcp

@@ -174,42 +174,40 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
   // A client that leaves mid-call (an HTTP POST whose socket closed) cancels it like
   // notifications/cancelled: the batch stops at its next op and is rolled back.
   reply->when_gone([flight] { flight->cancelled = true; });
-  auto self = shared_from_this();
-  session_->submit([self, tool, args = std::move(*checked), token, reply,
-                    flight](const ClientSession::Done& done) mutable {
-    self->run_tool(*tool, args, token, reply, flight, done);
+  auto call = std::make_shared<ToolCall>(ToolCall{tool, std::move(*checked), token, reply, flight});
+  session_->submit([self = shared_from_this(), call](const ClientSession::Done& done) {
+    self->route_tool(call, done);
   });
 }
 
-void ClientConnection::run_tool(const Tool& tool, const ToolArguments& arguments,
-                                const json::value& progress_token, const Reply& reply,
-                                const std::shared_ptr<InFlight>& flight,
+void ClientConnection::run_tool(const ToolCall& call, const CallTarget& target,
                                 const ClientSession::Done& done) {
-  if (flight->cancelled) {
-    untrack(reply->id());
-    reply->none();
+  const Tool& tool = *call.tool;
+  if (call.flight->cancelled) {
+    untrack(call.reply->id());
+    call.reply->none();
     return done();
   }
   const auto started = std::chrono::steady_clock::now();
-  core::Session& session = session_->session(*tool.domain);
-  const auto progress = make_progress(progress_token, reply);
-  core::CallOptions options{ops_progress(progress), &flight->cancelled};
+  core::Session& session = *target.session;
+  const auto progress = make_progress(call.progress_token, call.reply);
+  core::CallOptions options{ops_progress(progress), &call.flight->cancelled};
   try {
-    auto result = dispatch(tool, arguments, session, options);
+    auto result = dispatch(tool, call.arguments, session, options);
     if (!result.pending) {
       if (logs(kDebug)) {
         const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
             std::chrono::steady_clock::now() - started);
-        log(reply, kDebug, tool.name + " took " + std::to_string(elapsed.count()) + " µs");
+        log(call.reply, kDebug, tool.name + " took " + std::to_string(elapsed.count()) + " µs");
       }
-      finish_tool(tool, result.reply, reply, flight);
+      complete(call, target, std::move(result.reply));
       return done();
     }
     auto change = std::make_shared<core::PendingChange>(std::move(*result.pending));
     core::EffectExecutor* executor = session.effect_executor();
     if (executor == nullptr) {
-      finish_tool(tool, session.fail(std::move(*change), core::make_error("no external system")),
-                  reply, flight);
+      complete(call, target,
+               session.fail(std::move(*change), core::make_error("no external system")));
       return done();
     }
     auto effects = change->effects;
@@ -219,31 +217,40 @@ void ClientConnection::run_tool(const Tool& tool, const ToolArguments& arguments
         // Moves everything it holds into the posted work: the executor's thread may destroy this
         // callback after the daemon (or a test) has torn the connection down, so it must not
         // hold the last reference to the connection.
-        [self, &tool, &session, change, reply = reply, flight = flight, done = done,
+        [self, call = call, target = target, change, done = done,
          progress = progress](const core::Result<void>& delivered) mutable {
           progress.reset();
-          auto* strand = self->session_.get();
-          strand->post([self = std::move(self), &tool, &session, change = std::move(change),
-                        reply = std::move(reply), flight = std::move(flight),
-                        done = std::move(done), delivered] {
-            auto outcome = delivered ? session.confirm(std::move(*change))
-                                     : session.fail(std::move(*change), delivered.error());
-            self->finish_tool(tool, outcome, reply, flight);
+          auto queue = target.queue;
+          queue->post([self = std::move(self), call = std::move(call), target = std::move(target),
+                       change = std::move(change), done = std::move(done), delivered] {
+            auto outcome = delivered ? target.session->confirm(std::move(*change))
+                                     : target.session->fail(std::move(*change), delivered.error());
+            self->complete(call, target, std::move(outcome));
             done();
           });
         });
   } catch (const std::exception& e) {
     spdlog::error("bug: {} raised an exception: {}", tool.name, e.what());
-    log(reply, kError, tool.name + ": internal error: " + e.what());
-    finish_tool(tool,
-                core::ToolReply{"! internal error in " + tool.name + ": " + e.what() +
-                                    " (this is a bug in fcpd; the document was left as it was "
-                                    "before the call)",
-                                true,
-                                {}},
-                reply, flight);
+    log(call.reply, kError, tool.name + ": internal error: " + e.what());
+    complete(call, target,
+             core::ToolReply{"! internal error in " + tool.name + ": " + e.what() +
+                                 " (this is a bug in fcpd; the document was left as it was "
+                                 "before the call)",
+                             true,
+                             {}});
     done();
   }
+}
+
+void ClientConnection::complete(const ToolCall& call, const CallTarget& target,
+                                core::ToolReply result) {
+  if (target.settle) target.settle(result);
+  // After settle: a closed document keeps what list last showed, for "was closed" errors.
+  if (target.document && !target.document->closed()) {
+    const auto kind = call.tool->kind;
+    target.document->refresh(kind == ToolKind::ops || kind == ToolKind::session);
+  }
+  finish_tool(*call.tool, result, call.reply, call.flight);
 }
 
 void ClientConnection::finish_tool(const Tool& tool, const core::ToolReply& result,

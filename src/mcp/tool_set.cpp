@@ -11,7 +11,22 @@ json::object string_property(std::string_view description) {
   return json::object{{"type", "string"}, {"description", description}};
 }
 
-json::object schema_for(ToolKind kind, const std::string& domain) {
+// The optional `doc` argument every tool of a domain takes. The 2026-07-28 revision's
+// x-mcp-header annotation lets a client mirror it into an `Mcp-Param-Doc` HTTP header, so a
+// gateway can route a call to the daemon holding the document without parsing the body.
+json::object doc_property(ToolKind kind, const std::string& domain, std::string_view prefix) {
+  std::string description = "The handle of the document to work on (doc:" + std::string(prefix) +
+                            "-…, as " + domain +
+                            "_session new and open answer). Optional: "
+                            "without it the call uses this session's current document. Pass it "
+                            "on every call when your client opens a new MCP session per call.";
+  if (kind == ToolKind::session) {
+    description += " With new or open it names the document that stops being current.";
+  }
+  return json::object{{"type", "string"}, {"description", description}, {"x-mcp-header", "Doc"}};
+}
+
+json::object schema_for(ToolKind kind, const std::string& domain, std::string_view handle_prefix) {
   json::object properties;
   json::array required;
   switch (kind) {
@@ -29,26 +44,30 @@ json::object schema_for(ToolKind kind, const std::string& domain) {
     case ToolKind::session:
       properties["action"] = string_property(
           "A session action: 'new \"Title\"', 'open PATH', 'save', 'save as:PATH', "
-          "'checkpoint NAME', 'undo', 'undo N', 'undo to:NAME', 'redo', 'close' (" +
+          "'checkpoint NAME', 'undo', 'undo N', 'undo to:NAME', 'redo', 'close', 'close HANDLE', "
+          "'list' (" +
           domain + ")");
       required.emplace_back("action");
       break;
     case ToolKind::help:
-    case ToolKind::fixture_error:
       break;
+    case ToolKind::fixture_error:
+      return json::object{{"type", "object"}, {"properties", std::move(properties)}};
   }
+  properties["doc"] = doc_property(kind, domain, handle_prefix);
   json::object schema{{"type", "object"}, {"properties", std::move(properties)}};
   if (!required.empty()) schema["required"] = std::move(required);
   return schema;
 }
 
-std::string description_for(ToolKind kind, const core::Domain& domain) {
+std::string description_for(ToolKind kind, const core::Domain& domain, std::string_view prefix) {
   const std::string name(domain.name());
   const std::string what(domain.display_name());
   switch (kind) {
     case ToolKind::ops:
       return "Edit the open " + what + " document with op strings (one atomic batch per call). " +
-             "Start with " + name + "_session 'new \"Title\"' or 'open PATH'.\n\n" +
+             "Start with " + name + "_session 'new \"Title\"' or 'open PATH'; pass the handle " +
+             "they answer as `doc` to reach the document from any session.\n\n" +
              core::render_reference_card(domain, nullptr);
     case ToolKind::query: {
       // The domain's own queries, then the engine's: exactly what this tool answers.
@@ -65,8 +84,9 @@ std::string description_for(ToolKind kind, const core::Domain& domain) {
       for (const auto& spec : domain.session_extensions())
         extensions += ", " + spec.syntax();
       return "Lifecycle of the " + what +
-             " document: new, open, save [as:PATH], checkpoint, "
-             "undo [N] / undo to:NAME, redo [N], close" +
+             " document: new, open (both answer with a handle doc:" + std::string(prefix) +
+             "-… that any session can pass as `doc`), save [as:PATH], checkpoint, undo [N] / undo "
+             "to:NAME, redo [N], close [HANDLE], list (the open documents)" +
              extensions + " (see " + name + "_help).";
     }
     case ToolKind::fixture_error:
@@ -101,7 +121,7 @@ core::Error argument_error(const Tool& tool, const std::string& message) {
 
 }  // namespace
 
-std::vector<Tool> make_tools(const core::Domain& domain) {
+std::vector<Tool> make_tools(const core::Domain& domain, std::string_view handle_prefix) {
   const std::string name(domain.name());
   std::vector<Tool> tools;
   const std::pair<ToolKind, std::string> kinds[] = {{ToolKind::ops, name},
@@ -109,14 +129,21 @@ std::vector<Tool> make_tools(const core::Domain& domain) {
                                                     {ToolKind::session, name + "_session"},
                                                     {ToolKind::help, name + "_help"}};
   for (const auto& [kind, tool_name] : kinds) {
-    tools.push_back(
-        Tool{tool_name, kind, &domain, description_for(kind, domain), schema_for(kind, name)});
+    tools.push_back(Tool{tool_name, kind, &domain, description_for(kind, domain, handle_prefix),
+                         schema_for(kind, name, handle_prefix)});
   }
   return tools;
 }
 
 core::Result<ToolArguments> read_arguments(const Tool& tool, const json::object& arguments) {
   ToolArguments out;
+  if (const auto* doc = arguments.if_contains("doc");
+      doc != nullptr && !doc->is_null() && tool.kind != ToolKind::fixture_error) {
+    if (!doc->is_string()) {
+      return argument_error(tool, "\"doc\" must be a document handle string (doc:…)");
+    }
+    out.doc = std::string(doc->as_string());
+  }
   switch (tool.kind) {
     case ToolKind::ops: {
       const auto* ops = arguments.if_contains("ops");

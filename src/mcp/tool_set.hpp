@@ -2,6 +2,7 @@
 #pragma once
 
 #include <boost/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,15 +24,17 @@ struct Tool {
 };
 
 // The domain's four tools; the mutation tool's description embeds the reference card.
-std::vector<Tool> make_tools(const core::Domain& domain);
+// `handle_prefix`: the two letters of the domain's document handles (doc:dw-…).
+std::vector<Tool> make_tools(const core::Domain& domain, std::string_view handle_prefix);
 
 // The conformance suite's fixture tool that always answers with isError.
 Tool make_conformance_error_tool();
 
 // The checked arguments of one call.
 struct ToolArguments {
-  std::vector<std::string> ops;  // ToolKind::ops
-  std::string text;              // q or action
+  std::vector<std::string> ops;    // ToolKind::ops
+  std::string text;                // q or action
+  std::optional<std::string> doc;  // the document handle, when given
 };
 
 // Checks `arguments` against the tool's schema; errors are reported as isError results.

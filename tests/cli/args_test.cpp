@@ -22,14 +22,31 @@ TEST(ArgsTest, DefaultsWithoutOptions) {
 }
 
 TEST(ArgsTest, GlobalOptionsBeforeTheCommand) {
-  auto invocation =
-      parse({"--connect", "tcp://127.0.0.1:7000", "--session", "work", "--json", "--fcpd",
-             "/opt/fcpd", "--fcpd-arg", "--root", "--fcpd-arg=/tmp", "--timeout", "2.5",
-             "--save-images", "out", "-v", "drawio", "add svc A", "--json"});
+  auto invocation = parse({"--connect",
+                           "tcp://127.0.0.1:7000",
+                           "--session",
+                           "work",
+                           "--doc",
+                           "doc:dw-0123456789abcdef0123456789abcdef",
+                           "--json",
+                           "--fcpd",
+                           "/opt/fcpd",
+                           "--fcpd-arg",
+                           "--root",
+                           "--fcpd-arg=/tmp",
+                           "--timeout",
+                           "2.5",
+                           "--save-images",
+                           "out",
+                           "-v",
+                           "drawio",
+                           "add svc A",
+                           "--json"});
   const auto& options = invocation.options;
   ASSERT_TRUE(options.connect);
   EXPECT_EQ(options.connect->port, 7000);
   EXPECT_EQ(options.session, "work");
+  EXPECT_EQ(options.doc, "doc:dw-0123456789abcdef0123456789abcdef");
   EXPECT_TRUE(options.json);
   EXPECT_TRUE(options.verbose);
   EXPECT_EQ(options.fcpd_path, "/opt/fcpd");
@@ -89,6 +106,7 @@ INSTANTIATE_TEST_SUITE_P(
                     BadArgs{{"--timeout", "abc", "tools"}, "--timeout"},
                     BadArgs{{"--timeout", "5s", "tools"}, "--timeout"},
                     BadArgs{{"--session", "", "tools"}, "--session"},
+                    BadArgs{{"--doc", "", "tools"}, "--doc needs a document HANDLE"},
                     BadArgs{{"call"}, "fcp call TOOL"},
                     BadArgs{{"call", "drawio", "{not json"}, "not valid JSON"},
                     BadArgs{{"call", "drawio", "[1,2]"}, "must be a JSON object"},
@@ -99,8 +117,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(ArgsTest, UsageTextNamesEveryOption) {
   std::string usage(usage_text());
   for (const char* option :
-       {"--connect", "--session", "--json", "--fcpd ", "--fcpd-arg", "--timeout", "--save-media",
-        "--save-images", "--verbose", "--help", "--version"}) {
+       {"--connect", "--session", "--doc", "--json", "--fcpd ", "--fcpd-arg", "--timeout",
+        "--save-media", "--save-images", "--verbose", "--help", "--version"}) {
     EXPECT_NE(usage.find(option), std::string::npos) << option;
   }
   EXPECT_NE(std::string(usage_synopsis()).find("usage: fcp"), std::string::npos);

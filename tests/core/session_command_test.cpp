@@ -31,7 +31,8 @@ TEST(SessionCommand, BuiltinCommands) {
   std::vector<std::string> names;
   for (std::string_view name : builtin_session_commands())
     names.emplace_back(name);
-  EXPECT_THAT(names, ElementsAre("new", "open", "save", "checkpoint", "undo", "redo", "close"));
+  EXPECT_THAT(names,
+              ElementsAre("new", "open", "save", "checkpoint", "undo", "redo", "close", "list"));
 }
 
 TEST(SessionCommand, New) {
@@ -118,13 +119,22 @@ TEST(SessionCommand, UnknownCommandNamesTheKnownOnesAndSuggests) {
   Error typo = error_of("opne x.drawio");
   EXPECT_EQ(typo.message,
             "unknown session command \"opne\"; known commands: new, open, save, checkpoint, "
-            "undo, redo, close");
+            "undo, redo, close, list");
   ASSERT_FALSE(typo.hints.empty());
   EXPECT_EQ(typo.hints.front(), "open");
   EXPECT_EQ(error_of("UNDOO").hints.front(), "undo");
   // Nothing is close: the single nearest command is still suggested.
   EXPECT_THAT(error_of("frobnicate").hints, ElementsAre("save"));  // first of the nearest (8)
   EXPECT_EQ(error_of("xyzzy").hints.size(), 1u);
+}
+
+TEST(SessionCommand, CloseAndListNameDocumentsByHandle) {
+  const std::string handle = "doc:dw-0123456789abcdef0123456789abcdef";
+  // Unquoted, the handle reads as the key doc; quoted, it is a positional: both name it.
+  EXPECT_EQ(*parse("close " + handle + " discard:true").arg("doc"), handle);
+  EXPECT_EQ(*parse("close \"" + handle + "\"").arg("doc"), handle);
+  EXPECT_EQ(parse("close").arg("doc"), nullptr);
+  EXPECT_EQ(parse("list").command, "list");
 }
 
 TEST(SessionCommand, EmptyActionIsAnError) {
@@ -150,7 +160,7 @@ TEST(SessionCommand, DomainExtensions) {
 
   Error typo = error_of("exprot png", extensions);
   EXPECT_THAT(typo.message, HasSubstr("known commands: new, open, save, checkpoint, undo, redo, "
-                                      "close, export, load-soundfont"));
+                                      "close, list, export, load-soundfont"));
   EXPECT_EQ(typo.hints.front(), "export");
   EXPECT_FALSE(parse_session_command("export png").has_value());  // not without the extension
 }

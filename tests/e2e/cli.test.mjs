@@ -63,7 +63,7 @@ describe('fcp CLI over TCP', { timeout: 90_000 }, () => {
     const s = sessionName('shortcuts');
     const created = await fcp(['--session', s, 'deck_session', 'new "CLI"']);
     assert.equal(created.code, 0, created.stderr);
-    assert.equal(created.stdout.trim(), '+ new deck document "CLI"\n[0c 0l]');
+    assert.match(created.stdout.trim(), /^\+ new deck document "CLI"\n  handle: doc:de-[0-9a-f]{32} \(pass it as doc to work on this document from any session\)\n\[0c 0l\]$/);
 
     const batch = await fcp(['--session', s, 'deck', 'add A color:red', 'add B', 'link A -> B']);
     assert.equal(batch.code, 0, batch.stderr);

@@ -163,7 +163,7 @@ describe('drawio over stdio with the official SDK client (real fcpd)', { timeout
     assert.deepEqual(byName.drawio_query.inputSchema.required, ['q']);
     assert.equal(byName.drawio_session.inputSchema.properties.action.type, 'string');
     assert.deepEqual(byName.drawio_session.inputSchema.required, ['action']);
-    assert.deepEqual(Object.keys(byName.drawio_help.inputSchema.properties ?? {}), []);
+    assert.deepEqual(Object.keys(byName.drawio_help.inputSchema.properties ?? {}), ['doc']);
     // The mutation tool's description embeds the reference card.
     assert.match(byName.drawio.description, /NODE TYPES/);
     assert.match(byName.drawio.description, /add \[TYPE\] LABEL \[theme:T\]/);

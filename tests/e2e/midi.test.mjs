@@ -300,7 +300,7 @@ describe('midi over stdio with the official SDK client (real fcpd)', { timeout: 
     assert.deepEqual(byName.midi_query.inputSchema.required, ['q']);
     assert.equal(byName.midi_session.inputSchema.properties.action.type, 'string');
     assert.deepEqual(byName.midi_session.inputSchema.required, ['action']);
-    assert.deepEqual(Object.keys(byName.midi_help.inputSchema.properties ?? {}), []);
+    assert.deepEqual(Object.keys(byName.midi_help.inputSchema.properties ?? {}), ['doc']);
     // The mutation tool's description embeds the reference card.
     const card = byName.midi.description;
     assert.match(card, /# midi — FCP reference card/);

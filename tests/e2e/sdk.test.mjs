@@ -114,7 +114,8 @@ for (const [kind, connect] of Object.entries(transports)) {
       assert.deepEqual(byName.deck_query.inputSchema.required, ['q']);
       assert.equal(byName.deck_session.inputSchema.properties.action.type, 'string');
       assert.deepEqual(byName.deck_session.inputSchema.required, ['action']);
-      assert.deepEqual(Object.keys(byName.deck_help.inputSchema.properties ?? {}), []);
+      assert.deepEqual(Object.keys(byName.deck_help.inputSchema.properties ?? {}), ['doc']);
+      for (const tool of tools) assert.equal(tool.inputSchema.properties.doc['x-mcp-header'], 'Doc', tool.name);
       // The mutation tool's description embeds the reference card.
       assert.match(byName.deck.description, /add NAME \[color:C\] \[count:N\]/);
       assert.match(byName.deck.description, /link A -> B/);

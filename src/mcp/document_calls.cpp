@@ -1,0 +1,238 @@
+// Which document a tools/call works on: the `doc` argument, `close HANDLE`, or the client's
+// current document; the session actions the document store answers (list, new, open, close).
+#include <chrono>
+
+#include "core/resolve.hpp"
+#include "core/response.hpp"
+#include "core/session_command.hpp"
+#include "mcp/client_connection.hpp"
+#include "mcp/server.hpp"
+
+namespace fcp::mcp {
+namespace {
+
+// A boolean key the command sets to true (discard:true), as the engine reads it.
+bool says_true(const core::SessionCommand& command, std::string_view key) {
+  const auto* value = command.param(key);
+  if (value == nullptr) return false;
+  const std::string word = core::to_lower(*value);
+  return word == "true" || word == "yes" || word == "on" || word == "1";
+}
+
+std::optional<core::SessionCommand> session_command(const Tool& tool,
+                                                    const ToolArguments& arguments) {
+  if (tool.kind != ToolKind::session) return std::nullopt;
+  std::vector<std::string> extensions;
+  for (const auto& spec : tool.domain->session_extensions())
+    extensions.push_back(spec.name);
+  auto command = core::parse_session_command(arguments.text, extensions);
+  // A malformed action is answered by the engine, as before handles.
+  if (!command) return std::nullopt;
+  return std::move(*command);
+}
+
+// "3 s ago", "2 min ago", "1 h ago"
+std::string age(StoredDocument::Clock::time_point when) {
+  const auto seconds =
+      std::chrono::duration_cast<std::chrono::seconds>(StoredDocument::Clock::now() - when).count();
+  if (seconds < 120) return std::to_string(seconds) + " s ago";
+  if (seconds < 7200) return std::to_string(seconds / 60) + " min ago";
+  return std::to_string(seconds / 3600) + " h ago";
+}
+
+// The reply's first line, then `line`, then the rest.
+void insert_second(core::ToolReply& reply, const std::string& line) {
+  const auto end = reply.text.find('\n');
+  if (end == std::string::npos) {
+    reply.text += "\n" + line;
+  } else {
+    reply.text.insert(end + 1, line + "\n");
+  }
+}
+
+}  // namespace
+
+void ClientConnection::refuse(const ToolCall& call, const core::Error& error) {
+  core::ReplyText text;
+  text.add_error(error);
+  finish_tool(*call.tool, core::ToolReply{text.str(), true, {}}, call.reply, call.flight);
+}
+
+void ClientConnection::route_tool(const std::shared_ptr<ToolCall>& call,
+                                  const ClientSession::Done& done) {
+  const core::Domain& domain = *call->tool->domain;
+  auto& store = server_.documents();
+  const auto command = session_command(*call->tool, call->arguments);
+  const std::string word = command ? command->command : std::string();
+  std::shared_ptr<StoredDocument> named;
+  if (call->arguments.doc) {
+    auto found = store.find(*call->arguments.doc, session_->principal(), domain);
+    if (!found) {
+      refuse(*call, found.error());
+      return done();
+    }
+    named = *found;
+  }
+  if (word == "list") {
+    answer_list(*call);
+    return done();
+  }
+  if (word == "new" || word == "open") {
+    auto previous = named ? named : session_->current(domain);
+    if (previous && previous->closed()) previous = nullptr;
+    return start_document(call, previous, says_true(*command, "discard"), done);
+  }
+  if (word == "close" && command->arg("doc") != nullptr) {
+    auto found = store.find(*command->arg("doc"), session_->principal(), domain);
+    if (!found) {
+      refuse(*call, found.error());
+      return done();
+    }
+    if (named && named != *found) {
+      refuse(*call, core::make_error("close names " + (*found)->handle() + " but doc is " +
+                                         named->handle() + ": give one of them",
+                                     {"close " + (*found)->handle()}));
+      return done();
+    }
+    named = *found;
+  }
+  auto target = named ? named : session_->current(domain);
+  if (!target) {
+    // No document yet: the engine's empty session answers ("no document: …", help).
+    run_tool(*call, CallTarget{&session_->empty_session(domain), session_->queue(), nullptr, {}},
+             done);
+    return;
+  }
+  run_on_document(call, target, word == "close", done);
+}
+
+void ClientConnection::run_on_document(const std::shared_ptr<ToolCall>& call,
+                                       const std::shared_ptr<StoredDocument>& document,
+                                       bool closing, const ClientSession::Done& done) {
+  auto self = shared_from_this();
+  document->queue()->submit([self, call, document, closing,
+                             done](const ClientSession::Done& document_done) {
+    const auto both = [done, document_done] {
+      document_done();
+      done();
+    };
+    if (document->closed()) {
+      // Closed by another call since this one was routed: the store says so and how to go on.
+      self->session_->forget(*document);
+      auto found =
+          self->server_.documents().find(document->handle(), document->owner(), document->domain());
+      self->refuse(*call, found ? core::make_error("the document was closed") : found.error());
+      return both();
+    }
+    CallTarget target{&document->session(), document->queue(), document, {}};
+    if (closing) {
+      target.settle = [self, document](core::ToolReply& reply) {
+        if (reply.is_error) return;
+        self->server_.documents().remove(*document);
+        self->session_->forget(*document);
+        insert_second(reply, core::detail_line("the handle " + document->handle() + " ended"));
+      };
+    }
+    self->run_tool(*call, target, both);
+  });
+}
+
+void ClientConnection::start_document(const std::shared_ptr<ToolCall>& call,
+                                      const std::shared_ptr<StoredDocument>& previous, bool discard,
+                                      const ClientSession::Done& done) {
+  const core::Domain& domain = *call->tool->domain;
+  auto& store = server_.documents();
+  if (auto room = store.room_for_one_more(session_->principal(), domain); !room) {
+    refuse(*call, room.error());
+    return done();
+  }
+  auto document = store.make(domain, session_->principal());
+  auto self = shared_from_this();
+  document->queue()->submit(
+      [self, call, document, previous, discard, done](const ClientSession::Done& document_done) {
+        const auto both = [done, document_done] {
+          document_done();
+          done();
+        };
+        CallTarget target{&document->session(), document->queue(), document, {}};
+        target.settle = [self, document, previous, discard](core::ToolReply& reply) {
+          if (!reply.is_error) return self->register_document(document, previous, discard, reply);
+          // A failed new or open changed nothing: the reply ends with the digest of the document
+          // that stays current, as every reply about it does.
+          if (previous && !previous->summary().digest.empty()) {
+            reply.text += "\n" + previous->summary().digest;
+          }
+        };
+        self->run_tool(*call, target, both);
+      });
+}
+
+void ClientConnection::register_document(const std::shared_ptr<StoredDocument>& document,
+                                         const std::shared_ptr<StoredDocument>& previous,
+                                         bool discard, core::ToolReply& reply) {
+  auto& store = server_.documents();
+  const std::string name(document->domain().name());
+  std::string lines = core::detail_line("handle: " + document->handle() +
+                                        " (pass it as doc to work on this document from any "
+                                        "session)");
+  const auto describe = [](const StoredDocument& other) {
+    return other.handle() + " \"" + other.summary().title + "\"";
+  };
+  if (previous && discard) {
+    lines += "\n" + core::deleted("closed " + describe(*previous) +
+                                  (previous->summary().unsaved ? " and its unsaved changes" : ""));
+    store.remove(*previous);
+  }
+  auto room = store.room_for_one_more(document->owner(), document->domain());
+  if (room && *room) {
+    lines += "\n" + core::deleted("closed " + describe(**room) +
+                                  ", the least recently used document without unsaved changes, "
+                                  "to stay within " +
+                                  std::to_string(store.max_documents()) + " open documents");
+    store.remove(**room);
+  }
+  if (auto added = store.add(document); !added) {
+    core::ReplyText text;
+    text.add_error(added.error());
+    reply = core::ToolReply{text.str(), true, {}};
+    return;
+  }
+  session_->set_current(document);
+  if (previous && !previous->closed()) {
+    lines += "\n" + (previous->summary().unsaved
+                         ? core::warning_line(describe(*previous) +
+                                              " has unsaved changes and stays open (" + name +
+                                              "_session list names it)")
+                         : core::detail_line(describe(*previous) + " stays open"));
+  }
+  insert_second(reply, lines);
+}
+
+void ClientConnection::answer_list(const ToolCall& call) {
+  const core::Domain& domain = *call.tool->domain;
+  const auto command = session_command(*call.tool, call.arguments);
+  if (!command->params.empty() || !command->positionals.empty()) {
+    return refuse(call, core::make_error("list takes no arguments", {"list"}));
+  }
+  const auto documents = server_.documents().list(session_->principal(), domain);
+  const auto current = session_->current(domain);
+  core::ReplyText text;
+  const std::string name(domain.name());
+  if (documents.empty()) {
+    text.add(core::meta("no open " + name + " documents"));
+  } else {
+    text.add(core::meta(core::plural(documents.size(), "open " + name + " document")));
+  }
+  for (const auto& document : documents) {
+    const auto summary = document->summary();
+    std::string line = document->handle() + " \"" + summary.title + "\" file: " +
+                       (summary.file ? summary.file->string() : std::string("(not saved yet)")) +
+                       ", unsaved changes: " + (summary.unsaved ? "yes" : "no") + ", last use " +
+                       age(document->last_use());
+    if (document == current) line += " (current)";
+    text.add(core::detail_line(line));
+  }
+  finish_tool(*call.tool, core::ToolReply{text.str(), false, {}}, call.reply, call.flight);
+}
+
+}  // namespace fcp::mcp
