@@ -104,6 +104,9 @@ Session::Session(const Domain& domain, const PathPolicy& paths, SessionLimits li
     : domain_(domain), paths_(paths), limits_(limits), state_(domain.new_session_state()) {}
 
 Error Session::no_document_error() const {
+  if (no_document_hint_) {
+    if (auto hint = no_document_hint_()) return *hint;
+  }
   std::string name(domain_.name());
   return make_error("no document: use " + name + "_session 'new \"Title\"' or 'open PATH' first",
                     {name + "_session new \"Untitled\""});

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -103,6 +104,12 @@ class Session {
   std::optional<std::string> digest() const;
   EffectExecutor* effect_executor();
 
+  // Where documents also live outside this session (document handles): the error to give
+  // instead of the plain "no document" one, e.g. naming the caller's open documents and how to
+  // reach them; nullopt keeps the plain one.
+  using NoDocumentHint = std::function<std::optional<Error>()>;
+  void set_no_document_hint(NoDocumentHint hint) { no_document_hint_ = std::move(hint); }
+
  private:
   Error no_document_error() const;
   // The op parsed and checked against its verb's contract (keys, arrows, known verb).
@@ -160,6 +167,7 @@ class Session {
   const PathPolicy& paths_;
   SessionLimits limits_;
   std::unique_ptr<SessionState> state_;  // the domain's, for this session (may be null)
+  NoDocumentHint no_document_hint_;
   std::unique_ptr<Document> document_;
   EventLog log_;
   std::optional<std::filesystem::path> file_path_;

@@ -50,6 +50,25 @@ void insert_second(core::ToolReply& reply, const std::string& line) {
   }
 }
 
+// The "no document" error for a session without a current document when the principal has
+// documents open elsewhere: how to reach them (their handles), instead of "use new first".
+std::optional<core::Error> documents_elsewhere(const DocumentStore& store,
+                                               const std::string& principal,
+                                               const core::Domain& domain) {
+  const auto documents = store.list(principal, domain);
+  if (documents.empty()) return std::nullopt;
+  const std::string name(domain.name());
+  const auto& latest = *documents.front();
+  std::string message = "no document in this MCP session; " +
+                        core::plural(documents.size(), "open " + name + " document") +
+                        " of yours live outside it: pass a handle as the tool's doc argument (the "
+                        "latest: " +
+                        latest.handle() + " \"" + latest.summary().title + "\", used " +
+                        age(latest.last_use()) + ")";
+  return core::make_error(std::move(message),
+                          {name + "_session list", name + "_session new \"Untitled\""});
+}
+
 }  // namespace
 
 void ClientConnection::refuse(const ToolCall& call, const core::Error& error) {
@@ -98,9 +117,14 @@ void ClientConnection::route_tool(const std::shared_ptr<ToolCall>& call,
   }
   auto target = named ? named : session_->current(domain);
   if (!target) {
-    // No document yet: the engine's empty session answers ("no document: …", help).
-    run_tool(*call, CallTarget{&session_->empty_session(domain), session_->queue(), nullptr, {}},
-             done);
+    // No document yet: the engine's empty session answers ("no document: …", help), naming the
+    // caller's documents that live outside this session, for a client that opens a new MCP
+    // session per call.
+    auto& empty = session_->empty_session(domain);
+    empty.set_no_document_hint([&store, &domain, principal = session_->principal()] {
+      return documents_elsewhere(store, principal, domain);
+    });
+    run_tool(*call, CallTarget{&empty, session_->queue(), nullptr, {}}, done);
     return;
   }
   run_on_document(call, target, word == "close", done);

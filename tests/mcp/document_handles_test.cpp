@@ -62,10 +62,23 @@ TEST_F(DocumentHandlesTest, AHandleWorksFromEveryNewConnection) {
   EXPECT_NE(text_of(undone).find("undone"), std::string::npos) << text_of(undone);
   EXPECT_NE(text_of(call(*c, 4, "deck_help", {{"doc", handle}})).find("reference card"),
             std::string::npos);
-  // Without doc, a new session has no document, as before handles.
+  // Without doc, a new session has no document: the error names the caller's open one and how
+  // to reach it, instead of "use new first" (which would start another document).
   auto none = call(*c, 5, "deck_query", {{"q", "stats"}});
   EXPECT_TRUE(is_error(none));
-  EXPECT_NE(text_of(none).find("no document"), std::string::npos) << text_of(none);
+  const auto text = text_of(none);
+  EXPECT_NE(text.find("no document in this MCP session; 1 open deck document of yours"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("the latest: " + handle + " \"Board\""), std::string::npos) << text;
+  EXPECT_NE(text.find("try: deck_session list"), std::string::npos) << text;
+}
+
+TEST_F(DocumentHandlesTest, WithoutDocumentsTheNoDocumentErrorSaysStartOne) {
+  auto c = ready();
+  const auto text = text_of(call(*c, 2, "deck_query", {{"q", "stats"}}));
+  EXPECT_NE(text.find("! no document: use deck_session 'new \"Title\"'"), std::string::npos)
+      << text;
 }
 
 TEST_F(DocumentHandlesTest, UnknownMalformedAndForeignHandlesAreClearErrors) {
