@@ -111,6 +111,13 @@ std::size_t EventLog::undoable() const {
                     [](const Entry& entry) { return !entry.is_checkpoint(); }));
 }
 
+std::size_t EventLog::ops_before(std::size_t position) const {
+  const auto end =
+      entries_.begin() + static_cast<std::ptrdiff_t>(std::min(position, entries_.size()));
+  return static_cast<std::size_t>(std::count_if(
+      entries_.begin(), end, [](const Entry& entry) { return !entry.is_checkpoint(); }));
+}
+
 std::size_t EventLog::redoable() const {
   return static_cast<std::size_t>(
       std::count_if(entries_.begin() + static_cast<std::ptrdiff_t>(cursor_), entries_.end(),

@@ -57,6 +57,8 @@ class EventLog {
   std::size_t cursor() const { return cursor_; }
   std::size_t length() const { return entries_.size(); }
   std::size_t undoable() const;  // real entries before the cursor (O(n))
+  // Real entries (not checkpoints) before `position`, a checkpoint's place in the log (O(n)).
+  std::size_t ops_before(std::size_t position) const;
   std::size_t redoable() const;  // real entries at or after the cursor
   const std::map<std::string, std::size_t>& checkpoints() const { return checkpoints_; }
   const std::vector<Entry>& entries() const { return entries_; }

@@ -80,7 +80,9 @@ std::string Session::query_status() const {
            std::to_string(log_.redoable()) + " redoable");
   std::string checkpoints;
   for (const auto& [name, position] : log_.checkpoints()) {
-    checkpoints += (checkpoints.empty() ? "" : ", ") + name + "@" + std::to_string(position);
+    // Counted as the checkpoint's reply counted them: ops, not log entries.
+    checkpoints += (checkpoints.empty() ? "" : ", ") + name + " after " +
+                   plural(log_.ops_before(position), "op");
   }
   text.add("  checkpoints: " + (checkpoints.empty() ? std::string("none") : checkpoints));
   for (auto& line : document_->status_lines())

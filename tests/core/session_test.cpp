@@ -194,6 +194,18 @@ TEST_F(SessionTest, QueriesNeverChangeModelOrLog) {
   EXPECT_EQ(session_.run_query("describe A").text, "card A color:red links:");
 }
 
+// Status counts a checkpoint's place as its reply did: in ops, not counting earlier checkpoints.
+TEST_F(SessionTest, StatusNamesCheckpointsByTheOpsBeforeThem) {
+  action("new X");
+  ops({"add A color:red"});
+  EXPECT_EQ(action("checkpoint one").text.substr(0, 29), "! checkpoint \"one\" after 1 op");
+  ops({"add B color:red"});
+  EXPECT_EQ(action("checkpoint two").text.substr(0, 30), "! checkpoint \"two\" after 2 ops");
+  EXPECT_NE(session_.run_query("status").text.find("checkpoints: one after 1 op, two after 2 ops"),
+            std::string::npos)
+      << session_.run_query("status").text;
+}
+
 TEST_F(SessionTest, HistoryDiffAndStatus) {
   action("new X");
   ops({"add A color:red"});
@@ -206,7 +218,7 @@ TEST_F(SessionTest, HistoryDiffAndStatus) {
   auto status = session_.run_query("status").text;
   EXPECT_NE(status.find("file: (not saved yet)"), std::string::npos);
   EXPECT_NE(status.find("unsaved changes: yes"), std::string::npos);
-  EXPECT_NE(status.find("checkpoints: v1@1"), std::string::npos);
+  EXPECT_NE(status.find("checkpoints: v1 after 1 op"), std::string::npos);
   auto unknown = session_.run_query("mpa");
   EXPECT_TRUE(unknown.is_error);
   EXPECT_NE(unknown.text.find("unknown query \"mpa\"; queries: map, list, stats"),
