@@ -170,7 +170,14 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
         true,
         {}}));
   }
+  auto slot = server_.principal_limits().begin_call(session_->principal());
+  if (!slot) {
+    core::ReplyText text;
+    text.add_error(slot.error());
+    return reply->result(tool_result(core::ToolReply{text.str(), true, {}}));
+  }
   auto flight = track(message.id);
+  flight->slot = std::move(*slot);
   // A client that leaves mid-call (an HTTP POST whose socket closed) cancels it like
   // notifications/cancelled: the batch stops at its next op and is rolled back.
   reply->when_gone([flight] { flight->cancelled = true; });
