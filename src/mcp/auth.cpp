@@ -91,8 +91,8 @@ Result<std::vector<Authenticator::Entry>> parse_token_file(std::string_view text
 
 Result<std::shared_ptr<void>> PrincipalLimits::begin_call(const std::string& principal) {
   {
-    std::lock_guard lock(mutex_);
-    auto& usage = usage_[principal];
+    std::lock_guard lock(counts_->mutex);
+    auto& usage = counts_->usage[principal];
     if (usage.calls >= settings_.max_calls_in_flight) {
       return make_error("too many calls at once: " + std::to_string(usage.calls) +
                         " of this principal's calls are running or queued (limit " +
@@ -102,28 +102,28 @@ Result<std::shared_ptr<void>> PrincipalLimits::begin_call(const std::string& pri
     ++usage.calls;
   }
   // The deleter ends the call; the pointee is only a marker.
-  return std::shared_ptr<void>(static_cast<void*>(this),
-                               [this, principal](void*) { end_call(principal); });
+  return std::shared_ptr<void>(
+      counts_.get(), [counts = counts_, principal](void*) { end_call(*counts, principal); });
 }
 
-void PrincipalLimits::end_call(const std::string& principal) {
-  std::lock_guard lock(mutex_);
-  auto it = usage_.find(principal);
-  if (it == usage_.end() || it->second.calls == 0) return;
+void PrincipalLimits::end_call(Counts& counts, const std::string& principal) {
+  std::lock_guard lock(counts.mutex);
+  auto it = counts.usage.find(principal);
+  if (it == counts.usage.end() || it->second.calls == 0) return;
   --it->second.calls;
-  if (it->second.calls == 0 && it->second.journal_bytes == 0) usage_.erase(it);
+  if (it->second.calls == 0 && it->second.journal_bytes == 0) counts.usage.erase(it);
 }
 
 std::size_t PrincipalLimits::calls_in_flight(const std::string& principal) const {
-  std::lock_guard lock(mutex_);
-  auto it = usage_.find(principal);
-  return it == usage_.end() ? 0 : it->second.calls;
+  std::lock_guard lock(counts_->mutex);
+  auto it = counts_->usage.find(principal);
+  return it == counts_->usage.end() ? 0 : it->second.calls;
 }
 
 Result<void> PrincipalLimits::reserve_journal_bytes(const std::string& principal,
                                                     std::size_t bytes) {
-  std::lock_guard lock(mutex_);
-  auto& usage = usage_[principal];
+  std::lock_guard lock(counts_->mutex);
+  auto& usage = counts_->usage[principal];
   if (bytes >
       settings_.max_journal_bytes - std::min(usage.journal_bytes, settings_.max_journal_bytes)) {
     return make_error("the journal holds " + std::to_string(usage.journal_bytes) +
@@ -137,17 +137,17 @@ Result<void> PrincipalLimits::reserve_journal_bytes(const std::string& principal
 }
 
 void PrincipalLimits::release_journal_bytes(const std::string& principal, std::size_t bytes) {
-  std::lock_guard lock(mutex_);
-  auto it = usage_.find(principal);
-  if (it == usage_.end()) return;
+  std::lock_guard lock(counts_->mutex);
+  auto it = counts_->usage.find(principal);
+  if (it == counts_->usage.end()) return;
   it->second.journal_bytes -= std::min(bytes, it->second.journal_bytes);
-  if (it->second.calls == 0 && it->second.journal_bytes == 0) usage_.erase(it);
+  if (it->second.calls == 0 && it->second.journal_bytes == 0) counts_->usage.erase(it);
 }
 
 std::size_t PrincipalLimits::journal_bytes(const std::string& principal) const {
-  std::lock_guard lock(mutex_);
-  auto it = usage_.find(principal);
-  return it == usage_.end() ? 0 : it->second.journal_bytes;
+  std::lock_guard lock(counts_->mutex);
+  auto it = counts_->usage.find(principal);
+  return it == counts_->usage.end() ? 0 : it->second.journal_bytes;
 }
 
 }  // namespace fcp::mcp

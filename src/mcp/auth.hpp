@@ -78,11 +78,16 @@ class PrincipalLimits {
     std::size_t calls = 0;
     std::size_t journal_bytes = 0;
   };
-  void end_call(const std::string& principal);
+  // Shared with the slots begin_call() hands out, which may outlive this object (a call queued on
+  // an event loop torn down after the server).
+  struct Counts {
+    std::mutex mutex;
+    std::map<std::string, Usage, std::less<>> usage;
+  };
+  static void end_call(Counts& counts, const std::string& principal);
 
   Settings settings_;
-  mutable std::mutex mutex_;
-  std::map<std::string, Usage, std::less<>> usage_;
+  std::shared_ptr<Counts> counts_ = std::make_shared<Counts>();
 };
 
 }  // namespace fcp::mcp
