@@ -199,7 +199,7 @@ TEST(SaveFaults, AFullDiskFailsTheSaveClearlyAndKeepsTheOldFileAndTheUnsavedDocu
     {  // Fill the file system to the last byte.
       std::ofstream filler(mount_point.path() / "filler", std::ios::binary);
       const std::string block(4096, 'x');
-      while (filler.write(block.data(), block.size())) {
+      while (filler.write(block.data(), static_cast<std::streamsize>(block.size()))) {
       }
     }
     std::ofstream(mount_point.path() / "filler", std::ios::app).put('x');  // the last bytes
@@ -217,7 +217,7 @@ TEST(SaveFaults, AFullDiskFailsTheSaveClearlyAndKeepsTheOldFileAndTheUnsavedDocu
     // Recoverable: saved elsewhere, or here once there is room again.
     const auto moved = session.run_session("save as:" + (elsewhere.path() / "b.deck").string(), {});
     CHECK_OR_RETURN(!moved.reply.is_error, "save elsewhere failed: " + moved.reply.text);
-    CHECK_OR_RETURN(read_all(elsewhere.path() / "b.deck").find("B") != std::string::npos,
+    CHECK_OR_RETURN(read_all(elsewhere.path() / "b.deck").find('B') != std::string::npos,
                     "the saved copy lacks the unsaved card");
     fs::remove(mount_point.path() / "filler");
     const auto again = session.run_session("save as:board.deck", {}).reply;
