@@ -192,6 +192,7 @@ void ClientConnection::run_tool(const ToolCall& call, const CallTarget& target,
   const Tool& tool = *call.tool;
   if (call.flight->cancelled) {
     untrack(call.reply->id());
+    call.flight->slot.reset();
     call.reply->none();
     return done();
   }
@@ -263,6 +264,9 @@ void ClientConnection::complete(const ToolCall& call, const CallTarget& target,
 void ClientConnection::finish_tool(const Tool& tool, const core::ToolReply& result,
                                    const Reply& reply, const std::shared_ptr<InFlight>& flight) {
   untrack(reply->id());
+  // The principal's count drops before the reply goes out: a client that sends its next call on
+  // reading this reply finds the slot free.
+  flight->slot.reset();
   if (flight->cancelled) {
     spdlog::debug("{}: cancelled call finished; no reply sent", tool.name);
     return reply->none();

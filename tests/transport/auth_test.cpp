@@ -9,8 +9,10 @@
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/json.hpp>
+#include <chrono>
 #include <istream>
 #include <regex>
+#include <thread>
 
 #include "http_client.hpp"
 #include "mcp/jsonrpc.hpp"
@@ -64,8 +66,11 @@ class LineClient {
     socket_.connect(endpoint);
   }
   json::value ask(const std::string& message) {
-    testing::await(net::async_write(socket_, net::buffer(message + "\n"), net::use_future));
+    send(message);
     return json::parse(read_line());
+  }
+  void send(const std::string& message) {
+    testing::await(net::async_write(socket_, net::buffer(message + "\n"), net::use_future));
   }
   std::string read_line() {
     testing::await(net::async_read_until(socket_, buffer_, '\n', net::use_future));
@@ -90,8 +95,10 @@ class LineClient {
 
 class AuthTest : public ::testing::Test {
  protected:
-  AuthTest() : domain_(fcp::testing::make_deck_domain()) {
+  explicit AuthTest(std::size_t calls_per_principal = 64)
+      : domain_(fcp::testing::make_deck_domain()) {
     mcp::ServerOptions options;
+    options.principal_limits.max_calls_in_flight = calls_per_principal;
     options.auth = std::make_shared<const mcp::Authenticator>(
         std::vector<mcp::Authenticator::Entry>{{"alice", kAliceToken}, {"bob", kBobToken}});
     server_ = std::make_unique<mcp::Server>(
@@ -269,6 +276,35 @@ TEST_F(AuthTest, HttpPrincipalsDoNotReachEachOthersSessionsOrDocuments) {
   const auto listed =
       text_of(http_call(c, kBobToken, bob, tool_call(5, "deck_session", {{"action", "list"}})));
   EXPECT_EQ(listed.find(handle), std::string::npos) << listed;
+}
+
+class OneCallPerPrincipal : public AuthTest {
+ protected:
+  OneCallPerPrincipal() : AuthTest(1) {}
+};
+
+TEST_F(OneCallPerPrincipal, APrincipalAtItsCallLimitIsRefusedClearlyAndOthersAreNot) {
+  auto busy = line_client();
+  busy.ask(initialize(1, kAliceToken));
+  busy.ask(tool_call(2, "deck_session", {{"action", "new Slow"}}));
+  busy.send(tool_call(3, "deck", {{"ops", json::array{"sleep 1500"}}}));  // holds Alice's slot
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+
+  auto alice = line_client();
+  alice.ask(initialize(1, kAliceToken));
+  const auto refused = alice.ask(tool_call(2, "deck_session", {{"action", "new Other"}}));
+  EXPECT_TRUE(refused.at("result").at("isError").as_bool());
+  EXPECT_NE(text_of(refused).find("limits.max_calls_per_principal"), std::string::npos)
+      << text_of(refused);
+  // Bob is not affected while Alice is at her limit.
+  auto bob = line_client();
+  bob.ask(initialize(1, kBobToken));
+  const auto served = bob.ask(tool_call(2, "deck_session", {{"action", "new Mine"}}));
+  EXPECT_FALSE(served.at("result").at("isError").as_bool()) << text_of(served);
+  // Once Alice's call has answered, her next call runs.
+  EXPECT_FALSE(json::parse(busy.read_line()).at("result").at("isError").as_bool());
+  const auto later = alice.ask(tool_call(3, "deck_session", {{"action", "new Other"}}));
+  EXPECT_FALSE(later.at("result").at("isError").as_bool()) << text_of(later);
 }
 
 TEST_F(AuthTest, TokensNamePrincipalsInConstantTimeComparison) {
