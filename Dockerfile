@@ -1,7 +1,10 @@
 # fcpd as a network service: MCP over TCP (7300) and Streamable HTTP (7301, path /mcp) with a
 # documents volume as the only allowed root. Built with the same scripts CI runs.
 #   docker build -t fcpd .
-#   docker run -p 127.0.0.1:7300:7300 -p 127.0.0.1:7301:7301 -v "$PWD/docs:/documents" fcpd
+#   docker run -e FCPD_TOKEN="$(openssl rand -hex 32)" -p 127.0.0.1:7300:7300 \
+#     -p 127.0.0.1:7301:7301 -v "$PWD/docs:/documents" fcpd
+# The entrypoint needs FCPD_TOKEN or FCPD_TOKEN_FILE (PRINCIPAL:TOKEN lines), or FCP_INSECURE=1
+# when something in front of the container authenticates; see scripts/docker-entrypoint.sh.
 
 FROM debian:12 AS build
 WORKDIR /src

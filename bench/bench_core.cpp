@@ -150,7 +150,8 @@ void BM_McpToolCall(benchmark::State& state) {
   auto domain = testing::make_deck_domain();
   testing::NoFiles paths;
   mcp::Server server(io.get_executor(), {domain.get()}, paths, mcp::ServerOptions{});
-  auto connection = server.connect(mcp::ConnectionInfo{"bench", "bench", std::nullopt}, nullptr);
+  auto connection =
+      server.connect(mcp::ConnectionInfo{"bench", "bench", std::nullopt, std::nullopt}, nullptr);
   auto responder = std::make_shared<CountingResponder>();
   connection->handle(
       R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"

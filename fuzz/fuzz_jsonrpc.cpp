@@ -77,7 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // on the same state (reproducible, and memory stays flat over a long run).
   fcp::mcp::Server server{
       harness->io.get_executor(), {harness->deck.get()}, harness->files, fcp::mcp::ServerOptions{}};
-  auto connection = server.connect({"fuzz", "fuzz", std::nullopt}, nullptr);
+  auto connection = server.connect({"fuzz", "fuzz", std::nullopt, std::nullopt}, nullptr);
   fcp::transport::LineFramer framer(4096);
   auto dispatch = [&](const fcp::transport::Frame& frame) {
     auto responder = std::make_shared<CheckingResponder>(open);

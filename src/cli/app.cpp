@@ -159,8 +159,10 @@ int execute(const Invocation& invocation, Streams io) {
   if (invocation.command == "run") script = load_script(invocation.args.front(), io.in);
   const Options& options = invocation.options;
   auto channel = open_channel(options);
-  McpClient client(*channel, ClientSettings{options.session, options.timeout, options.verbose},
-                   io.err);
+  McpClient client(
+      *channel,
+      ClientSettings{options.session, options.timeout, options.verbose, client_token(options)},
+      io.err);
   client.initialize();
   ResultPrinter printer(OutputOptions{options.json, options.save_media_dir});
   Session session{invocation, client, printer, io};

@@ -33,6 +33,8 @@ Options:
   --doc HANDLE         work on the document HANDLE (doc:dw-…, as DOMAIN_session new and open
                        answer): every call carries it as "doc"; needs a running daemon
                        (--connect), since a spawned one ends with fcp
+  --token-file FILE    the token a daemon with authentication asks for (the file's first
+                       line; a PRINCIPAL:TOKEN line gives its TOKEN); default: $FCPD_TOKEN
   --json               print raw JSON results instead of their text
   --fcpd PATH          the daemon to spawn (default: $FCPD, else fcpd beside fcp, else on PATH)
   --fcpd-arg ARG       pass ARG to the spawned daemon (repeatable)
@@ -101,6 +103,9 @@ void apply_valued_option(Options& options, std::string_view name, const std::str
     options.fcpd_args.push_back(value);
   } else if (name == "--timeout") {
     options.timeout = parse_timeout(value);
+  } else if (name == "--token-file") {
+    if (value.empty()) throw UsageError("--token-file needs a FILE");
+    options.token_file = value;
   } else if (name == "--save-media" || name == "--save-images") {
     options.save_media_dir = value;
   }
@@ -109,7 +114,7 @@ void apply_valued_option(Options& options, std::string_view name, const std::str
 bool takes_value(std::string_view name) {
   return name == "--connect" || name == "--session" || name == "--doc" || name == "--fcpd" ||
          name == "--fcpd-arg" || name == "--timeout" || name == "--save-media" ||
-         name == "--save-images";
+         name == "--save-images" || name == "--token-file";
 }
 
 // Applies a flag without a value; returns false when `name` is not one.

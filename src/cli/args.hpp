@@ -26,6 +26,7 @@ struct Options {
   std::vector<std::string> fcpd_args;
   std::chrono::milliseconds timeout = default_timeout;
   std::optional<std::string> save_media_dir;
+  std::optional<std::string> token_file;  // --token-file: the daemon's token (else $FCPD_TOKEN)
 };
 
 // What the user asked for, validated as far as possible without talking to the daemon.

@@ -48,8 +48,11 @@ std::string excerpt(const std::string& body) {
 }  // namespace
 
 HttpChannel::HttpChannel(Endpoint endpoint, std::optional<std::string> session_name,
-                         std::chrono::milliseconds timeout)
-    : endpoint_(std::move(endpoint)), session_name_(std::move(session_name)), timeout_(timeout) {}
+                         std::chrono::milliseconds timeout, std::optional<std::string> token)
+    : endpoint_(std::move(endpoint)),
+      session_name_(std::move(session_name)),
+      timeout_(timeout),
+      token_(std::move(token)) {}
 
 HttpChannel::Request HttpChannel::make_request(http::verb method, const std::string& body) const {
   Request request{method, endpoint_.target, 11};
@@ -61,6 +64,7 @@ HttpChannel::Request HttpChannel::make_request(http::verb method, const std::str
   if (!session_id_.empty()) request.set("Mcp-Session-Id", session_id_);
   if (!protocol_version_.empty()) request.set("MCP-Protocol-Version", protocol_version_);
   if (session_name_) request.set("Fcp-Session", *session_name_);
+  if (token_) request.set(http::field::authorization, "Bearer " + *token_);
   request.body() = body;
   request.prepare_payload();
   return request;
@@ -126,6 +130,12 @@ void HttpChannel::handle_response_head() {
   std::string body = std::move(response.body());
   std::string reason(response.reason());
   finish_response();
+  if (status == 401) {
+    throw ChannelError("HTTP 401 from http://" + endpoint_.authority() + endpoint_.target + ": " +
+                       (token_ ? "the daemon refused the token (check $FCPD_TOKEN or --token-file)"
+                               : "the daemon needs a token: set FCPD_TOKEN or pass --token-file "
+                                 "FILE"));
+  }
   if (success || is_jsonrpc_message(body)) {
     if (!body.empty()) inbox_.push_back(std::move(body));
     return;

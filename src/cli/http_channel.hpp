@@ -23,8 +23,9 @@ namespace fcp::cli {
 class HttpChannel final : public MessageChannel {
  public:
   // Connects lazily on the first send. `session_name` becomes the Fcp-Session header.
+  // `token` becomes `Authorization: Bearer TOKEN`.
   HttpChannel(Endpoint endpoint, std::optional<std::string> session_name,
-              std::chrono::milliseconds timeout);
+              std::chrono::milliseconds timeout, std::optional<std::string> token = std::nullopt);
   ~HttpChannel() override { close(); }
 
   void send(const std::string& message) override;
@@ -52,6 +53,7 @@ class HttpChannel final : public MessageChannel {
   Endpoint endpoint_;
   std::optional<std::string> session_name_;
   std::chrono::milliseconds timeout_;
+  std::optional<std::string> token_;
   std::string session_id_;        // Mcp-Session-Id issued on the initialize reply
   std::string protocol_version_;  // sent as MCP-Protocol-Version once negotiated
   NetStream net_;

@@ -61,7 +61,10 @@ json::object McpClient::initialize() {
       {"protocolVersion", protocol_version},
       {"capabilities", json::object{}},
       {"clientInfo", json::object{{"name", client_name}, {"version", client_version}}}};
-  if (settings_.session) params["fcp"] = json::object{{"session", *settings_.session}};
+  json::object fcp;
+  if (settings_.session) fcp["session"] = *settings_.session;
+  if (settings_.token) fcp["token"] = *settings_.token;
+  if (!fcp.empty()) params["fcp"] = std::move(fcp);
   json::value result = request("initialize", std::move(params));
   if (!result.is_object())
     throw ProtocolError(jsonrpc::code::invalid_request, "initialize returned no object");

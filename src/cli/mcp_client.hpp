@@ -19,6 +19,7 @@ struct ClientSettings {
   std::optional<std::string> session;          // named daemon session, sent in initialize params
   std::chrono::milliseconds timeout{120'000};  // per request
   bool verbose = false;                        // show log and progress notifications on `log`
+  std::optional<std::string> token;            // sent in initialize params as fcp.token
 };
 
 // Thread: one thread. Owns nothing but the request counter; the channel outlives it.

@@ -34,5 +34,8 @@ class MessageChannel {
 // Opens the channel the options ask for: --connect tcp:// or http://, else a spawned fcpd.
 // Throws ChannelError.
 std::unique_ptr<MessageChannel> open_channel(const Options& options);
+// The token to present: --token-file's (its first line; a PRINCIPAL:TOKEN line gives TOKEN),
+// else $FCPD_TOKEN, else none. Throws UsageError for an unreadable or empty file.
+std::optional<std::string> client_token(const Options& options);
 
 }  // namespace fcp::cli

@@ -130,6 +130,26 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
     return assign(size_value(value, key), config.write_timeout_seconds);
   if (key == "limits.max_named_sessions")
     return assign(size_value(value, key), config.max_named_sessions);
+  if (key == "limits.max_documents") return assign(size_value(value, key), config.max_documents);
+  if (key == "limits.max_calls_per_principal")
+    return assign(size_value(value, key), config.max_calls_per_principal);
+  if (key == "limits.max_journal_bytes_per_principal")
+    return assign(size_value(value, key), config.max_journal_bytes_per_principal);
+  if (key == "auth.token" || key == "auth.token_file") {
+    auto& target = key == "auth.token" ? config.token : config.token_file;
+    if (value.is_null())
+      target.reset();
+    else if (value.is_string() && !value.as_string().empty())
+      target = std::string(value.as_string());
+    else
+      return make_error("config: \"" + key + "\" must be a string or null");
+    return {};
+  }
+  if (key == "auth.insecure") {
+    if (!value.is_bool()) return make_error("config: \"auth.insecure\" must be true or false");
+    config.insecure = value.as_bool();
+    return {};
+  }
   if (key == "shutdown_grace_seconds")
     return assign(size_value(value, key), config.shutdown_grace_seconds);
   if (key == "http.allowed_origins") return assign(string_list(value, key), config.allowed_origins);

@@ -48,6 +48,17 @@ struct Config {
   std::size_t message_timeout_seconds = 30;
   std::size_t write_timeout_seconds = 60;
   std::size_t max_named_sessions = 64;
+  // Per principal (a token's name; "local" without tokens): open documents, tool calls running
+  // or queued on all its connections, bytes of unsaved work the journal may hold.
+  std::size_t max_documents = 256;
+  std::size_t max_calls_per_principal = 64;
+  std::size_t max_journal_bytes_per_principal = std::size_t{1} << 30;
+  // Authentication: a token (config auth.token; $FCPD_TOKEN wins) names the principal "default";
+  // a token file holds PRINCIPAL:TOKEN lines. Without either, TCP and HTTP may only listen on
+  // loopback unless `insecure` says otherwise.
+  std::optional<std::string> token;
+  std::optional<std::string> token_file;
+  bool insecure = false;
   std::vector<std::string> allowed_origins;
   std::vector<std::string> allowed_hosts;
   std::size_t http_session_idle_seconds = 3600;

@@ -1,13 +1,17 @@
 #include "daemon/daemon.hpp"
 
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 #include "daemon/config.hpp"
@@ -50,10 +54,67 @@ transport::Limits limits_of(const Config& config) {
   return limits;
 }
 
+// The tokens of the token file and $FCPD_TOKEN (or the config's auth.token); none: no
+// authentication.
+core::Result<std::shared_ptr<const mcp::Authenticator>> load_authenticator(const Config& config) {
+  std::vector<mcp::Authenticator::Entry> entries;
+  if (config.token_file) {
+    const std::string& path = *config.token_file;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return core::make_error("cannot read the token file \"" + path + "\"");
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto parsed = mcp::parse_token_file(text.str(), path);
+    if (!parsed) return parsed.error();
+    entries = std::move(*parsed);
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0 && (info.st_mode & 0077) != 0)
+      spdlog::warn("the token file {} can be read by other users (chmod 600 {})", path, path);
+  }
+  std::optional<std::string> token = config.token;
+  std::string origin = "auth.token";
+  if (const char* env = std::getenv("FCPD_TOKEN"); env != nullptr && *env != '\0') {
+    token = env;
+    origin = "FCPD_TOKEN";
+  }
+  if (token) {
+    if (auto ok = mcp::check_token(*token, origin); !ok) return ok.error();
+    for (const auto& entry : entries) {
+      if (entry.principal == mcp::kTokenPrincipal)
+        return core::make_error(origin +
+                                " names the principal \"default\", which the token file "
+                                "also lists; drop one of them");
+    }
+    entries.push_back({std::string(mcp::kTokenPrincipal), *token});
+  }
+  return std::make_shared<const mcp::Authenticator>(std::move(entries));
+}
+
+// TCP and HTTP on an address other than loopback need a token, unless --insecure.
+core::Result<void> check_exposure(const Config& config, const mcp::Authenticator& auth) {
+  if (auth.enabled() || config.insecure) return {};
+  const auto check = [](const std::vector<Endpoint>& endpoints, std::string_view flag) {
+    for (const auto& endpoint : endpoints) {
+      auto address = resolve(endpoint);
+      if (address && address->address().is_loopback()) continue;
+      return core::Result<void>(core::make_error(
+          "refusing to listen on " + std::string(flag) + " " + endpoint.host + ":" +
+          std::to_string(endpoint.port) +
+          " without a token: anyone who can reach it could read and write files under the roots. "
+          "Set FCPD_TOKEN or --token-file FILE (PRINCIPAL:TOKEN lines), or pass --insecure if "
+          "something in front of fcpd authenticates (SECURITY.md)"));
+    }
+    return core::Result<void>();
+  };
+  if (auto ok = check(config.tcp, "--tcp"); !ok) return ok;
+  return check(config.http, "--http");
+}
+
 // Everything a running daemon owns, torn down in reverse order.
 class Daemon {
  public:
-  Daemon(const Config& config, const DomainFactory& factory, RootPolicy roots)
+  Daemon(const Config& config, const DomainFactory& factory, RootPolicy roots,
+         std::shared_ptr<const mcp::Authenticator> auth)
       : config_(config),
         roots_(std::move(roots)),
         signals_(io_, SIGINT, SIGTERM),
@@ -69,6 +130,10 @@ class Daemon {
     options.limits.max_reply_bytes = config.max_reply_bytes;
     options.limits.max_call_duration = std::chrono::seconds(config.max_call_seconds);
     options.max_named_sessions = config.max_named_sessions;
+    options.max_documents = config.max_documents;
+    options.auth = std::move(auth);
+    options.principal_limits.max_calls_in_flight = config.max_calls_per_principal;
+    options.principal_limits.max_journal_bytes = config.max_journal_bytes_per_principal;
     options.conformance_fixtures = config.conformance_fixtures;
     // doc:dw-… for draw.io; midi and lofi use their names' first letters (doc:mi-…, doc:lo-…).
     options.handle_prefixes = {{"drawio", "dw"}};
@@ -224,7 +289,18 @@ int run(int argc, const char* const* argv, const DomainFactory& factory) {
     spdlog::error("{}", roots.error().message);
     return 2;
   }
-  Daemon daemon(config, factory, std::move(*roots));
+  auto auth = load_authenticator(config);
+  if (!auth) {
+    spdlog::error("{}", auth.error().message);
+    return 2;
+  }
+  if (auto exposed = check_exposure(config, **auth); !exposed) {
+    spdlog::error("{}", exposed.error().message);
+    return 2;
+  }
+  if ((*auth)->enabled())
+    spdlog::info("TCP and HTTP clients must authenticate ({} principal(s))", (*auth)->size());
+  Daemon daemon(config, factory, std::move(*roots), *auth);
   spdlog::info("fcpd {} starting; {} domain(s); roots: {}", kVersion, daemon.domain_count(),
                roots_text(daemon));
   return daemon.serve();

@@ -54,6 +54,10 @@ Result<void> apply_flag(const std::string& flag, int& i, int argc, const char* c
     config.stdio = true;
     return {};
   }
+  if (flag == "--insecure") {
+    config.insecure = true;
+    return {};
+  }
   if (flag == "--conformance-fixtures") {
     config.conformance_fixtures = true;
     return {};
@@ -73,6 +77,10 @@ Result<void> apply_flag(const std::string& flag, int& i, int argc, const char* c
   }
   if (flag == "--log-level") {
     config.log_level = *value;
+    return {};
+  }
+  if (flag == "--token-file") {
+    config.token_file = *value;
     return {};
   }
   if (flag == "--log-file") {
@@ -166,6 +174,10 @@ Options:
                           (default 200; 0 never polls: lowest CPU, slower replies)
   --max-message-bytes N   largest accepted MCP message (default 4194304)
   --max-file-bytes N      largest file `open` reads (default 536870912)
+  --token-file FILE       PRINCIPAL:TOKEN per line: TCP and HTTP clients must send one
+                          of these tokens, and each principal sees only its own
+                          documents ($FCPD_TOKEN alone is the principal "default")
+  --insecure              allow TCP/HTTP on a non-loopback address without a token
   --allow-origin ORIGIN   an HTTP Origin to accept besides localhost (repeatable)
   --allow-host HOST       an HTTP Host name to accept besides localhost (repeatable)
   --conformance-fixtures  add the MCP conformance suite's fixture tool (testing only)

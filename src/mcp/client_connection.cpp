@@ -58,7 +58,59 @@ void ReplyOnce::notify(std::string message) {
 ClientConnection::ClientConnection(Server& server, ConnectionInfo info,
                                    std::shared_ptr<Outbound> outbound)
     : server_(server), info_(std::move(info)), outbound_(std::move(outbound)) {
+  if (info_.principal) {
+    principal_ = *info_.principal;
+    authenticated_ = true;
+  } else if (!server_.requires_token()) {
+    principal_ = std::string(kLocalPrincipal);
+    authenticated_ = true;
+  }
   spdlog::debug("{} client {} connected", info_.transport, info_.peer);
+}
+
+bool ClientConnection::authenticate(const jsonrpc::Incoming& message) {
+  const json::value* token = nullptr;
+  if (message.method == "initialize") {
+    if (const auto* fcp = message.params.if_contains("fcp"); fcp != nullptr && fcp->is_object())
+      token = fcp->as_object().if_contains("token");
+  }
+  if (token == nullptr) {
+    if (const auto* meta = message.params.if_contains("_meta");
+        meta != nullptr && meta->is_object())
+      token = meta->as_object().if_contains("fcp/token");
+  }
+  if (token == nullptr || !token->is_string()) return false;
+  auto principal = server_.principal_for_token(token->as_string());
+  if (!principal) return false;
+  {
+    std::lock_guard lock(mutex_);
+    principal_ = std::move(*principal);
+  }
+  authenticated_ = true;
+  spdlog::info("{} client {} authenticated as \"{}\"", info_.transport, info_.peer, principal_);
+  return true;
+}
+
+void ClientConnection::refuse_unauthenticated(const jsonrpc::Incoming* message,
+                                              const json::value& id,
+                                              const std::shared_ptr<Responder>& responder) {
+  bool token_given = false;
+  if (message != nullptr) {
+    const auto* fcp = message->params.if_contains("fcp");
+    const auto* meta = message->params.if_contains("_meta");
+    token_given = (fcp != nullptr && fcp->is_object() && fcp->as_object().contains("token")) ||
+                  (meta != nullptr && meta->is_object() && meta->as_object().contains("fcp/token"));
+  }
+  spdlog::warn("{} client {}: {}; closing the connection", info_.transport, info_.peer,
+               token_given ? "wrong token" : "no token before its first message");
+  const std::string text =
+      token_given
+          ? "unauthorized: the token is not valid; check FCPD_TOKEN or the token file "
+            "(closing the connection)"
+          : "unauthorized: this daemon needs a token before anything else: send it in the "
+            "initialize params as \"fcp\": {\"token\": \"…\"} (the fcp CLI sends $FCPD_TOKEN "
+            "or --token-file FILE) (closing the connection)";
+  responder->reply_and_close(jsonrpc::error(id, jsonrpc::code::unauthorized, text));
 }
 
 ClientConnection::~ClientConnection() {
@@ -76,10 +128,13 @@ void ClientConnection::handle(std::string_view text, std::shared_ptr<Responder> 
   last_activity_ms_ = now_ms();
   auto parsed = jsonrpc::parse(text);
   if (auto* rejection = std::get_if<jsonrpc::Rejection>(&parsed)) {
+    if (!authenticated_) return refuse_unauthenticated(nullptr, rejection->id, responder);
     responder->reply(jsonrpc::error(rejection->id, rejection->code, rejection->message));
     return;
   }
   auto& message = std::get<jsonrpc::Incoming>(parsed);
+  if (!authenticated_ && !authenticate(message))
+    return refuse_unauthenticated(&message, message.id, responder);
   switch (message.kind) {
     case jsonrpc::Incoming::Kind::response:
       responder->no_reply();  // this server sends no requests, so nothing waits for responses
@@ -185,15 +240,21 @@ void ClientConnection::on_initialize(const json::object& params, const Reply& re
     if (const auto* s = fcp->as_object().if_contains("session"); s != nullptr && s->is_string())
       name = std::string(s->as_string());
   }
+  std::string principal;
+  {
+    std::lock_guard lock(mutex_);
+    principal = principal_;
+  }
   std::shared_ptr<ClientSession> session;
   if (name && !name->empty()) {
     auto attached = server_.registry().attach(
-        *name, [this](const std::string& n) { return server_.make_session(n); },
+        principal, *name,
+        [this, &principal](const std::string& n) { return server_.make_session(n, principal); },
         std::weak_ptr<SessionHolder>(shared_from_this()));
     if (!attached) return reply->error(jsonrpc::code::invalid_params, attached.error().message);
     session = *attached;
   } else {
-    session = server_.make_session("");
+    session = server_.make_session("", principal);
   }
   {
     std::lock_guard lock(mutex_);
@@ -334,7 +395,8 @@ void ClientConnection::close() {
     session = session_;
   }
   // Outside mutex_: the registry calls releasable() (which takes mutex_) under its own lock.
-  if (session && !session->name().empty()) server_.registry().detach(session->name(), this);
+  if (session && !session->name().empty())
+    server_.registry().detach(session->principal(), session->name(), this);
   spdlog::debug("{} client {} disconnected", info_.transport, info_.peer);
 }
 

@@ -65,9 +65,15 @@ class ClientConnection final : public Connection,
  private:
   struct InFlight {
     std::atomic<bool> cancelled{false};
+    std::shared_ptr<void> slot;  // the principal's count of calls in flight (PrincipalLimits)
   };
   using Reply = std::shared_ptr<ReplyOnce>;
 
+  // A client that has to authenticate in band: true once `message` carried a token that names a
+  // principal (initialize params `fcp.token`, or `_meta["fcp/token"]` on any request).
+  bool authenticate(const jsonrpc::Incoming& message);
+  void refuse_unauthenticated(const jsonrpc::Incoming* message, const boost::json::value& id,
+                              const std::shared_ptr<Responder>& responder);
   void on_request(const jsonrpc::Incoming& message, const Reply& reply);
   void on_notification(const jsonrpc::Incoming& message);
   void on_initialize(const boost::json::object& params, const Reply& reply);
@@ -122,12 +128,14 @@ class ClientConnection final : public Connection,
   ConnectionInfo info_;
   std::shared_ptr<Outbound> outbound_;
   std::atomic<bool> initialized_{false};
+  std::atomic<bool> authenticated_{false};  // principal_ is final
   std::atomic<bool> closed_{false};
   std::atomic<int> log_level_{100};                // off until logging/setLevel
   std::atomic<bool> revoked_{false};               // the named session was taken over
   std::atomic<std::int64_t> last_activity_ms_{0};  // steady clock, for releasable()
   mutable std::mutex mutex_;                       // guards the members below
   std::string protocol_version_;
+  std::string principal_;  // who the client is (see ConnectionInfo::principal)
   std::shared_ptr<ClientSession> session_;
   std::map<std::string, std::shared_ptr<InFlight>> in_flight_;  // key: serialized id
 };

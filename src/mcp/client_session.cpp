@@ -36,15 +36,17 @@ void ClientSession::forget(const StoredDocument& document) {
 }
 
 core::Result<std::shared_ptr<ClientSession>> SessionRegistry::attach(
-    const std::string& name, const Factory& factory, std::weak_ptr<SessionHolder> holder) {
+    const std::string& principal, const std::string& name, const Factory& factory,
+    std::weak_ptr<SessionHolder> holder) {
   std::lock_guard lock(mutex_);
-  auto it = entries_.find(name);
+  const Key key{principal, name};
+  auto it = entries_.find(key);
   if (it == entries_.end()) {
     if (entries_.size() >= max_sessions_) {
       return core::make_error("too many named sessions (" + std::to_string(max_sessions_) +
                               "); reuse an existing name or restart the daemon");
     }
-    it = entries_.emplace(name, Entry{factory(name), {}}).first;
+    it = entries_.emplace(key, Entry{factory(name), {}}).first;
   }
   if (auto current = it->second.holder.lock()) {
     if (!current->releasable()) {
@@ -58,9 +60,10 @@ core::Result<std::shared_ptr<ClientSession>> SessionRegistry::attach(
   return it->second.session;
 }
 
-void SessionRegistry::detach(const std::string& name, const SessionHolder* holder) {
+void SessionRegistry::detach(const std::string& principal, const std::string& name,
+                             const SessionHolder* holder) {
   std::lock_guard lock(mutex_);
-  auto it = entries_.find(name);
+  auto it = entries_.find(Key{principal, name});
   if (it == entries_.end()) return;
   auto current = it->second.holder.lock();
   if (!current || current.get() == holder) it->second.holder.reset();

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/result.hpp"
@@ -72,7 +73,8 @@ class SessionHolder {
   virtual void revoke() = 0;
 };
 
-// Named sessions: one client at a time may be attached to each name.
+// Named sessions: one client at a time may be attached to each name. Names are per principal:
+// two principals using the same name get two sessions, and neither reaches the other's.
 // Thread: all methods are thread-safe.
 class SessionRegistry {
  public:
@@ -80,19 +82,21 @@ class SessionRegistry {
 
   explicit SessionRegistry(std::size_t max_sessions) : max_sessions_(max_sessions) {}
 
-  core::Result<std::shared_ptr<ClientSession>> attach(const std::string& name,
+  core::Result<std::shared_ptr<ClientSession>> attach(const std::string& principal,
+                                                      const std::string& name,
                                                       const Factory& factory,
                                                       std::weak_ptr<SessionHolder> holder);
   // Releases the name if `holder` still holds it.
-  void detach(const std::string& name, const SessionHolder* holder);
+  void detach(const std::string& principal, const std::string& name, const SessionHolder* holder);
 
  private:
   struct Entry {
     std::shared_ptr<ClientSession> session;
     std::weak_ptr<SessionHolder> holder;
   };
+  using Key = std::pair<std::string, std::string>;  // principal, name
   std::mutex mutex_;
-  std::map<std::string, Entry> entries_;
+  std::map<Key, Entry> entries_;
   std::size_t max_sessions_;
 };
 

@@ -29,6 +29,9 @@ class Responder {
   // answered. Transports whose Connection outlives the client's link (HTTP: the session stays,
   // the POST's socket closes) implement it; for the others closing the Connection cancels.
   virtual void when_gone(const std::function<void()>& /*cancel*/) {}
+  // Sends `message` as the reply, then closes the client's connection once it is written (a
+  // client that did not authenticate). Transports without such a connection just reply.
+  virtual void reply_and_close(std::string message) { reply(std::move(message)); }
 };
 
 // Where unsolicited server messages go (log records not tied to a request).
@@ -43,6 +46,10 @@ struct ConnectionInfo {
   std::string transport;                    // "stdio", "tcp", "http"
   std::string peer;                         // for logs: "127.0.0.1:51234", "stdin"
   std::optional<std::string> session_name;  // a named session requested out of band (HTTP header)
+  // The principal the transport authenticated (HTTP: the bearer token; stdio: the process that
+  // started the daemon). nullopt: the client must authenticate in band when the daemon has tokens
+  // (TCP: `initialize` params `fcp.token`, or `_meta["fcp/token"]`).
+  std::optional<std::string> principal;
 };
 
 // One MCP client connection (a stdio process, a TCP socket, an HTTP Mcp-Session-Id).
@@ -66,6 +73,12 @@ class ConnectionFactory {
   virtual ~ConnectionFactory() = default;
   virtual std::shared_ptr<Connection> connect(ConnectionInfo info,
                                               std::shared_ptr<Outbound> outbound) = 0;
+  // Whether clients must present a bearer token, and the principal a token names (nullopt:
+  // not a valid token). Thread: any.
+  virtual bool requires_token() const { return false; }
+  virtual std::optional<std::string> principal_for_token(std::string_view /*token*/) const {
+    return std::nullopt;
+  }
 };
 
 // MCP protocol versions this server speaks, newest first.

@@ -18,6 +18,8 @@ inline constexpr int internal_error = -32603;
 // Implementation-defined server error (JSON-RPC reserves -32000 to -32099): a request the HTTP
 // transport refused before the MCP layer saw it (403, 404, 405, 406, 413, 415, 503).
 inline constexpr int server_error = -32000;
+// A client that must authenticate sent no valid token (the connection is closed after it).
+inline constexpr int unauthorized = -32001;
 // MCP: resources/read named a resource that does not exist.
 inline constexpr int resource_not_found = -32002;
 }  // namespace code

@@ -10,9 +10,10 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
       domains_(std::move(domains)),
       paths_(paths),
       options_(std::move(options)),
+      auth_(options_.auth),
       registry_(options_.max_named_sessions),
-      documents_(calls_, paths_, options_.limits, options_.max_documents,
-                 options_.handle_prefixes) {
+      documents_(calls_, paths_, options_.limits, options_.max_documents, options_.handle_prefixes),
+      principal_limits_(options_.principal_limits) {
   for (const auto* domain : domains_) {
     for (auto& tool : make_tools(*domain, documents_.prefix(*domain)))
       tools_.push_back(std::move(tool));
@@ -32,8 +33,15 @@ const Tool* Server::find_tool(std::string_view name) const {
   return nullptr;
 }
 
-std::shared_ptr<ClientSession> Server::make_session(const std::string& name) const {
-  return std::make_shared<ClientSession>(calls_, domains_, paths_, options_.limits, name);
+std::optional<std::string> Server::principal_for_token(std::string_view token) const {
+  if (!auth_) return std::nullopt;
+  return auth_->principal_for(token);
+}
+
+std::shared_ptr<ClientSession> Server::make_session(const std::string& name,
+                                                    const std::string& principal) const {
+  return std::make_shared<ClientSession>(calls_, domains_, paths_, options_.limits, name,
+                                         principal);
 }
 
 std::string Server::instructions() const {

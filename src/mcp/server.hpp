@@ -11,6 +11,7 @@
 
 #include "core/domain.hpp"
 #include "core/session.hpp"
+#include "mcp/auth.hpp"
 #include "mcp/client_session.hpp"
 #include "mcp/connection.hpp"
 #include "mcp/document_store.hpp"
@@ -25,6 +26,10 @@ struct ServerOptions {
   std::size_t max_named_sessions = 64;
   // Open documents per principal (each holds its model in memory until it is closed).
   std::size_t max_documents = 256;
+  // The tokens clients must present on TCP and HTTP (null or empty: none, every client is
+  // "local"), and what each principal may hold at once.
+  std::shared_ptr<const Authenticator> auth;
+  PrincipalLimits::Settings principal_limits;
   // Two letters per domain name for its document handles (drawio → doc:dw-…); a domain not
   // listed uses the first two letters of its name.
   std::map<std::string, std::string, std::less<>> handle_prefixes;
@@ -54,8 +59,13 @@ class Server final : public ConnectionFactory {
   const ServerOptions& options() const { return options_; }
   std::string instructions() const;
 
-  std::shared_ptr<ClientSession> make_session(const std::string& name) const;
+  bool requires_token() const override { return auth_ && auth_->enabled(); }
+  std::optional<std::string> principal_for_token(std::string_view token) const override;
+
+  std::shared_ptr<ClientSession> make_session(const std::string& name,
+                                              const std::string& principal) const;
   SessionRegistry& registry() { return registry_; }
+  PrincipalLimits& principal_limits() { return principal_limits_; }
   DocumentStore& documents() { return documents_; }
 
  private:
@@ -64,8 +74,10 @@ class Server final : public ConnectionFactory {
   const core::PathPolicy& paths_;
   ServerOptions options_;
   std::vector<Tool> tools_;
+  std::shared_ptr<const Authenticator> auth_;
   SessionRegistry registry_;
   DocumentStore documents_;
+  PrincipalLimits principal_limits_;
 };
 
 }  // namespace fcp::mcp

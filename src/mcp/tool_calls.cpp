@@ -170,7 +170,14 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
         true,
         {}}));
   }
+  auto slot = server_.principal_limits().begin_call(session_->principal());
+  if (!slot) {
+    core::ReplyText text;
+    text.add_error(slot.error());
+    return reply->result(tool_result(core::ToolReply{text.str(), true, {}}));
+  }
   auto flight = track(message.id);
+  flight->slot = std::move(*slot);
   // A client that leaves mid-call (an HTTP POST whose socket closed) cancels it like
   // notifications/cancelled: the batch stops at its next op and is rolled back.
   reply->when_gone([flight] { flight->cancelled = true; });
@@ -185,6 +192,7 @@ void ClientConnection::run_tool(const ToolCall& call, const CallTarget& target,
   const Tool& tool = *call.tool;
   if (call.flight->cancelled) {
     untrack(call.reply->id());
+    call.flight->slot.reset();
     call.reply->none();
     return done();
   }
@@ -256,6 +264,9 @@ void ClientConnection::complete(const ToolCall& call, const CallTarget& target,
 void ClientConnection::finish_tool(const Tool& tool, const core::ToolReply& result,
                                    const Reply& reply, const std::shared_ptr<InFlight>& flight) {
   untrack(reply->id());
+  // The principal's count drops before the reply goes out: a client that sends its next call on
+  // reading this reply finds the slot free.
+  flight->slot.reset();
   if (flight->cancelled) {
     spdlog::debug("{}: cancelled call finished; no reply sent", tool.name);
     return reply->none();

@@ -63,6 +63,29 @@ HttpResponse make_error_response(const HttpRequest& request, http::status status
   return response;
 }
 
+std::optional<std::string> bearer_token(const HttpRequest& request) {
+  if (request.count(http::field::authorization) != 1) return std::nullopt;
+  const auto value = trim(request[http::field::authorization]);
+  constexpr std::string_view kScheme = "bearer ";
+  if (value.size() <= kScheme.size() || !iequals(value.substr(0, kScheme.size()), kScheme))
+    return std::nullopt;
+  const auto token = trim(value.substr(kScheme.size()));
+  if (token.empty()) return std::nullopt;
+  return std::string(token);
+}
+
+HttpResponse make_unauthorized_response(const HttpRequest& request, bool token_given) {
+  auto response = make_error_response(
+      request, http::status::unauthorized,
+      token_given ? "Unauthorized: the bearer token is not valid"
+                  : "Unauthorized: send \"Authorization: Bearer TOKEN\" (the daemon's FCPD_TOKEN "
+                    "or a token of its token file)");
+  response.set(http::field::www_authenticate, token_given
+                                                  ? R"(Bearer realm="fcpd", error="invalid_token")"
+                                                  : R"(Bearer realm="fcpd")");
+  return response;
+}
+
 HttpResponse make_empty_response(const HttpRequest& request, http::status status) {
   HttpResponse response{status, request.version()};
   response.set(http::field::server, "fcp");

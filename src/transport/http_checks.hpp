@@ -41,6 +41,13 @@ bool origin_allowed(std::string_view origin, const HttpOptions& options);
 // The target without its query string.
 std::string_view request_path(std::string_view target);
 
+// The token of an `Authorization: Bearer TOKEN` header (scheme case-insensitive), or nullopt
+// when there is none (no header, another scheme, two Authorization headers).
+std::optional<std::string> bearer_token(const HttpRequest& request);
+// 401 with `WWW-Authenticate: Bearer realm="fcpd"` (and error="invalid_token" when a token was
+// sent), whose body says how to send one.
+HttpResponse make_unauthorized_response(const HttpRequest& request, bool token_given);
+
 // Everything that can be refused without looking at sessions, in this order: Host and Origin
 // (403), path (404), method (405), MCP-Protocol-Version (400), Accept (406), Content-Type (415).
 std::optional<HttpResponse> check_request(const HttpRequest& request, const HttpOptions& options);

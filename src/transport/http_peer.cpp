@@ -177,6 +177,15 @@ void HttpPeer::on_read(const error_code& ec) {
 void HttpPeer::handle_request() {
   if (auto refusal = check_request(request_, shared_->options))
     return send_response(std::move(*refusal));
+  principal_.reset();
+  if (shared_->factory.requires_token()) {
+    const auto token = bearer_token(request_);
+    principal_ = token ? shared_->factory.principal_for_token(*token) : std::nullopt;
+    if (!principal_) {
+      spdlog::warn("http: {} {}", name_, token ? "sent a wrong token" : "sent no bearer token");
+      return send_response(make_unauthorized_response(request_, token.has_value()));
+    }
+  }
   switch (request_.method()) {
     case http::verb::post:
       return handle_post();
@@ -195,6 +204,8 @@ std::shared_ptr<HttpSession> HttpPeer::find_session() {
     return nullptr;
   }
   auto session = shared_->sessions.find(id);
+  // Another principal's session is answered as if it did not exist.
+  if (session && session->principal() != principal_) session.reset();
   if (!session)
     send_response(make_error_response(request_, http::status::not_found, "Session not found"));
   return session;
@@ -205,7 +216,8 @@ void HttpPeer::handle_post() {
   if (new_session_) {
     std::optional<std::string> name;
     if (const auto header = request_[kSessionNameHeader]; !header.empty()) name = header;
-    session_ = HttpSession::create(shared_->factory, mcp::ConnectionInfo{"http", name_, name});
+    session_ =
+        HttpSession::create(shared_->factory, mcp::ConnectionInfo{"http", name_, name, principal_});
   } else {
     session_ = find_session();
     if (!session_) return;

@@ -100,6 +100,7 @@ class HttpPeer final : public HttpLink, public EventSink {
   std::atomic<Clock::rep> waiting_since_{kBusy};
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
   HttpRequest request_;
+  std::optional<std::string> principal_;  // whose bearer token the request carries
   std::shared_ptr<HttpSession> session_;  // of the request or stream in progress
   std::uint64_t serial_ = 0;              // of the POST in progress; stale Responders are ignored
   bool awaiting_ = false;                 // the POST waits for its Responder

@@ -30,6 +30,7 @@ std::shared_ptr<HttpSession> HttpSession::create(mcp::ConnectionFactory& factory
   auto session = std::make_shared<HttpSession>();
   auto outbound = std::make_shared<SessionOutbound>();
   outbound->bind(session);
+  session->principal_ = info.principal;
   session->connection_ = factory.connect(std::move(info), std::move(outbound));
   return session;
 }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -40,6 +41,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   mcp::Connection& connection() const { return *connection_; }
   // Empty until SessionTable::add issues one; fixed afterwards.
   const std::string& id() const { return id_; }
+  // The principal whose bearer token created the session (nullopt: the daemon has no tokens).
+  // Only requests with a token of the same principal reach it.
+  const std::optional<std::string>& principal() const { return principal_; }
 
   // Requests in flight and open streams keep a session from expiring.
   void begin_use();
@@ -59,6 +63,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   std::shared_ptr<mcp::Connection> connection_;
   std::string id_;
+  std::optional<std::string> principal_;
   mutable std::mutex mutex_;
   std::weak_ptr<EventSink> stream_;
   std::size_t users_ = 0;

@@ -31,6 +31,10 @@ class LineResponder final : public mcp::Responder {
   void no_reply() override {
     if (!done_.exchange(true)) finish(std::nullopt);
   }
+  void reply_and_close(std::string message) override {
+    if (done_.exchange(true)) return spdlog::warn("transport: second reply was dropped");
+    if (auto channel = channel_.lock()) channel->send_final_and_close(std::move(message));
+  }
 
  private:
   void finish(std::optional<std::string> reply) {
@@ -81,6 +85,15 @@ void LineChannel::send_line(std::string message) {
 void LineChannel::send_final(std::optional<std::string> reply) {
   boost::asio::dispatch(strand_, [self = shared_from_this(), reply = std::move(reply)]() mutable {
     self->finish_request(std::move(reply));
+  });
+}
+
+void LineChannel::send_final_and_close(std::string reply) {
+  boost::asio::dispatch(strand_, [self = shared_from_this(), reply = std::move(reply)]() mutable {
+    self->close_connection();
+    self->finish_request(std::move(reply));
+    self->close_requested_ = true;
+    if (self->write_idle()) self->on_close_requested();
   });
 }
 
@@ -234,6 +247,7 @@ void LineChannel::on_write_done(const boost::system::error_code& ec) {
     paused_ = false;
     read_on_if_ready();
   }
+  if (write_idle() && close_requested_) return on_close_requested();
   if (write_idle()) on_write_idle();
 }
 

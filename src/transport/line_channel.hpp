@@ -49,6 +49,9 @@ class LineChannel : public std::enable_shared_from_this<LineChannel> {
   void send_line(std::string message);
   // Any thread: the same for a request's final reply (if any); counts the request as answered.
   void send_final(std::optional<std::string> reply);
+  // Any thread: the same, then the Connection is closed at once (later input is dropped) and
+  // on_close_requested() is called once everything queued has been written.
+  void send_final_and_close(std::string reply);
 
  protected:
   // Creates the Connection. Strand.
@@ -92,6 +95,8 @@ class LineChannel : public std::enable_shared_from_this<LineChannel> {
   virtual void on_request_finished() {}
   // deliver_eof() has delivered the last of the input.
   virtual void on_input_done() {}
+  // send_final_and_close(): its reply has been written; the subclass should close its link.
+  virtual void on_close_requested() {}
 
  private:
   void dispatch(const Frame& frame);
@@ -127,6 +132,7 @@ class LineChannel : public std::enable_shared_from_this<LineChannel> {
   std::string unread_;                            // input read but not framed while calls_full()
   bool eof_pending_ = false;                      // deliver_eof() came while unread_ still waited
   bool input_ended_ = false;                      // deliver_eof() was called
+  bool close_requested_ = false;                  // send_final_and_close() was called
   std::shared_ptr<LineChannel> held_while_full_;  // see deliver()
 };
 

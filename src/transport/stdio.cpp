@@ -17,6 +17,11 @@
 #include "transport/line_channel.hpp"
 
 namespace fcp::transport {
+namespace {
+// The process that started the daemon over stdio needs no token: it is the principal an
+// unauthenticated loopback client is ("local", mcp::kLocalPrincipal).
+constexpr const char* kStdioPrincipal = "local";
+}  // namespace
 
 // How long end of input waits for replies to requests already received.
 inline constexpr std::chrono::seconds kEofGrace{10};
@@ -80,7 +85,7 @@ class StdioChannel final : public LineChannel {
     work_.emplace(io_.get_executor());
     boost::asio::post(strand(), [self = self(), &factory, on_closed = std::move(on_closed)] {
       self->on_closed_ = on_closed;
-      self->open(factory, mcp::ConnectionInfo{"stdio", "stdin", std::nullopt});
+      self->open(factory, mcp::ConnectionInfo{"stdio", "stdin", std::nullopt, kStdioPrincipal});
       self->start_reader();
     });
   }

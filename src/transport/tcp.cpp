@@ -47,7 +47,7 @@ class TcpPeer final : public LineChannel {
     boost::asio::post(strand(), [self = self(), &factory] {
       boost::system::error_code ignored;
       self->socket_.set_option(boost::asio::ip::tcp::no_delay(true), ignored);
-      self->open(factory, mcp::ConnectionInfo{"tcp", self->name_, std::nullopt});
+      self->open(factory, mcp::ConnectionInfo{"tcp", self->name_, std::nullopt, std::nullopt});
       spdlog::debug("tcp: {} connected", self->name_);
       self->last_activity_ = Clock::now();
       self->do_read();
@@ -226,6 +226,10 @@ class TcpPeer final : public LineChannel {
   void on_request_finished() override {
     last_activity_ = Clock::now();
     update_deadline();
+  }
+  void on_close_requested() override {
+    spdlog::info("tcp: closing {}: not authenticated", name_);
+    close_now();
   }
 
   boost::asio::ip::tcp::socket socket_;

@@ -1,8 +1,14 @@
 #include "cli/args.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "cli/errors.hpp"
+#include "cli/message_channel.hpp"
 
 namespace fcp::cli {
 namespace {
@@ -122,6 +128,26 @@ TEST(ArgsTest, UsageTextNamesEveryOption) {
     EXPECT_NE(usage.find(option), std::string::npos) << option;
   }
   EXPECT_NE(std::string(usage_synopsis()).find("usage: fcp"), std::string::npos);
+}
+
+TEST(ArgsTest, TheTokenComesFromTheTokenFileElseTheEnvironment) {
+  ::setenv("FCPD_TOKEN", "from-the-environment-0123", 1);
+  EXPECT_EQ(client_token(parse({"tools"}).options),
+            std::optional<std::string>("from-the-environment-0123"));
+  ::setenv("FCPD_TOKEN", "", 1);
+  EXPECT_EQ(client_token(parse({"tools"}).options), std::nullopt);
+  const auto file =
+      std::filesystem::temp_directory_path() / ("fcp-token-" + std::to_string(::getpid()));
+  std::ofstream(file) << "# mine\n\nalice:from-the-file-0123456789\r\n";
+  const auto options = parse({"--token-file", file.string(), "tools"}).options;
+  EXPECT_EQ(options.token_file, std::optional<std::string>(file.string()));
+  ::setenv("FCPD_TOKEN", "from-the-environment-0123", 1);
+  EXPECT_EQ(client_token(options), std::optional<std::string>("from-the-file-0123456789"));
+  std::ofstream(file) << "# nothing\n";
+  EXPECT_THROW(client_token(options), UsageError);
+  std::filesystem::remove(file);
+  EXPECT_THROW(client_token(options), UsageError);
+  ::unsetenv("FCPD_TOKEN");
 }
 
 }  // namespace

@@ -2,9 +2,13 @@
 #include "daemon/config.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+
+#include "daemon/daemon.hpp"
 
 namespace fcp::daemon {
 namespace {
@@ -112,6 +116,57 @@ TEST(Config, BusyPollingCanBeTunedOrTurnedOff) {
   EXPECT_FALSE(apply_config_json(R"({"busy_poll_us":-5})", config));
   EXPECT_FALSE(apply_config_json(R"({"busy_poll_us":2000000})", config));
   EXPECT_FALSE(apply_config_json(R"({"busy_poll_us":"fast"})", config));
+}
+
+TEST(Config, AuthenticationAndPerPrincipalLimits) {
+  Config config;
+  ASSERT_TRUE(apply_config_json(
+      R"({"auth":{"token":"0123456789abcdef0123","token_file":"/etc/fcpd/tokens","insecure":true},
+          "limits":{"max_documents":3,"max_calls_per_principal":5,
+                    "max_journal_bytes_per_principal":1000}})",
+      config));
+  EXPECT_EQ(config.token, std::optional<std::string>("0123456789abcdef0123"));
+  EXPECT_EQ(config.token_file, std::optional<std::string>("/etc/fcpd/tokens"));
+  EXPECT_TRUE(config.insecure);
+  EXPECT_EQ(config.max_documents, 3u);
+  EXPECT_EQ(config.max_calls_per_principal, 5u);
+  EXPECT_EQ(config.max_journal_bytes_per_principal, 1000u);
+  EXPECT_FALSE(apply_config_json(R"({"auth":{"insecure":"yes"}})", config));
+  EXPECT_FALSE(apply_config_json(R"({"auth":{"token":7}})", config));
+  auto flags = parse({"--tcp", "0.0.0.0:7300", "--token-file", "t.txt", "--insecure"});
+  ASSERT_TRUE(flags) << flags.error().message;
+  EXPECT_EQ(flags->config.token_file, std::optional<std::string>("t.txt"));
+  EXPECT_TRUE(flags->config.insecure);
+}
+
+// fcpd with `args`; the daemon must refuse before it serves (else the test would hang).
+int run_daemon(std::vector<const char*> args) {
+  args.insert(args.begin(), "fcpd");
+  return run(static_cast<int>(args.size()), args.data(),
+             std::vector<std::unique_ptr<core::Domain>>{});
+}
+
+TEST(Daemon, RefusesANonLoopbackAddressWithoutATokenOrInsecure) {
+  ::unsetenv("FCPD_TOKEN");
+  ::unsetenv("FCPD_CONFIG");
+  EXPECT_EQ(run_daemon({"--tcp", "0.0.0.0:0", "--log-level", "off"}), 2);
+  EXPECT_EQ(run_daemon({"--http", "0.0.0.0:0", "--log-level", "off"}), 2);
+}
+
+TEST(Daemon, RefusesABadTokenFileOrTokenBeforeServing) {
+  ::unsetenv("FCPD_CONFIG");
+  const auto file =
+      std::filesystem::temp_directory_path() / ("fcpd-tokens-" + std::to_string(::getpid()));
+  std::ofstream(file) << "alice:short\n";
+  EXPECT_EQ(
+      run_daemon({"--tcp", "127.0.0.1:0", "--token-file", file.c_str(), "--log-level", "off"}), 2);
+  EXPECT_EQ(run_daemon({"--tcp", "127.0.0.1:0", "--token-file", "/nonexistent/tokens",
+                        "--log-level", "off"}),
+            2);
+  ::setenv("FCPD_TOKEN", "too-short", 1);
+  EXPECT_EQ(run_daemon({"--tcp", "127.0.0.1:0", "--log-level", "off"}), 2);
+  ::unsetenv("FCPD_TOKEN");
+  std::filesystem::remove(file);
 }
 
 }  // namespace

@@ -74,7 +74,7 @@ class ConnectionTest : public ::testing::Test {
 
   std::shared_ptr<Connection> connect(std::optional<std::string> session = std::nullopt) {
     connections_.push_back(
-        server_.connect(ConnectionInfo{"test", "peer", std::move(session)}, nullptr));
+        server_.connect(ConnectionInfo{"test", "peer", std::move(session), std::nullopt}, nullptr));
     return connections_.back();
   }
   json::value send(Connection& c, const std::string& text,

@@ -231,14 +231,14 @@ TEST_F(ConnectionTest, IdleHttpHoldersOfNamedSessionsCanBeTakenOver) {
   Server server(workers_.get_executor(), {domain_.get()}, paths_, options);
   auto initialize =
       R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})";
-  auto tcp = server.connect(ConnectionInfo{"tcp", "a", "n"}, nullptr);
+  auto tcp = server.connect(ConnectionInfo{"tcp", "a", "n", std::nullopt}, nullptr);
   send(*tcp, initialize);
-  auto refused = server.connect(ConnectionInfo{"tcp", "b", "n"}, nullptr);
+  auto refused = server.connect(ConnectionInfo{"tcp", "b", "n", std::nullopt}, nullptr);
   EXPECT_EQ(error_code(send(*refused, initialize)), -32602);  // a live TCP holder keeps it
   tcp->close();
-  auto http = server.connect(ConnectionInfo{"http", "c", "n"}, nullptr);
+  auto http = server.connect(ConnectionInfo{"http", "c", "n", std::nullopt}, nullptr);
   send(*http, initialize);
-  auto taker = server.connect(ConnectionInfo{"http", "d", "n"}, nullptr);
+  auto taker = server.connect(ConnectionInfo{"http", "d", "n", std::nullopt}, nullptr);
   EXPECT_TRUE(send(*taker, initialize).as_object().contains("result"));  // idle HTTP: taken over
   auto stale = send(
       *http,
@@ -253,7 +253,7 @@ TEST_F(ConnectionTest, ConformanceFixtureToolOnlyWhenAskedFor) {
   ServerOptions options;
   options.conformance_fixtures = true;
   Server server(workers_.get_executor(), {domain_.get()}, paths_, options);
-  auto c = server.connect(ConnectionInfo{"test", "p", std::nullopt}, nullptr);
+  auto c = server.connect(ConnectionInfo{"test", "p", std::nullopt, std::nullopt}, nullptr);
   send(
       *c,
       R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");

@@ -19,7 +19,9 @@ class ManualChannel final : public LineChannel {
   ManualChannel(boost::asio::io_context& io, const Limits& limits)
       : LineChannel(boost::asio::make_strand(io), io.get_executor(), limits) {}
 
-  void open_with(FakeFactory& factory) { open(factory, {"test", "manual", std::nullopt}); }
+  void open_with(FakeFactory& factory) {
+    open(factory, {"test", "manual", std::nullopt, std::nullopt});
+  }
   void feed(std::string_view bytes) { deliver(bytes); }
   void end() { deliver_eof(); }
   void read_on() { read_on_after_calls(); }
