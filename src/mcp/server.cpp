@@ -57,3 +57,22 @@ std::string Server::instructions() const {
 }
 
 }  // namespace fcp::mcp
+
+namespace fcp::mcp {
+
+TimeLimit ServerOptions::time_limit(ToolKind kind) const {
+  switch (kind) {
+    case ToolKind::ops:
+      return {limits.max_call_duration, "limits.max_call_seconds"};
+    case ToolKind::query:
+      return {query_time_limit, "limits.max_query_seconds"};
+    case ToolKind::session:
+      return {session_time_limit, "limits.max_session_seconds"};
+    case ToolKind::help:
+    case ToolKind::fixture_error:
+      break;
+  }
+  return {};
+}
+
+}  // namespace fcp::mcp

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <mutex>
 
+#include "core/call_scope.hpp"
 #include "mcp/base64.hpp"
 #include "mcp/client_connection.hpp"
 #include "mcp/server.hpp"
@@ -193,6 +194,10 @@ void ClientConnection::run_tool(const ToolCall& call, const CallTarget& target,
   const auto progress = make_progress(call.progress_token, call.reply);
   core::CallOptions options{ops_progress(progress), &call.flight->cancelled};
   try {
+    // What stops the call deep inside an op (a layout's Graphviz worker is killed): its
+    // cancellation and its kind's time limit. The batch loop checks both between ops itself.
+    const auto limit = server_.options().time_limit(tool.kind);
+    const core::CallScope scope(&call.flight->cancelled, limit.duration, limit.setting);
     auto result = dispatch(tool, call.arguments, session, options);
     if (!result.pending) {
       if (logs(kDebug)) {

@@ -68,25 +68,51 @@ describe('resource limits of the real daemon', { timeout: 90_000 }, () => {
 });
 
 describe('SIGTERM while a call runs', { timeout: 60_000 }, () => {
-  it('exits within the shutdown grace instead of waiting for the call', async () => {
-    const config = path.join(root, 'grace.json');
-    fs.writeFileSync(config, JSON.stringify({ shutdown_grace_seconds: 1 }));
+  async function daemonWithCall(grace, ops) {
+    const config = path.join(root, `grace-${grace}.json`);
+    fs.writeFileSync(config, JSON.stringify({ shutdown_grace_seconds: grace }));
     const { daemon, tcpPort } = await startDaemon({ tcp: true, root, logLevel: 'info',
       args: ['--config', config] });
     const client = await LineClient.tcp(tcpPort);
     await client.initialize();
     await client.request('tools/call', { name: 'deck_session', arguments: { action: 'new "x"' } });
     client.send({ jsonrpc: '2.0', id: 99, method: 'tools/call',
-      params: { name: 'deck', arguments: { ops: ['sleep 8000'] } } });
+      params: { name: 'deck', arguments: { ops } } });
     await new Promise((r) => setTimeout(r, 500));
+    return { daemon, client };
+  }
+
+  it('lets a call that ends within the grace finish and answer, then exits 0', async () => {
+    const { daemon, client } = await daemonWithCall(10, ['add A', 'sleep 1500']);
     const sent = Date.now();
     daemon.child.kill('SIGTERM');
+    const reply = await client.next((m) => m.id === 99, 10_000);
+    const { code } = await daemon.exit;
+    const took = Date.now() - sent;
+    client.close();
+    assert.equal(reply.result.isError, false, JSON.stringify(reply));
+    assert.match(reply.result.content[0].text, /slept 1500 ms/);
+    assert.equal(code, 0, daemon.log);
+    assert.ok(took < 4000, `exited ${took} ms after SIGTERM`);
+    assert.match(daemon.log, /shutting down; no new connections; 1 call\(s\) running, waiting up to 10 s/);
+    assert.match(daemon.log, /no calls running: closing the connections/);
+  });
+
+  it('stops a call still running after the grace: rolled back, answered, exit 0', async () => {
+    const { daemon, client } = await daemonWithCall(1, ['add A', 'sleep 8000']);
+    const sent = Date.now();
+    daemon.child.kill('SIGTERM');
+    const reply = await client.next((m) => m.id === 99, 10_000);
     const { code } = await daemon.exit;
     const took = Date.now() - sent;
     client.close();
     assert.ok(took < 4000, `exited ${took} ms after SIGTERM (the call sleeps 8 s)`);
-    assert.equal(code, 1);
-    assert.match(daemon.log, /calls still running 1 s after the signal: exiting without them/);
+    assert.equal(code, 0, daemon.log);
+    assert.equal(reply.result.isError, true);
+    assert.match(reply.result.content[0].text, /the daemon is shutting down/);
+    assert.match(reply.result.content[0].text, /rolled back/);
+    assert.match(daemon.log, /1 call\(s\) still running 1 s after the signal: stopping them/);
+    assert.match(daemon.log, /the stopped calls have ended: closing the connections/);
   });
 });
 
