@@ -118,6 +118,8 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
     return assign(size_value(value, key), config.max_connections);
   if (key == "limits.max_connections_per_address")
     return assign(size_value(value, key), config.max_connections_per_address);
+  if (key == "limits.max_calls_per_client")
+    return assign(count_value(value, key), config.max_calls_per_client);
   if (key == "limits.max_calls_in_flight")
     return assign(size_value(value, key), config.max_calls_in_flight);
   if (key == "limits.max_queued_bytes")

@@ -43,6 +43,8 @@ struct Config {
   // TCP and stdio resource limits (transport::Limits has the meaning of each).
   std::size_t max_connections_per_address = 64;
   std::size_t max_calls_in_flight = 16;
+  // Tool calls one client (principal and address) runs at once; 0: max(1, workers / 2).
+  std::size_t max_calls_per_client = 0;
   std::size_t max_queued_bytes = 16u << 20;
   std::size_t max_total_queued_bytes = 256u << 20;
   std::size_t max_total_partial_bytes = 256u << 20;

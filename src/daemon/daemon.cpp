@@ -72,6 +72,9 @@ class Daemon {
     options.limits.max_call_duration = std::chrono::seconds(config.max_call_seconds);
     options.query_time_limit = std::chrono::seconds(config.max_query_seconds);
     options.session_time_limit = std::chrono::seconds(config.max_session_seconds);
+    options.max_calls_per_client = config.max_calls_per_client != 0
+                                       ? config.max_calls_per_client
+                                       : std::max<std::size_t>(1, config.workers / 2);
     options.max_named_sessions = config.max_named_sessions;
     options.conformance_fixtures = config.conformance_fixtures;
     // doc:dw-… for draw.io; midi and lofi use their names' first letters (doc:mi-…, doc:lo-…).

@@ -11,8 +11,8 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
       paths_(paths),
       options_(std::move(options)),
       registry_(options_.max_named_sessions),
-      documents_(calls_, paths_, options_.limits, options_.max_documents,
-                 options_.handle_prefixes) {
+      documents_(calls_, paths_, options_.limits, options_.max_documents, options_.handle_prefixes),
+      shares_(options_.max_calls_per_client) {
   for (const auto* domain : domains_) {
     for (auto& tool : make_tools(*domain, documents_.prefix(*domain)))
       tools_.push_back(std::move(tool));

@@ -13,6 +13,7 @@
 #include "core/domain.hpp"
 #include "core/session.hpp"
 #include "mcp/client_session.hpp"
+#include "mcp/client_shares.hpp"
 #include "mcp/connection.hpp"
 #include "mcp/document_store.hpp"
 #include "mcp/tool_set.hpp"
@@ -33,6 +34,9 @@ struct ServerOptions {
   // The time limits of query and session calls (a query that exports an image; open, save).
   std::chrono::milliseconds query_time_limit{std::chrono::seconds(60)};
   std::chrono::milliseconds session_time_limit{std::chrono::seconds(120)};
+  // Tool calls (not help) one client (principal and address) runs at once over all its
+  // connections; the rest wait without a thread (see ClientShares).
+  std::size_t max_calls_per_client = 2;
   TimeLimit time_limit(ToolKind kind) const;
   std::size_t max_named_sessions = 64;
   // Open documents per principal (each holds its model in memory until it is closed).
@@ -73,6 +77,7 @@ class Server final : public ConnectionFactory {
   void call_finished() { --calls_running_; }
   SessionRegistry& registry() { return registry_; }
   DocumentStore& documents() { return documents_; }
+  ClientShares& shares() { return shares_; }
 
  private:
   boost::asio::any_io_executor calls_;
@@ -82,6 +87,7 @@ class Server final : public ConnectionFactory {
   std::vector<Tool> tools_;
   SessionRegistry registry_;
   DocumentStore documents_;
+  ClientShares shares_;
   std::atomic<std::size_t> calls_running_{0};
 };
 

@@ -176,8 +176,25 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
   // notifications/cancelled: the batch stops at its next op and is rolled back.
   reply->when_gone([flight] { flight->cancelled = true; });
   auto call = std::make_shared<ToolCall>(ToolCall{tool, std::move(*checked), token, reply, flight});
+  if (tool->kind == ToolKind::help) {
+    session_->submit([self = shared_from_this(), call](const ClientSession::Done& done) {
+      self->route_tool(call, done);
+    });
+    return;
+  }
+  // In turn on this connection, then within the client's share of the call threads: a call
+  // over the share waits (its connection's queue with it) without holding a thread.
   session_->submit([self = shared_from_this(), call](const ClientSession::Done& done) {
-    self->route_tool(call, done);
+    auto session = self->session_;
+    self->server_.shares().run(
+        client_key(session->principal(), self->info_.peer),
+        [self, call, done](const ClientShares::Release& release) {
+          self->route_tool(call, [done, release] {
+            release();
+            done();
+          });
+        },
+        [session](std::function<void()> work) { session->post(std::move(work)); });
   });
 }
 

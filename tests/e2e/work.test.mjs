@@ -35,8 +35,8 @@ function children(pid) {
   return found;
 }
 
-async function client(port) {
-  const c = await LineClient.tcp(port);
+async function client(port, localAddress = undefined) {
+  const c = await LineClient.tcp(port, '127.0.0.1', localAddress);
   await c.initialize();
   return c;
 }
@@ -82,6 +82,53 @@ describe('Graphviz layouts in worker processes', { timeout: 100_000 }, () => {
       assert.equal(await status(c), before, 'the document is unchanged');
       assert.deepEqual(children(daemon.pid), [], 'no Graphviz worker is left running');
       c.close();
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
+
+describe('other clients while one runs six large layouts', { timeout: 100_000 }, () => {
+  it('their small calls stay fast and the layouts run in parallel', async () => {
+    const { daemon, tcpPort } = await startFcpd();
+    try {
+      const heavy = [];
+      for (let i = 0; i < 6; ++i) {
+        const c = await client(tcpPort);
+        await bigDiagram(c, 1500);
+        heavy.push(c);
+      }
+      // Another client: another address (the share is per principal and address).
+      const other = await client(tcpPort, '127.0.0.2');
+      await call(other, 'drawio_session', { action: 'new "Small"' });
+      await call(other, 'drawio', { ops: ['add svc A', 'add svc B', 'connect A -> B'] });
+      const started = Date.now();
+      const layouts = heavy.map((c) => call(c, 'drawio', { ops: ['layout @all algo:layered'] })
+        .then((r) => ({ ...r, took: Date.now() - started })));
+      let done = false;
+      Promise.all(layouts).then(() => { done = true; });
+      const latencies = [];
+      let workersSeen = 0;
+      await sleep(200);
+      while (!done) {
+        workersSeen = Math.max(workersSeen, children(daemon.pid).length);
+        const t = Date.now();
+        await call(other, 'drawio_query', { q: 'status' });
+        await call(other, 'drawio', { ops: ['move A to:10,10'] });
+        latencies.push(Date.now() - t);
+        await sleep(50);
+      }
+      const results = await Promise.all(layouts);
+      for (const r of results) assert.equal(r.isError, false, r.text.slice(0, 300));
+      const worst = Math.max(...latencies);
+      console.log(`layouts finished after ${results.map((r) => r.took).join(', ')} ms; ` +
+        `${latencies.length} small call pairs, worst ${worst} ms, median ` +
+        `${latencies.sort((a, b) => a - b)[Math.floor(latencies.length / 2)]} ms; ` +
+        `at most ${workersSeen} Graphviz workers at once`);
+      assert.ok(latencies.length >= 3, `only ${latencies.length} small calls ran during the layouts`);
+      assert.ok(worst < 1000, `a small call pair took ${worst} ms while the layouts ran`);
+      assert.ok(workersSeen >= 2, 'layouts ran in parallel worker processes');
+      for (const c of [...heavy, other]) c.close();
     } finally {
       await daemon.stop();
     }
