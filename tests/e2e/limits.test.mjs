@@ -8,7 +8,7 @@ import path from 'node:path';
 import net from 'node:net';
 import http from 'node:http';
 import {
-  LineClient, PROTOCOL_VERSION, httpInitialize, makeTempDir, postMcp, removeDir, startDaemon,
+  LineClient, PROTOCOL_VERSION, httpInitialize, httpRequest, makeTempDir, postMcp, removeDir, startDaemon,
 } from './lib.mjs';
 
 const root = makeTempDir('fcp-e2e-limits-');
@@ -140,6 +140,69 @@ describe('an HTTP client that leaves mid-call', { timeout: 60_000 }, () => {
       const text = digest.messages.find((m) => m.id === 3).result.content[0].text;
       assert.match(text, /\[0c /, `the session after the abandoned call: ${text}`);
       assert.match(daemon.log, /left during a call: cancelling it/);
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
+
+describe('a client that disconnects mid-call', { timeout: 60_000 }, () => {
+  const HANDLE = /(doc:de-[0-9a-f]{32})/;
+
+  it('TCP close cancels its running and queued calls: rolled back, nothing committed', async () => {
+    const { daemon, tcpPort } = await startDaemon({ tcp: true, root, logLevel: 'info' });
+    try {
+      const client = await LineClient.tcp(tcpPort);
+      await client.initialize();
+      const made = await client.request('tools/call', { name: 'deck_session', arguments: { action: 'new "x"' } });
+      const handle = HANDLE.exec(made.result.content[0].text)[1];
+      // Running: adds A, then works for 3 s, then adds B. Queued behind it: adds C.
+      client.send({ jsonrpc: '2.0', id: 50, method: 'tools/call',
+        params: { name: 'deck', arguments: { ops: ['add A', 'sleep 3000', 'add B'] } } });
+      client.send({ jsonrpc: '2.0', id: 51, method: 'tools/call',
+        params: { name: 'deck', arguments: { ops: ['add C'] } } });
+      await new Promise((r) => setTimeout(r, 400));
+      const left = Date.now();
+      client.socket.destroy();
+      const other = await LineClient.tcp(tcpPort);
+      await other.initialize();
+      // The handle's calls run one at a time: this query runs once the cancelled call has ended.
+      const reply = await other.request('tools/call',
+        { name: 'deck_query', arguments: { q: 'status', doc: handle } });
+      const took = Date.now() - left;
+      other.close();
+      const text = reply.result.content[0].text;
+      assert.match(text, /\[0c /, `the document after the abandoned calls: ${text}`);
+      assert.ok(took < 2000, `the cancelled call ended ${took} ms after the client left (it sleeps 3 s)`);
+    } finally {
+      await daemon.stop();
+    }
+  });
+
+  it('HTTP DELETE of the session cancels its running call: rolled back', async () => {
+    const { daemon, url } = await startDaemon({ http: true, root, logLevel: 'info' });
+    try {
+      const { sessionId } = await httpInitialize(url);
+      const headers = { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': PROTOCOL_VERSION };
+      const made = await postMcp(url, { jsonrpc: '2.0', id: 1, method: 'tools/call',
+        params: { name: 'deck_session', arguments: { action: 'new "x"' } } }, headers);
+      const handle = HANDLE.exec(made.messages.find((m) => m.id === 1).result.content[0].text)[1];
+      const running = postMcp(url, { jsonrpc: '2.0', id: 2, method: 'tools/call',
+        params: { name: 'deck', arguments: { ops: ['add A', 'sleep 3000', 'add B'] } } }, headers)
+        .catch(() => null);
+      await new Promise((r) => setTimeout(r, 400));
+      const left = Date.now();
+      const deleted = await httpRequest(url, { method: 'DELETE', headers });
+      assert.ok(deleted.status === 200 || deleted.status === 204, `DELETE: ${deleted.status}`);
+      const other = await httpInitialize(url);
+      const reply = await postMcp(url, { jsonrpc: '2.0', id: 3, method: 'tools/call',
+        params: { name: 'deck_query', arguments: { q: 'status', doc: handle } } },
+      { 'Mcp-Session-Id': other.sessionId, 'MCP-Protocol-Version': PROTOCOL_VERSION });
+      const took = Date.now() - left;
+      const text = reply.messages.find((m) => m.id === 3).result.content[0].text;
+      assert.match(text, /\[0c /, `the document after the deleted session's call: ${text}`);
+      assert.ok(took < 2000, `the cancelled call ended ${took} ms after DELETE (it sleeps 3 s)`);
+      await running;
     } finally {
       await daemon.stop();
     }

@@ -88,6 +88,34 @@ describe('Graphviz layouts in worker processes', { timeout: 100_000 }, () => {
   });
 });
 
+describe('a client that leaves during a layout', { timeout: 100_000 }, () => {
+  it('cancels it: the Graphviz worker is killed at once and nothing is committed', async () => {
+    const { daemon, tcpPort } = await startFcpd();
+    try {
+      const c = await client(tcpPort);
+      await bigDiagram(c, 2500);
+      const handle = /(doc:dw-[0-9a-f]{32})/.exec(
+        (await call(c, 'drawio_session', { action: 'list' })).text)[1];
+      const before = await status(c);
+      c.send({ jsonrpc: '2.0', id: 500, method: 'tools/call',
+        params: { name: 'drawio', arguments: { ops: ['layout @all algo:layered'] } } });
+      await waitFor(() => children(daemon.pid).length > 0, { what: 'a Graphviz worker' });
+      const left = Date.now();
+      c.socket.destroy();
+      await waitFor(() => children(daemon.pid).length === 0,
+        { timeout: 3000, what: 'the Graphviz worker to be killed' });
+      const took = Date.now() - left;
+      const other = await client(tcpPort);
+      const after = (await call(other, 'drawio_query', { q: 'status', doc: handle })).text;
+      assert.equal(after, before, 'the document is unchanged');
+      assert.ok(took < 1000, `the worker ran ${took} ms after the client left`);
+      other.close();
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
+
 describe('other clients while one runs six large layouts', { timeout: 100_000 }, () => {
   it('their small calls stay fast and the layouts run in parallel', async () => {
     const { daemon, tcpPort } = await startFcpd();
