@@ -32,6 +32,7 @@ struct Workers {
   std::condition_variable freed;
   std::vector<std::string> command;
   std::size_t max = 1;
+  std::size_t in_process_up_to = kInProcessLayoutUpTo;
   std::size_t running = 0;
 };
 
@@ -74,10 +75,12 @@ class Slot {
 
 }  // namespace
 
-void use_graphviz_workers(std::vector<std::string> command, std::size_t max_workers) {
+void use_graphviz_workers(std::vector<std::string> command, std::size_t max_workers,
+                          std::size_t in_process_up_to) {
   Workers& w = workers();
   const std::lock_guard lock(w.mutex);
   w.command = std::move(command);
+  w.in_process_up_to = in_process_up_to;
   if (max_workers == 0) max_workers = std::max(1U, std::thread::hardware_concurrency());
   w.max = max_workers;
 }
@@ -510,9 +513,11 @@ class Worker {
   Fd from_child_;
 };
 
-std::vector<std::string> worker_command() {
+// The worker command for a layout of `size` nodes and edges; empty: lay it out here.
+std::vector<std::string> worker_command(std::size_t size) {
   Workers& w = workers();
   const std::lock_guard lock(w.mutex);
+  if (size <= w.in_process_up_to) return {};
   return w.command;
 }
 
@@ -539,7 +544,7 @@ core::Result<Drawing> run_in_worker(const std::vector<std::string>& command,
 
 core::Result<Drawing> run_graphviz(const LayoutRequest& request, const IndexedGraph& graph,
                                    const EngineOptions& options) {
-  const auto command = worker_command();
+  const auto command = worker_command(request.nodes.size() + request.edges.size());
   if (command.empty()) return run_graphviz_in_process(request, graph, options);
   return run_in_worker(command, request, options);
 }
