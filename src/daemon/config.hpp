@@ -55,7 +55,8 @@ struct Config {
   std::vector<std::string> allowed_origins;
   std::vector<std::string> allowed_hosts;
   std::size_t http_session_idle_seconds = 3600;
-  // After SIGINT/SIGTERM, how long calls still running may take before the process exits.
+  // After SIGINT/SIGTERM, how long calls still running may take to finish before they are
+  // stopped (rolled back) and the daemon exits.
   std::size_t shutdown_grace_seconds = 10;
   bool conformance_fixtures = false;  // --conformance-fixtures (testing only)
 };

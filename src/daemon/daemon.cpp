@@ -190,6 +190,9 @@ class Daemon {
           std::_Exit(1);
         }
       }
+      // The last replies were handed to their transports just before their calls ended: give
+      // the writes a moment before the connections close.
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
       asio::post(io_, [this] { stop(); });
     });
   }
