@@ -6,6 +6,7 @@
 #include <cassert>
 #include <charconv>
 
+#include "core/call_scope.hpp"
 #include "core/op_contract.hpp"
 #include "core/resolve.hpp"
 #include "core/response.hpp"
@@ -32,7 +33,8 @@ std::vector<std::string_view> split_ops(std::span<const std::string> ops) {
 }
 
 bool is_cancelled(const CallOptions& options) {
-  return options.cancelled != nullptr && options.cancelled->load(std::memory_order_relaxed);
+  return (options.cancelled != nullptr && options.cancelled->load(std::memory_order_relaxed)) ||
+         all_calls_stopping();
 }
 
 std::string creation_limit_text(std::size_t limit) {

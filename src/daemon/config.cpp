@@ -104,6 +104,10 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
   if (key == "limits.max_file_bytes") return assign(size_value(value, key), config.max_file_bytes);
   if (key == "limits.max_call_seconds")
     return assign(size_value(value, key), config.max_call_seconds);
+  if (key == "limits.max_query_seconds")
+    return assign(size_value(value, key), config.max_query_seconds);
+  if (key == "limits.max_session_seconds")
+    return assign(size_value(value, key), config.max_session_seconds);
   if (key == "limits.max_ops_per_call")
     return assign(size_value(value, key), config.max_ops_per_call);
   if (key == "limits.max_created_per_call")
@@ -114,6 +118,8 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
     return assign(size_value(value, key), config.max_connections);
   if (key == "limits.max_connections_per_address")
     return assign(size_value(value, key), config.max_connections_per_address);
+  if (key == "limits.max_calls_per_client")
+    return assign(count_value(value, key), config.max_calls_per_client);
   if (key == "limits.max_calls_in_flight")
     return assign(size_value(value, key), config.max_calls_in_flight);
   if (key == "limits.max_queued_bytes")
@@ -156,6 +162,14 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
   if (key == "http.allowed_hosts") return assign(string_list(value, key), config.allowed_hosts);
   if (key == "http.session_idle_seconds")
     return assign(size_value(value, key), config.http_session_idle_seconds);
+  if (key == "drawio.layout_workers") {  // read by fcpd's main: Graphviz worker processes
+    auto workers = count_value(value, key);
+    if (!workers) return workers.error();
+    auto& drawio = config.domain_settings["drawio"];
+    if (!drawio.is_object()) drawio = json::object{};
+    drawio.as_object()["layout_workers"] = *workers;
+    return {};
+  }
   if (key == "lofi") {  // read by the lofi domain
     if (!value.is_object()) return make_error("config: \"lofi\" must be an object");
     config.domain_settings["lofi"] = value;

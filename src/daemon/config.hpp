@@ -36,11 +36,15 @@ struct Config {
   std::size_t max_ops_per_call = 1'000'000;
   std::size_t max_created_per_call = 50'000;
   std::size_t max_reply_bytes = 16u << 20;
-  std::size_t max_call_seconds = 120;
+  std::size_t max_call_seconds = 120;     // ops calls (a batch; a layout in it)
+  std::size_t max_query_seconds = 60;     // query calls (an image or audio export)
+  std::size_t max_session_seconds = 120;  // session calls (open, save)
   std::size_t max_connections = 256;
   // TCP and stdio resource limits (transport::Limits has the meaning of each).
   std::size_t max_connections_per_address = 64;
   std::size_t max_calls_in_flight = 16;
+  // Tool calls one client (principal and address) runs at once; 0: max(1, workers / 2).
+  std::size_t max_calls_per_client = 0;
   std::size_t max_queued_bytes = 16u << 20;
   std::size_t max_total_queued_bytes = 256u << 20;
   std::size_t max_total_partial_bytes = 256u << 20;
@@ -62,7 +66,8 @@ struct Config {
   std::vector<std::string> allowed_origins;
   std::vector<std::string> allowed_hosts;
   std::size_t http_session_idle_seconds = 3600;
-  // After SIGINT/SIGTERM, how long calls still running may take before the process exits.
+  // After SIGINT/SIGTERM, how long calls still running may take to finish before they are
+  // stopped (rolled back) and the daemon exits.
   std::size_t shutdown_grace_seconds = 10;
   bool conformance_fixtures = false;  // --conformance-fixtures (testing only)
 };

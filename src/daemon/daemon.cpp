@@ -6,6 +6,7 @@
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/call_scope.hpp"
 #include "daemon/config.hpp"
 #include "daemon/conformance.hpp"
 #include "daemon/event_loop.hpp"
@@ -129,6 +131,11 @@ class Daemon {
     options.limits.max_created_per_call = config.max_created_per_call;
     options.limits.max_reply_bytes = config.max_reply_bytes;
     options.limits.max_call_duration = std::chrono::seconds(config.max_call_seconds);
+    options.query_time_limit = std::chrono::seconds(config.max_query_seconds);
+    options.session_time_limit = std::chrono::seconds(config.max_session_seconds);
+    options.max_calls_per_client = config.max_calls_per_client != 0
+                                       ? config.max_calls_per_client
+                                       : std::max<std::size_t>(1, config.workers / 2);
     options.max_named_sessions = config.max_named_sessions;
     options.max_documents = config.max_documents;
     options.auth = std::move(auth);
@@ -152,9 +159,7 @@ class Daemon {
     }
     signals_.async_wait([this](const boost::system::error_code& ec, int signal) {
       if (ec) return;
-      spdlog::info("signal {} received, shutting down (a second one exits at once)", signal);
-      stop();
-      start_shutdown_deadline();
+      shut_down(signal);
     });
     EventLoopOptions loop;
     loop.busy_poll = std::chrono::microseconds(config_.busy_poll_us);
@@ -162,7 +167,7 @@ class Daemon {
     // Returns once calls already running have finished (transports cancelled what they could);
     // replies still queued are dropped with the stopped io_context.
     EventLoop(io_, loop).run();
-    stopped_->store(true);
+    if (watch_.joinable()) watch_.join();
     spdlog::info("fcpd stopped");
     return 0;
   }
@@ -203,20 +208,58 @@ class Daemon {
     return {};
   }
 
-  // After a signal: the connections were closed, so batches stop at their next op; an op that
-  // runs on (a large layout) gets config.shutdown_grace_seconds, then the process exits anyway.
-  // A thread of its own: the event loop may be the one that is stuck.
-  void start_shutdown_deadline() {
-    std::thread([stopped = stopped_, grace = std::chrono::seconds(config_.shutdown_grace_seconds)] {
-      const auto deadline = std::chrono::steady_clock::now() + grace;
-      while (!stopped->load() && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      if (stopped->load()) return;
-      spdlog::warn("calls still running {} s after the signal: exiting without them",
-                   grace.count());
-      spdlog::default_logger()->flush();
-      std::_Exit(1);
-    }).detach();
+  // SIGTERM/SIGINT: no new connections; the calls running get config.shutdown_grace_seconds to
+  // finish and answer; then every call still running is stopped (a batch rolls back at its next
+  // op, a layout's Graphviz worker is killed, and the client is told so), and once they have
+  // ended the connections close and the daemon exits 0. An op that ignores the stop (stuck in a
+  // library) gets kStopGrace more, then the process exits 1 without it.
+  // The watch runs on a thread of its own: every event-loop thread may be busy with a long call.
+  // Journaling unsaved documents on shutdown (the durable-documents work) hooks in here, once
+  // the calls have ended and before stop().
+  void shut_down(int signal) {
+    if (stopping_.load() || shutting_down_.exchange(true)) return;
+    // Back to the default action: a second SIGINT or SIGTERM ends the process at once.
+    boost::system::error_code ignored;
+    signals_.clear(ignored);
+    for (auto& server : tcp_)
+      server->stop_accepting();
+    for (auto& server : http_)
+      server->stop_accepting();
+    const auto grace = std::chrono::seconds(config_.shutdown_grace_seconds);
+    const std::size_t running = server_->calls_running();
+    spdlog::info(
+        "signal {} received: shutting down; no new connections; {} call(s) running, waiting up "
+        "to {} s for them (a second signal exits at once)",
+        signal, running, grace.count());
+    watch_ = std::thread([this, grace] {
+      using Clock = std::chrono::steady_clock;
+      const auto wait_until = [this](Clock::time_point deadline) {
+        while (server_->calls_running() > 0 && Clock::now() < deadline && !stopping_.load())
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return server_->calls_running() == 0 || stopping_.load();
+      };
+      if (wait_until(Clock::now() + grace)) {
+        spdlog::info("no calls running: closing the connections");
+      } else {
+        spdlog::warn(
+            "{} call(s) still running {} s after the signal: stopping them (their changes are "
+            "rolled back)",
+            server_->calls_running(), grace.count());
+        core::stop_all_calls();
+        if (wait_until(Clock::now() + kStopGrace)) {
+          spdlog::info("the stopped calls have ended: closing the connections");
+        } else {
+          spdlog::error("{} call(s) did not stop within {} s: exiting without them",
+                        server_->calls_running(), kStopGrace.count());
+          spdlog::default_logger()->flush();
+          std::_Exit(1);
+        }
+      }
+      // The last replies were handed to their transports just before their calls ended: give
+      // the writes a moment before the connections close.
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      asio::post(io_, [this] { stop(); });
+    });
   }
 
   // Any event-loop thread (a signal, the end of stdin), possibly two at once.
@@ -243,9 +286,10 @@ class Daemon {
   std::vector<std::unique_ptr<transport::TcpServer>> tcp_;
   std::vector<std::unique_ptr<transport::HttpServer>> http_;
   std::unique_ptr<transport::StdioTransport> stdio_;
+  static constexpr std::chrono::seconds kStopGrace{5};
   std::atomic<bool> stopping_ = false;
-  // Set once the event loop has returned; shared with the shutdown deadline's thread.
-  std::shared_ptr<std::atomic<bool>> stopped_ = std::make_shared<std::atomic<bool>>(false);
+  std::atomic<bool> shutting_down_ = false;
+  std::thread watch_;  // the shutdown's watch of the calls still running
 };
 
 std::string roots_text(const Daemon& daemon) {

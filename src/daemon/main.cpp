@@ -1,15 +1,40 @@
 // fcpd: the FCP daemon hosting every domain's four MCP tools over stdio, TCP and HTTP.
-// `fcpd simulate-max …` runs the Max stand-in of the lofi domain instead (see max/README.md).
+// `fcpd simulate-max …` runs the Max stand-in of the lofi domain instead (see max/README.md);
+// `fcpd graphviz-worker` is the daemon's own Graphviz worker process (one layout, stdin to
+// stdout), never started by hand.
+#include <iostream>
 #include <string_view>
 
 #include "daemon/daemon.hpp"
+#include "domains/drawio/layout/graphviz_worker.hpp"
 #include "domains/lofi/bridge/simulator.hpp"
 #include "domains/registry.hpp"
+
+namespace {
+
+// config: "drawio": {"layout_workers": N} (validated by the config reader); 0: one per core.
+std::size_t layout_workers(const boost::json::object& settings) {
+  const auto* drawio = settings.if_contains("drawio");
+  if (drawio == nullptr || !drawio->is_object()) return 0;
+  const auto* workers = drawio->as_object().if_contains("layout_workers");
+  if (workers == nullptr) return 0;
+  if (workers->is_uint64()) return workers->as_uint64();
+  if (workers->is_int64() && workers->as_int64() > 0) return workers->as_int64();
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "simulate-max")
     return fcp::lofi::bridge::run_simulator_command(argc - 1, argv + 1);
+  if (argc > 1 && std::string_view(argv[1]) == "graphviz-worker")
+    return fcp::drawio::layout::run_graphviz_worker(std::cin, std::cout);
   return fcp::daemon::run(argc, argv, [](const fcp::daemon::DomainEnvironment& environment) {
+    // Graphviz's global state forbids threads: each layout runs in a worker process of this
+    // executable, so layouts run in parallel and one that must stop is killed.
+    fcp::drawio::layout::use_graphviz_workers({"/proc/self/exe", "graphviz-worker"},
+                                              layout_workers(environment.settings));
     return fcp::domains::make_all(environment);
   });
 }

@@ -361,13 +361,13 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
 std::shared_ptr<ClientConnection::InFlight> ClientConnection::track(const json::value& id) {
   auto flight = std::make_shared<InFlight>();
   std::lock_guard lock(mutex_);
-  in_flight_[json::serialize(id)] = flight;
+  if (in_flight_.insert_or_assign(json::serialize(id), flight).second) server_.call_started();
   return flight;
 }
 
 void ClientConnection::untrack(const json::value& id) {
   std::lock_guard lock(mutex_);
-  in_flight_.erase(json::serialize(id));
+  if (in_flight_.erase(json::serialize(id)) > 0) server_.call_finished();
 }
 
 void ClientConnection::log(const Reply& reply, int level, std::string text) {

@@ -13,7 +13,8 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
       auth_(options_.auth),
       registry_(options_.max_named_sessions),
       documents_(calls_, paths_, options_.limits, options_.max_documents, options_.handle_prefixes),
-      principal_limits_(options_.principal_limits) {
+      principal_limits_(options_.principal_limits),
+      shares_(options_.max_calls_per_client) {
   for (const auto* domain : domains_) {
     for (auto& tool : make_tools(*domain, documents_.prefix(*domain)))
       tools_.push_back(std::move(tool));
@@ -62,6 +63,25 @@ std::string Server::instructions() const {
     text += ".";
   }
   return text;
+}
+
+}  // namespace fcp::mcp
+
+namespace fcp::mcp {
+
+TimeLimit ServerOptions::time_limit(ToolKind kind) const {
+  switch (kind) {
+    case ToolKind::ops:
+      return {limits.max_call_duration, "limits.max_call_seconds"};
+    case ToolKind::query:
+      return {query_time_limit, "limits.max_query_seconds"};
+    case ToolKind::session:
+      return {session_time_limit, "limits.max_session_seconds"};
+    case ToolKind::help:
+    case ToolKind::fixture_error:
+      break;
+  }
+  return {};
 }
 
 }  // namespace fcp::mcp

@@ -1,6 +1,7 @@
 // The MCP server: tools of every hosted domain, sessions, and connections for the transports.
 #pragma once
 
+#include <atomic>
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/json.hpp>
 #include <chrono>
@@ -13,16 +14,31 @@
 #include "core/session.hpp"
 #include "mcp/auth.hpp"
 #include "mcp/client_session.hpp"
+#include "mcp/client_shares.hpp"
 #include "mcp/connection.hpp"
 #include "mcp/document_store.hpp"
 #include "mcp/tool_set.hpp"
 
 namespace fcp::mcp {
 
+// How long one call of a tool kind may run (zero: no limit), and the config key that sets it.
+struct TimeLimit {
+  std::chrono::milliseconds duration{0};
+  std::string setting;
+};
+
 struct ServerOptions {
   std::string name = "fcpd";
   std::string version = "0.1.0";
+  // limits.max_call_duration is also the time limit of ops calls (limits.max_call_seconds).
   core::SessionLimits limits;
+  // The time limits of query and session calls (a query that exports an image; open, save).
+  std::chrono::milliseconds query_time_limit{std::chrono::seconds(60)};
+  std::chrono::milliseconds session_time_limit{std::chrono::seconds(120)};
+  // Tool calls (not help) one client (principal and address) runs at once over all its
+  // connections; the rest wait without a thread (see ClientShares).
+  std::size_t max_calls_per_client = 2;
+  TimeLimit time_limit(ToolKind kind) const;
   std::size_t max_named_sessions = 64;
   // Open documents per principal (each holds its model in memory until it is closed).
   std::size_t max_documents = 256;
@@ -64,9 +80,14 @@ class Server final : public ConnectionFactory {
 
   std::shared_ptr<ClientSession> make_session(const std::string& name,
                                               const std::string& principal) const;
+  // Tool calls accepted and not yet answered, over every connection (for shutdown).
+  std::size_t calls_running() const { return calls_running_.load(); }
+  void call_started() { ++calls_running_; }
+  void call_finished() { --calls_running_; }
   SessionRegistry& registry() { return registry_; }
   PrincipalLimits& principal_limits() { return principal_limits_; }
   DocumentStore& documents() { return documents_; }
+  ClientShares& shares() { return shares_; }
 
  private:
   boost::asio::any_io_executor calls_;
@@ -78,6 +99,8 @@ class Server final : public ConnectionFactory {
   SessionRegistry registry_;
   DocumentStore documents_;
   PrincipalLimits principal_limits_;
+  ClientShares shares_;
+  std::atomic<std::size_t> calls_running_{0};
 };
 
 }  // namespace fcp::mcp

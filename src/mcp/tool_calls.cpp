@@ -6,6 +6,7 @@
 #include <chrono>
 #include <mutex>
 
+#include "core/call_scope.hpp"
 #include "mcp/base64.hpp"
 #include "mcp/client_connection.hpp"
 #include "mcp/server.hpp"
@@ -182,8 +183,25 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
   // notifications/cancelled: the batch stops at its next op and is rolled back.
   reply->when_gone([flight] { flight->cancelled = true; });
   auto call = std::make_shared<ToolCall>(ToolCall{tool, std::move(*checked), token, reply, flight});
+  if (tool->kind == ToolKind::help) {
+    session_->submit([self = shared_from_this(), call](const ClientSession::Done& done) {
+      self->route_tool(call, done);
+    });
+    return;
+  }
+  // In turn on this connection, then within the client's share of the call threads: a call
+  // over the share waits (its connection's queue with it) without holding a thread.
   session_->submit([self = shared_from_this(), call](const ClientSession::Done& done) {
-    self->route_tool(call, done);
+    auto session = self->session_;
+    self->server_.shares().run(
+        client_key(session->principal(), self->info_.peer),
+        [self, call, done](const ClientShares::Release& release) {
+          self->route_tool(call, [done, release] {
+            release();
+            done();
+          });
+        },
+        [session](std::function<void()> work) { session->post(std::move(work)); });
   });
 }
 
@@ -201,6 +219,10 @@ void ClientConnection::run_tool(const ToolCall& call, const CallTarget& target,
   const auto progress = make_progress(call.progress_token, call.reply);
   core::CallOptions options{ops_progress(progress), &call.flight->cancelled};
   try {
+    // What stops the call deep inside an op (a layout's Graphviz worker is killed): its
+    // cancellation and its kind's time limit. The batch loop checks both between ops itself.
+    const auto limit = server_.options().time_limit(tool.kind);
+    const core::CallScope scope(&call.flight->cancelled, limit.duration, limit.setting);
     auto result = dispatch(tool, call.arguments, session, options);
     if (!result.pending) {
       if (logs(kDebug)) {

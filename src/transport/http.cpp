@@ -88,6 +88,10 @@ core::Result<void> HttpServer::start() {
   return {};
 }
 
+void HttpServer::stop_accepting() {
+  if (listener_) listener_->stop();
+}
+
 void HttpServer::stop() {
   if (listener_) listener_->stop();
   if (reaper_) reaper_->stop();

@@ -36,6 +36,8 @@ class HttpServer {
   core::Result<void> start();
   // Stops accepting, closes every TCP connection and every session's Connection. Idempotent.
   void stop();
+  // Stops accepting new connections; the open ones go on (shutdown lets their calls finish).
+  void stop_accepting();
   // The bound endpoint (with the real port when 0 was asked for); valid after start().
   boost::asio::ip::tcp::endpoint local_endpoint() const { return endpoint_; }
 

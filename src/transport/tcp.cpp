@@ -286,6 +286,10 @@ core::Result<void> TcpServer::start() {
   return {};
 }
 
+void TcpServer::stop_accepting() {
+  if (listener_) listener_->stop();
+}
+
 void TcpServer::stop() {
   if (listener_) listener_->stop();
   for (const auto& peer : peers_->snapshot())

@@ -169,5 +169,25 @@ TEST(Daemon, RefusesABadTokenFileOrTokenBeforeServing) {
   std::filesystem::remove(file);
 }
 
+// Time limits per tool kind, each client's share of the call threads, the Graphviz workers.
+TEST(Config, WorkLimits) {
+  Config config;
+  EXPECT_EQ(config.max_call_seconds, 120u);
+  EXPECT_EQ(config.max_query_seconds, 60u);
+  EXPECT_EQ(config.max_session_seconds, 120u);
+  EXPECT_EQ(config.max_calls_per_client, 0u);  // max(1, workers / 2)
+  ASSERT_TRUE(apply_config_json(
+      R"({"limits":{"max_query_seconds":5,"max_session_seconds":7,"max_calls_per_client":3},)"
+      R"("drawio":{"layout_workers":6}})",
+      config));
+  EXPECT_EQ(config.max_query_seconds, 5u);
+  EXPECT_EQ(config.max_session_seconds, 7u);
+  EXPECT_EQ(config.max_calls_per_client, 3u);
+  EXPECT_EQ(config.domain_settings.at("drawio").at("layout_workers").to_number<int>(), 6);
+  EXPECT_FALSE(apply_config_json(R"({"limits":{"max_query_seconds":0}})", config));
+  EXPECT_FALSE(apply_config_json(R"({"drawio":{"layout_workers":-1}})", config));
+  EXPECT_FALSE(apply_config_json(R"({"drawio":{"layout_threads":2}})", config));
+}
+
 }  // namespace
 }  // namespace fcp::daemon

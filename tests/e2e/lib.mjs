@@ -165,8 +165,10 @@ export class LineClient {
     this.onClose = onClose;
   }
 
-  static async tcp(port, host = '127.0.0.1') {
-    const socket = net.connect({ port, host });
+  // `localAddress`: another loopback address (127.0.0.2) makes another client for the daemon's
+  // per-client share of call threads.
+  static async tcp(port, host = '127.0.0.1', localAddress = undefined) {
+    const socket = net.connect({ port, host, localAddress });
     await new Promise((resolve, reject) => {
       socket.once('connect', resolve);
       socket.once('error', reject);

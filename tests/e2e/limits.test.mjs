@@ -8,7 +8,7 @@ import path from 'node:path';
 import net from 'node:net';
 import http from 'node:http';
 import {
-  LineClient, PROTOCOL_VERSION, httpInitialize, makeTempDir, postMcp, removeDir, startDaemon,
+  LineClient, PROTOCOL_VERSION, httpInitialize, httpRequest, makeTempDir, postMcp, removeDir, startDaemon,
 } from './lib.mjs';
 
 const root = makeTempDir('fcp-e2e-limits-');
@@ -68,25 +68,51 @@ describe('resource limits of the real daemon', { timeout: 90_000 }, () => {
 });
 
 describe('SIGTERM while a call runs', { timeout: 60_000 }, () => {
-  it('exits within the shutdown grace instead of waiting for the call', async () => {
-    const config = path.join(root, 'grace.json');
-    fs.writeFileSync(config, JSON.stringify({ shutdown_grace_seconds: 1 }));
+  async function daemonWithCall(grace, ops) {
+    const config = path.join(root, `grace-${grace}.json`);
+    fs.writeFileSync(config, JSON.stringify({ shutdown_grace_seconds: grace }));
     const { daemon, tcpPort } = await startDaemon({ tcp: true, root, logLevel: 'info',
       args: ['--config', config] });
     const client = await LineClient.tcp(tcpPort);
     await client.initialize();
     await client.request('tools/call', { name: 'deck_session', arguments: { action: 'new "x"' } });
     client.send({ jsonrpc: '2.0', id: 99, method: 'tools/call',
-      params: { name: 'deck', arguments: { ops: ['sleep 8000'] } } });
+      params: { name: 'deck', arguments: { ops } } });
     await new Promise((r) => setTimeout(r, 500));
+    return { daemon, client };
+  }
+
+  it('lets a call that ends within the grace finish and answer, then exits 0', async () => {
+    const { daemon, client } = await daemonWithCall(10, ['add A', 'sleep 1500']);
     const sent = Date.now();
     daemon.child.kill('SIGTERM');
+    const reply = await client.next((m) => m.id === 99, 10_000);
+    const { code } = await daemon.exit;
+    const took = Date.now() - sent;
+    client.close();
+    assert.equal(reply.result.isError, false, JSON.stringify(reply));
+    assert.match(reply.result.content[0].text, /slept 1500 ms/);
+    assert.equal(code, 0, daemon.log);
+    assert.ok(took < 4000, `exited ${took} ms after SIGTERM`);
+    assert.match(daemon.log, /shutting down; no new connections; 1 call\(s\) running, waiting up to 10 s/);
+    assert.match(daemon.log, /no calls running: closing the connections/);
+  });
+
+  it('stops a call still running after the grace: rolled back, answered, exit 0', async () => {
+    const { daemon, client } = await daemonWithCall(1, ['add A', 'sleep 8000']);
+    const sent = Date.now();
+    daemon.child.kill('SIGTERM');
+    const reply = await client.next((m) => m.id === 99, 10_000);
     const { code } = await daemon.exit;
     const took = Date.now() - sent;
     client.close();
     assert.ok(took < 4000, `exited ${took} ms after SIGTERM (the call sleeps 8 s)`);
-    assert.equal(code, 1);
-    assert.match(daemon.log, /calls still running 1 s after the signal: exiting without them/);
+    assert.equal(code, 0, daemon.log);
+    assert.equal(reply.result.isError, true);
+    assert.match(reply.result.content[0].text, /the daemon is shutting down/);
+    assert.match(reply.result.content[0].text, /rolled back/);
+    assert.match(daemon.log, /1 call\(s\) still running 1 s after the signal: stopping them/);
+    assert.match(daemon.log, /the stopped calls have ended: closing the connections/);
   });
 });
 
@@ -114,6 +140,69 @@ describe('an HTTP client that leaves mid-call', { timeout: 60_000 }, () => {
       const text = digest.messages.find((m) => m.id === 3).result.content[0].text;
       assert.match(text, /\[0c /, `the session after the abandoned call: ${text}`);
       assert.match(daemon.log, /left during a call: cancelling it/);
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
+
+describe('a client that disconnects mid-call', { timeout: 60_000 }, () => {
+  const HANDLE = /(doc:de-[0-9a-f]{32})/;
+
+  it('TCP close cancels its running and queued calls: rolled back, nothing committed', async () => {
+    const { daemon, tcpPort } = await startDaemon({ tcp: true, root, logLevel: 'info' });
+    try {
+      const client = await LineClient.tcp(tcpPort);
+      await client.initialize();
+      const made = await client.request('tools/call', { name: 'deck_session', arguments: { action: 'new "x"' } });
+      const handle = HANDLE.exec(made.result.content[0].text)[1];
+      // Running: adds A, then works for 3 s, then adds B. Queued behind it: adds C.
+      client.send({ jsonrpc: '2.0', id: 50, method: 'tools/call',
+        params: { name: 'deck', arguments: { ops: ['add A', 'sleep 3000', 'add B'] } } });
+      client.send({ jsonrpc: '2.0', id: 51, method: 'tools/call',
+        params: { name: 'deck', arguments: { ops: ['add C'] } } });
+      await new Promise((r) => setTimeout(r, 400));
+      const left = Date.now();
+      client.socket.destroy();
+      const other = await LineClient.tcp(tcpPort);
+      await other.initialize();
+      // The handle's calls run one at a time: this query runs once the cancelled call has ended.
+      const reply = await other.request('tools/call',
+        { name: 'deck_query', arguments: { q: 'status', doc: handle } });
+      const took = Date.now() - left;
+      other.close();
+      const text = reply.result.content[0].text;
+      assert.match(text, /\[0c /, `the document after the abandoned calls: ${text}`);
+      assert.ok(took < 2000, `the cancelled call ended ${took} ms after the client left (it sleeps 3 s)`);
+    } finally {
+      await daemon.stop();
+    }
+  });
+
+  it('HTTP DELETE of the session cancels its running call: rolled back', async () => {
+    const { daemon, url } = await startDaemon({ http: true, root, logLevel: 'info' });
+    try {
+      const { sessionId } = await httpInitialize(url);
+      const headers = { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': PROTOCOL_VERSION };
+      const made = await postMcp(url, { jsonrpc: '2.0', id: 1, method: 'tools/call',
+        params: { name: 'deck_session', arguments: { action: 'new "x"' } } }, headers);
+      const handle = HANDLE.exec(made.messages.find((m) => m.id === 1).result.content[0].text)[1];
+      const running = postMcp(url, { jsonrpc: '2.0', id: 2, method: 'tools/call',
+        params: { name: 'deck', arguments: { ops: ['add A', 'sleep 3000', 'add B'] } } }, headers)
+        .catch(() => null);
+      await new Promise((r) => setTimeout(r, 400));
+      const left = Date.now();
+      const deleted = await httpRequest(url, { method: 'DELETE', headers });
+      assert.ok(deleted.status === 200 || deleted.status === 204, `DELETE: ${deleted.status}`);
+      const other = await httpInitialize(url);
+      const reply = await postMcp(url, { jsonrpc: '2.0', id: 3, method: 'tools/call',
+        params: { name: 'deck_query', arguments: { q: 'status', doc: handle } } },
+      { 'Mcp-Session-Id': other.sessionId, 'MCP-Protocol-Version': PROTOCOL_VERSION });
+      const took = Date.now() - left;
+      const text = reply.messages.find((m) => m.id === 3).result.content[0].text;
+      assert.match(text, /\[0c /, `the document after the deleted session's call: ${text}`);
+      assert.ok(took < 2000, `the cancelled call ended ${took} ms after DELETE (it sleeps 3 s)`);
+      await running;
     } finally {
       await daemon.stop();
     }

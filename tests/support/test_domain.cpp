@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/call_scope.hpp"
 #include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "core/selector.hpp"
@@ -319,7 +320,13 @@ Result<core::OpOutcome> DeckDocument::execute(const core::ParsedOp& op, core::Ca
     return make_error(op.positionals.empty() ? "failed on purpose" : op.positionals[0]);
   if (op.verb == "sleep") {
     int ms = op.positionals.empty() ? 100 : std::atoi(op.positionals[0].c_str());
-    std::this_thread::sleep_for(std::chrono::milliseconds(std::clamp(ms, 0, 10000)));
+    // Long work that stops when its call must (cancelled, past its time limit), as a layout does.
+    const auto until =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(std::clamp(ms, 0, 10000));
+    while (std::chrono::steady_clock::now() < until) {
+      if (auto stop = core::call_stop()) return make_error("sleep stopped: " + *stop);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
     return core::OpOutcome{{core::meta("slept " + std::to_string(ms) + " ms")}, nullptr, {}, {}};
   }
   // emit TEXT: an op whose effect must be confirmed by the (fake) external system.

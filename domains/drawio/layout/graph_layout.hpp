@@ -49,8 +49,10 @@
 //               spline routers take minutes at 1 000 nodes).
 //   straight    none.
 //
-// Thread safety: run_layout may be called from any thread; Graphviz is not thread-safe, so calls
-// are serialised internally. Nothing is ever written to stdout or stderr.
+// Thread safety: run_layout may be called from any thread. Graphviz is not thread-safe: in process
+// its calls are serialised internally; with worker processes configured (graphviz_worker.hpp, as
+// fcpd does) larger layouts run in parallel in workers and stop when their call must
+// (core::call_stop). Nothing is ever written to stdout or stderr.
 #pragma once
 
 #include <optional>

@@ -377,8 +377,9 @@ bool graphviz_plugins_builtin() {
 #endif
 }
 
-core::Result<Drawing> run_graphviz(const LayoutRequest& request, const IndexedGraph& graph,
-                                   const EngineOptions& options) {
+core::Result<Drawing> run_graphviz_in_process(const LayoutRequest& request,
+                                              const IndexedGraph& graph,
+                                              const EngineOptions& options) {
   std::lock_guard lock(graphviz_mutex);
   graphviz_messages.clear();
   agseterrf(&collect_message);

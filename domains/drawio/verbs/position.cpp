@@ -472,7 +472,14 @@ core::Result<void> verb_layout(OpContext& ctx) {
   }
   if (ctx.call.progress) ctx.call.progress(0, 0, "layout");
   auto result = layout::run_layout(request);
-  if (!result) return core::make_error("layout failed: " + result.error().message);
+  if (!result) {
+    // Stopped (cancelled, past the call's time limit): its Graphviz worker was killed.
+    if (result.error().message.starts_with("layout stopped"))
+      return core::make_error(result.error().message +
+                              "; nothing was changed (a smaller layout, one group at a time "
+                              "with layout @group:NAME, takes less time)");
+    return core::make_error("layout failed: " + result.error().message);
+  }
 
   // Groups first take their new boxes (members are relative to them), outermost first; then
   // shapes go to their absolute positions; finally groups refit around their members.

@@ -1,0 +1,574 @@
+#include "domains/drawio/layout/graphviz_worker.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <iterator>
+#include <mutex>
+#include <thread>
+
+#include "core/call_scope.hpp"
+
+extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX declares it nowhere
+
+namespace fcp::drawio::layout {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// What use_graphviz_workers set, and the workers running. Guarded by mutex.
+struct Workers {
+  std::mutex mutex;
+  std::condition_variable freed;
+  std::vector<std::string> command;
+  std::size_t max = 1;
+  std::size_t in_process_up_to = kInProcessLayoutUpTo;
+  std::size_t running = 0;
+};
+
+Workers& workers() {
+  static Workers instance;
+  return instance;
+}
+
+// A worker slot, held for the life of one worker process.
+class Slot {
+ public:
+  Slot() = default;
+  Slot(const Slot&) = delete;
+  Slot& operator=(const Slot&) = delete;
+  ~Slot() {
+    if (!held_) return;
+    Workers& w = workers();
+    {
+      const std::lock_guard lock(w.mutex);
+      --w.running;
+    }
+    w.freed.notify_one();
+  }
+  // Waits for a free worker; gives up when the call must stop (its reason).
+  std::optional<std::string> acquire() {
+    Workers& w = workers();
+    std::unique_lock lock(w.mutex);
+    while (w.running >= w.max) {
+      if (auto stop = core::call_stop()) return stop;
+      w.freed.wait_for(lock, std::chrono::milliseconds(50));
+    }
+    ++w.running;
+    held_ = true;
+    return std::nullopt;
+  }
+
+ private:
+  bool held_ = false;
+};
+
+}  // namespace
+
+void use_graphviz_workers(std::vector<std::string> command, std::size_t max_workers,
+                          std::size_t in_process_up_to) {
+  Workers& w = workers();
+  const std::lock_guard lock(w.mutex);
+  w.command = std::move(command);
+  w.in_process_up_to = in_process_up_to;
+  if (max_workers == 0) max_workers = std::max(1U, std::thread::hardware_concurrency());
+  w.max = max_workers;
+}
+
+std::size_t graphviz_workers_running() {
+  Workers& w = workers();
+  const std::lock_guard lock(w.mutex);
+  return w.running;
+}
+
+}  // namespace fcp::drawio::layout
+
+namespace fcp::drawio::layout::detail {
+namespace {
+
+// Tokens separated by one space; a string is LENGTH:BYTES, so any bytes pass.
+class Writer {
+ public:
+  Writer& number(double value) {
+    char buffer[40];
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, value);  // shortest exact
+    text_.append(buffer, end.ptr);
+    text_ += ' ';
+    return *this;
+  }
+  Writer& integer(long long value) {
+    text_ += std::to_string(value);
+    text_ += ' ';
+    return *this;
+  }
+  Writer& string(std::string_view value) {
+    text_ += std::to_string(value.size());
+    text_ += ':';
+    text_ += value;
+    text_ += ' ';
+    return *this;
+  }
+  std::string take() { return std::move(text_); }
+
+ private:
+  std::string text_;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view text) : rest_(text) {}
+  bool ok() const { return ok_; }
+
+  double number() {
+    const std::string_view token = next();
+    double value = 0;
+    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+    if (ec != std::errc() || end != token.data() + token.size()) ok_ = false;
+    return value;
+  }
+  long long integer() {
+    const std::string_view token = next();
+    long long value = 0;
+    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+    if (ec != std::errc() || end != token.data() + token.size()) ok_ = false;
+    return value;
+  }
+  // A count of items that follow (bounded by the bytes left, so bad input cannot allocate much).
+  std::size_t count() {
+    const long long value = integer();
+    if (value < 0 || static_cast<std::size_t>(value) > rest_.size()) {
+      ok_ = false;
+      return 0;
+    }
+    return static_cast<std::size_t>(value);
+  }
+  std::string string() {
+    const auto colon = rest_.find(':');
+    std::size_t size = 0;
+    const auto [end, ec] = std::from_chars(rest_.data(), rest_.data() + colon, size);
+    if (colon == std::string_view::npos || ec != std::errc() || end != rest_.data() + colon ||
+        rest_.size() - colon - 1 < size + 1) {
+      ok_ = false;
+      rest_ = {};
+      return {};
+    }
+    std::string value(rest_.substr(colon + 1, size));
+    rest_.remove_prefix(colon + 1 + size + 1);  // and the space
+    return value;
+  }
+
+ private:
+  std::string_view next() {
+    const auto space = rest_.find(' ');
+    if (space == std::string_view::npos) {
+      ok_ = false;
+      rest_ = {};
+      return {};
+    }
+    const std::string_view token = rest_.substr(0, space);
+    rest_.remove_prefix(space + 1);
+    return token;
+  }
+
+  std::string_view rest_;
+  bool ok_ = true;
+};
+
+template <class Enum>
+Enum enum_value(Reader& in, int count) {
+  const long long value = in.integer();
+  return static_cast<Enum>(std::clamp<long long>(value, 0, count - 1));
+}
+
+void write_box(Writer& out, const Box& box) {
+  out.number(box.x).number(box.y).number(box.w).number(box.h);
+}
+
+Box read_box(Reader& in) {
+  Box box;
+  box.x = in.number();
+  box.y = in.number();
+  box.w = in.number();
+  box.h = in.number();
+  return box;
+}
+
+}  // namespace
+
+std::string encode_job(const LayoutRequest& request, const EngineOptions& options) {
+  Writer out;
+  out.string("fcp-layout-1");
+  out.integer(static_cast<int>(options.engine))
+      .integer(options.keep_child_order ? 1 : 0)
+      .integer(options.pin_nodes ? 1 : 0);
+  out.integer(static_cast<int>(request.algorithm))
+      .integer(static_cast<int>(request.direction))
+      .integer(static_cast<int>(request.routing));
+  out.number(request.spacing)
+      .number(request.origin_x)
+      .number(request.origin_y)
+      .number(request.cluster_padding)
+      .number(request.cluster_header);
+  out.integer(static_cast<long long>(request.nodes.size()));
+  for (const LayoutNode& node : request.nodes) {
+    out.string(node.id).number(node.width).number(node.height).number(node.x).number(node.y);
+    out.integer(node.pinned ? 1 : 0).string(node.cluster);
+  }
+  out.integer(static_cast<long long>(request.clusters.size()));
+  for (const LayoutCluster& cluster : request.clusters)
+    out.string(cluster.id).string(cluster.parent).string(cluster.label);
+  out.integer(static_cast<long long>(request.edges.size()));
+  for (const LayoutEdge& edge : request.edges) {
+    out.string(edge.id).string(edge.source).string(edge.target);
+    out.number(edge.label_width).number(edge.label_height);
+  }
+  return out.take();
+}
+
+core::Result<std::pair<LayoutRequest, EngineOptions>> decode_job(std::string_view text) {
+  Reader in(text);
+  if (in.string() != "fcp-layout-1") return core::make_error("not a layout job");
+  EngineOptions options;
+  options.engine = enum_value<Engine>(in, 3);
+  options.keep_child_order = in.integer() != 0;
+  options.pin_nodes = in.integer() != 0;
+  LayoutRequest request;
+  request.algorithm = enum_value<Algorithm>(in, 3);
+  request.direction = enum_value<Direction>(in, 4);
+  request.routing = enum_value<EdgeRouting>(in, 3);
+  request.spacing = in.number();
+  request.origin_x = in.number();
+  request.origin_y = in.number();
+  request.cluster_padding = in.number();
+  request.cluster_header = in.number();
+  request.nodes.resize(in.count());
+  for (LayoutNode& node : request.nodes) {
+    node.id = in.string();
+    node.width = in.number();
+    node.height = in.number();
+    node.x = in.number();
+    node.y = in.number();
+    node.pinned = in.integer() != 0;
+    node.cluster = in.string();
+  }
+  request.clusters.resize(in.count());
+  for (LayoutCluster& cluster : request.clusters) {
+    cluster.id = in.string();
+    cluster.parent = in.string();
+    cluster.label = in.string();
+  }
+  request.edges.resize(in.count());
+  for (LayoutEdge& edge : request.edges) {
+    edge.id = in.string();
+    edge.source = in.string();
+    edge.target = in.string();
+    edge.label_width = in.number();
+    edge.label_height = in.number();
+  }
+  if (!in.ok()) return core::make_error("truncated or malformed layout job");
+  return std::pair{std::move(request), options};
+}
+
+std::string encode_drawing(const core::Result<Drawing>& result) {
+  Writer out;
+  if (!result) {
+    out.string("error").string(result.error().message);
+    return out.take();
+  }
+  const Drawing& drawing = *result;
+  out.string("drawing");
+  out.integer(static_cast<long long>(drawing.nodes.size()));
+  for (const Box& box : drawing.nodes)
+    write_box(out, box);
+  out.integer(static_cast<long long>(drawing.clusters.size()));
+  for (const auto& box : drawing.clusters) {
+    out.integer(box ? 1 : 0);
+    if (box) write_box(out, *box);
+  }
+  out.integer(static_cast<long long>(drawing.crossings.size()));
+  for (const auto& crossings : drawing.crossings) {
+    out.integer(static_cast<long long>(crossings.size()));
+    for (const RowCrossing& crossing : crossings)
+      out.integer(crossing.row).number(crossing.cross);
+  }
+  out.integer(static_cast<long long>(drawing.curves.size()));
+  for (const auto& curve : drawing.curves) {
+    out.integer(static_cast<long long>(curve.size()));
+    for (const Point2& point : curve)
+      out.number(point.x).number(point.y);
+  }
+  out.integer(drawing.curves_from_engine ? 1 : 0).integer(drawing.vertical_ranks ? 1 : 0);
+  out.integer(static_cast<long long>(drawing.rows.size()));
+  for (const Row& row : drawing.rows) {
+    out.number(row.lo).number(row.hi).integer(static_cast<long long>(row.nodes.size()));
+    for (int node : row.nodes)
+      out.integer(node);
+  }
+  out.integer(static_cast<long long>(drawing.node_row.size()));
+  for (int row : drawing.node_row)
+    out.integer(row);
+  out.integer(static_cast<long long>(drawing.moved.size()));
+  for (bool moved : drawing.moved)
+    out.integer(moved ? 1 : 0);
+  return out.take();
+}
+
+core::Result<Drawing> decode_drawing(std::string_view text) {
+  Reader in(text);
+  const std::string kind = in.string();
+  if (kind == "error") {
+    std::string message = in.string();
+    if (in.ok()) return core::make_error(std::move(message));
+  }
+  if (kind != "drawing") return core::make_error("Layout: the Graphviz worker's answer is garbled");
+  Drawing drawing;
+  drawing.nodes.resize(in.count());
+  for (Box& box : drawing.nodes)
+    box = read_box(in);
+  drawing.clusters.resize(in.count());
+  for (auto& box : drawing.clusters) {
+    if (in.integer() != 0) box = read_box(in);
+  }
+  drawing.crossings.resize(in.count());
+  for (auto& crossings : drawing.crossings) {
+    crossings.resize(in.count());
+    for (RowCrossing& crossing : crossings) {
+      crossing.row = static_cast<int>(in.integer());
+      crossing.cross = in.number();
+    }
+  }
+  drawing.curves.resize(in.count());
+  for (auto& curve : drawing.curves) {
+    curve.resize(in.count());
+    for (Point2& point : curve) {
+      point.x = in.number();
+      point.y = in.number();
+    }
+  }
+  drawing.curves_from_engine = in.integer() != 0;
+  drawing.vertical_ranks = in.integer() != 0;
+  drawing.rows.resize(in.count());
+  for (Row& row : drawing.rows) {
+    row.lo = in.number();
+    row.hi = in.number();
+    row.nodes.resize(in.count());
+    for (int& node : row.nodes)
+      node = static_cast<int>(in.integer());
+  }
+  drawing.node_row.resize(in.count());
+  for (int& row : drawing.node_row)
+    row = static_cast<int>(in.integer());
+  drawing.moved.resize(in.count());
+  for (std::size_t i = 0; i < drawing.moved.size(); ++i)
+    drawing.moved[i] = in.integer() != 0;
+  if (!in.ok()) return core::make_error("Layout: the Graphviz worker's answer is garbled");
+  return drawing;
+}
+
+namespace {
+
+// Owns the file descriptors of the pipes to a worker.
+struct Fd {
+  int fd = -1;
+  Fd() = default;
+  explicit Fd(int value) : fd(value) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { reset(); }
+  void reset() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+};
+
+struct SpawnSetup {
+  posix_spawn_file_actions_t actions{};
+  posix_spawnattr_t attributes{};
+  SpawnSetup() {
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attributes);
+  }
+  ~SpawnSetup() {
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+  }
+  SpawnSetup(const SpawnSetup&) = delete;
+  SpawnSetup& operator=(const SpawnSetup&) = delete;
+};
+
+// A running worker; killed and reaped on destruction unless it was reaped.
+class Worker {
+ public:
+  Worker() = default;
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+  ~Worker() { kill(); }
+
+  core::Result<void> start(const std::vector<std::string>& command) {
+    int input[2], output[2];
+    if (::pipe2(input, O_CLOEXEC) != 0) return failure("a pipe");
+    to_child_.fd = input[1];
+    const Fd child_in(input[0]);
+    if (::pipe2(output, O_CLOEXEC) != 0) return failure("a pipe");
+    from_child_.fd = output[0];
+    const Fd child_out(output[1]);
+    SpawnSetup setup;
+    posix_spawn_file_actions_adddup2(&setup.actions, child_in.fd, STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&setup.actions, child_out.fd, STDOUT_FILENO);
+    posix_spawn_file_actions_addopen(&setup.actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    // The daemon's sockets must not stay open in the worker (a closed client would not see EOF).
+    posix_spawn_file_actions_addclosefrom_np(&setup.actions, STDERR_FILENO + 1);
+    posix_spawnattr_setflags(&setup.attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    sigset_t none, defaults;
+    sigemptyset(&none);
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGPIPE);
+    sigaddset(&defaults, SIGINT);
+    sigaddset(&defaults, SIGTERM);
+    posix_spawnattr_setsigmask(&setup.attributes, &none);
+    posix_spawnattr_setsigdefault(&setup.attributes, &defaults);
+    std::vector<char*> argv;
+    argv.reserve(command.size() + 1);
+    for (const std::string& arg : command)
+      argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.push_back(nullptr);
+    const int rc =
+        ::posix_spawn(&pid_, argv[0], &setup.actions, &setup.attributes, argv.data(), environ);
+    if (rc != 0) {
+      pid_ = -1;
+      return core::make_error("Layout: cannot start the Graphviz worker " + command.front() + ": " +
+                              std::strerror(rc));
+    }
+    ::fcntl(to_child_.fd, F_SETFL, O_NONBLOCK);
+    ::fcntl(from_child_.fd, F_SETFL, O_NONBLOCK);
+    return {};
+  }
+
+  // Sends `job`, collects the answer; kills the worker as soon as the call must stop.
+  core::Result<std::string> exchange(std::string_view job) {
+    std::string answer;
+    std::size_t sent = 0;
+    if (job.empty()) to_child_.reset();
+    char buffer[1 << 16];
+    while (from_child_.fd >= 0) {
+      if (auto stop = core::call_stop()) {
+        kill();
+        return core::make_error(*stop);
+      }
+      pollfd fds[2] = {{from_child_.fd, POLLIN, 0}, {to_child_.fd, POLLOUT, 0}};
+      const int ready = ::poll(fds, to_child_.fd >= 0 ? 2 : 1, 50);
+      if (ready < 0 && errno != EINTR) return failure("poll").error();
+      if (ready <= 0) continue;
+      if (to_child_.fd >= 0 && (fds[1].revents & (POLLOUT | POLLERR | POLLHUP)) != 0) {
+        const ssize_t n = ::write(to_child_.fd, job.data() + sent, job.size() - sent);
+        if (n > 0) sent += static_cast<std::size_t>(n);
+        if ((n < 0 && errno != EAGAIN && errno != EINTR) || sent == job.size()) to_child_.reset();
+      }
+      if ((fds[0].revents & (POLLIN | POLLERR | POLLHUP)) != 0) {
+        const ssize_t n = ::read(from_child_.fd, buffer, sizeof buffer);
+        if (n > 0) answer.append(buffer, static_cast<std::size_t>(n));
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) from_child_.reset();
+      }
+    }
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      return core::make_error("Layout: the Graphviz worker ended with " +
+                              (WIFEXITED(status)
+                                   ? "exit status " + std::to_string(WEXITSTATUS(status))
+                                   : "signal " + std::to_string(WTERMSIG(status))) +
+                              " (a crash in Graphviz); the document was not changed");
+    }
+    return answer;
+  }
+
+ private:
+  core::Result<void> failure(const char* what) {
+    return core::make_error(std::string("Layout: cannot run the Graphviz worker (") + what + ": " +
+                            std::strerror(errno) + ")");
+  }
+  void kill() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+  }
+
+  pid_t pid_ = -1;
+  Fd to_child_;
+  Fd from_child_;
+};
+
+// The worker command for a layout of `size` nodes and edges; empty: lay it out here.
+std::vector<std::string> worker_command(std::size_t size) {
+  Workers& w = workers();
+  const std::lock_guard lock(w.mutex);
+  if (size <= w.in_process_up_to) return {};
+  return w.command;
+}
+
+core::Result<Drawing> run_in_worker(const std::vector<std::string>& command,
+                                    const LayoutRequest& request, const EngineOptions& options) {
+  const auto started = Clock::now();
+  const auto stopped = [&started](const std::string& why) {
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
+    return core::make_error("layout stopped after " + core::duration_text(took) + ": " + why);
+  };
+  Slot slot;
+  if (auto stop = slot.acquire()) return stopped(*stop + " while it waited for a Graphviz worker");
+  Worker worker;
+  if (auto ok = worker.start(command); !ok) return ok.error();
+  auto answer = worker.exchange(encode_job(request, options));
+  if (!answer) {
+    if (core::call_stop()) return stopped(answer.error().message);
+    return answer.error();
+  }
+  return decode_drawing(*answer);
+}
+
+}  // namespace
+
+core::Result<Drawing> run_graphviz(const LayoutRequest& request, const IndexedGraph& graph,
+                                   const EngineOptions& options) {
+  const auto command = worker_command(request.nodes.size() + request.edges.size());
+  if (command.empty()) return run_graphviz_in_process(request, graph, options);
+  return run_in_worker(command, request, options);
+}
+
+}  // namespace fcp::drawio::layout::detail
+
+namespace fcp::drawio::layout {
+
+int run_graphviz_worker(std::istream& in, std::ostream& out) {
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto job = detail::decode_job(text);
+  if (!job) {
+    out << detail::encode_drawing(job.error());
+    return 0;
+  }
+  const auto& [request, options] = *job;
+  auto graph = detail::index_graph(request);
+  if (!graph) {
+    out << detail::encode_drawing(graph.error());
+    return 0;
+  }
+  out << detail::encode_drawing(detail::run_graphviz_in_process(request, *graph, options));
+  out.flush();
+  return out ? 0 : 1;
+}
+
+}  // namespace fcp::drawio::layout
