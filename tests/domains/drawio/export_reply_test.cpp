@@ -31,6 +31,9 @@ TEST_F(ExportReply, NamesEveryShapeDrawnAsAPlaceholder) {
                             "(shape=mxgraph.cisco.routers.router), Mystery (shape=noSuchShape)"),
             std::string::npos)
       << reply.text;
+  // A successful export starts with `+`, never `!` (errors only), placeholders or not.
+  EXPECT_EQ(reply.text.rfind("+ exported page 1 (", 0), 0u) << reply.text;
+  EXPECT_EQ(reply.text.find("\n!"), std::string::npos) << reply.text;
   // xor is drawn natively, so it is not named.
   EXPECT_EQ(reply.text.find("Gate"), std::string::npos) << reply.text;
 }
