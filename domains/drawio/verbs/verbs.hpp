@@ -196,6 +196,9 @@ core::Result<MemberColoring> member_coloring(const OpContext& ctx);
 // was coloured and what was kept, for a detail line of the reply.
 std::string theme_group(OpContext& ctx, const std::string& group_id, const ThemeColors& theme,
                         MemberColoring which);
+// Detail lines for theme: given to @group:NAME selectors among `targets`: the selector stands for
+// the group's members, so the container is not coloured (the reply says so).
+std::vector<std::string> member_theme_notes(const OpContext& ctx, std::span<const OpToken> targets);
 // The theme a style's fill matches (built-in or custom), or "".
 std::string theme_name_of(const DrawioDocument& doc, const Cell& cell);
 
