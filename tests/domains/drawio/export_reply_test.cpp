@@ -56,6 +56,21 @@ TEST_F(ExportReply, EveryBuiltInTypeIsDrawnNatively) {
   EXPECT_EQ(reply.text.find("placeholder"), std::string::npos) << reply.text;
 }
 
+// add actor makes draw.io's sidebar actor, whose label sits under the figure (in draw.io and in
+// the native export), not across it.
+TEST_F(ExportReply, AnActorsLabelIsDrawnUnderTheFigure) {
+  auto added = ops({"add actor Customer at:100,100"});
+  ASSERT_FALSE(added.is_error) << added.text;
+  auto reply = ops({"export fmt:svg engine:native"});
+  ASSERT_EQ(reply.attachments.size(), 1u) << reply.text;
+  const std::string& svg = reply.attachments.front().bytes;
+  const auto at = svg.find(">Customer</tspan>");
+  ASSERT_NE(at, std::string::npos) << svg;
+  const double baseline = std::stod(svg.substr(svg.rfind(" y=\"", at) + 4));
+  EXPECT_GT(baseline, 160) << svg;  // the figure spans y 100 … 160
+  EXPECT_LT(baseline, 185) << svg;
+}
+
 TEST_F(ExportReply, BoundsTheListOfNames) {
   std::vector<std::string> adds, styles;
   for (int i = 1; i <= 9; ++i) {
