@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "domains/drawio/document.hpp"
+#include "domains/drawio/edge_paths.hpp"
 #include "domains/drawio/labels.hpp"
 
 namespace fcp::drawio {
@@ -453,7 +454,7 @@ void warn_crossings(const BatchView& view, const std::vector<const Cell*>& place
     for (const Cell* group : against) {
       if (!crosses(page, *source, *target, *group, nullptr)) continue;
       if (!view.created(edge) && crosses(page, *source, *target, *group, &view)) continue;
-      warnings.add("edge " + message_name(*source) + "->" + message_name(*target) +
+      warnings.add("edge " + message_name(*source) + " -> " + message_name(*target) +
                    " crosses group " + message_name(*group));
     }
   };
@@ -476,96 +477,10 @@ void warn_crossings(const BatchView& view, const std::vector<const Cell*>& place
 
 // ---- edges through shapes ----
 
-struct Pt {
-  double x = 0, y = 0;
-};
-
-bool to_number(std::string_view text, double& value) {
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return error == std::errc() && end == text.data() + text.size();
-}
-
-// Where an edge meets `box`: its port (exitX/exitY, entryX/entryY) if the style fixes one, else,
-// for the orthogonal styles, straight across toward `toward` when that lies within the box's
-// span, else the centre.
-Pt edge_end(const Cell& edge, const Rect& box, Pt toward, bool orthogonal, std::string_view port) {
-  const auto px = edge.style_value(std::string(port) + "X");
-  const auto py = edge.style_value(std::string(port) + "Y");
-  double fx = 0, fy = 0;
-  if (px && py && to_number(*px, fx) && to_number(*py, fy))
-    return {box.x + fx * box.width, box.y + fy * box.height};
-  const Pt centre{box.center_x(), box.center_y()};
-  if (!orthogonal) return centre;
-  const bool in_x = toward.x >= box.x && toward.x <= box.right();
-  const bool in_y = toward.y >= box.y && toward.y <= box.bottom();
-  if (in_x && !in_y) return {toward.x, toward.y < centre.y ? box.y : box.bottom()};
-  if (in_y && !in_x) return {toward.x < centre.x ? box.x : box.right(), toward.y};
-  return centre;
-}
-
-bool orthogonal_style(const Cell& edge) {
-  const auto style = edge.style_value("edgeStyle");
-  return style && (*style == "orthogonalEdgeStyle" || *style == "elbowEdgeStyle" ||
-                   *style == "segmentEdgeStyle");
-}
-
-// Whether fcp knows the edge's path: straight lines, or waypoints that fix it. An orthogonal
-// edge without waypoints is routed by draw.io itself (round its ends, by rules of its own).
-bool known_path(const Cell& edge) {
-  return !orthogonal_style(edge) ||
-         (edge.geometry && edge.geometry->points && !edge.geometry->points->empty());
-}
-
-// The path of an edge between the boxes of its ends, through its waypoints (in page
-// coordinates: `offset` is where its parent sits), with the corners the orthogonal styles add.
-std::vector<Pt> edge_path(const Cell& edge, const Rect& source, const Rect& target, Pt offset) {
-  std::vector<Pt> points;
-  if (edge.geometry && edge.geometry->points) {
-    for (const Point& p : *edge.geometry->points)
-      points.push_back({p.x_or_zero() + offset.x, p.y_or_zero() + offset.y});
-  }
-  const bool orthogonal = orthogonal_style(edge);
-  const Pt first = points.empty() ? Pt{target.center_x(), target.center_y()} : points.front();
-  const Pt last = points.empty() ? Pt{source.center_x(), source.center_y()} : points.back();
-  std::vector<Pt> path{edge_end(edge, source, first, orthogonal && !points.empty(), "exit")};
-  path.insert(path.end(), points.begin(), points.end());
-  path.push_back(edge_end(edge, target, last, orthogonal && !points.empty(), "entry"));
-  if (!orthogonal || points.empty()) return path;
-  std::vector<Pt> cornered{path.front()};
-  for (std::size_t i = 1; i < path.size(); ++i) {
-    const Pt a = cornered.back(), b = path[i];
-    if (std::abs(a.x - b.x) > 0.5 && std::abs(a.y - b.y) > 0.5) cornered.push_back({b.x, a.y});
-    cornered.push_back(b);
-  }
-  return cornered;
-}
-
-// Whether the path runs through the inside of `box` (1 px in from its border).
-bool path_crosses(const std::vector<Pt>& path, const Rect& box) {
-  const Rect inner{box.x + 1, box.y + 1, box.width - 2, box.height - 2};
-  if (inner.width <= 0 || inner.height <= 0) return false;
-  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-    if (segment_crosses(inner, path[i].x, path[i].y, path[i + 1].x, path[i + 1].y)) return true;
-  }
-  return false;
-}
-
-Rect path_bounds(const std::vector<Pt>& path) {
-  double x0 = path.front().x, y0 = path.front().y, x1 = x0, y1 = y0;
-  for (const Pt& p : path) {
-    x0 = std::min(x0, p.x);
-    y0 = std::min(y0, p.y);
-    x1 = std::max(x1, p.x);
-    y1 = std::max(y1, p.y);
-  }
-  return Rect{x0, y0, x1 - x0, y1 - y0};
-}
-
 // Edges the batch made run through a shape that is not one of their ends: an edge it created,
 // re-routed or whose end it moved or resized, or a shape it placed on an edge — and the edge did
-// not run through that shape before the batch. Paths are the straight runs between the ends'
-// ports and the waypoints (with the orthogonal styles' corners); orthogonal edges without
-// waypoints, which draw.io routes by itself, are not judged.
+// not run through that shape before the batch. Paths are as draw.io draws them (drawn_path):
+// straight runs through the waypoints, or draw.io's own route of an orthogonal edge without any.
 void warn_edges_through_shapes(const BatchView& view, const std::vector<const Cell*>& placed,
                                WarningList& warnings) {
   const Page& page = view.page();
@@ -574,7 +489,7 @@ void warn_edges_through_shapes(const BatchView& view, const std::vector<const Ce
   for (const Cell* cell : placed)
     placed_ids.insert(cell->id);
   auto offset_of = [&page](const Cell& edge) {
-    Pt offset;
+    PathPoint offset;
     if (!edge.parent) return offset;
     const Cell* parent = page.find(*edge.parent);
     if (parent != nullptr && parent->vertex) {
@@ -585,16 +500,15 @@ void warn_edges_through_shapes(const BatchView& view, const std::vector<const Ce
   };
   std::optional<ShapeGrid> grid;
   for (const Cell& edge : page.cells()) {
-    if (index.kind(edge.id) != CellKind::edge || !edge.source || !edge.target || !known_path(edge))
-      continue;
+    if (index.kind(edge.id) != CellKind::edge || !edge.source || !edge.target) continue;
     const Cell* source = page.find(*edge.source);
     const Cell* target = page.find(*edge.target);
     if (source == nullptr || target == nullptr || source == target) continue;
     const bool rerouted = view.before(edge) != &edge;  // created or changed by the batch
     const bool ends_placed = placed_ids.contains(source->id) || placed_ids.contains(target->id);
     if (!rerouted && !ends_placed && placed.empty()) continue;
-    const std::vector<Pt> path = edge_path(edge, absolute_rect(page, *source),
-                                           absolute_rect(page, *target), offset_of(edge));
+    const std::vector<PathPoint> path = drawn_path(edge, absolute_rect(page, *source),
+                                                   absolute_rect(page, *target), offset_of(edge));
     std::vector<const Cell*> candidates;
     if (rerouted || ends_placed || placed.size() > kMaxPlacedScan) {
       if (!grid) grid.emplace(page, index);
@@ -610,7 +524,7 @@ void warn_edges_through_shapes(const BatchView& view, const std::vector<const Ce
     }
     if (candidates.empty()) continue;
     const auto source_up = ancestors(page, *source), target_up = ancestors(page, *target);
-    std::optional<std::vector<Pt>> path_before;
+    std::optional<std::vector<PathPoint>> path_before;
     for (const Cell* shape : candidates) {
       if (shape == source || shape == target || shape->is_text() ||
           contains(source_up, shape->id) || contains(target_up, shape->id))
@@ -622,11 +536,11 @@ void warn_edges_through_shapes(const BatchView& view, const std::vector<const Ce
         const auto shape_then = view.rect_before(*shape);
         if (edge_then && source_then && target_then && shape_then) {
           if (!path_before)
-            path_before = edge_path(*edge_then, *source_then, *target_then, offset_of(edge));
+            path_before = drawn_path(*edge_then, *source_then, *target_then, offset_of(edge));
           if (path_crosses(*path_before, *shape_then)) continue;  // as it was
         }
       }
-      warnings.add("edge " + message_name(*source) + "->" + message_name(*target) +
+      warnings.add("edge " + message_name(*source) + " -> " + message_name(*target) +
                    " passes through " + message_name(*shape));
     }
   }

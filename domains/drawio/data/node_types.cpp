@@ -19,7 +19,10 @@ constexpr std::array<NodeType, 12> builtin_node_types{{
     {"api", "shape=hexagon;perimeter=hexagonPerimeter2;whiteSpace=wrap;html=1;fixedSize=1;size=20;",
      120, 80, "Hexagon"},
     {"cloud", "ellipse;shape=cloud;whiteSpace=wrap;html=1;", 140, 60, "Cloud"},
-    {"actor", "shape=mxgraph.basic.person;whiteSpace=wrap;html=1;", 40, 60, "Person"},
+    // draw.io's sidebar actor: the label goes under the figure, not across it.
+    {"actor",
+     "shape=umlActor;verticalLabelPosition=bottom;verticalAlign=top;html=1;outlineConnect=0;", 30,
+     60, "UML actor (label below)"},
     {"doc", "shape=document;whiteSpace=wrap;html=1;boundedLbl=1;backgroundOutline=1;size=0.27;",
      120, 80, "Document"},
     {"queue",

@@ -163,6 +163,11 @@ core::Result<void> add_param(const OpContext& ctx, StyleSet& set, const core::Pa
 core::Result<StyleSet> style_changes(const OpContext& ctx, const std::vector<OpToken>& flags,
                                      std::span<const core::Param> params, bool edge) {
   StyleSet set;
+  // theme: first, so a colour given beside it (fill:, stroke:, font:) wins whatever the order.
+  for (const auto& param : params) {
+    if (param.key != "theme") continue;
+    if (auto added = add_param(ctx, set, param, edge); !added) return added.error();
+  }
   for (const auto& flag : flags) {
     if (auto added = add_flag(set, flag.text, edge); !added) return added.error();
   }
@@ -171,7 +176,9 @@ core::Result<StyleSet> style_changes(const OpContext& ctx, const std::vector<OpT
       set.echo.push_back(param.key + ":" + param.value);
       continue;
     }
-    if (auto added = add_param(ctx, set, param, edge); !added) return added.error();
+    if (param.key != "theme") {
+      if (auto added = add_param(ctx, set, param, edge); !added) return added.error();
+    }
     set.echo.push_back(param.key + ":" + param.value);
   }
   if (set.echo.empty())
@@ -327,6 +334,8 @@ core::Result<void> verb_style(OpContext& ctx) {
     names += (names.empty() ? "" : " ") + target.text;
   ctx.lines.push_back(core::property_changed("styled " + names + " " + echo(*set) + " (" +
                                              core::plural(chosen->ids.size(), "shape") + ")"));
+  for (auto& note : member_theme_notes(ctx, targets))
+    ctx.lines.push_back(std::move(note));
   return {};
 }
 

@@ -442,6 +442,14 @@ std::string theme_group(OpContext& ctx, const std::string& group_id, const Theme
     cell.style->set_trailing_semicolon(true);
   });
   std::string text = "theme " + theme.name + ": the container";
+  // Colours given beside theme: win on the container (whatever their order), not on members.
+  std::string given;
+  for (const auto& param : ctx.op.params) {
+    if (param.key == "fill" || param.key == "stroke" || param.key == "font" ||
+        param.key == "font-color" || param.key == "fontColor")
+      given += (given.empty() ? "" : " ") + param.key + ":" + param.value;
+  }
+  if (!given.empty()) text += " (" + given + " as given, on the container only)";
   if (!coloured.empty())
     text +=
         " and " + core::plural(coloured.size(), "member") + " (" + names_text(ctx, coloured) + ")";
@@ -451,6 +459,26 @@ std::string theme_group(OpContext& ctx, const std::string& group_id, const Theme
                                            : "their own colours (members:all recolours them)") +
             ": " + names_text(ctx, kept);
   return text;
+}
+
+std::vector<std::string> member_theme_notes(const OpContext& ctx,
+                                            std::span<const OpToken> targets) {
+  std::vector<std::string> notes;
+  const std::string* theme = ctx.op.param("theme");
+  if (theme == nullptr) return notes;
+  for (const auto& target : targets) {
+    if (!target.is_selector()) continue;
+    const auto selector = core::parse_selector(target.text);
+    if (selector.type != "group" || selector.negated) continue;
+    const auto group = ctx.index().group_names().lookup(selector.value);
+    if (group.ids.size() != 1) continue;
+    const std::string name = display_name(ctx.doc, group.ids[0]);
+    notes.push_back(core::detail_line("theme " + *theme + ": the members of " + one_line(name) +
+                                      " only; its container keeps its colours (style " +
+                                      quote_token(name) + " theme:" + *theme +
+                                      " colours the container too)"));
+  }
+  return notes;
 }
 
 std::string theme_name_of(const DrawioDocument& doc, const Cell& cell) {

@@ -218,7 +218,9 @@ core::Result<void> verb_export(OpContext& ctx) {
                            : format == "svg" ? "image/svg+xml"
                                              : "application/pdf";
   ctx.attachments.push_back({mime, std::move(bytes)});
-  ctx.lines.push_back(core::meta("export: page " + std::to_string(page + 1) + " " + detail));
+  // A success: `+` (the image exists now, in this reply); `!` would read as an error.
+  ctx.lines.push_back(core::created("exported page " + std::to_string(page + 1) + " (" + detail +
+                                    ", in this reply)"));
   if (!placeholders.empty()) ctx.lines.push_back(placeholder_line(pages[page], placeholders));
   return {};
 }

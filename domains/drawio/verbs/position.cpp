@@ -41,14 +41,14 @@ std::string unit_of(const OpContext& ctx, const std::string& id) {
 }
 
 // Pushes units that overlap the moved ones downstream (in the page's flow direction), in up to
-// five waves. Returns how many units moved.
-std::size_t ripple(OpContext& ctx, const std::vector<std::string>& moved) {
+// five waves. Returns the units that moved.
+std::vector<std::string> ripple(OpContext& ctx, const std::vector<std::string>& moved) {
   const std::string flow = flow_of(ctx);
   std::vector<std::string> pushers;
   for (const auto& id : moved)
     pushers.push_back(unit_of(ctx, id));
   std::unordered_set<std::string> fixed(pushers.begin(), pushers.end());
-  std::unordered_set<std::string> shifted;
+  std::vector<std::string> shifted;
   const auto units = movable_units(ctx);
   for (int wave = 0; wave < kRippleWaves && !pushers.empty(); ++wave) {
     std::vector<std::string> next;
@@ -73,7 +73,8 @@ std::size_t ripple(OpContext& ctx, const std::vector<std::string>& moved) {
           dy = p.bottom() + kRippleGap - u.y;
         }
         translate_cells(ctx, {unit}, dx, dy);
-        shifted.insert(unit);
+        if (std::find(shifted.begin(), shifted.end(), unit) == shifted.end())
+          shifted.push_back(unit);
         next.push_back(unit);
       }
     }
@@ -81,7 +82,7 @@ std::size_t ripple(OpContext& ctx, const std::vector<std::string>& moved) {
       fixed.insert(id);
     pushers = std::move(next);
   }
-  return shifted.size();
+  return shifted;
 }
 
 void after_geometry_change(OpContext& ctx, const std::vector<std::string>& ids) {
@@ -183,9 +184,12 @@ core::Result<void> verb_move(OpContext& ctx) {
     if (!parsed) return parsed.error();
     strict = *parsed;
   }
+  const auto routed_before = edges_with_waypoints(ctx);
   translate_cells(ctx, ids, x - box.x, y - box.y);
   after_geometry_change(ctx, ids);
-  const std::size_t shifted = strict ? 0 : ripple(ctx, ids);
+  const std::vector<std::string> shifted_units =
+      strict ? std::vector<std::string>() : ripple(ctx, ids);
+  const std::size_t shifted = shifted_units.size();
   const std::string tail =
       shifted ? " (shifted " + core::plural(shifted, "item") + ")" : std::string();
   if (ids.size() == 1 && ctx.index().kind(ids[0]) == CellKind::group) {
@@ -199,6 +203,13 @@ core::Result<void> verb_move(OpContext& ctx) {
     ctx.lines.push_back(core::bulk("moved " + core::plural(ids.size(), "shape") + " by (" +
                                    format_xy(x - box.x, y - box.y) + ")" + tail));
   }
+  std::vector<std::string> moved = ids;
+  moved.insert(moved.end(), shifted_units.begin(), shifted_units.end());
+  std::string name =
+      ids.size() == 1 ? display_name(ctx.doc, ids[0]) : core::plural(ids.size(), "shape");
+  if (shifted) name += " and " + core::plural(shifted, "item") + " it shifted";
+  if (auto line = reroute_edges(ctx, moved, routed_before, one_line(name)); !line.empty())
+    ctx.lines.push_back(std::move(line));
   return {};
 }
 
@@ -213,6 +224,7 @@ core::Result<void> verb_resize(OpContext& ctx) {
   if (!targets) return targets.error();
   if (nothing_to_change(ctx, *targets)) return {};
   std::vector<std::string> ids = std::move(targets->ids);
+  const auto routed_before = edges_with_waypoints(ctx);
   for (const auto& id : ids) {
     const Rect r = bounds_of(ctx, id);
     place_cell(ctx, id, r.x, r.y, *size);
@@ -236,6 +248,10 @@ core::Result<void> verb_resize(OpContext& ctx) {
                                                format_number(size->second)));
   }
   after_geometry_change(ctx, ids);
+  const std::string name =
+      ids.size() == 1 ? display_name(ctx.doc, ids[0]) : core::plural(ids.size(), "shape");
+  if (auto line = reroute_edges(ctx, ids, routed_before, one_line(name)); !line.empty())
+    ctx.lines.push_back(std::move(line));
   return {};
 }
 
@@ -247,6 +263,7 @@ core::Result<void> verb_swap(OpContext& ctx) {
   auto b = resolve_shape_or_group(ctx, tokens[1].text);
   if (!b) return b.error();
   if (*a == *b) return core::make_error("swap needs two different shapes");
+  const auto routed_before = edges_with_waypoints(ctx);
   const Rect ra = bounds_of(ctx, *a), rb = bounds_of(ctx, *b);
   // Centres trade places; each shape keeps its own size.
   place_cell(ctx, *a, std::round(rb.center_x() - ra.width / 2),
@@ -256,6 +273,11 @@ core::Result<void> verb_swap(OpContext& ctx) {
   after_geometry_change(ctx, {*a, *b});
   ctx.lines.push_back(
       core::bulk("swapped " + display_name(ctx.doc, *a) + " <-> " + display_name(ctx.doc, *b)));
+  if (auto line =
+          reroute_edges(ctx, {*a, *b}, routed_before,
+                        one_line(display_name(ctx.doc, *a) + " and " + display_name(ctx.doc, *b)));
+      !line.empty())
+    ctx.lines.push_back(std::move(line));
   return {};
 }
 

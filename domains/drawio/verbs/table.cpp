@@ -132,7 +132,9 @@ void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
 
 void add_position_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"move", "REF|@SEL…", "position",
-                     "move shapes or groups (overlapped shapes downstream get pushed)"}
+                     "move shapes or groups (overlapped shapes downstream get pushed); their "
+                     "edges are re-routed where waypoints went stale or the route would cross a "
+                     "shape"}
                 .with(key("to", "X,Y|REGION"))
                 .with(key("by", "DX,DY"))
                 .with(key("near", "REF"))
@@ -140,8 +142,9 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(core::bool_key("strict", "do not push overlapped shapes"))
                 .example("move Cache near:Auth dir:below"),
             verb_move);
-  verbs.add(VerbSpec{"resize", "REF", "position", "change a shape's size"}.with(
-                key("to", "WxH").require()),
+  verbs.add(VerbSpec{"resize", "REF", "position",
+                     "change a shape's size (its edges are re-routed as after move)"}
+                .with(key("to", "WxH").require()),
             verb_resize);
   verbs.add(VerbSpec{"swap", "REF REF", "position", "exchange two shapes' places"}, verb_swap);
   verbs.add(

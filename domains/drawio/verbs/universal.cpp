@@ -244,9 +244,17 @@ core::Result<void> verb_modify(OpContext& ctx) {
         themed.push_back(theme_group(ctx, id, *require_theme(ctx, *theme_name), *which));
     }
   }
+  // theme: first, so a colour given beside it (fill:, stroke:, font:) wins whatever the order.
+  std::vector<core::Param> params;
+  for (const auto& param : ctx.op.params) {
+    if (param.key == "theme") params.push_back(param);
+  }
+  for (const auto& param : ctx.op.params) {
+    if (param.key != "theme") params.push_back(param);
+  }
   for (const auto& id : ids) {
     Rect r = bounds_of(ctx, id);
-    for (const auto& param : ctx.op.params) {
+    for (const auto& param : params) {
       const std::string& key = param.key;
       const std::string& value = param.value;
       if (key == "x" || key == "y" || key == "width" || key == "height" || key == "w" ||
@@ -298,6 +306,8 @@ core::Result<void> verb_modify(OpContext& ctx) {
   std::string what = groups < ids.size() ? core::plural(ids.size() - groups, "shape") : "";
   if (groups > 0) what += (what.empty() ? "" : ", ") + core::plural(groups, "group");
   ctx.lines.push_back(core::property_changed("modified " + what + props));
+  for (auto& note : member_theme_notes(ctx, tokens))
+    ctx.lines.push_back(std::move(note));
   for (const auto& text : themed)
     ctx.lines.push_back(core::detail_line(text));
   return {};

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "core/domain.hpp"
@@ -122,6 +123,18 @@ std::string make_badge(OpContext& ctx, const std::string& shape_id, const std::s
 // Re-chooses the automatic ports (faces toward the other end, spread per face) of the edges
 // attached to a shape after it moved. Edges with ports the user gave are left alone.
 void refresh_ports(OpContext& ctx, const std::string& shape_id);
+// ---- re-routing after a hand move or resize (reroute.cpp) ----------------------------------
+// The edges of the active page that have waypoints: taken before an op moves anything, they say
+// which edges had routes of their own (translate_cells drops the waypoints that went stale).
+std::unordered_set<std::string> edges_with_waypoints(const OpContext& ctx);
+// Re-routes the orthogonal edges attached to `moved` (shapes, or groups with their shapes) that
+// had waypoints before the op (`routed_before`) or have now, and those with automatic ports
+// whose draw.io route now runs through a shape: draw.io's own route when it runs through no
+// shape, else one round the shapes in the way (ports and waypoints). Edges with ports the user
+// chose and no waypoints are left alone. Returns "~ re-routed N edges of NAME", or "" when none.
+std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
+                          const std::unordered_set<std::string>& routed_before,
+                          const std::string& name);
 // Edge ids from `source` to `target` (also target → source when `any_direction`).
 std::vector<std::string> edges_between(const OpContext& ctx, const std::string& source,
                                        const std::string& target, bool any_direction);
@@ -196,6 +209,9 @@ core::Result<MemberColoring> member_coloring(const OpContext& ctx);
 // was coloured and what was kept, for a detail line of the reply.
 std::string theme_group(OpContext& ctx, const std::string& group_id, const ThemeColors& theme,
                         MemberColoring which);
+// Detail lines for theme: given to @group:NAME selectors among `targets`: the selector stands for
+// the group's members, so the container is not coloured (the reply says so).
+std::vector<std::string> member_theme_notes(const OpContext& ctx, std::span<const OpToken> targets);
 // The theme a style's fill matches (built-in or custom), or "".
 std::string theme_name_of(const DrawioDocument& doc, const Cell& cell);
 

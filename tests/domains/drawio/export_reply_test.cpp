@@ -31,6 +31,9 @@ TEST_F(ExportReply, NamesEveryShapeDrawnAsAPlaceholder) {
                             "(shape=mxgraph.cisco.routers.router), Mystery (shape=noSuchShape)"),
             std::string::npos)
       << reply.text;
+  // A successful export starts with `+`, never `!` (errors only), placeholders or not.
+  EXPECT_EQ(reply.text.rfind("+ exported page 1 (", 0), 0u) << reply.text;
+  EXPECT_EQ(reply.text.find("\n!"), std::string::npos) << reply.text;
   // xor is drawn natively, so it is not named.
   EXPECT_EQ(reply.text.find("Gate"), std::string::npos) << reply.text;
 }
@@ -51,6 +54,21 @@ TEST_F(ExportReply, EveryBuiltInTypeIsDrawnNatively) {
   auto reply = ops({"export fmt:svg engine:native"});
   ASSERT_FALSE(reply.is_error) << reply.text;
   EXPECT_EQ(reply.text.find("placeholder"), std::string::npos) << reply.text;
+}
+
+// add actor makes draw.io's sidebar actor, whose label sits under the figure (in draw.io and in
+// the native export), not across it.
+TEST_F(ExportReply, AnActorsLabelIsDrawnUnderTheFigure) {
+  auto added = ops({"add actor Customer at:100,100"});
+  ASSERT_FALSE(added.is_error) << added.text;
+  auto reply = ops({"export fmt:svg engine:native"});
+  ASSERT_EQ(reply.attachments.size(), 1u) << reply.text;
+  const std::string& svg = reply.attachments.front().bytes;
+  const auto at = svg.find(">Customer</tspan>");
+  ASSERT_NE(at, std::string::npos) << svg;
+  const double baseline = std::stod(svg.substr(svg.rfind(" y=\"", at) + 4));
+  EXPECT_GT(baseline, 160) << svg;  // the figure spans y 100 … 160
+  EXPECT_LT(baseline, 185) << svg;
 }
 
 TEST_F(ExportReply, BoundsTheListOfNames) {

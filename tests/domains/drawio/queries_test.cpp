@@ -701,6 +701,34 @@ TEST_F(ReportsWarningsTest, LabelTooLong) {
   EXPECT_TRUE(warnings({created({"f"})}).empty());
 }
 
+// An orthogonal edge without waypoints is judged by the route draw.io gives it: from the sides
+// facing each other along the wider gap, turning mid-way (a Z), not by the straight line between
+// the centres.
+TEST_F(ReportsWarningsTest, OrthogonalEdgeWithoutWaypointsIsJudgedByDrawiosRoute) {
+  constexpr std::string_view kOrth = "edgeStyle=orthogonalEdgeStyle;endArrow=classic;";
+  // A at (0,0), B at (400,200): the horizontal gap (320) is wider, so draw.io leaves A's right
+  // side at y 20, turns at x 240 and reaches B's left side at y 220. Mid sits on the vertical run
+  // (x 240, y 20 … 220); Corner sits where the straight centre line would pass, off the route.
+  load(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 200, 80, 40) +
+       vertex("mid", "Mid", 220, 100, 40, 40) + vertex("off", "Corner", 100, 60, 40, 40) +
+       edge("e", "a", "b", "", kOrth));
+  EXPECT_EQ(warnings({created({"e"})}),
+            (std::vector<std::string>{"edge A -> B passes through Mid"}));
+  // Fixed ports change the route: out of A's bottom, into B's top, turning at y 120 (a Z that
+  // runs x 40 … 440 at y 120): through Mid (220 … 260, 100 … 140), not through Corner.
+  load(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 200, 80, 40) +
+       vertex("mid", "Mid", 220, 100, 40, 40) + vertex("off", "Corner", 100, 30, 40, 40) +
+       edge("e", "a", "b", "",
+            "edgeStyle=orthogonalEdgeStyle;exitX=0.5;exitY=1;entryX=0.5;entryY=0;"));
+  EXPECT_EQ(warnings({created({"e"})}),
+            (std::vector<std::string>{"edge A -> B passes through Mid"}));
+  // Aligned ends: a straight run between the facing sides.
+  load(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 0, 80, 40) +
+       vertex("mid", "Mid", 220, 0, 40, 40) + edge("e", "a", "b", "", kOrth));
+  EXPECT_EQ(warnings({created({"e"})}),
+            (std::vector<std::string>{"edge A -> B passes through Mid"}));
+}
+
 TEST_F(ReportsWarningsTest, EdgeCrossingGroup) {
   load(vertex("g", "Backend", 200, 0, 200, 200, "container=1;") +
        vertex("in", "Inner", 50, 80, 60, 40, "whiteSpace=wrap;", "g") +
@@ -708,8 +736,8 @@ TEST_F(ReportsWarningsTest, EdgeCrossingGroup) {
        vertex("c", "C", 0, 400, 60, 40) + edge("e1", "a", "b") + edge("e2", "a", "in") +
        edge("e3", "a", "c"));
   EXPECT_EQ(warnings({created({"e1"})}),
-            (std::vector<std::string>{"edge A->B crosses group Backend",
-                                      "edge A->B passes through Inner"}));
+            (std::vector<std::string>{"edge A -> B crosses group Backend",
+                                      "edge A -> B passes through Inner"}));
   EXPECT_TRUE(warnings({created({"e2"})}).empty());  // ends inside the group
   EXPECT_TRUE(warnings({created({"e3"})}).empty());  // passes beside it
 }
@@ -784,10 +812,10 @@ TEST_F(ReportsWarningsTest, CrossingsWhereTheBatchMovedAnEndOrTheGroup) {
        vertex("b", "B", 600, 80, 60, 40) + edge("e1", "a", "b"));
   // B moved from below A (the edge passed beside the group) to the right of it.
   EXPECT_EQ(warnings({changed("b", at(0, 400))}),
-            (std::vector<std::string>{"edge A->B crosses group Backend"}));
+            (std::vector<std::string>{"edge A -> B crosses group Backend"}));
   // The group moved onto the edge.
   EXPECT_EQ(warnings({changed("g", at(200, 400))}),
-            (std::vector<std::string>{"edge A->B crosses group Backend"}));
+            (std::vector<std::string>{"edge A -> B crosses group Backend"}));
   // B moved, but the edge crossed the group before too.
   EXPECT_TRUE(warnings({changed("b", at(700, 80))}).empty());
 }

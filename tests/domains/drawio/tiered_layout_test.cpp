@@ -309,13 +309,49 @@ TEST_F(EdgeThroughShapeTest, AMoveThatPutsAShapeOnARoutedEdgeIsWarnedNamingBoth)
   const std::string reply =
       run_reply("move Redis to:" + std::to_string(std::lround(middle.x - 30)) + "," +
                 std::to_string(std::lround(middle.y - 30)) + " strict:true");
-  EXPECT_NE(reply.find("? edge Matching->Maps API passes through Redis"), std::string::npos)
+  EXPECT_NE(reply.find("? edge Matching -> Maps API passes through Redis"), std::string::npos)
       << reply;
   // Nudged along while still on the edge: the crossing is not new, not warned again.
   EXPECT_EQ(run_reply("move Redis by:1,0 strict:true").find("passes through"), std::string::npos);
   // Moved off the edge: nothing to warn.
   EXPECT_EQ(run_reply("move Redis to:2000,2000 strict:true").find("passes through"),
             std::string::npos);
+}
+
+// Issue 13: a hand move after layout re-routes the moved shape's edges. Their waypoints were
+// the layout's; after the move they would bend to empty space or run through shapes. The reply
+// says how many edges were re-routed, and the saved file has no edge through a shape.
+TEST_F(EdgeThroughShapeTest, AMoveAfterLayoutReroutesTheMovedShapesEdgesRoundOtherShapes) {
+  run({"add svc Web", "add svc Auth", "add svc Orders", "add db Users", "add db Stock",
+       "add svc Audit", "connect Web -> Auth", "connect Web -> Orders", "connect Auth -> Users",
+       "connect Orders -> Stock", "connect Auth -> Audit", "connect Orders -> Audit"});
+  run({"layout @all dir:TB"});
+  metrics::Drawing saved = metrics::read_saved(saved_xml());
+  ASSERT_EQ(metrics::measure(saved).edge_shape_crossings, 0) << details(metrics::measure(saved));
+  std::map<std::string, metrics::Box> box;
+  for (const metrics::Shape& shape : saved.shapes)
+    box[shape.label] = shape.box;
+  // Audit goes to the far left of the top row, level with Web: the way back to Auth and Orders
+  // (both below Web, right of where Audit lands) is round Web, not through it.
+  const std::string reply =
+      run_reply("move Audit to:" + std::to_string(std::lround(box["Web"].x - 400)) + "," +
+                std::to_string(std::lround(box["Web"].y)) + " strict:true");
+  EXPECT_NE(reply.find("~ re-routed 2 edges of Audit"), std::string::npos) << reply;
+  EXPECT_EQ(reply.find("passes through"), std::string::npos) << reply;
+  saved = metrics::read_saved(saved_xml());
+  const metrics::Metrics after = metrics::measure(saved);
+  EXPECT_EQ(after.edge_shape_crossings, 0) << details(after);
+
+  // Stock grows wide: its edge still runs through no shape.
+  const std::string resized = run_reply("resize Stock to:400x80");
+  saved = metrics::read_saved(saved_xml());
+  EXPECT_EQ(metrics::measure(saved).edge_shape_crossings, 0) << resized << "\n"
+                                                             << details(metrics::measure(saved));
+  // Undo puts the layout's routes back.
+  ASSERT_FALSE(session_.run_session("undo", {}).reply.is_error);
+  ASSERT_FALSE(session_.run_session("undo", {}).reply.is_error);
+  saved = metrics::read_saved(saved_xml());
+  EXPECT_EQ(metrics::measure(saved).edge_shape_crossings, 0) << details(metrics::measure(saved));
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -59,8 +59,10 @@ INSTANTIATE_TEST_SUITE_P(
                      "size=20;",
                      120, 80, "Hexagon"},
         ExpectedType{"cloud", "ellipse;shape=cloud;whiteSpace=wrap;html=1;", 140, 60, "Cloud"},
-        ExpectedType{"actor", "shape=mxgraph.basic.person;whiteSpace=wrap;html=1;", 40, 60,
-                     "Person"},
+        ExpectedType{"actor",
+                     "shape=umlActor;verticalLabelPosition=bottom;verticalAlign=top;html=1;"
+                     "outlineConnect=0;",
+                     30, 60, "UML actor (label below)"},
         ExpectedType{"doc",
                      "shape=document;whiteSpace=wrap;html=1;boundedLbl=1;backgroundOutline=1;"
                      "size=0.27;",

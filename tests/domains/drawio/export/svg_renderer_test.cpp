@@ -103,6 +103,51 @@ TEST(SvgRenderer, WritesEveryVisibleLabelAsText) {
   EXPECT_NE(svg.find(">lambda function</text>"), std::string::npos);
 }
 
+// The baseline of the first line of `label` in `svg`.
+double baseline_of(const std::string& svg, std::string_view label) {
+  const auto at = svg.find(">" + std::string(label) + "</tspan>");
+  if (at == std::string::npos) return -1;
+  const auto y = svg.rfind(" y=\"", at);
+  return std::stod(svg.substr(y + 4));
+}
+
+double x_of(const std::string& svg, std::string_view label) {
+  const auto at = svg.find(">" + std::string(label) + "</tspan>");
+  if (at == std::string::npos) return -1;
+  const auto x = svg.rfind("<tspan x=\"", at);
+  return std::stod(svg.substr(x + 10));
+}
+
+std::string render_one(std::string_view style) {
+  const Diagram diagram = diagram_from(
+      mxfile_with(std::string(R"(<mxCell id="u" value="Customer" style=")") + std::string(style) +
+                  R"(" vertex="1" parent="1"><mxGeometry x="100" y="100" width="30" height="60" )"
+                  R"(as="geometry"/></mxCell>)"));
+  auto svg = render_svg(diagram.pages().front(), {});
+  EXPECT_TRUE(svg.has_value());
+  return svg ? *svg : std::string();
+}
+
+// draw.io's sidebar actor puts its label under the figure; labelPosition and
+// verticalLabelPosition move any label beside or above its shape, as draw.io does.
+TEST(SvgRenderer, PutsLabelsWhereTheirPositionSays) {
+  const double below =
+      baseline_of(render_one("shape=umlActor;verticalLabelPosition=bottom;verticalAlign=top;"
+                             "html=1;outlineConnect=0;"),
+                  "Customer");
+  EXPECT_GT(below, 160);  // under the figure (y 100 … 160), first line near its bottom
+  EXPECT_LT(below, 180);
+  const double middle = baseline_of(render_one("shape=umlActor;html=1;"), "Customer");
+  EXPECT_GT(middle, 120);  // draw.io's default: across the figure
+  EXPECT_LT(middle, 140);
+  const double above = baseline_of(
+      render_one("shape=umlActor;verticalLabelPosition=top;verticalAlign=bottom;"), "Customer");
+  EXPECT_LT(above, 100);
+  const std::string right =
+      render_one("shape=umlActor;labelPosition=right;align=left;verticalAlign=middle;");
+  EXPECT_GE(x_of(right, "Customer"), 130);  // starts right of the figure (x 100 … 130)
+}
+
 TEST(SvgRenderer, LeavesOutHiddenLayersAndCells) {
   const std::string svg = render_sample();
   EXPECT_EQ(svg.find("SecretLabel"), std::string::npos);

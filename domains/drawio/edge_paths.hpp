@@ -1,0 +1,54 @@
+// Edge paths as draw.io draws them (straight, through waypoints, or draw.io's own orthogonal
+// route between the ends' ports), and orthogonal routes around shapes for edges fcp re-routes.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "domains/drawio/model/cell.hpp"
+#include "domains/drawio/rect.hpp"
+
+namespace fcp::drawio {
+
+struct PathPoint {
+  double x = 0, y = 0;
+  bool operator==(const PathPoint&) const = default;
+};
+
+// Whether the edge's style makes draw.io route it with axis-parallel segments.
+bool orthogonal_edge(const Cell& edge);
+
+// The path draw.io draws for `edge` from the box of its source to the box of its target (page
+// coordinates; `offset` is where the edge's parent sits, its waypoints are relative to it). With
+// waypoints: straight runs between the ends' ports and the waypoints, plus the corners the
+// orthogonal styles add. An orthogonal edge without waypoints takes draw.io's default route: from
+// the side of each end facing the other along the axis with the wider gap (or the fixed
+// exitX/exitY, entryX/entryY ports), an L or Z of axis-parallel runs, mid-way between the ends.
+std::vector<PathPoint> drawn_path(const Cell& edge, const Rect& source, const Rect& target,
+                                  PathPoint offset);
+
+// Whether the path runs through the inside of `box` (1 px in from its border).
+bool path_crosses(std::span<const PathPoint> path, const Rect& box);
+
+// The bounding box of a path (empty paths give an empty box at 0,0).
+Rect path_bounds(std::span<const PathPoint> path);
+
+// A side of a box, and the point in its middle as draw.io's exitX/exitY (entryX/entryY) fractions.
+enum class Side { top, right, bottom, left };
+PathPoint side_fraction(Side side);
+
+// An orthogonal route from one box to another that keeps `clearance` px away from every obstacle:
+// it leaves the middle of one side of `source`, reaches the middle of one side of `target`, and
+// turns at `corners` (the waypoints; none for a straight run). The shortest route counting each
+// turn as kTurnCost px; nullopt when there is none within the obstacles' surroundings.
+struct OrthogonalRoute {
+  Side exit = Side::right, entry = Side::left;
+  std::vector<PathPoint> corners;
+  std::vector<PathPoint> path;  // port, corners, port
+};
+std::optional<OrthogonalRoute> route_around(const Rect& source, const Rect& target,
+                                            std::span<const Rect> obstacles, double clearance = 20);
+
+}  // namespace fcp::drawio
