@@ -1,5 +1,6 @@
 // Position verbs: move (with collision ripple), resize, swap, align, distribute, orient, layout.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <unordered_set>
 
@@ -494,7 +495,27 @@ core::Result<void> verb_layout(OpContext& ctx) {
   for (const auto& [depth, group] : by_depth)
     fit_group(ctx, group);
   if (!scope.empty()) fit_group(ctx, scope);
+  // Ports the user set (style/connect exit:/entry:, or the file's own) stay: such an edge is
+  // routed from them round the shapes instead of along the layout's route. Ports fcp chose
+  // (connect without exit:/entry:, an earlier layout) are the layout's to change.
+  static constexpr std::array<const char*, 8> kPortKeys = {
+      "exitX", "exitY", "exitDx", "exitDy", "entryX", "entryY", "entryDx", "entryDy"};
+  std::vector<std::string> kept_ports;
   for (const auto& route : result->edges) {
+    const Cell* cell = ctx.page().find(route.id);
+    const bool user_ports =
+        cell != nullptr && cell->style && !ctx.doc.has_automatic_ports(route.id) &&
+        std::any_of(kPortKeys.begin(), kPortKeys.end(),
+                    [&cell](const char* key) { return cell->style->get(key).has_value(); });
+    if (user_ports) kept_ports.push_back(route.id);
+  }
+  std::vector<std::string> unrouted;
+  for (const auto& route : result->edges) {
+    if (std::find(kept_ports.begin(), kept_ports.end(), route.id) != kept_ports.end()) {
+      if (route_edge_around_shapes(ctx, route.id) == EdgeRouteResult::no_route)
+        unrouted.push_back(route.id);
+      continue;
+    }
     ctx.edit.update(route.id, [&](Cell& edge) {
       if (!edge.geometry) edge.geometry = Geometry{};
       edge.geometry->relative = true;
@@ -512,9 +533,8 @@ core::Result<void> verb_layout(OpContext& ctx) {
       }
       // Waypoints decide the route; automatic ports would fight them. Ports the layout spread
       // along a shared side are written as the edge's own.
-      if (edge.style && ctx.doc.has_automatic_ports(route.id)) {
-        for (const char* key :
-             {"exitX", "exitY", "exitDx", "exitDy", "entryX", "entryY", "entryDx", "entryDy"})
+      if (edge.style) {
+        for (const char* key : kPortKeys)
           edge.style->erase(key);
       }
       if (route.label_position) {
@@ -531,7 +551,8 @@ core::Result<void> verb_layout(OpContext& ctx) {
           edge.style->erase(std::string(prefix) + key);
       }
     });
-    ctx.edit.set_automatic_ports(route.id, false);
+    // The ports are the layout's choice: a later layout may choose again.
+    if (route.exit || route.entry) ctx.edit.set_automatic_ports(route.id, true);
   }
   const std::string dir_name(layout::direction_name(request.direction));
   if (scope.empty()) {
@@ -541,7 +562,25 @@ core::Result<void> verb_layout(OpContext& ctx) {
   ctx.lines.push_back(core::bulk(
       "layout " + std::string(layout::algorithm_name(request.algorithm)) + " " + dir_name +
       " — repositioned " + core::plural(moved, "shape") +
-      (pinned.empty() ? std::string() : " (" + std::to_string(pinned.size()) + " pinned)")));
+      (pinned.empty() ? std::string() : " (" + std::to_string(pinned.size()) + " pinned)") +
+      (result->edges.empty() ? std::string()
+                             : ", re-routed " + core::plural(result->edges.size(), "edge"))));
+  if (!kept_ports.empty()) {
+    ctx.lines.push_back(core::bulk("kept the ports set on " +
+                                   core::plural(kept_ports.size(), "edge") +
+                                   ", routed from them round the shapes"));
+  }
+  for (const auto& id : unrouted) {
+    const auto* entry = ctx.index().entry(id);
+    if (entry == nullptr) continue;
+    const std::string source = display_name(ctx.doc, entry->source);
+    const std::string target = display_name(ctx.doc, entry->target);
+    ctx.lines.push_back(core::warning_line(
+        "edge " + source + "->" + target +
+        " keeps its ports, but no route round the shapes leaves from them: it has no waypoints "
+        "(draw.io routes it); try: style " +
+        core::quote_token(source) + " -> " + core::quote_token(target) + " exit:right entry:left"));
+  }
   return {};
 }
 

@@ -122,6 +122,14 @@ std::string make_badge(OpContext& ctx, const std::string& shape_id, const std::s
 // Re-chooses the automatic ports (faces toward the other end, spread per face) of the edges
 // attached to a shape after it moved. Edges with ports the user gave are left alone.
 void refresh_ports(OpContext& ctx, const std::string& shape_id);
+// Drops the waypoints of an edge and routes it anew from its ports (exitX/exitY, entryX/entryY;
+// a side without one faces the other end) round every other shape, its own ends included
+// (layout::route_between_ports): `routed`. An edge whose edgeStyle reads waypoints otherwise
+// than as corners (elbow and the other connectors) keeps none and routes itself: `by_style`.
+// `no_route` when no route leaves from the ports: the edge keeps no waypoints (draw.io routes
+// it from its ports).
+enum class EdgeRouteResult { routed, by_style, no_route };
+EdgeRouteResult route_edge_around_shapes(OpContext& ctx, const std::string& edge_id);
 // Edge ids from `source` to `target` (also target → source when `any_direction`).
 std::vector<std::string> edges_between(const OpContext& ctx, const std::string& source,
                                        const std::string& target, bool any_direction);
