@@ -266,6 +266,7 @@ core::Result<std::string> restyle_edges(OpContext& ctx, const EdgeReference& edg
     ctx.edit.update(edge, [&](Cell& cell) { apply_set(cell, *set); });
     if (!fixes_ports) continue;
     ctx.edit.set_automatic_ports(edge, false);
+    ctx.edit.update_state([&edge](DocumentState& state) { state.user_ports.insert(edge); });
     const EdgeRouteResult result = route_edge_around_shapes(ctx, edge);
     if (result == EdgeRouteResult::routed) ++routed;
     if (result == EdgeRouteResult::by_style) ++by_style;

@@ -331,6 +331,8 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
   edge.geometry->relative = true;
   const std::string edge_id = edge.id;
   ctx.edit.insert(std::move(edge));
+  if (look.sets_ports)
+    ctx.edit.update_state([&](DocumentState& state) { state.user_ports.insert(edge_id); });
   if (auto_exit) {
     ctx.edit.set_automatic_ports(edge_id, true);
     spread_face(ctx, source, *auto_exit);

@@ -495,19 +495,14 @@ core::Result<void> verb_layout(OpContext& ctx) {
   for (const auto& [depth, group] : by_depth)
     fit_group(ctx, group);
   if (!scope.empty()) fit_group(ctx, scope);
-  // Ports the user set (style/connect exit:/entry:, or the file's own) stay: such an edge is
-  // routed from them round the shapes instead of along the layout's route. Ports fcp chose
-  // (connect without exit:/entry:, an earlier layout) are the layout's to change.
+  // Ports the user set this session (style/connect exit:/entry:) stay: such an edge is routed
+  // from them round the shapes instead of along the layout's route. Ports fcp chose (connect
+  // without exit:/entry:, an earlier layout) or a file brought are the layout's to change.
   static constexpr std::array<const char*, 8> kPortKeys = {
       "exitX", "exitY", "exitDx", "exitDy", "entryX", "entryY", "entryDx", "entryDy"};
   std::vector<std::string> kept_ports;
   for (const auto& route : result->edges) {
-    const Cell* cell = ctx.page().find(route.id);
-    const bool user_ports =
-        cell != nullptr && cell->style && !ctx.doc.has_automatic_ports(route.id) &&
-        std::any_of(kPortKeys.begin(), kPortKeys.end(),
-                    [&cell](const char* key) { return cell->style->get(key).has_value(); });
-    if (user_ports) kept_ports.push_back(route.id);
+    if (ctx.doc.state().user_ports.contains(route.id)) kept_ports.push_back(route.id);
   }
   std::vector<std::string> unrouted;
   for (const auto& route : result->edges) {
@@ -531,8 +526,8 @@ core::Result<void> verb_layout(OpContext& ctx) {
         }
         edge.geometry->points = std::move(points);
       }
-      // Waypoints decide the route; automatic ports would fight them. Ports the layout spread
-      // along a shared side are written as the edge's own.
+      // Waypoints decide the route; earlier ports (fcp's, an earlier layout's, the file's) would
+      // fight them. Ports the layout spread along a shared side are written as the edge's own.
       if (edge.style) {
         for (const char* key : kPortKeys)
           edge.style->erase(key);
@@ -551,8 +546,7 @@ core::Result<void> verb_layout(OpContext& ctx) {
           edge.style->erase(std::string(prefix) + key);
       }
     });
-    // The ports are the layout's choice: a later layout may choose again.
-    if (route.exit || route.entry) ctx.edit.set_automatic_ports(route.id, true);
+    ctx.edit.set_automatic_ports(route.id, false);
   }
   const std::string dir_name(layout::direction_name(request.direction));
   if (scope.empty()) {
