@@ -505,10 +505,12 @@ core::Result<void> verb_layout(OpContext& ctx) {
     if (ctx.doc.state().user_ports.contains(route.id)) kept_ports.push_back(route.id);
   }
   std::vector<std::string> unrouted;
+  std::size_t self_routed = 0;  // kept ports, edgeStyle routes the edge from them
   for (const auto& route : result->edges) {
     if (std::find(kept_ports.begin(), kept_ports.end(), route.id) != kept_ports.end()) {
-      if (route_edge_around_shapes(ctx, route.id) == EdgeRouteResult::no_route)
-        unrouted.push_back(route.id);
+      const EdgeRouteResult routed = route_edge_around_shapes(ctx, route.id);
+      if (routed == EdgeRouteResult::no_route) unrouted.push_back(route.id);
+      if (routed == EdgeRouteResult::by_style) ++self_routed;
       continue;
     }
     ctx.edit.update(route.id, [&](Cell& edge) {
@@ -560,9 +562,15 @@ core::Result<void> verb_layout(OpContext& ctx) {
       (result->edges.empty() ? std::string()
                              : ", re-routed " + core::plural(result->edges.size(), "edge"))));
   if (!kept_ports.empty()) {
-    ctx.lines.push_back(core::bulk("kept the ports set on " +
-                                   core::plural(kept_ports.size(), "edge") +
-                                   ", routed from them round the shapes"));
+    const std::size_t routed = kept_ports.size() - unrouted.size() - self_routed;
+    std::string line = "kept the ports set on " + core::plural(kept_ports.size(), "edge");
+    if (routed > 0)
+      line += (routed == kept_ports.size() ? std::string(", routed from them")
+                                           : ", " + std::to_string(routed) + " routed from them") +
+              " round the shapes";
+    if (self_routed > 0)
+      line += ", " + std::to_string(self_routed) + " routed by their edgeStyle (no waypoints)";
+    ctx.lines.push_back(core::bulk(line));
   }
   for (const auto& id : unrouted) {
     const auto* entry = ctx.index().entry(id);
