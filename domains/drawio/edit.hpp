@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -41,6 +42,10 @@ struct DocumentState {
   // Per page: the flow direction orient or layout set (TB, LR, BT, RL), "" = none set; without
   // one, the page's flow is read from its drawing (page_flow).
   std::vector<std::string> flows;
+  // Edges whose ports the user set this session (connect or style with exit:/entry: or
+  // draw.io's port keys): layout keeps those ports. Ports a file brought or fcp chose are
+  // layout's to choose again.
+  std::set<std::string> user_ports;
   bool operator==(const DocumentState&) const = default;
 };
 

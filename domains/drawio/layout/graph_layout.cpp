@@ -19,6 +19,7 @@ namespace {
 using detail::Box;
 using detail::Drawing;
 using detail::IndexedGraph;
+using detail::RowCrossing;
 
 constexpr double kPinTolerance = 0.5;  // px a pinned node may be off before it counts as moved
 
@@ -71,6 +72,87 @@ void orient(Drawing& drawing, const IndexedGraph& graph, Direction direction) {
     box.x = ox + c * dx - s * dy - box.w / 2;
     box.y = oy + s * dx + c * dy - box.h / 2;
   }
+}
+
+// Lines up the top-level clusters (tiers) of a layered drawing across the rank axis: with ranks
+// left to right every tier's top at the same y, with ranks top to bottom every tier's left at the
+// same x, so the tiers read as columns (rows) instead of a staircase. Each tier moves whole (its
+// nodes, clusters and the places where edges cross its rows). Nothing moves when a rank row
+// holds nodes of two tiers or of none, or when the moved tiers would overlap each other or a
+// node outside every cluster.
+void align_tiers(Drawing& drawing, const LayoutRequest& request, const IndexedGraph& graph) {
+  if (drawing.rows.empty() || drawing.node_row.size() != drawing.nodes.size()) return;
+  std::vector<int> top(request.clusters.size(), -1);  // outermost cluster of each cluster
+  for (int c : graph.clusters_parents_first) {
+    const int parent = graph.cluster_parent[static_cast<size_t>(c)];
+    top[static_cast<size_t>(c)] = parent < 0 ? c : top[static_cast<size_t>(parent)];
+  }
+  std::vector<int> tiers;
+  for (size_t c = 0; c < request.clusters.size(); ++c) {
+    if (graph.cluster_parent[c] >= 0) continue;
+    if (!drawing.clusters[c]) return;
+    tiers.push_back(static_cast<int>(c));
+  }
+  if (tiers.size() < 2) return;
+  auto tier_of_node = [&](size_t node) {
+    const int cluster = graph.node_cluster[node];
+    return cluster < 0 ? -1 : top[static_cast<size_t>(cluster)];
+  };
+  std::vector<int> row_tier(drawing.rows.size(), -2);
+  for (size_t r = 0; r < drawing.rows.size(); ++r) {
+    for (int node : drawing.rows[r].nodes) {
+      const int tier = tier_of_node(static_cast<size_t>(node));
+      if (tier < 0 || (row_tier[r] != -2 && row_tier[r] != tier)) return;
+      row_tier[r] = tier;
+    }
+  }
+  const bool across_x = drawing.vertical_ranks;  // ranks along y: tiers share their left x
+  auto start = [across_x](const Box& box) { return across_x ? box.x : box.y; };
+  double line = start(*drawing.clusters[static_cast<size_t>(tiers.front())]);
+  for (int tier : tiers)
+    line = std::min(line, start(*drawing.clusters[static_cast<size_t>(tier)]));
+  std::vector<double> shift(request.clusters.size(), 0);
+  bool any = false;
+  for (int tier : tiers) {
+    shift[static_cast<size_t>(tier)] = line - start(*drawing.clusters[static_cast<size_t>(tier)]);
+    any = any || std::abs(shift[static_cast<size_t>(tier)]) > 0.5;
+  }
+  if (!any) return;
+  auto moved = [&](const Box& box, double by) {
+    Box out = box;
+    (across_x ? out.x : out.y) += by;
+    return out;
+  };
+  std::vector<Box> boxes;  // the tiers where they would go, then the nodes outside every tier
+  for (int tier : tiers)
+    boxes.push_back(
+        moved(*drawing.clusters[static_cast<size_t>(tier)], shift[static_cast<size_t>(tier)]));
+  for (size_t n = 0; n < drawing.nodes.size(); ++n) {
+    if (graph.node_cluster[n] < 0) boxes.push_back(drawing.nodes[n]);
+  }
+  for (size_t a = 0; a < tiers.size(); ++a) {
+    for (size_t b = a + 1; b < boxes.size(); ++b) {
+      const Box& p = boxes[a];
+      const Box& q = boxes[b];
+      if (p.x < q.right() && q.x < p.right() && p.y < q.bottom() && q.y < p.bottom()) return;
+    }
+  }
+  for (size_t n = 0; n < drawing.nodes.size(); ++n) {
+    const int tier = tier_of_node(n);
+    if (tier >= 0) drawing.nodes[n] = moved(drawing.nodes[n], shift[static_cast<size_t>(tier)]);
+  }
+  for (size_t c = 0; c < request.clusters.size(); ++c) {
+    if (drawing.clusters[c])
+      drawing.clusters[c] = moved(*drawing.clusters[c], shift[static_cast<size_t>(top[c])]);
+  }
+  for (auto& crossings : drawing.crossings) {
+    for (RowCrossing& crossing : crossings) {
+      const int tier = row_tier[static_cast<size_t>(crossing.row)];
+      if (tier >= 0) crossing.cross += shift[static_cast<size_t>(tier)];
+    }
+  }
+  // dot's splines no longer fit the moved tiers: spline routes are drawn from the corners.
+  drawing.curves_from_engine = false;
 }
 
 // Translates the drawing so the pinned nodes move least on average, then puts each exactly back.
@@ -192,6 +274,7 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
   auto drawing = place(request, *graph, any_pinned);
   if (!drawing) return drawing.error();
   const bool force = request.algorithm == Algorithm::force;
+  if (!force) align_tiers(*drawing, request, *graph);
   // Room for the lanes of orthogonal routes, made before pinned nodes are put back so that a
   // pinned layout is the free one moved with its pins.
   if (!force && request.routing == EdgeRouting::orthogonal)

@@ -266,11 +266,25 @@ core::Result<std::string> restyle_edges(OpContext& ctx, const EdgeReference& edg
   const bool fixes_ports = std::any_of(set->keys.begin(), set->keys.end(), [](const auto& key) {
     return key.first.starts_with("exit") || key.first.starts_with("entry");
   });
+  // Waypoints laid for the old ports would take the edge through shapes: it is routed anew from
+  // the new ones, round the other shapes and its own ends.
+  std::size_t routed = 0, by_style = 0;
   for (const auto& edge : edges.ids) {
     ctx.edit.update(edge, [&](Cell& cell) { apply_set(cell, *set); });
-    if (fixes_ports) ctx.edit.set_automatic_ports(edge, false);
+    if (!fixes_ports) continue;
+    ctx.edit.set_automatic_ports(edge, false);
+    ctx.edit.update_state([&edge](DocumentState& state) { state.user_ports.insert(edge); });
+    const EdgeRouteResult result = route_edge_around_shapes(ctx, edge);
+    if (result == EdgeRouteResult::routed) ++routed;
+    if (result == EdgeRouteResult::by_style) ++by_style;
   }
-  return echo(*set);
+  if (!fixes_ports) return echo(*set);
+  const std::size_t count = edges.ids.size();
+  if (routed == count) return echo(*set) + ", re-routed round the shapes";
+  if (by_style == count)
+    return echo(*set) + ", no waypoints (its edgeStyle routes it from the ports)";
+  return echo(*set) + ", re-routed round the shapes: " + std::to_string(routed) + " of " +
+         std::to_string(count) + " (the others without waypoints: draw.io routes them)";
 }
 
 core::Result<void> verb_style(OpContext& ctx) {

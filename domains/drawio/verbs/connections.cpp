@@ -7,6 +7,8 @@
 #include "domains/drawio/data/arrows.hpp"
 #include "domains/drawio/data/colors.hpp"
 #include "domains/drawio/labels.hpp"
+#include "domains/drawio/layout/port_routes.hpp"
+#include "domains/drawio/scene.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
 
 namespace fcp::drawio {
@@ -329,6 +331,8 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
   edge.geometry->relative = true;
   const std::string edge_id = edge.id;
   ctx.edit.insert(std::move(edge));
+  if (look.sets_ports)
+    ctx.edit.update_state([&](DocumentState& state) { state.user_ports.insert(edge_id); });
   if (auto_exit) {
     ctx.edit.set_automatic_ports(edge_id, true);
     spread_face(ctx, source, *auto_exit);
@@ -398,6 +402,81 @@ void refresh_ports(OpContext& ctx, const std::string& shape_id) {
   }
   for (const auto& [shape, face] : faces)
     spread_face(ctx, shape, face);
+}
+
+EdgeRouteResult route_edge_around_shapes(OpContext& ctx, const std::string& edge_id) {
+  const Cell* edge = ctx.page().find(edge_id);
+  if (edge == nullptr || !edge->source || !edge->target || *edge->source == *edge->target)
+    return EdgeRouteResult::no_route;
+  const Cell* source = ctx.page().find(*edge->source);
+  const Cell* target = ctx.page().find(*edge->target);
+  if (source == nullptr || target == nullptr) return EdgeRouteResult::no_route;
+  const Rect from = absolute_rect(ctx.page(), *source), to = absolute_rect(ctx.page(), *target);
+  // The edge's own ports; a side it has none for faces the other end.
+  auto port = [&edge](std::string_view prefix, std::pair<double, double> fallback) {
+    const auto x = edge->style_value(std::string(prefix) + "X");
+    const auto y = edge->style_value(std::string(prefix) + "Y");
+    auto number = [](std::optional<std::string_view> text) -> std::optional<double> {
+      if (!text) return std::nullopt;
+      auto value = parse_number(*text, "port");
+      return value ? std::optional<double>(*value) : std::nullopt;
+    };
+    const auto px = number(x), py = number(y);
+    return layout::Point2{px.value_or(fallback.first), py.value_or(fallback.second)};
+  };
+  const Face exit = face_toward(from, to);
+  const layout::PortEnd start{{source->id, from.x, from.y, from.width, from.height},
+                              port("exit", face_point(exit, 0.5))};
+  const layout::PortEnd end{{target->id, to.x, to.y, to.width, to.height},
+                            port("entry", face_point(opposite(exit), 0.5))};
+  std::vector<layout::ClusterBox> obstacles;
+  for (const Cell& cell : ctx.page().cells()) {
+    if (ctx.index().kind(cell.id) != CellKind::shape || cell.is_text() || &cell == source ||
+        &cell == target)
+      continue;
+    const Rect r = absolute_rect(ctx.page(), cell);
+    // A shape holding an end (a container shape) is crossed to reach it.
+    if (r.x <= from.x && r.y <= from.y && r.right() >= from.right() && r.bottom() >= from.bottom())
+      continue;
+    if (r.x <= to.x && r.y <= to.y && r.right() >= to.right() && r.bottom() >= to.bottom())
+      continue;
+    obstacles.push_back({cell.id, r.x, r.y, r.width, r.height});
+  }
+  // Waypoints are corners only to orthogonal (or straight) edges: draw.io's elbow and other
+  // connector styles read them differently, so those edges keep no waypoints and route
+  // themselves from their ports.
+  const auto edge_style = edge->style_value("edgeStyle");
+  const bool corners = !edge_style || edge_style->empty() || *edge_style == "orthogonalEdgeStyle";
+  const auto route = corners ? layout::route_between_ports(start, end, obstacles)
+                             : std::optional<std::vector<layout::Point2>>();
+  // Waypoints are in the coordinates of the edge's parent when that is a shape or group.
+  double ox = 0, oy = 0;
+  if (edge->parent) {
+    const Cell* parent = ctx.page().find(*edge->parent);
+    if (parent != nullptr && parent->vertex) {
+      const Rect r = absolute_rect(ctx.page(), *parent);
+      ox = r.x;
+      oy = r.y;
+    }
+  }
+  ctx.edit.update(edge_id, [&](Cell& cell) {
+    if (!route || route->empty()) {
+      if (cell.geometry) cell.geometry->points.reset();
+      return;
+    }
+    if (!cell.geometry) cell.geometry = Geometry{};
+    cell.geometry->relative = true;
+    std::vector<Point> points;
+    for (const layout::Point2& p : *route) {
+      Point point;
+      point.x = std::round(p.x - ox);
+      point.y = std::round(p.y - oy);
+      points.push_back(std::move(point));
+    }
+    cell.geometry->points = std::move(points);
+  });
+  if (!corners) return EdgeRouteResult::by_style;
+  return route ? EdgeRouteResult::routed : EdgeRouteResult::no_route;
 }
 
 core::Result<void> verb_connect(OpContext& ctx) {

@@ -1,5 +1,6 @@
 // Position verbs: move (with collision ripple), resize, swap, align, distribute, orient, layout.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <unordered_set>
 
@@ -523,7 +524,24 @@ core::Result<void> verb_layout(OpContext& ctx) {
   for (const auto& [depth, group] : by_depth)
     fit_group(ctx, group);
   if (!scope.empty()) fit_group(ctx, scope);
+  // Ports the user set this session (style/connect exit:/entry:) stay: such an edge is routed
+  // from them round the shapes instead of along the layout's route. Ports fcp chose (connect
+  // without exit:/entry:, an earlier layout) or a file brought are the layout's to change.
+  static constexpr std::array<const char*, 8> kPortKeys = {
+      "exitX", "exitY", "exitDx", "exitDy", "entryX", "entryY", "entryDx", "entryDy"};
+  std::vector<std::string> kept_ports;
   for (const auto& route : result->edges) {
+    if (ctx.doc.state().user_ports.contains(route.id)) kept_ports.push_back(route.id);
+  }
+  std::vector<std::string> unrouted;
+  std::size_t self_routed = 0;  // kept ports, edgeStyle routes the edge from them
+  for (const auto& route : result->edges) {
+    if (std::find(kept_ports.begin(), kept_ports.end(), route.id) != kept_ports.end()) {
+      const EdgeRouteResult routed = route_edge_around_shapes(ctx, route.id);
+      if (routed == EdgeRouteResult::no_route) unrouted.push_back(route.id);
+      if (routed == EdgeRouteResult::by_style) ++self_routed;
+      continue;
+    }
     ctx.edit.update(route.id, [&](Cell& edge) {
       if (!edge.geometry) edge.geometry = Geometry{};
       edge.geometry->relative = true;
@@ -539,11 +557,10 @@ core::Result<void> verb_layout(OpContext& ctx) {
         }
         edge.geometry->points = std::move(points);
       }
-      // Waypoints decide the route; automatic ports would fight them. Ports the layout spread
-      // along a shared side are written as the edge's own.
-      if (edge.style && ctx.doc.has_automatic_ports(route.id)) {
-        for (const char* key :
-             {"exitX", "exitY", "exitDx", "exitDy", "entryX", "entryY", "entryDx", "entryDy"})
+      // Waypoints decide the route; earlier ports (fcp's, an earlier layout's, the file's) would
+      // fight them. Ports the layout spread along a shared side are written as the edge's own.
+      if (edge.style) {
+        for (const char* key : kPortKeys)
           edge.style->erase(key);
       }
       if (route.label_position) {
@@ -570,7 +587,31 @@ core::Result<void> verb_layout(OpContext& ctx) {
   ctx.lines.push_back(core::bulk(
       "layout " + std::string(layout::algorithm_name(request.algorithm)) + " " + dir_name +
       " — repositioned " + core::plural(moved, "shape") +
-      (pinned.empty() ? std::string() : " (" + std::to_string(pinned.size()) + " pinned)")));
+      (pinned.empty() ? std::string() : " (" + std::to_string(pinned.size()) + " pinned)") +
+      (result->edges.empty() ? std::string()
+                             : ", re-routed " + core::plural(result->edges.size(), "edge"))));
+  if (!kept_ports.empty()) {
+    const std::size_t routed = kept_ports.size() - unrouted.size() - self_routed;
+    std::string line = "kept the ports set on " + core::plural(kept_ports.size(), "edge");
+    if (routed > 0)
+      line += (routed == kept_ports.size() ? std::string(", routed from them")
+                                           : ", " + std::to_string(routed) + " routed from them") +
+              " round the shapes";
+    if (self_routed > 0)
+      line += ", " + std::to_string(self_routed) + " routed by their edgeStyle (no waypoints)";
+    ctx.lines.push_back(core::bulk(line));
+  }
+  for (const auto& id : unrouted) {
+    const auto* entry = ctx.index().entry(id);
+    if (entry == nullptr) continue;
+    const std::string source = display_name(ctx.doc, entry->source);
+    const std::string target = display_name(ctx.doc, entry->target);
+    ctx.lines.push_back(core::warning_line(
+        "edge " + source + "->" + target +
+        " keeps its ports, but no route round the shapes leaves from them: it has no waypoints "
+        "(draw.io routes it); try: style " +
+        core::quote_token(source) + " -> " + core::quote_token(target) + " exit:right entry:left"));
+  }
   return {};
 }
 

@@ -111,7 +111,9 @@ void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
           .with(number_key("width", "N", "stroke width").between(0.5, 50).also({"stroke-width"}))
           .with(key("source-arrow", "K"))
           .with(key("target-arrow", "K"))
-          .with(key("exit", "FACE[@0..1]", "edges: where it leaves its source"))
+          .with(key("exit", "FACE[@0..1]",
+                    "edges: where it leaves its source (the edge is re-routed from its new ports "
+                    "round the shapes; layout keeps them)"))
           .with(key("entry", "FACE[@0..1]", "edges: where it enters its target"))
           .arrows()
           .accepting(drawio_keys())
@@ -154,11 +156,14 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                 number_key("gap").between(0, 100000)),
             verb_distribute);
   verbs.add(VerbSpec{"layout", "[@all|GROUP]", "position",
-                     "automatic layout (Graphviz); pinned shapes stay. Layered: top-level groups "
-                     "are tiers along dir: in the order their edges run (clients → edge → "
-                     "services → data), never on each other; orthogonal edges leave a shared side "
-                     "at ports of their own (exitX/entryX), cross gaps on lines of their own and "
-                     "pass no shape; labels sit on their own edge, off shapes and other labels"}
+                     "automatic layout (Graphviz); pinned shapes stay; the reply counts the "
+                     "edges it re-routed. Layered: top-level groups are tiers along dir: in the "
+                     "order their edges run (clients → edge → services → data), never on each "
+                     "other, starting level (LR: same top, TB: same left); orthogonal edges leave "
+                     "a shared side at ports of their own (exitX/entryX), cross gaps on lines of "
+                     "their own and pass no shape; labels sit on their own edge, off shapes and "
+                     "other labels. Ports set with exit:/entry: stay: those edges are routed from "
+                     "them round every shape, their own ends included"}
                 .with(choice_key("algo", {"layered", "tree", "force"}))
                 .with(choice_key("dir", {"TB", "LR", "BT", "RL"}))
                 .with(number_key("spacing").between(5, 2000))

@@ -135,6 +135,14 @@ std::unordered_set<std::string> edges_with_waypoints(const OpContext& ctx);
 std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
                           const std::unordered_set<std::string>& routed_before,
                           const std::string& name);
+// Drops the waypoints of an edge and routes it anew from its ports (exitX/exitY, entryX/entryY;
+// a side without one faces the other end) round every other shape, its own ends included
+// (layout::route_between_ports): `routed`. An edge whose edgeStyle reads waypoints otherwise
+// than as corners (elbow and the other connectors) keeps none and routes itself: `by_style`.
+// `no_route` when no route leaves from the ports: the edge keeps no waypoints (draw.io routes
+// it from its ports).
+enum class EdgeRouteResult { routed, by_style, no_route };
+EdgeRouteResult route_edge_around_shapes(OpContext& ctx, const std::string& edge_id);
 // Edge ids from `source` to `target` (also target → source when `any_direction`).
 std::vector<std::string> edges_between(const OpContext& ctx, const std::string& source,
                                        const std::string& target, bool any_direction);

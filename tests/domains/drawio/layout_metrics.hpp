@@ -51,7 +51,10 @@ struct Drawing {
 };
 
 struct Metrics {
-  int edge_shape_crossings = 0;  // (edge, shape) pairs: the edge passes a shape not its end
+  int edge_shape_crossings = 0;  // (edge, shape) pairs: the edge passes a shape, its own ends
+                                 // included (a route may touch its ends only at the port)
+  int close_parallels = 0;       // pairs of parallel runs of two edges side by side, closer
+                                 // than kMinParallelGap px (0 apart counts in shared_run)
   int group_overlaps = 0;        // pairs of groups, neither inside the other, that overlap
   int edge_edge_crossings = 0;   // points where two edges cross (outside their end shapes)
   double shared_run = 0;         // px two edges run on top of each other (outside end shapes)
@@ -61,6 +64,8 @@ struct Metrics {
   int labels_on_shapes = 0;      // label boxes on a shape that is not an end of their edge
   std::vector<std::string> details;
 };
+
+constexpr double kMinParallelGap = 10;  // px between parallel runs of distinct edges
 
 namespace detail {
 
@@ -183,6 +188,70 @@ inline Metrics measure(const Drawing& d) {
           ++m.edge_shape_crossings;
           m.details.push_back("edge " + e.id + " (" + e.label + ") passes through " + shape.label);
           break;
+        }
+      }
+    }
+  }
+  // Through its own ends: any segment that passes the inside of the edge's source or target,
+  // but the first (last) one when it starts (ends) at the box's centre, where draw.io starts a
+  // route whose port it chooses itself on the perimeter.
+  for (const Edge& e : d.edges) {
+    if (e.source == e.target || e.path.size() < 2) continue;
+    for (const int end : {e.source, e.target}) {
+      if (end < 0) continue;
+      const Shape& shape = d.shapes[static_cast<size_t>(end)];
+      const Pt c = shape.box.centre();
+      auto at_centre = [c](Pt p) { return std::abs(p.x - c.x) < 0.5 && std::abs(p.y - c.y) < 0.5; };
+      for (size_t i = 0; i + 1 < e.path.size(); ++i) {
+        if (end == e.source && i == 0 && at_centre(e.path.front())) continue;
+        if (end == e.target && i + 2 == e.path.size() && at_centre(e.path.back())) continue;
+        if (detail::segment_hits_box(e.path[i], e.path[i + 1], shape.box, 0.5)) {
+          ++m.edge_shape_crossings;
+          m.details.push_back("edge " + e.id + " (" + e.label + ") passes through its own end " +
+                              shape.label);
+          break;
+        }
+      }
+    }
+  }
+  // Parallel runs of two edges side by side closer than kMinParallelGap. Edges that share an
+  // end fan out of (into) its side at ports spread along it, as close as the side is short:
+  // those pairs are not counted.
+  for (size_t a = 0; a < d.edges.size(); ++a) {
+    for (size_t b = a + 1; b < d.edges.size(); ++b) {
+      const Edge& ea = d.edges[a];
+      const Edge& eb = d.edges[b];
+      if (ea.source == eb.source || ea.source == eb.target || ea.target == eb.source ||
+          ea.target == eb.target)
+        continue;
+      bool close = false;
+      for (size_t i = 0; i + 1 < ea.path.size() && !close; ++i) {
+        for (size_t j = 0; j + 1 < eb.path.size() && !close; ++j) {
+          const Pt p0 = ea.path[i], p1 = ea.path[i + 1], q0 = eb.path[j], q1 = eb.path[j + 1];
+          for (const bool horizontal : {true, false}) {
+            auto along = [horizontal](Pt p) { return horizontal ? p.x : p.y; };
+            auto across = [horizontal](Pt p) { return horizontal ? p.y : p.x; };
+            if (std::abs(across(p0) - across(p1)) > 0.5 || std::abs(across(q0) - across(q1)) > 0.5)
+              continue;
+            const double gap = std::abs(across(p0) - across(q0));
+            if (gap < 0.5 || gap >= kMinParallelGap) continue;
+            const double lo =
+                std::max(std::min(along(p0), along(p1)), std::min(along(q0), along(q1)));
+            const double hi =
+                std::min(std::max(along(p0), along(p1)), std::max(along(q0), along(q1)));
+            if (hi - lo <= 1) continue;
+            const double mid = (lo + hi) / 2;
+            const Pt pa = horizontal ? Pt{mid, across(p0)} : Pt{across(p0), mid};
+            const Pt pb = horizontal ? Pt{mid, across(q0)} : Pt{across(q0), mid};
+            if (detail::in_ends(d, ea, pa) || detail::in_ends(d, eb, pb) ||
+                detail::in_ends(d, ea, pb) || detail::in_ends(d, eb, pa))
+              continue;
+            close = true;
+            ++m.close_parallels;
+            m.details.push_back("edges " + ea.id + " (" + ea.label + ") and " + eb.id + " (" +
+                                eb.label + ") run " + std::to_string(static_cast<int>(gap)) +
+                                " px apart");
+          }
         }
       }
     }
@@ -385,11 +454,19 @@ inline Drawing read_saved(const std::string& xml) {
     }
     const Box& sb = d.shapes[source->second].box;
     const Box& tb = d.shapes[target->second].box;
-    const Pt first = points.empty() ? tb.centre() : points.front();
-    const Pt last = points.empty() ? sb.centre() : points.back();
-    std::vector<Pt> path{detail::facing(sb, first, orthogonal)};
+    // A port the edge sets (exitX/exitY, entryX/entryY) is where it leaves or arrives.
+    auto port = [&style](const Box& box, const char* prefix) -> std::optional<Pt> {
+      const std::string x = detail::style_value(style, std::string(prefix) + "X");
+      const std::string y = detail::style_value(style, std::string(prefix) + "Y");
+      if (x.empty() || y.empty()) return std::nullopt;
+      return Pt{box.x + std::stod(x) * box.w, box.y + std::stod(y) * box.h};
+    };
+    const std::optional<Pt> exit = port(sb, "exit"), entry = port(tb, "entry");
+    const Pt first = points.empty() ? entry.value_or(tb.centre()) : points.front();
+    const Pt last = points.empty() ? exit.value_or(sb.centre()) : points.back();
+    std::vector<Pt> path{exit.value_or(detail::facing(sb, first, orthogonal))};
     path.insert(path.end(), points.begin(), points.end());
-    path.push_back(detail::facing(tb, last, orthogonal));
+    path.push_back(entry.value_or(detail::facing(tb, last, orthogonal)));
     e.path = orthogonal ? detail::orthogonalize(path) : path;
     d.edges.push_back(std::move(e));
   }

@@ -172,8 +172,9 @@ metrics::Drawing reference_drawing(const metrics::Drawing& saved) {
 
 std::string summary(const metrics::Metrics& m) {
   std::ostringstream out;
-  out << "edge-shape " << m.edge_shape_crossings << ", group overlaps " << m.group_overlaps
-      << ", edge-edge " << m.edge_edge_crossings << ", shared run " << m.shared_run << " px"
+  out << "edge-shape " << m.edge_shape_crossings << ", close parallels " << m.close_parallels
+      << ", group overlaps " << m.group_overlaps << ", edge-edge " << m.edge_edge_crossings
+      << ", shared run " << m.shared_run << " px"
       << ", labels " << m.labels << " (off edge " << m.labels_off_edge << ", overlapping "
       << m.label_overlaps << ", on shapes " << m.labels_on_shapes << ")";
   return out.str();
@@ -246,6 +247,8 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   const int allowance = c.shapes < 50 ? 2 : 0;
   EXPECT_LE(ours.edge_edge_crossings, dot.edge_edge_crossings + allowance) << details(ours);
   EXPECT_EQ(ours.shared_run, 0) << details(ours);
+  // Runs of unrelated edges closer than 10 px still happen where dot lines up nodes of
+  // neighbouring ranks (printed above, not yet held to 0).
   EXPECT_EQ(ours.labels_off_edge, 0) << details(ours);
   EXPECT_EQ(ours.label_overlaps, 0) << details(ours);
   EXPECT_EQ(ours.labels_on_shapes, 0) << details(ours);
@@ -263,6 +266,9 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
                                                         {"Services", "Data"},
                                                         {"Services", "External"}})
     EXPECT_LE(groups[left].right(), groups[right].x) << left << " is not left of " << right;
+  // Columns, not a staircase: every tier starts at the same height.
+  for (const auto& [group, box] : groups)
+    EXPECT_NEAR(box.y, groups["Clients"].y, 0.5) << group << " does not start level with Clients";
 }
 
 class FlowTest : public TieredLayoutTest {};
