@@ -200,7 +200,9 @@ class LofiDomain final : public core::Domain {
     auto& doc = static_cast<LofiDocument&>(document);
     doc.set_status_wait(probe_);
     if (state == nullptr) return {};
-    auto& link = static_cast<LofiSessionState*>(state)->link;
+    auto& lofi_state = *static_cast<LofiSessionState*>(state);
+    lofi_state.adopted = true;
+    auto& link = lofi_state.link;
     doc.set_link(link);
     const auto remembered = link->remembered();
     if (!remembered && !connect_on_new_) return {};
@@ -235,7 +237,14 @@ class LofiDomain final : public core::Domain {
                                  "then sync, once it answers)")};
     }
     link->link(bridge);
-    if (auto driven = link->drive(doc.device().info().name, false); !driven) {
+    // The client's next document (LofiSessionState::successor) takes Max's device over from the
+    // document it worked on, and the place on the bridge of its session without a document.
+    const auto predecessor = lofi_state.predecessor.lock();
+    const bool inherits_drive = predecessor && bridge->drives(predecessor.get());
+    if (predecessor && !lofi_state.predecessor_adopted) {
+      predecessor->unlink("the link went to the device that new/open made");
+    }
+    if (auto driven = link->drive(doc.device().info().name, inherits_drive); !driven) {
       return {core::warning_line("max: offline for this device — " + driven.error().message +
                                  " (lofi_session sync takeover:true makes this device Max's)")};
     }

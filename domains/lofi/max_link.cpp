@@ -220,7 +220,7 @@ std::optional<std::string> MaxLink::check_driver() {
   }
   const auto& options = link->options();
   return fmt::format(
-      "max: offline — another session took over Max at {}:{} (it drives \"{}\" now); this session "
+      "max: offline — another document took over Max at {}:{} (it drives \"{}\" now); this one "
       "edits the model only (lofi_session sync takeover:true takes Max back)",
       options.host, options.port, link->driven_device());
 }
@@ -308,6 +308,14 @@ std::vector<std::string> MaxLink::status_lines(const Device& device,
         offline_tail));
   }
   return lines;
+}
+
+std::unique_ptr<core::SessionState> LofiSessionState::successor() const {
+  auto next = std::make_unique<LofiSessionState>();
+  if (auto options = link->remembered()) next->link->remember(*options, std::string());
+  next->predecessor = link;
+  next->predecessor_adopted = adopted.load();
+  return next;
 }
 
 }  // namespace fcp::lofi

@@ -104,6 +104,30 @@ TEST_F(LofiLinkTest, ConnectWithNoDeviceIsRememberedForTheSessionsDevices) {
   EXPECT_TRUE(has(reply.text, "max:offline")) << reply.text;
 }
 
+// Document handles give each new/open a Session of its own; the client's link carries over
+// (SessionState::successor, as the MCP layer installs it): `connect` before `new` stays true.
+TEST_F(LofiLinkTest, TheNextDocumentOfAClientInheritsItsLinkAndDrivesMax) {
+  ASSERT_FALSE(action(connect_text(), 0).is_error);  // session 0: the client without a document
+  session(1).inherit_state(session(0).successor_state());
+  auto reply = action("new \"Dev\"", 1);
+  EXPECT_TRUE(has(reply.text, "max:online")) << reply.text;
+  ASSERT_FALSE(ops({"add cycle~ osc"}, 1).is_error);
+  EXPECT_EQ(simulator_->model().device(), "Dev");
+  EXPECT_EQ(simulator_->model().objects().size(), 1u);
+  // The empty session handed its place on the bridge over: one session shares this Max.
+  EXPECT_TRUE(has(status(1), "shared by 1 session linked to this Max; this one drives \"Dev\""))
+      << status(1);
+  // From a document that drives Max, the next one takes the device over (online stays online).
+  session(2).inherit_state(session(1).successor_state());
+  reply = action("new \"Next\"", 2);
+  EXPECT_TRUE(has(reply.text, "max:online")) << reply.text;
+  EXPECT_EQ(simulator_->model().device(), "Next");
+  reply = ops({"add dac~ dac"}, 1);
+  EXPECT_TRUE(has(reply.text, "another document took over Max")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "max:offline")) << reply.text;
+  EXPECT_FALSE(simulator_->model().objects().contains("dac"));
+}
+
 TEST_F(LofiLinkTest, AConnectNobodyAnswersRemembersTheAddressAndGoesOfflineInOneLine) {
   simulator_->set_fault(bridge::Fault::silent);
   const auto started = Clock::now();
@@ -198,7 +222,7 @@ TEST_F(LofiLinkTest, OneSessionDrivesMaxAndASecondOneMustAskToTakeOver) {
   // The first session hears it once, then edits offline.
   reply = ops({"add dac~ dac"}, 0);
   EXPECT_FALSE(reply.is_error) << reply.text;
-  EXPECT_TRUE(has(reply.text, "another session took over Max")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "another document took over Max")) << reply.text;
   EXPECT_TRUE(has(reply.text, "max:offline")) << reply.text;
   EXPECT_FALSE(simulator_->model().objects().contains("dac"));
   // A session that is gone drives nothing: the first one can sync without takeover.
