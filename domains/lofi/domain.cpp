@@ -269,6 +269,24 @@ class LofiDomain final : public core::Domain {
     return core::make_error("unknown session command \"" + command.command + "\"");
   }
 
+  // `ping` with no device open asks the session's Max (what `connect` linked, else the Max it
+  // remembers) what it holds.
+  std::optional<core::Result<std::string>> query_without_document(
+      std::string_view verb, std::string_view args, core::SessionState* state) const override {
+    (void)args;
+    if (verb != "ping" || state == nullptr) return std::nullopt;
+    const auto& link = *static_cast<LofiSessionState*>(state)->link;
+    auto bridge = link.bridge();
+    if (!bridge) {
+      const auto remembered = link.remembered();
+      if (!remembered) return ping_max(nullptr, nullptr);
+      auto opened = hub_.get(*remembered);
+      if (!opened) return core::Result<std::string>(opened.error());
+      bridge = *opened;
+    }
+    return ping_max(bridge, nullptr);
+  }
+
   core::EffectExecutor* effect_executor(core::Document& document) const override {
     return &static_cast<LofiDocument&>(document).link();
   }
@@ -313,11 +331,10 @@ class LofiDomain final : public core::Domain {
           "connect succeeds, then sync")};
     }
     link->link(*bridge);
-    std::vector<std::string> lines{
-        core::connection_changed("connected to Max at " + where(*options) + " (replies on " +
-                                 std::to_string((*bridge)->reply_port()) + ", " +
-                                 std::to_string(static_cast<int>(pong->milliseconds)) +
-                                 " ms round trip); remembered for this session")};
+    std::vector<std::string> lines{core::connection_changed(
+        "connected to Max at " + where(*options) + " (replies on " +
+        std::to_string((*bridge)->reply_port()) + ", " + round_trip_text(pong->milliseconds) +
+        " round trip); remembered for this session")};
     if (const auto sessions = (*bridge)->sessions(); sessions > 1)
       lines.push_back(core::warning_line("this Max is shared by " + std::to_string(sessions) +
                                          " sessions; one at a time drives its device"));

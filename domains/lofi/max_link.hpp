@@ -87,6 +87,9 @@ class MaxLink final : public core::EffectExecutor, public std::enable_shared_fro
   std::size_t unsynced_ = 0;
 };
 
+// A round trip as status and ping print it: "<0.1 ms", "1.2 ms", "25 ms".
+std::string round_trip_text(double milliseconds);
+
 // A line for a fingerprint mismatch ("Max holds …, the model …"), nullopt when they agree.
 std::optional<std::string> mismatch(const Fingerprint& model, const Fingerprint& max);
 

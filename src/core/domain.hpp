@@ -220,6 +220,17 @@ class Domain {
     return {};
   }
 
+  // A query answered with no document open (lofi: ping, which asks the session's Max link);
+  // nullopt: the engine answers that a document is needed. `state` as new_session_state made it.
+  virtual std::optional<Result<std::string>> query_without_document(std::string_view verb,
+                                                                    std::string_view args,
+                                                                    SessionState* state) const {
+    (void)verb;
+    (void)args;
+    (void)state;
+    return std::nullopt;
+  }
+
   // Guided prompts (MCP prompts capability); none by default.
   virtual std::vector<Prompt> prompts() const { return {}; }
 
