@@ -11,6 +11,7 @@
 #include "domains/lofi/device_boxes.hpp"
 #include "domains/lofi/maxpat/attribute_values.hpp"
 #include "domains/lofi/maxpat/attributes.hpp"
+#include "domains/lofi/maxpat/objects.hpp"
 #include "domains/lofi/verb_support.hpp"
 #include "domains/lofi/wiring.hpp"
 
@@ -58,6 +59,22 @@ void stop_being_parameter(LofiOp& ctx, const Mapping& mapping) {
   ctx.edit.put_object(unnamed);
 }
 
+// "; map Rate -> rate.value" when object `id` became a Live parameter in this op (a saved
+// parameter_longname with parameter_enable 1 maps it, as the reopened file would), else "".
+// `was` is the mapping it had before the op.
+std::string mapping_made(const LofiOp& ctx, const std::string& id, const Mapping* was) {
+  const Mapping* now = mapping_of(ctx.edit.device().mappings(), id);
+  if (now == nullptr || (was != nullptr && *was == *now)) return {};
+  return "; map " + core::quote_token(now->parameter) + " -> " + now->object + "." + now->property +
+         " (a Live parameter)";
+}
+
+// The mapping of object `id` now (nullopt: none), to compare after the op.
+std::optional<Mapping> optional_mapping(const LofiOp& ctx, const std::string& id) {
+  const Mapping* mapping = mapping_of(ctx.edit.device().mappings(), id);
+  return mapping != nullptr ? std::optional<Mapping>(*mapping) : std::nullopt;
+}
+
 // What the saved box of object `id` says now ({} when it is gone).
 std::map<std::string, std::string> saved_now(const LofiOp& ctx, const std::string& id) {
   const MaxObject* object = ctx.edit.device().object(id);
@@ -68,6 +85,48 @@ std::map<std::string, std::string> saved_now(const LofiOp& ctx, const std::strin
 bool declared_key(const LofiOp& ctx, std::string_view key) {
   const core::VerbSpec* spec = lofi_verb_table().find(ctx.op.verb);
   return spec != nullptr && spec->find_key(key) != nullptr;
+}
+
+// The name the file keeps attribute `name` of a `cls` box under: Max saves a panel's solid fill
+// (bgfillcolor, bgfillcolor_color) as its bgcolor — real files hold "bgcolor": [r, g, b, a]
+// with saved_attribute_attributes naming bgfillcolor (Ableton's CPU_Reporter.amxd).
+std::string saved_name(const std::string& cls, const std::string& name) {
+  if (cls == "panel" && (name == "bgfillcolor" || name == "bgfillcolor_color")) return "bgcolor";
+  return name;
+}
+
+// The detail line for an op that set a panel's fill by Max's other name; nullopt otherwise.
+std::optional<std::string> fill_note(const LofiOp& ctx, const MaxObject& object) {
+  if (object.cls != "panel") return std::nullopt;
+  for (const char* key : {"bgfillcolor", "bgfillcolor_color"}) {
+    if (ctx.op.has_param(key))
+      return core::detail_line(std::string(key) +
+                               " is a panel's solid fill: Max saves it as bgcolor");
+  }
+  return std::nullopt;
+}
+
+// What the op gave that `object` had already (see already_given): class: and args: as they
+// are, then the attributes by the name Max saves them under.
+std::string given_already(const LofiOp& ctx, const MaxObject& original, const MaxObject& object,
+                          const std::map<std::string, std::string>& before,
+                          const std::map<std::string, std::string>& after) {
+  std::string out;
+  if (ctx.op.has_param("class") && object.cls == original.cls)
+    out = "class:" + core::quote_token(object.cls);
+  if (ctx.op.has_param("args") && object.args == original.args)
+    out += (out.empty() ? "" : " ") + std::string("args:") + core::quote_token(object.args);
+  std::vector<std::pair<std::string, std::string>> given;
+  for (const auto& param : ctx.op.params) {
+    if (declared_key(ctx, param.key)) continue;
+    given.emplace_back(
+        saved_name(object.cls,
+                   param.key.starts_with("_parameter_") ? param.key.substr(1) : param.key),
+        param.value);
+  }
+  const std::string attributes = already_given(before, after, given);
+  if (!attributes.empty()) out += (out.empty() ? "" : " ") + attributes;
+  return out;
 }
 
 // The op with the token of `key` replaced (`replacement` "" drops it).
@@ -151,6 +210,14 @@ core::Result<void> set_attribute(const LofiOp& ctx, MaxObject& object, const std
   const AttributeSpec* spec = maxpat::find_attribute(name);
   if (spec == nullptr || !maxpat::class_has_attribute(object.cls, *spec))
     return not_an_attribute(ctx, object, key);
+  // Outside a panel Max saves bgfillcolor as a pattern (type, color, color1, color2, angle, …),
+  // which the model does not keep: a solid colour is bgcolor.
+  if (name == "bgfillcolor" && object.cls != "panel")
+    return core::make_error(
+        object.id + " (" + object.cls +
+            "): bgfillcolor here is a colour pattern the tools do not write; a solid colour is "
+            "bgcolor",
+        {op_with(ctx, key, "bgcolor:" + core::quote_token(value))});
   if (auto problem = maxpat::attribute_value_problem(name, value); !problem.empty()) {
     const std::string fix = maxpat::attribute_value_fix(name, value);
     std::vector<std::string> hints;
@@ -171,7 +238,7 @@ core::Result<void> set_attribute(const LofiOp& ctx, MaxObject& object, const std
   core::Result<void> placed;
   if (set_place(object, name, text, placed)) return placed;
   object.attrs.erase("_" + name);
-  object.attrs[name] = text;
+  object.attrs[saved_name(object.cls, name)] = text;
   return {};
 }
 
@@ -220,6 +287,7 @@ core::Result<void> verb_modify(LofiOp& ctx) {
   for (const auto& id : chosen->ids) {
     const MaxObject original = *ctx.edit.device().object(id);
     const auto before = saved_attributes(ctx.edit.device(), original);
+    const std::optional<Mapping> mapped = optional_mapping(ctx, id);
     MaxObject object = original;
     if (const std::string* cls = ctx.op.param("class")) object.cls = *cls;
     if (const std::string* args = ctx.op.param("args")) object.args = *args;
@@ -235,15 +303,19 @@ core::Result<void> verb_modify(LofiOp& ctx) {
       changes = "args:" + core::quote_token(object.args) + (changes.empty() ? "" : " " + changes);
     if (object.cls != original.cls)
       changes = "class:" + core::quote_token(object.cls) + (changes.empty() ? "" : " " + changes);
+    const std::string already = given_already(ctx, original, object, before, saved_now(ctx, id));
+    if (!changes.empty() && !already.empty()) changes += " (already: " + already + ")";
+    if (!changes.empty()) changes += mapping_made(ctx, id, mapped ? &*mapped : nullptr);
     if (ctx.lines.size() >= kMaxLines) {
       ++unnamed;
       continue;
     }
-    ctx.lines.push_back(changes.empty()
-                            ? core::warning_line(ctx.op.verb + " " + id +
-                                                 ": nothing changed (it already "
-                                                 "has these values)")
-                            : core::property_changed(ctx.op.verb + " " + id + ": " + changes));
+    ctx.lines.push_back(
+        changes.empty()
+            ? core::warning_line(ctx.op.verb + " " + id + ": nothing changed, it already has " +
+                                 (already.empty() ? std::string("these values") : already))
+            : core::property_changed(ctx.op.verb + " " + id + ": " + changes));
+    if (auto note = fill_note(ctx, object)) ctx.lines.push_back(*note);
   }
   if (unnamed > 0)
     ctx.lines.push_back(
@@ -275,6 +347,24 @@ double ui_column(const Device& device) {
   return right < 0 ? 0 : std::ceil((right + 40) / 10) * 10;
 }
 
+// `ui live.dial rate …` (the order of add, CLASS then ID): refused with the op in ui's order,
+// NAME then CLASS, when the first word is a Max class and the second is none (nor a class of the
+// device's own boxes).
+core::Result<void> name_before_class(const LofiOp& ctx) {
+  const std::string& first = ctx.op.positionals[0];
+  const std::string& second = ctx.op.positionals[1];
+  if (maxpat::find_object(first) == nullptr || maxpat::find_object(second) != nullptr) return {};
+  for (const auto& [id, object] : ctx.device.objects()) {
+    if (object.cls == second) return {};
+  }
+  std::string fixed = "ui " + core::quote_token(second) + " " + core::quote_token(first);
+  for (const auto& param : ctx.op.params)
+    fixed += " " + param.key + ":" + core::param_token_value(ctx.op.raw, param.key);
+  return core::make_error("ui takes NAME then CLASS (add takes CLASS then ID): \"" + first +
+                              "\" is a Max class, \"" + second + "\" is not",
+                          {fixed});
+}
+
 }  // namespace
 
 core::Result<void> verb_ui(LofiOp& ctx) {
@@ -282,6 +372,7 @@ core::Result<void> verb_ui(LofiOp& ctx) {
     return core::make_error("ui requires NAME and CLASS",
                             {"ui 30_rate_dial live.dial at:20,20 size:44x48",
                              "ui 00_bg panel at:0,0 size:600x170 bgcolor:\"0.1 0.1 0.1 1\""});
+  if (auto order = name_before_class(ctx); !order) return order.error();
   const std::string& name = ctx.op.positionals[0];
   if (!valid_id(name)) return core::make_error("invalid layer name \"" + name + "\"");
   auto at = pair_param(ctx, "at", ',');
@@ -306,6 +397,7 @@ core::Result<void> verb_ui(LofiOp& ctx) {
   }
   const auto before = existing != nullptr ? saved_attributes(ctx.edit.device(), original)
                                           : std::map<std::string, std::string>{};
+  const std::optional<Mapping> mapped = optional_mapping(ctx, name);
   MaxObject object = original;
   object.id = name;
   object.layer = name;
@@ -339,12 +431,15 @@ core::Result<void> verb_ui(LofiOp& ctx) {
       if (key != "patching_rect") text += key + ":" + core::quote_token(value) + " ";
     }
     text.pop_back();
-    ctx.lines.push_back(core::created(text));
+    ctx.lines.push_back(core::created(text + mapping_made(ctx, name, nullptr)));
+    if (auto note = fill_note(ctx, object)) ctx.lines.push_back(*note);
     return {};
   }
-  const std::string changes = attribute_changes(before, after);
+  std::string changes = attribute_changes(before, after);
+  if (!changes.empty()) changes += mapping_made(ctx, name, mapped ? &*mapped : nullptr);
   ctx.lines.push_back(changes.empty() ? core::warning_line(text + "unchanged")
                                       : core::property_changed(text + changes));
+  if (auto note = fill_note(ctx, object)) ctx.lines.push_back(*note);
   return {};
 }
 

@@ -49,11 +49,17 @@ core::Result<void> modify_device(LofiOp& ctx) {
   }
   const auto before = saved_device_fields(ctx.edit.device());
   ctx.edit.update_info([&](DeviceInfo& info) { info = next; });
-  const std::string changes = attribute_changes(before, saved_device_fields(ctx.edit.device()));
-  ctx.lines.push_back(changes.empty()
-                          ? core::warning_line("modify device: nothing changed (the device "
-                                               "already has these settings)")
-                          : core::property_changed("modify device: " + changes));
+  const auto after = saved_device_fields(ctx.edit.device());
+  std::vector<std::pair<std::string, std::string>> given;
+  for (const auto& param : ctx.op.params)
+    given.emplace_back(param.key, param.value);
+  const std::string already = already_given(before, after, given);
+  const std::string changes = attribute_changes(before, after);
+  ctx.lines.push_back(
+      changes.empty()
+          ? core::warning_line("modify device: nothing changed, it already has " + already)
+          : core::property_changed("modify device: " + changes +
+                                   (already.empty() ? "" : " (already: " + already + ")")));
   return {};
 }
 

@@ -200,7 +200,9 @@ class LofiDomain final : public core::Domain {
     auto& doc = static_cast<LofiDocument&>(document);
     doc.set_status_wait(probe_);
     if (state == nullptr) return {};
-    auto& link = static_cast<LofiSessionState*>(state)->link;
+    auto& lofi_state = *static_cast<LofiSessionState*>(state);
+    lofi_state.adopted = true;
+    auto& link = lofi_state.link;
     doc.set_link(link);
     const auto remembered = link->remembered();
     if (!remembered && !connect_on_new_) return {};
@@ -235,7 +237,14 @@ class LofiDomain final : public core::Domain {
                                  "then sync, once it answers)")};
     }
     link->link(bridge);
-    if (auto driven = link->drive(doc.device().info().name, false); !driven) {
+    // The client's next document (LofiSessionState::successor) takes Max's device over from the
+    // document it worked on, and the place on the bridge of its session without a document.
+    const auto predecessor = lofi_state.predecessor.lock();
+    const bool inherits_drive = predecessor && bridge->drives(predecessor.get());
+    if (predecessor && !lofi_state.predecessor_adopted) {
+      predecessor->unlink("the link went to the device that new/open made");
+    }
+    if (auto driven = link->drive(doc.device().info().name, inherits_drive); !driven) {
       return {core::warning_line("max: offline for this device — " + driven.error().message +
                                  " (lofi_session sync takeover:true makes this device Max's)")};
     }
@@ -258,6 +267,24 @@ class LofiDomain final : public core::Domain {
     if (doc == nullptr) return core::make_error("no device open", {"lofi_session new \"Device\""});
     if (command.command == "sync") return sync(command, *doc, ctx);
     return core::make_error("unknown session command \"" + command.command + "\"");
+  }
+
+  // `ping` with no device open asks the session's Max (what `connect` linked, else the Max it
+  // remembers) what it holds.
+  std::optional<core::Result<std::string>> query_without_document(
+      std::string_view verb, std::string_view args, core::SessionState* state) const override {
+    (void)args;
+    if (verb != "ping" || state == nullptr) return std::nullopt;
+    const auto& link = *static_cast<LofiSessionState*>(state)->link;
+    auto bridge = link.bridge();
+    if (!bridge) {
+      const auto remembered = link.remembered();
+      if (!remembered) return ping_max(nullptr, nullptr);
+      auto opened = hub_.get(*remembered);
+      if (!opened) return core::Result<std::string>(opened.error());
+      bridge = *opened;
+    }
+    return ping_max(bridge, nullptr);
   }
 
   core::EffectExecutor* effect_executor(core::Document& document) const override {
@@ -304,11 +331,10 @@ class LofiDomain final : public core::Domain {
           "connect succeeds, then sync")};
     }
     link->link(*bridge);
-    std::vector<std::string> lines{
-        core::connection_changed("connected to Max at " + where(*options) + " (replies on " +
-                                 std::to_string((*bridge)->reply_port()) + ", " +
-                                 std::to_string(static_cast<int>(pong->milliseconds)) +
-                                 " ms round trip); remembered for this session")};
+    std::vector<std::string> lines{core::connection_changed(
+        "connected to Max at " + where(*options) + " (replies on " +
+        std::to_string((*bridge)->reply_port()) + ", " + round_trip_text(pong->milliseconds) +
+        " round trip); remembered for this session")};
     if (const auto sessions = (*bridge)->sessions(); sessions > 1)
       lines.push_back(core::warning_line("this Max is shared by " + std::to_string(sessions) +
                                          " sessions; one at a time drives its device"));

@@ -9,6 +9,7 @@
 #include "domains/lofi/device_io.hpp"
 #include "domains/lofi/document.hpp"
 #include "domains/lofi/lofi_verbs.hpp"
+#include "domains/lofi/max_link.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
 #include "domains/lofi/selection.hpp"
 #include "domains/lofi/verb_support.hpp"
@@ -56,8 +57,10 @@ std::string wire_text(const Wire& w) {
          std::to_string(w.inlet);
 }
 
-core::Result<std::string> ping(const MaxLink& link) {
-  auto bridge = link.bridge();
+}  // namespace
+
+core::Result<std::string> ping_max(const std::shared_ptr<bridge::Bridge>& bridge,
+                                   const Device* device) {
   if (!bridge)
     return core::make_error("offline: not connected to Max",
                             {"lofi_session connect", "lofi_session connect port:7400 reply:7401"});
@@ -67,13 +70,29 @@ core::Result<std::string> ping(const MaxLink& link) {
   if (!pong) return pong.error();
   std::ostringstream out;
   out << "pong from Max at " << options.host << ":" << options.port << " (replies on "
-      << options.reply_port << ") in " << pong->milliseconds << " ms";
-  if (!pong->reply.body.empty()) out << "\n  " << boost::json::serialize(pong->reply.body);
+      << options.reply_port << ") in " << round_trip_text(pong->milliseconds);
+  if (const auto held = pong_fingerprint(pong->reply.body)) {
+    out << "\n  Max holds "
+        << (held->device.empty()
+                ? std::string("no device")
+                : "\"" + held->device + "\" with " + core::plural(held->objects, "object") +
+                      " (hash " + held->hash + ")");
+    if (device != nullptr) {
+      const auto differs = mismatch(device_fingerprint(*device), *held);
+      out << "\n  "
+          << (differs ? *differs + " (lofi_session sync pushes this device)"
+                      : std::string("that is this device, as the model has it"));
+    }
+  } else if (!pong->reply.body.empty()) {
+    out << "\n  " << boost::json::serialize(pong->reply.body);
+  }
   const auto health = bridge->health();
   out << "\n  pending " << health.pending << ", timeouts " << health.timeouts << ", late replies "
       << health.late_replies;
   return out.str();
 }
+
+namespace {
 
 // list [@SELECTOR…]: the objects the selectors choose (core's engine, as the verbs), in z-order.
 core::Result<std::string> list_objects(const Device& device, std::string_view args,
@@ -147,7 +166,7 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
   std::string arg(args);
   while (!arg.empty() && arg.back() == ' ')
     arg.pop_back();
-  if (word == "ping") return ping(link);
+  if (word == "ping") return ping_max(link.bridge(), &device);
   if (word == "stats") {
     std::size_t ui = 0;
     for (const auto& [id, o] : device.objects())

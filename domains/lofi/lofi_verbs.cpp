@@ -91,7 +91,11 @@ core::Result<void> wire_or_unwire(LofiOp& ctx, bool add) {
     const std::string shown = wire->source + ":" + std::to_string(wire->outlet) + " -> " +
                               wire->destination + ":" + std::to_string(wire->inlet);
     if (add) {
-      if (ctx.edit.device().has_wire(*wire)) return core::make_error("already wired: " + shown);
+      // A repeated call (an agent retrying) is safe: the wire is there, nothing is added.
+      if (ctx.edit.device().has_wire(*wire)) {
+        ctx.lines.push_back(core::warning_line("wire " + shown + " exists already; nothing added"));
+        continue;
+      }
       ctx.edit.add_wire(*wire);
       ctx.lines.push_back(core::connection_changed(shown));
     } else {

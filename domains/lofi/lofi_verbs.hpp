@@ -2,6 +2,7 @@
 // queries (map stats describe list wires find ping).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,9 @@
 namespace fcp::lofi {
 
 class MaxLink;
+namespace bridge {
+class Bridge;
+}  // namespace bridge
 
 struct LofiOp {
   const Device& device;
@@ -45,5 +49,9 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
                                                         std::string_view args,
                                                         const core::EventLog& log);
 std::vector<core::VerbSpec> lofi_queries();
+// `ping`: pings Max through `bridge` (null: offline, an error) and says what Max holds, and
+// whether that is `device` (null: no document open).
+core::Result<std::string> ping_max(const std::shared_ptr<bridge::Bridge>& bridge,
+                                   const Device* device);
 
 }  // namespace fcp::lofi

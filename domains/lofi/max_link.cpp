@@ -107,6 +107,12 @@ std::optional<Fingerprint> pong_fingerprint(const json::object& reply) {
   return out;
 }
 
+std::string round_trip_text(double milliseconds) {
+  if (milliseconds < 0.1) return "<0.1 ms";
+  if (milliseconds < 9.95) return fmt::format("{:.1f} ms", milliseconds);  // "10.0" reads as 10
+  return fmt::format("{:.0f} ms", milliseconds);
+}
+
 std::optional<std::string> mismatch(const Fingerprint& model, const Fingerprint& max) {
   if (model == max) return std::nullopt;
   const std::string held = max.device.empty()
@@ -220,7 +226,7 @@ std::optional<std::string> MaxLink::check_driver() {
   }
   const auto& options = link->options();
   return fmt::format(
-      "max: offline — another session took over Max at {}:{} (it drives \"{}\" now); this session "
+      "max: offline — another document took over Max at {}:{} (it drives \"{}\" now); this one "
       "edits the model only (lofi_session sync takeover:true takes Max back)",
       options.host, options.port, link->driven_device());
 }
@@ -278,9 +284,9 @@ std::vector<std::string> MaxLink::status_lines(const Device& device,
   const auto health = link->health();
   const bool driving = link->drives(this);
   std::string line =
-      fmt::format("max: {} {}:{} (replies on {}), answering in {} ms, {} pending",
+      fmt::format("max: {} {}:{} (replies on {}), answering in {}, {} pending",
                   driving ? "connected to" : "linked to", options.host, options.port,
-                  link->reply_port(), static_cast<int>(pong->milliseconds), health.pending);
+                  link->reply_port(), round_trip_text(pong->milliseconds), health.pending);
   lines.push_back(line);
   const std::size_t sessions = link->sessions();
   const std::string driven = link->driven_device();
@@ -308,6 +314,14 @@ std::vector<std::string> MaxLink::status_lines(const Device& device,
         offline_tail));
   }
   return lines;
+}
+
+std::unique_ptr<core::SessionState> LofiSessionState::successor() const {
+  auto next = std::make_unique<LofiSessionState>();
+  if (auto options = link->remembered()) next->link->remember(*options, std::string());
+  next->predecessor = link;
+  next->predecessor_adopted = adopted.load();
+  return next;
 }
 
 }  // namespace fcp::lofi

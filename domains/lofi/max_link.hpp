@@ -2,6 +2,7 @@
 // whether it is online, whether it drives Max's device, and delivery of its documents' messages.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -86,12 +87,25 @@ class MaxLink final : public core::EffectExecutor, public std::enable_shared_fro
   std::size_t unsynced_ = 0;
 };
 
+// A round trip as status and ping print it: "<0.1 ms", "1.2 ms", "25 ms".
+std::string round_trip_text(double milliseconds);
+
 // A line for a fingerprint mismatch ("Max holds …, the model …"), nullopt when they agree.
 std::optional<std::string> mismatch(const Fingerprint& model, const Fingerprint& max);
 
-// Thread: the session's strand.
+// Thread: the session's strand, but successor() and `adopted` any.
 struct LofiSessionState final : core::SessionState {
   std::shared_ptr<MaxLink> link = std::make_shared<MaxLink>();
+  // Set once a document adopted this state (Domain::adopt): the link is that document's.
+  std::atomic<bool> adopted{false};
+  // The link of the session this state succeeds (see successor): its document hands Max's device
+  // to this one; a session without a document hands over its place on the bridge too.
+  std::weak_ptr<MaxLink> predecessor;
+  bool predecessor_adopted = false;
+
+  // A state for the client's next document: a link of its own that remembers the same Max
+  // (its adopt links and drives it when Max answers, as `connect` did for this one).
+  std::unique_ptr<core::SessionState> successor() const override;
 };
 
 }  // namespace fcp::lofi

@@ -137,4 +137,23 @@ std::string attribute_changes(const std::map<std::string, std::string>& before,
   return out;
 }
 
+std::string already_given(const std::map<std::string, std::string>& before,
+                          const std::map<std::string, std::string>& after,
+                          const std::vector<std::pair<std::string, std::string>>& given) {
+  std::string out;
+  for (const auto& [key, written] : given) {
+    const auto now = after.find(key);
+    const auto was = before.find(key);
+    std::string token;
+    if (now != after.end() && was != before.end() && now->second == was->second) {
+      token = attribute_token(key, now->second);
+    } else if (now == after.end() && was == before.end()) {
+      token = key + ":" + core::quote_token(written);
+    }
+    if (!token.empty() && out.find(token) == std::string::npos)
+      out += (out.empty() ? "" : " ") + token;
+  }
+  return out;
+}
+
 }  // namespace fcp::lofi

@@ -57,4 +57,12 @@ core::Result<void> modify_device(LofiOp& ctx);
 std::string attribute_changes(const std::map<std::string, std::string>& before,
                               const std::map<std::string, std::string>& after);
 
+// The values an op gave that were so already, as key:value tokens ("bgcolor:\"0.2 0.2 0.2 1\"
+// fontsize:12"), so that a reply names everything the op said: each of `given` (a saved name and
+// the value as written) whose saved value is the same in `before` and `after`, or absent from
+// both. "" when none.
+std::string already_given(const std::map<std::string, std::string>& before,
+                          const std::map<std::string, std::string>& after,
+                          const std::vector<std::pair<std::string, std::string>>& given);
+
 }  // namespace fcp::lofi

@@ -48,8 +48,6 @@ constexpr std::pair<std::string_view, std::string_view> kKeySynonyms[] = {
     {"colour", "bgcolor:{}"},
     {"background", "bgcolor:{}"},
     {"bg", "bgcolor:{}"},
-    // Max saves a solid panel's colour as bgcolor (with mode 0), not as a bgfillcolor.
-    {"bgfillcolor", "bgcolor:{}"},
     {"font", "fontname:{}"},
     {"font-size", "fontsize:{}"},
     {"device_width", "devicewidth:{}"},
@@ -155,7 +153,8 @@ void add_wire_verbs(core::VerbTable<LofiOp>& verbs) {
                      "patch cords → /lofi/wire, checked as Max checks them: the ports exist "
                      "(an opened box has the counts its file gives), a signal goes only into "
                      "an inlet that takes signals (cycle~ → / is refused: /~), a tapin~ only "
-                     "into a tapout~"}
+                     "into a tapout~; a wire that exists already is left as it is (? exists "
+                     "already: a retried call is safe)"}
                 .with(integer_key("out", "N", "outlet, from 0").between(0, 255))
                 .with(integer_key("in", "N", "inlet, from 0").between(0, 255))
                 .arrows()
@@ -176,7 +175,8 @@ void add_device_verbs(core::VerbTable<LofiOp>& verbs) {
                      "a UI layer in presentation: at: and size: are its presentation_rect (a new "
                      "layer's patching_rect is the same; patching_rect:\"X Y W H\" sets it apart); "
                      "all ui ops of a call go as ONE z-sorted /lofi/ui (00_bg first, no prefix = "
-                     "50)"}
+                     "50); NAME first, then CLASS (add is the other way round); a "
+                     "parameter_longname makes it a Live parameter, mapped as map does"}
                 .with(key("at", "X,Y", "presentation_rect x,y").require())
                 .with(key("size", "WxH", "presentation_rect width x height").require())
                 .with(key("args", "\"…\""))

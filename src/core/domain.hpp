@@ -57,6 +57,11 @@ using ProgressFn = std::function<void(double progress, double total, std::string
 class SessionState {
  public:
   virtual ~SessionState() = default;
+  // The state a document the same client starts next (new/open, in a Session of its own)
+  // inherits from this one: what the client chose carries over (lofi: the remembered Max and
+  // its link). Null: the next document starts with Domain::new_session_state().
+  // Thread: any — the session may run a call meanwhile, so read only what is guarded.
+  virtual std::unique_ptr<SessionState> successor() const { return nullptr; }
 };
 
 // How many entities one call may create (limits.max_created_per_call) and how many its ops
@@ -213,6 +218,17 @@ class Domain {
     (void)document;
     (void)state;
     return {};
+  }
+
+  // A query answered with no document open (lofi: ping, which asks the session's Max link);
+  // nullopt: the engine answers that a document is needed. `state` as new_session_state made it.
+  virtual std::optional<Result<std::string>> query_without_document(std::string_view verb,
+                                                                    std::string_view args,
+                                                                    SessionState* state) const {
+    (void)verb;
+    (void)args;
+    (void)state;
+    return std::nullopt;
   }
 
   // Guided prompts (MCP prompts capability); none by default.

@@ -105,6 +105,15 @@ const VerbSpec& checkpoint_verb() {
 Session::Session(const Domain& domain, const PathPolicy& paths, SessionLimits limits)
     : domain_(domain), paths_(paths), limits_(limits), state_(domain.new_session_state()) {}
 
+std::unique_ptr<SessionState> Session::successor_state() const {
+  return state_ ? state_->successor() : nullptr;
+}
+
+void Session::inherit_state(std::unique_ptr<SessionState> state) {
+  assert(!document_);
+  if (state) state_ = std::move(state);
+}
+
 Error Session::no_document_error() const {
   if (no_document_hint_) {
     if (auto hint = no_document_hint_()) return *hint;

@@ -110,6 +110,13 @@ class Session {
   using NoDocumentHint = std::function<std::optional<Error>()>;
   void set_no_document_hint(NoDocumentHint hint) { no_document_hint_ = std::move(hint); }
 
+  // What a document the same client starts next inherits from this session
+  // (SessionState::successor); null: nothing. Thread: any.
+  std::unique_ptr<SessionState> successor_state() const;
+  // Makes `state` (another session's successor_state) this session's domain state. Before the
+  // first new/open only, so the document adopts it; null keeps the state it has.
+  void inherit_state(std::unique_ptr<SessionState> state);
+
  private:
   Error no_document_error() const;
   // The op parsed and checked against its verb's contract (keys, arrows, known verb).

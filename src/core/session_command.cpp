@@ -38,18 +38,6 @@ std::string join(const std::vector<std::string>& words) {
   return out;
 }
 
-// The close matches, or else the single nearest command: the reply always suggests one.
-std::vector<std::string> suggestions(std::string_view command,
-                                     const std::vector<std::string>& known) {
-  std::vector<std::string> close = closest_matches(command, known);
-  if (!close.empty()) return close;
-  const auto nearest = std::min_element(
-      known.begin(), known.end(), [command](const std::string& a, const std::string& b) {
-        return edit_distance(command, a) < edit_distance(command, b);
-      });
-  return {*nearest};
-}
-
 Error unknown_command(std::string_view command, std::span<const std::string> extensions) {
   const std::vector<std::string> known = known_commands(extensions);
   if (command.empty()) {
@@ -58,7 +46,9 @@ Error unknown_command(std::string_view command, std::span<const std::string> ext
   }
   return make_error(
       "unknown session command \"" + std::string(command) + "\"; known commands: " + join(known),
-      suggestions(command, known));
+      // Only a close spelling: an unrelated command would be a wrong suggestion (the message
+      // lists them all).
+      closest_matches(command, known));
 }
 
 // undo N / redo N: a non-negative integer, 1 when absent.

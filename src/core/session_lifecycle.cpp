@@ -4,6 +4,8 @@
 #include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "core/session.hpp"
+#include "core/session_command.hpp"
+#include "core/tokenizer.hpp"
 
 namespace fcp::core {
 namespace {
@@ -16,6 +18,35 @@ bool says_true(const SessionCommand& command, std::string_view key) {
   return word == "true" || word == "yes" || word == "on" || word == "1";
 }
 
+// A query word (or the domain's synonym for one) or `help` given to DOMAIN_session: the error
+// offers the call that answers it ("status" → DOMAIN_query status); nullopt for other words.
+std::optional<Error> misplaced_word(const Domain& domain, std::string_view action,
+                                    std::span<const std::string> extensions) {
+  action = trim(action);
+  const auto space = action.find_first_of(" \t\r\n");
+  const std::string word = to_lower(action.substr(0, space));
+  const std::string rest(space == std::string_view::npos ? "" : action.substr(space));
+  const auto builtin = builtin_session_commands();
+  if (std::find(builtin.begin(), builtin.end(), word) != builtin.end() ||
+      std::find(extensions.begin(), extensions.end(), word) != extensions.end())
+    return std::nullopt;
+  const std::string name(domain.name());
+  if (word == "help" && rest.empty()) {
+    return make_error("help is a tool of its own, not a session command", {name + "_help"});
+  }
+  std::string meant;
+  for (const auto& spec : query_specs(domain)) {
+    if (spec.name == word) meant = word;
+  }
+  for (const auto& synonym : domain.query_synonyms()) {
+    if (meant.empty() && synonym.word == word) meant = synonym.replacement;
+  }
+  if (meant.empty()) return std::nullopt;
+  return make_error(
+      "\"" + word + "\" is a query, not a session command: " + name + "_query answers it",
+      {name + "_query " + meant + rest});
+}
+
 }  // namespace
 
 CallResult Session::run_session(std::string_view action, const CallOptions& options) {
@@ -23,7 +54,10 @@ CallResult Session::run_session(std::string_view action, const CallOptions& opti
   for (const auto& spec : domain_.session_extensions())
     extensions.push_back(spec.name);
   auto command = parse_session_command(action, extensions);
-  if (!command) return CallResult{error_reply(command.error())};
+  if (!command) {
+    auto misplaced = misplaced_word(domain_, action, extensions);
+    return CallResult{error_reply(misplaced ? *misplaced : command.error())};
+  }
   if (auto checked = check_declared_keys(session_specs(domain_), command->command, action);
       !checked)
     return CallResult{error_reply(checked.error())};

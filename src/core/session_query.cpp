@@ -38,6 +38,12 @@ ToolReply Session::run_query(std::string_view query) const {
   std::string_view args = space == std::string_view::npos ? "" : trim(query.substr(space));
   if (verb.empty()) return error_reply(unknown_query_error(verb, query));
   if (!document_) {
+    if (auto checked = check_declared_keys(query_specs(domain_), verb, query); !checked)
+      return error_reply(checked.error());
+    if (auto answer = domain_.query_without_document(verb, args, state_.get())) {
+      if (!*answer) return error_reply(answer->error());
+      return ToolReply{std::move(**answer), false, {}};
+    }
     if (verb == "status") {
       return ToolReply{"no " + std::string(domain_.name()) + " document open: use " +
                            std::string(domain_.name()) + "_session 'new \"Title\"' or 'open PATH'",

@@ -171,6 +171,12 @@ void ClientConnection::start_document(const std::shared_ptr<ToolCall>& call,
     return done();
   }
   auto document = store.make(domain, session_->principal());
+  // What the client chose for its documents (lofi: the Max that `connect` named) carries over
+  // from the document it works on, or from its empty session before its first document. The new
+  // document is reachable by no one yet, so its session is set here, before its first task;
+  // successor_state() may run while `previous` runs a call (it is thread-safe).
+  const core::Session& source = previous ? previous->session() : session_->empty_session(domain);
+  document->session().inherit_state(source.successor_state());
   auto self = shared_from_this();
   document->queue()->submit(
       [self, call, document, previous, discard, done](const ClientSession::Done& document_done) {

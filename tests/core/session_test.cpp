@@ -292,6 +292,24 @@ TEST_F(SessionTest, UnknownSessionCommandSuggestsClosest) {
   EXPECT_NE(reply.text.find("save"), std::string::npos);
 }
 
+TEST_F(SessionTest, AQueryWordGivenToSessionIsOfferedAsTheQuery) {
+  // Without a document too: the agent asked for status, not for a session command.
+  EXPECT_EQ(action("status").text,
+            "! \"status\" is a query, not a session command: deck_query answers it\n"
+            "  try: deck_query status");
+  action("new X");
+  auto reply = action("describe A");
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_NE(reply.text.find("  try: deck_query describe A\n"), std::string::npos) << reply.text;
+  // The domain's synonym for a query is offered as the query it means.
+  EXPECT_NE(action("cards").text.find("  try: deck_query list\n"), std::string::npos);
+  EXPECT_NE(action("help").text.find("  try: deck_help\n"), std::string::npos);
+  // A word near no command gets no suggestion rather than an unrelated one.
+  reply = action("frobnicate");
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_EQ(reply.text.find("try:"), std::string::npos) << reply.text;
+}
+
 TEST_F(SessionTest, EffectsAwaitConfirmationAndRollBackOnFailure) {
   action("new X");
   auto pending = session_.run_ops(std::vector<std::string>{"add A color:red", "emit hello"}, {});

@@ -1,6 +1,9 @@
 // Document handles through ClientConnection: new/open answer with a handle, every tool takes
 // `doc`, list and close, clear errors, and calls on one document from many connections run one
 // at a time.
+#include <unistd.h>
+
+#include <filesystem>
 #include <future>
 #include <regex>
 
@@ -156,6 +159,27 @@ TEST_F(DocumentHandlesTest, NewKeepsThePreviousDocumentOpenUnlessDiscard) {
   EXPECT_NE(listed.find("\"One\""), std::string::npos);
   EXPECT_NE(listed.find("\"Three\""), std::string::npos);
   EXPECT_EQ(listed.find("\"Two\""), std::string::npos);
+}
+
+// The lofi Max link regression: what a client chose before `new` (its empty session) or in the
+// document it works on carries over to the document that new/open makes (SessionState::successor).
+TEST_F(DocumentHandlesTest, WhatTheClientChoseCarriesOverToItsNextDocuments) {
+  auto c = ready();
+  EXPECT_EQ(text_of(call(*c, 2, "deck_session", {{"action", "pin blue"}})), "~ pinned blue");
+  auto made = text_of(call(*c, 3, "deck_session", {{"action", "new One"}}));
+  EXPECT_NE(made.find("\n  pinned: blue\n"), std::string::npos) << made;
+  call(*c, 4, "deck_session", {{"action", "pin red"}});
+  made = text_of(call(*c, 5, "deck_session", {{"action", "new Two"}}));
+  EXPECT_NE(made.find("pinned: red"), std::string::npos) << made;
+  const auto file = "fcp-pin-" + std::to_string(::getpid()) + ".deck";
+  ASSERT_FALSE(is_error(call(*c, 6, "deck_session", {{"action", "save " + file}})));
+  made = text_of(call(*c, 7, "deck_session", {{"action", "open " + file}}));
+  std::filesystem::remove(std::filesystem::temp_directory_path() / file);
+  EXPECT_NE(made.find("pinned: red"), std::string::npos) << made;
+  // Another client chose nothing.
+  auto other = ready();
+  made = text_of(call(*other, 2, "deck_session", {{"action", "new Three"}}));
+  EXPECT_EQ(made.find("pinned"), std::string::npos) << made;
 }
 
 TEST_F(DocumentHandlesTest, CallsOnOneDocumentFromTwoConnectionsRunOneAtATime) {

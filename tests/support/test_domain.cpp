@@ -373,6 +373,19 @@ std::optional<Result<std::string>> DeckDocument::query(std::string_view verb, st
   return std::nullopt;
 }
 
+// What `pin NOTE` remembers for a client: its next documents inherit it (SessionState::successor)
+// and say so when made.
+struct DeckSessionState final : core::SessionState {
+  std::unique_ptr<core::SessionState> successor() const override {
+    auto next = std::make_unique<DeckSessionState>();
+    std::lock_guard lock(mutex);
+    next->pin = pin;
+    return next;
+  }
+  mutable std::mutex mutex;  // successor() runs on any thread
+  std::string pin;
+};
+
 class DeckDomain final : public core::Domain {
  public:
   DeckDomain() {
@@ -406,6 +419,28 @@ class DeckDomain final : public core::Domain {
   }
   std::vector<core::Synonym> query_synonyms() const override { return {{"cards", "list", {}}}; }
   std::vector<std::string> file_extensions() const override { return {"deck"}; }
+  std::vector<core::VerbSpec> session_extensions() const override {
+    return {core::VerbSpec{"pin", "NOTE", "", "remembered for this client's next documents"}};
+  }
+  std::unique_ptr<core::SessionState> new_session_state() const override {
+    return std::make_unique<DeckSessionState>();
+  }
+  std::vector<std::string> adopt(core::Document&, core::SessionState* state) const override {
+    auto* deck = static_cast<DeckSessionState*>(state);
+    std::lock_guard lock(deck->mutex);
+    if (deck->pin.empty()) return {};
+    return {core::detail_line("pinned: " + deck->pin)};
+  }
+  Result<std::vector<std::string>> run_session_extension(const core::SessionCommand& command,
+                                                         core::Document*,
+                                                         core::CallContext& ctx) const override {
+    const auto* note = command.positionals.empty() ? nullptr : &command.positionals.front();
+    if (note == nullptr) return make_error("pin needs a NOTE", {"pin blue"});
+    auto* deck = static_cast<DeckSessionState*>(ctx.state);
+    std::lock_guard lock(deck->mutex);
+    deck->pin = *note;
+    return std::vector<std::string>{core::connection_changed("pinned " + *note)};
+  }
   Result<std::unique_ptr<core::Document>> create(
       const core::SessionCommand& command) const override {
     const auto* title = command.arg("title");

@@ -67,7 +67,7 @@ constexpr AttributeSpec table[] = {
     colour("color", Owners::every_box), text("fontname", Owners::every_box),
     number("fontsize", Owners::every_box, 1), named("fontface", Owners::every_box, font_faces),
     // text and colour of UI objects
-    colour("textcolor", Owners::ui), colour("bgcolor", Owners::ui),
+    colour("textcolor", Owners::ui), colour("bgcolor", Owners::ui), colour("bgfillcolor", Owners::ui),
     colour("bordercolor", Owners::ui), named("textjustification", Owners::ui, justifications),
     text("text", Owners::ui), text("texton", Owners::ui), integer("linecount", Owners::ui, 1),
     number("border", Owners::ui, 0), number("rounded", Owners::ui, 0), number("angle", Owners::ui),

@@ -349,6 +349,30 @@ TEST_F(BuiltDevice, TheSavedAmxdHoldsEveryFieldWhereMaxKeepsIt) {
   EXPECT_EQ(read_file(file), bytes);
 }
 
+// A panel's bgfillcolor is its solid fill, which Max saves as "bgcolor": [r, g, b, a] (real
+// files: a panel box holds bgcolor, with saved_attribute_attributes naming bgfillcolor).
+TEST_F(BuiltDevice, APanelsFillIsSavedAsMaxSavesIt) {
+  build();
+  const std::string reply = ops({"modify 00_bg bgfillcolor:\"0.2 0.3 0.4 1\""});
+  EXPECT_NE(reply.find("* modify 00_bg: bgcolor:\"0.2 0.3 0.4 1\"\n"
+                       "  bgfillcolor is a panel's solid fill: Max saves it as bgcolor"),
+            std::string::npos)
+      << reply;
+  const fs::path file = dir_ / "Fill.amxd";
+  action("save as:" + file.string());
+  const json::object patcher = amxd_patcher(read_file(file));
+  const json::object& panel = box_with(patcher, "varname", "00_bg");
+  EXPECT_EQ(panel.at("bgcolor"), doubles({0.2, 0.3, 0.4, 1}));
+  EXPECT_FALSE(panel.contains("bgfillcolor"));
+  EXPECT_FALSE(panel.contains("bgfillcolor_color"));
+  // Outside a panel it is a pattern the tools do not write: refused, with the solid colour.
+  auto refused =
+      session_->run_ops(std::vector<std::string>{"modify 30_rate bgfillcolor:\"1 0 0 1\""}, {});
+  EXPECT_TRUE(refused.reply.is_error);
+  EXPECT_NE(refused.reply.text.find("try: modify 30_rate bgcolor:\"1 0 0 1\""), std::string::npos)
+      << refused.reply.text;
+}
+
 TEST_F(BuiltDevice, UiLayersInThePatchingViewCoverNoAudioObject) {
   build();
   const fs::path file = dir_ / "Wow.maxpat";

@@ -12,6 +12,7 @@
 #include "core/session.hpp"
 #include "domains/lofi/bridge/simulator.hpp"
 #include "domains/lofi/domain.hpp"
+#include "domains/lofi/max_link.hpp"
 #include "tests/support/path_policies.hpp"
 
 namespace fcp::lofi {
@@ -102,6 +103,59 @@ TEST_F(LofiLinkTest, ConnectWithNoDeviceIsRememberedForTheSessionsDevices) {
   // Another session has not connected: it edits offline.
   reply = action("new \"Other\"", 1);
   EXPECT_TRUE(has(reply.text, "max:offline")) << reply.text;
+}
+
+// Document handles give each new/open a Session of its own; the client's link carries over
+// (SessionState::successor, as the MCP layer installs it): `connect` before `new` stays true.
+TEST_F(LofiLinkTest, TheNextDocumentOfAClientInheritsItsLinkAndDrivesMax) {
+  ASSERT_FALSE(action(connect_text(), 0).is_error);  // session 0: the client without a document
+  session(1).inherit_state(session(0).successor_state());
+  auto reply = action("new \"Dev\"", 1);
+  EXPECT_TRUE(has(reply.text, "max:online")) << reply.text;
+  ASSERT_FALSE(ops({"add cycle~ osc"}, 1).is_error);
+  EXPECT_EQ(simulator_->model().device(), "Dev");
+  EXPECT_EQ(simulator_->model().objects().size(), 1u);
+  // The empty session handed its place on the bridge over: one session shares this Max.
+  EXPECT_TRUE(has(status(1), "shared by 1 session linked to this Max; this one drives \"Dev\""))
+      << status(1);
+  // From a document that drives Max, the next one takes the device over (online stays online).
+  session(2).inherit_state(session(1).successor_state());
+  reply = action("new \"Next\"", 2);
+  EXPECT_TRUE(has(reply.text, "max:online")) << reply.text;
+  EXPECT_EQ(simulator_->model().device(), "Next");
+  reply = ops({"add dac~ dac"}, 1);
+  EXPECT_TRUE(has(reply.text, "another document took over Max")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "max:offline")) << reply.text;
+  EXPECT_FALSE(simulator_->model().objects().contains("dac"));
+}
+
+TEST_F(LofiLinkTest, PingWorksWithOnlyALinkAndSaysWhatMaxHolds) {
+  EXPECT_TRUE(session(0).run_query("ping").is_error);  // no link, no device: offline
+  ASSERT_FALSE(action(connect_text(), 0).is_error);
+  auto reply = session(0).run_query("ping");
+  ASSERT_FALSE(reply.is_error) << reply.text;
+  EXPECT_TRUE(has(reply.text, "pong from Max at 127.0.0.1:")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "\n  Max holds no device\n")) << reply.text;
+  EXPECT_TRUE(session(0).run_query("ping now:1").is_error);  // keys ping does not declare
+  ASSERT_FALSE(action("new \"Dev\"", 0).is_error);
+  ASSERT_FALSE(ops({"add cycle~ osc"}, 0).is_error);
+  reply = session(0).run_query("ping");
+  EXPECT_TRUE(has(reply.text, "\n  Max holds \"Dev\" with 1 object (hash ")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "\n  that is this device, as the model has it\n")) << reply.text;
+  // Another session's device is not what Max holds.
+  ASSERT_FALSE(action(connect_text(), 1).is_error);
+  ASSERT_FALSE(action("new \"Other\"", 1).is_error);
+  reply = session(1).run_query("ping");
+  EXPECT_TRUE(has(reply.text, "Max holds \"Dev\" with 1 object")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "this device is \"Other\" with 0 objects")) << reply.text;
+}
+
+TEST(LofiRoundTrip, PrintedAsARoundTripReads) {
+  EXPECT_EQ(round_trip_text(0.025317), "<0.1 ms");
+  EXPECT_EQ(round_trip_text(0.14), "0.1 ms");
+  EXPECT_EQ(round_trip_text(1.23), "1.2 ms");
+  EXPECT_EQ(round_trip_text(9.96), "10 ms");
+  EXPECT_EQ(round_trip_text(25.4), "25 ms");
 }
 
 TEST_F(LofiLinkTest, AConnectNobodyAnswersRemembersTheAddressAndGoesOfflineInOneLine) {
@@ -198,7 +252,7 @@ TEST_F(LofiLinkTest, OneSessionDrivesMaxAndASecondOneMustAskToTakeOver) {
   // The first session hears it once, then edits offline.
   reply = ops({"add dac~ dac"}, 0);
   EXPECT_FALSE(reply.is_error) << reply.text;
-  EXPECT_TRUE(has(reply.text, "another session took over Max")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "another document took over Max")) << reply.text;
   EXPECT_TRUE(has(reply.text, "max:offline")) << reply.text;
   EXPECT_FALSE(simulator_->model().objects().contains("dac"));
   // A session that is gone drives nothing: the first one can sync without takeover.
