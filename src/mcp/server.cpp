@@ -11,13 +11,14 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
       paths_(paths),
       options_(std::move(options)),
       registry_(options_.max_named_sessions),
-      documents_(calls_, paths_, options_.limits, options_.max_documents,
-                 options_.handle_prefixes) {
+      documents_(calls_, paths_, options_.limits, options_.max_documents, options_.handle_prefixes,
+                 options_.journal) {
   for (const auto* domain : domains_) {
     for (auto& tool : make_tools(*domain, documents_.prefix(*domain)))
       tools_.push_back(std::move(tool));
   }
   if (options_.conformance_fixtures) tools_.push_back(make_conformance_error_tool());
+  documents_.start_idle_eviction();
 }
 
 std::shared_ptr<Connection> Server::connect(ConnectionInfo info,
