@@ -188,11 +188,16 @@ std::optional<std::string> DocumentStore::journal(StoredDocument& document,
     std::lock_guard lock(document.journal_mutex_);
     if (document.journal_) records = document.journal_->records();
   }
-  if (journal_.compact_after > 0 && records > journal_.compact_after + 1) compact(document);
+  if (journal_.compact_after > 0 && records > journal_.compact_after + 1 &&
+      records >= document.compact_at_ && !compact(document)) {
+    // Not compactable now (no snapshot gives the document back exactly): try again only after
+    // as many records more, so a journal that cannot be compacted costs no replay per call.
+    document.compact_at_ = records + journal_.compact_after;
+  }
   return std::nullopt;
 }
 
-void DocumentStore::compact(StoredDocument& document) {
+bool DocumentStore::compact(StoredDocument& document) {
   auto& session = *document.session_;
   const auto path = journal_path(document.handle());
   // The calls kept after the snapshot: the last journal.history of the journal (all of it when
@@ -228,14 +233,12 @@ void DocumentStore::compact(StoredDocument& document) {
     const core::Session& base = base_session ? *base_session : session;
     if (!base.has_document()) continue;
     const auto file = base.file_path();
-    // A document never saved is written as if to TITLE.EXT: domains that take the title from
-    // the file name (a deck) read it back the same.
+    // Written as if to TITLE.EXT (the domain's own format): a domain that takes the title from
+    // the file name (a deck) reads it back the same; the snapshot keeps the real file apart.
     std::string stem = document.summary().title;
     std::replace(stem.begin(), stem.end(), '/', '_');
     if (stem.empty() || stem == "." || stem == "..") stem = "snapshot";
-    const std::filesystem::path format =
-        file ? *file
-             : std::filesystem::path(stem + "." + document.domain().file_extensions().front());
+    const std::filesystem::path format(stem + "." + document.domain().file_extensions().front());
     auto bytes = base.serialize(format);
     if (!bytes) continue;
     records.push_back(JournalRecord{
@@ -262,13 +265,14 @@ void DocumentStore::compact(StoredDocument& document) {
     auto created = JournalFile::create(path, records, journal_);
     if (!created) {
       spdlog::error("journal of {}: compaction: {}", document.handle(), created.error().message);
-      return;
+      return false;
     }
     document.journal_ = std::move(*created);
-    return;
+    return true;
   }
   spdlog::warn("journal of {}: no snapshot restores the document exactly; the journal stays",
                document.handle());
+  return false;
 }
 
 void DocumentStore::flush_journals() {

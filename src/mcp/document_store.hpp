@@ -76,7 +76,8 @@ class StoredDocument {
   std::mutex journal_mutex_;
   std::unique_ptr<JournalFile> journal_;
   core::Session::Fingerprint journaled_;
-  mutable std::mutex mutex_;  // guards the members below
+  std::size_t compact_at_ = 0;  // records at which to try a compaction (after one failed)
+  mutable std::mutex mutex_;    // guards the members below
   Summary summary_;
   Clock::time_point last_use_;
 };
@@ -193,7 +194,7 @@ class DocumentStore final : public DocumentEvictor {
   std::optional<std::string> append(StoredDocument& document, const JournalRecord& record);
   // Rewrites a long journal as a snapshot plus the last journal.history calls, when the replay
   // of that gives exactly the document as it is.
-  void compact(StoredDocument& document);
+  bool compact(StoredDocument& document);
   void schedule_eviction(const std::shared_ptr<boost::asio::steady_timer>& timer);
 
   boost::asio::any_io_executor calls_;

@@ -114,11 +114,11 @@ TEST(Config, JournalSettings) {
   EXPECT_FALSE(apply_config_json(R"({"journal":{"fsync":"sometimes"}})", config));
   ASSERT_TRUE(apply_config_json(R"({"state_dir":null})", config));
   EXPECT_FALSE(config.journals);
-  auto flags = parse({"--state-dir", "/tmp/s"});
+  auto flags = parse({"--stdio", "--state-dir", "/tmp/s"});
   ASSERT_TRUE(flags);
   EXPECT_TRUE(flags->config.journals);
   EXPECT_EQ(flags->config.state_dir, "/tmp/s");
-  flags = parse({"--no-state-dir"});
+  flags = parse({"--stdio", "--no-state-dir"});
   ASSERT_TRUE(flags);
   EXPECT_FALSE(flags->config.journals);
 }
