@@ -183,8 +183,8 @@ TEST(CrashRecovery, KillNineAtRandomPointsThenRecoverTheLastAcknowledgedState) {
         } else if (kind == 8) {
           call = {false, "checkpoint c" + std::to_string(names++)};
         } else {
-          call = {true, "add L" + std::to_string(names++) + "\nlink L" + std::to_string(names - 1) +
-                            " C0"};
+          const std::string name = "L" + std::to_string(names++);
+          call = {true, "add " + name + "\nlink " + name + " C0"};
         }
         const bool last = i + 1 == calls;
         if (!last) {
