@@ -160,7 +160,7 @@ TEST(SessionCommand, DomainExtensions) {
 
   Error typo = error_of("exprot png", extensions);
   EXPECT_THAT(typo.message, HasSubstr("known commands: new, open, save, checkpoint, undo, redo, "
-                                      "close, list, export, load-soundfont"));
+                                      "close, list, recover, export, load-soundfont"));
   EXPECT_EQ(typo.hints.front(), "export");
   EXPECT_FALSE(parse_session_command("export png").has_value());  // not without the extension
 }
