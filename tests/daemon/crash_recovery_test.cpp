@@ -66,6 +66,14 @@ void kill_daemon(Daemon& daemon) {
   daemon.pid = -1;
 }
 
+// Kills a daemon still running when the test ends early (a failed ASSERT).
+struct KillOnExit {
+  Daemon& daemon;
+  ~KillOnExit() {
+    if (daemon.pid > 0) kill_daemon(daemon);
+  }
+};
+
 class Client {
  public:
   explicit Client(unsigned short port) {
@@ -154,9 +162,11 @@ TEST(CrashRecovery, KillNineAtRandomPointsThenRecoverTheLastAcknowledgedState) {
   reference.replay_session("new Run");
   std::string handle;
   int names = 0;
+  std::string newest = "C0";
   int in_flight_kept = 0;
   for (int iteration = 0; iteration < iterations; ++iteration) {
     auto daemon = start_daemon(dir, port);
+    const KillOnExit guard{daemon};
     {
       Client client(port);
       if (handle.empty()) {
@@ -175,7 +185,8 @@ TEST(CrashRecovery, KillNineAtRandomPointsThenRecoverTheLastAcknowledgedState) {
         Call call;
         const int kind = std::uniform_int_distribution<int>(0, 9)(random);
         if (kind < 6) {
-          call = {true, "add C" + std::to_string(names++) + " color:red"};
+          newest = "C" + std::to_string(names++);
+          call = {true, "add " + newest + " color:red"};
         } else if (kind == 6) {
           call = {false, "undo"};
         } else if (kind == 7) {
@@ -183,8 +194,9 @@ TEST(CrashRecovery, KillNineAtRandomPointsThenRecoverTheLastAcknowledgedState) {
         } else if (kind == 8) {
           call = {false, "checkpoint c" + std::to_string(names++)};
         } else {
+          // A two-op batch linking to the newest card (it fails, in both, when that was undone).
           const std::string name = "L" + std::to_string(names++);
-          call = {true, "add " + name + "\nlink " + name + " C0"};
+          call = {true, "add " + name + "\nlink " + name + " -> " + newest};
         }
         const bool last = i + 1 == calls;
         if (!last) {
@@ -202,6 +214,7 @@ TEST(CrashRecovery, KillNineAtRandomPointsThenRecoverTheLastAcknowledgedState) {
         // Recover in a fresh daemon and compare its saved bytes with the reference: the call in
         // flight counts when its journal record was complete before the kill.
         auto check = start_daemon(dir, port);
+        const KillOnExit check_guard{check};
         Client verify(port);
         bool error = true;
         const auto text = verify.tool("deck_session", {{"action", "recover " + handle}}, &error);
