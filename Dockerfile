@@ -17,12 +17,13 @@ FROM debian:12-slim AS runtime
 COPY scripts/install-runtime-deps.sh /usr/local/lib/fcp/install-runtime-deps.sh
 RUN /usr/local/lib/fcp/install-runtime-deps.sh && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /documents --shell /usr/sbin/nologin fcp \
-    && mkdir -p /documents && chown fcp:fcp /documents
+    && mkdir -p /documents /state && chown fcp:fcp /documents /state
 COPY --from=build /src/build/release/src/fcpd /src/build/release/src/fcp /usr/local/bin/
 COPY config/fcpd.json /etc/fcpd/fcpd.json
 COPY scripts/docker-entrypoint.sh /usr/local/bin/fcpd-entrypoint
-ENV FCPD_CONFIG=/etc/fcpd/fcpd.json FCP_DOCUMENTS=/documents
-VOLUME /documents
+ENV FCPD_CONFIG=/etc/fcpd/fcpd.json FCP_DOCUMENTS=/documents FCP_STATE_DIR=/state
+# /state: the document journals (crash recovery); keep it on a volume so they survive the container.
+VOLUME /documents /state
 WORKDIR /documents
 USER fcp
 EXPOSE 7300 7301

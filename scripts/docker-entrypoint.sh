@@ -4,13 +4,13 @@
 # Listening on all interfaces needs a token: FCPD_TOKEN (one principal, "default") or
 # FCPD_TOKEN_FILE (PRINCIPAL:TOKEN lines, e.g. a Docker secret). Without either it refuses to
 # start, unless FCP_INSECURE=1 says something in front of the container authenticates.
-# Environment: FCPD (binary), FCPD_CONFIG, FCP_DOCUMENTS, FCP_TCP_PORT, FCP_HTTP_PORT,
-# FCP_ALLOW_HOSTS (space-separated extra HTTP Host names, e.g. the service's DNS name),
-# FCPD_TOKEN, FCPD_TOKEN_FILE, FCP_INSECURE.
+# Environment: FCPD (binary), FCPD_CONFIG, FCP_DOCUMENTS, FCP_STATE_DIR, FCP_TCP_PORT,
+# FCP_HTTP_PORT, FCP_ALLOW_HOSTS (space-separated extra HTTP Host names, e.g. the service's DNS
+# name), FCPD_TOKEN, FCPD_TOKEN_FILE, FCP_INSECURE.
 set -euo pipefail
 fcpd="${FCPD:-/usr/local/bin/fcpd}"
 args=(--tcp "0.0.0.0:${FCP_TCP_PORT:-7300}" --http "0.0.0.0:${FCP_HTTP_PORT:-7301}"
-      --root "${FCP_DOCUMENTS:-/documents}")
+      --root "${FCP_DOCUMENTS:-/documents}" --state-dir "${FCP_STATE_DIR:-/state}")
 [ -n "${FCPD_CONFIG:-}" ] && args=(--config "$FCPD_CONFIG" "${args[@]}")
 for host in ${FCP_ALLOW_HOSTS:-}; do args+=(--allow-host "$host"); done
 [ -n "${FCPD_TOKEN_FILE:-}" ] && args+=(--token-file "$FCPD_TOKEN_FILE")

@@ -59,6 +59,11 @@ std::vector<VerbSpec> session_specs(const Domain& domain) {
           .with(bool_key("discard")),
       VerbSpec{"list", "", "session",
                "the open documents: handle, title, file, unsaved changes, last use"},
+      VerbSpec{"recover", "", "session",
+               "after a crash or restart (fcpd --state-dir): the documents their journals can "
+               "restore; recover doc:dw-3f… restores one, history and checkpoints included, "
+               "under the same handle"}
+          .with(key("doc", "xx-HEX", "the handle of the document to restore (recover doc:dw-3f…)")),
   };
   for (auto& extension : domain.session_extensions())
     specs.push_back(std::move(extension));

@@ -7,11 +7,13 @@
 #include <cstddef>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/domain.hpp"
@@ -116,6 +118,39 @@ class Session {
   // Makes `state` (another session's successor_state) this session's domain state. Before the
   // first new/open only, so the document adopts it; null keeps the state it has.
   void inherit_state(std::unique_ptr<SessionState> state);
+  // For journals (crash recovery): what identifies the session's state, compared before and
+  // after a call to tell whether it changed the document, its history or its file.
+  struct Fingerprint {
+    const Document* document = nullptr;
+    std::size_t log_length = 0;
+    std::size_t cursor = 0;
+    std::map<std::string, std::size_t> checkpoints;
+    const Event* head = nullptr;
+    const Event* saved_head = nullptr;
+    std::optional<std::filesystem::path> file;
+    std::string digest;
+    bool operator==(const Fingerprint&) const = default;
+  };
+  Fingerprint fingerprint() const;
+  // The file bytes the last successful `open` read (once; empty afterwards), so a journal keeps
+  // what was opened even if the file changes later.
+  std::optional<std::string> take_opened_bytes() { return std::exchange(opened_bytes_, {}); }
+  std::optional<std::filesystem::path> file_path() const { return file_path_; }
+  // Replays a journaled `open`: the document `bytes` make, as if read from `path` now.
+  Result<void> restore_open(const std::filesystem::path& path, std::string_view bytes);
+  // Replays a journaled `save`: marks the current state saved to `path` without writing it.
+  void restore_saved(const std::filesystem::path& path);
+  // After restore_open of a journal's snapshot: the file it belongs to (none: never saved),
+  // whether the snapshot was the saved state, and the changes since the save (for status).
+  void restore_base(std::optional<std::filesystem::path> file, bool saved,
+                    std::size_t changes_since_save);
+  std::size_t changes_since_save() const { return changes_since_save_; }
+  // Replays a journaled call of ops or session action; effects are not delivered (the external
+  // system is not part of what is restored). An error reply means the replay diverged.
+  ToolReply replay_ops(std::span<const std::string> ops);
+  ToolReply replay_session(std::string_view action);
+  // The document's file bytes in the format `path` names (its own writer); error without one.
+  Result<std::string> serialize(const std::filesystem::path& path) const;
 
  private:
   Error no_document_error() const;
@@ -181,7 +216,8 @@ class Session {
   // The newest applied event when the document was last saved or opened (null: none). The
   // document is unchanged exactly when the newest applied event is still this one.
   EventPtr saved_head_;
-  std::size_t changes_since_save_ = 0;  // ops, undos and redos since then (for status)
+  std::size_t changes_since_save_ = 0;       // ops, undos and redos since then (for status)
+  std::optional<std::string> opened_bytes_;  // see take_opened_bytes()
 };
 
 // The `checkpoint NAME` op, which the engine answers for every domain.

@@ -11,8 +11,8 @@
 namespace fcp::core {
 namespace {
 
-constexpr std::array<std::string_view, 8> builtin_commands{"new",  "open", "save",  "checkpoint",
-                                                           "undo", "redo", "close", "list"};
+constexpr std::array<std::string_view, 9> builtin_commands{
+    "new", "open", "save", "checkpoint", "undo", "redo", "close", "list", "recover"};
 
 std::vector<std::string> known_commands(std::span<const std::string> extensions) {
   std::vector<std::string> known(builtin_commands.begin(), builtin_commands.end());
@@ -79,7 +79,7 @@ Result<void> fill_args(SessionCommand& cmd) {
     if (!cmd.positionals.empty()) cmd.args[name == "new" ? "title" : "path"] = cmd.positionals[0];
   } else if (name == "open") {
     return require_positional(cmd, "path", "open PATH");
-  } else if (name == "close") {
+  } else if (name == "close" || name == "recover") {
     // `close doc:dw-…` reads as the key doc; a quoted handle is a positional.
     if (const auto* doc = cmd.param("doc")) {
       cmd.args["doc"] = "doc:" + *doc;

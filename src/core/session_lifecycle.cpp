@@ -69,10 +69,11 @@ CallResult Session::run_session(std::string_view action, const CallOptions& opti
   if (name == "undo") return session_undo(*command);
   if (name == "redo") return session_redo(*command);
   if (name == "close") return session_close(*command);
-  if (name == "list") {
+  if (name == "list" || name == "recover") {
     // The documents are the daemon's (its document store answers list); one Session holds one.
     return CallResult{error_reply(
-        make_error("list is answered by fcpd's document store; this session holds one document"))};
+        make_error(name + " is answered by fcpd's document store; this session holds one "
+                          "document"))};
   }
   return session_extension(*command, options);
 }
@@ -95,6 +96,7 @@ Result<void> Session::check_can_replace(const SessionCommand& command) const {
 void Session::install(std::unique_ptr<Document> document,
                       std::optional<std::filesystem::path> file) {
   document_ = std::move(document);
+  opened_bytes_.reset();
   log_.clear();
   file_path_ = std::move(file);
   saved_head_ = nullptr;
@@ -135,6 +137,7 @@ CallResult Session::session_open(const SessionCommand& command, const CallOption
     return CallResult{error_reply(error)};
   }
   install(std::move(*document), *path);
+  opened_bytes_ = std::move(*bytes);
   ReplyText text;
   text.add(created("opened \"" + path->string() + "\" (" + document_->summary() + ")"));
   text.add_all(domain_.adopt(*document_, state_.get()));

@@ -170,6 +170,30 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
     drawio.as_object()["layout_workers"] = *workers;
     return {};
   }
+  if (key == "state_dir") {
+    if (value.is_null()) {
+      config.journals = false;
+    } else if (value.is_string()) {
+      config.journals = true;
+      config.state_dir = std::string(value.as_string());
+    } else {
+      return make_error("config: \"state_dir\" must be a directory or null (no journals)");
+    }
+    return {};
+  }
+  if (key == "journal.fsync") {
+    if (!value.is_string() || (value.as_string() != "batch" && value.as_string() != "interval" &&
+                               value.as_string() != "never")) {
+      return make_error("config: \"journal.fsync\" must be \"batch\", \"interval\" or \"never\"");
+    }
+    config.journal_fsync = std::string(value.as_string());
+    return {};
+  }
+  if (key == "journal.compact_after")
+    return assign(size_value(value, key), config.journal_compact_after);
+  if (key == "journal.history") return assign(count_value(value, key), config.journal_history);
+  if (key == "documents.idle_evict_seconds")
+    return assign(count_value(value, key), config.idle_evict_seconds);
   if (key == "lofi") {  // read by the lofi domain
     if (!value.is_object()) return make_error("config: \"lofi\" must be an object");
     config.domain_settings["lofi"] = value;

@@ -70,6 +70,14 @@ struct Config {
   // stopped (rolled back) and the daemon exits.
   std::size_t shutdown_grace_seconds = 10;
   bool conformance_fixtures = false;  // --conformance-fixtures (testing only)
+  // Journals for crash recovery: in `state_dir` (empty: the per-user default,
+  // $XDG_STATE_HOME/fcpd or ~/.local/state/fcpd); off when `journals` is false (state_dir null).
+  bool journals = true;
+  std::string state_dir;
+  std::string journal_fsync = "batch";  // batch | interval | never
+  std::size_t journal_compact_after = 1000;
+  std::size_t journal_history = 100;
+  std::size_t idle_evict_seconds = 0;  // 0: documents stay in memory until closed
 };
 
 // What the command line asked for.

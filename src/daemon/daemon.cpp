@@ -144,6 +144,17 @@ class Daemon {
     options.conformance_fixtures = config.conformance_fixtures;
     // doc:dw-… for draw.io; midi and lofi use their names' first letters (doc:mi-…, doc:lo-…).
     options.handle_prefixes = {{"drawio", "dw"}};
+    if (config.journals) {
+      options.journal.state_dir = config.state_dir.empty()
+                                      ? mcp::default_state_dir()
+                                      : std::filesystem::path(config.state_dir);
+    }
+    options.journal.fsync = config.journal_fsync == "never"      ? mcp::FsyncPolicy::never
+                            : config.journal_fsync == "interval" ? mcp::FsyncPolicy::interval
+                                                                 : mcp::FsyncPolicy::batch;
+    options.journal.compact_after = config.journal_compact_after;
+    options.journal.history = config.journal_history;
+    options.journal.idle_evict = std::chrono::seconds(config.idle_evict_seconds);
     // Tool calls run on the event loop's threads (see EventLoop: a long call hands the I/O on).
     server_ = std::make_unique<mcp::Server>(io_.get_executor(), hosted, roots_, options);
   }

@@ -58,6 +58,10 @@ Result<void> apply_flag(const std::string& flag, int& i, int argc, const char* c
     config.insecure = true;
     return {};
   }
+  if (flag == "--no-state-dir") {
+    config.journals = false;
+    return {};
+  }
   if (flag == "--conformance-fixtures") {
     config.conformance_fixtures = true;
     return {};
@@ -73,6 +77,11 @@ Result<void> apply_flag(const std::string& flag, int& i, int argc, const char* c
   }
   if (flag == "--root") {
     config.roots.push_back(*value);
+    return {};
+  }
+  if (flag == "--state-dir") {
+    config.journals = true;
+    config.state_dir = *value;
     return {};
   }
   if (flag == "--log-level") {
@@ -167,6 +176,9 @@ Options:
   --config FILE           settings file (default: $FCPD_CONFIG; see config/fcpd.json)
   --root DIR              a directory tools may read and write (repeatable;
                           default: the working directory)
+  --state-dir DIR         where document journals live for crash recovery and idle
+                          eviction (default $XDG_STATE_HOME/fcpd or ~/.local/state/fcpd)
+  --no-state-dir          keep no journals (no recover, no idle eviction)
   --log-level LEVEL       trace, debug, info, warn, error, critical, off (default info)
   --log-file FILE         also log to FILE (logs always go to stderr)
   --workers N             long calls that may run at once while I/O goes on (default 4)

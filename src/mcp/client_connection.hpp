@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/session_command.hpp"
 #include "mcp/client_session.hpp"
 #include "mcp/connection.hpp"
 #include "mcp/jsonrpc.hpp"
@@ -111,6 +112,8 @@ class ClientConnection final : public Connection,
                          const std::shared_ptr<StoredDocument>& previous, bool discard,
                          core::ToolReply& reply);
   void answer_list(const ToolCall& call);
+  // recover: the documents journals can restore; recover HANDLE: restores one.
+  void answer_recover(const ToolCall& call, const core::SessionCommand& command);
   void refuse(const ToolCall& call, const core::Error& error);
   void run_tool(const ToolCall& call, const CallTarget& target, const ClientSession::Done& done);
   void complete(const ToolCall& call, const CallTarget& target, core::ToolReply result);

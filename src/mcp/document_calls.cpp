@@ -96,6 +96,10 @@ void ClientConnection::route_tool(const std::shared_ptr<ToolCall>& call,
     answer_list(*call);
     return done();
   }
+  if (word == "recover") {
+    answer_recover(*call, *command);
+    return done();
+  }
   if (word == "new" || word == "open") {
     auto previous = named ? named : session_->current(domain);
     if (previous && previous->closed()) previous = nullptr;
@@ -146,6 +150,12 @@ void ClientConnection::run_on_document(const std::shared_ptr<ToolCall>& call,
       auto found =
           self->server_.documents().find(document->handle(), document->owner(), document->domain());
       self->refuse(*call, found ? core::make_error("the document was closed") : found.error());
+      return both();
+    }
+    // An idle document evicted to its journal comes back first.
+    if (auto loaded = self->server_.documents().load(*document); !loaded) {
+      self->refuse(*call, core::make_error("cannot reload " + document->handle() +
+                                           " from its journal: " + loaded.error().message));
       return both();
     }
     CallTarget target{&document->session(), document->queue(), document, {}};
@@ -262,6 +272,58 @@ void ClientConnection::answer_list(const ToolCall& call) {
     if (document == current) line += " (current)";
     text.add(core::detail_line(line));
   }
+  finish_tool(*call.tool, core::ToolReply{text.str(), false, {}}, call.reply, call.flight);
+}
+
+void ClientConnection::answer_recover(const ToolCall& call, const core::SessionCommand& command) {
+  const core::Domain& domain = *call.tool->domain;
+  const std::string name(domain.name());
+  auto& store = server_.documents();
+  core::ReplyText text;
+  const auto describe = [](const DocumentStore::Recoverable& item) {
+    return item.handle + " \"" + item.title +
+           "\" file: " + (item.file ? item.file->string() : std::string("(not saved yet)")) +
+           ", unsaved changes: " + (item.unsaved ? "yes" : "no") + ", " +
+           core::plural(item.calls, "journaled call");
+  };
+  const auto* handle = command.arg("doc");
+  if (handle == nullptr) {
+    if (!command.params.empty() || command.positionals.size() > 0) {
+      return refuse(call, core::make_error("recover takes a handle or nothing", {"recover"}));
+    }
+    if (!store.journals()) {
+      return refuse(call, core::make_error("fcpd keeps no journals: start it with --state-dir DIR "
+                                           "(config state_dir) to recover documents after a crash",
+                                           {name + "_session list"}));
+    }
+    const auto items = store.recoverable(session_->principal(), domain);
+    if (items.empty()) {
+      text.add(core::meta("no " + name + " documents to recover"));
+    } else {
+      text.add(core::meta(core::plural(items.size(), name + " document") + " to recover"));
+    }
+    for (const auto& item : items) {
+      std::string line = describe(item);
+      if (item.damage)
+        line += "; the journal ends in " + *item.damage + ", the calls before it stay";
+      if (item.error) line += "; cannot be restored: " + *item.error;
+      text.add(core::detail_line(line));
+    }
+    if (!items.empty()) text.add(core::detail_line("try: recover " + items.front().handle));
+    return finish_tool(*call.tool, core::ToolReply{text.str(), false, {}}, call.reply, call.flight);
+  }
+  DocumentStore::Recoverable report;
+  auto recovered = store.recover(*handle, session_->principal(), domain, report);
+  if (!recovered) return refuse(call, recovered.error());
+  session_->set_current(*recovered);
+  text.add(core::created("recovered " + describe(report)));
+  if (report.damage) {
+    text.add(core::warning_line("the journal ended in " + *report.damage +
+                                ": it was cut there; the calls before it are restored"));
+  }
+  text.add(core::detail_line("handle: " + report.handle + " (the same as before)"));
+  const auto summary = (*recovered)->summary();
+  if (!summary.digest.empty()) text.add(summary.digest);
   finish_tool(*call.tool, core::ToolReply{text.str(), false, {}}, call.reply, call.flight);
 }
 

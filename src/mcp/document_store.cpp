@@ -47,8 +47,10 @@ std::string prefix_of(std::string_view handle) {
   return std::string(handle.substr(4, 2));  // "doc:dw-…" → "dw"
 }
 
+}  // namespace
+
 // Title and file from the engine's resource text ("Title: …\nFile: …\nUnsaved changes: …").
-StoredDocument::Summary read_summary(const core::Session& session) {
+StoredDocument::Summary summarize(const core::Session& session) {
   StoredDocument::Summary summary;
   summary.unsaved = session.has_unsaved_changes();
   if (!session.has_document()) return summary;
@@ -71,8 +73,6 @@ StoredDocument::Summary read_summary(const core::Session& session) {
   return summary;
 }
 
-}  // namespace
-
 std::string make_document_handle(std::string_view prefix) {
   return "doc:" + std::string(prefix) + "-" + random_hex(kHandleBytes);
 }
@@ -92,12 +92,14 @@ StoredDocument::StoredDocument(std::string handle, std::string owner, const core
       owner_(std::move(owner)),
       domain_(domain),
       queue_(std::make_shared<SerialQueue>(calls)),
-      session_(domain, paths, limits),
+      paths_(paths),
+      limits_(limits),
+      session_(std::make_unique<core::Session>(domain, paths, limits)),
       last_use_(Clock::now()) {}
 
 void StoredDocument::refresh(bool changed) {
   std::optional<Summary> summary;
-  if (changed) summary = read_summary(session_);
+  if (changed && session_) summary = summarize(*session_);
   std::lock_guard lock(mutex_);
   if (summary) summary_ = std::move(*summary);
   last_use_ = Clock::now();
@@ -115,12 +117,18 @@ StoredDocument::Clock::time_point StoredDocument::last_use() const {
 
 DocumentStore::DocumentStore(boost::asio::any_io_executor calls, const core::PathPolicy& paths,
                              core::SessionLimits limits, std::size_t max_documents,
-                             std::map<std::string, std::string, std::less<>> prefixes)
+                             std::map<std::string, std::string, std::less<>> prefixes,
+                             JournalOptions journal)
     : calls_(std::move(calls)),
       paths_(paths),
       limits_(limits),
       max_documents_(max_documents),
-      prefixes_(std::move(prefixes)) {}
+      prefixes_(std::move(prefixes)),
+      journal_(std::move(journal)) {}
+
+DocumentStore::~DocumentStore() {
+  stop_idle_eviction();
+}
 
 std::string DocumentStore::prefix(const core::Domain& domain) const {
   if (auto it = prefixes_.find(domain.name()); it != prefixes_.end()) return it->second;
@@ -199,6 +207,15 @@ core::Result<std::shared_ptr<StoredDocument>> DocumentStore::find(
                                 "works",
                             std::move(hints));
   }
+  if (journals()) {
+    std::error_code ec;
+    if (std::filesystem::exists(journal_path(handle), ec)) {
+      return core::make_error(
+          std::string(handle) +
+              " is not open since fcpd restarted; its journal can restore it with its history",
+          {"recover " + std::string(handle), list_hint(domain)});
+    }
+  }
   if (prefix_of(handle) != prefix(domain)) {
     return core::make_error(std::string(handle) + " is not a " + name + " handle (" + name +
                                 " handles start with doc:" + prefix(domain) + "-)",
@@ -215,6 +232,12 @@ void DocumentStore::remove(const StoredDocument& document) {
   auto it = documents_.find(document.handle());
   if (it == documents_.end()) return;
   it->second->closed_ = true;
+  if (journals()) {
+    std::lock_guard journal_lock(it->second->journal_mutex_);
+    it->second->journal_.reset();
+    std::error_code ec;
+    std::filesystem::remove(journal_path(document.handle()), ec);
+  }
   documents_.erase(it);
   closed_[document.handle()] =
       Closed{std::string(document.domain().name()), document.owner(), summary.title, summary.file};

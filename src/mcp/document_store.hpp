@@ -3,6 +3,7 @@
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
@@ -16,6 +17,7 @@
 
 #include "core/result.hpp"
 #include "core/session.hpp"
+#include "mcp/document_journal.hpp"
 #include "mcp/serial_queue.hpp"
 
 namespace fcp::mcp {
@@ -24,8 +26,8 @@ namespace fcp::mcp {
 inline constexpr std::string_view kLocalPrincipal = "local";
 
 // One open document: its engine session (model + event log) and the queue its calls run on.
-// Thread: handle(), owner(), domain() any; session() only from a task of queue(); summary(),
-// last_use() and closed() any (guarded by mutex_ or atomic).
+// Thread: handle(), owner(), domain() any; session() and loaded() only from a task of queue();
+// summary(), last_use(), closed() and evicted() any (guarded by mutex_ or atomic).
 class StoredDocument {
  public:
   using Clock = std::chrono::steady_clock;
@@ -44,7 +46,11 @@ class StoredDocument {
   const std::string& owner() const { return owner_; }
   const core::Domain& domain() const { return domain_; }
   const std::shared_ptr<SerialQueue>& queue() const { return queue_; }
-  core::Session& session() { return session_; }
+  // The document's engine session; a task of queue() first makes sure it is loaded
+  // (DocumentStore::load) since an idle document may have been evicted to its journal.
+  core::Session& session() { return *session_; }
+  bool loaded() const { return session_ != nullptr; }
+  bool evicted() const { return evicted_.load(); }
 
   // Records the time of use and, when the call may have changed the document (ops, session
   // actions), what list shows. On the queue, after each call.
@@ -60,31 +66,87 @@ class StoredDocument {
   const std::string owner_;
   const core::Domain& domain_;
   std::shared_ptr<SerialQueue> queue_;
-  core::Session session_;
+  const core::PathPolicy& paths_;
+  core::SessionLimits limits_;
+  std::unique_ptr<core::Session> session_;  // null while evicted
   std::atomic<bool> closed_{false};
-  mutable std::mutex mutex_;  // guards the members below
+  std::atomic<bool> evicted_{false};
+  // The journal and the state it last recorded (on the queue; the mutex lets flush_journals()
+  // sync from another thread).
+  std::mutex journal_mutex_;
+  std::unique_ptr<JournalFile> journal_;
+  core::Session::Fingerprint journaled_;
+  std::size_t compact_at_ = 0;  // records at which to try a compaction (after one failed)
+  mutable std::mutex mutex_;    // guards the members below
   Summary summary_;
   Clock::time_point last_use_;
 };
 
 // The seam for keeping idle documents addressable without holding them in memory: an evictor
-// writes an idle document away (to a journal) and brings it back on use. The store does not
-// evict by itself yet; DocumentStore::idle_since() names the candidates.
+// writes an idle document away (to a journal) and brings it back on use. DocumentStore is the
+// one implementation: with a state directory and documents.idle_evict_seconds, it evicts
+// documents idle that long whose journal holds everything (DocumentStore::evict_idle).
 class DocumentEvictor {
  public:
   virtual ~DocumentEvictor() = default;
   // Called on the document's queue; after it, the document holds no model until restored.
-  virtual void evict(StoredDocument& document) = 0;
+  // False: the document stays in memory (it has changes not in its journal, or no journal).
+  virtual bool evict(StoredDocument& document) = 0;
 };
 
-// Thread: every method is thread-safe.
-class DocumentStore {
+// Thread: every method is thread-safe; those that take a StoredDocument& run on its queue.
+class DocumentStore final : public DocumentEvictor {
  public:
   // `prefixes`: two letters per domain name for its handles (drawio → dw); a domain not listed
-  // uses the first two letters of its name.
+  // uses the first two letters of its name. `journal`: where and how documents are journaled.
   DocumentStore(boost::asio::any_io_executor calls, const core::PathPolicy& paths,
                 core::SessionLimits limits, std::size_t max_documents,
-                std::map<std::string, std::string, std::less<>> prefixes = {});
+                std::map<std::string, std::string, std::less<>> prefixes = {},
+                JournalOptions journal = {});
+  ~DocumentStore() override;
+  DocumentStore(const DocumentStore&) = delete;
+  DocumentStore& operator=(const DocumentStore&) = delete;
+
+  const JournalOptions& journal_options() const { return journal_; }
+  bool journals() const { return journal_.state_dir.has_value(); }
+
+  // After a call on `document` whose reply succeeded, before it is sent: appends what the call
+  // changed to the journal (`ops` for the ops tool, else `action`). Returns a warning line for
+  // the reply when the journal could not be written. On the queue.
+  std::optional<std::string> journal(StoredDocument& document, const std::vector<std::string>* ops,
+                                     std::string_view action);
+  // Syncs every journal to disk (the fsync policy may have left appends unsynced). For graceful
+  // shutdown: with journals, every acknowledged change is already in its journal, so after this
+  // nothing is lost when the process ends.
+  void flush_journals();
+
+  // A document a journal in the state directory can restore (not open now).
+  struct Recoverable {
+    std::string handle;
+    std::string title;
+    std::optional<std::filesystem::path> file;
+    bool unsaved = false;
+    std::size_t calls = 0;              // journaled calls replayed
+    std::optional<std::string> damage;  // the damaged tail, when the journal has one
+    std::optional<std::string> error;   // why it cannot be restored
+  };
+  std::vector<Recoverable> recoverable(const std::string& owner, const core::Domain& domain) const;
+  // Restores the journaled document `handle` under the same handle and adds it to the store;
+  // `report` gets what the recovery kept (the damaged tail it cut off).
+  core::Result<std::shared_ptr<StoredDocument>> recover(std::string_view handle,
+                                                        const std::string& owner,
+                                                        const core::Domain& domain,
+                                                        Recoverable& report);
+  // On the queue: brings an evicted document back from its journal (no-op when loaded).
+  core::Result<void> load(StoredDocument& document);
+  bool evict(StoredDocument& document) override;
+  // Evicts (on their queues) the documents idle longer than journal.idle_evict; returns how many
+  // were asked. The daemon calls it from a timer; tests call it directly.
+  std::size_t evict_idle(StoredDocument::Clock::time_point now = StoredDocument::Clock::now());
+  // Runs evict_idle() periodically on the calls executor (Server starts it); stop lets the
+  // executor run out of work (shutdown).
+  void start_idle_eviction();
+  void stop_idle_eviction();
 
   std::string prefix(const core::Domain& domain) const;
 
@@ -104,8 +166,8 @@ class DocumentStore {
   core::Result<std::shared_ptr<StoredDocument>> find(std::string_view handle,
                                                      const std::string& owner,
                                                      const core::Domain& domain) const;
-  // Ends the handle: the document is marked closed (a call queued on it is refused) and a
-  // later use of the handle says it was closed.
+  // Ends the handle: the document is marked closed (a call queued on it is refused), its
+  // journal is removed, and a later use of the handle says it was closed.
   void remove(const StoredDocument& document);
   // The owner's open documents of `domain`, most recently used first.
   std::vector<std::shared_ptr<StoredDocument>> list(const std::string& owner,
@@ -124,17 +186,32 @@ class DocumentStore {
   };
 
   core::Result<void> room_for(const std::string& owner, const core::Domain& domain) const;
+  std::filesystem::path journal_path(std::string_view handle) const;
+  // A fresh session with the journal's calls replayed; `calls` counts them.
+  core::Result<std::unique_ptr<core::Session>> replay(const core::Domain& domain,
+                                                      const JournalContents& contents,
+                                                      std::size_t& calls) const;
+  std::optional<std::string> append(StoredDocument& document, const JournalRecord& record);
+  // Rewrites a long journal as a snapshot plus the last journal.history calls, when the replay
+  // of that gives exactly the document as it is.
+  bool compact(StoredDocument& document);
+  void schedule_eviction(const std::shared_ptr<boost::asio::steady_timer>& timer);
 
   boost::asio::any_io_executor calls_;
   const core::PathPolicy& paths_;
   core::SessionLimits limits_;
   std::size_t max_documents_;
   const std::map<std::string, std::string, std::less<>> prefixes_;
+  const JournalOptions journal_;
+  std::shared_ptr<boost::asio::steady_timer> evict_timer_;
   mutable std::mutex mutex_;  // guards the members below
   std::map<std::string, std::shared_ptr<StoredDocument>, std::less<>> documents_;
   std::map<std::string, Closed, std::less<>> closed_;  // the latest closed handles (bounded)
   std::vector<std::string> closed_order_;
 };
+
+// What list shows of a session's document (title, file, unsaved changes, digest).
+StoredDocument::Summary summarize(const core::Session& session);
 
 // "doc:PREFIX-" and 32 lowercase hex digits (128 bits from the kernel CSPRNG).
 std::string make_document_handle(std::string_view prefix);

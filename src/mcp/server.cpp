@@ -12,7 +12,8 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
       options_(std::move(options)),
       auth_(options_.auth),
       registry_(options_.max_named_sessions),
-      documents_(calls_, paths_, options_.limits, options_.max_documents, options_.handle_prefixes),
+      documents_(calls_, paths_, options_.limits, options_.max_documents, options_.handle_prefixes,
+                 options_.journal),
       principal_limits_(options_.principal_limits),
       shares_(options_.max_calls_per_client) {
   for (const auto* domain : domains_) {
@@ -20,6 +21,7 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
       tools_.push_back(std::move(tool));
   }
   if (options_.conformance_fixtures) tools_.push_back(make_conformance_error_tool());
+  documents_.start_idle_eviction();
 }
 
 std::shared_ptr<Connection> Server::connect(ConnectionInfo info,

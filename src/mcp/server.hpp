@@ -49,6 +49,8 @@ struct ServerOptions {
   // Two letters per domain name for its document handles (drawio → doc:dw-…); a domain not
   // listed uses the first two letters of its name.
   std::map<std::string, std::string, std::less<>> handle_prefixes;
+  // Journals for crash recovery and idle eviction (off without a state directory).
+  JournalOptions journal;
   // Adds the MCP conformance suite's fixture tool `test_error_handling` (for its
   // tools-call-error scenario); off in normal use so tools/list shows only domain tools.
   bool conformance_fixtures = false;

@@ -278,6 +278,13 @@ void ClientConnection::complete(const ToolCall& call, const CallTarget& target,
   // After settle: a closed document keeps what list last showed, for "was closed" errors.
   if (target.document && !target.document->closed()) {
     const auto kind = call.tool->kind;
+    // What the call changed goes to the document's journal before the reply is sent.
+    if (!result.is_error && (kind == ToolKind::ops || kind == ToolKind::session)) {
+      const auto* ops = kind == ToolKind::ops ? &call.arguments.ops : nullptr;
+      if (auto warning = server_.documents().journal(*target.document, ops, call.arguments.text)) {
+        result.text += "\n" + *warning;
+      }
+    }
     target.document->refresh(kind == ToolKind::ops || kind == ToolKind::session);
   }
   finish_tool(*call.tool, result, call.reply, call.flight);

@@ -31,8 +31,8 @@ TEST(SessionCommand, BuiltinCommands) {
   std::vector<std::string> names;
   for (std::string_view name : builtin_session_commands())
     names.emplace_back(name);
-  EXPECT_THAT(names,
-              ElementsAre("new", "open", "save", "checkpoint", "undo", "redo", "close", "list"));
+  EXPECT_THAT(names, ElementsAre("new", "open", "save", "checkpoint", "undo", "redo", "close",
+                                 "list", "recover"));
 }
 
 TEST(SessionCommand, New) {
@@ -119,7 +119,7 @@ TEST(SessionCommand, UnknownCommandNamesTheKnownOnesAndSuggests) {
   Error typo = error_of("opne x.drawio");
   EXPECT_EQ(typo.message,
             "unknown session command \"opne\"; known commands: new, open, save, checkpoint, "
-            "undo, redo, close, list");
+            "undo, redo, close, list, recover");
   ASSERT_FALSE(typo.hints.empty());
   EXPECT_EQ(typo.hints.front(), "open");
   EXPECT_EQ(error_of("UNDOO").hints.front(), "undo");
@@ -160,7 +160,7 @@ TEST(SessionCommand, DomainExtensions) {
 
   Error typo = error_of("exprot png", extensions);
   EXPECT_THAT(typo.message, HasSubstr("known commands: new, open, save, checkpoint, undo, redo, "
-                                      "close, list, export, load-soundfont"));
+                                      "close, list, recover, export, load-soundfont"));
   EXPECT_EQ(typo.hints.front(), "export");
   EXPECT_FALSE(parse_session_command("export png").has_value());  // not without the extension
 }

@@ -101,6 +101,32 @@ TEST(Config, CallCostLimits) {
   EXPECT_FALSE(apply_config_json(R"({"limits":{"max_created_per_call":-1}})", config));
 }
 
+// Journals: the state directory (null turns them off), fsync policy, compaction, idle eviction.
+TEST(Config, JournalSettings) {
+  Config config;
+  EXPECT_TRUE(config.journals);
+  EXPECT_EQ(config.journal_fsync, "batch");
+  ASSERT_TRUE(apply_config_json(
+      R"({"state_dir":"/var/lib/fcpd","journal":{"fsync":"interval","compact_after":50,)"
+      R"("history":10},"documents":{"idle_evict_seconds":300}})",
+      config));
+  EXPECT_EQ(config.state_dir, "/var/lib/fcpd");
+  EXPECT_EQ(config.journal_fsync, "interval");
+  EXPECT_EQ(config.journal_compact_after, 50u);
+  EXPECT_EQ(config.journal_history, 10u);
+  EXPECT_EQ(config.idle_evict_seconds, 300u);
+  EXPECT_FALSE(apply_config_json(R"({"journal":{"fsync":"sometimes"}})", config));
+  ASSERT_TRUE(apply_config_json(R"({"state_dir":null})", config));
+  EXPECT_FALSE(config.journals);
+  auto flags = parse({"--stdio", "--state-dir", "/tmp/s"});
+  ASSERT_TRUE(flags);
+  EXPECT_TRUE(flags->config.journals);
+  EXPECT_EQ(flags->config.state_dir, "/tmp/s");
+  flags = parse({"--stdio", "--no-state-dir"});
+  ASSERT_TRUE(flags);
+  EXPECT_FALSE(flags->config.journals);
+}
+
 TEST(Config, BusyPollingCanBeTunedOrTurnedOff) {
   EXPECT_EQ(parse({"--stdio"})->config.busy_poll_us, 200u);
   EXPECT_EQ(parse({"--stdio", "--busy-poll-us", "0"})->config.busy_poll_us, 0u);

@@ -1,0 +1,295 @@
+// Journals: the record format (a damaged or cut tail keeps everything before it), recovery of
+// documents with history and checkpoints under the same handle after the server is gone,
+// compaction into a snapshot, removal on close, and idle eviction to the journal.
+#include "mcp/document_journal.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "tests/mcp/connection_fixture.hpp"
+
+namespace fcp::mcp {
+namespace {
+
+using test_support::AllowTemp;
+using test_support::RecordingResponder;
+namespace json = boost::json;
+namespace fs = std::filesystem;
+
+JournalRecord ops_record(std::vector<std::string> ops) {
+  return JournalRecord{JournalRecord::Kind::ops, std::move(ops)};
+}
+
+TEST(JournalFormat, RecordsRoundTrip) {
+  const std::string bytes = encode_record({JournalRecord::Kind::header, {"a", "", "c"}}) +
+                            encode_record(ops_record({"add A", std::string("x\0y", 3)}));
+  const auto contents = read_journal(bytes);
+  EXPECT_FALSE(contents.damage);
+  ASSERT_EQ(contents.records.size(), 2u);
+  EXPECT_EQ(contents.records[0].fields, (std::vector<std::string>{"a", "", "c"}));
+  EXPECT_EQ(contents.records[1].kind, JournalRecord::Kind::ops);
+  EXPECT_EQ(contents.records[1].fields[1], std::string("x\0y", 3));
+  EXPECT_EQ(contents.valid_bytes, bytes.size());
+}
+
+// A power cut at every byte of the last write, and a flipped byte anywhere in it: the records
+// before it stay and the damage is named.
+TEST(JournalFormat, ACutOrDamagedTailKeepsEverythingBeforeIt) {
+  const std::string kept = encode_record({JournalRecord::Kind::header, {"fcp-journal/1"}}) +
+                           encode_record(ops_record({"add A color:red"}));
+  const std::string last = encode_record(ops_record({"add B", "link A B"}));
+  for (std::size_t cut = 0; cut < last.size(); ++cut) {
+    const auto contents = read_journal(kept + last.substr(0, cut));
+    EXPECT_EQ(contents.records.size(), 2u) << cut;
+    EXPECT_EQ(contents.valid_bytes, kept.size()) << cut;
+    EXPECT_EQ(contents.damage.has_value(), cut > 0) << cut;
+  }
+  for (std::size_t at = 0; at < last.size(); ++at) {
+    std::string damaged = last;
+    damaged[at] = static_cast<char>(damaged[at] ^ 0x5a);
+    const auto contents = read_journal(kept + damaged);
+    EXPECT_EQ(contents.records.size(), 2u) << at;
+    EXPECT_EQ(contents.valid_bytes, kept.size()) << at;
+    EXPECT_TRUE(contents.damage.has_value()) << at;
+  }
+  EXPECT_EQ(read_journal(kept + last).records.size(), 3u);
+}
+
+// Servers come and go over one state directory, as fcpd does across a crash and restart.
+class JournalTest : public ::testing::Test {
+ protected:
+  JournalTest() : domain_(testing::make_deck_domain()) {
+    dir_ = fs::temp_directory_path() /
+           ("fcp-journal-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
+    fs::remove_all(dir_);
+  }
+  ~JournalTest() override {
+    stop();
+    fs::remove_all(dir_);
+  }
+  void start(JournalOptions journal = {}) {
+    stop();
+    journal.state_dir = dir_;
+    ServerOptions options;
+    options.journal = journal;
+    workers_ = std::make_unique<boost::asio::thread_pool>(2);
+    server_ = std::make_unique<Server>(
+        workers_->get_executor(), std::vector<const core::Domain*>{domain_.get()}, paths_, options);
+  }
+  // Ends the server without anything a graceful shutdown would do (journals stay as written).
+  void stop() {
+    for (auto& c : connections_)
+      c->close();
+    connections_.clear();
+    if (server_) server_->documents().stop_idle_eviction();
+    if (workers_) workers_->join();
+    server_.reset();
+    workers_.reset();
+  }
+  std::shared_ptr<Connection> ready() {
+    connections_.push_back(server_->connect(ConnectionInfo{"test", "peer", std::nullopt}, nullptr));
+    auto& c = *connections_.back();
+    request(c, 1, "initialize", {{"protocolVersion", "2025-11-25"}});
+    return connections_.back();
+  }
+  json::value request(Connection& c, int id, const std::string& method, json::object params) {
+    json::object message{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
+    auto responder = std::make_shared<RecordingResponder>();
+    c.handle(json::serialize(message), responder);
+    return responder->wait();
+  }
+  std::string call(Connection& c, const std::string& tool, json::object arguments,
+                   bool* error = nullptr) {
+    auto reply = request(c, 2, "tools/call", {{"name", tool}, {"arguments", arguments}});
+    if (error != nullptr) *error = reply.at("result").at("isError").as_bool();
+    return std::string(reply.at("result").at("content").at(0).at("text").as_string());
+  }
+  std::string session(Connection& c, const std::string& action, const std::string& doc = "") {
+    json::object arguments{{"action", action}};
+    if (!doc.empty()) arguments["doc"] = doc;
+    return call(c, "deck_session", arguments);
+  }
+  static std::string handle_in(const std::string& text) {
+    std::smatch match;
+    EXPECT_TRUE(std::regex_search(text, match, std::regex("doc:de-[0-9a-f]{32}"))) << text;
+    return match.empty() ? std::string() : match[0].str();
+  }
+  std::size_t journal_files() const {
+    std::size_t count = 0;
+    for (const auto& entry : fs::directory_iterator(dir_))
+      count += entry.path().extension() == ".fcpj" ? 1 : 0;
+    return count;
+  }
+
+  static inline int counter_ = 0;
+  fs::path dir_;
+  AllowTemp paths_;
+  std::unique_ptr<core::Domain> domain_;
+  std::unique_ptr<boost::asio::thread_pool> workers_;
+  std::unique_ptr<Server> server_;
+  std::vector<std::shared_ptr<Connection>> connections_;
+};
+
+TEST_F(JournalTest, RecoverRestoresTheDocumentItsHistoryAndCheckpointsUnderTheSameHandle) {
+  start();
+  auto c = ready();
+  const auto handle = handle_in(session(*c, "new Board"));
+  call(*c, "deck", {{"ops", json::array{"add A color:red", "add B color:blue"}}});
+  session(*c, "checkpoint v1");
+  call(*c, "deck", {{"ops", json::array{"add C color:green", "link A C"}}});
+  call(*c, "deck", {{"ops", json::array{"add D"}}});
+  session(*c, "undo");
+  const auto map = call(*c, "deck_query", {{"q", "map"}});
+  const auto history = call(*c, "deck_query", {{"q", "history"}});
+  c.reset();
+  stop();  // the process is gone: nothing more is written
+
+  start();
+  c = ready();
+  const auto listed = session(*c, "recover");
+  EXPECT_NE(listed.find("1 deck document to recover"), std::string::npos) << listed;
+  EXPECT_NE(listed.find(handle + " \"Board\" file: (not saved yet), unsaved changes: yes"),
+            std::string::npos)
+      << listed;
+  bool error = true;
+  const auto recovered = call(*c, "deck_session", {{"action", "recover " + handle}}, &error);
+  EXPECT_FALSE(error) << recovered;
+  EXPECT_NE(recovered.find("recovered " + handle), std::string::npos) << recovered;
+  EXPECT_EQ(call(*c, "deck_query", {{"q", "map"}, {"doc", handle}}), map);
+  EXPECT_EQ(call(*c, "deck_query", {{"q", "history"}, {"doc", handle}}), history);
+  // The undone op can be redone, and the checkpoint is there.
+  EXPECT_NE(session(*c, "redo", handle).find("redone"), std::string::npos);
+  EXPECT_NE(session(*c, "undo to:v1", handle).find("undone"), std::string::npos);
+  EXPECT_EQ(call(*c, "deck_query", {{"q", "stats"}, {"doc", handle}}), "cards:2");
+  EXPECT_NE(session(*c, "recover").find("no deck documents to recover"), std::string::npos);
+}
+
+TEST_F(JournalTest, AHandleFromBeforeTheRestartSaysHowToRecoverIt) {
+  start();
+  auto c = ready();
+  const auto handle = handle_in(session(*c, "new Board"));
+  c.reset();
+  stop();
+  start();
+  c = ready();
+  bool error = false;
+  const auto text = call(*c, "deck_query", {{"q", "stats"}, {"doc", handle}}, &error);
+  EXPECT_TRUE(error);
+  EXPECT_NE(text.find("is not open since fcpd restarted"), std::string::npos) << text;
+  EXPECT_NE(text.find("try: recover " + handle), std::string::npos) << text;
+}
+
+TEST_F(JournalTest, OpenJournalsTheBytesItReadAndSaveDoesNotRewriteTheFile) {
+  const auto file =
+      fs::temp_directory_path() / ("fcp-journal-open-" + std::to_string(::getpid()) + ".deck");
+  { std::ofstream(file) << "A\tred\t\n"; }
+  start();
+  auto c = ready();
+  const auto handle = handle_in(session(*c, "open " + file.filename().string()));
+  call(*c, "deck", {{"ops", json::array{"add B color:blue"}}});
+  session(*c, "save");
+  call(*c, "deck", {{"ops", json::array{"add C color:green"}}});
+  c.reset();
+  stop();
+  { std::ofstream(file) << "Z\tred\t\n"; }  // the file changes after the crash
+  start();
+  c = ready();
+  const auto recovered = session(*c, "recover " + handle);
+  EXPECT_NE(recovered.find("unsaved changes: yes"), std::string::npos) << recovered;
+  EXPECT_EQ(call(*c, "deck_query", {{"q", "stats"}, {"doc", handle}}), "cards:3");
+  std::ifstream in(file);
+  std::stringstream now;
+  now << in.rdbuf();
+  EXPECT_EQ(now.str(), "Z\tred\t\n");  // replaying the save wrote nothing
+  session(*c, "undo", handle);
+  EXPECT_NE(call(*c, "deck_query", {{"q", "status"}, {"doc", handle}}).find("unsaved changes: no"),
+            std::string::npos);
+  fs::remove(file);
+}
+
+TEST_F(JournalTest, ADamagedTailIsReportedAndTheCallsBeforeItAreRecovered) {
+  start();
+  auto c = ready();
+  const auto handle = handle_in(session(*c, "new Board"));
+  call(*c, "deck", {{"ops", json::array{"add A"}}});
+  call(*c, "deck", {{"ops", json::array{"add B"}}});
+  c.reset();
+  stop();
+  const auto path = dir_ / journal_file_name(handle);
+  fs::resize_file(path, fs::file_size(path) - 3);  // the last write was cut short
+  start();
+  c = ready();
+  EXPECT_NE(session(*c, "recover").find("the journal ends in a record cut short"),
+            std::string::npos);
+  const auto recovered = session(*c, "recover " + handle);
+  EXPECT_NE(recovered.find("it was cut there"), std::string::npos) << recovered;
+  EXPECT_EQ(call(*c, "deck_query", {{"q", "stats"}, {"doc", handle}}), "cards:1");
+  // Appending goes on after the cut.
+  call(*c, "deck", {{"ops", json::array{"add C"}}, {"doc", handle}});
+  c.reset();
+  stop();
+  EXPECT_FALSE(read_journal_file(path)->damage);
+  EXPECT_EQ(read_journal_file(path)->records.size(), 4u);
+}
+
+TEST_F(JournalTest, LongJournalsAreCompactedAndStillRestoreExactly) {
+  JournalOptions options;
+  options.compact_after = 10;
+  options.history = 4;
+  start(options);
+  auto c = ready();
+  const auto handle = handle_in(session(*c, "new Board"));
+  for (int i = 0; i < 40; ++i) {
+    call(*c, "deck", {{"ops", json::array{"add N" + std::to_string(i) + " color:red"}}});
+    if (i % 7 == 3) session(*c, "undo");
+  }
+  const auto map = call(*c, "deck_query", {{"q", "map"}});
+  c.reset();
+  stop();
+  const auto path = dir_ / journal_file_name(handle);
+  const auto records = read_journal_file(path)->records;
+  EXPECT_LE(records.size(), 12u);
+  EXPECT_EQ(records[1].kind, JournalRecord::Kind::base);
+  start(options);
+  c = ready();
+  session(*c, "recover " + handle);
+  EXPECT_EQ(call(*c, "deck_query", {{"q", "map"}, {"doc", handle}}), map);
+  EXPECT_NE(session(*c, "undo", handle).find("undone"), std::string::npos);
+}
+
+TEST_F(JournalTest, CloseRemovesTheJournal) {
+  start();
+  auto c = ready();
+  const auto handle = handle_in(session(*c, "new Board"));
+  call(*c, "deck", {{"ops", json::array{"add A"}}});
+  EXPECT_EQ(journal_files(), 1u);
+  session(*c, "close " + handle + " discard:true");
+  EXPECT_EQ(journal_files(), 0u);
+}
+
+TEST_F(JournalTest, IdleDocumentsAreEvictedAndReloadedOnUse) {
+  JournalOptions options;
+  options.idle_evict = std::chrono::seconds(60);
+  start(options);
+  auto c = ready();
+  const auto handle = handle_in(session(*c, "new Board"));
+  call(*c, "deck", {{"ops", json::array{"add A color:red", "add B"}}});
+  session(*c, "checkpoint one");
+  auto& store = server_->documents();
+  EXPECT_EQ(store.evict_idle(StoredDocument::Clock::now() + std::chrono::seconds(61)), 1u);
+  const auto doc = *store.find(handle, std::string(kLocalPrincipal), *domain_);
+  for (int i = 0; i < 100 && !doc->evicted(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(doc->evicted());
+  const auto listed = session(*c, "list");
+  EXPECT_NE(listed.find("unsaved changes: yes"), std::string::npos) << listed;
+  EXPECT_EQ(call(*c, "deck_query", {{"q", "stats"}, {"doc", handle}}), "cards:2");
+  EXPECT_FALSE(doc->evicted());
+  EXPECT_NE(session(*c, "undo to:one", handle).find("nothing to undo"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fcp::mcp
