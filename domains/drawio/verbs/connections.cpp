@@ -50,6 +50,12 @@ std::pair<double, double> face_point(Face face, double along) {
 }
 
 Face face_toward(const Rect& from, const Rect& to) {
+  // When the boxes overlap along one axis and are apart along the other, the faces across the
+  // gap are the only ones an orthogonal route can join without running through an end.
+  const double gap_x = std::max(to.x - from.right(), from.x - to.right());
+  const double gap_y = std::max(to.y - from.bottom(), from.y - to.bottom());
+  if (gap_x <= 0 && gap_y > 0) return to.center_y() > from.center_y() ? Face::bottom : Face::top;
+  if (gap_y <= 0 && gap_x > 0) return to.center_x() > from.center_x() ? Face::right : Face::left;
   const double angle =
       std::atan2(to.center_y() - from.center_y(), to.center_x() - from.center_x()) * 180 /
       std::numbers::pi;

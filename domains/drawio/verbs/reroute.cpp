@@ -140,16 +140,26 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
     const bool routed = routed_before.contains(edge_id) || has_waypoints(*edge);
     const bool automatic = ctx.doc.has_automatic_ports(edge_id);
     if (!routed && !automatic) continue;  // ports the user chose: draw.io routes between them
+    if (ctx.doc.state().user_ports.contains(edge_id)) {
+      // Ports the user set in this session stay; the route is laid anew from them.
+      route_edge_around_shapes(ctx, edge_id);
+      ++rerouted;
+      continue;
+    }
     const Cell* source = ctx.page().find(*edge->source);
     const Cell* target = ctx.page().find(*edge->target);
     if (source == nullptr || target == nullptr) continue;
     const Rect s = absolute_rect(ctx.page(), *source), t = absolute_rect(ctx.page(), *target);
     const auto obstacles = obstacles_near(ctx, s.united(t), source->id, target->id);
+    // A route may touch its own ends only at their ports, never run through them.
+    const auto clear = [&](std::span<const PathPoint> path) {
+      return !crosses_any(path, obstacles) && !path_crosses(path, s) && !path_crosses(path, t);
+    };
     // draw.io's own route between the sides facing each other, when it runs through nothing.
     Cell plain = *edge;
     if (plain.geometry) plain.geometry->points.reset();
     if (plain.style && routed) erase_ports(*plain.style);
-    if (!crosses_any(drawn_path(plain, s, t, {}), obstacles)) {
+    if (clear(drawn_path(plain, s, t, {}))) {
       if (!routed) continue;  // automatic and clear: nothing to change
       make_automatic(ctx, edge_id);
       ends.push_back(source->id);
@@ -159,6 +169,14 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
     }
     if (auto route = route_around(s, t, obstacles)) {
       write_route(ctx, edge_id, *route);
+      if (!clear(drawn_path(*ctx.page().find(edge_id), s, t, {}))) {
+        // That route runs through an end: the router that keeps clear of the ends lays it from
+        // the sides facing each other.
+        ctx.edit.update(edge_id, [](Cell& cell) {
+          if (cell.style) erase_ports(*cell.style);
+        });
+        route_edge_around_shapes(ctx, edge_id);
+      }
       ++rerouted;
     } else if (routed) {
       // No way round within reach: stale waypoints go; the `?` warning names what it crosses.
