@@ -90,7 +90,7 @@ class JournalTest : public ::testing::Test {
     workers_.reset();
   }
   std::shared_ptr<Connection> ready() {
-    connections_.push_back(server_->connect(ConnectionInfo{"test", "peer", std::nullopt}, nullptr));
+    connections_.push_back(server_->connect(ConnectionInfo{"test", "peer", std::nullopt, std::nullopt}, nullptr));
     auto& c = *connections_.back();
     request(c, 1, "initialize", {{"protocolVersion", "2025-11-25"}});
     return connections_.back();
