@@ -291,6 +291,31 @@ void DocumentStore::flush_journals() {
   }
 }
 
+std::size_t DocumentStore::close_journals_at_exit() {
+  std::vector<std::shared_ptr<StoredDocument>> documents;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& entry : documents_)
+      documents.push_back(entry.second);
+  }
+  std::size_t kept = 0;
+  for (const auto& document : documents) {
+    std::lock_guard lock(document->journal_mutex_);
+    if (!document->journal_) continue;
+    if (document->summary().unsaved) {
+      if (auto synced = document->journal_->sync(); !synced) {
+        spdlog::error("journal of {}: {}", document->handle(), synced.error().message);
+      }
+      ++kept;
+      continue;
+    }
+    document->journal_.reset();
+    std::error_code ec;
+    std::filesystem::remove(journal_path(document->handle()), ec);
+  }
+  return kept;
+}
+
 std::vector<DocumentStore::Recoverable> DocumentStore::recoverable(
     const std::string& owner, const core::Domain& domain) const {
   std::vector<Recoverable> out;

@@ -119,6 +119,10 @@ class DocumentStore final : public DocumentEvictor {
   // shutdown: with journals, every acknowledged change is already in its journal, so after this
   // nothing is lost when the process ends.
   void flush_journals();
+  // For the daemon's exit, which closes every document: a document with unsaved work keeps its
+  // journal (synced) for `recover`; the journal of one whose changes are all saved is removed,
+  // as closing it would. Returns how many journals were kept.
+  std::size_t close_journals_at_exit();
 
   // A document a journal in the state directory can restore (not open now).
   struct Recoverable {

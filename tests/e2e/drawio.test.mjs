@@ -392,7 +392,7 @@ describe('drawio over stdio with the official SDK client (real fcpd)', { timeout
       assert.notEqual(startArrow(edge('Billing', 'Ledger').style), 'none', 'Billing<->Ledger has a start arrow');
       assert.equal(startArrow(edge('Customer', 'Web').style), 'none', 'Customer->Web is one way');
 
-      assert.match(byLabel('Customer').style, /shape=mxgraph\.basic\.person/);
+      assert.match(byLabel('Customer').style, /shape=umlActor/);
       assert.match(byLabel('OrdersDB').style, /shape=cylinder3/);
       assert.match(byLabel('Events').style, /parallelogram/);
       assert.match(byLabel('Billing').style, /fillColor=#fff2cc/);

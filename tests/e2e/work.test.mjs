@@ -69,7 +69,7 @@ describe('Graphviz layouts in worker processes', { timeout: 100_000 }, () => {
     const { daemon, tcpPort } = await startFcpd({ limits: { max_call_seconds: 2 } });
     try {
       const c = await client(tcpPort);
-      await bigDiagram(c, 2500);
+      await bigDiagram(c, 5000);
       const before = await status(c);
       const started = Date.now();
       const result = await call(c, 'drawio', { ops: ['layout @all algo:layered'] });
@@ -93,7 +93,7 @@ describe('a client that leaves during a layout', { timeout: 100_000 }, () => {
     const { daemon, tcpPort } = await startFcpd();
     try {
       const c = await client(tcpPort);
-      await bigDiagram(c, 2500);
+      await bigDiagram(c, 5000);
       const handle = /(doc:dw-[0-9a-f]{32})/.exec(
         (await call(c, 'drawio_session', { action: 'list' })).text)[1];
       const before = await status(c);

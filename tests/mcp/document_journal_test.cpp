@@ -90,7 +90,8 @@ class JournalTest : public ::testing::Test {
     workers_.reset();
   }
   std::shared_ptr<Connection> ready() {
-    connections_.push_back(server_->connect(ConnectionInfo{"test", "peer", std::nullopt, std::nullopt}, nullptr));
+    connections_.push_back(
+        server_->connect(ConnectionInfo{"test", "peer", std::nullopt, std::nullopt}, nullptr));
     auto& c = *connections_.back();
     request(c, 1, "initialize", {{"protocolVersion", "2025-11-25"}});
     return connections_.back();
@@ -268,6 +269,24 @@ TEST_F(JournalTest, CloseRemovesTheJournal) {
   EXPECT_EQ(journal_files(), 1u);
   session(*c, "close " + handle + " discard:true");
   EXPECT_EQ(journal_files(), 0u);
+}
+
+// The daemon's exit closes every document: unsaved work stays in its journal for `recover`, a
+// journal with nothing unsaved goes (stdio clients that exit would otherwise leave one per run).
+TEST_F(JournalTest, AtExitOnlyJournalsOfUnsavedWorkStay) {
+  const auto file =
+      fs::temp_directory_path() / ("fcp-journal-exit-" + std::to_string(::getpid()) + ".deck");
+  start();
+  auto c = ready();
+  session(*c, "new Saved");
+  call(*c, "deck", {{"ops", json::array{"add A"}}});
+  session(*c, "save as:" + file.filename().string());
+  session(*c, "new Unsaved");
+  call(*c, "deck", {{"ops", json::array{"add B"}}});
+  EXPECT_EQ(journal_files(), 2u);
+  EXPECT_EQ(server_->documents().close_journals_at_exit(), 1u);
+  EXPECT_EQ(journal_files(), 1u);
+  fs::remove(file);
 }
 
 TEST_F(JournalTest, IdleDocumentsAreEvictedAndReloadedOnUse) {
