@@ -173,11 +173,30 @@ std::string bank_text(const InstrumentChoice& choice) {
 core::Result<void> verb_track(OpContext& ctx) {
   const auto& op = ctx.op;
   const std::string sub = op.positionals.empty() ? "" : core::to_lower(op.positionals[0]);
-  if (sub != "add" && sub != "remove" && sub != "rename")
-    return core::make_error(sub.empty() ? "track requires add, remove or rename"
-                                        : "unknown track subcommand \"" + sub + "\"",
+  if (sub.empty()) {
+    return core::make_error("track requires add, remove or rename",
                             {"track add Piano instrument:acoustic-grand-piano",
                              "track remove Piano", "track rename Piano to:Keys"});
+  }
+  if (sub != "add" && sub != "remove" && sub != "rename") {
+    // `track Piano`: most likely a name without its subcommand; the hints use it, and offer
+    // only what can work on it (add a new track; rename or remove one that exists).
+    const std::string& word = op.positionals[0];
+    const std::string name = core::quote_token(word);
+    const auto& tracks = ctx.song().tracks();
+    const bool exists = std::any_of(tracks.begin(), tracks.end(), [&word](const Track& track) {
+      return core::to_lower(track.name) == core::to_lower(word);
+    });
+    std::vector<std::string> hints;
+    if (exists) {
+      hints = {"track rename " + name + " to:Keys", "track remove " + name};
+    } else {
+      hints = {"track add " + name};
+    }
+    return core::make_error("unknown track subcommand \"" + word +
+                                "\": track takes add, remove or rename, then the track's name",
+                            std::move(hints));
+  }
   if (op.positionals.size() < 2)
     return core::make_error("missing track name",
                             {"track " + sub + " Piano" + (sub == "rename" ? " to:Keys" : "")});
