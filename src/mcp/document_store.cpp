@@ -1,43 +1,14 @@
 #include "mcp/document_store.hpp"
 
-#include <sys/random.h>
-
 #include <algorithm>
-#include <array>
-#include <cerrno>
-#include <random>
+
+#include "mcp/random_id.hpp"
 
 namespace fcp::mcp {
 namespace {
 
 constexpr std::size_t kHandleBytes = 16;   // 128 bits
 constexpr std::size_t kClosedKept = 4096;  // closed handles remembered for a clear error
-
-std::string random_hex(std::size_t count) {
-  std::vector<unsigned char> bytes(count);
-  std::size_t filled = 0;
-  while (filled < bytes.size()) {
-    const auto n = ::getrandom(bytes.data() + filled, bytes.size() - filled, 0);
-    if (n > 0) {
-      filled += static_cast<std::size_t>(n);
-    } else if (n < 0 && errno != EINTR) {
-      break;  // no getrandom (very old kernel): fall back below
-    }
-  }
-  if (filled < bytes.size()) {
-    std::random_device device;  // libstdc++ reads the kernel CSPRNG here as well
-    for (auto& byte : bytes)
-      byte = static_cast<unsigned char>(device());
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string text;
-  text.reserve(count * 2);
-  for (auto byte : bytes) {
-    text.push_back(kHex[byte >> 4]);
-    text.push_back(kHex[byte & 0xf]);
-  }
-  return text;
-}
 
 std::string list_hint(const core::Domain& domain) {
   return std::string(domain.name()) + "_session list";

@@ -1,12 +1,10 @@
 #include "transport/http_sessions.hpp"
 
 #include <spdlog/spdlog.h>
-#include <sys/random.h>
 
-#include <array>
-#include <cerrno>
-#include <random>
 #include <utility>
+
+#include "mcp/random_id.hpp"
 
 namespace fcp::transport {
 namespace {
@@ -180,29 +178,7 @@ std::size_t SessionTable::size() const {
 }
 
 std::string make_session_id() {
-  std::array<unsigned char, 16> bytes{};
-  std::size_t filled = 0;
-  while (filled < bytes.size()) {
-    const auto n = ::getrandom(bytes.data() + filled, bytes.size() - filled, 0);
-    if (n > 0) {
-      filled += static_cast<std::size_t>(n);
-    } else if (n < 0 && errno != EINTR) {
-      break;  // no getrandom (very old kernel): fall back below
-    }
-  }
-  if (filled < bytes.size()) {
-    std::random_device device;  // libstdc++ reads the kernel CSPRNG here as well
-    for (auto& byte : bytes)
-      byte = static_cast<unsigned char>(device());
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id;
-  id.reserve(bytes.size() * 2);
-  for (auto byte : bytes) {
-    id.push_back(kHex[byte >> 4]);
-    id.push_back(kHex[byte & 0xf]);
-  }
-  return id;
+  return mcp::random_hex(16);
 }
 
 }  // namespace fcp::transport

@@ -18,6 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include "domains/drawio/spawn_setup.hpp"
+
 namespace fcp::drawio::render {
 namespace {
 
@@ -115,22 +117,6 @@ std::vector<std::string> export_arguments(const fs::path& cli, ImageFormat forma
                "--output", output.string(), input.string()});
   return args;
 }
-
-// Owns posix_spawn's attribute and file-action objects.
-struct SpawnSetup {
-  posix_spawn_file_actions_t actions{};
-  posix_spawnattr_t attributes{};
-  SpawnSetup() {
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attributes);
-  }
-  ~SpawnSetup() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-  }
-  SpawnSetup(const SpawnSetup&) = delete;
-  SpawnSetup& operator=(const SpawnSetup&) = delete;
-};
 
 core::Result<pid_t> spawn(const std::vector<std::string>& args, const fs::path& log) {
   SpawnSetup setup;

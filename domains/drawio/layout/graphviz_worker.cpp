@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "core/call_scope.hpp"
+#include "domains/drawio/spawn_setup.hpp"
 
 extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX declares it nowhere
 
@@ -389,21 +390,6 @@ struct Fd {
     if (fd >= 0) ::close(fd);
     fd = -1;
   }
-};
-
-struct SpawnSetup {
-  posix_spawn_file_actions_t actions{};
-  posix_spawnattr_t attributes{};
-  SpawnSetup() {
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attributes);
-  }
-  ~SpawnSetup() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-  }
-  SpawnSetup(const SpawnSetup&) = delete;
-  SpawnSetup& operator=(const SpawnSetup&) = delete;
 };
 
 // A running worker; killed and reaped on destruction unless it was reaped.
