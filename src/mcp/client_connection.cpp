@@ -3,15 +3,21 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 
 #include "mcp/server.hpp"
 #include "mcp/utf8.hpp"
 
 namespace fcp::mcp {
+
 namespace json = boost::json;
 
 namespace {
+
+// How long initialize waits for a named session another connection still holds: 20 × 50 ms.
+constexpr int kAttachRetries = 20;
+constexpr std::chrono::milliseconds kAttachPause{50};
 
 // MCP log levels (RFC 5424 names), lowest first.
 constexpr std::string_view kLevels[] = {"debug", "info",     "notice", "warning",
@@ -245,17 +251,32 @@ void ClientConnection::on_initialize(const json::object& params, const Reply& re
     std::lock_guard lock(mutex_);
     principal = principal_;
   }
-  std::shared_ptr<ClientSession> session;
-  if (name && !name->empty()) {
-    auto attached = server_.registry().attach(
-        principal, *name,
-        [this, &principal](const std::string& n) { return server_.make_session(n, principal); },
-        std::weak_ptr<SessionHolder>(shared_from_this()));
-    if (!attached) return reply->error(jsonrpc::code::invalid_params, attached.error().message);
-    session = *attached;
-  } else {
-    session = server_.make_session("", principal);
+  if (name && !name->empty()) return attach_named(version, *name, principal, reply, kAttachRetries);
+  finish_initialize(version, server_.make_session("", principal), reply);
+}
+
+void ClientConnection::attach_named(const std::string& version, const std::string& name,
+                                    const std::string& principal, const Reply& reply, int retries) {
+  auto attached = server_.registry().attach(
+      principal, name,
+      [this, &principal](const std::string& n) { return server_.make_session(n, principal); },
+      std::weak_ptr<SessionHolder>(shared_from_this()));
+  if (!attached && retries > 0 && server_.registry().busy(principal, name)) {
+    auto timer = std::make_shared<boost::asio::steady_timer>(server_.executor(), kAttachPause);
+    timer->async_wait([self = shared_from_this(), timer, version, name, principal, reply,
+                       retries](const boost::system::error_code& error) {
+      if (error || self->closed_.load()) return;
+      self->attach_named(version, name, principal, reply, retries - 1);
+    });
+    return;
   }
+  if (!attached) return reply->error(jsonrpc::code::invalid_params, attached.error().message);
+  finish_initialize(version, *attached, reply);
+}
+
+void ClientConnection::finish_initialize(const std::string& version,
+                                         std::shared_ptr<ClientSession> session,
+                                         const Reply& reply) {
   {
     std::lock_guard lock(mutex_);
     protocol_version_ = version;

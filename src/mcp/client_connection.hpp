@@ -78,6 +78,13 @@ class ClientConnection final : public Connection,
   void on_request(const jsonrpc::Incoming& message, const Reply& reply);
   void on_notification(const jsonrpc::Incoming& message);
   void on_initialize(const boost::json::object& params, const Reply& reply);
+  // Attaches the named session, waiting up to `retries` short pauses while another connection
+  // holds it (a client that reconnects at once: the end of its old connection may not have been
+  // read yet); then answers initialize.
+  void attach_named(const std::string& version, const std::string& name,
+                    const std::string& principal, const Reply& reply, int retries);
+  void finish_initialize(const std::string& version, std::shared_ptr<ClientSession> session,
+                         const Reply& reply);
   void on_set_level(const boost::json::object& params, const Reply& reply);
   void on_tools_call(const jsonrpc::Incoming& message, const Reply& reply);
   void on_resources_read(const boost::json::object& params, const Reply& reply);

@@ -60,6 +60,14 @@ core::Result<std::shared_ptr<ClientSession>> SessionRegistry::attach(
   return it->second.session;
 }
 
+bool SessionRegistry::busy(const std::string& principal, const std::string& name) {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(Key{principal, name});
+  if (it == entries_.end()) return false;
+  auto current = it->second.holder.lock();
+  return current && !current->releasable();
+}
+
 void SessionRegistry::detach(const std::string& principal, const std::string& name,
                              const SessionHolder* holder) {
   std::lock_guard lock(mutex_);

@@ -88,6 +88,8 @@ class SessionRegistry {
                                                       std::weak_ptr<SessionHolder> holder);
   // Releases the name if `holder` still holds it.
   void detach(const std::string& principal, const std::string& name, const SessionHolder* holder);
+  // Whether a live client holds the name and may not be displaced (attach would refuse).
+  bool busy(const std::string& principal, const std::string& name);
 
  private:
   struct Entry {

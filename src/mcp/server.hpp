@@ -89,6 +89,8 @@ class Server final : public ConnectionFactory {
   SessionRegistry& registry() { return registry_; }
   PrincipalLimits& principal_limits() { return principal_limits_; }
   DocumentStore& documents() { return documents_; }
+  // The executor calls and timers run on.
+  const boost::asio::any_io_executor& executor() const { return calls_; }
   ClientShares& shares() { return shares_; }
 
  private:

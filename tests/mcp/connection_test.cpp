@@ -2,6 +2,7 @@
 // progress, logging, resources and named sessions.
 #include <future>
 #include <regex>
+#include <thread>
 
 #include "tests/mcp/connection_fixture.hpp"
 
@@ -247,6 +248,25 @@ TEST_F(ConnectionTest, IdleHttpHoldersOfNamedSessionsCanBeTakenOver) {
   EXPECT_NE(text_of(stale).find("taken over"), std::string::npos);
   for (auto* c : {tcp.get(), refused.get(), http.get(), taker.get()})
     c->close();
+}
+
+// A client that closes and reconnects at once may initialize before fcpd has read the end of its
+// old connection: initialize waits briefly for the name instead of refusing it (soak, trial).
+TEST_F(ConnectionTest, ANamedSessionFreedMomentsLaterIsAttachedNotRefused) {
+  Server server(workers_.get_executor(), {domain_.get()}, paths_, {});
+  auto initialize =
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})";
+  auto old = server.connect(ConnectionInfo{"tcp", "a", "n", std::nullopt}, nullptr);
+  send(*old, initialize);
+  std::thread closer([&old] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    old->close();
+  });
+  auto again = server.connect(ConnectionInfo{"tcp", "b", "n", std::nullopt}, nullptr);
+  const auto reply = send(*again, initialize);
+  closer.join();
+  EXPECT_TRUE(reply.as_object().contains("result")) << json::serialize(reply);
+  again->close();
 }
 
 TEST_F(ConnectionTest, ConformanceFixtureToolOnlyWhenAskedFor) {
