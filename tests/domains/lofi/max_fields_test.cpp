@@ -409,6 +409,16 @@ TEST_F(MaxFields, EveryBoxKeepsItsIdAcrossSaves) {
   session("redo");
   session("save");
   EXPECT_EQ(box_ids(path("ids.maxpat")), after);
+
+  // Reopened, the file's ids are the boxes' ids; a new box (in front of the labels again) takes
+  // the number after the file's highest.
+  session("open " + path("ids.maxpat") + " discard:true");
+  ops({"ui 35_wide live.dial at:150,20 size:44x48"});
+  session("save");
+  const auto reopened = box_ids(path("ids.maxpat"));
+  for (const auto& [name, id] : after)
+    EXPECT_EQ(reopened.at(name), id) << name;
+  EXPECT_EQ(reopened.at("35_wide"), "obj-9");
 }
 
 }  // namespace fcp::lofi
