@@ -31,17 +31,35 @@ const std::string* longname_of(const MaxObject& object) {
   return nullptr;
 }
 
-// Max keeps one name per Live parameter, its parameter_longname: a mapped object may not be
-// given another one (the file could say only one of them).
-core::Result<void> keeps_its_parameter_name(const LofiOp& ctx, const MaxObject& object) {
+// Max keeps one name per Live parameter, its object's parameter_longname: a mapped object given
+// another one renames its parameter (range, unit and initial value stay, they are the object's).
+// Its parameter_shortname follows when it was the name Live derived from the old one and the op
+// does not set it. Returns the reply line ("" when nothing was renamed); call before put_object.
+core::Result<std::string> rename_parameter(LofiOp& ctx, MaxObject& object) {
   const Mapping* mapping = mapping_of(ctx.edit.device().mappings(), object.id);
   const std::string* longname = longname_of(object);
-  if (mapping == nullptr || longname == nullptr || *longname == mapping->parameter) return {};
-  return core::make_error(object.id + " is the Live parameter " +
-                              core::quote_token(mapping->parameter) +
-                              " (map): its parameter_longname is that name",
-                          {"unmap " + core::quote_token(mapping->parameter),
-                           "map " + core::quote_token(*longname) + " " + object.id});
+  if (mapping == nullptr || longname == nullptr || *longname == mapping->parameter)
+    return std::string();
+  const std::string name = *longname;
+  const std::string old_name = mapping->parameter;
+  if (auto other = ctx.edit.device().mappings().find(name);
+      other != ctx.edit.device().mappings().end())
+    return core::make_error(core::quote_token(name) + " is already the Live parameter of " +
+                                other->second.object + " (a parameter has one object)",
+                            {"unmap " + core::quote_token(name)});
+  if (!ctx.op.has_param("parameter_shortname") && !ctx.op.has_param("_parameter_shortname")) {
+    // The short name the file holds now (the object's own, or the one Live derived).
+    const auto saved = saved_attributes(ctx.edit.device(), *ctx.edit.device().object(object.id));
+    if (auto it = saved.find("parameter_shortname");
+        it != saved.end() && it->second == live_shortname(old_name))
+      object.attrs["parameter_shortname"] = live_shortname(name);
+  }
+  Mapping renamed = *mapping;
+  renamed.parameter = name;
+  ctx.edit.erase_mapping(old_name);
+  ctx.edit.put_mapping(renamed);
+  return "renamed the Live parameter " + core::quote_token(old_name) + " to " +
+         core::quote_token(name);
 }
 
 // The object of `mapping` stops being that Live parameter: the parameter's names leave its
@@ -292,11 +310,12 @@ core::Result<void> verb_modify(LofiOp& ctx) {
     if (const std::string* cls = ctx.op.param("class")) object.cls = *cls;
     if (const std::string* args = ctx.op.param("args")) object.args = *args;
     if (auto done = set_attributes(ctx, original, object); !done) return done.error();
-    if (auto kept = keeps_its_parameter_name(ctx, object); !kept) return kept.error();
     if (auto fits = check_new_identity(ctx.edit.device(), original, object, flag(ctx, "external"),
                                        ctx.op.raw);
         !fits)
       return fits.error();
+    auto renamed = rename_parameter(ctx, object);
+    if (!renamed) return renamed.error();
     ctx.edit.put_object(object);
     std::string changes = attribute_changes(before, saved_now(ctx, id));
     if (object.args != original.args)
@@ -305,9 +324,11 @@ core::Result<void> verb_modify(LofiOp& ctx) {
       changes = "class:" + core::quote_token(object.cls) + (changes.empty() ? "" : " " + changes);
     const std::string already = given_already(ctx, original, object, before, saved_now(ctx, id));
     if (!changes.empty() && !already.empty()) changes += " (already: " + already + ")";
-    if (!changes.empty()) changes += mapping_made(ctx, id, mapped ? &*mapped : nullptr);
+    if (!changes.empty() && renamed->empty())
+      changes += mapping_made(ctx, id, mapped ? &*mapped : nullptr);
     if (ctx.lines.size() >= kMaxLines) {
       ++unnamed;
+      if (!renamed->empty()) ctx.lines.push_back(core::property_changed(*renamed));
       continue;
     }
     ctx.lines.push_back(
@@ -315,6 +336,7 @@ core::Result<void> verb_modify(LofiOp& ctx) {
             ? core::warning_line(ctx.op.verb + " " + id + ": nothing changed, it already has " +
                                  (already.empty() ? std::string("these values") : already))
             : core::property_changed(ctx.op.verb + " " + id + ": " + changes));
+    if (!renamed->empty()) ctx.lines.push_back(core::property_changed(*renamed));
     if (auto note = fill_note(ctx, object)) ctx.lines.push_back(*note);
   }
   if (unnamed > 0)
@@ -417,11 +439,16 @@ core::Result<void> verb_ui(LofiOp& ctx) {
         "patching_rect", xy(ui_column(ctx.edit.device()) + at->first, at->second) + "," +
                              xy(size->first, size->second));
   if (auto done = set_attributes(ctx, original, object); !done) return done.error();
-  if (auto kept = keeps_its_parameter_name(ctx, object); !kept) return kept.error();
+  auto renamed = rename_parameter(ctx, object);
+  if (!renamed) return renamed.error();
   ctx.edit.put_object(object);
   const auto after = saved_now(ctx, name);
   std::string text = "ui " + name + " " + object.cls + " ";
+  // A comment's or message's text is its args: the reply says it as the box now says it.
+  const bool args_said =
+      !object.args.empty() && (existing == nullptr || object.args != original.args);
   if (existing == nullptr) {
+    if (args_said) text += "args:" + core::quote_token(object.args) + " ";
     // size: is the presentation_rect (Live's view); the patching_rect is said with it.
     for (const char* rect : {"presentation_rect", "patching_rect"}) {
       if (auto it = after.find(rect); it != after.end())
@@ -436,9 +463,13 @@ core::Result<void> verb_ui(LofiOp& ctx) {
     return {};
   }
   std::string changes = attribute_changes(before, after);
-  if (!changes.empty()) changes += mapping_made(ctx, name, mapped ? &*mapped : nullptr);
+  if (args_said)
+    changes = "args:" + core::quote_token(object.args) + (changes.empty() ? "" : " " + changes);
+  if (!changes.empty() && renamed->empty())
+    changes += mapping_made(ctx, name, mapped ? &*mapped : nullptr);
   ctx.lines.push_back(changes.empty() ? core::warning_line(text + "unchanged")
                                       : core::property_changed(text + changes));
+  if (!renamed->empty()) ctx.lines.push_back(core::property_changed(*renamed));
   if (auto note = fill_note(ctx, object)) ctx.lines.push_back(*note);
   return {};
 }

@@ -1,7 +1,10 @@
 #include "domains/lofi/device.hpp"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cmath>
+#include <string>
 
 #include "domains/lofi/maxpat/patcher.hpp"
 
@@ -14,6 +17,20 @@ std::string live_shortname(const std::string& parameter) {
       return parameter.substr(open + 1, parameter.size() - open - 2);
   }
   return parameter;
+}
+
+namespace {
+std::string number_text(double value) {
+  std::array<char, 32> text{};
+  const auto end = std::to_chars(text.data(), text.data() + text.size(), value).ptr;
+  return {text.data(), end};
+}
+}  // namespace
+
+std::string device_size_text(const DeviceInfo& info) {
+  const std::string window = number_text(info.width) + "x" + number_text(info.height);
+  if (info.devicewidth <= 0) return info.name + " " + window;
+  return info.name + ", device width " + number_text(info.devicewidth) + ", window " + window;
 }
 
 const Mapping* mapping_of(const std::map<std::string, Mapping>& mappings,
@@ -32,7 +49,18 @@ const MaxObject* Device::object(const std::string& id) const {
 void Device::put_object(MaxObject object) {
   if (object.order == 0) object.order = next_order_++;
   next_order_ = std::max(next_order_, std::floor(object.order) + 1);
+  note_box_id(object.box);
   objects_[object.id] = std::move(object);
+}
+
+void Device::note_box_id(const std::string& box) {
+  if (!box.starts_with("obj-") || box.size() > 20) return;
+  long long number = 0;
+  for (std::size_t i = 4; i < box.size(); ++i) {
+    if (box[i] < '0' || box[i] > '9') return;
+    number = number * 10 + (box[i] - '0');
+  }
+  next_box_ = std::max(next_box_, number + 1);
 }
 
 void Device::erase_object(const std::string& id) {
@@ -95,8 +123,10 @@ void Device::index_source() {
   for (const maxpat::Box& box : source->boxes) {
     // find_box's rule: a box whose "id" is a string, the first of each id.
     const auto* value = box.json.if_contains("id");
-    if (value != nullptr && value->is_string())
+    if (value != nullptr && value->is_string()) {
       boxes->try_emplace(std::string(value->get_string()), &box);
+      note_box_id(std::string(value->get_string()));
+    }
   }
   source_boxes_ = std::move(boxes);
 }

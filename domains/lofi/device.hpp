@@ -75,6 +75,10 @@ struct DeviceInfo {
   bool operator==(const DeviceInfo&) const = default;
 };
 
+// "Tape Wobble 260x169" (the window), or with a devicewidth set "Tape Wobble, device width 250,
+// window 260x169": the sizes the saved patcher holds, each under its own name.
+std::string device_size_text(const DeviceInfo& info);
+
 // Thread: owned by one session.
 class Device {
  public:
@@ -91,6 +95,9 @@ class Device {
   // The order for a new UI layer named `layer`: between the objects in front of which its z
   // prefix puts it; next_order() when no layer has a higher prefix.
   double layer_order(const std::string& layer) const;
+  // The box id ("obj-N") for a new object: one past the highest N of the objects and of the
+  // source file's boxes. A box keeps its id for its life (Max does; saves diff cleanly).
+  std::string next_box_id() const { return "obj-" + std::to_string(next_box_); }
 
   const std::vector<Wire>& wires() const { return wires_; }
   bool has_wire(const Wire& wire) const;
@@ -132,6 +139,8 @@ class Device {
   std::map<std::string, Mapping> mappings_;
   std::map<std::string, std::string> scripts_;
   double next_order_ = 1;
+  long long next_box_ = 1;  // see next_box_id
+  void note_box_id(const std::string& box);
 };
 
 }  // namespace fcp::lofi

@@ -20,6 +20,7 @@
 
 #include <boost/json.hpp>
 #include <cctype>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -164,6 +165,10 @@ maxpat::Patcher patcher_for(const Device& device) {
       used_ids.insert(box.id());
     }
   }
+  // Objects made by the tools took their box id when they were made (Device::next_box_id).
+  for (const auto& [id, object] : device.objects()) {
+    if (!object.box.empty() && !old_boxes.contains(object.box)) used_ids.insert(object.box);
+  }
   int next = 1;
   auto fresh_id = [&] {
     std::string id;
@@ -175,10 +180,15 @@ maxpat::Patcher patcher_for(const Device& device) {
   };
   patcher.boxes.clear();
   std::map<std::string, std::string> box_of;
+  std::set<std::string> given_ids;  // own ids written (two objects never share one)
   for (const MaxObject* object : device.in_order()) {
     auto old = object->box.empty() ? old_boxes.end() : old_boxes.find(object->box);
-    maxpat::Box box =
-        box_for(device, *object, old == old_boxes.end() ? nullptr : old->second, fresh_id);
+    const bool own_id =
+        !object->box.empty() && old == old_boxes.end() && !given_ids.contains(object->box);
+    maxpat::Box box = box_for(device, *object, old == old_boxes.end() ? nullptr : old->second,
+                              own_id ? std::function<std::string()>([&] { return object->box; })
+                                     : std::function<std::string()>(fresh_id));
+    if (own_id) given_ids.insert(object->box);
     box_of[object->id] = box.id();
     patcher.boxes.push_back(std::move(box));
   }

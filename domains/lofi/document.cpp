@@ -72,9 +72,7 @@ core::Result<std::string> LofiDocument::serialize(const std::filesystem::path& p
 
 std::vector<std::string> LofiDocument::status_lines() const {
   std::vector<std::string> lines;
-  lines.push_back("device: " + device_.info().name + " " +
-                  std::to_string(static_cast<int>(device_.info().width)) + "x" +
-                  std::to_string(static_cast<int>(device_.info().height)));
+  lines.push_back("device: " + device_size_text(device_.info()));
   for (auto& line : link_->status_lines(device_, status_wait_))
     lines.push_back(std::move(line));
   return lines;
@@ -96,12 +94,16 @@ std::vector<std::string> LofiDocument::warnings(std::span<const core::EventPtr> 
     if (object == nullptr) continue;
     if (!object->ui && device_.wires_of(id).empty() && device_.objects().size() > 1)
       out.push_back(id + ": not wired");
+    // Live shows a device devicewidth wide when it is set (a control past it gets the warning
+    // below), else as wide as the window; as high as the window.
+    const DeviceInfo& info = device_.info();
+    const double shown_width = info.devicewidth > 0 ? info.devicewidth : info.width;
     if (object->ui && object->size &&
-        (object->x < 0 || object->y < 0 || object->x + (*object->size)[0] > device_.info().width ||
-         object->y + (*object->size)[1] > device_.info().height))
-      out.push_back(id + ": outside the device's " +
-                    std::to_string(static_cast<int>(device_.info().width)) + "x" +
-                    std::to_string(static_cast<int>(device_.info().height)) + " bounds");
+        (object->x < 0 || object->y < 0 || object->y + (*object->size)[1] > info.height ||
+         (info.devicewidth <= 0 && object->x + (*object->size)[0] > info.width)))
+      out.push_back(id + ": outside the device's " + std::to_string(static_cast<int>(shown_width)) +
+                    "x" + std::to_string(static_cast<int>(info.height)) + " bounds" +
+                    (info.devicewidth > 0 ? " (devicewidth by window height)" : ""));
     if (object->ui && object->size && device_.info().devicewidth > 0 &&
         object->x + (*object->size)[0] > device_.info().devicewidth) {
       const int right = static_cast<int>(std::ceil(object->x + (*object->size)[0]));

@@ -323,6 +323,11 @@ void DeviceTransaction::put_object(MaxObject object) {
     if (object.order == 0) object.order = current->order;
   }
   if (object.order == 0) object.order = device_.next_order();
+  // A box keeps its id for its life: a new object takes the next free one now, so that later
+  // saves write every box under the same id whatever was added before it.
+  if (object.box.empty())
+    object.box =
+        change.before && !change.before->box.empty() ? change.before->box : device_.next_box_id();
   if (change.before && *change.before == object) return;
   if (change.before && (change.before->cls != object.cls || change.before->args != object.args ||
                         change.before->ui != object.ui)) {

@@ -131,6 +131,7 @@ void add_object_verbs(core::VerbTable<LofiOp>& verbs) {
                 .with(external_key())
                 .accepting(max_attributes())
                 .example("modify cutoff parameter_longname:Cutoff parameter_mmax:100")
+                .example("modify cutoff parameter_longname:\"Filter Cutoff\"")
                 .example("modify vol class:+~")
                 .example("modify cutoff parameter_mmin:0.05 parameter_mmax:4 "
                          "parameter_unitstyle:hertz parameter_initial:0.5")

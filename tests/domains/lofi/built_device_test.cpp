@@ -228,6 +228,33 @@ TEST_F(BuiltDevice, UndoMessagesSayTheyUndoAndCarryThePreviousValue) {
   EXPECT_EQ(simulator_->model().settings().at("openinpresentation"), json::value(0));
 }
 
+// Issue 12: modify with a new parameter_longname renames a mapped dial's Live parameter in Max
+// too (the old mapping goes, the new one names the same object with the short name given), and
+// undo gives Max the old name back.
+TEST_F(BuiltDevice, RenamingALiveParameterReachesMaxAndUndoes) {
+  build();
+  const std::string renamed =
+      ops({"modify 31_depth parameter_longname:\"Wow Depth\" parameter_shortname:\"Wow D\""});
+  EXPECT_NE(renamed.find("* renamed the Live parameter Depth to \"Wow Depth\""), std::string::npos)
+      << renamed;
+  const auto model = simulator_->model();
+  const auto& mappings = model.mappings();
+  EXPECT_FALSE(mappings.contains("Depth"));
+  ASSERT_TRUE(mappings.contains("Wow Depth"));
+  EXPECT_EQ(mappings.at("Wow Depth").object_id, "31_depth");
+  const json::object& attrs = model.objects().at("31_depth").attrs;
+  EXPECT_EQ(attrs.at("parameter_longname"), json::value("Wow Depth"));
+  EXPECT_EQ(attrs.at("parameter_shortname"), json::value("Wow D"));
+
+  action("undo");
+  const auto undone = simulator_->model();
+  EXPECT_TRUE(undone.mappings().contains("Depth"));
+  EXPECT_FALSE(undone.mappings().contains("Wow Depth"));
+  EXPECT_EQ(undone.objects().at("31_depth").attrs.at("parameter_longname"), json::value("Depth"));
+  // The short name given with the rename leaves with it (the dial had none of its own).
+  EXPECT_FALSE(undone.objects().at("31_depth").attrs.contains("parameter_shortname"));
+}
+
 TEST_F(BuiltDevice, TheSavedAmxdHoldsEveryFieldWhereMaxKeepsIt) {
   build();
   const fs::path file = dir_ / "Wow.amxd";

@@ -8,6 +8,7 @@
 #include <boost/json.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/session.hpp"
@@ -209,9 +210,19 @@ TEST_F(MaxFields, UndoOfModifyReachesTheFile) {
 // parameter_longname and the mapping the same: what their replies say is what the file says.
 TEST_F(MaxFields, MappingsAndParameterNamesAgreeInTheFile) {
   build();
-  auto renamed = testing::call_ops(session_, {"modify 30_depth parameter_longname:Other"});
-  EXPECT_TRUE(renamed.is_error) << renamed.text;
-  EXPECT_NE(renamed.text.find("try: unmap Depth"), std::string::npos) << renamed.text;
+  // A mapped object given another long name renames its Live parameter (issue 12: the trial's
+  // "modify 31_depth parameter_longname:\"Wow Depth\"" was refused); the short name Live derived
+  // follows it, and undo gives both back.
+  const std::string renamed = ops({"modify 30_depth parameter_longname:Other"});
+  EXPECT_NE(renamed.find("* renamed the Live parameter Depth to Other"), std::string::npos)
+      << renamed;
+  EXPECT_EQ(renamed.find("removed"), std::string::npos) << renamed;
+  EXPECT_NE(query("map").find("map Other -> 30_depth.value"), std::string::npos);
+  session("undo");
+  EXPECT_NE(query("map").find("map Depth -> 30_depth.value"), std::string::npos);
+  auto taken = testing::call_ops(session_, {"modify 30_depth parameter_longname:\"Wow Rate\""});
+  EXPECT_TRUE(taken.is_error) << taken.text;
+  EXPECT_NE(taken.text.find("try: unmap \"Wow Rate\""), std::string::npos) << taken.text;
 
   // wowrate is the Live parameter "Wow Rate" (its box has a long name): it is renamed by unmap
   // then map, and keeps the short name it has.
@@ -315,4 +326,99 @@ TEST_F(MaxFields, FilesOfOlderFcpOpenAndLoseThePrivateKeyAtTheFirstEdit) {
 }
 
 }  // namespace
+// The trial's rename (issue 12): a dial made a Live parameter by ui … parameter_longname:Depth,
+// renamed by modify with both names. The parameter takes the new name, the short name the user
+// gave stays (not overwritten with the long name), range, unit and initial value stay, and undo
+// gives back both names.
+TEST_F(MaxFields, ModifyRenamesTheLiveParameterOfAMappedDial) {
+  session("new \"Tape Wobble\" discard:true");
+  ops(
+      {"ui 31_depth live.dial at:70,20 size:44x48 parameter_longname:Depth "
+       "parameter_mmax:100 parameter_unitstyle:5 parameter_initial:30"});
+  session("save as:" + path("wobble.maxpat"));
+  const std::string before = read_file(path("wobble.maxpat"));
+  const std::string renamed =
+      ops({"modify 31_depth parameter_longname:\"Wow Depth\" parameter_shortname:\"Wow D\""});
+  EXPECT_NE(renamed.find("* renamed the Live parameter Depth to \"Wow Depth\""), std::string::npos)
+      << renamed;
+  session("save");
+  const json::object renamed_box =
+      valueof(box_named(patcher_of(read_file(path("wobble.maxpat"))), "31_depth"));
+  EXPECT_EQ(renamed_box.at("parameter_longname"), json::value("Wow Depth"));
+  EXPECT_EQ(renamed_box.at("parameter_shortname"), json::value("Wow D"));
+  EXPECT_EQ(renamed_box.at("parameter_mmax"), json::value(100.0));
+  EXPECT_EQ(renamed_box.at("parameter_initial"), json::value(json::array{30.0}));
+  EXPECT_NE(query("map").find("map Wow Depth -> 31_depth.value"), std::string::npos);
+
+  session("undo");
+  session("save");
+  EXPECT_EQ(read_file(path("wobble.maxpat")), before);
+  EXPECT_NE(query("map").find("map Depth -> 31_depth.value"), std::string::npos);
+}
+
+namespace {
+
+// varname → box id of every box of the file at `file`.
+std::map<std::string, std::string> box_ids(const std::string& file) {
+  std::map<std::string, std::string> ids;
+  for (const auto& box : patcher_of(read_file(file)).boxes) {
+    if (const auto* name = box.json.if_contains("varname"); name && name->is_string())
+      ids[std::string(name->get_string())] = box.id();
+  }
+  return ids;
+}
+
+}  // namespace
+
+// Issue 12: adding a dial shifted the ids of the comments saved after it (obj-30…33 became
+// obj-31…34). Every box keeps its id across saves; a new box takes the next free number, and the
+// parameters dictionary and the wires use the same ids.
+TEST_F(MaxFields, EveryBoxKeepsItsIdAcrossSaves) {
+  session("new \"Tape Wobble\" discard:true");
+  ops({"add plugin~ in at:40,40", "add plugout~ out at:40,200", "wire in -> out",
+       "ui 00_bg panel at:0,0 size:260x169",
+       "ui 30_rate live.dial at:20,20 size:44x48 parameter_longname:Rate",
+       "ui 40_lbl_rate comment at:20,70 size:44x18 args:Rate",
+       "ui 41_lbl_depth comment at:70,70 size:44x18 args:Depth"});
+  session("save as:" + path("ids.maxpat"));
+  const auto before = box_ids(path("ids.maxpat"));
+  ASSERT_EQ(before.size(), 6U);
+
+  // The new dial goes in front of the labels (its z prefix 34 < 40), the LFO after them.
+  ops({"ui 34_flutter live.dial at:200,20 size:44x48 parameter_longname:Flutter",
+       "add cycle~ flut at:120,40 args:7", "wire flut -> out"});
+  session("save");
+  const auto after = box_ids(path("ids.maxpat"));
+  for (const auto& [name, id] : before)
+    EXPECT_EQ(after.at(name), id) << name;
+  EXPECT_EQ(after.at("34_flutter"), "obj-7");
+  EXPECT_EQ(after.at("flut"), "obj-8");
+
+  const maxpat::Patcher patcher = patcher_of(read_file(path("ids.maxpat")));
+  const auto& parameters = patcher.json.at("parameters").as_object();
+  EXPECT_TRUE(parameters.contains(after.at("30_rate"))) << json::serialize(parameters);
+  EXPECT_TRUE(parameters.contains(after.at("34_flutter"))) << json::serialize(parameters);
+  bool flut_wired = false;
+  for (const auto& line : patcher.lines)
+    flut_wired = flut_wired ||
+                 (line.source_id() == after.at("flut") && line.destination_id() == after.at("out"));
+  EXPECT_TRUE(flut_wired);
+
+  // Undo and redo of the add keep the id it was given.
+  session("undo");
+  session("redo");
+  session("save");
+  EXPECT_EQ(box_ids(path("ids.maxpat")), after);
+
+  // Reopened, the file's ids are the boxes' ids; a new box (in front of the labels again) takes
+  // the number after the file's highest.
+  session("open " + path("ids.maxpat") + " discard:true");
+  ops({"ui 35_wide live.dial at:150,20 size:44x48"});
+  session("save");
+  const auto reopened = box_ids(path("ids.maxpat"));
+  for (const auto& [name, id] : after)
+    EXPECT_EQ(reopened.at(name), id) << name;
+  EXPECT_EQ(reopened.at("35_wide"), "obj-9");
+}
+
 }  // namespace fcp::lofi
