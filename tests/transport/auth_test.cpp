@@ -112,6 +112,7 @@ class AuthTest : public ::testing::Test {
   ~AuthTest() override {
     tcp_->stop();
     http_->stop();
+    io_.stop();  // before server_ goes: the connections closing now still reach it
   }
   LineClient line_client() { return LineClient(io_.io, tcp_->local_endpoint()); }
   HttpClient http_client() { return HttpClient(io_.io, http_->local_endpoint()); }

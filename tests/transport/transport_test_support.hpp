@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/use_future.hpp>
 #include <chrono>
 #include <condition_variable>
@@ -163,11 +164,21 @@ class IoThreads {
     for (int i = 0; i < 2; ++i)
       threads_.emplace_back([this] { io.run(); });
   }
-  ~IoThreads() {
+  ~IoThreads() { stop(); }
+  // Lets what is already queued run (connections a server's stop() is closing), then stops the
+  // threads. A fixture whose server dies before this member calls it first, so that no handler
+  // runs against the dead server.
+  void stop() {
+    if (threads_.empty()) return;
+    std::promise<void> drained;
+    auto done = drained.get_future();
+    boost::asio::post(io, [&drained] { drained.set_value(); });
+    done.wait_for(std::chrono::seconds(2));
     work_.reset();
     io.stop();
     for (auto& thread : threads_)
       thread.join();
+    threads_.clear();
   }
   boost::asio::io_context io;
 
