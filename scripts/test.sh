@@ -12,6 +12,10 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ( cd "$root/tests/e2e" && { [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error; } )
 
 jobs="$(nproc)"
+# Daemons the tests start keep their document journals under the build tree, not in the user's
+# ~/.local/state/fcpd (tests that kill a daemon on purpose leave theirs behind).
+export XDG_STATE_HOME="$root/build/test-state"
+rm -rf "$XDG_STATE_HOME"
 release="$("$root/scripts/build.sh" release)"
 echo "== release build: all tests" >&2
 ctest --test-dir "$release" --output-on-failure -j "$jobs" --timeout 300
