@@ -191,8 +191,13 @@ core::Result<void> verb_move(OpContext& ctx) {
   const std::vector<std::string> shifted_units =
       strict ? std::vector<std::string>() : ripple(ctx, ids);
   const std::size_t shifted = shifted_units.size();
-  const std::string tail =
-      shifted ? " (shifted " + core::plural(shifted, "item") + ")" : std::string();
+  // What was pushed aside, by name (the first few), so the reply says what else moved.
+  std::string shifted_list;
+  constexpr std::size_t kNamed = 4;
+  for (std::size_t i = 0; i < shifted && i < kNamed; ++i)
+    shifted_list += (i == 0 ? "" : ", ") + display_name(ctx.doc, shifted_units[i]);
+  if (shifted > kNamed) shifted_list += " and " + std::to_string(shifted - kNamed) + " more";
+  const std::string tail = shifted ? " (shifted " + shifted_list + ")" : std::string();
   if (ids.size() == 1 && ctx.index().kind(ids[0]) == CellKind::group) {
     ctx.lines.push_back(core::bulk("moved group " + display_name(ctx.doc, ids[0]) + " (" +
                                    core::plural(group_members(ctx, ids[0]).size(), "shape") +
