@@ -124,23 +124,10 @@ core::Result<pid_t> spawn(const std::vector<std::string>& args, const fs::path& 
   posix_spawn_file_actions_addopen(&setup.actions, STDOUT_FILENO, log.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&setup.actions, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawnattr_setflags(&setup.attributes,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  setup.default_signals(POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&setup.attributes, 0);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  posix_spawnattr_setsigmask(&setup.attributes, &none);
-  posix_spawnattr_setsigdefault(&setup.attributes, &defaults);
 
-  std::vector<char*> argv;
-  argv.reserve(args.size() + 1);
-  for (const std::string& arg : args)
-    argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
+  std::vector<char*> argv = spawn_argv(args);
   pid_t pid = 0;
   const int rc =
       ::posix_spawn(&pid, argv[0], &setup.actions, &setup.attributes, argv.data(), environ);

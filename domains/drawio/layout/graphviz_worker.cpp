@@ -414,20 +414,8 @@ class Worker {
     posix_spawn_file_actions_addopen(&setup.actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
     // The daemon's sockets must not stay open in the worker (a closed client would not see EOF).
     posix_spawn_file_actions_addclosefrom_np(&setup.actions, STDERR_FILENO + 1);
-    posix_spawnattr_setflags(&setup.attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    sigset_t none, defaults;
-    sigemptyset(&none);
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGPIPE);
-    sigaddset(&defaults, SIGINT);
-    sigaddset(&defaults, SIGTERM);
-    posix_spawnattr_setsigmask(&setup.attributes, &none);
-    posix_spawnattr_setsigdefault(&setup.attributes, &defaults);
-    std::vector<char*> argv;
-    argv.reserve(command.size() + 1);
-    for (const std::string& arg : command)
-      argv.push_back(const_cast<char*>(arg.c_str()));
-    argv.push_back(nullptr);
+    setup.default_signals();
+    std::vector<char*> argv = spawn_argv(command);
     const int rc =
         ::posix_spawn(&pid_, argv[0], &setup.actions, &setup.attributes, argv.data(), environ);
     if (rc != 0) {
