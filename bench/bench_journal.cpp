@@ -44,7 +44,8 @@ class Harness {
  public:
   Harness(const core::Domain& domain, const core::PathPolicy& paths, mcp::JournalOptions journal)
       : server_(io_.get_executor(), {&domain}, paths, options(std::move(journal))) {
-    connection_ = server_.connect(mcp::ConnectionInfo{"bench", "bench", std::nullopt, std::nullopt}, nullptr);
+    connection_ =
+        server_.connect(mcp::ConnectionInfo{"bench", "bench", std::nullopt, std::nullopt}, nullptr);
     call_raw(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":)"
              R"("2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}})");
   }
