@@ -163,8 +163,9 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                      "other, starting level (LR: same top, TB: same left); orthogonal edges leave "
                      "a shared side at ports of their own (exitX/entryX), cross gaps on lines of "
                      "their own and pass no shape; labels sit on their own edge, off shapes and "
-                     "other labels. Ports set with exit:/entry: stay: those edges are routed from "
-                     "them round every shape, their own ends included"}
+                     "other labels. With shapes pinned where you put them a route may still have "
+                     "to pass one: a ? line names both. Ports set with exit:/entry: stay: those "
+                     "edges are routed from them round every shape, their own ends included"}
                 .with(choice_key("algo", {"layered", "tree", "force"}))
                 .with(choice_key("dir", {"TB", "LR", "BT", "RL"}))
                 .with(number_key("spacing").between(5, 2000))
