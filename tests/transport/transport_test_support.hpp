@@ -179,6 +179,12 @@ class IoThreads {
     for (auto& thread : threads_)
       thread.join();
     threads_.clear();
+    // Completions that became ready meanwhile (a write on a socket the server just closed) run
+    // here, while the server is still alive, rather than being destroyed with the io_context
+    // after it (their handlers own connections that reach the server).
+    io.restart();
+    while (io.poll() > 0) {
+    }
   }
   boost::asio::io_context io;
 
