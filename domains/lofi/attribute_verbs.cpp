@@ -439,6 +439,12 @@ core::Result<void> verb_ui(LofiOp& ctx) {
         "patching_rect", xy(ui_column(ctx.edit.device()) + at->first, at->second) + "," +
                              xy(size->first, size->second));
   if (auto done = set_attributes(ctx, original, object); !done) return done.error();
+  // A new panel named as the background (00_bg, 01_bg2) is one in Max too: drawn behind every
+  // control in presentation and patching, whatever the order of the boxes. background:0 in the
+  // op keeps it in front.
+  const bool made_background = existing == nullptr && object.cls == "panel" &&
+                               names_a_background(name) && !ctx.op.has_param("background");
+  if (made_background) object.attrs["background"] = "1";
   auto renamed = rename_parameter(ctx, object);
   if (!renamed) return renamed.error();
   ctx.edit.put_object(object);
@@ -459,6 +465,11 @@ core::Result<void> verb_ui(LofiOp& ctx) {
     }
     text.pop_back();
     ctx.lines.push_back(core::created(text + mapping_made(ctx, name, nullptr)));
+    if (made_background)
+      ctx.lines.push_back(core::detail_line(
+          name +
+          " is named as a background: background:1 puts it behind every control in both views "
+          "(background:0 in the op keeps it in front)"));
     if (auto note = fill_note(ctx, object)) ctx.lines.push_back(*note);
     return {};
   }

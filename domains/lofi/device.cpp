@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -27,8 +28,8 @@ std::string number_text(double value) {
 }
 }  // namespace
 
-std::string device_size_text(const DeviceInfo& info) {
-  const std::string window = number_text(info.width) + "x" + number_text(info.height);
+std::string device_size_text(const DeviceInfo& info, const std::array<double, 2>& size) {
+  const std::string window = number_text(size[0]) + "x" + number_text(size[1]);
   if (info.devicewidth <= 0) return info.name + " " + window;
   return info.name + ", device width " + number_text(info.devicewidth) + ", window " + window;
 }
@@ -75,6 +76,26 @@ int layer_z(std::string_view layer) {
     ++digits;
   }
   return digits == 0 ? 50 : value;
+}
+
+bool names_a_background(std::string_view layer) {
+  if (!layer.empty() && layer.front() >= '0' && layer.front() <= '9' && layer_z(layer) == 0)
+    return true;
+  // The words of the name: runs of letters ("01_bg2" → "bg").
+  std::size_t at = 0;
+  while (at < layer.size()) {
+    while (at < layer.size() && std::isalpha(static_cast<unsigned char>(layer[at])) == 0)
+      ++at;
+    std::size_t end = at;
+    while (end < layer.size() && std::isalpha(static_cast<unsigned char>(layer[end])) != 0)
+      ++end;
+    std::string word(layer.substr(at, end - at));
+    for (char& c : word)
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (word == "bg" || word == "background") return true;
+    at = end;
+  }
+  return false;
 }
 
 double Device::layer_order(const std::string& layer) const {

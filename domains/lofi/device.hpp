@@ -55,6 +55,11 @@ struct Mapping {
 // A UI layer's z prefix: the number its name starts with ("01_bg2" → 1), 50 without one.
 int layer_z(std::string_view layer);
 
+// True when a UI layer's name makes it the device's background: a 0 z prefix ("00_bg",
+// "0_panel") or the word bg or background in it ("01_bg2", "bg_main", "20_background"). A panel
+// so named is saved with Max's "background": 1 (drawn behind every control in both views).
+bool names_a_background(std::string_view layer);
+
 // The short name Live shows for a parameter: "Filter[cut]" → "cut", else the name itself (as
 // the Max daemon derives it when it maps a parameter).
 std::string live_shortname(const std::string& parameter);
@@ -75,9 +80,10 @@ struct DeviceInfo {
   bool operator==(const DeviceInfo&) const = default;
 };
 
-// "Tape Wobble 260x169" (the window), or with a devicewidth set "Tape Wobble, device width 250,
-// window 260x169": the sizes the saved patcher holds, each under its own name.
-std::string device_size_text(const DeviceInfo& info);
+// "Tape Wobble 260x169" (the window, `window`: the size its saved "rect" holds), or with a
+// devicewidth set "Tape Wobble, device width 250, window 260x169": the sizes the saved patcher
+// holds, each under its own name.
+std::string device_size_text(const DeviceInfo& info, const std::array<double, 2>& window);
 
 // Thread: owned by one session.
 class Device {

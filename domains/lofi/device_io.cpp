@@ -18,12 +18,16 @@
 // as a fallback and dropped at the first save with an edit (kept byte for byte without one).
 #include "domains/lofi/device_io.hpp"
 
+#include <algorithm>
+#include <array>
 #include <boost/json.hpp>
 #include <cctype>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <set>
 #include <tuple>
+#include <vector>
 
 #include "domains/lofi/device_boxes.hpp"
 #include "domains/lofi/maxpat/amxd.hpp"
@@ -135,6 +139,28 @@ void write_setting(json::object& patcher, std::string_view key, json::value valu
   }
 }
 
+// Room a new device's window leaves right of and below its objects (Max's toolbar and status
+// bar take some of the height).
+constexpr double kWindowMarginX = 40;
+constexpr double kWindowMarginY = 80;
+
+// The window of a new device whose boxes are `boxes`: the size asked for (new width: height:,
+// resize to:), grown to hold every box in both views with a margin, so that the device opens
+// with its objects in sight rather than off-screen.
+std::array<double, 2> fitted_window(const DeviceInfo& info, const std::vector<maxpat::Box>& boxes) {
+  double right = 0, bottom = 0;
+  for (const auto& box : boxes) {
+    for (const char* key : {"patching_rect", "presentation_rect"}) {
+      if (auto rect = rect_of(box.json, key)) {
+        right = std::max(right, (*rect)[0] + (*rect)[2]);
+        bottom = std::max(bottom, (*rect)[1] + (*rect)[3]);
+      }
+    }
+  }
+  return {boxes.empty() ? info.width : std::max(info.width, std::ceil(right + kWindowMarginX)),
+          boxes.empty() ? info.height : std::max(info.height, std::ceil(bottom + kWindowMarginY))};
+}
+
 void write_settings(const DeviceInfo& info, json::object& patcher) {
   write_setting(patcher, "openinpresentation", info.openinpresentation, 0);
   write_setting(patcher, "devicewidth", info.devicewidth, 0);
@@ -215,6 +241,11 @@ maxpat::Patcher patcher_for(const Device& device) {
   }
   patcher.lines = std::move(lines);
   maxpat::update_parameters(patcher, source == nullptr);
+  // An opened file keeps its window (resize alone changes it); a new device's holds its boxes.
+  if (source == nullptr) {
+    const auto window = fitted_window(device.info(), patcher.boxes);
+    update_rect(patcher.json, "rect", {100.0, 100.0, window[0], window[1]});
+  }
   return patcher;
 }
 
@@ -266,6 +297,15 @@ core::Result<std::string> write_device(const Device& device, const std::filesyst
     return maxpat::write_amxd(file);
   }
   return maxpat::write_maxpat(patcher);
+}
+
+std::array<double, 2> saved_window(const Device& device) {
+  if (device.source != nullptr) return {device.info().width, device.info().height};
+  std::vector<maxpat::Box> boxes;
+  boxes.reserve(device.objects().size());
+  for (const auto& [id, object] : device.objects())
+    boxes.push_back(saved_box(device, object));
+  return fitted_window(device.info(), boxes);
 }
 
 std::map<std::string, std::string> saved_device_fields(const Device& device) {

@@ -1,6 +1,7 @@
 // Device ⇄ Max files: .maxpat (patcher JSON) and .amxd (the Max for Live container).
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -17,6 +18,10 @@ namespace fcp::lofi {
 core::Result<Device> read_device(std::string_view bytes, std::string_view name);
 // The file for `path`: .amxd → a Max for Live device, anything else → .maxpat.
 core::Result<std::string> write_device(const Device& device, const std::filesystem::path& path);
+// The patcher window (the size in "rect") the device is saved with: an opened file's own (or
+// the size of a resize); a new device's, the size asked for grown to hold every box in both
+// views with a margin (40 px right, 80 px below).
+std::array<double, 2> saved_window(const Device& device);
 // The device's settings as its saved patcher holds them: "openinpresentation", "devicewidth"
 // and "rect" (the window), as text ("1", "600", "100 100 600 170").
 std::map<std::string, std::string> saved_device_fields(const Device& device);

@@ -77,12 +77,19 @@ core::Result<void> verb_resize(LofiOp& ctx) {
   });
   const std::string shown = wxh(size->first, size->second);
   const std::string changes = attribute_changes(before, saved_device_fields(ctx.edit.device()));
+  // A new device's window holds its objects: a smaller size leaves it larger, as the reply says.
+  const auto window = saved_window(ctx.edit.device());
+  const std::string grown =
+      window[0] != size->first || window[1] != size->second
+          ? "; the window stays " + wxh(window[0], window[1]) + " to hold the objects"
+          : "";
   ctx.lines.push_back(
       changes.empty()
-          ? core::warning_line("device size " + shown + ": nothing changed")
+          ? core::warning_line("device size " + shown + ": nothing changed" + grown)
           : core::property_changed("device size " + shown + ": " + changes +
                                    " (devicewidth: the width Live gives the device; rect: the "
-                                   "patcher window)"));
+                                   "patcher window)" +
+                                   grown));
   return {};
 }
 

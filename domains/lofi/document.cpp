@@ -72,7 +72,7 @@ core::Result<std::string> LofiDocument::serialize(const std::filesystem::path& p
 
 std::vector<std::string> LofiDocument::status_lines() const {
   std::vector<std::string> lines;
-  lines.push_back("device: " + device_size_text(device_.info()));
+  lines.push_back("device: " + device_size_text(device_.info(), saved_window(device_)));
   for (auto& line : link_->status_lines(device_, status_wait_))
     lines.push_back(std::move(line));
   return lines;

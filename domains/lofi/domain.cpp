@@ -76,9 +76,13 @@ std::string card_sections() {
          "UI LAYERS: name them with a z prefix (00_bg_panel, 30_rate_dial); a call's ui ops are "
          "sent as ONE /lofi/ui sorted by prefix (none = 50), and a layer lands among the layers "
          "of earlier calls by its prefix (a later 01_bg2 goes behind existing 30_ dials, in the "
-         "file and in Max). A new layer's patching_rect is its presentation place shifted right "
-         "of the audio objects. A control past an explicit devicewidth gets a ? warning; without "
-         "one, a control outside the patcher window does (status shows both widths).\n"
+         "file and in Max). A panel layer named as the background (a 00 prefix or the word bg or "
+         "background: 00_bg, 01_bg2, bg_main) is saved with Max's background:1, drawn behind "
+         "every control in presentation and patching (the reply says so; background:0 in the ui "
+         "op keeps it in front; other boxes: modify ID background:1). A new layer's "
+         "patching_rect is its presentation place shifted right of the audio objects. A control "
+         "past an explicit devicewidth gets a ? warning; without "
+         "one, a control outside the size new asked for does (status shows both widths).\n"
          "ATTRIBUTES: modify and ui take Max's own names, checked against the object's class "
          "(a name the class lacks is refused with its close names). Values: numbers; colours "
          "\"r g b a\" 0-1 (\"r g b\" gets alpha 1); rects \"x y width height\"; named values by "
@@ -93,7 +97,10 @@ std::string card_sections() {
          "presentation_rect:); any other object's is its patching_rect. describe ID shows both.\n"
          "DEVICE: `modify device openinpresentation:1 devicewidth:600` (also keys of new; "
          "devicewidth 0 = as wide as the presentation); `resize to:WxH` sets devicewidth W and "
-         "the patcher window; `describe device` shows them. A saved device carries Max's "
+         "the patcher window; `describe device` shows them. A new device's window (rect) is at "
+         "least the size new or resize asked for, grown to hold every box in both views (40 px "
+         "right, 80 below) so it opens with its objects in sight; an opened file keeps its rect "
+         "unless resized. A saved device carries Max's "
          "patcher \"parameters\" dictionary (obj-N: [longname, shortname, 0] per Live "
          "parameter, parameterbanks) and a new one openrect [0 0 0 169].\n"
          "MAP: map NAME ID is a Live API mapping: Max's map sets the object's "
@@ -144,8 +151,11 @@ class LofiDomain final : public core::Domain {
   }
   std::vector<core::KeySpec> new_document_keys() const override {
     return {
-        core::integer_key("width", "N", "the patcher window (rect)").between(10, 4000),
-        core::integer_key("height", "N", "the patcher window (rect)").between(10, 4000),
+        core::integer_key("width", "N",
+                          "the patcher window (rect), at least: it grows to hold the "
+                          "objects")
+            .between(10, 4000),
+        core::integer_key("height", "N", "the patcher window (rect), at least").between(10, 4000),
         core::integer_key("openinpresentation", "0|1", "1: opens in presentation").between(0, 1),
         core::number_key("devicewidth", "N", "the width Live gives the device; 0: auto")
             .between(0, 4000)};

@@ -171,16 +171,17 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
     std::size_t ui = 0;
     for (const auto& [id, o] : device.objects())
       ui += o.ui ? 1 : 0;
-    return core::Result<std::string>("device: " + device_size_text(device.info()) +
-                                     "\nobjects: " + std::to_string(device.objects().size() - ui) +
-                                     "\nui layers: " + std::to_string(ui) +
-                                     "\nwires: " + std::to_string(device.wires().size()) +
-                                     "\nmappings: " + std::to_string(device.mappings().size()) +
-                                     "\nscripts: " + std::to_string(device.scripts().size()));
+    return core::Result<std::string>(
+        "device: " + device_size_text(device.info(), saved_window(device)) +
+        "\nobjects: " + std::to_string(device.objects().size() - ui) +
+        "\nui layers: " + std::to_string(ui) + "\nwires: " + std::to_string(device.wires().size()) +
+        "\nmappings: " + std::to_string(device.mappings().size()) +
+        "\nscripts: " + std::to_string(device.scripts().size()));
   }
   if (word == "list") return list_objects(device, arg, log);
   if (word == "map") {
-    std::string out = "device " + device_size_text(device.info()) + " (z-order):\n";
+    std::string out =
+        "device " + device_size_text(device.info(), saved_window(device)) + " (z-order):\n";
     std::size_t shown = 0;
     for (const MaxObject* o : device.in_order()) {
       out += object_line(device, *o) + "\n";

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/json.hpp>
@@ -182,6 +183,9 @@ TEST_F(BuiltDevice, MaxReceivesTypedAtomsAndOneUiMessagePerCall) {
   ASSERT_EQ(layers.size(), 6u);
   EXPECT_EQ(layers[0].at("name"), json::value("00_bg"));
   EXPECT_EQ(layers[0].at("attrs").at("bgcolor"), doubles({0.1, 0.1, 0.1, 1.0}));
+  EXPECT_EQ(layers[0].at("attrs").at("background"), json::value(1)) << "named as a background";
+  for (std::size_t i = 1; i < layers.size(); ++i)
+    EXPECT_FALSE(layers[i].at("attrs").as_object().contains("background")) << layers[i];
   EXPECT_EQ(layers[1].at("text"), json::value("Wow & Flutter"));
   const json::object& rate = layers[2].at("attrs").as_object();
   EXPECT_EQ(rate.at("parameter_longname"), json::value("Wow Rate"));
@@ -266,7 +270,20 @@ TEST_F(BuiltDevice, TheSavedAmxdHoldsEveryFieldWhereMaxKeepsIt) {
   EXPECT_EQ(patcher.at("openinpresentation"), json::value(1));
   EXPECT_TRUE(patcher.at("devicewidth").is_double());
   EXPECT_EQ(patcher.at("devicewidth").as_double(), 600.0);
-  EXPECT_EQ(patcher.at("rect"), doubles({100, 100, 600, 170}));
+  // The window holds every box in both views (40 px right, 80 below), so that the device
+  // opens with its objects in sight: new asked for 600x170, the UI layers reach x=940.
+  double right = 0, bottom = 0;
+  for (const auto& entry : patcher.at("boxes").as_array()) {
+    const json::object& box = entry.as_object().at("box").as_object();
+    for (const char* key : {"patching_rect", "presentation_rect"}) {
+      if (!box.contains(key)) continue;
+      const auto& r = box.at(key).as_array();
+      right = std::max(right, r[0].to_number<double>() + r[2].to_number<double>());
+      bottom = std::max(bottom, r[1].to_number<double>() + r[3].to_number<double>());
+    }
+  }
+  EXPECT_EQ(right, 940.0);
+  EXPECT_EQ(patcher.at("rect"), doubles({100, 100, right + 40, std::max(170.0, bottom + 80)}));
   EXPECT_EQ(patcher.at("openrect"), doubles({0, 0, 0, 169}));
   // The "parameters" dictionary Max writes: one [longname, shortname, 0] per Live parameter.
   const json::object& parameters = patcher.at("parameters").as_object();
@@ -293,6 +310,8 @@ TEST_F(BuiltDevice, TheSavedAmxdHoldsEveryFieldWhereMaxKeepsIt) {
   EXPECT_EQ(panel.at("bgcolor"), doubles({0.1, 0.1, 0.1, 1.0}));
   EXPECT_EQ(panel.at("presentation"), json::value(1));
   EXPECT_EQ(panel.at("presentation_rect"), doubles({0, 0, 600, 170}));
+  // Named 00_bg: Max's background layer, behind the controls in both views.
+  EXPECT_EQ(panel.at("background"), json::value(1));
 
   const json::object& title = box_with(patcher, "varname", "10_title");
   EXPECT_EQ(title.at("maxclass"), json::value("comment"));
@@ -315,6 +334,7 @@ TEST_F(BuiltDevice, TheSavedAmxdHoldsEveryFieldWhereMaxKeepsIt) {
     const json::object& dial = box_with(patcher, "varname", d.id);
     EXPECT_EQ(dial.at("maxclass"), json::value("live.dial"));
     EXPECT_EQ(dial.at("parameter_enable"), json::value(1));
+    EXPECT_FALSE(dial.contains("background"));
     EXPECT_EQ(dial.at("presentation"), json::value(1));
     EXPECT_EQ(dial.at("presentation_rect"), doubles({d.x, 30, 44, 48}));
     // In the patching view the controls keep their arrangement, right of the audio objects.
@@ -374,6 +394,13 @@ TEST_F(BuiltDevice, TheSavedAmxdHoldsEveryFieldWhereMaxKeepsIt) {
     EXPECT_NE(rate.find(line), std::string::npos) << line << " not in\n" << rate;
   action("save");
   EXPECT_EQ(read_file(file), bytes);
+  // An opened file keeps its window whatever the edit (resize alone changes it).
+  ops({"add cycle~ far at:3000,3000 args:1"});
+  action("save");
+  EXPECT_EQ(amxd_patcher(read_file(file)).at("rect"), patcher.at("rect"));
+  ops({"resize to:700x180"});
+  action("save");
+  EXPECT_EQ(amxd_patcher(read_file(file)).at("rect"), doubles({100, 100, 700, 180}));
 }
 
 // A panel's bgfillcolor is its solid fill, which Max saves as "bgcolor": [r, g, b, a] (real
