@@ -286,7 +286,9 @@ core::Result<std::string> write_device(const Device& device, const std::filesyst
   std::string extension = path.extension().string();
   for (char& c : extension)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (extension == ".amxd") {
+  // A device opened from a container stays one whatever its file's name (Max tells files apart
+  // by content; a frozen device may be named .maxpat): its format is the owner's.
+  if (extension == ".amxd" || device.source_amxd) {
     // A new device gets make_amxd's keys (the "project" block Live needs); an opened one keeps
     // its container and takes the edited patcher.
     if (!device.source_amxd)

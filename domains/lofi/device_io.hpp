@@ -16,7 +16,8 @@ namespace fcp::lofi {
 // (its id is the box's varname when it has a unique one, else the box id); every patch line
 // between two boxes a wire. The file stays attached, so saving keeps what the model ignores.
 core::Result<Device> read_device(std::string_view bytes, std::string_view name);
-// The file for `path`: .amxd → a Max for Live device, anything else → .maxpat.
+// The file for `path`: a device opened from an .amxd container (whatever `path` is named) or
+// saved to an .amxd → a Max for Live device; anything else → .maxpat.
 core::Result<std::string> write_device(const Device& device, const std::filesystem::path& path);
 // The patcher window (the size in "rect") the device is saved with: an opened file's own (or
 // the size of a resize); a new device's, the size asked for grown to hold every box in both

@@ -85,6 +85,34 @@ TEST(LosslessSave, FixtureFilesComeBackByteForByte) {
   EXPECT_EQ(counts.identical, static_cast<int>(files.size()));
 }
 
+// A device container under a .maxpat name (Max tells files apart by content; a frozen device
+// can carry either name) is saved as the container it is, byte for byte, and after an edit
+// still as a container.
+TEST(LosslessSave, AContainerNamedMaxpatStaysAContainer) {
+  int checked = 0;
+  for (const fs::path& path : max_files(corpus_dir())) {
+    if (path.extension() != ".amxd") continue;
+    SCOPED_TRACE(path.filename().string());
+    const std::string bytes = read_file(path);
+    auto device = read_device(bytes, path.stem().string());
+    if (!device) continue;
+    const fs::path as_maxpat = path.stem().string() + ".maxpat";
+    auto saved = write_device(*device, as_maxpat);
+    ASSERT_TRUE(saved) << saved.error().message;
+    EXPECT_TRUE(*saved == bytes) << "written as " << saved->substr(0, 4) << ", not byte for byte";
+    MaxObject probe;
+    probe.id = "fcp_probe";
+    probe.cls = "cycle~";
+    device->put_object(probe);
+    auto edited = write_device(*device, as_maxpat);
+    ASSERT_TRUE(edited) << edited.error().message;
+    EXPECT_TRUE(edited->starts_with("ampf"));
+    EXPECT_TRUE(maxpat::read_amxd(*edited).has_value());
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "no readable .amxd in " << corpus_dir();
+}
+
 // The save that follows an edit goes through the model, not the shortcut for unchanged
 // devices: every box and line the edit did not touch must still be written as the file had it.
 TEST(LosslessSave, AnEditLeavesEveryOtherBoxAsItWas) {
