@@ -141,7 +141,7 @@ class BuiltDevice : public ::testing::Test {
         "parameter_mmax:100 parameter_unitstyle:% parameter_initial:25";
     const std::string time =
         "ui 32_time live.dial at:140,30 size:44x48 parameter_longname:Time parameter_mmin:1 "
-        "parameter_mmax:1000 parameter_unitstyle:time parameter_initial:100";
+        "parameter_mmax:1000 parameter_unitstyle:time parameter_initial:100 parameter_type:int";
     const std::string trim =
         "ui 33_trim live.dial at:200,30 size:44x48 parameter_longname:Trim "
         "parameter_mmin:-70 parameter_mmax:6 parameter_unitstyle:4 parameter_initial:0";
@@ -194,6 +194,8 @@ TEST_F(BuiltDevice, MaxReceivesTypedAtomsAndOneUiMessagePerCall) {
   EXPECT_EQ(rate.at("parameter_unitstyle"), json::value(3)) << "hertz is sent as Max's code";
   EXPECT_EQ(rate.at("parameter_initial"), doubles({0.5}));
   EXPECT_EQ(rate.at("parameter_initial_enable"), json::value(1));
+  EXPECT_EQ(layers[4].at("name"), json::value("32_time"));
+  EXPECT_EQ(layers[4].at("attrs").at("parameter_type"), json::value(1)) << "int is Max's code 1";
 
   const auto device = received("/lofi/device");
   ASSERT_EQ(device.size(), 1u);
@@ -363,6 +365,9 @@ TEST_F(BuiltDevice, TheSavedAmxdHoldsEveryFieldWhereMaxKeepsIt) {
             json::value("Rate"));
   EXPECT_EQ(valueof(box_with(patcher, "varname", "30_rate")).at("parameter_exponent"),
             json::value(2.0));
+  EXPECT_EQ(valueof(box_with(patcher, "varname", "32_time")).at("parameter_type"), json::value(1));
+  EXPECT_FALSE(valueof(box_with(patcher, "varname", "30_rate")).contains("parameter_type"))
+      << "float, Max's default, stays unwritten";
 
   // The wires, including the dial into the delay time (boxes by their varname).
   std::set<std::string> lines;
