@@ -536,7 +536,9 @@ function buildContents(box, contents, where) {
     if (!sub) fail(where + ": the box has no subpatcher to hold its " + contents.boxes.length + " boxes");
     var made = [];
     var count = 0;
-    for (var i = 0; i < contents.boxes.length; i++) {
+    // A file lists its boxes front to back (the newest first): they are made from the last, so
+    // that each lands in front of the ones behind it, as when Max loads the file.
+    for (var i = contents.boxes.length - 1; i >= 0; i--) {
         var spec = contents.boxes[i];
         var own = "";
         var creation = [];
@@ -558,7 +560,7 @@ function buildContents(box, contents, where) {
         applyParameters(obj, parameters);
         count++;
         if (spec.patcher) count += buildContents(obj, spec.patcher, where + ".boxes[" + i + "]");
-        made.push(obj);
+        made[i] = obj;
     }
     for (var k = 0; k < contents.lines.length; k++) {
         var l = contents.lines[k];

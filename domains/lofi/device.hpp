@@ -30,8 +30,9 @@ struct MaxObject {
   std::map<std::string, std::string> attrs;  // Max attributes set with set/modify or ui
   bool ui = false;                           // created as a UI layer (presentation)
   std::string layer;                         // the UI layer name ("30_rate_dial"), z-order key
-  // Z-order (the order of the boxes in the file and of creation in Max): creation order, except
-  // that a UI layer goes before the layers with a higher z prefix (layer_z) made before it.
+  // Z-order, back to front (the order of creation in Max, where each new box lands in front;
+  // the file lists the boxes the other way round, front to back): creation order, except that a
+  // UI layer goes behind the layers with a higher z prefix (layer_z) made before it.
   double order = 0;
   std::string box;  // the box id in the file it came from ("" = new)
   bool operator==(const MaxObject&) const = default;

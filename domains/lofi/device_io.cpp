@@ -1,6 +1,7 @@
 // Where the model lives in a Max file, in Max's own terms (no private keys):
 //   object id        the box's varname (unique), else the box id
-//   UI layer, place  "presentation": 1 and presentation_rect; z-order is the order of the boxes
+//   UI layer, place  "presentation": 1 and presentation_rect; z-order is the order of the boxes,
+//                    which Max writes front to back (the newest box first, the backmost last)
 //   attributes       box keys with Max's value types; parameter_* in saved_attribute_attributes
 //                    .valueof, with "parameter_enable": 1 on the box
 //   mapping          a Live parameter is a box with parameter_enable 1 whose valueof has a
@@ -97,9 +98,13 @@ Device device_from_patcher(const maxpat::Patcher& patcher, std::string_view name
     if (!varname.empty()) ++varnames[varname];
   }
   std::map<std::string, std::string> id_of_box;
+  double order = static_cast<double>(patcher.boxes.size());
   for (const auto& box : patcher.boxes) {
     BoxMeaning meaning = meaning_of(box);
     MaxObject& object = meaning.object;
+    // Max lists the boxes front to back (the newest first): the last box is the backmost, the
+    // first in the model's back-to-front order.
+    object.order = order--;
     const std::string varname = string_of(box.json, "varname");
     // "device" names the device itself in ops: an object of that name keeps its box id.
     object.id =
@@ -207,7 +212,10 @@ maxpat::Patcher patcher_for(const Device& device) {
   patcher.boxes.clear();
   std::map<std::string, std::string> box_of;
   std::set<std::string> given_ids;  // own ids written (two objects never share one)
-  for (const MaxObject* object : device.in_order()) {
+  // Front to back, as Max writes them: the newest object first, a background behind all last.
+  const std::vector<const MaxObject*> back_to_front = device.in_order();
+  for (auto it = back_to_front.rbegin(); it != back_to_front.rend(); ++it) {
+    const MaxObject* object = *it;
     auto old = object->box.empty() ? old_boxes.end() : old_boxes.find(object->box);
     const bool own_id =
         !object->box.empty() && old == old_boxes.end() && !given_ids.contains(object->box);

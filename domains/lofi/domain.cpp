@@ -109,7 +109,8 @@ std::string card_sections() {
          "parameter_longname:NEW on a mapped object renames its Live parameter (range, unit, "
          "initial and a given parameter_shortname stay; undo restores both names).\n"
          "FILES: a box keeps its obj-N id across saves (new boxes take the next free number), "
-         "so saved devices diff cleanly.\n"
+         "so saved devices diff cleanly. Boxes are listed front to back as Max lists them (the "
+         "newest first, the backmost last).\n"
          "UNDO: undo and redo also change Max (create ↔ remove, wire ↔ unwire, map ↔ unmap, an "
          "attribute back to its value, marked \"undo\": true); a batch Max rejects part-way is "
          "rolled back in the model and in Max.\n" +

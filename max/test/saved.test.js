@@ -79,7 +79,9 @@ test('a p is made with its contents: the wires into it that the file has work', 
   });
   assert.equal(r.inside, 3);
   const p = max.device().named('obj-155');
-  assert.deepEqual(p.sub.boxes.map((b) => b.cls), ['inlet', '+', 'outlet']);
+  // The file lists the boxes front to back: the last is made first (the mock's boxes run back
+  // to front).
+  assert.deepEqual(p.sub.boxes.map((b) => b.cls), ['outlet', '+', 'inlet']);
   assert.deepEqual(p.sub.boxes.map((b) => b.varname), ['', '', ''], 'no temporary name is left');
   assert.deepEqual(p.sub.boxes[1].atoms, [{ type: 'int', value: 1 }]);
   assert.equal(p.sub.cords.length, 2);
@@ -115,7 +117,8 @@ test('boxes inside keep their varname and their Live parameters; subpatchers nes
   assert.deepEqual(numbox.created.parameter_enable, [1]);
   assert.deepEqual(numbox.messages, [
     ['_parameter_longname', 'Activate Push'], ['_parameter_shortname', 'Push'], ['_parameter_range', 1, 8]]);
-  assert.equal(outer.sub.boxes[1].sub.boxes.length, 3);
+  assert.equal(outer.sub.boxes[0].sub.boxes.length, 3, 'the inner p, last in the file, is backmost');
+  assert.equal(outer.sub.boxes[1], numbox, 'the numbox, first in the file, is in front');
   assert.equal(outer.sub.cords.length, 1, 'the numbox feeds the inner p through its inlet');
 });
 

@@ -134,8 +134,9 @@ TEST(LosslessSave, AnEditLeavesEveryOtherBoxAsItWas) {
     maxpat::Patcher after = patcher_of(*saved);
     const maxpat::Patcher before = patcher_of(bytes);
     ASSERT_EQ(after.boxes.size(), before.boxes.size() + 1);
-    EXPECT_EQ(after.boxes.back().json.at("varname"), boost::json::value("fcp_probe"));
-    after.boxes.pop_back();
+    // The new box is the frontmost, listed first as Max lists the newest box.
+    EXPECT_EQ(after.boxes.front().json.at("varname"), boost::json::value("fcp_probe"));
+    after.boxes.erase(after.boxes.begin());
     EXPECT_EQ(maxpat::write_maxpat(after), maxpat::write_maxpat(before));
     ++checked;
   }

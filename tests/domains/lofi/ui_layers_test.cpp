@@ -66,7 +66,8 @@ TEST_F(UiLayers, ALaterBackgroundLandsBehindTheDialsOfEarlierCalls) {
   run({"ui 01_bg2 panel at:10,10 size:200x100", "ui 90_label comment at:10,140 size:80x20"});
   const std::vector<std::string> expected{"00_bg", "01_bg2", "30_rate", "31_depth", "90_label"};
   EXPECT_EQ(z_order(), expected);
-  // The saved file's box order is Max's z-order.
+  // The saved file lists the boxes as Max does, front to back (Max writes the newest box first
+  // and a background box last; corpus: freesound-search, chord-builder, Test.amxd).
   const fs::path file = dir_ / "Layers.maxpat";
   ASSERT_FALSE(session_.run_session("save as:" + file.string(), {}).reply.is_error);
   std::ifstream in(file);
@@ -76,7 +77,15 @@ TEST_F(UiLayers, ALaterBackgroundLandsBehindTheDialsOfEarlierCalls) {
   const json::value parsed = json::parse(bytes.str());
   for (const auto& entry : parsed.at("patcher").at("boxes").as_array())
     saved.emplace_back(entry.at("box").at("varname").as_string());
-  EXPECT_EQ(saved, expected);
+  EXPECT_EQ(saved, (std::vector<std::string>(expected.rbegin(), expected.rend())));
+  // Reopened, the file gives the same z-order back.
+  ASSERT_FALSE(session_.run_session("open " + file.string() + " discard:true", {}).reply.is_error);
+  EXPECT_EQ(z_order(), expected);
+  ASSERT_FALSE(session_.run_session("close discard:true", {}).reply.is_error);
+  ASSERT_FALSE(session_.run_session("new \"Layers\"", {}).reply.is_error);
+  run({"ui 30_rate live.dial at:20,20 size:44x48", "ui 31_depth live.dial at:80,20 size:44x48"});
+  run({"ui 00_bg panel at:0,0 size:600x170"});
+  run({"ui 01_bg2 panel at:10,10 size:200x100", "ui 90_label comment at:10,140 size:80x20"});
   // Undo takes the last call back; the order of the rest stays.
   ASSERT_FALSE(session_.run_session("undo", {}).reply.is_error);
   EXPECT_EQ(z_order(), (std::vector<std::string>{"00_bg", "01_bg2", "30_rate", "31_depth"}));
