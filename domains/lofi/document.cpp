@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 #include <cmath>
 #include <set>
+#include <variant>
 
 #include "core/response.hpp"
 #include "domains/lofi/bridge/protocol.hpp"
@@ -87,6 +88,12 @@ std::vector<std::string> LofiDocument::warnings(std::span<const core::EventPtr> 
     for (const auto& change : edit->changes()) {
       if (const auto* object = std::get_if<ObjectChange>(&change); object && object->after)
         touched.insert(object->id);
+      // A new devicewidth or window size can leave any control outside: all are checked.
+      if (std::holds_alternative<InfoChange>(change)) {
+        for (const auto& [id, object] : device_.objects()) {
+          if (object.ui) touched.insert(id);
+        }
+      }
     }
   }
   for (const auto& id : touched) {
