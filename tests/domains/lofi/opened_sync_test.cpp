@@ -14,6 +14,7 @@
 #include "core/session.hpp"
 #include "core/tokenizer.hpp"
 #include "domains/lofi/bridge/simulator.hpp"
+#include "domains/lofi/device_io.hpp"
 #include "domains/lofi/domain.hpp"
 #include "tests/domains/lofi/maxpat/maxpat_test_support.hpp"
 #include "tests/support/path_policies.hpp"
@@ -167,6 +168,30 @@ TEST_F(OpenedSync, CpuReporterSyncsWithEveryWire) {
       EXPECT_FALSE(create.at("text").as_string().empty()) << create.at("id");
     }
   }
+  // The objects in the order Max makes them (/lofi/create, and the layers of each /lofi/ui).
+  std::vector<std::string> made;
+  for (const auto& line : simulator_->log()) {
+    const auto space = line.find(' ');
+    const json::object payload = json::parse(line.substr(space + 1)).as_object();
+    if (line.starts_with("/lofi/create ")) made.emplace_back(payload.at("id").as_string());
+    if (!line.starts_with("/lofi/ui ")) continue;
+    for (const auto& layer : payload.at("layers").as_array())
+      made.emplace_back(layer.at("name").as_string());
+  }
+  // The file lists its boxes front to back; Max puts each new box in front, so they are made
+  // from the file's last box (the backmost, its LCD panel obj-195 behind the meter obj-194) to
+  // its first.
+  const std::string bytes = maxpat::testing::read_file(path);
+  const maxpat::Patcher file = maxpat::testing::patcher_of(bytes);
+  const auto device = read_device(bytes, "CPU_Reporter");
+  ASSERT_TRUE(device);
+  std::map<std::string, std::string> object_of_box;
+  for (const auto& [id, object] : device->objects())
+    object_of_box[object.box] = id;
+  std::vector<std::string> back_to_front;
+  for (auto it = file.boxes.rbegin(); it != file.boxes.rend(); ++it)
+    back_to_front.push_back(object_of_box[it->id()]);
+  EXPECT_EQ(made, back_to_front);
 }
 
 }  // namespace
