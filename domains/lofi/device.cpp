@@ -30,7 +30,7 @@ std::string number_text(double value) {
 
 std::string device_size_text(const DeviceInfo& info, const std::array<double, 2>& size) {
   const std::string window = number_text(size[0]) + "x" + number_text(size[1]);
-  if (info.devicewidth <= 0) return info.name + " " + window;
+  if (info.devicewidth <= 0) return info.name + ", window " + window;
   return info.name + ", device width " + number_text(info.devicewidth) + ", window " + window;
 }
 

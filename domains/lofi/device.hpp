@@ -81,7 +81,7 @@ struct DeviceInfo {
   bool operator==(const DeviceInfo&) const = default;
 };
 
-// "Tape Wobble 260x169" (the window, `window`: the size its saved "rect" holds), or with a
+// "Tape Wobble, window 480x322" (`window`: the size its saved "rect" holds), or with a
 // devicewidth set "Tape Wobble, device width 250, window 260x169": the sizes the saved patcher
 // holds, each under its own name.
 std::string device_size_text(const DeviceInfo& info, const std::array<double, 2>& window);
