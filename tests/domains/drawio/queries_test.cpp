@@ -742,6 +742,30 @@ TEST_F(ReportsWarningsTest, EdgeCrossingGroup) {
   EXPECT_TRUE(warnings({created({"e3"})}).empty());  // passes beside it
 }
 
+// The crossing is measured on the route as drawn, not on the line between the ends' centres
+// (agent trial, session 10: "? edge … crosses group Data" for edges routed round the group).
+TEST_F(ReportsWarningsTest, AnEdgeRoutedRoundAGroupDoesNotCrossIt) {
+  const std::string group = vertex("g", "Data", 200, 0, 200, 200, "container=1;") +
+                            vertex("a", "A", 0, 80, 60, 40) + vertex("b", "B", 600, 80, 60, 40);
+  // Over the top of the group (y -40), through the gaps beside it.
+  load(group + edge("e", "a", "b", "", "edgeStyle=orthogonalEdgeStyle;",
+                    "<Array as=\"points\"><mxPoint x=\"100\" y=\"-40\"/><mxPoint x=\"500\" "
+                    "y=\"-40\"/></Array>"));
+  EXPECT_TRUE(warnings({created({"e"})}).empty());
+  // The same ends with waypoints inside the group: a real crossing.
+  load(group + edge("e", "a", "b", "", "edgeStyle=orthogonalEdgeStyle;",
+                    "<Array as=\"points\"><mxPoint x=\"100\" y=\"100\"/><mxPoint x=\"500\" "
+                    "y=\"100\"/></Array>"));
+  EXPECT_EQ(warnings({created({"e"})}),
+            (std::vector<std::string>{"edge A -> B crosses group Data"}));
+  // A straight edge whose ends' centres are level with the group's corner but whose line
+  // runs along its border (touching, not entering): no crossing.
+  load(vertex("g", "Data", 200, 0, 200, 200, "container=1;") + vertex("a", "A", 0, 200, 60, 40) +
+       vertex("b", "B", 600, 200, 60, 40) +
+       edge("e", "a", "b", "", "edgeStyle=orthogonalEdgeStyle;exitX=1;exitY=0;entryX=0;entryY=0;"));
+  EXPECT_TRUE(warnings({created({"e"})}).empty());
+}
+
 TEST_F(ReportsWarningsTest, OnlyCreatedEdgesAreCheckedForCrossings) {
   load(vertex("g", "Backend", 200, 0, 200, 200, "container=1;") + vertex("a", "A", 0, 80, 60, 40) +
        vertex("b", "B", 600, 80, 60, 40) + edge("e1", "a", "b"));
