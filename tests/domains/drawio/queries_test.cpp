@@ -396,7 +396,8 @@ TEST_F(QueriesTest, ConnectionsListsEdgesInDocumentOrder) {
 TEST_F(QueriesTest, Stats) {
   load_page(architecture_cells());
   EXPECT_EQ(ask("stats"),
-            "shapes: 4, edges: 2, groups: 1, pages: 1\ntypes: 2 svc, 1 api, 1 db\nlayers: 1");
+            "shapes: 4, edges: 2, groups: 1, pages: 1\ntypes: 2 svc, 1 api, 1 db\nlayers: 1\n"
+            "size: 720x695 at (100,190)");
 }
 
 TEST_F(QueriesTest, PagesAndLayers) {
@@ -409,7 +410,8 @@ TEST_F(QueriesTest, PagesAndLayers) {
             "pages:\n  Page-1 (active, 4 shapes, 2 edges)\n  Notes (1 shapes, 0 edges)");
   EXPECT_EQ(ask("layers"), "layers:\n  Default (active)\n  Notes (hidden, locked)");
   EXPECT_EQ(ask("stats"),
-            "shapes: 4, edges: 2, groups: 1, pages: 2\ntypes: 2 svc, 1 api, 1 db\nlayers: 2");
+            "shapes: 4, edges: 2, groups: 1, pages: 2\ntypes: 2 svc, 1 api, 1 db\nlayers: 2\n"
+            "size: 720x695 at (100,190)");
 }
 
 TEST_F(QueriesTest, TypesListsBuiltinsCustomAndLoadedStencils) {
@@ -496,6 +498,19 @@ TEST_F(QueriesTest, MapInfersLeftToRightAndSortsByX) {
             "  A(box) @(0,50) — ungrouped\n"
             "  B(box) @(300,20) — ungrouped\n"
             "  C(box) @(600,0) — ungrouped");
+}
+
+// The size map and the reply digest give is what the page draws: an edge routed round the
+// shapes (waypoints 120 px above them) makes it taller (session 10).
+TEST_F(QueriesTest, MapSizeIncludesEdgeRoutes) {
+  load_page(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 300, 0, 80, 40) +
+            edge("e1", "a", "b", "", "edgeStyle=orthogonalEdgeStyle;",
+                 "<Array as=\"points\"><mxPoint x=\"40\" y=\"-120\"/><mxPoint x=\"340\" "
+                 "y=\"-120\"/></Array>"));
+  EXPECT_EQ(ask("map").substr(0, 25), "map: 380x160 flow:LR | 2s");
+  EXPECT_NE(doc_->digest().find(" 380x160 "), std::string::npos) << doc_->digest();
+  const std::string stats = ask("stats");
+  EXPECT_NE(stats.find("\nsize: 380x160 at (0,-120)"), std::string::npos) << stats;
 }
 
 TEST_F(QueriesTest, MapInfersOtherDirections) {
