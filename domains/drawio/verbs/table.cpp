@@ -137,7 +137,7 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"move", "REF|@SEL…", "position",
                      "move shapes or groups (overlapped shapes downstream get pushed); their "
                      "edges are re-routed where waypoints went stale or the route would cross a "
-                     "shape"}
+                     "shape, and other edges whose route they now lie on are laid round them"}
                 .with(key("to", "X,Y|REGION"))
                 .with(key("by", "DX,DY"))
                 .with(key("near", "REF"))

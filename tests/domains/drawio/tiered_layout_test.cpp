@@ -297,10 +297,13 @@ class EdgeThroughShapeTest : public TieredLayoutTest {
 
 TEST_F(EdgeThroughShapeTest, AMoveThatPutsAShapeOnARoutedEdgeIsWarnedNamingBoth) {
   // The issue's case: after layout, a shape moved by hand onto the route of Matching → Maps API.
+  // Made a straight edge, fcp does not lay it round the shape (an orthogonal one it does: the
+  // next test): the ? line names both.
   run({"add svc Matching", "add svc Dispatch", "add box \"Maps API\"", "add db Redis",
        "connect Matching -> Dispatch", "connect Dispatch -> \"Maps API\"",
        "connect Matching -> \"Maps API\"", "connect Dispatch -> Redis"});
   run({"layout @all dir:LR"});
+  run({"style Matching -> \"Maps API\" straight"});
   const metrics::Drawing saved = metrics::read_saved(saved_xml());
   const metrics::Edge* route = nullptr;
   for (const metrics::Edge& e : saved.edges) {
@@ -322,6 +325,52 @@ TEST_F(EdgeThroughShapeTest, AMoveThatPutsAShapeOnARoutedEdgeIsWarnedNamingBoth)
   // Moved off the edge: nothing to warn.
   EXPECT_EQ(run_reply("move Redis to:2000,2000 strict:true").find("passes through"),
             std::string::npos);
+}
+
+// Session 10: a shape moved onto the route of an edge that does not end at it re-routes that
+// edge round it, through the free gaps: the saved file has no edge through a shape, the reply
+// says so, and no ? line is needed.
+TEST_F(EdgeThroughShapeTest, AShapeMovedOntoAnotherEdgesRouteReroutesThatEdgeRoundIt) {
+  run({"add svc Matching", "add svc Dispatch", "add box \"Maps API\"", "add db Redis",
+       "add svc Pricing", "connect Matching -> Dispatch", "connect Dispatch -> \"Maps API\"",
+       "connect Matching -> \"Maps API\"", "connect Dispatch -> Redis",
+       "connect Matching -> Pricing", "connect Pricing -> \"Maps API\""});
+  run({"layout @all dir:LR"});
+  metrics::Drawing saved = metrics::read_saved(saved_xml());
+  const metrics::Edge* route = nullptr;
+  for (const metrics::Edge& e : saved.edges) {
+    if (saved.shapes[static_cast<size_t>(e.source)].label == "Matching" &&
+        saved.shapes[static_cast<size_t>(e.target)].label == "Maps API")
+      route = &e;
+  }
+  ASSERT_NE(route, nullptr);
+  const metrics::Pt middle = metrics::detail::along(route->path, 0.5);
+  const std::string reply =
+      run_reply("move Redis to:" + std::to_string(std::lround(middle.x - 30)) + "," +
+                std::to_string(std::lround(middle.y - 30)) + " strict:true");
+  EXPECT_NE(reply.find("and 1 edge round it (it lay on their routes)"), std::string::npos) << reply;
+  EXPECT_EQ(reply.find("passes through"), std::string::npos) << reply;
+  saved = metrics::read_saved(saved_xml());
+  const metrics::Metrics after = metrics::measure(saved);
+  EXPECT_EQ(after.edge_shape_crossings, 0) << reply << "\n" << details(after);
+}
+
+// Session 10: an edge the layout gave ports but no waypoints (a straight run) is re-routed
+// from its ports round the shapes when a move puts another shape in its way.
+TEST_F(EdgeThroughShapeTest, AMoveReroutesALaidOutStraightEdgeRoundAShapeNowInTheWay) {
+  run({"add svc A", "add svc B", "connect A -> B"});
+  run({"layout @all dir:LR"});
+  metrics::Drawing saved = metrics::read_saved(saved_xml());
+  std::map<std::string, metrics::Box> box;
+  for (const metrics::Shape& shape : saved.shapes)
+    box[shape.label] = shape.box;
+  const long x = std::lround(box["A"].x), y = std::lround(box["A"].y);
+  run({"add box C at:" + std::to_string(x) + "," + std::to_string(y + 200)});
+  const std::string reply =
+      run_reply("move B to:" + std::to_string(x) + "," + std::to_string(y + 400) + " strict:true");
+  EXPECT_EQ(reply.find("passes through"), std::string::npos) << reply;
+  const metrics::Metrics after = metrics::measure(metrics::read_saved(saved_xml()));
+  EXPECT_EQ(after.edge_shape_crossings, 0) << reply << "\n" << details(after);
 }
 
 // Issue 13: a hand move after layout re-routes the moved shape's edges. Their waypoints were
