@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -622,7 +623,8 @@ bool segments_cross(Point2 a, Point2 b, Point2 c, Point2 d) {
 
 // The box round `runs`, grown by `margin` on every side.
 Box runs_box(const std::vector<std::pair<Point2, Point2>>& runs, double margin) {
-  double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+  constexpr double kFar = std::numeric_limits<double>::infinity();
+  double x0 = kFar, y0 = kFar, x1 = -kFar, y1 = -kFar;
   for (const auto& [p, q] : runs) {
     x0 = std::min({x0, p.x, q.x});
     y0 = std::min({y0, p.y, q.y});

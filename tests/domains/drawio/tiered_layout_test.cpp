@@ -176,7 +176,8 @@ std::string summary(const metrics::Metrics& m) {
       << ", group overlaps " << m.group_overlaps << ", edge-edge " << m.edge_edge_crossings
       << ", shared run " << m.shared_run << " px"
       << ", labels " << m.labels << " (off edge " << m.labels_off_edge << ", overlapping "
-      << m.label_overlaps << ", on shapes " << m.labels_on_shapes << ")";
+      << m.label_overlaps << ", on shapes " << m.labels_on_shapes << ", on other edges "
+      << m.labels_on_edges << ")";
   return out.str();
 }
 
@@ -270,6 +271,50 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   // Columns, not a staircase: every tier starts at the same height.
   for (const auto& [group, box] : groups)
     EXPECT_NEAR(box.y, groups["Clients"].y, 0.5) << group << " does not start level with Clients";
+}
+
+// Session 10 trial: labels near a hub with many labelled edges (an API gateway between four
+// clients and seven services, every edge labelled) sit on their own edge, on no other label and
+// on no other edge.
+TEST_F(TieredLayoutTest, LabelsRoundAHubDoNotPileUp) {
+  std::vector<std::string> ops;
+  const std::vector<std::string> clients{"iOS App", "Android App", "Web App", "Courier App"};
+  const std::vector<std::string> services{"Orders",        "Menu",   "Payments", "Dispatch",
+                                          "Notifications", "Search", "Reviews"};
+  for (const auto& name : clients)
+    ops.emplace_back("add box \"" + name + "\"");
+  ops.emplace_back("add box \"API Gateway\"");
+  for (const auto& name : services)
+    ops.emplace_back("add svc \"" + name + "\"");
+  std::string group = "group";
+  for (const auto& name : clients)
+    group += " \"" + name + "\"";
+  ops.push_back(group + " as:Clients");
+  ops.emplace_back("group \"API Gateway\" as:Edge");
+  group = "group";
+  for (const auto& name : services)
+    group += " \"" + name + "\"";
+  ops.push_back(group + " as:Services");
+  for (const auto& name : clients)
+    ops.push_back("connect \"" + name + "\" -> \"API Gateway\" label:HTTPS");
+  const char* kinds[] = {"REST", "gRPC"};
+  for (size_t i = 0; i < services.size(); ++i)
+    ops.push_back("connect \"API Gateway\" -> \"" + services[i] + "\" label:" + kinds[i % 2]);
+  run(ops);
+  run({"layout @all dir:LR"});
+  const metrics::Metrics m = metrics::measure(metrics::read_saved(saved_xml()));
+  const fs::path png = output_dir() / "hub-labels.png";
+  run({"export fmt:png width:1600 as:" + png.string()});
+  std::cout << "[ metrics ] hub: " << summary(m) << "\n[ picture ] " << png.string() << "\n";
+  EXPECT_EQ(m.labels, 11);
+  EXPECT_EQ(m.labels_off_edge, 0) << details(m);
+  EXPECT_EQ(m.label_overlaps, 0) << details(m);
+  EXPECT_EQ(m.labels_on_shapes, 0) << details(m);
+  // Each on a run of its own edge that no other edge passes (at the middle, 10 of the 11 sat on
+  // the gateway's trunk lanes).
+  EXPECT_EQ(m.labels_on_edges, 0) << details(m);
+  EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
+  EXPECT_EQ(m.close_parallels, 0) << details(m);
 }
 
 class FlowTest : public TieredLayoutTest {};
