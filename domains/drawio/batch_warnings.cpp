@@ -209,28 +209,6 @@ bool label_too_long(const Cell& cell, const Rect& box) {
   return rows * font * kLineHeight > box.height;
 }
 
-// Whether the segment p→q passes through the inside of `r` (Liang–Barsky clipping).
-bool segment_crosses(const Rect& r, double px, double py, double qx, double qy) {
-  double t0 = 0, t1 = 1;
-  const double dx = qx - px, dy = qy - py;
-  const double p[4] = {-dx, dx, -dy, dy};
-  const double q[4] = {px - r.x, r.right() - px, py - r.y, r.bottom() - py};
-  for (int i = 0; i < 4; ++i) {
-    if (p[i] == 0) {
-      if (q[i] <= 0) return false;
-      continue;
-    }
-    const double t = q[i] / p[i];
-    if (p[i] < 0) {
-      t0 = std::max(t0, t);
-    } else {
-      t1 = std::min(t1, t);
-    }
-    if (t0 >= t1) return false;
-  }
-  return true;
-}
-
 bool contains_point(const Rect& r, double x, double y) {
   return x > r.x && x < r.right() && y > r.y && y < r.bottom();
 }
@@ -402,30 +380,41 @@ void warn_long_labels(const BatchView& view, WarningList& warnings) {
   }
 }
 
-struct Crossing {
-  const Cell* edge;
-  const Cell* group;
-};
+// Where an edge's parent sits on the page: its waypoints are relative to it.
+PathPoint edge_offset(const Page& page, const Cell& edge) {
+  PathPoint offset;
+  if (!edge.parent) return offset;
+  const Cell* parent = page.find(*edge.parent);
+  if (parent != nullptr && parent->vertex) {
+    const Rect r = absolute_rect(page, *parent);
+    offset = {r.x, r.y};
+  }
+  return offset;
+}
 
-// Whether the straight line between an edge's ends runs through a group it does not belong to
-// (now, or before the batch when `view` is given).
-bool crosses(const Page& page, const Cell& source, const Cell& target, const Cell& group,
-             const BatchView* view) {
+// Whether an edge, as draw.io draws it (drawn_path: through its waypoints, or draw.io's own
+// orthogonal route), enters a group that holds neither of its ends (now, or before the batch
+// when `view` is given). An edge routed round the group, or through the gaps beside it, does not.
+bool crosses(const Page& page, const Cell& edge, const Cell& source, const Cell& target,
+             const Cell& group, const BatchView* view) {
   if (&group == &source || &group == &target || contains(ancestors(page, source), group.id) ||
       contains(ancestors(page, target), group.id))
     return false;
+  const Cell* route = &edge;
   std::optional<Rect> a = absolute_rect(page, source), b = absolute_rect(page, target),
                       box = absolute_rect(page, group);
   if (view != nullptr) {
+    route = view->before(edge);
     a = view->rect_before(source);
     b = view->rect_before(target);
     box = view->rect_before(group);
-    if (!a || !b || !box) return false;
+    if (route == nullptr || !a || !b || !box) return false;
   }
+  // An end drawn inside the group (without being its member) starts or ends the edge there.
   if (contains_point(*box, a->center_x(), a->center_y()) ||
       contains_point(*box, b->center_x(), b->center_y()))
     return false;
-  return segment_crosses(*box, a->center_x(), a->center_y(), b->center_x(), b->center_y());
+  return path_crosses(drawn_path(*route, *a, *b, edge_offset(page, edge)), *box);
 }
 
 // Edges across groups the batch made: an edge it created, an edge whose end it moved, or a
@@ -452,8 +441,8 @@ void warn_crossings(const BatchView& view, const std::vector<const Cell*>& place
     const Cell* target = page.find(*edge.target);
     if (source == nullptr || target == nullptr || source == target) return;
     for (const Cell* group : against) {
-      if (!crosses(page, *source, *target, *group, nullptr)) continue;
-      if (!view.created(edge) && crosses(page, *source, *target, *group, &view)) continue;
+      if (!crosses(page, edge, *source, *target, *group, nullptr)) continue;
+      if (!view.created(edge) && crosses(page, edge, *source, *target, *group, &view)) continue;
       warnings.add("edge " + message_name(*source) + " -> " + message_name(*target) +
                    " crosses group " + message_name(*group));
     }
@@ -488,16 +477,7 @@ void warn_edges_through_shapes(const BatchView& view, const std::vector<const Ce
   std::unordered_set<std::string_view> placed_ids;
   for (const Cell* cell : placed)
     placed_ids.insert(cell->id);
-  auto offset_of = [&page](const Cell& edge) {
-    PathPoint offset;
-    if (!edge.parent) return offset;
-    const Cell* parent = page.find(*edge.parent);
-    if (parent != nullptr && parent->vertex) {
-      const Rect r = absolute_rect(page, *parent);
-      offset = {r.x, r.y};
-    }
-    return offset;
-  };
+  auto offset_of = [&page](const Cell& edge) { return edge_offset(page, edge); };
   std::optional<ShapeGrid> grid;
   for (const Cell& edge : page.cells()) {
     if (index.kind(edge.id) != CellKind::edge || !edge.source || !edge.target) continue;

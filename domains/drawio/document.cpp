@@ -31,16 +31,35 @@ std::string DrawioDocument::active_layer() const {
   return layers.empty() ? std::string(page().root_id()) : layers.front();
 }
 
-std::optional<Rect> DrawioDocument::content_bounds(std::size_t page_number) const {
+std::optional<Rect> DrawioDocument::content_bounds(std::size_t page_number, bool routes) const {
   const Page& p = page(page_number);
   const PageIndex& idx = index(page_number);
   std::optional<Rect> bounds;
+  std::optional<Rect> waypoints;
   for (const Cell& cell : p.cells()) {
     const CellKind kind = idx.kind(cell.id);
-    if (kind != CellKind::shape && kind != CellKind::group) continue;
-    const Rect rect = absolute_rect(p, cell);
-    bounds = bounds ? bounds->united(rect) : rect;
+    if (kind == CellKind::shape || kind == CellKind::group) {
+      const Rect rect = absolute_rect(p, cell);
+      bounds = bounds ? bounds->united(rect) : rect;
+    } else if (routes && kind == CellKind::edge && cell.geometry && cell.geometry->points &&
+               !cell.geometry->points->empty()) {
+      // Waypoints are relative to the edge's parent when that is a shape or group.
+      double dx = 0, dy = 0;
+      if (cell.parent) {
+        const Cell* parent = p.find(*cell.parent);
+        if (parent != nullptr && parent->vertex) {
+          const Rect origin = absolute_rect(p, *parent);
+          dx = origin.x;
+          dy = origin.y;
+        }
+      }
+      for (const Point& point : *cell.geometry->points) {
+        const Rect at{point.x_or_zero() + dx, point.y_or_zero() + dy, 0, 0};
+        waypoints = waypoints ? waypoints->united(at) : at;
+      }
+    }
   }
+  if (bounds && waypoints) bounds = bounds->united(*waypoints);
   return bounds;
 }
 

@@ -57,12 +57,14 @@ class DrawioDocument final : public core::Document {
   std::string active_layer() const;
   // A fresh cell id no cell of any page has or had.
   std::string allocate_id() { return diagram_.allocate_id(); }
-  // Bounding box of the shapes and groups of a page; nullopt when it has none.
   // The page's flow direction (TB, LR, BT, RL): the one orient or layout set this session, else
   // the direction most of its edges run (source centre to target centre), else TB. Nothing of
   // it is written to the file.
   std::string page_flow(std::size_t page) const;
-  std::optional<Rect> content_bounds(std::size_t page) const;
+  // Bounding box of what a page draws: its shapes and groups, and the waypoints of its edges
+  // (routes laid round the shapes reach past them; `routes` false leaves them out); nullopt when
+  // it has no shape or group.
+  std::optional<Rect> content_bounds(std::size_t page, bool routes = true) const;
   // Whether fcp chose the ports of edge `id` (connect without exit:/entry:): they follow moves.
   bool has_automatic_ports(std::string_view id) const {
     return automatic_ports_.contains(std::string(id));

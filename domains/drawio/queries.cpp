@@ -635,13 +635,22 @@ std::string type_counts(const View& v) {
   return parts.empty() ? std::string("none") : join(parts, ", ");
 }
 
+// The size the page draws (its shapes and groups and the waypoints of its edges), as a line of
+// stats; nothing for an empty page.
+std::string size_line(const DrawioDocument& doc, std::size_t page) {
+  const auto bounds = doc.content_bounds(page);
+  if (!bounds) return {};
+  return "\nsize: " + round_text(bounds->width) + "x" + round_text(bounds->height) + " at (" +
+         round_text(bounds->x) + "," + round_text(bounds->y) + ")";
+}
+
 std::string query_stats(const DrawioDocument& doc) {
   const View v = view_of(doc, doc.active_page_index());
   return "shapes: " + std::to_string(v.index.shapes()) +
          ", edges: " + std::to_string(v.index.edges()) +
          ", groups: " + std::to_string(v.index.groups()) +
          ", pages: " + std::to_string(doc.diagram().pages().size()) + "\ntypes: " + type_counts(v) +
-         "\nlayers: " + std::to_string(v.page.layers().size());
+         "\nlayers: " + std::to_string(v.page.layers().size()) + size_line(doc, v.number);
 }
 
 std::string page_name(const DrawioDocument& doc, std::size_t number) {
@@ -865,9 +874,12 @@ std::vector<core::VerbSpec> query_specs() {
        "or edge"},
       {"connections", "REF | *", "queries",
        "outgoing and incoming edges of a shape, with their labels"},
-      {"stats", "", "queries", "counts of shapes, edges, groups, pages, types and layers"},
+      {"stats", "", "queries",
+       "counts of shapes, edges, groups, pages, types and layers, and the size the page draws "
+       "(shapes, groups and edge waypoints)"},
       {"map", "", "queries",
-       "spatial summary: canvas, flow, groups with region and members, ungrouped shapes"},
+       "spatial summary: canvas (shapes, groups and edge waypoints), flow, groups with region "
+       "and members, ungrouped shapes"},
       core::VerbSpec{"find", "TEXT", "queries", "shapes whose label or alias contains TEXT"}
           .text_argument(),
       {"pages", "", "queries", "the pages with their shape and edge counts"},

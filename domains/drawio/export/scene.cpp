@@ -34,7 +34,20 @@ Perimeter perimeter_of(const StyleView& style) {
   if (perimeter.starts_with("rhombus") || (perimeter.empty() && shape == "rhombus")) {
     return Perimeter::rhombus;
   }
+  if (perimeter.starts_with("hexagon")) return Perimeter::hexagon;
+  if (perimeter.starts_with("parallelogram")) return Perimeter::parallelogram;
   return Perimeter::rectangle;
+}
+
+// The slant of a hexagon or parallelogram perimeter, px, as its shape is drawn: `size` is a
+// fraction of the width (0.25 hexagon, 0.2 parallelogram) unless fixedSize=1 (px, 20), and at
+// most half the width.
+double perimeter_size(const StyleView& style, Perimeter perimeter, double width) {
+  if (perimeter != Perimeter::hexagon && perimeter != Perimeter::parallelogram) return 0;
+  const bool fixed = style.flag("fixedSize", false);
+  const double fraction = perimeter == Perimeter::hexagon ? 0.25 : 0.2;
+  const double size = style.number("size", fixed ? 20 : fraction);
+  return std::clamp(fixed ? size : size * width, 0.0, std::max(0.0, width / 2));
 }
 
 class SceneBuilder {
@@ -118,6 +131,7 @@ class SceneBuilder {
         end.box = vertex_box(*cell);
         const StyleView style(*cell, false);
         end.perimeter = perimeter_of(style);
+        if (end.box) end.size = perimeter_size(style, end.perimeter, end.box->w);
       }
     }
     const StyleView edge_style(edge, true);

@@ -1,7 +1,9 @@
 #include "domains/drawio/export/svg_edges.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <span>
 #include <tuple>
 #include <utility>
 
@@ -127,9 +129,25 @@ void remove_repeats(std::vector<Vec>& points) {
                points.end());
 }
 
+// The smallest t > 0 at which the ray c + t·d meets the closed polygon `corners` (1 when it
+// meets none, which a ray from inside a convex polygon cannot do).
+double ray_exit(Vec c, Vec d, std::span<const Vec> corners) {
+  double best = INFINITY;
+  for (std::size_t i = 0; i < corners.size(); ++i) {
+    const Vec p = corners[i], e = corners[(i + 1) % corners.size()] - p;
+    const double denominator = d.x * e.y - d.y * e.x;
+    if (std::abs(denominator) < 1e-12) continue;
+    const Vec w = p - c;
+    const double t = (w.x * e.y - w.y * e.x) / denominator;
+    const double u = (w.x * d.y - w.y * d.x) / denominator;
+    if (t > 0 && u >= -1e-9 && u <= 1 + 1e-9) best = std::min(best, t);
+  }
+  return std::isfinite(best) ? best : 1;
+}
+
 }  // namespace
 
-Vec perimeter_point(const Box& box, Perimeter perimeter, Vec toward) {
+Vec perimeter_point(const Box& box, Perimeter perimeter, Vec toward, double size) {
   const Vec c = box.center();
   const Vec d = toward - c;
   const double hw = box.w / 2, hh = box.h / 2;
@@ -146,6 +164,21 @@ Vec perimeter_point(const Box& box, Perimeter perimeter, Vec toward) {
       t = std::min(d.x != 0 ? hw / std::abs(d.x) : INFINITY,
                    d.y != 0 ? hh / std::abs(d.y) : INFINITY);
       break;
+    case Perimeter::hexagon: {
+      const double s = std::clamp(size, 0.0, hw), x = box.x, y = box.y, r = box.right(),
+                   b = box.bottom();
+      const std::array<Vec, 6> corners{
+          {{x + s, y}, {r - s, y}, {r, y + hh}, {r - s, b}, {x + s, b}, {x, y + hh}}};
+      t = ray_exit(c, d, corners);
+      break;
+    }
+    case Perimeter::parallelogram: {
+      const double s = std::clamp(size, 0.0, box.w), x = box.x, y = box.y, r = box.right(),
+                   b = box.bottom();
+      const std::array<Vec, 4> corners{{{x, b}, {x + s, y}, {r, y}, {r - s, b}}};
+      t = ray_exit(c, d, corners);
+      break;
+    }
   }
   return c + d * t;
 }
@@ -170,11 +203,13 @@ std::vector<Vec> route_edge(const StyleView& style, const Terminal& source, cons
   } else {
     const Vec toward_source =
         waypoints.empty() ? target.fixed.value_or(center_of(target)) : waypoints.front();
-    const Vec start = source.fixed ? *source.fixed
-                                   : perimeter_point(*source.box, source.perimeter, toward_source);
+    const Vec start =
+        source.fixed ? *source.fixed
+                     : perimeter_point(*source.box, source.perimeter, toward_source, source.size);
     const Vec toward_target = waypoints.empty() ? start : waypoints.back();
-    const Vec end = target.fixed ? *target.fixed
-                                 : perimeter_point(*target.box, target.perimeter, toward_target);
+    const Vec end =
+        target.fixed ? *target.fixed
+                     : perimeter_point(*target.box, target.perimeter, toward_target, target.size);
     route.push_back(start);
     route.insert(route.end(), waypoints.begin(), waypoints.end());
     route.push_back(end);

@@ -11,17 +11,21 @@
 
 namespace fcp::drawio::render::detail {
 
-enum class Perimeter { rectangle, ellipse, rhombus };
+// draw.io's perimeters: where an edge meets a shape's outline. hexagon (hexagonPerimeter,
+// hexagonPerimeter2) and parallelogram (parallelogramPerimeter) cut `size` px off the box's
+// left and right sides, as the shapes are drawn (direction east).
+enum class Perimeter { rectangle, ellipse, rhombus, hexagon, parallelogram };
 
 // One end of an edge, in absolute page coordinates.
 struct Terminal {
   std::optional<Box> box;  // the connected cell's bounds; nullopt for a free end
   Perimeter perimeter = Perimeter::rectangle;
   std::optional<Vec> fixed;  // exitX/exitY (entryX/entryY) on the box, or the free end point
+  double size = 0;           // the hexagon's or parallelogram's slant, px
 };
 
-// Where the ray from the box centre towards `toward` leaves the shape.
-Vec perimeter_point(const Box& box, Perimeter perimeter, Vec toward);
+// Where the ray from the box centre towards `toward` leaves the shape (`size`: see Perimeter).
+Vec perimeter_point(const Box& box, Perimeter perimeter, Vec toward, double size = 0);
 
 // The polyline from source to target through `waypoints`: straight segments to the terminals'
 // perimeters, or, for orthogonalEdgeStyle / elbowEdgeStyle / entityRelationEdgeStyle, axis-

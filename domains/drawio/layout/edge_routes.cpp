@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <map>
+#include <optional>
+#include <unordered_map>
 #include <utility>
 
 namespace fcp::drawio::layout::detail {
@@ -562,6 +566,342 @@ Point2 centre(const Box& box) {
   return Point2{box.cx(), box.cy()};
 }
 
+// ---- runs of unrelated edges side by side ----
+
+constexpr double kMinRunGap = 10;  // px: parallel runs of unrelated edges closer than this...
+constexpr double kRunShift = 12;   // ...are moved this far apart (the lanes' spacing)
+constexpr int kMaxSeparationPasses = 3;
+constexpr double kPortMargin = 6;  // px a moved port keeps from its side's corners and other ports
+
+// The polyline of an orthogonal route: its source port, its corners, its target port. A port
+// without fractions is the middle of the side the first (last) corner lines up with.
+std::optional<Point2> port_point(const Box& box, const std::optional<Point2>& fraction,
+                                 const std::vector<Point2>& corners, bool at_start) {
+  if (fraction) return Point2{box.x + fraction->x * box.w, box.y + fraction->y * box.h};
+  if (corners.empty()) return std::nullopt;
+  const Point2 next = at_start ? corners.front() : corners.back();
+  if (std::abs(next.x - box.cx()) < kTolerance)
+    return Point2{box.cx(), next.y < box.cy() ? box.y : box.bottom()};
+  if (std::abs(next.y - box.cy()) < kTolerance)
+    return Point2{next.x < box.cx() ? box.x : box.right(), box.cy()};
+  return std::nullopt;
+}
+
+// Whether segment a–b passes through the inside of `box` shrunk by `inset` (Liang–Barsky).
+bool segment_enters(Point2 a, Point2 b, const Box& box, double inset) {
+  const double x0 = box.x + inset, x1 = box.right() - inset;
+  const double y0 = box.y + inset, y1 = box.bottom() - inset;
+  if (x1 <= x0 || y1 <= y0) return false;
+  double t0 = 0, t1 = 1;
+  const double dx = b.x - a.x, dy = b.y - a.y;
+  const double p[4] = {-dx, dx, -dy, dy};
+  const double q[4] = {a.x - x0, x1 - a.x, a.y - y0, y1 - a.y};
+  for (int i = 0; i < 4; ++i) {
+    if (std::abs(p[i]) < 1e-12) {
+      if (q[i] <= 0) return false;
+      continue;
+    }
+    const double t = q[i] / p[i];
+    if (p[i] < 0) {
+      t0 = std::max(t0, t);
+    } else {
+      t1 = std::min(t1, t);
+    }
+    if (t0 >= t1) return false;
+  }
+  return true;
+}
+
+// Whether two segments cross at a point inside both (touching ends do not count).
+bool segments_cross(Point2 a, Point2 b, Point2 c, Point2 d) {
+  const auto side = [](Point2 o, Point2 p, Point2 q) {
+    return (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x);
+  };
+  const double d1 = side(c, d, a), d2 = side(c, d, b), d3 = side(a, b, c), d4 = side(a, b, d);
+  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+// The box round `runs`, grown by `margin` on every side.
+Box runs_box(const std::vector<std::pair<Point2, Point2>>& runs, double margin) {
+  constexpr double kFar = std::numeric_limits<double>::infinity();
+  double x0 = kFar, y0 = kFar, x1 = -kFar, y1 = -kFar;
+  for (const auto& [p, q] : runs) {
+    x0 = std::min({x0, p.x, q.x});
+    y0 = std::min({y0, p.y, q.y});
+    x1 = std::max({x1, p.x, q.x});
+    y1 = std::max({y1, p.y, q.y});
+  }
+  return Box{x0 - margin, y0 - margin, x1 - x0 + 2 * margin, y1 - y0 + 2 * margin};
+}
+
+bool boxes_meet(const Box& a, const Box& b) {
+  return a.x <= b.right() && b.x <= a.right() && a.y <= b.bottom() && b.y <= a.bottom();
+}
+
+class RunSeparator {
+ public:
+  RunSeparator(const Drawing& drawing, const IndexedGraph& graph, std::vector<EdgeRoute>& routes)
+      : drawing_(drawing),
+        graph_(graph),
+        routes_(routes),
+        paths_(routes.size()),
+        bounds_(routes.size()) {
+    for (size_t e = 0; e < routes.size(); ++e) {
+      const IndexedGraph::Edge& edge = graph.edges[e];
+      if (edge.source == edge.target || routes[e].waypoints.empty()) continue;
+      const auto start = port_point(drawing.nodes[static_cast<size_t>(edge.source)], routes[e].exit,
+                                    routes[e].waypoints, true);
+      const auto end = port_point(drawing.nodes[static_cast<size_t>(edge.target)], routes[e].entry,
+                                  routes[e].waypoints, false);
+      if (!start || !end) continue;
+      std::vector<Point2>& path = paths_[e];
+      path.push_back(*start);
+      path.insert(path.end(), routes[e].waypoints.begin(), routes[e].waypoints.end());
+      path.push_back(*end);
+      bounds_[e] = path_box(path);
+    }
+  }
+
+  // Moves runs between two corners of one edge away from a parallel run of an unrelated edge
+  // closer than kMinRunGap, when the moved run and the two runs beside it then pass no node, enter
+  // no cluster they did not, cross no more edges and run close to no other edge. Returns the
+  // number of runs moved.
+  size_t separate() {
+    size_t moved = 0;
+    for (int pass = 0; pass < kMaxSeparationPasses; ++pass) {
+      index_runs();
+      size_t this_pass = 0;
+      for (size_t a = 0; a < paths_.size(); ++a) {
+        for (size_t i = 0; i + 1 < paths_[a].size(); ++i) {
+          const auto close = close_run(a, i);
+          if (!close) continue;
+          const auto [b, j] = *close;
+          if (try_move(a, i, paths_[b][j]) || try_move(b, j, paths_[a][i])) ++this_pass;
+        }
+      }
+      moved += this_pass;
+      if (this_pass == 0) break;
+    }
+    for (size_t e = 0; e < paths_.size(); ++e) {
+      if (paths_[e].size() < 2) continue;
+      routes_[e].waypoints.assign(paths_[e].begin() + 1, paths_[e].end() - 1);
+    }
+    return moved;
+  }
+
+ private:
+  bool related(size_t a, size_t b) const {
+    const IndexedGraph::Edge& ea = graph_.edges[a];
+    const IndexedGraph::Edge& eb = graph_.edges[b];
+    return ea.source == eb.source || ea.source == eb.target || ea.target == eb.source ||
+           ea.target == eb.target;
+  }
+
+  static bool horizontal(Point2 p, Point2 q) { return std::abs(p.y - q.y) < kTolerance; }
+  static bool vertical(Point2 p, Point2 q) { return std::abs(p.x - q.x) < kTolerance; }
+
+  // Whether run p–q of one edge and r–s of another are parallel, closer than kMinRunGap and
+  // side by side over more than 1 px.
+  static bool too_close(Point2 p, Point2 q, Point2 r, Point2 s) {
+    for (const bool flat : {true, false}) {
+      if (flat ? !(horizontal(p, q) && horizontal(r, s)) : !(vertical(p, q) && vertical(r, s)))
+        continue;
+      const double gap = flat ? std::abs(p.y - r.y) : std::abs(p.x - r.x);
+      if (gap >= kMinRunGap) continue;
+      const double lo = flat ? std::max(std::min(p.x, q.x), std::min(r.x, s.x))
+                             : std::max(std::min(p.y, q.y), std::min(r.y, s.y));
+      const double hi = flat ? std::min(std::max(p.x, q.x), std::max(r.x, s.x))
+                             : std::min(std::max(p.y, q.y), std::max(r.y, s.y));
+      if (hi - lo > 1) return true;
+    }
+    return false;
+  }
+
+  // Runs by the line they lie on: horizontal ones by y, vertical ones by x, in kMinRunGap
+  // buckets (a close run is in the run's bucket or a neighbouring one).
+  static std::int64_t bucket(bool flat, double across) {
+    const auto cell = static_cast<std::int64_t>(std::floor(across / kMinRunGap));
+    return flat ? cell * 2 : cell * 2 + 1;
+  }
+  void index_runs() {
+    runs_.clear();
+    for (size_t b = 0; b < paths_.size(); ++b) {
+      for (size_t j = 0; j + 1 < paths_[b].size(); ++j) {
+        const Point2 r = paths_[b][j], s = paths_[b][j + 1];
+        if (horizontal(r, s)) runs_[bucket(true, r.y)].emplace_back(b, j);
+        if (vertical(r, s)) runs_[bucket(false, r.x)].emplace_back(b, j);
+      }
+    }
+  }
+
+  // The first run of another, unrelated edge too close to run i of edge a (0 < gap: runs on one
+  // line are the lanes' business).
+  std::optional<std::pair<size_t, size_t>> close_run(size_t a, size_t i) const {
+    const Point2 p = paths_[a][i], q = paths_[a][i + 1];
+    const bool flat = horizontal(p, q);
+    if (!flat && !vertical(p, q)) return std::nullopt;
+    const double across = flat ? p.y : p.x;
+    for (const std::int64_t step : {-2, 0, 2}) {
+      const auto found = runs_.find(bucket(flat, across) + step);
+      if (found == runs_.end()) continue;
+      for (const auto& [b, j] : found->second) {
+        if (b == a || related(a, b) || j + 1 >= paths_[b].size()) continue;
+        const Point2 r = paths_[b][j], s = paths_[b][j + 1];
+        const double gap = flat ? std::abs(p.y - r.y) : std::abs(p.x - r.x);
+        if (gap >= kTolerance && too_close(p, q, r, s)) return std::pair{b, j};
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Runs i-1, i, i+1 of `path` (those that exist).
+  static std::vector<std::pair<Point2, Point2>> around(const std::vector<Point2>& path, size_t i) {
+    std::vector<std::pair<Point2, Point2>> runs;
+    for (size_t k = i == 0 ? 0 : i - 1; k <= i + 1 && k + 1 < path.size(); ++k)
+      runs.emplace_back(path[k], path[k + 1]);
+    return runs;
+  }
+
+  static Box path_box(const std::vector<Point2>& path) {
+    std::vector<std::pair<Point2, Point2>> runs;
+    for (size_t k = 0; k + 1 < path.size(); ++k)
+      runs.emplace_back(path[k], path[k + 1]);
+    return runs_box(runs, 0);
+  }
+
+  int crossings(size_t a, const std::vector<std::pair<Point2, Point2>>& runs) const {
+    int count = 0;
+    const Box reach = runs_box(runs, 0);
+    for (size_t b = 0; b < paths_.size(); ++b) {
+      if (b == a || !boxes_meet(reach, bounds_[b])) continue;
+      for (size_t j = 0; j + 1 < paths_[b].size(); ++j) {
+        for (const auto& [p, q] : runs)
+          count += segments_cross(p, q, paths_[b][j], paths_[b][j + 1]) ? 1 : 0;
+      }
+    }
+    return count;
+  }
+
+  std::vector<size_t> clusters_entered(const std::vector<std::pair<Point2, Point2>>& runs) const {
+    std::vector<size_t> out;
+    for (size_t c = 0; c < drawing_.clusters.size(); ++c) {
+      if (!drawing_.clusters[c]) continue;
+      for (const auto& [p, q] : runs) {
+        if (segment_enters(p, q, *drawing_.clusters[c], 0.5)) {
+          out.push_back(c);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  // Moves run i of edge a to kRunShift (else kMinRunGap, 1.5 or 2 times kRunShift) from the
+  // parallel run through `other`: on the side it is on, else on the other side, when that keeps
+  // the route clear (see separate).
+  bool try_move(size_t a, size_t i, Point2 other) {
+    const std::vector<Point2>& path = paths_[a];
+    if (path.size() < 3) return false;
+    const bool flat = horizontal(path[i], path[i + 1]);
+    const double now = flat ? path[i].y : path[i].x;
+    const double from = flat ? other.y : other.x;
+    const double side = now >= from ? 1 : -1;
+    for (const double shift : {kRunShift, kMinRunGap, kRunShift * 1.5, kRunShift * 2}) {
+      if (move_run(a, i, from + side * shift) || move_run(a, i, from - side * shift)) return true;
+    }
+    return false;
+  }
+
+  // Moves run i of edge a onto the line `to` across it (a run from or to a port with its port),
+  // when that keeps the route clear (see separate).
+  bool move_run(size_t a, size_t i, double to) {
+    std::vector<Point2>& path = paths_[a];
+    const bool flat = horizontal(path[i], path[i + 1]);
+    if (!flat && !vertical(path[i], path[i + 1])) return false;
+    // A run from (to) a port takes its port along: the port moves along its side, staying on it
+    // (kPortMargin from its corners) and kPortMargin from the other ports there.
+    const bool from_port = i == 0, to_port = i + 2 == path.size();
+    if (from_port && to_port) return false;
+    std::optional<size_t> port_index;
+    std::optional<int> port_node;
+    if (from_port || to_port) {
+      port_index = from_port ? 0 : path.size() - 1;
+      port_node = from_port ? graph_.edges[a].source : graph_.edges[a].target;
+      const Box& box = drawing_.nodes[static_cast<size_t>(*port_node)];
+      const Point2 port = path[*port_index];
+      const bool on_side = flat ? std::abs(port.x - box.x) < kTolerance ||
+                                      std::abs(port.x - box.right()) < kTolerance
+                                : std::abs(port.y - box.y) < kTolerance ||
+                                      std::abs(port.y - box.bottom()) < kTolerance;
+      if (!on_side) return false;
+      const double lo = (flat ? box.y : box.x) + kPortMargin;
+      const double hi = (flat ? box.bottom() : box.right()) - kPortMargin;
+      if (to < lo || to > hi) return false;
+      for (size_t b = 0; b < paths_.size(); ++b) {
+        if (b == a || paths_[b].size() < 2) continue;
+        const IndexedGraph::Edge& edge = graph_.edges[b];
+        for (const auto& [node, point] : {std::pair{edge.source, paths_[b].front()},
+                                          std::pair{edge.target, paths_[b].back()}}) {
+          if (node != *port_node) continue;
+          const Point2 at = path[*port_index];
+          const bool same_side =
+              flat ? std::abs(point.x - at.x) < kTolerance : std::abs(point.y - at.y) < kTolerance;
+          if (same_side && std::abs((flat ? point.y : point.x) - to) < kPortMargin) return false;
+        }
+      }
+    }
+    const auto before = around(path, i);
+    const int crossings_before = crossings(a, before);
+    const auto clusters_before = clusters_entered(before);
+    const std::vector<Point2> kept = path;
+    for (const size_t k : {i, i + 1})
+      (flat ? path[k].y : path[k].x) = to;
+    const auto after = around(path, i);
+    bool ok = clusters_entered(after) == clusters_before && crossings(a, after) <= crossings_before;
+    const Box reach = runs_box(after, kMinRunGap);
+    for (size_t n = 0; ok && n < drawing_.nodes.size(); ++n) {
+      if (!boxes_meet(reach, drawing_.nodes[n])) continue;
+      for (const auto& [p, q] : after) {
+        if (segment_enters(p, q, drawing_.nodes[n], 0.5)) {
+          ok = false;
+          break;
+        }
+      }
+    }
+    for (size_t b = 0; ok && b < paths_.size(); ++b) {
+      if (b == a || related(a, b) || !boxes_meet(reach, bounds_[b])) continue;
+      for (size_t j = 0; ok && j + 1 < paths_[b].size(); ++j) {
+        for (const auto& [p, q] : after) {
+          if (too_close(p, q, paths_[b][j], paths_[b][j + 1])) {
+            ok = false;
+            break;
+          }
+        }
+      }
+    }
+    if (!ok) {
+      path = kept;
+      return false;
+    }
+    bounds_[a] = path_box(path);
+    if (port_index) {
+      const Box& box = drawing_.nodes[static_cast<size_t>(*port_node)];
+      const Point2 at = path[*port_index];
+      const Point2 fraction{box.w > 0 ? (at.x - box.x) / box.w : 0.5,
+                            box.h > 0 ? (at.y - box.y) / box.h : 0.5};
+      (*port_index == 0 ? routes_[a].exit : routes_[a].entry) = fraction;
+    }
+    return true;
+  }
+
+  const Drawing& drawing_;
+  const IndexedGraph& graph_;
+  std::vector<EdgeRoute>& routes_;
+  std::vector<std::vector<Point2>> paths_;  // per edge: port, corners, port (empty: not held)
+  std::vector<Box> bounds_;                 // per edge: the box round its path
+  std::unordered_map<std::int64_t, std::vector<std::pair<size_t, size_t>>> runs_;
+};
+
 }  // namespace
 
 std::vector<Point2> flatten_bezier(const std::vector<Point2>& controls, int steps) {
@@ -647,6 +987,7 @@ std::vector<EdgeRoute> route_edges(const Drawing& drawing, const IndexedGraph& g
   }
   std::vector<std::pair<double, double>> narrow;
   const std::vector<Plan> plans = layered_plans(drawing, graph, spacing, narrow);
+  bool orthogonal = false;
   for (size_t i = 0; i < graph.edges.size(); ++i) {
     const IndexedGraph::Edge& edge = graph.edges[i];
     if (edge.source == edge.target) continue;
@@ -654,6 +995,7 @@ std::vector<EdgeRoute> route_edges(const Drawing& drawing, const IndexedGraph& g
       routes[i].waypoints = flatten(plans[i].turns);
       routes[i].exit = plans[i].exit;
       routes[i].entry = plans[i].entry;
+      orthogonal = true;
       continue;
     }
     const bool unmoved = !drawing.moved[static_cast<size_t>(edge.source)] &&
@@ -666,6 +1008,7 @@ std::vector<EdgeRoute> route_edges(const Drawing& drawing, const IndexedGraph& g
         curve_through(plans[i].turns, centre(drawing.nodes[static_cast<size_t>(edge.source)]),
                       centre(drawing.nodes[static_cast<size_t>(edge.target)]));
   }
+  if (orthogonal) RunSeparator(drawing, graph, routes).separate();
   return routes;
 }
 

@@ -494,7 +494,7 @@ core::Result<void> verb_layout(OpContext& ctx) {
     const Rect box = bounds_of(ctx, scope);
     request.origin_x = box.x + 40;
     request.origin_y = box.y + 50;
-  } else if (auto bounds = ctx.doc.content_bounds(ctx.edit.page_index())) {
+  } else if (auto bounds = ctx.doc.content_bounds(ctx.edit.page_index(), false)) {
     request.origin_x = bounds->x;
     request.origin_y = bounds->y;
   }

@@ -1,8 +1,10 @@
 // Re-routing after a hand move or resize: the edges of what moved lose waypoints that no longer
 // fit and get a route that runs through no shape (draw.io's own when that is clear, else one
-// round the shapes in the way, written as ports and waypoints).
+// round the shapes in the way, written as ports and waypoints); other edges whose route the moved
+// shapes now lie on are laid round them the same way.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <unordered_set>
 
 #include "domains/drawio/edge_paths.hpp"
@@ -119,6 +121,54 @@ std::unordered_set<std::string> edges_with_waypoints(const OpContext& ctx) {
   return out;
 }
 
+namespace {
+
+// Edges that do not end at the moved shapes but whose drawn route now runs through one of them
+// (the shape was put on the route): re-routed too, so the move does not leave them crossing it.
+std::vector<std::string> edges_blocked_by(const OpContext& ctx,
+                                          const std::vector<std::string>& shapes,
+                                          const std::unordered_set<std::string>& incident) {
+  std::vector<Rect> boxes;
+  std::optional<Rect> reach;
+  for (const auto& id : shapes) {
+    if (ctx.index().kind(id) != CellKind::shape) continue;
+    const Cell* cell = ctx.page().find(id);
+    if (cell == nullptr || cell->is_text()) continue;
+    const Rect r = absolute_rect(ctx.page(), *cell);
+    if (r.width <= 0 || r.height <= 0) continue;
+    boxes.push_back(r);
+    reach = reach ? reach->united(r) : r;
+  }
+  std::vector<std::string> out;
+  if (!reach) return out;
+  for (const Cell& edge : ctx.page().cells()) {
+    if (out.size() >= kMaxEdges) break;
+    if (ctx.index().kind(edge.id) != CellKind::edge || incident.contains(edge.id) || !edge.source ||
+        !edge.target || *edge.source == *edge.target || !orthogonal_edge(edge))
+      continue;
+    const Cell* source = ctx.page().find(*edge.source);
+    const Cell* target = ctx.page().find(*edge.target);
+    if (source == nullptr || target == nullptr) continue;
+    const auto [ox, oy] = child_origin(ctx.page(), edge.parent.value_or(""));
+    const Rect s = absolute_rect(ctx.page(), *source), t = absolute_rect(ctx.page(), *target);
+    const std::vector<PathPoint> path = drawn_path(edge, s, t, {ox, oy});
+    const Rect bounds = path_bounds(path);
+    if (!bounds.overlaps(*reach)) continue;
+    // A shape holding an end (a container shape) is crossed to reach it.
+    const auto holds = [](const Rect& outer, const Rect& inner) {
+      return outer.x <= inner.x && outer.y <= inner.y && outer.right() >= inner.right() &&
+             outer.bottom() >= inner.bottom();
+    };
+    const bool blocked = std::any_of(boxes.begin(), boxes.end(), [&](const Rect& box) {
+      return bounds.overlaps(box) && !holds(box, s) && !holds(box, t) && path_crosses(path, box);
+    });
+    if (blocked) out.push_back(edge.id);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
                           const std::unordered_set<std::string>& routed_before,
                           const std::string& name) {
@@ -130,22 +180,20 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
     }
   }
   if (edges.size() > kMaxEdges) edges.resize(kMaxEdges);
-  std::size_t rerouted = 0;
+  const std::size_t own = edges.size();
+  for (auto& id : edges_blocked_by(ctx, with_members(ctx, moved), seen))
+    edges.push_back(std::move(id));
+  std::size_t rerouted_own = 0, rerouted_round = 0;
   std::vector<std::string> ends;  // of edges whose ports fcp chooses again
-  for (const auto& edge_id : edges) {
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const std::string& edge_id = edges[i];
+    std::size_t& rerouted = i < own ? rerouted_own : rerouted_round;
     const Cell* edge = ctx.page().find(edge_id);
     if (edge == nullptr || !edge->source || !edge->target || *edge->source == *edge->target ||
         !orthogonal_edge(*edge))
       continue;
     const bool routed = routed_before.contains(edge_id) || has_waypoints(*edge);
     const bool automatic = ctx.doc.has_automatic_ports(edge_id);
-    if (!routed && !automatic) continue;  // ports the user chose: draw.io routes between them
-    if (ctx.doc.state().user_ports.contains(edge_id)) {
-      // Ports the user set in this session stay; the route is laid anew from them.
-      route_edge_around_shapes(ctx, edge_id);
-      ++rerouted;
-      continue;
-    }
     const Cell* source = ctx.page().find(*edge->source);
     const Cell* target = ctx.page().find(*edge->target);
     if (source == nullptr || target == nullptr) continue;
@@ -155,6 +203,16 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
     const auto clear = [&](std::span<const PathPoint> path) {
       return !crosses_any(path, obstacles) && !path_crosses(path, s) && !path_crosses(path, t);
     };
+    const bool user_set = ctx.doc.state().user_ports.contains(edge_id);
+    if (user_set || (!routed && !automatic)) {
+      // Ports set in this session stay; the route is laid anew from them. Ports the file or a
+      // layout gave an edge without waypoints stay too: draw.io routes between them while that
+      // runs through no shape, else the route is laid from them round the shapes.
+      if (!user_set && clear(drawn_path(*edge, s, t, {}))) continue;
+      route_edge_around_shapes(ctx, edge_id);
+      ++rerouted;
+      continue;
+    }
     // draw.io's own route between the sides facing each other, when it runs through nothing.
     Cell plain = *edge;
     if (plain.geometry) plain.geometry->points.reset();
@@ -188,8 +246,14 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
   }
   for (const auto& id : ends)
     refresh_ports(ctx, id);
-  if (rerouted == 0) return {};
-  return core::connection_changed("re-routed " + core::plural(rerouted, "edge") + " of " + name);
+  if (rerouted_own == 0 && rerouted_round == 0) return {};
+  std::string line = "re-routed ";
+  if (rerouted_own > 0) line += core::plural(rerouted_own, "edge") + " of " + name;
+  if (rerouted_own > 0 && rerouted_round > 0) line += " and ";
+  if (rerouted_round > 0)
+    line += core::plural(rerouted_round, "edge") + " round " + (rerouted_own > 0 ? "it" : name) +
+            " (it lay on their routes)";
+  return core::connection_changed(line);
 }
 
 }  // namespace fcp::drawio

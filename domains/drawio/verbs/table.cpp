@@ -137,7 +137,7 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"move", "REF|@SEL…", "position",
                      "move shapes or groups (overlapped shapes downstream get pushed); their "
                      "edges are re-routed where waypoints went stale or the route would cross a "
-                     "shape"}
+                     "shape, and other edges whose route they now lie on are laid round them"}
                 .with(key("to", "X,Y|REGION"))
                 .with(key("by", "DX,DY"))
                 .with(key("near", "REF"))
@@ -162,7 +162,8 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                      "order their edges run (clients → edge → services → data), never on each "
                      "other, starting level (LR: same top, TB: same left); orthogonal edges leave "
                      "a shared side at ports of their own (exitX/entryX), cross gaps on lines of "
-                     "their own and pass no shape; labels sit on their own edge, off shapes and "
+                     "their own, run at least 10 px from unrelated edges beside them and pass no "
+                     "shape; labels sit on their own edge, off shapes and "
                      "other labels. With shapes pinned where you put them a route may still have "
                      "to pass one: a ? line names both. Ports set with exit:/entry: stay: those "
                      "edges are routed from them round every shape, their own ends included"}

@@ -62,6 +62,7 @@ struct Metrics {
   int labels_off_edge = 0;       // label anchor not on its own edge
   int label_overlaps = 0;        // pairs of label boxes that overlap
   int labels_on_shapes = 0;      // label boxes on a shape that is not an end of their edge
+  int labels_on_edges = 0;       // label boxes another edge's route runs through
   std::vector<std::string> details;
 };
 
@@ -324,6 +325,17 @@ inline Metrics measure(const Drawing& d) {
       if (box.overlaps(shape.box)) {
         ++m.labels_on_shapes;
         m.details.push_back("label " + e.label + " of " + e.id + " lies on " + shape.label);
+      }
+    }
+    for (size_t o = 0; o < d.edges.size(); ++o) {
+      if (o == k) continue;
+      const Edge& other = d.edges[o];
+      bool under = false;
+      for (size_t i = 0; i + 1 < other.path.size() && !under; ++i)
+        under = detail::segment_hits_box(other.path[i], other.path[i + 1], box, 0);
+      if (under) {
+        ++m.labels_on_edges;
+        m.details.push_back("label " + e.label + " of " + e.id + " lies on edge " + other.id);
       }
     }
     for (const auto& [other, index] : label_boxes) {

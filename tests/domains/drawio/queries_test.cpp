@@ -396,7 +396,8 @@ TEST_F(QueriesTest, ConnectionsListsEdgesInDocumentOrder) {
 TEST_F(QueriesTest, Stats) {
   load_page(architecture_cells());
   EXPECT_EQ(ask("stats"),
-            "shapes: 4, edges: 2, groups: 1, pages: 1\ntypes: 2 svc, 1 api, 1 db\nlayers: 1");
+            "shapes: 4, edges: 2, groups: 1, pages: 1\ntypes: 2 svc, 1 api, 1 db\nlayers: 1\n"
+            "size: 720x695 at (100,190)");
 }
 
 TEST_F(QueriesTest, PagesAndLayers) {
@@ -409,7 +410,8 @@ TEST_F(QueriesTest, PagesAndLayers) {
             "pages:\n  Page-1 (active, 4 shapes, 2 edges)\n  Notes (1 shapes, 0 edges)");
   EXPECT_EQ(ask("layers"), "layers:\n  Default (active)\n  Notes (hidden, locked)");
   EXPECT_EQ(ask("stats"),
-            "shapes: 4, edges: 2, groups: 1, pages: 2\ntypes: 2 svc, 1 api, 1 db\nlayers: 2");
+            "shapes: 4, edges: 2, groups: 1, pages: 2\ntypes: 2 svc, 1 api, 1 db\nlayers: 2\n"
+            "size: 720x695 at (100,190)");
 }
 
 TEST_F(QueriesTest, TypesListsBuiltinsCustomAndLoadedStencils) {
@@ -496,6 +498,19 @@ TEST_F(QueriesTest, MapInfersLeftToRightAndSortsByX) {
             "  A(box) @(0,50) — ungrouped\n"
             "  B(box) @(300,20) — ungrouped\n"
             "  C(box) @(600,0) — ungrouped");
+}
+
+// The size map and the reply digest give is what the page draws: an edge routed round the
+// shapes (waypoints 120 px above them) makes it taller (session 10).
+TEST_F(QueriesTest, MapSizeIncludesEdgeRoutes) {
+  load_page(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 300, 0, 80, 40) +
+            edge("e1", "a", "b", "", "edgeStyle=orthogonalEdgeStyle;",
+                 "<Array as=\"points\"><mxPoint x=\"40\" y=\"-120\"/><mxPoint x=\"340\" "
+                 "y=\"-120\"/></Array>"));
+  EXPECT_EQ(ask("map").substr(0, 25), "map: 380x160 flow:LR | 2s");
+  EXPECT_NE(doc_->digest().find(" 380x160 "), std::string::npos) << doc_->digest();
+  const std::string stats = ask("stats");
+  EXPECT_NE(stats.find("\nsize: 380x160 at (0,-120)"), std::string::npos) << stats;
 }
 
 TEST_F(QueriesTest, MapInfersOtherDirections) {
@@ -740,6 +755,30 @@ TEST_F(ReportsWarningsTest, EdgeCrossingGroup) {
                                       "edge A -> B passes through Inner"}));
   EXPECT_TRUE(warnings({created({"e2"})}).empty());  // ends inside the group
   EXPECT_TRUE(warnings({created({"e3"})}).empty());  // passes beside it
+}
+
+// The crossing is measured on the route as drawn, not on the line between the ends' centres
+// (agent trial, session 10: "? edge … crosses group Data" for edges routed round the group).
+TEST_F(ReportsWarningsTest, AnEdgeRoutedRoundAGroupDoesNotCrossIt) {
+  const std::string group = vertex("g", "Data", 200, 0, 200, 200, "container=1;") +
+                            vertex("a", "A", 0, 80, 60, 40) + vertex("b", "B", 600, 80, 60, 40);
+  // Over the top of the group (y -40), through the gaps beside it.
+  load(group + edge("e", "a", "b", "", "edgeStyle=orthogonalEdgeStyle;",
+                    "<Array as=\"points\"><mxPoint x=\"100\" y=\"-40\"/><mxPoint x=\"500\" "
+                    "y=\"-40\"/></Array>"));
+  EXPECT_TRUE(warnings({created({"e"})}).empty());
+  // The same ends with waypoints inside the group: a real crossing.
+  load(group + edge("e", "a", "b", "", "edgeStyle=orthogonalEdgeStyle;",
+                    "<Array as=\"points\"><mxPoint x=\"100\" y=\"100\"/><mxPoint x=\"500\" "
+                    "y=\"100\"/></Array>"));
+  EXPECT_EQ(warnings({created({"e"})}),
+            (std::vector<std::string>{"edge A -> B crosses group Data"}));
+  // A straight edge whose ends' centres are level with the group's corner but whose line
+  // runs along its border (touching, not entering): no crossing.
+  load(vertex("g", "Data", 200, 0, 200, 200, "container=1;") + vertex("a", "A", 0, 200, 60, 40) +
+       vertex("b", "B", 600, 200, 60, 40) +
+       edge("e", "a", "b", "", "edgeStyle=orthogonalEdgeStyle;exitX=1;exitY=0;entryX=0;entryY=0;"));
+  EXPECT_TRUE(warnings({created({"e"})}).empty());
 }
 
 TEST_F(ReportsWarningsTest, OnlyCreatedEdgesAreCheckedForCrossings) {

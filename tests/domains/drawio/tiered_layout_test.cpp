@@ -176,7 +176,8 @@ std::string summary(const metrics::Metrics& m) {
       << ", group overlaps " << m.group_overlaps << ", edge-edge " << m.edge_edge_crossings
       << ", shared run " << m.shared_run << " px"
       << ", labels " << m.labels << " (off edge " << m.labels_off_edge << ", overlapping "
-      << m.label_overlaps << ", on shapes " << m.labels_on_shapes << ")";
+      << m.label_overlaps << ", on shapes " << m.labels_on_shapes << ", on other edges "
+      << m.labels_on_edges << ")";
   return out.str();
 }
 
@@ -247,8 +248,12 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   const int allowance = c.shapes < 50 ? 2 : 0;
   EXPECT_LE(ours.edge_edge_crossings, dot.edge_edge_crossings + allowance) << details(ours);
   EXPECT_EQ(ours.shared_run, 0) << details(ours);
-  // Runs of unrelated edges closer than 10 px still happen where dot lines up nodes of
-  // neighbouring ranks (printed above, not yet held to 0).
+  // Runs of unrelated edges closer than 10 px (where dot lines up nodes of neighbouring ranks)
+  // are moved apart after routing, a port with its run along its side (session 10). On the
+  // 200-shape diagram, in one of Graphviz's layouts of it (a fresh process, as ctest runs it), one
+  // pair stays 4 px apart between lanes 12 px apart on both sides: no room without widening the
+  // gap.
+  EXPECT_LE(ours.close_parallels, c.shapes < 200 ? 0 : 1) << details(ours);
   EXPECT_EQ(ours.labels_off_edge, 0) << details(ours);
   EXPECT_EQ(ours.label_overlaps, 0) << details(ours);
   EXPECT_EQ(ours.labels_on_shapes, 0) << details(ours);
@@ -266,9 +271,73 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
                                                         {"Services", "Data"},
                                                         {"Services", "External"}})
     EXPECT_LE(groups[left].right(), groups[right].x) << left << " is not left of " << right;
+  // Routes that go round the whole diagram: beyond the height the groups span (a long edge
+  // should pass the groups between its ends through the gaps beside them, not below the lowest
+  // of them; session 10).
+  double top = groups["Clients"].y, bottom = groups["Clients"].bottom();
+  for (const auto& [group, box] : groups) {
+    top = std::min(top, box.y);
+    bottom = std::max(bottom, box.bottom());
+  }
+  int outside = 0;
+  for (const metrics::Edge& e : saved.edges) {
+    for (const metrics::Pt& p : e.path) {
+      if (p.y < top - 0.5 || p.y > bottom + 0.5) {
+        ++outside;
+        break;
+      }
+    }
+  }
+  std::cout << "[ metrics ] " << name << ": " << outside << " routes outside the groups' height\n";
+  // Not yet held to 0: dot takes a long edge round the clusters between its ends (below or
+  // above them all), from the 20-shape diagram on (printed above).
   // Columns, not a staircase: every tier starts at the same height.
   for (const auto& [group, box] : groups)
     EXPECT_NEAR(box.y, groups["Clients"].y, 0.5) << group << " does not start level with Clients";
+}
+
+// Session 10 trial: labels near a hub with many labelled edges (an API gateway between four
+// clients and seven services, every edge labelled) sit on their own edge, on no other label and
+// on no other edge.
+TEST_F(TieredLayoutTest, LabelsRoundAHubDoNotPileUp) {
+  std::vector<std::string> ops;
+  const std::vector<std::string> clients{"iOS App", "Android App", "Web App", "Courier App"};
+  const std::vector<std::string> services{"Orders",        "Menu",   "Payments", "Dispatch",
+                                          "Notifications", "Search", "Reviews"};
+  for (const auto& name : clients)
+    ops.emplace_back("add box \"" + name + "\"");
+  ops.emplace_back("add box \"API Gateway\"");
+  for (const auto& name : services)
+    ops.emplace_back("add svc \"" + name + "\"");
+  std::string group = "group";
+  for (const auto& name : clients)
+    group += " \"" + name + "\"";
+  ops.push_back(group + " as:Clients");
+  ops.emplace_back("group \"API Gateway\" as:Edge");
+  group = "group";
+  for (const auto& name : services)
+    group += " \"" + name + "\"";
+  ops.push_back(group + " as:Services");
+  for (const auto& name : clients)
+    ops.push_back("connect \"" + name + "\" -> \"API Gateway\" label:HTTPS");
+  const char* kinds[] = {"REST", "gRPC"};
+  for (size_t i = 0; i < services.size(); ++i)
+    ops.push_back("connect \"API Gateway\" -> \"" + services[i] + "\" label:" + kinds[i % 2]);
+  run(ops);
+  run({"layout @all dir:LR"});
+  const metrics::Metrics m = metrics::measure(metrics::read_saved(saved_xml()));
+  const fs::path png = output_dir() / "hub-labels.png";
+  run({"export fmt:png width:1600 as:" + png.string()});
+  std::cout << "[ metrics ] hub: " << summary(m) << "\n[ picture ] " << png.string() << "\n";
+  EXPECT_EQ(m.labels, 11);
+  EXPECT_EQ(m.labels_off_edge, 0) << details(m);
+  EXPECT_EQ(m.label_overlaps, 0) << details(m);
+  EXPECT_EQ(m.labels_on_shapes, 0) << details(m);
+  // Each on a run of its own edge that no other edge passes (at the middle, 10 of the 11 sat on
+  // the gateway's trunk lanes).
+  EXPECT_EQ(m.labels_on_edges, 0) << details(m);
+  EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
+  EXPECT_EQ(m.close_parallels, 0) << details(m);
 }
 
 class FlowTest : public TieredLayoutTest {};
@@ -297,10 +366,13 @@ class EdgeThroughShapeTest : public TieredLayoutTest {
 
 TEST_F(EdgeThroughShapeTest, AMoveThatPutsAShapeOnARoutedEdgeIsWarnedNamingBoth) {
   // The issue's case: after layout, a shape moved by hand onto the route of Matching → Maps API.
+  // Made a straight edge, fcp does not lay it round the shape (an orthogonal one it does: the
+  // next test): the ? line names both.
   run({"add svc Matching", "add svc Dispatch", "add box \"Maps API\"", "add db Redis",
        "connect Matching -> Dispatch", "connect Dispatch -> \"Maps API\"",
        "connect Matching -> \"Maps API\"", "connect Dispatch -> Redis"});
   run({"layout @all dir:LR"});
+  run({"style Matching -> \"Maps API\" straight"});
   const metrics::Drawing saved = metrics::read_saved(saved_xml());
   const metrics::Edge* route = nullptr;
   for (const metrics::Edge& e : saved.edges) {
@@ -322,6 +394,52 @@ TEST_F(EdgeThroughShapeTest, AMoveThatPutsAShapeOnARoutedEdgeIsWarnedNamingBoth)
   // Moved off the edge: nothing to warn.
   EXPECT_EQ(run_reply("move Redis to:2000,2000 strict:true").find("passes through"),
             std::string::npos);
+}
+
+// Session 10: a shape moved onto the route of an edge that does not end at it re-routes that
+// edge round it, through the free gaps: the saved file has no edge through a shape, the reply
+// says so, and no ? line is needed.
+TEST_F(EdgeThroughShapeTest, AShapeMovedOntoAnotherEdgesRouteReroutesThatEdgeRoundIt) {
+  run({"add svc Matching", "add svc Dispatch", "add box \"Maps API\"", "add db Redis",
+       "add svc Pricing", "connect Matching -> Dispatch", "connect Dispatch -> \"Maps API\"",
+       "connect Matching -> \"Maps API\"", "connect Dispatch -> Redis",
+       "connect Matching -> Pricing", "connect Pricing -> \"Maps API\""});
+  run({"layout @all dir:LR"});
+  metrics::Drawing saved = metrics::read_saved(saved_xml());
+  const metrics::Edge* route = nullptr;
+  for (const metrics::Edge& e : saved.edges) {
+    if (saved.shapes[static_cast<size_t>(e.source)].label == "Matching" &&
+        saved.shapes[static_cast<size_t>(e.target)].label == "Maps API")
+      route = &e;
+  }
+  ASSERT_NE(route, nullptr);
+  const metrics::Pt middle = metrics::detail::along(route->path, 0.5);
+  const std::string reply =
+      run_reply("move Redis to:" + std::to_string(std::lround(middle.x - 30)) + "," +
+                std::to_string(std::lround(middle.y - 30)) + " strict:true");
+  EXPECT_NE(reply.find("and 1 edge round it (it lay on their routes)"), std::string::npos) << reply;
+  EXPECT_EQ(reply.find("passes through"), std::string::npos) << reply;
+  saved = metrics::read_saved(saved_xml());
+  const metrics::Metrics after = metrics::measure(saved);
+  EXPECT_EQ(after.edge_shape_crossings, 0) << reply << "\n" << details(after);
+}
+
+// Session 10: an edge the layout gave ports but no waypoints (a straight run) is re-routed
+// from its ports round the shapes when a move puts another shape in its way.
+TEST_F(EdgeThroughShapeTest, AMoveReroutesALaidOutStraightEdgeRoundAShapeNowInTheWay) {
+  run({"add svc A", "add svc B", "connect A -> B"});
+  run({"layout @all dir:LR"});
+  metrics::Drawing saved = metrics::read_saved(saved_xml());
+  std::map<std::string, metrics::Box> box;
+  for (const metrics::Shape& shape : saved.shapes)
+    box[shape.label] = shape.box;
+  const long x = std::lround(box["A"].x), y = std::lround(box["A"].y);
+  run({"add box C at:" + std::to_string(x) + "," + std::to_string(y + 200)});
+  const std::string reply =
+      run_reply("move B to:" + std::to_string(x) + "," + std::to_string(y + 400) + " strict:true");
+  EXPECT_EQ(reply.find("passes through"), std::string::npos) << reply;
+  const metrics::Metrics after = metrics::measure(metrics::read_saved(saved_xml()));
+  EXPECT_EQ(after.edge_shape_crossings, 0) << reply << "\n" << details(after);
 }
 
 // Issue 13: a hand move after layout re-routes the moved shape's edges. Their waypoints were

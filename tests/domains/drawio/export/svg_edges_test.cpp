@@ -49,6 +49,50 @@ TEST(Perimeter, MeetsTheOutlineOnTheRayToTheTarget) {
   EXPECT_EQ(perimeter_point(box, Perimeter::rectangle, {50, 25}), (Vec{50, 25}));
 }
 
+// Edges meet a hexagon's and a parallelogram's slanted sides, not their boxes (session 10).
+TEST(Perimeter, HexagonAndParallelogramMeetTheirSlantedSides) {
+  const Box box{0, 0, 100, 40};
+  // Hexagon with 20 px slants: corners (20,0) (80,0) (100,20) (80,40) (20,40) (0,20).
+  const Vec side = perimeter_point(box, Perimeter::hexagon, {300, 20}, 20);
+  EXPECT_NEAR(side.x, 100, kEpsilon);
+  EXPECT_NEAR(side.y, 20, kEpsilon);
+  // Towards the lower right, shallow: on the slant x + y = 120 between (100,20) and (80,40),
+  // inside the box's corner (the box's side would be met at (100,30)).
+  const Vec slant = perimeter_point(box, Perimeter::hexagon, {150, 40}, 20);
+  EXPECT_NEAR(slant.x + slant.y, 120, kEpsilon);
+  EXPECT_LT(slant.x, 100 - 1);
+  EXPECT_LT(slant.y, 40 - 1);
+  // Straight up: the flat top.
+  const Vec top = perimeter_point(box, Perimeter::hexagon, {50, -100}, 20);
+  EXPECT_NEAR(top.y, 0, kEpsilon);
+  // Parallelogram with 20 px slant: corners (0,40) (20,0) (100,0) (80,40). Towards the left
+  // at the centre's height: on the left slant at x 10, not the box's side at x 0.
+  const Vec left = perimeter_point(box, Perimeter::parallelogram, {-200, 20}, 20);
+  EXPECT_NEAR(left.x, 10, kEpsilon);
+  EXPECT_NEAR(left.y, 20, kEpsilon);
+  const Vec right = perimeter_point(box, Perimeter::parallelogram, {300, 20}, 20);
+  EXPECT_NEAR(right.x, 90, kEpsilon);
+}
+
+// The scene reads the perimeter and its size from the shape's style (fcp's `api` type is a
+// hexagon with perimeter=hexagonPerimeter2, fixedSize=1, size=20).
+TEST(RouteEdge, AnEdgeIntoAHexagonEndsOnItsSlant) {
+  const Cell edge = edge_with("");
+  const StyleView style(edge, true);
+  const Terminal source{Box{0, 0, 100, 40}, Perimeter::rectangle, std::nullopt};
+  const Terminal target{Box{300, 100, 100, 40}, Perimeter::hexagon, std::nullopt, 20};
+  const auto route = route_edge(style, source, target, {{350, 20}});
+  ASSERT_FALSE(route.empty());
+  // From straight above the centre: the flat top at y 100.
+  EXPECT_NEAR(route.back().y, 100, kEpsilon);
+  const auto diagonal = route_edge(style, source, target, {});
+  ASSERT_FALSE(diagonal.empty());
+  const Vec end = diagonal.back();
+  // From the upper left: on the slant from (300,120) to (320,100), off the box's corner.
+  EXPECT_NEAR((end.x - 300) + (end.y - 100), 20, kEpsilon);
+  EXPECT_GT(end.x, 300 + 1);
+}
+
 TEST(RouteEdge, StraightEdgesRunFromPerimeterThroughWaypointsToPerimeter) {
   const Cell edge = edge_with("");
   const StyleView style(edge, true);
