@@ -162,7 +162,7 @@ void ClientConnection::handle(std::string_view text, std::shared_ptr<Responder> 
   }
   auto reply = std::make_shared<ReplyOnce>(std::move(responder), message.id);
   try {
-    if (lifecycle::era_of(message, reply->headers()) == lifecycle::Era::stateless)
+    if (lifecycle::era_of(message, reply->headers(), initialized()) == lifecycle::Era::stateless)
       return on_stateless_request(message, reply);
     on_request(message, reply);
   } catch (const std::exception& e) {

@@ -110,11 +110,11 @@ std::optional<std::string> decode_param(std::string_view value) {
 
 }  // namespace
 
-Era era_of(const jsonrpc::Incoming& message, const TransportHeaders* headers) {
+Era era_of(const jsonrpc::Incoming& message, const TransportHeaders* headers, bool in_session) {
   if (const auto* meta = meta_of(message.params);
       meta != nullptr && meta->contains(meta::protocol_version))
     return Era::stateless;
-  if (message.method == "server/discover") return Era::stateless;
+  if (message.method == "server/discover" && !in_session) return Era::stateless;
   if (headers != nullptr) {
     if (const auto version = headers->get(kVersionHeader);
         version && !is_supported_protocol_version(*version))
@@ -176,7 +176,8 @@ std::optional<Refusal> check_param_headers(const json::object& input_schema,
     const auto* mirrored = property.as_object().if_contains("x-mcp-header");
     if (mirrored == nullptr || !mirrored->is_string()) continue;
     const std::string header_name = "Mcp-Param-" + std::string(mirrored->as_string());
-    const auto header = headers->get(lowercase(header_name));
+    const auto header =
+        headers->get(std::string(kParamHeaderPrefix) + lowercase(mirrored->as_string()));
     const auto* argument = arguments.if_contains(key);
     if (argument == nullptr || argument->is_null()) {
       if (header)

@@ -29,9 +29,10 @@ inline constexpr std::string_view server_info = "io.modelcontextprotocol/serverI
 enum class Era { session, stateless };
 
 // The stateless revision serves a request whose `_meta` names a protocol version, a
-// `server/discover`, or (HTTP) one whose MCP-Protocol-Version header names no 2025-era version;
-// every other request belongs to the 2025-era session of its connection.
-Era era_of(const jsonrpc::Incoming& message, const TransportHeaders* headers);
+// `server/discover` outside a 2025-era session (`in_session`: the connection was initialized),
+// or (HTTP) one whose MCP-Protocol-Version header names no 2025-era version; every other request
+// belongs to the 2025-era session of its connection, as before 2026-07-28.
+Era era_of(const jsonrpc::Incoming& message, const TransportHeaders* headers, bool in_session);
 
 // A stateless request refused before it reached a handler.
 struct Refusal {

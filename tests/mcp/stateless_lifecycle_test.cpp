@@ -155,11 +155,11 @@ TEST_F(StatelessLifecycleTest, ToolCallsWorkThroughHandlesAndKeepNoCurrentDocume
   // Any connection reaches it by handle, and a 2025-era session sees the same document.
   auto [added, added_status] =
       modern(*connect(), 4, "tools/call",
-             {{"name", "deck"}, {"arguments", {{"ops", {"add A color:red"}}, {"doc", handle}}}});
+             {{"name", "deck"}, {"arguments", {{"ops", {"add Zeta color:red"}}, {"doc", handle}}}});
   EXPECT_FALSE(added.at("result").at("isError").as_bool()) << text_of(added);
   auto legacy = ready();
   auto listed = call(*legacy, 5, "deck_query", {{"q", "list"}, {"doc", handle}});
-  EXPECT_NE(text_of(listed).find("A"), std::string::npos) << text_of(listed);
+  EXPECT_NE(text_of(listed).find("Zeta"), std::string::npos) << text_of(listed);
   EXPECT_FALSE(listed.at("result").as_object().contains("resultType"));  // 2025 shape
 }
 
@@ -331,19 +331,21 @@ TEST(LifecycleTest, AMissingClientCapabilityIsNamedInRequiredCapabilities) {
 TEST(LifecycleTest, ChoosesTheEraFromMetaMethodAndVersionHeader) {
   jsonrpc::Incoming message;
   message.method = "tools/list";
-  EXPECT_EQ(lifecycle::era_of(message, nullptr), lifecycle::Era::session);
+  EXPECT_EQ(lifecycle::era_of(message, nullptr, false), lifecycle::Era::session);
   TransportHeaders headers;
   headers.fields = {{"mcp-protocol-version", "2025-06-18"}};
-  EXPECT_EQ(lifecycle::era_of(message, &headers), lifecycle::Era::session);
+  EXPECT_EQ(lifecycle::era_of(message, &headers, false), lifecycle::Era::session);
   headers.fields[0].second = "2026-07-28";
-  EXPECT_EQ(lifecycle::era_of(message, &headers), lifecycle::Era::stateless);
+  EXPECT_EQ(lifecycle::era_of(message, &headers, false), lifecycle::Era::stateless);
   message.params["_meta"] = json::object{{"progressToken", 1}};
-  EXPECT_EQ(lifecycle::era_of(message, nullptr), lifecycle::Era::session);
+  EXPECT_EQ(lifecycle::era_of(message, nullptr, false), lifecycle::Era::session);
   message.params["_meta"] = modern_meta();
-  EXPECT_EQ(lifecycle::era_of(message, nullptr), lifecycle::Era::stateless);
+  EXPECT_EQ(lifecycle::era_of(message, nullptr, false), lifecycle::Era::stateless);
   message.params = {};
   message.method = "server/discover";
-  EXPECT_EQ(lifecycle::era_of(message, nullptr), lifecycle::Era::stateless);
+  EXPECT_EQ(lifecycle::era_of(message, nullptr, false), lifecycle::Era::stateless);
+  // Inside a 2025-era session server/discover without _meta is an unknown method, as before.
+  EXPECT_EQ(lifecycle::era_of(message, nullptr, true), lifecycle::Era::session);
 }
 
 }  // namespace
