@@ -40,17 +40,25 @@ int level_index(std::string_view name) {
 
 ReplyOnce::~ReplyOnce() {
   if (claim()) {
-    responder_->reply(jsonrpc::error(id_, jsonrpc::code::internal_error,
-                                     "internal error: the request was dropped without an answer"));
+    send_error(jsonrpc::error(id_, jsonrpc::code::internal_error,
+                              "internal error: the request was dropped without an answer"),
+               jsonrpc::code::internal_error);
   }
 }
 
 void ReplyOnce::result(const json::value& value) {
-  if (claim()) responder_->reply(jsonrpc::result(id_, value));
+  if (!claim()) return;
+  if (!stateless_) return responder_->reply(jsonrpc::result(id_, value));
+  responder_->reply_with_status(jsonrpc::result(id_, lifecycle::shape_result(value, hint_)), 200);
 }
 
-void ReplyOnce::error(int code, std::string_view message) {
-  if (claim()) responder_->reply(jsonrpc::error(id_, code, message));
+void ReplyOnce::error(int code, std::string_view message, json::value data) {
+  if (claim()) send_error(jsonrpc::error(id_, code, message, std::move(data)), code);
+}
+
+void ReplyOnce::send_error(std::string message, int code) {
+  if (!stateless_) return responder_->reply(std::move(message));
+  responder_->reply_with_status(std::move(message), jsonrpc::http_status_of(code));
 }
 
 void ReplyOnce::none() {
@@ -154,6 +162,8 @@ void ClientConnection::handle(std::string_view text, std::shared_ptr<Responder> 
   }
   auto reply = std::make_shared<ReplyOnce>(std::move(responder), message.id);
   try {
+    if (lifecycle::era_of(message, reply->headers(), initialized()) == lifecycle::Era::stateless)
+      return on_stateless_request(message, reply);
     on_request(message, reply);
   } catch (const std::exception& e) {
     spdlog::error("bug: {} failed: {}", message.method, e.what());
@@ -169,52 +179,8 @@ void ClientConnection::on_request(const jsonrpc::Incoming& message, const Reply&
     return reply->error(jsonrpc::code::invalid_request,
                         "not initialized: send \"initialize\" before \"" + method + "\"");
   }
-  if (method == "tools/list") {
-    json::array tools;
-    for (const auto& tool : server_.tools())
-      tools.push_back(describe(tool));
-    return reply->result(json::object{{"tools", std::move(tools)}});
-  }
-  if (method == "tools/call") return on_tools_call(message, reply);
   if (method == "logging/setLevel") return on_set_level(message.params, reply);
-  if (method == "resources/list") {
-    json::array resources;
-    for (const auto* domain : server_.domains()) {
-      const std::string name(domain->name());
-      resources.push_back(
-          json::object{{"uri", "fcp://" + name + "/session"},
-                       {"name", name + "-session"},
-                       {"title", name + " session"},
-                       {"description", "The open " + name + " document: file and digest"},
-                       {"mimeType", "text/plain"}});
-    }
-    return reply->result(json::object{{"resources", std::move(resources)}});
-  }
-  if (method == "resources/templates/list") {
-    return reply->result(json::object{{"resourceTemplates", json::array{}}});
-  }
-  if (method == "resources/read") return on_resources_read(message.params, reply);
-  // Prompts exist only when a hosted domain offers some; otherwise they are unknown methods.
-  const bool has_prompts = std::any_of(server_.domains().begin(), server_.domains().end(),
-                                       [](const core::Domain* d) { return !d->prompts().empty(); });
-  if (has_prompts && method == "prompts/list") {
-    json::array prompts;
-    for (const auto* domain : server_.domains()) {
-      for (const auto& prompt : domain->prompts()) {
-        json::array arguments;
-        for (const auto& argument : prompt.arguments)
-          arguments.push_back(json::object{{"name", argument.name},
-                                           {"description", argument.description},
-                                           {"required", argument.required}});
-        prompts.push_back(json::object{{"name", prompt.name},
-                                       {"title", prompt.title},
-                                       {"description", prompt.description},
-                                       {"arguments", std::move(arguments)}});
-      }
-    }
-    return reply->result(json::object{{"prompts", std::move(prompts)}});
-  }
-  if (has_prompts && method == "prompts/get") return on_prompts_get(message.params, reply);
+  if (serve_feature(message, reply)) return;
   reply->error(jsonrpc::code::method_not_found, "method not found: \"" + method + "\"");
 }
 
@@ -283,33 +249,30 @@ void ClientConnection::finish_initialize(const std::string& version,
     session_ = std::move(session);
   }
   initialized_ = true;
-  json::object capabilities{
-      {"tools", json::object{{"listChanged", false}}},
-      {"logging", json::object{}},
-      {"resources", json::object{{"subscribe", false}, {"listChanged", false}}}};
-  for (const auto* domain : server_.domains()) {
-    if (!domain->prompts().empty()) {
-      capabilities["prompts"] = json::object{{"listChanged", false}};
-      break;
-    }
-  }
+  const bool has_prompts = std::any_of(server_.domains().begin(), server_.domains().end(),
+                                       [](const core::Domain* d) { return !d->prompts().empty(); });
   reply->result(json::object{{"protocolVersion", version},
-                             {"capabilities", std::move(capabilities)},
+                             {"capabilities", lifecycle::server_capabilities(has_prompts)},
                              {"serverInfo", json::object{{"name", server_.options().name},
                                                          {"title", "FCP daemon"},
                                                          {"version", server_.options().version}}},
                              {"instructions", server_.instructions()}});
 }
 
+bool ClientConnection::set_log_level(std::string_view name) {
+  const int index = level_index(name);
+  if (index < 0) return false;
+  log_level_ = index;
+  return true;
+}
+
 void ClientConnection::on_set_level(const json::object& params, const Reply& reply) {
   const auto* level = params.if_contains("level");
-  int index = (level != nullptr && level->is_string()) ? level_index(level->as_string()) : -1;
-  if (index < 0) {
+  if (level == nullptr || !level->is_string() || !set_log_level(level->as_string())) {
     return reply->error(jsonrpc::code::invalid_params,
                         "\"level\" must be one of debug, info, notice, warning, error, critical, "
                         "alert, emergency");
   }
-  log_level_ = index;
   reply->result(json::object{});
 }
 

@@ -13,6 +13,7 @@
 #include "mcp/client_session.hpp"
 #include "mcp/connection.hpp"
 #include "mcp/jsonrpc.hpp"
+#include "mcp/lifecycle.hpp"
 #include "mcp/tool_set.hpp"
 
 namespace fcp::mcp {
@@ -31,8 +32,15 @@ class ReplyOnce {
   ~ReplyOnce();
 
   void result(const boost::json::value& value);
-  void error(int code, std::string_view message);
+  void error(int code, std::string_view message, boost::json::value data = nullptr);
   void none();
+  // Answers in the stateless 2026-07-28 shape: results with resultType (and `hint` as their
+  // caching hint), every answer with its HTTP status. Before any answer.
+  void speak_stateless(std::optional<lifecycle::CacheHint> hint) {
+    stateless_ = true;
+    hint_ = hint;
+  }
+  const TransportHeaders* headers() const { return responder_->headers(); }
   void notify(std::string message);
   // See Responder::when_gone.
   void when_gone(const std::function<void()>& cancel) { responder_->when_gone(cancel); }
@@ -40,10 +48,13 @@ class ReplyOnce {
 
  private:
   bool claim() { return !answered_.exchange(true); }
+  void send_error(std::string message, int code);
 
   std::shared_ptr<Responder> responder_;
   boost::json::value id_;
   std::atomic<bool> answered_{false};
+  bool stateless_ = false;
+  std::optional<lifecycle::CacheHint> hint_;
 };
 
 // Thread: handle() from the transport; tool work runs on the client session's strand; state
@@ -76,6 +87,15 @@ class ClientConnection final : public Connection,
   void refuse_unauthenticated(const jsonrpc::Incoming* message, const boost::json::value& id,
                               const std::shared_ptr<Responder>& responder);
   void on_request(const jsonrpc::Incoming& message, const Reply& reply);
+  // The stateless 2026-07-28 lifecycle (stateless_calls.cpp): checks the request's _meta and
+  // headers, then serves it without initialize, in a session that keeps no current document.
+  void on_stateless_request(const jsonrpc::Incoming& message, const Reply& reply);
+  bool check_stateless_call(const jsonrpc::Incoming& message,
+                            const lifecycle::StatelessRequest& request, const Reply& reply);
+  // tools, resources and prompts, the same in both revisions; false for any other method.
+  bool serve_feature(const jsonrpc::Incoming& message, const Reply& reply);
+  // Sets the level from a name (debug … emergency); false for another name.
+  bool set_log_level(std::string_view name);
   void on_notification(const jsonrpc::Incoming& message);
   void on_initialize(const boost::json::object& params, const Reply& reply);
   // Attaches the named session, waiting up to `retries` short pauses while another connection

@@ -25,6 +25,7 @@ std::shared_ptr<StoredDocument> ClientSession::current(const core::Domain& domai
 }
 
 void ClientSession::set_current(const std::shared_ptr<StoredDocument>& document) {
+  if (!keeps_current_) return;
   std::lock_guard lock(mutex_);
   current_[&document->domain()] = document;
 }

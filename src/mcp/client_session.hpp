@@ -48,6 +48,9 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   void set_current(const std::shared_ptr<StoredDocument>& document);
   // Drops `document` if it is current.
   void forget(const StoredDocument& document);
+  // A session of stateless (2026-07-28) requests: no document becomes current, so every call
+  // names its document by handle. Before the session is shared.
+  void keep_no_current() { keeps_current_ = false; }
 
   const std::string& name() const { return name_; }  // empty for an anonymous session
   const std::string& principal() const { return principal_; }
@@ -57,6 +60,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   std::map<const core::Domain*, std::unique_ptr<core::Session>> empty_;
   mutable std::mutex mutex_;  // guards current_
   std::map<const core::Domain*, std::shared_ptr<StoredDocument>> current_;
+  bool keeps_current_ = true;
   std::string name_;
   std::string principal_;
 };

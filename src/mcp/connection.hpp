@@ -8,8 +8,23 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace fcp::mcp {
+
+// The MCP request headers a transport received with a message (HTTP: every `Mcp-*` and
+// `MCP-Protocol-Version` field, names lowercased, values without surrounding whitespace). The
+// MCP layer checks them against the body; the transport does not interpret them.
+struct TransportHeaders {
+  std::vector<std::pair<std::string, std::string>> fields;
+  // The value of `name` (lowercase), nullopt when absent.
+  std::optional<std::string_view> get(std::string_view name) const {
+    for (const auto& [field, value] : fields)
+      if (field == name) return value;
+    return std::nullopt;
+  }
+};
 
 // Where the messages caused by one incoming message go. Implemented by each transport.
 // stdio/TCP write every message as one line on the connection; HTTP answers the POST that
@@ -32,6 +47,14 @@ class Responder {
   // Sends `message` as the reply, then closes the client's connection once it is written (a
   // client that did not authenticate). Transports without such a connection just reply.
   virtual void reply_and_close(std::string message) { reply(std::move(message)); }
+  // Sends `message` as the reply with the HTTP status the MCP revision prescribes for it (the
+  // stateless 2026-07-28 revision: 404 for an unknown method, 400 for a refused request).
+  // Transports without statuses just reply.
+  virtual void reply_with_status(std::string message, unsigned /*http_status*/) {
+    reply(std::move(message));
+  }
+  // The headers that came with the message (null: the transport has none, stdio and TCP).
+  virtual const TransportHeaders* headers() const { return nullptr; }
 };
 
 // Where unsolicited server messages go (log records not tied to a request).
@@ -81,7 +104,7 @@ class ConnectionFactory {
   }
 };
 
-// MCP protocol versions this server speaks, newest first.
+// The MCP protocol versions of 2025-era sessions (begun by initialize), newest first.
 inline constexpr std::string_view kSupportedProtocolVersions[] = {"2025-11-25", "2025-06-18",
                                                                   "2025-03-26"};
 inline bool is_supported_protocol_version(std::string_view version) {
@@ -89,5 +112,7 @@ inline bool is_supported_protocol_version(std::string_view version) {
     if (v == version) return true;
   return false;
 }
+// The stateless revision: no initialize, every request names it in its _meta (mcp/lifecycle).
+inline constexpr std::string_view kStatelessProtocolVersion = "2026-07-28";
 
 }  // namespace fcp::mcp

@@ -172,4 +172,22 @@ std::string notification(std::string_view method, const json::object& params) {
   return message;
 }
 
+unsigned http_status_of(int error_code) {
+  switch (error_code) {
+    case code::method_not_found:
+      return 404;
+    case code::internal_error:
+      return 500;
+    case code::parse_error:
+    case code::invalid_request:
+    case code::invalid_params:
+    case code::header_mismatch:
+    case code::missing_client_capability:
+    case code::unsupported_protocol_version:
+      return 400;
+    default:
+      return 200;
+  }
+}
+
 }  // namespace fcp::mcp::jsonrpc

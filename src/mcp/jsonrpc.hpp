@@ -22,7 +22,17 @@ inline constexpr int server_error = -32000;
 inline constexpr int unauthorized = -32001;
 // MCP: resources/read named a resource that does not exist.
 inline constexpr int resource_not_found = -32002;
+// MCP 2026-07-28: an Mcp-* HTTP header disagrees with the body (or is missing).
+inline constexpr int header_mismatch = -32020;
+// MCP 2026-07-28: the request needs a client capability its _meta did not declare.
+inline constexpr int missing_client_capability = -32021;
+// MCP 2026-07-28: the request names a protocol version this server does not serve.
+inline constexpr int unsupported_protocol_version = -32022;
 }  // namespace code
+
+// The HTTP status of a stateless (2026-07-28) answer carrying error `code`: 404 for an unknown
+// method, 400 for a request refused as malformed, 500 for an internal error.
+unsigned http_status_of(int code);
 
 struct Incoming {
   enum class Kind { request, notification, response };

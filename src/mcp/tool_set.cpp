@@ -129,8 +129,12 @@ std::vector<Tool> make_tools(const core::Domain& domain, std::string_view handle
                                                     {ToolKind::session, name + "_session"},
                                                     {ToolKind::help, name + "_help"}};
   for (const auto& [kind, tool_name] : kinds) {
-    tools.push_back(Tool{tool_name, kind, &domain, description_for(kind, domain, handle_prefix),
-                         schema_for(kind, name, handle_prefix)});
+    tools.push_back(Tool{tool_name,
+                         kind,
+                         &domain,
+                         description_for(kind, domain, handle_prefix),
+                         schema_for(kind, name, handle_prefix),
+                         {}});
   }
   return tools;
 }
@@ -178,9 +182,12 @@ core::Result<ToolArguments> read_arguments(const Tool& tool, const json::object&
 }
 
 Tool make_conformance_error_tool() {
-  return Tool{"test_error_handling", ToolKind::fixture_error, nullptr,
+  return Tool{"test_error_handling",
+              ToolKind::fixture_error,
+              nullptr,
               "Conformance-suite fixture: always returns a tool error (isError: true).",
-              json::object{{"type", "object"}, {"properties", json::object{}}}};
+              json::object{{"type", "object"}, {"properties", json::object{}}},
+              {}};
 }
 
 json::object describe(const Tool& tool) {

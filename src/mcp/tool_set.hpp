@@ -21,6 +21,9 @@ struct Tool {
   const core::Domain* domain;
   std::string description;
   boost::json::object input_schema;
+  // The client capabilities a call needs (a stateless 2026-07-28 request that does not declare
+  // them is refused with -32021); empty for the domain tools.
+  boost::json::object client_capabilities;
 };
 
 // The domain's four tools; the mutation tool's description embeds the reference card.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/beast/core/string.hpp>
+#include <cctype>
 #include <string>
 
 #include "mcp/connection.hpp"
@@ -189,7 +190,9 @@ std::optional<HttpResponse> check_request(const HttpRequest& request, const Http
     response.set(http::field::allow, "GET, POST, DELETE");
     return response;
   }
-  if (request.count(kProtocolVersionHeader) > 0 &&
+  // A POST's version is checked by the MCP layer, which answers with the request's id (and knows
+  // the stateless revision); GET and DELETE belong to 2025-era sessions only.
+  if (method != http::verb::post && request.count(kProtocolVersionHeader) > 0 &&
       !mcp::is_supported_protocol_version(trim(request[kProtocolVersionHeader])))
     return make_error_response(request, http::status::bad_request,
                                "Bad Request: unsupported MCP-Protocol-Version");
@@ -208,6 +211,19 @@ std::optional<HttpResponse> check_request(const HttpRequest& request, const Http
     return make_error_response(request, http::status::not_acceptable,
                                "Not Acceptable: Accept must include text/event-stream");
   return std::nullopt;
+}
+
+mcp::TransportHeaders mcp_headers(const HttpRequest& request) {
+  mcp::TransportHeaders headers;
+  for (const auto& field : request) {
+    const auto name = field.name_string();
+    if (name.size() < 4 || !iequals(name.substr(0, 4), "mcp-")) continue;
+    std::string lower(name);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    headers.fields.emplace_back(std::move(lower), std::string(trim(field.value())));
+  }
+  return headers;
 }
 
 }  // namespace fcp::transport

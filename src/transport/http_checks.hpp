@@ -7,6 +7,7 @@
 #include <optional>
 #include <string_view>
 
+#include "mcp/connection.hpp"
 #include "transport/options.hpp"
 
 namespace fcp::transport {
@@ -49,7 +50,12 @@ std::optional<std::string> bearer_token(const HttpRequest& request);
 HttpResponse make_unauthorized_response(const HttpRequest& request, bool token_given);
 
 // Everything that can be refused without looking at sessions, in this order: Host and Origin
-// (403), path (404), method (405), MCP-Protocol-Version (400), Accept (406), Content-Type (415).
+// (403), path (404), method (405), MCP-Protocol-Version of a GET or DELETE (400; a POST's is the
+// MCP layer's to check), Accept (406), Content-Type (415).
 std::optional<HttpResponse> check_request(const HttpRequest& request, const HttpOptions& options);
+
+// The request's `Mcp-*` headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*), for the
+// MCP layer to check against the body: names lowercased, values trimmed.
+mcp::TransportHeaders mcp_headers(const HttpRequest& request);
 
 }  // namespace fcp::transport

@@ -26,8 +26,9 @@ class HttpResponder final : public mcp::Responder {
  public:
   // Holds the peer strongly: while a request awaits its reply (computed on the session strand),
   // nothing else may keep the peer, and its socket, alive.
-  HttpResponder(const std::weak_ptr<HttpPeer>& peer, std::uint64_t serial)
-      : peer_(peer.lock()), serial_(serial) {}
+  HttpResponder(const std::weak_ptr<HttpPeer>& peer, std::uint64_t serial,
+                mcp::TransportHeaders headers)
+      : peer_(peer.lock()), serial_(serial), headers_(std::move(headers)) {}
   ~HttpResponder() override {
     if (!done_.exchange(true)) finish(std::nullopt);  // dropped unanswered: as no_reply()
   }
@@ -39,6 +40,11 @@ class HttpResponder final : public mcp::Responder {
     if (done_.exchange(true)) return spdlog::warn("http: second reply was dropped");
     finish(std::move(message));
   }
+  void reply_with_status(std::string message, unsigned http_status) override {
+    if (done_.exchange(true)) return spdlog::warn("http: second reply was dropped");
+    finish(std::move(message), http_status);
+  }
+  const mcp::TransportHeaders* headers() const override { return &headers_; }
   void no_reply() override {
     if (!done_.exchange(true)) finish(std::nullopt);
   }
@@ -47,11 +53,12 @@ class HttpResponder final : public mcp::Responder {
   }
 
  private:
-  void finish(std::optional<std::string> reply) {
-    if (peer_) peer_->post_finish(serial_, std::move(reply));
+  void finish(std::optional<std::string> reply, unsigned http_status = 0) {
+    if (peer_) peer_->post_finish(serial_, std::move(reply), http_status);
   }
   std::shared_ptr<HttpPeer> peer_;
   std::uint64_t serial_;
+  const mcp::TransportHeaders headers_;
   std::atomic<bool> done_{false};
 };
 
@@ -103,10 +110,12 @@ void HttpPeer::post_notify(std::uint64_t serial, std::string message) {
   });
 }
 
-void HttpPeer::post_finish(std::uint64_t serial, std::optional<std::string> reply) {
-  boost::asio::post(strand(), [self = self(), serial, reply = std::move(reply)]() mutable {
-    self->on_finish(serial, std::move(reply));
-  });
+void HttpPeer::post_finish(std::uint64_t serial, std::optional<std::string> reply,
+                           unsigned http_status) {
+  boost::asio::post(strand(),
+                    [self = self(), serial, reply = std::move(reply), http_status]() mutable {
+                      self->on_finish(serial, std::move(reply), http_status);
+                    });
 }
 
 void HttpPeer::post_when_gone(std::uint64_t serial, std::function<void()> cancel) {
@@ -226,7 +235,7 @@ void HttpPeer::handle_post() {
   awaiting_ = true;
   buffering_ = new_session_ || request_.version() < 11;  // HTTP/1.0 has no chunked streams
   buffered_.clear();
-  auto responder = std::make_shared<HttpResponder>(self(), ++serial_);
+  auto responder = std::make_shared<HttpResponder>(self(), ++serial_, mcp_headers(request_));
   session_->connection().handle(request_.body(), std::move(responder));
   if (awaiting_) probe_client();
 }
@@ -274,25 +283,32 @@ void HttpPeer::on_notify(std::uint64_t serial, std::string message) {
   stream_event(message);
 }
 
-void HttpPeer::on_finish(std::uint64_t serial, std::optional<std::string> reply) {
+void HttpPeer::on_finish(std::uint64_t serial, std::optional<std::string> reply,
+                         unsigned http_status) {
   if (!awaiting_ || serial != serial_ || closed()) return;
   awaiting_ = false;
   when_gone_ = nullptr;
   probe_timer_.cancel();
   if (new_session_) {
-    respond_new_session(std::move(reply));
+    respond_new_session(std::move(reply), http_status);
   } else if (streaming()) {
     if (reply) stream_event(*reply);
     end_stream();
   } else if (reply || !buffered_.empty()) {
-    send_response(buffered_response(std::move(reply)));
+    send_response(buffered_response(std::move(reply), http_status));
   } else {
     send_response(make_empty_response(request_, http::status::accepted));
   }
   release_session();
 }
 
-void HttpPeer::respond_new_session(std::optional<std::string> reply) {
+void HttpPeer::respond_new_session(std::optional<std::string> reply, unsigned http_status) {
+  if (!session_->connection().initialized() && reply && http_status != 0) {
+    // A stateless request (MCP 2026-07-28): answered with the status its revision prescribes, and
+    // nothing kept.
+    session_->close();
+    return send_response(buffered_response(std::move(reply), http_status));
+  }
   if (!session_->connection().initialized()) {
     // Not an initialize (or a failed one): nothing to keep; the reply, if any, explains why.
     session_->close();
@@ -317,8 +333,11 @@ void HttpPeer::respond_new_session(std::optional<std::string> reply) {
   send_response(std::move(response));
 }
 
-HttpResponse HttpPeer::buffered_response(std::optional<std::string> reply) {
-  HttpResponse response{http::status::ok, request_.version()};
+HttpResponse HttpPeer::buffered_response(std::optional<std::string> reply, unsigned http_status) {
+  // An event stream has begun well whatever its last event says.
+  const auto status =
+      http_status != 0 && buffered_.empty() ? http::int_to_status(http_status) : http::status::ok;
+  HttpResponse response{status, request_.version()};
   response.set(http::field::server, "fcp");
   response.keep_alive(request_.keep_alive());
   if (buffered_.empty()) {

@@ -41,7 +41,8 @@ struct HttpShared {
 // the first Responder call picks the response: reply() → application/json, notify() → an SSE
 // stream ending with the reply, no_reply() → 202. A POST without Mcp-Session-Id creates a
 // Connection; its response is held until the reply so that the Mcp-Session-Id header can be
-// added once the Connection is initialized (or the Connection closed and 400 returned if not).
+// added once the Connection is initialized (or the Connection closed and 400 returned if not; a
+// stateless 2026-07-28 request is answered with the status the MCP layer gave its reply).
 // Thread: public functions from any thread; the rest on strand(). Ownership: see HttpLink.
 class HttpPeer final : public HttpLink, public EventSink {
  public:
@@ -64,7 +65,9 @@ class HttpPeer final : public HttpLink, public EventSink {
   }
   // Responder side.
   void post_notify(std::uint64_t serial, std::string message);
-  void post_finish(std::uint64_t serial, std::optional<std::string> reply);
+  // `http_status`: the status the MCP layer chose for the reply (0: the transport's default).
+  void post_finish(std::uint64_t serial, std::optional<std::string> reply,
+                   unsigned http_status = 0);
   // The POST `serial` is cancelled by `cancel` if the client leaves before its answer.
   void post_when_gone(std::uint64_t serial, std::function<void()> cancel);
   // EventSink: the GET stream of a session.
@@ -84,9 +87,9 @@ class HttpPeer final : public HttpLink, public EventSink {
   void handle_delete();
   std::shared_ptr<HttpSession> find_session();
   void on_notify(std::uint64_t serial, std::string message);
-  void on_finish(std::uint64_t serial, std::optional<std::string> reply);
-  void respond_new_session(std::optional<std::string> reply);
-  HttpResponse buffered_response(std::optional<std::string> reply);
+  void on_finish(std::uint64_t serial, std::optional<std::string> reply, unsigned http_status);
+  void respond_new_session(std::optional<std::string> reply, unsigned http_status);
+  HttpResponse buffered_response(std::optional<std::string> reply, unsigned http_status = 0);
   void release_session();
   void on_response_sent(bool keep_alive) override;
   // While a POST awaits its answer nothing reads the socket: this looks (without taking a byte)

@@ -44,6 +44,8 @@ T await(std::future<T>&& future) {
 //   "hold"     → keep the Responder (see FakeConnection::held) and answer nothing
 //   "noreply"  → no_reply()
 //   "big"      → a 100 000-byte reply
+//   "status404" → the message itself as a reply with HTTP status 404 (Responder::reply_with_status)
+//   "echoheaders" → a reply listing the Responder's headers as "name=value;" (none: "no headers")
 //   otherwise  → reply with the message itself
 inline constexpr std::string_view kNote = R"({"jsonrpc":"2.0","method":"notifications/progress"})";
 inline constexpr std::string_view kOutboundNote = R"({"jsonrpc":"2.0","method":"note"})";
@@ -67,6 +69,16 @@ class FakeConnection final : public mcp::Connection {
     if (text.find("hold") != std::string::npos) return;
     if (text.find("noreply") != std::string::npos) return responder->no_reply();
     if (text.find("big") != std::string::npos) return responder->reply(std::string(100000, 'b'));
+    if (text.find("status404") != std::string::npos) return responder->reply_with_status(text, 404);
+    if (text.find("echoheaders") != std::string::npos) {
+      const auto* headers = responder->headers();
+      std::string listed = headers == nullptr ? "no headers" : "";
+      if (headers != nullptr) {
+        for (const auto& field : headers->fields)
+          listed += field.first + "=" + field.second + ";";
+      }
+      return responder->reply(listed);
+    }
     responder->reply(text);
   }
   void handle_oversized(std::size_t size, std::shared_ptr<mcp::Responder> responder) override {

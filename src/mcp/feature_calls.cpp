@@ -1,0 +1,74 @@
+// The methods both lifecycles serve alike: tools/list, tools/call, resources/list|read,
+// resources/templates/list, prompts/list|get. Which revision a request came in is not known here.
+#include <algorithm>
+
+#include "mcp/client_connection.hpp"
+#include "mcp/server.hpp"
+
+namespace fcp::mcp {
+namespace json = boost::json;
+
+bool ClientConnection::serve_feature(const jsonrpc::Incoming& message, const Reply& reply) {
+  const auto& method = message.method;
+  if (method == "tools/list") {
+    json::array tools;
+    for (const auto& tool : server_.tools())
+      tools.push_back(describe(tool));
+    reply->result(json::object{{"tools", std::move(tools)}});
+    return true;
+  }
+  if (method == "tools/call") {
+    on_tools_call(message, reply);
+    return true;
+  }
+  if (method == "resources/list") {
+    json::array resources;
+    for (const auto* domain : server_.domains()) {
+      const std::string name(domain->name());
+      resources.push_back(
+          json::object{{"uri", "fcp://" + name + "/session"},
+                       {"name", name + "-session"},
+                       {"title", name + " session"},
+                       {"description", "The open " + name + " document: file and digest"},
+                       {"mimeType", "text/plain"}});
+    }
+    reply->result(json::object{{"resources", std::move(resources)}});
+    return true;
+  }
+  if (method == "resources/templates/list") {
+    reply->result(json::object{{"resourceTemplates", json::array{}}});
+    return true;
+  }
+  if (method == "resources/read") {
+    on_resources_read(message.params, reply);
+    return true;
+  }
+  // Prompts exist only when a hosted domain offers some; otherwise they are unknown methods.
+  const bool has_prompts = std::any_of(server_.domains().begin(), server_.domains().end(),
+                                       [](const core::Domain* d) { return !d->prompts().empty(); });
+  if (has_prompts && method == "prompts/list") {
+    json::array prompts;
+    for (const auto* domain : server_.domains()) {
+      for (const auto& prompt : domain->prompts()) {
+        json::array arguments;
+        for (const auto& argument : prompt.arguments)
+          arguments.push_back(json::object{{"name", argument.name},
+                                           {"description", argument.description},
+                                           {"required", argument.required}});
+        prompts.push_back(json::object{{"name", prompt.name},
+                                       {"title", prompt.title},
+                                       {"description", prompt.description},
+                                       {"arguments", std::move(arguments)}});
+      }
+    }
+    reply->result(json::object{{"prompts", std::move(prompts)}});
+    return true;
+  }
+  if (has_prompts && method == "prompts/get") {
+    on_prompts_get(message.params, reply);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace fcp::mcp
