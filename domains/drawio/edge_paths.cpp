@@ -122,28 +122,6 @@ std::vector<PathPoint> default_orthogonal(const Cell& edge, const Rect& s, const
   return out;
 }
 
-// Whether the segment p→q passes through the inside of `r` (Liang–Barsky clipping).
-bool segment_crosses(const Rect& r, PathPoint p, PathPoint q) {
-  double t0 = 0, t1 = 1;
-  const double dx = q.x - p.x, dy = q.y - p.y;
-  const double dp[4] = {-dx, dx, -dy, dy};
-  const double dq[4] = {p.x - r.x, r.right() - p.x, p.y - r.y, r.bottom() - p.y};
-  for (int i = 0; i < 4; ++i) {
-    if (dp[i] == 0) {
-      if (dq[i] <= 0) return false;
-      continue;
-    }
-    const double t = dq[i] / dp[i];
-    if (dp[i] < 0) {
-      t0 = std::max(t0, t);
-    } else {
-      t1 = std::min(t1, t);
-    }
-    if (t0 >= t1) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 bool orthogonal_edge(const Cell& edge) {
@@ -182,7 +160,7 @@ bool path_crosses(std::span<const PathPoint> path, const Rect& box) {
   const Rect inner{box.x + 1, box.y + 1, box.width - 2, box.height - 2};
   if (inner.width <= 0 || inner.height <= 0) return false;
   for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-    if (segment_crosses(inner, path[i], path[i + 1])) return true;
+    if (inner.segment_enters(path[i].x, path[i].y, path[i + 1].x, path[i + 1].y)) return true;
   }
   return false;
 }

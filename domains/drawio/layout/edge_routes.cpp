@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "domains/drawio/rect.hpp"
+
 namespace fcp::drawio::layout::detail {
 namespace {
 
@@ -587,29 +589,9 @@ std::optional<Point2> port_point(const Box& box, const std::optional<Point2>& fr
   return std::nullopt;
 }
 
-// Whether segment a–b passes through the inside of `box` shrunk by `inset` (Liang–Barsky).
+// Whether segment a–b passes through the inside of `box` shrunk by `inset`.
 bool segment_enters(Point2 a, Point2 b, const Box& box, double inset) {
-  const double x0 = box.x + inset, x1 = box.right() - inset;
-  const double y0 = box.y + inset, y1 = box.bottom() - inset;
-  if (x1 <= x0 || y1 <= y0) return false;
-  double t0 = 0, t1 = 1;
-  const double dx = b.x - a.x, dy = b.y - a.y;
-  const double p[4] = {-dx, dx, -dy, dy};
-  const double q[4] = {a.x - x0, x1 - a.x, a.y - y0, y1 - a.y};
-  for (int i = 0; i < 4; ++i) {
-    if (std::abs(p[i]) < 1e-12) {
-      if (q[i] <= 0) return false;
-      continue;
-    }
-    const double t = q[i] / p[i];
-    if (p[i] < 0) {
-      t0 = std::max(t0, t);
-    } else {
-      t1 = std::min(t1, t);
-    }
-    if (t0 >= t1) return false;
-  }
-  return true;
+  return drawio::Rect{box.x, box.y, box.w, box.h}.segment_enters(a.x, a.y, b.x, b.y, inset);
 }
 
 // Whether two segments cross at a point inside both (touching ends do not count).
