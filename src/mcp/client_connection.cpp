@@ -63,7 +63,12 @@ void ReplyOnce::notify(std::string message) {
 
 ClientConnection::ClientConnection(Server& server, ConnectionInfo info,
                                    std::shared_ptr<Outbound> outbound)
-    : server_(server), info_(std::move(info)), outbound_(std::move(outbound)) {
+    : server_(server),
+      info_(std::move(info)),
+      outbound_(std::move(outbound)),
+      fixtures_(server_.options().conformance_fixtures
+                    ? std::make_shared<ConformanceFixtures>(server_.executor())
+                    : nullptr) {
   if (info_.principal) {
     principal_ = *info_.principal;
     authenticated_ = true;
@@ -143,7 +148,9 @@ void ClientConnection::handle(std::string_view text, std::shared_ptr<Responder> 
     return refuse_unauthenticated(&message, message.id, responder);
   switch (message.kind) {
     case jsonrpc::Incoming::Kind::response:
-      responder->no_reply();  // this server sends no requests, so nothing waits for responses
+      // Only the conformance fixtures send requests to the client (sampling, elicitation).
+      if (fixtures_) fixtures_->on_response(message);
+      responder->no_reply();
       return;
     case jsonrpc::Incoming::Kind::notification:
       on_notification(message);
@@ -176,6 +183,7 @@ void ClientConnection::on_request(const jsonrpc::Incoming& message, const Reply&
     return reply->result(json::object{{"tools", std::move(tools)}});
   }
   if (method == "tools/call") return on_tools_call(message, reply);
+  if (fixtures_ && fixtures_->handle(method, message.params, reply)) return;
   if (method == "logging/setLevel") return on_set_level(message.params, reply);
   if (method == "resources/list") {
     json::array resources;
@@ -188,15 +196,19 @@ void ClientConnection::on_request(const jsonrpc::Incoming& message, const Reply&
                        {"description", "The open " + name + " document: file and digest"},
                        {"mimeType", "text/plain"}});
     }
+    if (fixtures_) ConformanceFixtures::add_resources(resources);
     return reply->result(json::object{{"resources", std::move(resources)}});
   }
   if (method == "resources/templates/list") {
-    return reply->result(json::object{{"resourceTemplates", json::array{}}});
+    json::array templates;
+    if (fixtures_) ConformanceFixtures::add_resource_templates(templates);
+    return reply->result(json::object{{"resourceTemplates", std::move(templates)}});
   }
   if (method == "resources/read") return on_resources_read(message.params, reply);
   // Prompts exist only when a hosted domain offers some; otherwise they are unknown methods.
-  const bool has_prompts = std::any_of(server_.domains().begin(), server_.domains().end(),
-                                       [](const core::Domain* d) { return !d->prompts().empty(); });
+  const bool has_prompts =
+      fixtures_ || std::any_of(server_.domains().begin(), server_.domains().end(),
+                               [](const core::Domain* d) { return !d->prompts().empty(); });
   if (has_prompts && method == "prompts/list") {
     json::array prompts;
     for (const auto* domain : server_.domains()) {
@@ -212,6 +224,7 @@ void ClientConnection::on_request(const jsonrpc::Incoming& message, const Reply&
                                        {"arguments", std::move(arguments)}});
       }
     }
+    if (fixtures_) ConformanceFixtures::add_prompts(prompts);
     return reply->result(json::object{{"prompts", std::move(prompts)}});
   }
   if (has_prompts && method == "prompts/get") return on_prompts_get(message.params, reply);
@@ -239,6 +252,7 @@ void ClientConnection::on_initialize(const json::object& params, const Reply& re
     return reply->error(jsonrpc::code::invalid_params, "initialize needs \"protocolVersion\"");
   }
   std::string version(requested->as_string());
+  if (fixtures_) fixtures_->on_initialize(params);
   if (!is_supported_protocol_version(version)) version = std::string(kSupportedProtocolVersions[0]);
 
   std::optional<std::string> name = info_.session_name;
@@ -293,6 +307,7 @@ void ClientConnection::finish_initialize(const std::string& version,
       break;
     }
   }
+  if (fixtures_) ConformanceFixtures::add_capabilities(capabilities);
   reply->result(json::object{{"protocolVersion", version},
                              {"capabilities", std::move(capabilities)},
                              {"serverInfo", json::object{{"name", server_.options().name},

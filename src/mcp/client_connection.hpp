@@ -11,6 +11,7 @@
 
 #include "core/session_command.hpp"
 #include "mcp/client_session.hpp"
+#include "mcp/conformance_fixtures.hpp"
 #include "mcp/connection.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/tool_set.hpp"
@@ -148,6 +149,8 @@ class ClientConnection final : public Connection,
   std::string principal_;  // who the client is (see ConnectionInfo::principal)
   std::shared_ptr<ClientSession> session_;
   std::map<std::string, std::shared_ptr<InFlight>> in_flight_;  // key: serialized id
+  // The conformance suite's fixtures (--conformance-fixtures); null in normal use.
+  const std::shared_ptr<ConformanceFixtures> fixtures_;
 };
 
 }  // namespace fcp::mcp

@@ -127,6 +127,8 @@ std::variant<Incoming, Rejection> parse(std::string_view text) {
     if (id != nullptr && (object.contains("result") || object.contains("error"))) {
       incoming.kind = Incoming::Kind::response;
       incoming.id = *id;
+      if (json::value* result = object.if_contains("result")) incoming.result = std::move(*result);
+      if (json::value* error = object.if_contains("error")) incoming.error = std::move(*error);
       return incoming;
     }
     return reject(code::invalid_request, "a request needs a \"method\"", reply_id);

@@ -30,6 +30,9 @@ struct Incoming {
   boost::json::value id;  // string or integer for requests; null otherwise
   std::string method;
   boost::json::object params;  // empty when absent
+  // A response: its "result", or its "error" (the other one null).
+  boost::json::value result;
+  boost::json::value error;
 };
 
 // A message that could not be accepted, with the id to answer (null when unknown).
