@@ -152,7 +152,9 @@ TEST_F(HttpTest, RefusesWrongPathsMethodsAndHeaders) {
   EXPECT_EQ(c.send(charset).result(), http::status::ok);
   auto version = c.post(kInit);
   version.set("MCP-Protocol-Version", "1999-01-01");
-  EXPECT_EQ(c.send(version).result(), http::status::bad_request);
+  auto unsupported = c.send(version);
+  EXPECT_EQ(unsupported.result(), http::status::bad_request);
+  EXPECT_NE(unsupported.body().find(R"("id":1,)"), std::string::npos) << unsupported.body();
   version.set("MCP-Protocol-Version", "2025-06-18");
   EXPECT_EQ(c.send(version).result(), http::status::ok);
   auto big = c.send(c.post(std::string(2000, ' ')));
