@@ -205,7 +205,8 @@ void ClientConnection::on_request(const jsonrpc::Incoming& message, const Reply&
     return reply->result(json::object{{"resourceTemplates", std::move(templates)}});
   }
   if (method == "resources/read") return on_resources_read(message.params, reply);
-  // Prompts exist only when a hosted domain offers some; otherwise they are unknown methods.
+  // Prompts exist only when a hosted domain (or --conformance-fixtures) offers some; otherwise
+  // they are unknown methods.
   const bool has_prompts =
       fixtures_ || std::any_of(server_.domains().begin(), server_.domains().end(),
                                [](const core::Domain* d) { return !d->prompts().empty(); });

@@ -172,6 +172,8 @@ TEST_F(FixturesTest, ResourcesTemplatePromptsAndCompletions) {
                   .as_object()
                   .contains("result"));
   EXPECT_EQ(error_code(request(*c, 6, "resources/subscribe", {{"uri", "test://nothing"}})), -32002);
+  EXPECT_EQ(error_code(request(*c, 11, "resources/subscribe", {{"uri", "fcp://deck/session"}})),
+            -32602);
 
   const auto prompt = request(*c, 7, "prompts/get",
                               {{"name", "test_prompt_with_arguments"},
