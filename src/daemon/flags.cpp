@@ -192,7 +192,8 @@ Options:
   --insecure              allow TCP/HTTP on a non-loopback address without a token
   --allow-origin ORIGIN   an HTTP Origin to accept besides localhost (repeatable)
   --allow-host HOST       an HTTP Host name to accept besides localhost (repeatable)
-  --conformance-fixtures  add the MCP conformance suite's fixture tool (testing only)
+  --conformance-fixtures  host the MCP conformance suite's fixture tools, resources,
+                          prompts and completions (testing only)
   --version, --help
 )";
 }

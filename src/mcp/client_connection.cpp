@@ -71,7 +71,12 @@ void ReplyOnce::notify(std::string message) {
 
 ClientConnection::ClientConnection(Server& server, ConnectionInfo info,
                                    std::shared_ptr<Outbound> outbound)
-    : server_(server), info_(std::move(info)), outbound_(std::move(outbound)) {
+    : server_(server),
+      info_(std::move(info)),
+      outbound_(std::move(outbound)),
+      fixtures_(server_.options().conformance_fixtures
+                    ? std::make_shared<ConformanceFixtures>(server_.executor())
+                    : nullptr) {
   if (info_.principal) {
     principal_ = *info_.principal;
     authenticated_ = true;
@@ -151,7 +156,9 @@ void ClientConnection::handle(std::string_view text, std::shared_ptr<Responder> 
     return refuse_unauthenticated(&message, message.id, responder);
   switch (message.kind) {
     case jsonrpc::Incoming::Kind::response:
-      responder->no_reply();  // this server sends no requests, so nothing waits for responses
+      // Only the conformance fixtures send requests to the client (sampling, elicitation).
+      if (fixtures_) fixtures_->on_response(message);
+      responder->no_reply();
       return;
     case jsonrpc::Incoming::Kind::notification:
       on_notification(message);
@@ -180,6 +187,7 @@ void ClientConnection::on_request(const jsonrpc::Incoming& message, const Reply&
                         "not initialized: send \"initialize\" before \"" + method + "\"");
   }
   if (method == "logging/setLevel") return on_set_level(message.params, reply);
+  if (fixtures_ && fixtures_->handle(method, message.params, reply)) return;
   if (serve_feature(message, reply)) return;
   reply->error(jsonrpc::code::method_not_found, "method not found: \"" + method + "\"");
 }
@@ -205,6 +213,7 @@ void ClientConnection::on_initialize(const json::object& params, const Reply& re
     return reply->error(jsonrpc::code::invalid_params, "initialize needs \"protocolVersion\"");
   }
   std::string version(requested->as_string());
+  if (fixtures_) fixtures_->on_initialize(params);
   if (!is_supported_protocol_version(version)) version = std::string(kSupportedProtocolVersions[0]);
 
   std::optional<std::string> name = info_.session_name;
@@ -249,10 +258,8 @@ void ClientConnection::finish_initialize(const std::string& version,
     session_ = std::move(session);
   }
   initialized_ = true;
-  const bool has_prompts = std::any_of(server_.domains().begin(), server_.domains().end(),
-                                       [](const core::Domain* d) { return !d->prompts().empty(); });
   reply->result(json::object{{"protocolVersion", version},
-                             {"capabilities", lifecycle::server_capabilities(has_prompts)},
+                             {"capabilities", capabilities(true)},
                              {"serverInfo", json::object{{"name", server_.options().name},
                                                          {"title", "FCP daemon"},
                                                          {"version", server_.options().version}}},

@@ -11,6 +11,7 @@
 
 #include "core/session_command.hpp"
 #include "mcp/client_session.hpp"
+#include "mcp/conformance_fixtures.hpp"
 #include "mcp/connection.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/lifecycle.hpp"
@@ -94,6 +95,11 @@ class ClientConnection final : public Connection,
                             const lifecycle::StatelessRequest& request, const Reply& reply);
   // tools, resources and prompts, the same in both revisions; false for any other method.
   bool serve_feature(const jsonrpc::Incoming& message, const Reply& reply);
+  // Whether prompts exist (a hosted domain's, or the conformance fixtures').
+  bool has_prompts() const;
+  // What initialize (in_session) and server/discover announce; resource subscriptions exist
+  // only in 2025-era sessions.
+  boost::json::object capabilities(bool in_session) const;
   // Sets the level from a name (debug … emergency); false for another name.
   bool set_log_level(std::string_view name);
   void on_notification(const jsonrpc::Incoming& message);
@@ -168,6 +174,8 @@ class ClientConnection final : public Connection,
   std::string principal_;  // who the client is (see ConnectionInfo::principal)
   std::shared_ptr<ClientSession> session_;
   std::map<std::string, std::shared_ptr<InFlight>> in_flight_;  // key: serialized id
+  // The conformance suite's fixtures (--conformance-fixtures); null in normal use.
+  const std::shared_ptr<ConformanceFixtures> fixtures_;
 };
 
 }  // namespace fcp::mcp

@@ -3,10 +3,25 @@
 #include <algorithm>
 
 #include "mcp/client_connection.hpp"
+#include "mcp/conformance_fixtures.hpp"
+#include "mcp/lifecycle.hpp"
 #include "mcp/server.hpp"
 
 namespace fcp::mcp {
 namespace json = boost::json;
+
+bool ClientConnection::has_prompts() const {
+  return fixtures_ != nullptr ||
+         std::any_of(server_.domains().begin(), server_.domains().end(),
+                     [](const core::Domain* d) { return !d->prompts().empty(); });
+}
+
+json::object ClientConnection::capabilities(bool in_session) const {
+  json::object announced = lifecycle::server_capabilities(has_prompts());
+  if (fixtures_) ConformanceFixtures::add_capabilities(announced);
+  if (!in_session) announced["resources"].as_object()["subscribe"] = false;
+  return announced;
+}
 
 bool ClientConnection::serve_feature(const jsonrpc::Incoming& message, const Reply& reply) {
   const auto& method = message.method;
@@ -32,21 +47,23 @@ bool ClientConnection::serve_feature(const jsonrpc::Incoming& message, const Rep
                        {"description", "The open " + name + " document: file and digest"},
                        {"mimeType", "text/plain"}});
     }
+    if (fixtures_) ConformanceFixtures::add_resources(resources);
     reply->result(json::object{{"resources", std::move(resources)}});
     return true;
   }
   if (method == "resources/templates/list") {
-    reply->result(json::object{{"resourceTemplates", json::array{}}});
+    json::array templates;
+    if (fixtures_) ConformanceFixtures::add_resource_templates(templates);
+    reply->result(json::object{{"resourceTemplates", std::move(templates)}});
     return true;
   }
   if (method == "resources/read") {
     on_resources_read(message.params, reply);
     return true;
   }
-  // Prompts exist only when a hosted domain offers some; otherwise they are unknown methods.
-  const bool has_prompts = std::any_of(server_.domains().begin(), server_.domains().end(),
-                                       [](const core::Domain* d) { return !d->prompts().empty(); });
-  if (has_prompts && method == "prompts/list") {
+  // Prompts exist only when a hosted domain (or --conformance-fixtures) offers some; otherwise
+  // they are unknown methods.
+  if (has_prompts() && method == "prompts/list") {
     json::array prompts;
     for (const auto* domain : server_.domains()) {
       for (const auto& prompt : domain->prompts()) {
@@ -61,10 +78,11 @@ bool ClientConnection::serve_feature(const jsonrpc::Incoming& message, const Rep
                                        {"arguments", std::move(arguments)}});
       }
     }
+    if (fixtures_) ConformanceFixtures::add_prompts(prompts);
     reply->result(json::object{{"prompts", std::move(prompts)}});
     return true;
   }
-  if (has_prompts && method == "prompts/get") {
+  if (has_prompts() && method == "prompts/get") {
     on_prompts_get(message.params, reply);
     return true;
   }

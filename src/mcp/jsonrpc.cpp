@@ -127,6 +127,8 @@ std::variant<Incoming, Rejection> parse(std::string_view text) {
     if (id != nullptr && (object.contains("result") || object.contains("error"))) {
       incoming.kind = Incoming::Kind::response;
       incoming.id = *id;
+      if (json::value* result = object.if_contains("result")) incoming.result = std::move(*result);
+      if (json::value* error = object.if_contains("error")) incoming.error = std::move(*error);
       return incoming;
     }
     return reject(code::invalid_request, "a request needs a \"method\"", reply_id);
@@ -157,10 +159,21 @@ std::string error(const json::value& id, int code, std::string_view text, json::
   return response(id, "error", err);
 }
 
-std::string http_error(unsigned http_status, std::string_view message) {
+std::string http_error(unsigned http_status, std::string_view message, const json::value& id) {
   constexpr unsigned bad_request = 400;
-  return error(nullptr, http_status == bad_request ? code::invalid_request : code::server_error,
+  return error(id, http_status == bad_request ? code::invalid_request : code::server_error,
                message);
+}
+
+json::value request_id(std::string_view body) {
+  json::error_code ec;
+  json::parse_options options;
+  options.max_depth = 64;
+  const json::value value = json::parse(body, ec, {}, options);
+  const json::object* object = ec ? nullptr : value.if_object();
+  if (object == nullptr || !object->contains("method")) return nullptr;
+  const json::value* id = object->if_contains("id");
+  return id != nullptr && valid_id(*id) ? *id : json::value(nullptr);
 }
 
 std::string notification(std::string_view method, const json::object& params) {

@@ -40,6 +40,9 @@ struct Incoming {
   boost::json::value id;  // string or integer for requests; null otherwise
   std::string method;
   boost::json::object params;  // empty when absent
+  // A response: its "result", or its "error" (the other one null).
+  boost::json::value result;
+  boost::json::value error;
 };
 
 // A message that could not be accepted, with the id to answer (null when unknown).
@@ -56,9 +59,14 @@ std::variant<Incoming, Rejection> parse(std::string_view text);
 std::string result(const boost::json::value& id, const boost::json::value& result);
 std::string error(const boost::json::value& id, int code, std::string_view message,
                   boost::json::value data = nullptr);
-// The body of an HTTP error response for a request refused before it became a message, so with
-// "id": null: a malformed request (400) is invalid_request, any other refusal a server_error.
-std::string http_error(unsigned http_status, std::string_view message);
+// The body of an HTTP error response for a request refused before it became a message: a
+// malformed request (400) is invalid_request, any other refusal a server_error. `id` is the
+// refused request's id (see request_id), null when it has none.
+std::string http_error(unsigned http_status, std::string_view message,
+                       const boost::json::value& id = nullptr);
+// The id of the single JSON-RPC request in `body` (a valid string or integer "id"), or null for
+// anything else: no body, not JSON, a batch, a notification, a response.
+boost::json::value request_id(std::string_view body);
 std::string notification(std::string_view method, const boost::json::object& params);
 
 }  // namespace fcp::mcp::jsonrpc

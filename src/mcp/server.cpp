@@ -1,6 +1,7 @@
 #include "mcp/server.hpp"
 
 #include "mcp/client_connection.hpp"
+#include "mcp/conformance_fixtures.hpp"
 
 namespace fcp::mcp {
 
@@ -20,7 +21,10 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
     for (auto& tool : make_tools(*domain, documents_.prefix(*domain)))
       tools_.push_back(std::move(tool));
   }
-  if (options_.conformance_fixtures) tools_.push_back(make_conformance_error_tool());
+  if (options_.conformance_fixtures) {
+    for (auto& tool : conformance_fixture_tools())
+      tools_.push_back(std::move(tool));
+  }
   documents_.start_idle_eviction();
 }
 
@@ -80,7 +84,7 @@ TimeLimit ServerOptions::time_limit(ToolKind kind) const {
     case ToolKind::session:
       return {session_time_limit, "limits.max_session_seconds"};
     case ToolKind::help:
-    case ToolKind::fixture_error:
+    case ToolKind::fixture:
       break;
   }
   return {};

@@ -51,8 +51,8 @@ struct ServerOptions {
   std::map<std::string, std::string, std::less<>> handle_prefixes;
   // Journals for crash recovery and idle eviction (off without a state directory).
   JournalOptions journal;
-  // Adds the MCP conformance suite's fixture tool `test_error_handling` (for its
-  // tools-call-error scenario); off in normal use so tools/list shows only domain tools.
+  // Hosts the MCP conformance suite's fixture tools, resources, prompts and completions (see
+  // conformance_fixtures.hpp); off in normal use so the lists show only the domains' own.
   bool conformance_fixtures = false;
   // An HTTP client that leaves without DELETE leaves no trace: once its connection has been idle
   // this long with nothing in flight, another client naming the same session may take it over.

@@ -50,15 +50,14 @@ void ClientConnection::on_stateless_request(const jsonrpc::Incoming& message, co
   }
   const auto& method = message.method;
   if (method == "server/discover") {
-    const bool has_prompts =
-        std::any_of(server_.domains().begin(), server_.domains().end(),
-                    [](const core::Domain* d) { return !d->prompts().empty(); });
     const auto instructions = server_.instructions();
     return reply->result(lifecycle::discover_result(
         {server_.options().name, "FCP daemon", server_.options().version, instructions},
-        lifecycle::server_capabilities(has_prompts)));
+        capabilities(false)));
   }
   if (method == "tools/call" && !check_stateless_call(message, request, reply)) return;
+  const bool removed_in_2026 = method == "resources/subscribe" || method == "resources/unsubscribe";
+  if (fixtures_ && !removed_in_2026 && fixtures_->handle(method, message.params, reply)) return;
   if (serve_feature(message, reply)) return;
   reply->error(jsonrpc::code::method_not_found,
                "method not found: \"" + method +

@@ -123,7 +123,7 @@ core::CallResult dispatch(const Tool& tool, const ToolArguments& arguments, core
       return session.run_session(arguments.text, options);
     case ToolKind::help:
       return core::CallResult{core::ToolReply{session.help(), false, {}}};
-    case ToolKind::fixture_error:
+    case ToolKind::fixture:
       break;
   }
   return {};
@@ -142,10 +142,8 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
     return reply->error(jsonrpc::code::invalid_params,
                         "unknown tool \"" + std::string(name->as_string()) + "\"; see tools/list");
   }
-  if (tool->kind == ToolKind::fixture_error) {
-    return reply->result(tool_result(
-        core::ToolReply{"This tool intentionally returns an error for testing", true, {}}));
-  }
+  if (tool->kind == ToolKind::fixture && fixtures_)
+    return fixtures_->call_tool(*tool, params, reply, log_level_.load());
   json::object no_arguments;
   const json::object* arguments = &no_arguments;
   if (const auto* given = params.if_contains("arguments")) {

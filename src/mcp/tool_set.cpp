@@ -51,7 +51,7 @@ json::object schema_for(ToolKind kind, const std::string& domain, std::string_vi
       break;
     case ToolKind::help:
       break;
-    case ToolKind::fixture_error:
+    case ToolKind::fixture:
       return json::object{{"type", "object"}, {"properties", std::move(properties)}};
   }
   properties["doc"] = doc_property(kind, domain, handle_prefix);
@@ -89,7 +89,7 @@ std::string description_for(ToolKind kind, const core::Domain& domain, std::stri
              "to:NAME, redo [N], close [HANDLE], list (the open documents)" +
              extensions + " (see " + name + "_help).";
     }
-    case ToolKind::fixture_error:
+    case ToolKind::fixture:
       return {};
     case ToolKind::help:
       return "The full " + what +
@@ -112,7 +112,7 @@ core::Error argument_error(const Tool& tool, const std::string& message) {
       example = "{\"action\": \"new \\\"Title\\\"\"}";
       break;
     case ToolKind::help:
-    case ToolKind::fixture_error:
+    case ToolKind::fixture:
       example = "{}";
       break;
   }
@@ -142,7 +142,7 @@ std::vector<Tool> make_tools(const core::Domain& domain, std::string_view handle
 core::Result<ToolArguments> read_arguments(const Tool& tool, const json::object& arguments) {
   ToolArguments out;
   if (const auto* doc = arguments.if_contains("doc");
-      doc != nullptr && !doc->is_null() && tool.kind != ToolKind::fixture_error) {
+      doc != nullptr && !doc->is_null() && tool.kind != ToolKind::fixture) {
     if (!doc->is_string()) {
       return argument_error(tool, "\"doc\" must be a document handle string (doc:…)");
     }
@@ -175,19 +175,10 @@ core::Result<ToolArguments> read_arguments(const Tool& tool, const json::object&
       return out;
     }
     case ToolKind::help:
-    case ToolKind::fixture_error:
+    case ToolKind::fixture:
       return out;
   }
   return out;
-}
-
-Tool make_conformance_error_tool() {
-  return Tool{"test_error_handling",
-              ToolKind::fixture_error,
-              nullptr,
-              "Conformance-suite fixture: always returns a tool error (isError: true).",
-              json::object{{"type", "object"}, {"properties", json::object{}}},
-              {}};
 }
 
 json::object describe(const Tool& tool) {

@@ -11,9 +11,9 @@
 
 namespace fcp::mcp {
 
-// fixture_error: the MCP conformance suite's `test_error_handling` tool (only with
-// --conformance-fixtures); it has no domain.
-enum class ToolKind { ops, query, session, help, fixture_error };
+// fixture: one of the MCP conformance suite's test tools (only with --conformance-fixtures, see
+// conformance_fixtures.hpp); it has no domain.
+enum class ToolKind { ops, query, session, help, fixture };
 
 struct Tool {
   std::string name;  // "drawio", "drawio_query", …
@@ -29,9 +29,6 @@ struct Tool {
 // The domain's four tools; the mutation tool's description embeds the reference card.
 // `handle_prefix`: the two letters of the domain's document handles (doc:dw-…).
 std::vector<Tool> make_tools(const core::Domain& domain, std::string_view handle_prefix);
-
-// The conformance suite's fixture tool that always answers with isError.
-Tool make_conformance_error_tool();
 
 // The checked arguments of one call.
 struct ToolArguments {

@@ -59,7 +59,9 @@ HttpResponse make_error_response(const HttpRequest& request, http::status status
   response.set(http::field::server, "fcp");
   response.set(http::field::content_type, "application/json");
   response.keep_alive(request.keep_alive());
-  response.body() = mcp::jsonrpc::http_error(static_cast<unsigned>(status), message);
+  // The refused request's id, so that the client can match the error to its request.
+  response.body() = mcp::jsonrpc::http_error(static_cast<unsigned>(status), message,
+                                             mcp::jsonrpc::request_id(request.body()));
   response.prepare_payload();
   return response;
 }

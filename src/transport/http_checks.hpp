@@ -20,7 +20,8 @@ inline constexpr std::string_view kSessionIdHeader = "Mcp-Session-Id";
 inline constexpr std::string_view kProtocolVersionHeader = "MCP-Protocol-Version";
 inline constexpr std::string_view kSessionNameHeader = "Fcp-Session";
 
-// A response whose body is the JSON-RPC error mcp::jsonrpc::http_error writes for `status`.
+// A response whose body is the JSON-RPC error mcp::jsonrpc::http_error writes for `status`,
+// with the id of the request in `request`'s body (null when it carries none).
 HttpResponse make_error_response(const HttpRequest& request, boost::beast::http::status status,
                                  std::string_view message);
 // A response with no body (202, 204).

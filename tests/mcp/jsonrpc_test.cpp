@@ -43,6 +43,28 @@ TEST(JsonRpcWriter, WhatItWritesParsesBack) {
   EXPECT_EQ(std::get<Incoming>(parsed).id.as_string(), "x\u2028y");
 }
 
+TEST(JsonRpcParse, ResponsesCarryTheirResultOrError) {
+  const auto ok = parse(R"({"jsonrpc":"2.0","id":"s-1","result":{"action":"accept"}})");
+  ASSERT_TRUE(std::holds_alternative<Incoming>(ok));
+  EXPECT_EQ(std::get<Incoming>(ok).result, json::parse(R"({"action":"accept"})"));
+  EXPECT_TRUE(std::get<Incoming>(ok).error.is_null());
+  const auto failed = parse(R"({"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"no"}})");
+  ASSERT_TRUE(std::holds_alternative<Incoming>(failed));
+  EXPECT_EQ(std::get<Incoming>(failed).error.at("message"), "no");
+  EXPECT_TRUE(std::get<Incoming>(failed).result.is_null());
+}
+
+TEST(JsonRpcParse, RequestIdOfARefusedBody) {
+  EXPECT_EQ(request_id(R"({"jsonrpc":"2.0","id":12,"method":"initialize"})"), json::value(12));
+  EXPECT_EQ(request_id(R"({"id":"x","method":"ping"})"), json::value("x"));
+  EXPECT_TRUE(request_id(R"({"jsonrpc":"2.0","method":"notifications/initialized"})").is_null());
+  EXPECT_TRUE(request_id(R"({"jsonrpc":"2.0","id":3,"result":{}})").is_null());
+  EXPECT_TRUE(request_id(R"([{"id":1,"method":"ping"}])").is_null());
+  EXPECT_TRUE(request_id(R"({"id":1.5,"method":"ping"})").is_null());
+  EXPECT_TRUE(request_id("").is_null());
+  EXPECT_TRUE(request_id("{\"id\":1,").is_null());
+}
+
 TEST(JsonRpcCodes, AreTheValuesTheSpecsAssign) {
   EXPECT_EQ(code::parse_error, -32700);
   EXPECT_EQ(code::invalid_request, -32600);
@@ -77,6 +99,11 @@ INSTANTIATE_TEST_SUITE_P(Statuses, JsonRpcHttpError,
                                            HttpRefusal{404, -32000}, HttpRefusal{405, -32000},
                                            HttpRefusal{406, -32000}, HttpRefusal{413, -32000},
                                            HttpRefusal{415, -32000}, HttpRefusal{503, -32000}));
+
+TEST(JsonRpcWriter, HttpErrorAnswersTheGivenId) {
+  EXPECT_EQ(http_error(400, "Refused", 5),
+            R"({"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"Refused"}})");
+}
 
 TEST(JsonRpcWriter, HttpErrorEscapesTheMessage) {
   const auto body = json::parse(http_error(400, "bad \"x\"\\\n"));

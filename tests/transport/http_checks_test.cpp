@@ -84,6 +84,32 @@ TEST(HttpChecks, ErrorBodiesAreJsonRpcErrors) {
   EXPECT_EQ(request_path("/mcp?x=1"), "/mcp");
 }
 
+TEST(HttpChecks, ErrorsAnswerWithTheRefusedRequestsId) {
+  HttpRequest request{boost::beast::http::verb::post, "/mcp", 11};
+  // A Host that is not this server's (a POST's protocol version is the MCP layer's to check).
+  request.set(boost::beast::http::field::host, "evil.example:7301");
+  request.set(boost::beast::http::field::accept, "application/json, text/event-stream");
+  request.set(boost::beast::http::field::content_type, "application/json");
+  const auto refused_body = [&](std::string body) {
+    request.body() = std::move(body);
+    auto refused = check_request(request, HttpOptions{});
+    EXPECT_TRUE(refused.has_value());
+    return refused ? refused->body() : std::string();
+  };
+  EXPECT_EQ(refused_body(R"({"jsonrpc":"2.0","id":7,"method":"tools/list"})"),
+            R"({"jsonrpc":"2.0","id":7,"error":{"code":-32000,)"
+            R"("message":"Forbidden: Host not allowed"}})");
+  EXPECT_NE(refused_body(R"({"jsonrpc":"2.0","id":"a-1","method":"ping"})").find(R"("id":"a-1")"),
+            std::string::npos);
+  // Nothing to answer: a notification, a batch, a response, not JSON, an id of the wrong type.
+  for (const char* body :
+       {R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+        R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])", R"({"jsonrpc":"2.0","id":3,"result":{}})",
+        "{not json", R"({"jsonrpc":"2.0","id":{"x":1},"method":"ping"})"}) {
+    EXPECT_NE(refused_body(body).find(R"("id":null)"), std::string::npos) << body;
+  }
+}
+
 TEST(HttpChecks, RefusalsOtherThanBadRequestAreServerErrors) {
   HttpRequest request{boost::beast::http::verb::post, "/elsewhere", 11};
   request.set(boost::beast::http::field::host, "localhost:7301");
