@@ -275,6 +275,51 @@ bool DocumentStore::compact(StoredDocument& document) {
   return false;
 }
 
+void DocumentStore::charge_locked(StoredDocument& document, std::size_t bytes) {
+  if (budget_ != nullptr) {
+    budget_->release_journal_bytes(document.owner(), document.journal_reserved_);
+    if (bytes > document.journal_charged_) {
+      budget_->charge_journal_bytes(document.owner(), bytes - document.journal_charged_);
+    } else {
+      budget_->release_journal_bytes(document.owner(), document.journal_charged_ - bytes);
+    }
+  }
+  document.journal_reserved_ = 0;
+  document.journal_charged_ = bytes;
+}
+
+core::Result<void> DocumentStore::reserve_journal(StoredDocument& document,
+                                                  const std::vector<std::string>* ops,
+                                                  std::string_view action) {
+  if (!journals() || budget_ == nullptr || !document.session_) return {};
+  std::size_t bytes = 0;
+  if (ops != nullptr) {
+    bytes = encode_record(JournalRecord{JournalRecord::Kind::ops, *ops}).size();
+  } else {
+    const auto word = action_word(action);
+    // These leave no unsaved work behind: they only ever give budget back.
+    if (word == "save" || word == "close" || word == "open") return {};
+    bytes = encode_record(JournalRecord{JournalRecord::Kind::action, {std::string(action)}}).size();
+  }
+  std::lock_guard lock(document.journal_mutex_);
+  if (!document.journal_) bytes += encode_record(header(document)).size();
+  if (auto reserved = budget_->reserve_journal_bytes(document.owner(), bytes); !reserved) {
+    return core::make_error("not run, nothing changed: " + reserved.error().message,
+                            {list_hint(document.domain())});
+  }
+  document.journal_reserved_ += bytes;
+  return {};
+}
+
+void DocumentStore::settle_journal(StoredDocument& document) {
+  std::lock_guard lock(document.journal_mutex_);
+  if (!document.session_) return charge_locked(document, document.journal_charged_);
+  if (!document.journal_) return charge_locked(document, 0);
+  // Saved (or back at the saved state): what the journal holds so far is no one's unsaved work.
+  if (!document.session_->has_unsaved_changes()) document.journal_->mark_saved();
+  charge_locked(document, document.journal_->unsaved_bytes());
+}
+
 void DocumentStore::flush_journals() {
   std::vector<std::shared_ptr<StoredDocument>> documents;
   {
@@ -405,6 +450,12 @@ core::Result<std::shared_ptr<StoredDocument>> DocumentStore::recover(std::string
   document->journal_ = std::move(*reopened);
   document->refresh(true);
   const auto summary = document->summary();
+  {
+    // The recovered journal counts against the owner's budget as it is (written before).
+    std::lock_guard lock(document->journal_mutex_);
+    if (!summary.unsaved) document->journal_->mark_saved();
+    charge_locked(*document, document->journal_->unsaved_bytes());
+  }
   report.title = summary.title;
   report.file = summary.file;
   report.unsaved = summary.unsaved;

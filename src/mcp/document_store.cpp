@@ -205,6 +205,7 @@ void DocumentStore::remove(const StoredDocument& document) {
   it->second->closed_ = true;
   if (journals()) {
     std::lock_guard journal_lock(it->second->journal_mutex_);
+    charge_locked(*it->second, 0);
     it->second->journal_.reset();
     std::error_code ec;
     std::filesystem::remove(journal_path(document.handle()), ec);

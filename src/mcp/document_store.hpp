@@ -17,6 +17,7 @@
 
 #include "core/result.hpp"
 #include "core/session.hpp"
+#include "mcp/auth.hpp"
 #include "mcp/document_journal.hpp"
 #include "mcp/serial_queue.hpp"
 
@@ -77,7 +78,11 @@ class StoredDocument {
   std::unique_ptr<JournalFile> journal_;
   core::Session::Fingerprint journaled_;
   std::size_t compact_at_ = 0;  // records at which to try a compaction (after one failed)
-  mutable std::mutex mutex_;    // guards the members below
+  // What the owner's journal budget counts for this document (its journal's bytes since it was
+  // last saved), and what the running call reserved (under journal_mutex_).
+  std::size_t journal_charged_ = 0;
+  std::size_t journal_reserved_ = 0;
+  mutable std::mutex mutex_;  // guards the members below
   Summary summary_;
   Clock::time_point last_use_;
 };
@@ -115,6 +120,21 @@ class DocumentStore final : public DocumentEvictor {
   // the reply when the journal could not be written. On the queue.
   std::optional<std::string> journal(StoredDocument& document, const std::vector<std::string>* ops,
                                      std::string_view action);
+  // The principals' journal budgets (limits.max_journal_bytes_per_principal); null: unlimited.
+  // Set once, before the first call.
+  void set_journal_budget(PrincipalLimits* budget) { budget_ = budget; }
+  // Before a changing call on `document` runs (the ops tool with `ops`, else the session
+  // `action`): reserves what its journal append will take from the owner's budget (the bytes of
+  // unsaved work its journal holds, summed over the owner's documents). The error says the
+  // budget is spent;
+  // the call must then not run, so nothing changes. save, close and open reserve nothing (they
+  // leave no unsaved work). On the queue.
+  core::Result<void> reserve_journal(StoredDocument& document, const std::vector<std::string>* ops,
+                                     std::string_view action);
+  // After the call (journaled or not, succeeded or failed): the reservation ends and the
+  // document counts the journal bytes written since it was last saved (nothing once saved; a
+  // compaction's snapshot in full while there is unsaved work). On the queue.
+  void settle_journal(StoredDocument& document);
   // Syncs every journal to disk (the fsync policy may have left appends unsynced). For graceful
   // shutdown: with journals, every acknowledged change is already in its journal, so after this
   // nothing is lost when the process ends.
@@ -200,6 +220,8 @@ class DocumentStore final : public DocumentEvictor {
   // of that gives exactly the document as it is.
   bool compact(StoredDocument& document);
   void schedule_eviction(const std::shared_ptr<boost::asio::steady_timer>& timer);
+  // Sets what `document` counts against its owner's budget (journal_mutex_ held).
+  void charge_locked(StoredDocument& document, std::size_t bytes);
 
   boost::asio::any_io_executor calls_;
   const core::PathPolicy& paths_;
@@ -207,6 +229,7 @@ class DocumentStore final : public DocumentEvictor {
   std::size_t max_documents_;
   const std::map<std::string, std::string, std::less<>> prefixes_;
   const JournalOptions journal_;
+  PrincipalLimits* budget_ = nullptr;
   std::shared_ptr<boost::asio::steady_timer> evict_timer_;
   mutable std::mutex mutex_;  // guards the members below
   std::map<std::string, std::shared_ptr<StoredDocument>, std::less<>> documents_;

@@ -21,6 +21,7 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
       tools_.push_back(std::move(tool));
   }
   if (options_.conformance_fixtures) tools_.push_back(make_conformance_error_tool());
+  documents_.set_journal_budget(&principal_limits_);
   documents_.start_idle_eviction();
 }
 

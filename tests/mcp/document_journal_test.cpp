@@ -70,10 +70,9 @@ class JournalTest : public ::testing::Test {
     stop();
     fs::remove_all(dir_);
   }
-  void start(JournalOptions journal = {}) {
+  void start(JournalOptions journal = {}, ServerOptions options = {}) {
     stop();
     journal.state_dir = dir_;
-    ServerOptions options;
     options.journal = journal;
     workers_ = std::make_unique<boost::asio::thread_pool>(2);
     server_ = std::make_unique<Server>(
@@ -89,9 +88,9 @@ class JournalTest : public ::testing::Test {
     server_.reset();
     workers_.reset();
   }
-  std::shared_ptr<Connection> ready() {
-    connections_.push_back(
-        server_->connect(ConnectionInfo{"test", "peer", std::nullopt, std::nullopt}, nullptr));
+  std::shared_ptr<Connection> ready(std::optional<std::string> principal = std::nullopt) {
+    connections_.push_back(server_->connect(
+        ConnectionInfo{"test", "peer", std::nullopt, std::move(principal)}, nullptr));
     auto& c = *connections_.back();
     request(c, 1, "initialize", {{"protocolVersion", "2025-11-25"}});
     return connections_.back();
@@ -308,6 +307,65 @@ TEST_F(JournalTest, IdleDocumentsAreEvictedAndReloadedOnUse) {
   EXPECT_EQ(call(*c, "deck_query", {{"q", "stats"}, {"doc", handle}}), "cards:2");
   EXPECT_FALSE(doc->evicted());
   EXPECT_NE(session(*c, "undo to:one", handle).find("nothing to undo"), std::string::npos);
+}
+
+// limits.max_journal_bytes_per_principal: a call whose journal append would pass the budget is
+// refused before it runs (the document and its journal stay as they were), other principals go
+// on, and saving or closing gives the budget back.
+TEST_F(JournalTest, APrincipalsJournalBudgetRefusesACallBeforeItChangesAnything) {
+  ServerOptions options;
+  options.principal_limits.max_journal_bytes = 800;
+  start({}, options);
+  auto alice = ready("alice");
+  auto bob = ready("bob");
+  const auto handle = handle_in(session(*alice, "new Board"));
+  const auto path = dir_ / journal_file_name(handle);
+  std::string refused;
+  int added = 0;
+  for (int i = 0; i < 100 && refused.empty(); ++i) {
+    const auto bytes = fs::file_size(path);
+    bool error = false;
+    auto text = call(*alice, "deck",
+                     {{"ops", json::array{"add N" + std::to_string(i) + " color:red"}}}, &error);
+    if (!error) {
+      ++added;
+      continue;
+    }
+    refused = text;
+    EXPECT_EQ(fs::file_size(path), bytes);  // nothing appended
+  }
+  ASSERT_FALSE(refused.empty()) << "the budget never ran out";
+  EXPECT_GT(added, 5);
+  EXPECT_NE(refused.find("! not run, nothing changed: the journal holds "), std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("would pass limits.max_journal_bytes_per_principal (800); save or close "
+                         "a document to make room"),
+            std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("try: deck_session list"), std::string::npos) << refused;
+  EXPECT_EQ(call(*alice, "deck_query", {{"q", "stats"}}), "cards:" + std::to_string(added));
+  EXPECT_LE(server_->principal_limits().journal_bytes("alice"), 800u);
+  // Undo is a change too: refused alike, nothing undone.
+  bool error = false;
+  call(*alice, "deck_session", {{"action", "undo"}}, &error);
+  EXPECT_TRUE(error);
+  EXPECT_EQ(call(*alice, "deck_query", {{"q", "stats"}}), "cards:" + std::to_string(added));
+  // Another principal is not affected.
+  session(*bob, "new Other");
+  call(*bob, "deck", {{"ops", json::array{"add A color:red"}}}, &error);
+  EXPECT_FALSE(error);
+  // Saving gives alice's budget back: the next change counts from the save.
+  const auto file =
+      fs::temp_directory_path() / ("fcp-journal-budget-" + std::to_string(::getpid()) + ".deck");
+  session(*alice, "save as:" + file.filename().string());
+  EXPECT_EQ(server_->principal_limits().journal_bytes("alice"), 0u);
+  call(*alice, "deck", {{"ops", json::array{"add Z color:red"}}}, &error);
+  EXPECT_FALSE(error);
+  EXPECT_GT(server_->principal_limits().journal_bytes("alice"), 0u);
+  // Closing gives it back too.
+  session(*alice, "close " + handle + " discard:true");
+  EXPECT_EQ(server_->principal_limits().journal_bytes("alice"), 0u);
+  fs::remove(file);
 }
 
 }  // namespace
