@@ -368,5 +368,34 @@ TEST_F(JournalTest, APrincipalsJournalBudgetRefusesACallBeforeItChangesAnything)
   fs::remove(file);
 }
 
+// After a crash, recover lists only documents with unsaved work; a journal whose document was
+// saved with nothing after it is named apart, as nothing to recover.
+TEST_F(JournalTest, RecoverListsOnlyUnsavedWorkAndNamesSavedJournalsApart) {
+  const auto file =
+      fs::temp_directory_path() / ("fcp-journal-saved-" + std::to_string(::getpid()) + ".deck");
+  start();
+  auto c = ready();
+  const auto saved = handle_in(session(*c, "new Saved"));
+  call(*c, "deck", {{"ops", json::array{"add A"}}});
+  session(*c, "save as:" + file.filename().string());
+  const auto unsaved = handle_in(session(*c, "new Unsaved"));
+  call(*c, "deck", {{"ops", json::array{"add B"}}});
+  c.reset();
+  stop();  // a crash: both journals stay
+  EXPECT_EQ(journal_files(), 2u);
+  start();
+  c = ready();
+  const auto listed = session(*c, "recover");
+  const auto saved_line = listed.find("saved, nothing to recover: 1 journal of documents saved");
+  ASSERT_NE(saved_line, std::string::npos) << listed;
+  EXPECT_NE(listed.find("1 deck document to recover"), std::string::npos) << listed;
+  EXPECT_LT(listed.find(unsaved + " \"Unsaved\""), saved_line) << listed;
+  EXPECT_GT(listed.find(saved + " \"Saved\""), saved_line) << listed;
+  EXPECT_EQ(listed.find("try: recover " + saved), std::string::npos) << listed;
+  // It can still be reopened with its history.
+  EXPECT_NE(session(*c, "recover " + saved).find("unsaved changes: no"), std::string::npos);
+  fs::remove(file);
+}
+
 }  // namespace
 }  // namespace fcp::mcp
