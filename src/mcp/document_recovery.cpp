@@ -489,16 +489,49 @@ bool DocumentStore::evict(StoredDocument& document) {
   return true;
 }
 
-void DocumentStore::start_idle_eviction() {
-  if (!journals() || journal_.idle_evict.count() <= 0) return;
-  evict_timer_ = std::make_shared<boost::asio::steady_timer>(calls_);
-  schedule_eviction(evict_timer_);
+void DocumentStore::start_timers() {
+  if (!journals()) return;
+  if (journal_.idle_evict.count() > 0) {
+    evict_timer_ = std::make_shared<boost::asio::steady_timer>(calls_);
+    schedule_eviction(evict_timer_);
+  }
+  if (journal_.fsync == FsyncPolicy::interval) {
+    sync_timer_ = std::make_shared<boost::asio::steady_timer>(calls_);
+    schedule_sync(sync_timer_);
+  }
 }
 
-void DocumentStore::stop_idle_eviction() {
-  // The wait's handler holds the timer only weakly (and while it runs): the last reference
+void DocumentStore::stop_timers() {
+  // The waits' handlers hold their timers only weakly (and while they run): the last reference
   // going cancels the wait.
   evict_timer_.reset();
+  sync_timer_.reset();
+}
+
+void DocumentStore::schedule_sync(const std::shared_ptr<boost::asio::steady_timer>& timer) {
+  // An append waits at most one interval for its sync, whether or not another call comes.
+  timer->expires_after(std::max(journal_.fsync_interval, std::chrono::milliseconds(10)));
+  timer->async_wait([this, weak = std::weak_ptr(timer)](const boost::system::error_code& ec) {
+    auto live = weak.lock();
+    if (ec || !live) return;
+    flush_journals();
+    schedule_sync(live);
+  });
+}
+
+std::size_t DocumentStore::unsynced_journals() const {
+  std::vector<std::shared_ptr<StoredDocument>> documents;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& entry : documents_)
+      documents.push_back(entry.second);
+  }
+  std::size_t count = 0;
+  for (const auto& document : documents) {
+    std::lock_guard lock(document->journal_mutex_);
+    count += document->journal_ && document->journal_->dirty() ? 1 : 0;
+  }
+  return count;
 }
 
 void DocumentStore::schedule_eviction(const std::shared_ptr<boost::asio::steady_timer>& timer) {

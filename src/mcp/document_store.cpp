@@ -98,7 +98,7 @@ DocumentStore::DocumentStore(boost::asio::any_io_executor calls, const core::Pat
       journal_(std::move(journal)) {}
 
 DocumentStore::~DocumentStore() {
-  stop_idle_eviction();
+  stop_timers();
 }
 
 std::string DocumentStore::prefix(const core::Domain& domain) const {

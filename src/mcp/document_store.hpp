@@ -167,10 +167,13 @@ class DocumentStore final : public DocumentEvictor {
   // Evicts (on their queues) the documents idle longer than journal.idle_evict; returns how many
   // were asked. The daemon calls it from a timer; tests call it directly.
   std::size_t evict_idle(StoredDocument::Clock::time_point now = StoredDocument::Clock::now());
-  // Runs evict_idle() periodically on the calls executor (Server starts it); stop lets the
-  // executor run out of work (shutdown).
-  void start_idle_eviction();
-  void stop_idle_eviction();
+  // Runs evict_idle() periodically, and with journal.fsync interval syncs the journals every
+  // journal.fsync_interval (so an append is on disk within it even when no call follows), on
+  // the calls executor (Server starts them); stop lets the executor run out of work (shutdown).
+  void start_timers();
+  void stop_timers();
+  // Journals with appends not yet synced to disk (the interval and never policies).
+  std::size_t unsynced_journals() const;
 
   std::string prefix(const core::Domain& domain) const;
 
@@ -220,6 +223,7 @@ class DocumentStore final : public DocumentEvictor {
   // of that gives exactly the document as it is.
   bool compact(StoredDocument& document);
   void schedule_eviction(const std::shared_ptr<boost::asio::steady_timer>& timer);
+  void schedule_sync(const std::shared_ptr<boost::asio::steady_timer>& timer);
   // Sets what `document` counts against its owner's budget (journal_mutex_ held).
   void charge_locked(StoredDocument& document, std::size_t bytes);
 
@@ -231,6 +235,7 @@ class DocumentStore final : public DocumentEvictor {
   const JournalOptions journal_;
   PrincipalLimits* budget_ = nullptr;
   std::shared_ptr<boost::asio::steady_timer> evict_timer_;
+  std::shared_ptr<boost::asio::steady_timer> sync_timer_;
   mutable std::mutex mutex_;  // guards the members below
   std::map<std::string, std::shared_ptr<StoredDocument>, std::less<>> documents_;
   std::map<std::string, Closed, std::less<>> closed_;  // the latest closed handles (bounded)

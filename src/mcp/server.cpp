@@ -22,7 +22,7 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
   }
   if (options_.conformance_fixtures) tools_.push_back(make_conformance_error_tool());
   documents_.set_journal_budget(&principal_limits_);
-  documents_.start_idle_eviction();
+  documents_.start_timers();
 }
 
 std::shared_ptr<Connection> Server::connect(ConnectionInfo info,

@@ -83,7 +83,7 @@ class JournalTest : public ::testing::Test {
     for (auto& c : connections_)
       c->close();
     connections_.clear();
-    if (server_) server_->documents().stop_idle_eviction();
+    if (server_) server_->documents().stop_timers();
     if (workers_) workers_->join();
     server_.reset();
     workers_.reset();
@@ -395,6 +395,23 @@ TEST_F(JournalTest, RecoverListsOnlyUnsavedWorkAndNamesSavedJournalsApart) {
   // It can still be reopened with its history.
   EXPECT_NE(session(*c, "recover " + saved).find("unsaved changes: no"), std::string::npos);
   fs::remove(file);
+}
+
+// journal.fsync interval: an append is synced within the interval even when no call follows it
+// (a timer syncs; not only the next append).
+TEST_F(JournalTest, WithTheIntervalPolicyAnAppendIsSyncedWithoutAnotherCall) {
+  JournalOptions options;
+  options.fsync = FsyncPolicy::interval;
+  options.fsync_interval = std::chrono::milliseconds(400);
+  start(options);
+  auto c = ready();
+  session(*c, "new Board");  // creating the journal syncs it
+  call(*c, "deck", {{"ops", json::array{"add A"}}});
+  auto& store = server_->documents();
+  ASSERT_EQ(store.unsynced_journals(), 1u);  // within the interval of the creation
+  for (int i = 0; i < 200 && store.unsynced_journals() > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(store.unsynced_journals(), 0u);
 }
 
 }  // namespace
