@@ -331,10 +331,17 @@ void ClientConnection::answer_recover(const ToolCall& call, const core::SessionC
     return finish_tool(*call.tool, core::ToolReply{text.str(), false, {}}, call.reply, call.flight);
   }
   DocumentStore::Recoverable report;
-  auto recovered = store.recover(*handle, session_->principal(), domain, report);
+  // What the client chose carries over as to a new document (lofi: the Max it connected to).
+  auto current = session_->current(domain);
+  if (current && current->closed()) current = nullptr;
+  const core::Session& source =
+      current && current->loaded() ? current->session() : session_->empty_session(domain);
+  auto recovered =
+      store.recover(*handle, session_->principal(), domain, report, source.successor_state());
   if (!recovered) return refuse(call, recovered.error());
   session_->set_current(*recovered);
   text.add(core::created("recovered " + describe(report)));
+  text.add_all(report.lines);
   if (report.damage) {
     text.add(core::warning_line("the journal ended in " + *report.damage +
                                 ": it was cut there; the calls before it are restored"));

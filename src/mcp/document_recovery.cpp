@@ -61,6 +61,8 @@ core::Result<std::unique_ptr<core::Session>> DocumentStore::replay(const core::D
                                                                    const JournalContents& contents,
                                                                    std::size_t& calls) const {
   auto session = std::make_unique<core::Session>(domain, paths_, limits_);
+  // No external system during the replay: the caller relinks the rebuilt document.
+  session->set_replaying(true);
   calls = 0;
   for (std::size_t i = 1; i < contents.records.size(); ++i) {
     const auto& record = contents.records[i];
@@ -114,6 +116,7 @@ core::Result<std::unique_ptr<core::Session>> DocumentStore::replay(const core::D
     }
     ++calls;
   }
+  session->set_replaying(false);
   return session;
 }
 
@@ -398,10 +401,9 @@ std::vector<DocumentStore::Recoverable> DocumentStore::recoverable(
   return out;
 }
 
-core::Result<std::shared_ptr<StoredDocument>> DocumentStore::recover(std::string_view handle,
-                                                                     const std::string& owner,
-                                                                     const core::Domain& domain,
-                                                                     Recoverable& report) {
+core::Result<std::shared_ptr<StoredDocument>> DocumentStore::recover(
+    std::string_view handle, const std::string& owner, const core::Domain& domain,
+    Recoverable& report, std::unique_ptr<core::SessionState> state) {
   const std::string name(domain.name());
   if (!journals()) {
     return core::make_error("fcpd keeps no journals (no state directory): nothing to recover",
@@ -443,11 +445,13 @@ core::Result<std::shared_ptr<StoredDocument>> DocumentStore::recover(std::string
   auto document =
       std::make_shared<StoredDocument>(std::string(handle), owner, domain, calls_, paths_, limits_);
   document->session_ = std::move(*session);
-  document->journaled_ = document->session_->fingerprint();
   auto reopened =
       JournalFile::reopen(path, contents->valid_bytes, contents->records.size(), journal_);
   if (!reopened) return reopened.error();
   document->journal_ = std::move(*reopened);
+  // Linked like a new or opened document of the client (lofi: to its Max), before the digest.
+  report.lines = document->session_->relink(std::move(state));
+  document->journaled_ = document->session_->fingerprint();
   document->refresh(true);
   const auto summary = document->summary();
   {
@@ -459,7 +463,11 @@ core::Result<std::shared_ptr<StoredDocument>> DocumentStore::recover(std::string
   report.title = summary.title;
   report.file = summary.file;
   report.unsaved = summary.unsaved;
-  if (auto added = add(document); !added) return added.error();
+  if (auto added = add(document); !added) {
+    std::lock_guard lock(document->journal_mutex_);
+    charge_locked(*document, 0);
+    return added.error();
+  }
   return document;
 }
 
@@ -471,6 +479,8 @@ core::Result<void> DocumentStore::load(StoredDocument& document) {
   auto session = replay(document.domain(), *contents, calls);
   if (!session) return session.error();
   document.session_ = std::move(*session);
+  // Back in what its session chose before the eviction (lofi: linked to its Max again).
+  (void)document.session_->relink(std::move(document.evicted_state_));
   document.journaled_ = document.session_->fingerprint();
   document.evicted_ = false;
   return {};
@@ -484,6 +494,7 @@ bool DocumentStore::evict(StoredDocument& document) {
     std::lock_guard lock(document.journal_mutex_);
     if (!document.journal_ || !document.journal_->sync()) return false;
   }
+  document.evicted_state_ = session.successor_state();
   document.session_.reset();
   document.evicted_ = true;
   return true;

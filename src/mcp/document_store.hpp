@@ -70,6 +70,8 @@ class StoredDocument {
   const core::PathPolicy& paths_;
   core::SessionLimits limits_;
   std::unique_ptr<core::Session> session_;  // null while evicted
+  // While evicted: what the document's session chose (lofi: its Max), for the reload to relink.
+  std::unique_ptr<core::SessionState> evicted_state_;
   std::atomic<bool> closed_{false};
   std::atomic<bool> evicted_{false};
   // The journal and the state it last recorded (on the queue; the mutex lets flush_journals()
@@ -153,14 +155,18 @@ class DocumentStore final : public DocumentEvictor {
     std::size_t calls = 0;              // journaled calls replayed
     std::optional<std::string> damage;  // the damaged tail, when the journal has one
     std::optional<std::string> error;   // why it cannot be restored
+    std::vector<std::string> lines;     // what the domain says of the recovered document (link)
   };
   std::vector<Recoverable> recoverable(const std::string& owner, const core::Domain& domain) const;
   // Restores the journaled document `handle` under the same handle and adds it to the store;
-  // `report` gets what the recovery kept (the damaged tail it cut off).
+  // `report` gets what the recovery kept (the damaged tail it cut off). The document joins
+  // `state` (the successor_state of the client's session, as new/open inherit it; lofi: its
+  // Max link), and report.lines say what the domain made of it.
   core::Result<std::shared_ptr<StoredDocument>> recover(std::string_view handle,
                                                         const std::string& owner,
                                                         const core::Domain& domain,
-                                                        Recoverable& report);
+                                                        Recoverable& report,
+                                                        std::unique_ptr<core::SessionState> state);
   // On the queue: brings an evicted document back from its journal (no-op when loaded).
   core::Result<void> load(StoredDocument& document);
   bool evict(StoredDocument& document) override;
