@@ -89,8 +89,10 @@ class JournalTest : public ::testing::Test {
     workers_.reset();
   }
   std::shared_ptr<Connection> ready(std::optional<std::string> principal = std::nullopt) {
-    connections_.push_back(server_->connect(
-        ConnectionInfo{"test", "peer", std::nullopt, std::move(principal)}, nullptr));
+    return ready_as(ConnectionInfo{"test", "peer", std::nullopt, std::move(principal)});
+  }
+  std::shared_ptr<Connection> ready_as(ConnectionInfo info) {
+    connections_.push_back(server_->connect(std::move(info), nullptr));
     auto& c = *connections_.back();
     request(c, 1, "initialize", {{"protocolVersion", "2025-11-25"}});
     return connections_.back();
@@ -412,6 +414,55 @@ TEST_F(JournalTest, WithTheIntervalPolicyAnAppendIsSyncedWithoutAnotherCall) {
   for (int i = 0; i < 200 && store.unsynced_journals() > 0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_EQ(store.unsynced_journals(), 0u);
+}
+
+// An eviction never drops a document with unsaved work: not a named session taken over, not an
+// HTTP session that ends (idle), not an idle document (it goes to its journal), not the limit of
+// open documents (it closes only saved ones).
+TEST_F(JournalTest, NoEvictionDropsADocumentWithUnsavedWork) {
+  JournalOptions journal;
+  journal.idle_evict = std::chrono::seconds(60);
+  ServerOptions options;
+  options.http_takeover_idle = std::chrono::milliseconds(0);
+  options.max_documents = 1;
+  start(journal, options);
+  auto holder = ready_as(ConnectionInfo{"http", "a", "work", std::nullopt});
+  const auto handle = handle_in(session(*holder, "new Board"));
+  call(*holder, "deck", {{"ops", json::array{"add A color:red", "add B"}}});
+  const auto unsaved_listed = [&](Connection& c) {
+    const auto listed = session(c, "list");
+    return listed.find(handle + " \"Board\" file: (not saved yet), unsaved changes: yes") !=
+           std::string::npos;
+  };
+  // Another client takes the idle HTTP holder's named session over: the document is its current
+  // one there, and still reachable by its handle, unsaved.
+  auto taker = ready_as(ConnectionInfo{"http", "b", "work", std::nullopt});
+  EXPECT_EQ(call(*taker, "deck_query", {{"q", "stats"}}), "cards:2");
+  EXPECT_TRUE(unsaved_listed(*taker));
+  // Both HTTP sessions end (as their idle timeout ends them): the document stays open.
+  holder->close();
+  taker->close();
+  auto later = ready();
+  EXPECT_EQ(call(*later, "deck_query", {{"q", "stats"}, {"doc", handle}}), "cards:2");
+  EXPECT_TRUE(unsaved_listed(*later));
+  // At the limit of open documents a new one is refused rather than dropping this one.
+  bool error = false;
+  const auto refused = call(*later, "deck_session", {{"action", "new Other"}}, &error);
+  EXPECT_TRUE(error) << refused;
+  EXPECT_NE(refused.find("too many open documents (1)"), std::string::npos) << refused;
+  // Idle eviction writes it away to its journal, which keeps it; use brings it back.
+  auto& store = server_->documents();
+  EXPECT_EQ(store.evict_idle(StoredDocument::Clock::now() + std::chrono::seconds(61)), 1u);
+  const auto doc = *store.find(handle, std::string(kLocalPrincipal), *domain_);
+  for (int i = 0; i < 100 && !doc->evicted(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(doc->evicted());
+  EXPECT_EQ(journal_files(), 1u);
+  EXPECT_TRUE(unsaved_listed(*later));
+  EXPECT_EQ(call(*later, "deck_query", {{"q", "stats"}, {"doc", handle}}), "cards:2");
+  EXPECT_NE(
+      call(*later, "deck_query", {{"q", "status"}, {"doc", handle}}).find("unsaved changes: yes"),
+      std::string::npos);
 }
 
 }  // namespace
