@@ -124,7 +124,8 @@ core::Result<void> DocumentStore::room_for(const std::string& owner,
                                    [&owner](const auto& e) { return e.second->owner() == owner; });
   if (static_cast<std::size_t>(count) < max_documents_) return {};
   return core::make_error("too many open documents (" + std::to_string(max_documents_) +
-                              "): close one first (" + list_hint(domain) + " names them)",
+                              ", setting limits.max_documents): close one first (" +
+                              list_hint(domain) + " names them)",
                           {list_hint(domain)});
 }
 

@@ -449,7 +449,9 @@ TEST_F(JournalTest, NoEvictionDropsADocumentWithUnsavedWork) {
   bool error = false;
   const auto refused = call(*later, "deck_session", {{"action", "new Other"}}, &error);
   EXPECT_TRUE(error) << refused;
-  EXPECT_NE(refused.find("too many open documents (1)"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("too many open documents (1, setting limits.max_documents)"),
+            std::string::npos)
+      << refused;
   // Idle eviction writes it away to its journal, which keeps it; use brings it back.
   auto& store = server_->documents();
   EXPECT_EQ(store.evict_idle(StoredDocument::Clock::now() + std::chrono::seconds(61)), 1u);
