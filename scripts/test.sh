@@ -13,9 +13,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 jobs="$(nproc)"
 # Daemons the tests start keep their document journals under the build tree, not in the user's
-# ~/.local/state/fcpd (tests that kill a daemon on purpose leave theirs behind).
-export XDG_STATE_HOME="$root/build/test-state"
-rm -rf "$XDG_STATE_HOME"
+# ~/.local/state/fcpd: ctest gives every test XDG_STATE_HOME=build/FLAVOUR/test-state (see
+# CMakeLists.txt). Tests that kill a daemon on purpose leave journals there: start clean.
+rm -rf "$root"/build/*/test-state "$root/build/test-state"
 release="$("$root/scripts/build.sh" release)"
 echo "== release build: all tests" >&2
 ctest --test-dir "$release" --output-on-failure -j "$jobs" --timeout 300

@@ -268,6 +268,27 @@ class LofiDomain final : public core::Domain {
     return {};
   }
 
+  // A device rebuilt from its journal is linked like a new one (the client's remembered Max),
+  // but Max does not hold it: the reply says whether it is linked and how to push it there.
+  std::vector<std::string> restored(core::Document& document,
+                                    core::SessionState* state) const override {
+    auto lines = adopt(document, state);
+    const auto& link = static_cast<LofiDocument&>(document).link();
+    if (link.online()) {
+      const auto options = link.remembered().value_or(defaults_);
+      lines.push_back(core::connection_changed(
+          "max: linked to Max at " + where(options) +
+          "; Max does not hold the recovered device until lofi_session sync pushes it"));
+      lines.emplace_back("  try: lofi_session sync");
+    } else if (lines.empty()) {
+      lines.push_back(
+          core::detail_line("max: not linked — the recovered device is edited in the model only "
+                            "(lofi_session connect links it, then lofi_session sync pushes it to "
+                            "Max)"));
+    }
+    return lines;
+  }
+
   core::Result<std::vector<std::string>> run_session_extension(
       const core::SessionCommand& command, core::Document* document,
       core::CallContext& ctx) const override {

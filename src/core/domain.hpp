@@ -220,6 +220,13 @@ class Domain {
     return {};
   }
 
+  // Called when a document rebuilt from its journal (recover, or reloaded after an idle eviction)
+  // joins a session: adopts it like new/open (by default exactly adopt). Returns extra reply
+  // lines (lofi: whether the device is linked to Max, and how to push it there).
+  virtual std::vector<std::string> restored(Document& document, SessionState* state) const {
+    return adopt(document, state);
+  }
+
   // A query answered with no document open (lofi: ping, which asks the session's Max link);
   // nullopt: the engine answers that a document is needed. `state` as new_session_state made it.
   virtual std::optional<Result<std::string>> query_without_document(std::string_view verb,

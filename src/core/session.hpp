@@ -149,6 +149,15 @@ class Session {
   // system is not part of what is restored). An error reply means the replay diverged.
   ToolReply replay_ops(std::span<const std::string> ops);
   ToolReply replay_session(std::string_view action);
+  // While true (a journal's replay), new and open do not let the domain adopt the document into
+  // the session's state: a replay links to no external system (lofi: no Max ping per journal
+  // listed); relink() does it once the document is rebuilt.
+  void set_replaying(bool replaying) { replaying_ = replaying; }
+  // A document rebuilt from its journal joins the client as a new or opened one does: `state`
+  // (the successor_state of the client's session; null keeps this session's) becomes the
+  // session's, and the domain adopts the document into it (Domain::restored). Returns the
+  // reply lines the domain gives (lofi: whether the device is linked to Max).
+  std::vector<std::string> relink(std::unique_ptr<SessionState> state);
   // The document's file bytes in the format `path` names (its own writer); error without one.
   Result<std::string> serialize(const std::filesystem::path& path) const;
 
@@ -209,6 +218,7 @@ class Session {
   const PathPolicy& paths_;
   SessionLimits limits_;
   std::unique_ptr<SessionState> state_;  // the domain's, for this session (may be null)
+  bool replaying_ = false;               // see set_replaying
   NoDocumentHint no_document_hint_;
   std::unique_ptr<Document> document_;
   EventLog log_;

@@ -112,7 +112,7 @@ CallResult Session::session_new(const SessionCommand& command, const CallOptions
   ReplyText text;
   text.add(
       created("new " + std::string(domain_.name()) + " document \"" + document_->title() + "\""));
-  text.add_all(domain_.adopt(*document_, state_.get()));
+  if (!replaying_) text.add_all(domain_.adopt(*document_, state_.get()));
   EffectSink effects;
   document_->opened(effects);
   ToolReply reply{text.str(), false, {}};
@@ -140,7 +140,7 @@ CallResult Session::session_open(const SessionCommand& command, const CallOption
   opened_bytes_ = std::move(*bytes);
   ReplyText text;
   text.add(created("opened \"" + path->string() + "\" (" + document_->summary() + ")"));
-  text.add_all(domain_.adopt(*document_, state_.get()));
+  if (!replaying_) text.add_all(domain_.adopt(*document_, state_.get()));
   EffectSink effects;
   document_->opened(effects);
   ToolReply reply{text.str(), false, {}};

@@ -21,8 +21,14 @@ Result<void> Session::restore_open(const std::filesystem::path& path, std::strin
   auto document = domain_.load(path, bytes, ProgressFn());
   if (!document) return document.error();
   install(std::move(*document), path);
-  (void)domain_.adopt(*document_, state_.get());
+  if (!replaying_) (void)domain_.adopt(*document_, state_.get());
   return {};
+}
+
+std::vector<std::string> Session::relink(std::unique_ptr<SessionState> state) {
+  if (state) state_ = std::move(state);
+  if (!document_) return {};
+  return domain_.restored(*document_, state_.get());
 }
 
 void Session::restore_saved(const std::filesystem::path& path) {

@@ -286,7 +286,7 @@ class Daemon {
     if (stdio_) stdio_->stop();
     // Every acknowledged change is already in its document's journal: the journals of documents
     // with unsaved work are synced for `recover` after a restart; the others go, as on close.
-    server_->documents().stop_idle_eviction();
+    server_->documents().stop_timers();
     if (const std::size_t kept = server_->documents().close_journals_at_exit(); kept > 0) {
       spdlog::info(
           "{} document(s) with unsaved work kept in their journals: after a restart, "

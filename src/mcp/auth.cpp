@@ -136,6 +136,12 @@ Result<void> PrincipalLimits::reserve_journal_bytes(const std::string& principal
   return {};
 }
 
+void PrincipalLimits::charge_journal_bytes(const std::string& principal, std::size_t bytes) {
+  if (bytes == 0) return;
+  std::lock_guard lock(counts_->mutex);
+  counts_->usage[principal].journal_bytes += bytes;
+}
+
 void PrincipalLimits::release_journal_bytes(const std::string& principal, std::size_t bytes) {
   std::lock_guard lock(counts_->mutex);
   auto it = counts_->usage.find(principal);

@@ -69,6 +69,9 @@ class PrincipalLimits {
   // entry is dropped (the document saved, closed or restored).
   core::Result<void> reserve_journal_bytes(const std::string& principal, std::size_t bytes);
   void release_journal_bytes(const std::string& principal, std::size_t bytes);
+  // Counts `bytes` already written without checking the limit (a recovered journal, a compaction
+  // snapshot larger than the reservation).
+  void charge_journal_bytes(const std::string& principal, std::size_t bytes);
   std::size_t journal_bytes(const std::string& principal) const;
 
   const Settings& settings() const { return settings_; }

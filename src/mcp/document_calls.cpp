@@ -296,7 +296,13 @@ void ClientConnection::answer_recover(const ToolCall& call, const core::SessionC
                                            "(config state_dir) to recover documents after a crash",
                                            {name + "_session list"}));
     }
-    const auto items = store.recoverable(session_->principal(), domain);
+    // Only journals with unsaved work (or that cannot be read back, which may hold some) are
+    // work to recover; a journal whose document was saved with nothing after it (left by a crash)
+    // is named apart: its file holds everything, recover HANDLE would only bring back its history.
+    std::vector<DocumentStore::Recoverable> items;
+    std::vector<DocumentStore::Recoverable> saved;
+    for (auto& item : store.recoverable(session_->principal(), domain))
+      (item.unsaved || item.error ? items : saved).push_back(std::move(item));
     if (items.empty()) {
       text.add(core::meta("no " + name + " documents to recover"));
     } else {
@@ -310,13 +316,32 @@ void ClientConnection::answer_recover(const ToolCall& call, const core::SessionC
       text.add(core::detail_line(line));
     }
     if (!items.empty()) text.add(core::detail_line("try: recover " + items.front().handle));
+    if (!saved.empty()) {
+      constexpr std::size_t kNamed = 5;
+      std::string line = "saved, nothing to recover: " + core::plural(saved.size(), "journal") +
+                         " of documents saved with no change after (recover HANDLE reopens one "
+                         "with its undo history; close drops its journal):";
+      for (std::size_t i = 0; i < saved.size() && i < kNamed; ++i) {
+        line += (i == 0 ? " " : ", ") + saved[i].handle + " \"" + saved[i].title + "\"" +
+                (saved[i].file ? " " + saved[i].file->string() : std::string());
+      }
+      if (saved.size() > kNamed) line += " and " + std::to_string(saved.size() - kNamed) + " more";
+      text.add(core::detail_line(line));
+    }
     return finish_tool(*call.tool, core::ToolReply{text.str(), false, {}}, call.reply, call.flight);
   }
   DocumentStore::Recoverable report;
-  auto recovered = store.recover(*handle, session_->principal(), domain, report);
+  // What the client chose carries over as to a new document (lofi: the Max it connected to).
+  auto current = session_->current(domain);
+  if (current && current->closed()) current = nullptr;
+  const core::Session& source =
+      current && current->loaded() ? current->session() : session_->empty_session(domain);
+  auto recovered =
+      store.recover(*handle, session_->principal(), domain, report, source.successor_state());
   if (!recovered) return refuse(call, recovered.error());
   session_->set_current(*recovered);
   text.add(core::created("recovered " + describe(report)));
+  text.add_all(report.lines);
   if (report.damage) {
     text.add(core::warning_line("the journal ended in " + *report.damage +
                                 ": it was cut there; the calls before it are restored"));

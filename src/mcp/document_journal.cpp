@@ -132,11 +132,12 @@ core::Result<JournalContents> read_journal_file(const std::filesystem::path& pat
   return read_journal(buffer.str());
 }
 
-JournalFile::JournalFile(std::filesystem::path path, int fd, std::size_t records, FsyncPolicy fsync,
-                         std::chrono::milliseconds interval)
+JournalFile::JournalFile(std::filesystem::path path, int fd, std::size_t records, std::size_t bytes,
+                         FsyncPolicy fsync, std::chrono::milliseconds interval)
     : path_(std::move(path)),
       fd_(fd),
       records_(records),
+      bytes_(bytes),
       fsync_(fsync),
       interval_(interval),
       last_sync_(std::chrono::steady_clock::now()) {}
@@ -182,8 +183,8 @@ core::Result<std::unique_ptr<JournalFile>> JournalFile::create(
   const int append_fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (append_fd < 0) return errno_error("cannot open the journal", path);
   ::flock(append_fd, LOCK_EX | LOCK_NB);
-  return std::unique_ptr<JournalFile>(
-      new JournalFile(path, append_fd, records.size(), options.fsync, options.fsync_interval));
+  return std::unique_ptr<JournalFile>(new JournalFile(path, append_fd, records.size(), bytes.size(),
+                                                      options.fsync, options.fsync_interval));
 }
 
 core::Result<std::unique_ptr<JournalFile>> JournalFile::reopen(const std::filesystem::path& path,
@@ -203,12 +204,14 @@ core::Result<std::unique_ptr<JournalFile>> JournalFile::reopen(const std::filesy
     return error;
   }
   return std::unique_ptr<JournalFile>(
-      new JournalFile(path, fd, records, options.fsync, options.fsync_interval));
+      new JournalFile(path, fd, records, valid_bytes, options.fsync, options.fsync_interval));
 }
 
 core::Result<void> JournalFile::append(const JournalRecord& record) {
-  if (auto written = write_all(fd_, encode_record(record), path_); !written) return written;
+  const auto bytes = encode_record(record);
+  if (auto written = write_all(fd_, bytes, path_); !written) return written;
   ++records_;
+  bytes_ += bytes.size();
   dirty_ = true;
   switch (fsync_) {
     case FsyncPolicy::batch:

@@ -83,15 +83,25 @@ class JournalFile {
   // Syncs what was appended (for the interval policy and shutdown).
   core::Result<void> sync();
   std::size_t records() const { return records_; }
+  // The file's size: the records written (what the principal's journal budget counts).
+  std::size_t bytes() const { return bytes_; }
+  // The bytes appended since mark_saved() (all of them in a new or reopened file): the
+  // document's unsaved work, as the principal's journal budget counts it.
+  std::size_t unsaved_bytes() const { return bytes_ - saved_bytes_; }
+  void mark_saved() { saved_bytes_ = bytes_; }
+  // True when appends wait for a sync (the interval or never policy).
+  bool dirty() const { return dirty_; }
   const std::filesystem::path& path() const { return path_; }
 
  private:
-  JournalFile(std::filesystem::path path, int fd, std::size_t records, FsyncPolicy fsync,
-              std::chrono::milliseconds interval);
+  JournalFile(std::filesystem::path path, int fd, std::size_t records, std::size_t bytes,
+              FsyncPolicy fsync, std::chrono::milliseconds interval);
 
   std::filesystem::path path_;
   int fd_ = -1;
   std::size_t records_ = 0;
+  std::size_t bytes_ = 0;
+  std::size_t saved_bytes_ = 0;
   FsyncPolicy fsync_;
   std::chrono::milliseconds interval_;
   bool dirty_ = false;

@@ -61,6 +61,8 @@ core::Result<std::unique_ptr<core::Session>> DocumentStore::replay(const core::D
                                                                    const JournalContents& contents,
                                                                    std::size_t& calls) const {
   auto session = std::make_unique<core::Session>(domain, paths_, limits_);
+  // No external system during the replay: the caller relinks the rebuilt document.
+  session->set_replaying(true);
   calls = 0;
   for (std::size_t i = 1; i < contents.records.size(); ++i) {
     const auto& record = contents.records[i];
@@ -114,6 +116,7 @@ core::Result<std::unique_ptr<core::Session>> DocumentStore::replay(const core::D
     }
     ++calls;
   }
+  session->set_replaying(false);
   return session;
 }
 
@@ -275,6 +278,51 @@ bool DocumentStore::compact(StoredDocument& document) {
   return false;
 }
 
+void DocumentStore::charge_locked(StoredDocument& document, std::size_t bytes) {
+  if (budget_ != nullptr) {
+    budget_->release_journal_bytes(document.owner(), document.journal_reserved_);
+    if (bytes > document.journal_charged_) {
+      budget_->charge_journal_bytes(document.owner(), bytes - document.journal_charged_);
+    } else {
+      budget_->release_journal_bytes(document.owner(), document.journal_charged_ - bytes);
+    }
+  }
+  document.journal_reserved_ = 0;
+  document.journal_charged_ = bytes;
+}
+
+core::Result<void> DocumentStore::reserve_journal(StoredDocument& document,
+                                                  const std::vector<std::string>* ops,
+                                                  std::string_view action) {
+  if (!journals() || budget_ == nullptr || !document.session_) return {};
+  std::size_t bytes = 0;
+  if (ops != nullptr) {
+    bytes = encode_record(JournalRecord{JournalRecord::Kind::ops, *ops}).size();
+  } else {
+    const auto word = action_word(action);
+    // These leave no unsaved work behind: they only ever give budget back.
+    if (word == "save" || word == "close" || word == "open") return {};
+    bytes = encode_record(JournalRecord{JournalRecord::Kind::action, {std::string(action)}}).size();
+  }
+  std::lock_guard lock(document.journal_mutex_);
+  if (!document.journal_) bytes += encode_record(header(document)).size();
+  if (auto reserved = budget_->reserve_journal_bytes(document.owner(), bytes); !reserved) {
+    return core::make_error("not run, nothing changed: " + reserved.error().message,
+                            {list_hint(document.domain())});
+  }
+  document.journal_reserved_ += bytes;
+  return {};
+}
+
+void DocumentStore::settle_journal(StoredDocument& document) {
+  std::lock_guard lock(document.journal_mutex_);
+  if (!document.session_) return charge_locked(document, document.journal_charged_);
+  if (!document.journal_) return charge_locked(document, 0);
+  // Saved (or back at the saved state): what the journal holds so far is no one's unsaved work.
+  if (!document.session_->has_unsaved_changes()) document.journal_->mark_saved();
+  charge_locked(document, document.journal_->unsaved_bytes());
+}
+
 void DocumentStore::flush_journals() {
   std::vector<std::shared_ptr<StoredDocument>> documents;
   {
@@ -353,10 +401,9 @@ std::vector<DocumentStore::Recoverable> DocumentStore::recoverable(
   return out;
 }
 
-core::Result<std::shared_ptr<StoredDocument>> DocumentStore::recover(std::string_view handle,
-                                                                     const std::string& owner,
-                                                                     const core::Domain& domain,
-                                                                     Recoverable& report) {
+core::Result<std::shared_ptr<StoredDocument>> DocumentStore::recover(
+    std::string_view handle, const std::string& owner, const core::Domain& domain,
+    Recoverable& report, std::unique_ptr<core::SessionState> state) {
   const std::string name(domain.name());
   if (!journals()) {
     return core::make_error("fcpd keeps no journals (no state directory): nothing to recover",
@@ -398,17 +445,29 @@ core::Result<std::shared_ptr<StoredDocument>> DocumentStore::recover(std::string
   auto document =
       std::make_shared<StoredDocument>(std::string(handle), owner, domain, calls_, paths_, limits_);
   document->session_ = std::move(*session);
-  document->journaled_ = document->session_->fingerprint();
   auto reopened =
       JournalFile::reopen(path, contents->valid_bytes, contents->records.size(), journal_);
   if (!reopened) return reopened.error();
   document->journal_ = std::move(*reopened);
+  // Linked like a new or opened document of the client (lofi: to its Max), before the digest.
+  report.lines = document->session_->relink(std::move(state));
+  document->journaled_ = document->session_->fingerprint();
   document->refresh(true);
   const auto summary = document->summary();
+  {
+    // The recovered journal counts against the owner's budget as it is (written before).
+    std::lock_guard lock(document->journal_mutex_);
+    if (!summary.unsaved) document->journal_->mark_saved();
+    charge_locked(*document, document->journal_->unsaved_bytes());
+  }
   report.title = summary.title;
   report.file = summary.file;
   report.unsaved = summary.unsaved;
-  if (auto added = add(document); !added) return added.error();
+  if (auto added = add(document); !added) {
+    std::lock_guard lock(document->journal_mutex_);
+    charge_locked(*document, 0);
+    return added.error();
+  }
   return document;
 }
 
@@ -420,6 +479,8 @@ core::Result<void> DocumentStore::load(StoredDocument& document) {
   auto session = replay(document.domain(), *contents, calls);
   if (!session) return session.error();
   document.session_ = std::move(*session);
+  // Back in what its session chose before the eviction (lofi: linked to its Max again).
+  (void)document.session_->relink(std::move(document.evicted_state_));
   document.journaled_ = document.session_->fingerprint();
   document.evicted_ = false;
   return {};
@@ -433,21 +494,55 @@ bool DocumentStore::evict(StoredDocument& document) {
     std::lock_guard lock(document.journal_mutex_);
     if (!document.journal_ || !document.journal_->sync()) return false;
   }
+  document.evicted_state_ = session.successor_state();
   document.session_.reset();
   document.evicted_ = true;
   return true;
 }
 
-void DocumentStore::start_idle_eviction() {
-  if (!journals() || journal_.idle_evict.count() <= 0) return;
-  evict_timer_ = std::make_shared<boost::asio::steady_timer>(calls_);
-  schedule_eviction(evict_timer_);
+void DocumentStore::start_timers() {
+  if (!journals()) return;
+  if (journal_.idle_evict.count() > 0) {
+    evict_timer_ = std::make_shared<boost::asio::steady_timer>(calls_);
+    schedule_eviction(evict_timer_);
+  }
+  if (journal_.fsync == FsyncPolicy::interval) {
+    sync_timer_ = std::make_shared<boost::asio::steady_timer>(calls_);
+    schedule_sync(sync_timer_);
+  }
 }
 
-void DocumentStore::stop_idle_eviction() {
-  // The wait's handler holds the timer only weakly (and while it runs): the last reference
+void DocumentStore::stop_timers() {
+  // The waits' handlers hold their timers only weakly (and while they run): the last reference
   // going cancels the wait.
   evict_timer_.reset();
+  sync_timer_.reset();
+}
+
+void DocumentStore::schedule_sync(const std::shared_ptr<boost::asio::steady_timer>& timer) {
+  // An append waits at most one interval for its sync, whether or not another call comes.
+  timer->expires_after(std::max(journal_.fsync_interval, std::chrono::milliseconds(10)));
+  timer->async_wait([this, weak = std::weak_ptr(timer)](const boost::system::error_code& ec) {
+    auto live = weak.lock();
+    if (ec || !live) return;
+    flush_journals();
+    schedule_sync(live);
+  });
+}
+
+std::size_t DocumentStore::unsynced_journals() const {
+  std::vector<std::shared_ptr<StoredDocument>> documents;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& entry : documents_)
+      documents.push_back(entry.second);
+  }
+  std::size_t count = 0;
+  for (const auto& document : documents) {
+    std::lock_guard lock(document->journal_mutex_);
+    count += document->journal_ && document->journal_->dirty() ? 1 : 0;
+  }
+  return count;
 }
 
 void DocumentStore::schedule_eviction(const std::shared_ptr<boost::asio::steady_timer>& timer) {

@@ -98,7 +98,7 @@ DocumentStore::DocumentStore(boost::asio::any_io_executor calls, const core::Pat
       journal_(std::move(journal)) {}
 
 DocumentStore::~DocumentStore() {
-  stop_idle_eviction();
+  stop_timers();
 }
 
 std::string DocumentStore::prefix(const core::Domain& domain) const {
@@ -124,7 +124,8 @@ core::Result<void> DocumentStore::room_for(const std::string& owner,
                                    [&owner](const auto& e) { return e.second->owner() == owner; });
   if (static_cast<std::size_t>(count) < max_documents_) return {};
   return core::make_error("too many open documents (" + std::to_string(max_documents_) +
-                              "): close one first (" + list_hint(domain) + " names them)",
+                              ", setting limits.max_documents): close one first (" +
+                              list_hint(domain) + " names them)",
                           {list_hint(domain)});
 }
 
@@ -205,6 +206,7 @@ void DocumentStore::remove(const StoredDocument& document) {
   it->second->closed_ = true;
   if (journals()) {
     std::lock_guard journal_lock(it->second->journal_mutex_);
+    charge_locked(*it->second, 0);
     it->second->journal_.reset();
     std::error_code ec;
     std::filesystem::remove(journal_path(document.handle()), ec);

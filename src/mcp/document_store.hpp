@@ -17,6 +17,7 @@
 
 #include "core/result.hpp"
 #include "core/session.hpp"
+#include "mcp/auth.hpp"
 #include "mcp/document_journal.hpp"
 #include "mcp/serial_queue.hpp"
 
@@ -69,6 +70,8 @@ class StoredDocument {
   const core::PathPolicy& paths_;
   core::SessionLimits limits_;
   std::unique_ptr<core::Session> session_;  // null while evicted
+  // While evicted: what the document's session chose (lofi: its Max), for the reload to relink.
+  std::unique_ptr<core::SessionState> evicted_state_;
   std::atomic<bool> closed_{false};
   std::atomic<bool> evicted_{false};
   // The journal and the state it last recorded (on the queue; the mutex lets flush_journals()
@@ -77,7 +80,11 @@ class StoredDocument {
   std::unique_ptr<JournalFile> journal_;
   core::Session::Fingerprint journaled_;
   std::size_t compact_at_ = 0;  // records at which to try a compaction (after one failed)
-  mutable std::mutex mutex_;    // guards the members below
+  // What the owner's journal budget counts for this document (its journal's bytes since it was
+  // last saved), and what the running call reserved (under journal_mutex_).
+  std::size_t journal_charged_ = 0;
+  std::size_t journal_reserved_ = 0;
+  mutable std::mutex mutex_;  // guards the members below
   Summary summary_;
   Clock::time_point last_use_;
 };
@@ -115,6 +122,21 @@ class DocumentStore final : public DocumentEvictor {
   // the reply when the journal could not be written. On the queue.
   std::optional<std::string> journal(StoredDocument& document, const std::vector<std::string>* ops,
                                      std::string_view action);
+  // The principals' journal budgets (limits.max_journal_bytes_per_principal); null: unlimited.
+  // Set once, before the first call.
+  void set_journal_budget(PrincipalLimits* budget) { budget_ = budget; }
+  // Before a changing call on `document` runs (the ops tool with `ops`, else the session
+  // `action`): reserves what its journal append will take from the owner's budget (the bytes of
+  // unsaved work its journal holds, summed over the owner's documents). The error says the
+  // budget is spent;
+  // the call must then not run, so nothing changes. save, close and open reserve nothing (they
+  // leave no unsaved work). On the queue.
+  core::Result<void> reserve_journal(StoredDocument& document, const std::vector<std::string>* ops,
+                                     std::string_view action);
+  // After the call (journaled or not, succeeded or failed): the reservation ends and the
+  // document counts the journal bytes written since it was last saved (nothing once saved; a
+  // compaction's snapshot in full while there is unsaved work). On the queue.
+  void settle_journal(StoredDocument& document);
   // Syncs every journal to disk (the fsync policy may have left appends unsynced). For graceful
   // shutdown: with journals, every acknowledged change is already in its journal, so after this
   // nothing is lost when the process ends.
@@ -133,24 +155,31 @@ class DocumentStore final : public DocumentEvictor {
     std::size_t calls = 0;              // journaled calls replayed
     std::optional<std::string> damage;  // the damaged tail, when the journal has one
     std::optional<std::string> error;   // why it cannot be restored
+    std::vector<std::string> lines;     // what the domain says of the recovered document (link)
   };
   std::vector<Recoverable> recoverable(const std::string& owner, const core::Domain& domain) const;
   // Restores the journaled document `handle` under the same handle and adds it to the store;
-  // `report` gets what the recovery kept (the damaged tail it cut off).
+  // `report` gets what the recovery kept (the damaged tail it cut off). The document joins
+  // `state` (the successor_state of the client's session, as new/open inherit it; lofi: its
+  // Max link), and report.lines say what the domain made of it.
   core::Result<std::shared_ptr<StoredDocument>> recover(std::string_view handle,
                                                         const std::string& owner,
                                                         const core::Domain& domain,
-                                                        Recoverable& report);
+                                                        Recoverable& report,
+                                                        std::unique_ptr<core::SessionState> state);
   // On the queue: brings an evicted document back from its journal (no-op when loaded).
   core::Result<void> load(StoredDocument& document);
   bool evict(StoredDocument& document) override;
   // Evicts (on their queues) the documents idle longer than journal.idle_evict; returns how many
   // were asked. The daemon calls it from a timer; tests call it directly.
   std::size_t evict_idle(StoredDocument::Clock::time_point now = StoredDocument::Clock::now());
-  // Runs evict_idle() periodically on the calls executor (Server starts it); stop lets the
-  // executor run out of work (shutdown).
-  void start_idle_eviction();
-  void stop_idle_eviction();
+  // Runs evict_idle() periodically, and with journal.fsync interval syncs the journals every
+  // journal.fsync_interval (so an append is on disk within it even when no call follows), on
+  // the calls executor (Server starts them); stop lets the executor run out of work (shutdown).
+  void start_timers();
+  void stop_timers();
+  // Journals with appends not yet synced to disk (the interval and never policies).
+  std::size_t unsynced_journals() const;
 
   std::string prefix(const core::Domain& domain) const;
 
@@ -200,6 +229,9 @@ class DocumentStore final : public DocumentEvictor {
   // of that gives exactly the document as it is.
   bool compact(StoredDocument& document);
   void schedule_eviction(const std::shared_ptr<boost::asio::steady_timer>& timer);
+  void schedule_sync(const std::shared_ptr<boost::asio::steady_timer>& timer);
+  // Sets what `document` counts against its owner's budget (journal_mutex_ held).
+  void charge_locked(StoredDocument& document, std::size_t bytes);
 
   boost::asio::any_io_executor calls_;
   const core::PathPolicy& paths_;
@@ -207,7 +239,9 @@ class DocumentStore final : public DocumentEvictor {
   std::size_t max_documents_;
   const std::map<std::string, std::string, std::less<>> prefixes_;
   const JournalOptions journal_;
+  PrincipalLimits* budget_ = nullptr;
   std::shared_ptr<boost::asio::steady_timer> evict_timer_;
+  std::shared_ptr<boost::asio::steady_timer> sync_timer_;
   mutable std::mutex mutex_;  // guards the members below
   std::map<std::string, std::shared_ptr<StoredDocument>, std::less<>> documents_;
   std::map<std::string, Closed, std::less<>> closed_;  // the latest closed handles (bounded)

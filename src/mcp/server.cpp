@@ -25,7 +25,8 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
     for (auto& tool : conformance_fixture_tools())
       tools_.push_back(std::move(tool));
   }
-  documents_.start_idle_eviction();
+  documents_.set_journal_budget(&principal_limits_);
+  documents_.start_timers();
 }
 
 std::shared_ptr<Connection> Server::connect(ConnectionInfo info,

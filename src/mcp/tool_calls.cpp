@@ -212,6 +212,16 @@ void ClientConnection::run_tool(const ToolCall& call, const CallTarget& target,
     call.reply->none();
     return done();
   }
+  if (target.document && (tool.kind == ToolKind::ops || tool.kind == ToolKind::session)) {
+    // The owner's journal budget is checked before the call runs: a refused call changes nothing.
+    const auto* ops = tool.kind == ToolKind::ops ? &call.arguments.ops : nullptr;
+    if (auto reserved =
+            server_.documents().reserve_journal(*target.document, ops, call.arguments.text);
+        !reserved) {
+      refuse(call, reserved.error());
+      return done();
+    }
+  }
   const auto started = std::chrono::steady_clock::now();
   core::Session& session = *target.session;
   const auto progress = make_progress(call.progress_token, call.reply);
@@ -283,6 +293,7 @@ void ClientConnection::complete(const ToolCall& call, const CallTarget& target,
         result.text += "\n" + *warning;
       }
     }
+    server_.documents().settle_journal(*target.document);
     target.document->refresh(kind == ToolKind::ops || kind == ToolKind::session);
   }
   finish_tool(*call.tool, result, call.reply, call.flight);

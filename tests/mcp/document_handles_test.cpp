@@ -233,7 +233,8 @@ TEST_F(DocumentLimitTest, AtTheLimitTheLeastRecentlyUsedSavedDocumentMakesRoom) 
   auto refused = call(*c, 6, "deck_session", {{"action", "new Fourth"}});
   EXPECT_TRUE(is_error(refused));
   EXPECT_EQ(text_of(refused),
-            "! too many open documents (2): close one first (deck_session list names them)\n"
+            "! too many open documents (2, setting limits.max_documents): close one first "
+            "(deck_session list names them)\n"
             "  try: deck_session list");
   EXPECT_EQ(text_of(call(*c, 7, "deck_query", {{"q", "stats"}, {"doc", edited}})), "cards:1");
 }

@@ -70,10 +70,9 @@ class JournalTest : public ::testing::Test {
     stop();
     fs::remove_all(dir_);
   }
-  void start(JournalOptions journal = {}) {
+  void start(JournalOptions journal = {}, ServerOptions options = {}) {
     stop();
     journal.state_dir = dir_;
-    ServerOptions options;
     options.journal = journal;
     workers_ = std::make_unique<boost::asio::thread_pool>(2);
     server_ = std::make_unique<Server>(
@@ -84,14 +83,16 @@ class JournalTest : public ::testing::Test {
     for (auto& c : connections_)
       c->close();
     connections_.clear();
-    if (server_) server_->documents().stop_idle_eviction();
+    if (server_) server_->documents().stop_timers();
     if (workers_) workers_->join();
     server_.reset();
     workers_.reset();
   }
-  std::shared_ptr<Connection> ready() {
-    connections_.push_back(
-        server_->connect(ConnectionInfo{"test", "peer", std::nullopt, std::nullopt}, nullptr));
+  std::shared_ptr<Connection> ready(std::optional<std::string> principal = std::nullopt) {
+    return ready_as(ConnectionInfo{"test", "peer", std::nullopt, std::move(principal)});
+  }
+  std::shared_ptr<Connection> ready_as(ConnectionInfo info) {
+    connections_.push_back(server_->connect(std::move(info), nullptr));
     auto& c = *connections_.back();
     request(c, 1, "initialize", {{"protocolVersion", "2025-11-25"}});
     return connections_.back();
@@ -308,6 +309,162 @@ TEST_F(JournalTest, IdleDocumentsAreEvictedAndReloadedOnUse) {
   EXPECT_EQ(call(*c, "deck_query", {{"q", "stats"}, {"doc", handle}}), "cards:2");
   EXPECT_FALSE(doc->evicted());
   EXPECT_NE(session(*c, "undo to:one", handle).find("nothing to undo"), std::string::npos);
+}
+
+// limits.max_journal_bytes_per_principal: a call whose journal append would pass the budget is
+// refused before it runs (the document and its journal stay as they were), other principals go
+// on, and saving or closing gives the budget back.
+TEST_F(JournalTest, APrincipalsJournalBudgetRefusesACallBeforeItChangesAnything) {
+  ServerOptions options;
+  options.principal_limits.max_journal_bytes = 800;
+  start({}, options);
+  auto alice = ready("alice");
+  auto bob = ready("bob");
+  const auto handle = handle_in(session(*alice, "new Board"));
+  const auto path = dir_ / journal_file_name(handle);
+  std::string refused;
+  int added = 0;
+  for (int i = 0; i < 100 && refused.empty(); ++i) {
+    const auto bytes = fs::file_size(path);
+    bool error = false;
+    auto text = call(*alice, "deck",
+                     {{"ops", json::array{"add N" + std::to_string(i) + " color:red"}}}, &error);
+    if (!error) {
+      ++added;
+      continue;
+    }
+    refused = text;
+    EXPECT_EQ(fs::file_size(path), bytes);  // nothing appended
+  }
+  ASSERT_FALSE(refused.empty()) << "the budget never ran out";
+  EXPECT_GT(added, 5);
+  EXPECT_NE(refused.find("! not run, nothing changed: the journal holds "), std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("would pass limits.max_journal_bytes_per_principal (800); save or close "
+                         "a document to make room"),
+            std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("try: deck_session list"), std::string::npos) << refused;
+  EXPECT_EQ(call(*alice, "deck_query", {{"q", "stats"}}), "cards:" + std::to_string(added));
+  EXPECT_LE(server_->principal_limits().journal_bytes("alice"), 800u);
+  // Undo is a change too: refused alike, nothing undone.
+  bool error = false;
+  call(*alice, "deck_session", {{"action", "undo"}}, &error);
+  EXPECT_TRUE(error);
+  EXPECT_EQ(call(*alice, "deck_query", {{"q", "stats"}}), "cards:" + std::to_string(added));
+  // Another principal is not affected.
+  session(*bob, "new Other");
+  call(*bob, "deck", {{"ops", json::array{"add A color:red"}}}, &error);
+  EXPECT_FALSE(error);
+  // Saving gives alice's budget back: the next change counts from the save.
+  const auto file =
+      fs::temp_directory_path() / ("fcp-journal-budget-" + std::to_string(::getpid()) + ".deck");
+  session(*alice, "save as:" + file.filename().string());
+  EXPECT_EQ(server_->principal_limits().journal_bytes("alice"), 0u);
+  call(*alice, "deck", {{"ops", json::array{"add Z color:red"}}}, &error);
+  EXPECT_FALSE(error);
+  EXPECT_GT(server_->principal_limits().journal_bytes("alice"), 0u);
+  // Closing gives it back too.
+  session(*alice, "close " + handle + " discard:true");
+  EXPECT_EQ(server_->principal_limits().journal_bytes("alice"), 0u);
+  fs::remove(file);
+}
+
+// After a crash, recover lists only documents with unsaved work; a journal whose document was
+// saved with nothing after it is named apart, as nothing to recover.
+TEST_F(JournalTest, RecoverListsOnlyUnsavedWorkAndNamesSavedJournalsApart) {
+  const auto file =
+      fs::temp_directory_path() / ("fcp-journal-saved-" + std::to_string(::getpid()) + ".deck");
+  start();
+  auto c = ready();
+  const auto saved = handle_in(session(*c, "new Saved"));
+  call(*c, "deck", {{"ops", json::array{"add A"}}});
+  session(*c, "save as:" + file.filename().string());
+  const auto unsaved = handle_in(session(*c, "new Unsaved"));
+  call(*c, "deck", {{"ops", json::array{"add B"}}});
+  c.reset();
+  stop();  // a crash: both journals stay
+  EXPECT_EQ(journal_files(), 2u);
+  start();
+  c = ready();
+  const auto listed = session(*c, "recover");
+  const auto saved_line = listed.find("saved, nothing to recover: 1 journal of documents saved");
+  ASSERT_NE(saved_line, std::string::npos) << listed;
+  EXPECT_NE(listed.find("1 deck document to recover"), std::string::npos) << listed;
+  EXPECT_LT(listed.find(unsaved + " \"Unsaved\""), saved_line) << listed;
+  EXPECT_GT(listed.find(saved + " \"Saved\""), saved_line) << listed;
+  EXPECT_EQ(listed.find("try: recover " + saved), std::string::npos) << listed;
+  // It can still be reopened with its history.
+  EXPECT_NE(session(*c, "recover " + saved).find("unsaved changes: no"), std::string::npos);
+  fs::remove(file);
+}
+
+// journal.fsync interval: an append is synced within the interval even when no call follows it
+// (a timer syncs; not only the next append).
+TEST_F(JournalTest, WithTheIntervalPolicyAnAppendIsSyncedWithoutAnotherCall) {
+  JournalOptions options;
+  options.fsync = FsyncPolicy::interval;
+  options.fsync_interval = std::chrono::milliseconds(400);
+  start(options);
+  auto c = ready();
+  session(*c, "new Board");  // creating the journal syncs it
+  call(*c, "deck", {{"ops", json::array{"add A"}}});
+  auto& store = server_->documents();
+  ASSERT_EQ(store.unsynced_journals(), 1u);  // within the interval of the creation
+  for (int i = 0; i < 200 && store.unsynced_journals() > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(store.unsynced_journals(), 0u);
+}
+
+// An eviction never drops a document with unsaved work: not a named session taken over, not an
+// HTTP session that ends (idle), not an idle document (it goes to its journal), not the limit of
+// open documents (it closes only saved ones).
+TEST_F(JournalTest, NoEvictionDropsADocumentWithUnsavedWork) {
+  JournalOptions journal;
+  journal.idle_evict = std::chrono::seconds(60);
+  ServerOptions options;
+  options.http_takeover_idle = std::chrono::milliseconds(0);
+  options.max_documents = 1;
+  start(journal, options);
+  auto holder = ready_as(ConnectionInfo{"http", "a", "work", std::nullopt});
+  const auto handle = handle_in(session(*holder, "new Board"));
+  call(*holder, "deck", {{"ops", json::array{"add A color:red", "add B"}}});
+  const auto unsaved_listed = [&](Connection& c) {
+    const auto listed = session(c, "list");
+    return listed.find(handle + " \"Board\" file: (not saved yet), unsaved changes: yes") !=
+           std::string::npos;
+  };
+  // Another client takes the idle HTTP holder's named session over: the document is its current
+  // one there, and still reachable by its handle, unsaved.
+  auto taker = ready_as(ConnectionInfo{"http", "b", "work", std::nullopt});
+  EXPECT_EQ(call(*taker, "deck_query", {{"q", "stats"}}), "cards:2");
+  EXPECT_TRUE(unsaved_listed(*taker));
+  // Both HTTP sessions end (as their idle timeout ends them): the document stays open.
+  holder->close();
+  taker->close();
+  auto later = ready();
+  EXPECT_EQ(call(*later, "deck_query", {{"q", "stats"}, {"doc", handle}}), "cards:2");
+  EXPECT_TRUE(unsaved_listed(*later));
+  // At the limit of open documents a new one is refused rather than dropping this one.
+  bool error = false;
+  const auto refused = call(*later, "deck_session", {{"action", "new Other"}}, &error);
+  EXPECT_TRUE(error) << refused;
+  EXPECT_NE(refused.find("too many open documents (1, setting limits.max_documents)"),
+            std::string::npos)
+      << refused;
+  // Idle eviction writes it away to its journal, which keeps it; use brings it back.
+  auto& store = server_->documents();
+  EXPECT_EQ(store.evict_idle(StoredDocument::Clock::now() + std::chrono::seconds(61)), 1u);
+  const auto doc = *store.find(handle, std::string(kLocalPrincipal), *domain_);
+  for (int i = 0; i < 100 && !doc->evicted(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(doc->evicted());
+  EXPECT_EQ(journal_files(), 1u);
+  EXPECT_TRUE(unsaved_listed(*later));
+  EXPECT_EQ(call(*later, "deck_query", {{"q", "stats"}, {"doc", handle}}), "cards:2");
+  EXPECT_NE(
+      call(*later, "deck_query", {{"q", "status"}, {"doc", handle}}).find("unsaved changes: yes"),
+      std::string::npos);
 }
 
 }  // namespace

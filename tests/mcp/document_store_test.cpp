@@ -96,7 +96,8 @@ TEST_F(DocumentStoreTest, RefusesMoreThanTheLimitPerOwner) {
   auto refused = store_.can_add("local", *domain_);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().message,
-            "too many open documents (3): close one first (deck_session list names them)");
+            "too many open documents (3, setting limits.max_documents): close one first "
+            "(deck_session list names them)");
   EXPECT_TRUE(store_.can_add("someone", *domain_));
   EXPECT_FALSE(store_.add(store_.make(*domain_, "local")));
 }

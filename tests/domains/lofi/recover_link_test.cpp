@@ -1,0 +1,164 @@
+// A lofi device recovered from its journal (after a crash) joins the client's Max link like a new
+// one: the reply says whether it is linked and offers sync to push it to Max, which does not hold
+// it. Against the Max simulator, through the MCP server and its document journals.
+#include <gtest/gtest.h>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <regex>
+#include <thread>
+
+#include "domains/lofi/bridge/simulator.hpp"
+#include "domains/lofi/domain.hpp"
+#include "tests/mcp/connection_fixture.hpp"
+
+namespace fcp::lofi {
+namespace {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+using mcp::test_support::AllowTemp;
+using mcp::test_support::RecordingResponder;
+
+bool has(const std::string& text, std::string_view part) {
+  return text.find(part) != std::string::npos;
+}
+
+class LofiRecoverTest : public ::testing::Test {
+ protected:
+  LofiRecoverTest() : work_(io_.get_executor()), thread_([this] { io_.run(); }) {
+    dir_ = fs::temp_directory_path() / ("fcp-lofi-recover-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    simulator_ = start_simulator();
+    // connect_on_new off: a session links only when it says `connect`.
+    const boost::json::object settings{{"port", simulator_->port()},
+                                       {"reply_port", 0},
+                                       {"timeout_ms", 600},
+                                       {"probe_ms", 200},
+                                       {"connect_on_new", false}};
+    domain_ = make_lofi_domain(io_, settings);
+  }
+  ~LofiRecoverTest() override {
+    stop();
+    domain_.reset();
+    simulator_->stop();
+    work_.reset();
+    io_.stop();
+    thread_.join();
+    fs::remove_all(dir_);
+  }
+  std::unique_ptr<bridge::Simulator> start_simulator() {
+    bridge::SimulatorOptions options;
+    options.port = 0;
+    options.reply_port = 0;  // answer whoever asked
+    return bridge::Simulator::start(io_, options).value();
+  }
+  void start() {
+    stop();
+    mcp::ServerOptions options;
+    options.journal.state_dir = dir_;
+    workers_ = std::make_unique<boost::asio::thread_pool>(2);
+    server_ = std::make_unique<mcp::Server>(
+        workers_->get_executor(), std::vector<const core::Domain*>{domain_.get()}, paths_, options);
+    connection_ =
+        server_->connect(mcp::ConnectionInfo{"test", "peer", std::nullopt, std::nullopt}, nullptr);
+    request(1, "initialize", {{"protocolVersion", "2025-11-25"}});
+  }
+  // Ends the server as a crash would: the journals stay as written.
+  void stop() {
+    if (connection_) connection_->close();
+    connection_.reset();
+    if (server_) server_->documents().stop_timers();
+    if (workers_) workers_->join();
+    server_.reset();
+    workers_.reset();
+  }
+  json::value request(int id, const std::string& method, json::object params) {
+    json::object message{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
+    auto responder = std::make_shared<RecordingResponder>();
+    connection_->handle(json::serialize(message), responder);
+    return responder->wait();
+  }
+  std::string call(const std::string& tool, json::object arguments, bool* error = nullptr) {
+    auto reply = request(2, "tools/call", {{"name", tool}, {"arguments", arguments}});
+    if (error != nullptr) *error = reply.at("result").at("isError").as_bool();
+    return std::string(reply.at("result").at("content").at(0).at("text").as_string());
+  }
+  std::string session(const std::string& action) {
+    return call("lofi_session", {{"action", action}});
+  }
+  std::string connect_to(const bridge::Simulator& simulator) {
+    return session("connect port:" + std::to_string(simulator.port()) + " reply:0");
+  }
+
+  boost::asio::io_context io_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  std::thread thread_;
+  fs::path dir_;
+  std::unique_ptr<bridge::Simulator> simulator_;
+  std::unique_ptr<core::Domain> domain_;
+  AllowTemp paths_;
+  std::unique_ptr<boost::asio::thread_pool> workers_;
+  std::unique_ptr<mcp::Server> server_;
+  std::shared_ptr<mcp::Connection> connection_;
+};
+
+TEST_F(LofiRecoverTest, ARecoveredDeviceIsLinkedToTheClientsMaxAndSyncPushesIt) {
+  start();
+  ASSERT_FALSE(has(connect_to(*simulator_), "!"));
+  const auto created = session("new \"Dev\"");
+  std::smatch match;
+  const std::regex handle_shape("doc:lo-[0-9a-f]{32}");
+  ASSERT_TRUE(std::regex_search(created, match, handle_shape)) << created;
+  const std::string handle = match[0].str();
+  EXPECT_TRUE(has(created, "max:online")) << created;
+  bool error = true;
+  call("lofi", {{"ops", json::array{"add cycle~ osc", "add dac~ out"}}}, &error);
+  ASSERT_FALSE(error);
+  EXPECT_EQ(simulator_->model().objects().size(), 2u);
+  stop();  // fcpd crashes; Max restarts empty
+  simulator_->stop();
+  simulator_ = start_simulator();
+
+  start();
+  ASSERT_FALSE(has(connect_to(*simulator_), "!"));
+  const auto recovered = session("recover " + handle);
+  EXPECT_TRUE(has(recovered, "+ recovered " + handle)) << recovered;
+  EXPECT_TRUE(
+      has(recovered, "max: linked to Max at 127.0.0.1:" + std::to_string(simulator_->port()) +
+                         "; Max does not hold the recovered device until lofi_session "
+                         "sync pushes it"))
+      << recovered;
+  EXPECT_TRUE(has(recovered, "  try: lofi_session sync")) << recovered;
+  EXPECT_TRUE(has(recovered, "max:online")) << recovered;
+  EXPECT_TRUE(simulator_->model().objects().empty());
+  const auto synced = call("lofi_session", {{"action", "sync"}, {"doc", handle}}, &error);
+  EXPECT_FALSE(error) << synced;
+  EXPECT_EQ(simulator_->model().device(), "Dev");
+  EXPECT_EQ(simulator_->model().objects().size(), 2u);
+  // Later edits reach Max as they are made.
+  call("lofi", {{"ops", json::array{"add cycle~ lfo"}}, {"doc", handle}}, &error);
+  EXPECT_FALSE(error);
+  EXPECT_EQ(simulator_->model().objects().size(), 3u);
+}
+
+TEST_F(LofiRecoverTest, ARecoveredDeviceInASessionWithoutMaxSaysItIsNotLinked) {
+  start();
+  const auto created = session("new \"Dev\"");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(created, match, std::regex("doc:lo-[0-9a-f]{32}"))) << created;
+  const std::string handle = match[0].str();
+  call("lofi", {{"ops", json::array{"add cycle~ osc"}}});
+  stop();
+  start();
+  const auto recovered = session("recover " + handle);
+  EXPECT_TRUE(has(recovered,
+                  "max: not linked — the recovered device is edited in the model only "
+                  "(lofi_session connect links it, then lofi_session sync pushes it "
+                  "to Max)"))
+      << recovered;
+  EXPECT_TRUE(has(recovered, "max:offline")) << recovered;
+}
+
+}  // namespace
+}  // namespace fcp::lofi
