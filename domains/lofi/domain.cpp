@@ -50,7 +50,9 @@ std::string card_sections() {
          "Max (127.0.0.1:7400 by default); replies come back on 7401 and carry the requestId. "
          "No Max answering = offline editing; `lofi_session sync` pushes the device later.\n"
          "MAX LINK (OFFLINE): `lofi_session connect host: port: reply: timeout:` works with no "
-         "device open and is remembered for the session (later new/open link to it). A ping "
+         "device open and is remembered for the session (later new/open link to it); status "
+         "with no device open shows that link (max: lines: the address, online or offline, what "
+         "Max holds). A ping "
          "nobody answers within probe_ms (connect, new, open, status) or an op Max does not "
          "answer within timeout: switches the session offline with one line; ops then change "
          "the model only (no waiting), status counts them, and `connect` then `sync` pushes "
@@ -302,6 +304,13 @@ class LofiDomain final : public core::Domain {
       bridge = *opened;
     }
     return ping_max(bridge, nullptr);
+  }
+
+  // `status` with no device open: the session's Max link (what `connect` made, pinged within
+  // probe_ms) and what Max holds.
+  std::vector<std::string> status_without_document(core::SessionState* state) const override {
+    if (state == nullptr) return {};
+    return static_cast<LofiSessionState*>(state)->link->status_lines(nullptr, probe_);
   }
 
   core::EffectExecutor* effect_executor(core::Document& document) const override {
