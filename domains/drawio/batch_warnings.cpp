@@ -218,15 +218,17 @@ bool contains_point(const Rect& r, double x, double y) {
 class BatchView {
  public:
   BatchView(const Page& page, const PageIndex& index, std::size_t page_number,
-            std::span<const core::EventPtr> batch)
+            std::span<const core::EventPtr> batch, core::Applied applied)
       : page_(page), index_(index) {
+    // An undo reverts its events latest first: the first one's after is the page it found.
     for (const auto& event : batch) {
       const auto* edit = dynamic_cast<const DiagramEdit*>(event.get());
       if (edit == nullptr) continue;
       for (const auto& change : edit->changes()) {
         const auto* cell = std::get_if<CellChange>(&change);
         if (cell != nullptr && cell->page == page_number)
-          before_.try_emplace(cell->id, cell->before);
+          before_.try_emplace(cell->id,
+                              applied == core::Applied::forward ? cell->before : cell->after);
       }
     }
   }
@@ -528,8 +530,9 @@ void warn_edges_through_shapes(const BatchView& view, const std::vector<const Ce
 
 }  // namespace
 
-std::vector<std::string> DrawioDocument::warnings(std::span<const core::EventPtr> batch) const {
-  const BatchView view(page(), index(), state_.active_page, batch);
+std::vector<std::string> DrawioDocument::warnings(std::span<const core::EventPtr> batch,
+                                                  core::Applied applied) const {
+  const BatchView view(page(), index(), state_.active_page, batch, applied);
   if (view.empty()) return {};
   WarningList warnings;
   const auto placed = view.placed_cells(CellKind::shape);

@@ -74,6 +74,20 @@ void stop_being_parameter(LofiOp& ctx, const Mapping& mapping) {
   if (auto it = unnamed.attrs.find("parameter_shortname");
       it != unnamed.attrs.end() && it->second == live_shortname(mapping.parameter))
     unnamed.attrs.erase(it);
+  // What Max writes for any parameter (its type and unit style at their defaults) goes with the
+  // names when the object has no other parameter attribute left.
+  const auto defaults = maxpat::parameter_defaults(unnamed.cls);
+  const bool only_defaults =
+      std::all_of(unnamed.attrs.begin(), unnamed.attrs.end(), [&defaults](const auto& entry) {
+        if (!maxpat::is_parameter_attribute(entry.first)) return true;
+        return std::find(defaults.begin(), defaults.end(),
+                         std::pair<std::string_view, std::string_view>(
+                             entry.first, entry.second)) != defaults.end();
+      });
+  if (only_defaults) {
+    for (const auto& entry : defaults)
+      unnamed.attrs.erase(std::string(entry.first));
+  }
   ctx.edit.put_object(unnamed);
 }
 
@@ -260,9 +274,34 @@ core::Result<void> set_attribute(const LofiOp& ctx, MaxObject& object, const std
   return {};
 }
 
+// Whether a box saved with `saved` has Live parameter attributes (a valueof) already: a new
+// live.dial box is enabled (parameter_enable 1) but has none until one is set or mapped.
+bool has_parameter_attributes(const std::map<std::string, std::string>& saved) {
+  return std::any_of(saved.begin(), saved.end(),
+                     [](const auto& entry) { return maxpat::is_parameter_attribute(entry.first); });
+}
+
+// What Max writes in a parameter's valueof even at the defaults (maxpat::parameter_defaults),
+// where the op did not set it: as the box has it (a mapping saved them), else, for a new Live
+// parameter (`fresh`: the box has no parameter attribute yet), the default.
+void add_parameter_defaults(const std::map<std::string, std::string>& saved, bool fresh,
+                            MaxObject& object) {
+  for (const auto& [name, code] : maxpat::parameter_defaults(object.cls)) {
+    const std::string key(name);
+    if (object.attrs.contains(key) || object.attrs.contains("_" + key)) continue;
+    if (auto it = saved.find(key); it != saved.end())
+      object.attrs[key] = it->second;
+    else if (fresh)
+      object.attrs[key] = std::string(code);
+  }
+}
+
 // Sets every attribute of the op on `object` (a copy of `original`), with what Max needs
 // besides: parameter_enable 1 for the first parameter attribute of an object that is no Live
-// parameter yet, parameter_initial_enable 1 with parameter_initial (unless the op sets them).
+// parameter yet, with the parameter attributes Max writes even at their defaults
+// (parameter_type, parameter_unitstyle: maxpat::parameter_defaults), and
+// parameter_initial_enable 1 with parameter_initial (unless the op sets them). A box that is a
+// parameter already keeps what its file says.
 core::Result<void> set_attributes(const LofiOp& ctx, const MaxObject& original, MaxObject& object) {
   bool parameter = false;
   for (const auto& param : ctx.op.params) {
@@ -273,10 +312,14 @@ core::Result<void> set_attributes(const LofiOp& ctx, const MaxObject& original, 
   const auto given = [&](std::string_view name) {
     return ctx.op.has_param(name) || ctx.op.has_param("_" + std::string(name));
   };
-  if (parameter && !given("parameter_enable")) {
+  if (parameter) {
     const auto saved = saved_attributes(ctx.edit.device(), original);
-    if (auto it = saved.find("parameter_enable"); it == saved.end() || it->second != "1")
-      object.attrs["parameter_enable"] = "1";
+    if (auto it = saved.find("parameter_enable"); it == saved.end() || it->second != "1") {
+      if (!given("parameter_enable")) object.attrs["parameter_enable"] = "1";
+    }
+    const auto enable = object.attrs.find("parameter_enable");
+    const bool disabled = enable != object.attrs.end() && enable->second != "1";
+    add_parameter_defaults(saved, !has_parameter_attributes(saved) && !disabled, object);
   }
   if (given("parameter_initial") && !given("parameter_initial_enable"))
     object.attrs["parameter_initial_enable"] = "1";
@@ -449,6 +492,11 @@ core::Result<void> verb_ui(LofiOp& ctx) {
   if (!renamed) return renamed.error();
   ctx.edit.put_object(object);
   const auto after = saved_now(ctx, name);
+  // The op gave the size: a label that does not fit is said, with the size that fits.
+  const auto narrow = narrow_comment(ctx.edit.device(), object, [&](int width) {
+    return "ui " + name + " " + object.cls + " at:" + xy(object.x, object.y) +
+           " size:" + wxh(width, (*object.size)[1]);
+  });
   std::string text = "ui " + name + " " + object.cls + " ";
   // A comment's or message's text is its args: the reply says it as the box now says it.
   const bool args_said =
@@ -471,6 +519,7 @@ core::Result<void> verb_ui(LofiOp& ctx) {
           " is named as a background: background:1 puts it behind every control in both views "
           "(background:0 in the op keeps it in front)"));
     if (auto note = fill_note(ctx, object)) ctx.lines.push_back(*note);
+    if (narrow) ctx.lines.push_back(*narrow);
     return {};
   }
   std::string changes = attribute_changes(before, after);
@@ -482,6 +531,7 @@ core::Result<void> verb_ui(LofiOp& ctx) {
                                       : core::property_changed(text + changes));
   if (!renamed->empty()) ctx.lines.push_back(core::property_changed(*renamed));
   if (auto note = fill_note(ctx, object)) ctx.lines.push_back(*note);
+  if (narrow) ctx.lines.push_back(*narrow);
   return {};
 }
 

@@ -1,5 +1,6 @@
 #include "domains/lofi/device_boxes.hpp"
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <cctype>
 #include <tuple>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "domains/lofi/maxpat/attribute_values.hpp"
+#include "domains/lofi/maxpat/attributes.hpp"
 #include "domains/lofi/maxpat/objects.hpp"
 
 namespace fcp::lofi {
@@ -93,6 +95,15 @@ std::map<std::string, std::string> wanted_attributes(const MaxObject& object,
                                                      const std::string& file_parameter) {
   std::map<std::string, std::string> wanted = object.attrs;
   if (mapping == nullptr) return wanted;
+  // An object the mapping makes a parameter (it has no parameter attribute of its own) is
+  // saved with what Max writes for a new one even at the defaults (parameter_type, …).
+  const bool made_parameter = std::none_of(wanted.begin(), wanted.end(), [](const auto& entry) {
+    return maxpat::is_parameter_attribute(entry.first);
+  });
+  if (made_parameter) {
+    for (const auto& [name, code] : maxpat::parameter_defaults(object.cls))
+      wanted.try_emplace(std::string(name), code);
+  }
   const auto own = wanted.find("parameter_longname");
   const bool named_already = own != wanted.end() && own->second == mapping->parameter;
   wanted["parameter_longname"] = mapping->parameter;

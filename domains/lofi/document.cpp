@@ -74,19 +74,23 @@ core::Result<std::string> LofiDocument::serialize(const std::filesystem::path& p
 std::vector<std::string> LofiDocument::status_lines() const {
   std::vector<std::string> lines;
   lines.push_back("device: " + device_size_text(device_.info(), saved_window(device_)));
-  for (auto& line : link_->status_lines(device_, status_wait_))
+  for (auto& line : link_->status_lines(&device_, status_wait_))
     lines.push_back(std::move(line));
   return lines;
 }
 
-std::vector<std::string> LofiDocument::warnings(std::span<const core::EventPtr> batch) const {
+std::vector<std::string> LofiDocument::warnings(std::span<const core::EventPtr> batch,
+                                                core::Applied applied) const {
   std::vector<std::string> out;
   std::set<std::string> touched;
   for (const auto& event : batch) {
     const auto* edit = dynamic_cast<const DeviceEdit*>(event.get());
     if (edit == nullptr) continue;
     for (const auto& change : edit->changes()) {
-      if (const auto* object = std::get_if<ObjectChange>(&change); object && object->after)
+      // An object there after the call: made or changed by a batch or redo, or brought back
+      // (or changed back) by an undo.
+      if (const auto* object = std::get_if<ObjectChange>(&change);
+          object && (applied == core::Applied::forward ? object->after : object->before))
         touched.insert(object->id);
       // A new devicewidth or window size can leave any control outside: all are checked.
       if (std::holds_alternative<InfoChange>(change)) {

@@ -25,7 +25,8 @@ class LofiDocument final : public core::Document {
   std::vector<std::string> status_lines() const override;
   std::string digest() const override;
   std::size_t entity_count() const override;
-  std::vector<std::string> warnings(std::span<const core::EventPtr> batch) const override;
+  std::vector<std::string> warnings(std::span<const core::EventPtr> batch,
+                                    core::Applied applied) const override;
   core::Result<std::string> serialize(const std::filesystem::path& path) const override;
   std::string title() const override { return device_.info().name; }
   std::string summary() const override;

@@ -50,7 +50,9 @@ std::string card_sections() {
          "Max (127.0.0.1:7400 by default); replies come back on 7401 and carry the requestId. "
          "No Max answering = offline editing; `lofi_session sync` pushes the device later.\n"
          "MAX LINK (OFFLINE): `lofi_session connect host: port: reply: timeout:` works with no "
-         "device open and is remembered for the session (later new/open link to it). A ping "
+         "device open and is remembered for the session (later new/open link to it); status "
+         "with no device open shows that link (max: lines: the address, online or offline, what "
+         "Max holds). A ping "
          "nobody answers within probe_ms (connect, new, open, status) or an op Max does not "
          "answer within timeout: switches the session offline with one line; ops then change "
          "the model only (no waiting), status counts them, and `connect` then `sync` pushes "
@@ -81,15 +83,22 @@ std::string card_sections() {
          "every control in presentation and patching (the reply says so; background:0 in the ui "
          "op keeps it in front; other boxes: modify ID background:1). A new layer's "
          "patching_rect is its presentation place shifted right of the audio objects. A control "
-         "past an explicit devicewidth gets a ? warning; without "
-         "one, a control outside the size new asked for does (status shows both widths).\n"
+         "past an explicit devicewidth gets a ? warning (after an undo or redo too); without "
+         "one, a control outside the size new asked for does (status shows both widths). A "
+         "comment or live.comment whose text is wider than its box gets a ? warning with the "
+         "width that fits (Max would wrap it and show its first line; estimated from Arial's "
+         "character widths at its fontsize, 12 for a comment, 9 for a live.comment, plus "
+         "Max's ~8.5 px padding); add comment without size: makes the box that wide.\n"
          "ATTRIBUTES: modify and ui take Max's own names, checked against the object's class "
          "(a name the class lacks is refused with its close names). Values: numbers; colours "
          "\"r g b a\" 0-1 (\"r g b\" gets alpha 1); rects \"x y width height\"; named values by "
          "name or Max's code (parameter_unitstyle: int 0, float 1, time 2, hertz 3, decibel 4, "
          "% 5, pan 6, semitones 7, midi 8, custom 9, native 10; parameter_type: float 0, int 1, "
          "enum 2, blob 3); lists in quotes (parameter_enum:\"off on\"). Parameter attributes "
-         "are saved in saved_attribute_attributes.valueof and set parameter_enable:1; "
+         "are saved in saved_attribute_attributes.valueof and set parameter_enable:1; a new "
+         "parameter (the first parameter attribute, or map) also gets parameter_type and, "
+         "for dial, numbox, slider and gain~, parameter_unitstyle at their defaults, as Max "
+         "writes them; "
          "parameter_initial:0.5 is saved as [0.5] and sets parameter_initial_enable:1; "
          "parameter_exponent:3 gives a frequency dial more travel at the low end. Replies "
          "list what the saved box now says (a comment's or message's text too).\n"
@@ -323,6 +332,13 @@ class LofiDomain final : public core::Domain {
       bridge = *opened;
     }
     return ping_max(bridge, nullptr);
+  }
+
+  // `status` with no device open: the session's Max link (what `connect` made, pinged within
+  // probe_ms) and what Max holds.
+  std::vector<std::string> status_without_document(core::SessionState* state) const override {
+    if (state == nullptr) return {};
+    return static_cast<LofiSessionState*>(state)->link->status_lines(nullptr, probe_);
   }
 
   core::EffectExecutor* effect_executor(core::Document& document) const override {

@@ -2,6 +2,8 @@
 // inject (attribute_verbs.cpp has modify ui map unmap resize).
 #include "domains/lofi/lofi_verbs.hpp"
 
+#include <algorithm>
+
 #include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "domains/lofi/maxpat/attribute_values.hpp"
@@ -56,6 +58,13 @@ core::Result<void> verb_add(LofiOp& ctx) {
                                        std::to_string(ports.ports.outlets) + " out"
                                  : unknown_ports_text(cls)) +
                     (object.args.empty() ? "" : " args:" + core::quote_token(object.args))));
+  // A comment made without size: is as wide as its text; one given a size too narrow is said.
+  if (auto narrow = narrow_comment(ctx.edit.device(), object, [&](int width) {
+        std::string rect = xy(object.x, object.y) + "," + xy(width, (*object.size)[1]);
+        std::replace(rect.begin(), rect.end(), ',', ' ');
+        return "modify " + id + " patching_rect:\"" + rect + "\"";
+      }))
+    ctx.lines.push_back(*narrow);
   return {};
 }
 

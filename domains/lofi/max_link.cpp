@@ -251,20 +251,24 @@ void MaxLink::expect_sync() {
   sync_next_ = true;
 }
 
-std::vector<std::string> MaxLink::status_lines(const Device& device,
+std::vector<std::string> MaxLink::status_lines(const Device* device,
                                                std::chrono::milliseconds wait) {
   std::vector<std::string> lines;
   auto link = bridge();
   const auto remembered_options = remembered();
+  // With no device open there is nothing unsynced, and nothing to sync after a connect.
   const std::string offline_tail =
-      fmt::format("{} change{} not in Max", unsynced(), unsynced() == 1 ? "" : "s");
+      device == nullptr
+          ? std::string("no device open")
+          : fmt::format("{} change{} not in Max", unsynced(), unsynced() == 1 ? "" : "s");
+  const std::string then_sync = device == nullptr ? "" : ", then sync";
   if (!link) {
     std::string line = "max: offline (" + offline_tail;
     if (remembered_options) {
       line += fmt::format("; remembered Max at {}:{}, replies on {}", remembered_options->host,
                           remembered_options->port, remembered_options->reply_port);
     }
-    line += "; lofi_session connect, then sync)";
+    line += "; lofi_session connect" + then_sync + ")";
     lines.push_back(line);
     std::lock_guard lock(mutex_);
     if (!offline_reason_.empty()) lines.push_back("  " + offline_reason_);
@@ -277,8 +281,8 @@ std::vector<std::string> MaxLink::status_lines(const Device& device,
                        options.port, wait.count()));
     lines.push_back(fmt::format(
         "max: offline — Max at {}:{} did not answer a ping within {} ms ({}; lofi_session "
-        "connect, then sync, once it answers)",
-        options.host, options.port, wait.count(), offline_tail));
+        "connect{} once it answers)",
+        options.host, options.port, wait.count(), offline_tail, then_sync));
     return lines;
   }
   const auto health = link->health();
@@ -290,13 +294,25 @@ std::vector<std::string> MaxLink::status_lines(const Device& device,
   lines.push_back(line);
   const std::size_t sessions = link->sessions();
   const std::string driven = link->driven_device();
+  if (device == nullptr) {
+    lines.push_back(fmt::format("max: shared by {} session{} linked to this Max; {}", sessions,
+                                sessions == 1 ? "" : "s",
+                                driven.empty() ? std::string("no session drives a device")
+                                               : fmt::format("one drives \"{}\"", driven)));
+    if (const auto max = pong_fingerprint(pong->reply.body)) {
+      lines.push_back(max->device.empty() ? std::string("max: holds no device")
+                                          : fmt::format("max: holds \"{}\" ({} objects, hash {})",
+                                                        max->device, max->objects, max->hash));
+    }
+    return lines;
+  }
   if (driving) {
     lines.push_back(
         fmt::format("max: shared by {} session{} linked to this Max; this one drives \"{}\"",
                     sessions, sessions == 1 ? "" : "s", driven));
     const auto max = pong_fingerprint(pong->reply.body);
     if (max) {
-      if (auto differs = mismatch(device_fingerprint(device), *max)) {
+      if (auto differs = mismatch(device_fingerprint(*device), *max)) {
         lines.push_back(*differs);
         lines.emplace_back("  try: lofi_session sync");
       } else {

@@ -72,8 +72,8 @@ class MaxLink final : public core::EffectExecutor, public std::enable_shared_fro
   void expect_sync();
 
   // The status lines of the link for `device` (pings Max, at most `wait`; no answer takes the
-  // session offline).
-  std::vector<std::string> status_lines(const Device& device, std::chrono::milliseconds wait);
+  // session offline). With no device (none open): the link and what Max holds.
+  std::vector<std::string> status_lines(const Device* device, std::chrono::milliseconds wait);
 
  private:
   void count_unsynced();

@@ -7,6 +7,8 @@
 #include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "domains/lofi/maxpat/attributes.hpp"
+#include "domains/lofi/maxpat/patcher.hpp"
+#include "domains/lofi/maxpat/text_width.hpp"
 #include "domains/lofi/selection.hpp"
 
 namespace fcp::lofi {
@@ -78,20 +80,49 @@ bool nothing_to_change(LofiOp& ctx, const Targets& chosen) {
   return chosen.ids.empty();
 }
 
+namespace {
+
+// "12", "9.5": a number as written in ops.
+std::string number_text(double v) {
+  std::string s = std::to_string(v);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
 std::string xy(double x, double y) {
-  auto fmt = [](double v) {
-    std::string s = std::to_string(v);
-    s.erase(s.find_last_not_of('0') + 1);
-    if (s.back() == '.') s.pop_back();
-    return s;
-  };
-  return fmt(x) + "," + fmt(y);
+  return number_text(x) + "," + number_text(y);
 }
 
 std::string wxh(double width, double height) {
   std::string text = xy(width, height);
   text[text.find(',')] = 'x';
   return text;
+}
+
+std::optional<std::string> narrow_comment(const Device& device, const MaxObject& object,
+                                          const std::function<std::string(int)>& fix) {
+  if ((object.cls != "comment" && object.cls != "live.comment") || object.args.empty() ||
+      !object.size)
+    return std::nullopt;
+  double fontsize =
+      object.cls == "live.comment" ? maxpat::kLiveCommentFontsize : maxpat::kCommentFontsize;
+  if (object.cls == "comment" && device.source != nullptr) {
+    if (const auto* preset = device.source->json.if_contains("default_fontsize");
+        preset != nullptr && preset->is_number())
+      fontsize = preset->to_number<double>();
+  }
+  if (auto it = object.attrs.find("fontsize"); it != object.attrs.end()) {
+    if (auto size = plain_number(it->second); size && *size > 0) fontsize = *size;
+  }
+  const int needed = maxpat::comment_width(object.args, fontsize);
+  if ((*object.size)[0] >= needed) return std::nullopt;
+  return core::warning_line(object.id + ": " + core::quote_token(object.args) +
+                            " needs a box about " + std::to_string(needed) + " wide at " +
+                            number_text(fontsize) + " pt; in " + number_text((*object.size)[0]) +
+                            " Max wraps it and shows its first line (" + fix(needed) + ")");
 }
 
 bool valid_id(std::string_view id) {

@@ -2,7 +2,9 @@
 // names, and the words of their replies.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -40,6 +42,13 @@ bool nothing_to_change(LofiOp& ctx, const Targets& chosen);
 std::string xy(double x, double y);
 // "44x48": a size as written in ops.
 std::string wxh(double width, double height);
+
+// A comment or live.comment whose text is wider than its box at its font size (Max wraps it and
+// shows the first line): the warning line naming the width it needs and the op that gives it
+// (`fix`, given that width); nullopt when the text fits or `object` is no comment. The width is
+// maxpat::comment_width's estimate.
+std::optional<std::string> narrow_comment(const Device& device, const MaxObject& object,
+                                          const std::function<std::string(int)>& fix);
 
 // Letters, digits, _ - . (an object id becomes its scripting name); "device" names the device.
 bool valid_id(std::string_view id);

@@ -36,7 +36,8 @@ class MidiDocument final : public core::Document {
   std::string digest() const override;
   std::size_t entity_count() const override;
   std::string help_additions() const override;
-  std::vector<std::string> warnings(std::span<const core::EventPtr> batch) const override;
+  std::vector<std::string> warnings(std::span<const core::EventPtr> batch,
+                                    core::Applied applied) const override;
   core::Result<std::string> serialize(const std::filesystem::path& path) const override;
   std::string title() const override;
   std::string summary() const override;

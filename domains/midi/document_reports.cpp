@@ -82,7 +82,9 @@ std::vector<const Track*> touched_tracks(const Song& song, std::span<const core:
       } else if (const auto* c = std::get_if<EntityChange<Control>>(&change)) {
         note_tracks(c->before, c->after);
       } else if (const auto* t = std::get_if<TrackChange>(&change)) {
+        // A track there after the call: made by a batch, or brought back by an undo.
         if (t->after) ids.insert(t->after->id);
+        if (t->before) ids.insert(t->before->id);
       }
     }
   }
@@ -218,7 +220,9 @@ std::string MidiDocument::help_additions() const {
   return out;
 }
 
-std::vector<std::string> MidiDocument::warnings(std::span<const core::EventPtr> batch) const {
+std::vector<std::string> MidiDocument::warnings(std::span<const core::EventPtr> batch,
+                                                core::Applied applied) const {
+  (void)applied;  // the tracks an event touched, in either direction, are checked as they are
   std::vector<std::string> out;
   for (const Track* track : touched_tracks(song_, batch)) {
     if (song_.notes().count(track->id) == 0) continue;

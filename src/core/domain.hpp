@@ -107,6 +107,10 @@ std::string byte_size_text(std::size_t bytes);
 
 // One open document of a domain, with its model and derived indices.
 // Thread: owned by one session and only touched from that session's strand.
+// How the events handed to Document::warnings ran: applied by a batch or a redo, or reverted
+// by an undo.
+enum class Applied { forward, reverted };
+
 class Document {
  public:
   virtual ~Document() = default;
@@ -141,9 +145,13 @@ class Document {
   virtual std::size_t entity_count() const { return 0; }
   // Runtime additions to the reference card (custom types, loaded stencils or soundfonts).
   virtual std::string help_additions() const { return {}; }
-  // Structural warnings after a successful batch ("? X: no connections"), without the "? ".
-  virtual std::vector<std::string> warnings(std::span<const EventPtr> batch) const {
-    (void)batch;
+  // Structural warnings after a successful batch, undo or redo ("? X: no connections"),
+  // without the "? ". `applied` says how `events` ran: forward (a batch or a redo: an event's
+  // before is the state before the call) or reverted (an undo, latest first: its after is).
+  virtual std::vector<std::string> warnings(std::span<const EventPtr> events,
+                                            Applied applied) const {
+    (void)events;
+    (void)applied;
     return {};
   }
   // The file contents for `path` (the format is chosen from its extension), or an error.
@@ -236,6 +244,14 @@ class Domain {
     (void)args;
     (void)state;
     return std::nullopt;
+  }
+
+  // Lines `status` adds, with no document open, to the engine's "no document open" line (lofi:
+  // the session's Max link, which `connect` makes with no device open). `state` as
+  // new_session_state made it.
+  virtual std::vector<std::string> status_without_document(SessionState* state) const {
+    (void)state;
+    return {};
   }
 
   // Guided prompts (MCP prompts capability); none by default.

@@ -312,11 +312,14 @@ std::string Session::checkpoint_line(std::string_view name) const {
 }
 
 void Session::add_warnings(ReplyText& reply, const std::vector<PendingChange::Step>& steps) const {
+  // A batch's steps all run forward, an undo's all backward, a redo's all forward.
   std::vector<EventPtr> events;
   events.reserve(steps.size());
   for (const auto& step : steps)
     events.push_back(step.event);
-  for (const auto& warning : document_->warnings(events))
+  const Applied applied =
+      steps.empty() || steps.front().forward ? Applied::forward : Applied::reverted;
+  for (const auto& warning : document_->warnings(events, applied))
     reply.add_warning(warning);
 }
 

@@ -244,6 +244,9 @@ CallResult Session::apply_history(const std::vector<EventPtr>& events, bool forw
     throw;
   }
   document_->history_changed();
+  // An undo or redo can leave the document as a batch would (a control past the devicewidth):
+  // the document says so the same way.
+  add_warnings(reply, steps);
   return finish(ToolReply{reply.str(), false, {}}, effects.take(), std::move(mark),
                 std::move(steps), true);
 }

@@ -45,10 +45,11 @@ ToolReply Session::run_query(std::string_view query) const {
       return ToolReply{std::move(**answer), false, {}};
     }
     if (verb == "status") {
-      return ToolReply{"no " + std::string(domain_.name()) + " document open: use " +
-                           std::string(domain_.name()) + "_session 'new \"Title\"' or 'open PATH'",
-                       false,
-                       {}};
+      std::string text = "no " + std::string(domain_.name()) + " document open: use " +
+                         std::string(domain_.name()) + "_session 'new \"Title\"' or 'open PATH'";
+      for (const auto& line : domain_.status_without_document(state_.get()))
+        text += "\n" + line;
+      return ToolReply{std::move(text), false, {}};
     }
     return error_reply(no_document_error());
   }

@@ -179,6 +179,19 @@ TEST_F(SessionTest, WarningsFollowTheOpLines) {
   EXPECT_EQ(reply.text, "+ card A\n? A: no color\n[1c 0l]");
 }
 
+// An undo or redo is asked for the document's warnings as a batch is: the undo hands the
+// document the events it reverted (Applied::reverted), so it checks the state they left.
+TEST_F(SessionTest, UndoAndRedoGiveTheDocumentsWarnings) {
+  action("new X");
+  ops({"add A"});
+  EXPECT_EQ(ops({"set A color:red"}).text, "* card A color:red\n[1c 0l]");
+  EXPECT_EQ(action("undo").text, "- undone: set A color:red\n? A: no color\n[1c 0l]");
+  EXPECT_EQ(action("redo").text, "+ redone: set A color:red\n[1c 0l]");
+  EXPECT_EQ(action("undo 2").text,
+            "- undone: set A color:red\n- undone: add A\n[0c 0l]");  // A is gone: no warning
+  EXPECT_EQ(action("redo").text, "+ redone: add A\n? A: no color\n[1c 0l]");
+}
+
 TEST_F(SessionTest, QueriesNeverChangeModelOrLog) {
   action("new X");
   ops({"add A color:red", "add B color:blue"});

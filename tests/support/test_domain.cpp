@@ -149,16 +149,21 @@ class DeckDocument final : public core::Document {
       links += card.links.size();
     return "[" + std::to_string(cards_.size()) + "c " + std::to_string(links) + "l]";
   }
-  std::vector<std::string> warnings(std::span<const core::EventPtr> batch) const override {
+  std::vector<std::string> warnings(std::span<const core::EventPtr> batch,
+                                    core::Applied applied) const override {
     std::set<std::string> touched;
     for (const auto& event : batch) {
-      for (const auto& change : static_cast<const DeckEvent&>(*event).changes) {
-        if (change.second && change.second->color.empty()) touched.insert(change.second->name);
+      for (const auto& [before, after] : static_cast<const DeckEvent&>(*event).changes) {
+        const auto& now = applied == core::Applied::forward ? after : before;
+        if (now && now->color.empty()) touched.insert(now->name);
       }
     }
     std::vector<std::string> out;
-    for (const auto& name : touched)
-      out.push_back(name + ": no color");
+    for (const auto& name : touched) {
+      // As the document is now: an undo may revert a card's color change, then remove it.
+      if (auto it = cards_.find(name); it != cards_.end() && it->second.color.empty())
+        out.push_back(name + ": no color");
+    }
     return out;
   }
   Result<std::string> serialize(const std::filesystem::path&) const override {

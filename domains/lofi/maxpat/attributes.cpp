@@ -227,6 +227,16 @@ bool is_parameter_attribute(std::string_view name) {
   return name.starts_with("parameter_") && name != "parameter_enable";
 }
 
+std::vector<std::pair<std::string_view, std::string_view>> parameter_defaults(
+    std::string_view cls) {
+  if (cls == "live.dial" || cls == "live.numbox" || cls == "live.slider")
+    return {{"parameter_type", "0"}, {"parameter_unitstyle", "0"}};
+  if (cls == "live.gain~") return {{"parameter_type", "0"}, {"parameter_unitstyle", "4"}};
+  if (cls == "live.text" || cls == "live.toggle" || cls == "live.menu" || cls == "live.tab")
+    return {{"parameter_type", "2"}};
+  return {};
+}
+
 int choice_code(const AttributeSpec& spec, std::string_view name) {
   const std::string wanted = lower(name);
   for (std::size_t code = 0; code < spec.choices.size(); ++code) {

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace fcp::lofi::maxpat {
@@ -67,6 +68,13 @@ bool is_color_attribute(std::string_view name);
 // True for the attributes of a Live parameter, which Max saves in the box's
 // saved_attribute_attributes.valueof, not in the box (parameter_enable stays in the box).
 bool is_parameter_attribute(std::string_view name);
+
+// The parameter attributes Max writes in a `cls` box's valueof even at their defaults, with those
+// defaults (codes): parameter_type, and parameter_unitstyle for the classes with a Unit Style.
+// As the Live objects of the corpus (/work/shared/corpus/maxpat) have them: live.dial and
+// live.numbox float (0) in Int (0), live.slider float in Int, live.gain~ float in dB (4),
+// live.text, live.toggle, live.menu and live.tab enum (2). Empty for other classes.
+std::vector<std::pair<std::string_view, std::string_view>> parameter_defaults(std::string_view cls);
 
 // The code of a named value of `spec` ("hertz", "Hz" → 3 for parameter_unitstyle), or -1.
 int choice_code(const AttributeSpec& spec, std::string_view name);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "domains/lofi/maxpat/patcher.hpp"
+#include "domains/lofi/maxpat/text_width.hpp"
 
 namespace fcp::lofi::maxpat {
 namespace {
@@ -76,6 +77,10 @@ Box make_box(std::string id, std::string_view cls, std::string_view args, double
   const double height = info != nullptr ? info->height : 22.0;
   if (ui && takes_text(cls) && !text.empty())
     width = text_width(text, cls == "message" ? 29.5 : 40);
+  // A comment as wide as its text on one line (Max wraps a longer one inside its box).
+  if (ui && (cls == "comment" || cls == "live.comment") && !text.empty())
+    width = std::max<double>(
+        40, comment_width(text, cls == "live.comment" ? kLiveCommentFontsize : kCommentFontsize));
 
   Box box;
   json::object& j = box.json;

@@ -656,7 +656,7 @@ class ReportsWarningsTest : public ::testing::Test {
     };
   }
   std::vector<std::string> warnings(std::vector<core::EventPtr> events) const {
-    return doc_->warnings(events);
+    return doc_->warnings(events, core::Applied::forward);
   }
 
   std::unique_ptr<DrawioDocument> doc_;

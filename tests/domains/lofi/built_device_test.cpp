@@ -366,8 +366,8 @@ TEST_F(BuiltDevice, TheSavedAmxdHoldsEveryFieldWhereMaxKeepsIt) {
   EXPECT_EQ(valueof(box_with(patcher, "varname", "30_rate")).at("parameter_exponent"),
             json::value(2.0));
   EXPECT_EQ(valueof(box_with(patcher, "varname", "32_time")).at("parameter_type"), json::value(1));
-  EXPECT_FALSE(valueof(box_with(patcher, "varname", "30_rate")).contains("parameter_type"))
-      << "float, Max's default, stays unwritten";
+  EXPECT_EQ(valueof(box_with(patcher, "varname", "30_rate")).at("parameter_type"), json::value(0))
+      << "float, Max's default, is written as Max writes it";
 
   // The wires, including the dial into the delay time (boxes by their varname).
   std::set<std::string> lines;

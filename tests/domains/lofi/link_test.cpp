@@ -105,6 +105,34 @@ TEST_F(LofiLinkTest, ConnectWithNoDeviceIsRememberedForTheSessionsDevices) {
   EXPECT_TRUE(has(reply.text, "max:offline")) << reply.text;
 }
 
+// Issue 12: status with no device open says what `connect` made of the link, and what Max holds.
+TEST_F(LofiLinkTest, StatusWithNoDeviceShowsTheLinkConnectMade) {
+  std::string text = status();
+  EXPECT_TRUE(has(text, "no lofi document open")) << text;
+  EXPECT_TRUE(has(text, "max: offline (no device open; lofi_session connect)")) << text;
+  ASSERT_FALSE(action(connect_text()).is_error);
+  text = status();
+  EXPECT_TRUE(has(text, "no lofi document open")) << text;
+  EXPECT_TRUE(
+      has(text, "max: linked to 127.0.0.1:" + std::to_string(simulator_->port()) + " (replies on "))
+      << text;
+  EXPECT_TRUE(has(text, "max: shared by 1 session linked to this Max; no session drives")) << text;
+  EXPECT_TRUE(has(text, "max: holds no device")) << text;
+  // What another session's device left in Max shows.
+  ASSERT_FALSE(action(connect_text(), 1).is_error);
+  ASSERT_FALSE(action("new \"Alpha\"", 1).is_error);
+  ASSERT_FALSE(ops({"add cycle~ osc"}, 1).is_error);
+  text = status();
+  EXPECT_TRUE(has(text, "one drives \"Alpha\"")) << text;
+  EXPECT_TRUE(has(text, "max: holds \"Alpha\" (1 objects, hash ")) << text;
+  // A Max that stopped answering: offline, with the remembered address.
+  simulator_->set_fault(bridge::Fault::silent);
+  EXPECT_TRUE(has(status(), "max: offline — Max at 127.0.0.1:")) << status();
+  text = status();
+  EXPECT_TRUE(has(text, "remembered Max at 127.0.0.1:" + std::to_string(simulator_->port())))
+      << text;
+}
+
 // Document handles give each new/open a Session of its own; the client's link carries over
 // (SessionState::successor, as the MCP layer installs it): `connect` before `new` stays true.
 TEST_F(LofiLinkTest, TheNextDocumentOfAClientInheritsItsLinkAndDrivesMax) {

@@ -181,6 +181,57 @@ TEST_F(MaxFields, ReopenedDevicesShowTheFieldsAndSaveThemUnchanged) {
   }
 }
 
+// Issue 12: a parameter fcp makes is saved as Max saves one: parameter_type and (for classes
+// with a Unit Style) parameter_unitstyle in valueof even at their defaults. A box that is a
+// parameter in its file already gets nothing it did not have.
+TEST_F(MaxFields, NewParametersAreSavedWithTheKeysMaxWritesAtTheirDefaults) {
+  session("new \"Defaults\" discard:true");
+  ops({"ui 30_rate live.dial at:20,20 size:44x48 parameter_longname:Rate",
+       "ui 31_freq live.dial at:80,20 size:44x48 parameter_unitstyle:hertz",
+       "ui 32_on live.text at:140,20 size:40x20 parameter_longname:On",
+       "ui 33_depth live.dial at:200,20 size:44x48", "map Depth 33_depth",
+       "ui 34_gain live.gain~ at:260,20 size:48x136 parameter_longname:Gain"});
+  session("save as:" + path("defaults.maxpat"));
+  const maxpat::Patcher patcher = patcher_of(read_file(path("defaults.maxpat")));
+  const json::object& rate = valueof(box_named(patcher, "30_rate"));
+  EXPECT_EQ(rate.at("parameter_type"), json::value(0));
+  EXPECT_EQ(rate.at("parameter_unitstyle"), json::value(0));
+  const json::object& freq = valueof(box_named(patcher, "31_freq"));
+  EXPECT_EQ(freq.at("parameter_type"), json::value(0));
+  EXPECT_EQ(freq.at("parameter_unitstyle"), json::value(3));
+  const json::object& on = valueof(box_named(patcher, "32_on"));
+  EXPECT_EQ(on.at("parameter_type"), json::value(2));
+  EXPECT_FALSE(on.contains("parameter_unitstyle"));
+  const json::object& depth = valueof(box_named(patcher, "33_depth"));
+  EXPECT_EQ(depth.at("parameter_longname"), json::value("Depth"));
+  EXPECT_EQ(depth.at("parameter_type"), json::value(0));
+  EXPECT_EQ(depth.at("parameter_unitstyle"), json::value(0));
+  EXPECT_EQ(valueof(box_named(patcher, "34_gain")).at("parameter_unitstyle"), json::value(4));
+
+  // A parameter box of a file without them (as older fcp wrote it) keeps its keys when edited.
+  std::string bytes = read_file(path("defaults.maxpat"));
+  json::value file = json::parse(bytes);
+  for (auto& box : file.at("patcher").at("boxes").as_array()) {
+    auto& fields = box.at("box").as_object();
+    if (fields.at("varname") != json::value("30_rate")) continue;
+    auto& values = fields.at("saved_attribute_attributes").at("valueof").as_object();
+    values.erase("parameter_type");
+    values.erase("parameter_unitstyle");
+  }
+  {
+    std::ofstream out(path("older.maxpat"), std::ios::binary);
+    out << json::serialize(file);
+  }
+  session("open " + path("older.maxpat") + " discard:true");
+  ops({"modify 30_rate parameter_mmax:8"});
+  session("save");
+  const maxpat::Patcher reopened = patcher_of(read_file(path("older.maxpat")));
+  const json::object& older = valueof(box_named(reopened, "30_rate"));
+  EXPECT_EQ(older.at("parameter_mmax"), json::value(8.0));
+  EXPECT_FALSE(older.contains("parameter_type"));
+  EXPECT_FALSE(older.contains("parameter_unitstyle"));
+}
+
 TEST_F(MaxFields, UndoOfModifyReachesTheFile) {
   build();
   session("save as:" + path("wow.maxpat"));
@@ -262,7 +313,8 @@ TEST_F(MaxFields, AMappingThatMovesLeavesItsFormerObject) {
   session("save as:" + path("wow.amxd"));
   const maxpat::Patcher patcher = patcher_of(read_file(path("wow.amxd")));
   EXPECT_EQ(valueof(box_named(patcher, "wowrate")).at("parameter_longname"), json::value("Depth"));
-  EXPECT_FALSE(box_named(patcher, "30_depth").contains("saved_attribute_attributes"));
+  EXPECT_FALSE(box_named(patcher, "30_depth").contains("saved_attribute_attributes"))
+      << json::serialize(box_named(patcher, "30_depth")) << moved;
   session("open " + path("wow.amxd") + " discard:true");
   EXPECT_NE(query("map").find("map Depth -> wowrate.value"), std::string::npos) << query("map");
 }

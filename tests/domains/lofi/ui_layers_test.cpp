@@ -32,6 +32,15 @@ class UiLayers : public ::testing::Test {
   }
   ~UiLayers() override { fs::remove_all(dir_); }
 
+  // undo / redo, confirmed as the MCP layer does.
+  std::string history(std::string_view command) {
+    auto result = session_.run_session(command, {});
+    const core::ToolReply reply =
+        result.pending ? session_.confirm(std::move(*result.pending)) : result.reply;
+    EXPECT_FALSE(reply.is_error) << reply.text;
+    return reply.text;
+  }
+
   std::string run(std::vector<std::string> ops) {
     auto result = session_.run_ops(ops, {});
     const core::ToolReply reply =
@@ -108,6 +117,66 @@ TEST_F(UiLayers, AControlPastTheDeviceWidthIsWarnedAbout) {
   EXPECT_NE(reply.find("? 31_b: reaches x=324, past the devicewidth 300 Live shows (modify device "
                        "devicewidth:324, or devicewidth:0 to fit the presentation)"),
             std::string::npos)
+      << reply;
+}
+
+// Issue 12: an undo that leaves a control past the devicewidth says so, as the batch did.
+TEST_F(UiLayers, AnUndoThatLeavesAControlPastTheDeviceWidthIsWarnedAbout) {
+  ASSERT_FALSE(session_.run_session("close discard:true", {}).reply.is_error);
+  ASSERT_FALSE(session_.run_session("new \"Narrow\" devicewidth:300", {}).reply.is_error);
+  run({"ui 30_a live.dial at:260,20 size:44x48"});  // past 300: warned
+  std::string reply = run({"modify device devicewidth:310"});
+  EXPECT_EQ(reply.find("past the devicewidth"), std::string::npos) << reply;
+  reply = history("undo");
+  EXPECT_NE(reply.find("undone: modify device devicewidth:310"), std::string::npos) << reply;
+  EXPECT_NE(reply.find("? 30_a: reaches x=304, past the devicewidth 300 Live shows"),
+            std::string::npos)
+      << reply;
+  reply = history("redo");
+  EXPECT_EQ(reply.find("past the devicewidth"), std::string::npos) << reply;
+  // Undoing a move brings the control back past the width: warned about too.
+  run({"modify 30_a presentation_rect:\"280 20 44 48\""});
+  reply = run({"modify 30_a presentation_rect:\"200 20 44 48\""});
+  EXPECT_EQ(reply.find("past the devicewidth"), std::string::npos) << reply;
+  reply = history("undo");
+  EXPECT_NE(reply.find("? 30_a: reaches x=324, past the devicewidth 310"), std::string::npos)
+      << reply;
+}
+
+// Issue 12: a label Max would wrap (Arial 12 "Wow Rate" is about 64 px with Max's padding) is
+// said when the op gave its size; one made without a size is as wide as its text.
+TEST_F(UiLayers, ACommentTooNarrowForItsTextIsWarnedAboutOrWidened) {
+  std::string reply = run({"ui 40_wow comment at:20,80 size:58x18 args:\"Wow Rate\""});
+  EXPECT_NE(reply.find("? 40_wow: \"Wow Rate\" needs a box about 64 wide at 12 pt; in 58 Max "
+                       "wraps it and shows its first line (ui 40_wow comment at:20,80 "
+                       "size:64x18)"),
+            std::string::npos)
+      << reply;
+  // The suggested op fits it.
+  reply = run({"ui 40_wow comment at:20,80 size:64x18"});
+  EXPECT_EQ(reply.find("needs a box"), std::string::npos) << reply;
+  // A live.comment at its 9 pt fits in less; a fontsize the op gives counts.
+  reply = run({"ui 41_wow live.comment at:90,80 size:58x18 args:\"Wow Rate\""});
+  EXPECT_EQ(reply.find("needs a box"), std::string::npos) << reply;
+  reply = run({"ui 41_wow live.comment at:90,80 size:58x18 fontsize:14"});
+  EXPECT_NE(reply.find("? 41_wow: \"Wow Rate\" needs a box about 74 wide at 14 pt"),
+            std::string::npos)
+      << reply;
+  // add without size: the box is as wide as the text; with a size too narrow: said.
+  run({"add comment note at:40,200 args:\"Wow Rate and Flutter Depth\""});
+  ASSERT_FALSE(
+      session_.run_session("save as:" + (dir_ / "labels.maxpat").string(), {}).reply.is_error);
+  std::ifstream in(dir_ / "labels.maxpat");
+  std::stringstream text;
+  text << in.rdbuf();
+  const json::value file = json::parse(text.str());
+  for (const auto& box : file.at("patcher").at("boxes").as_array()) {
+    const auto& fields = box.at("box").as_object();
+    if (fields.at("varname") != json::value("note")) continue;
+    EXPECT_EQ(fields.at("patching_rect").as_array()[2], json::value(160.0)) << text.str();
+  }
+  reply = run({"add comment note2 at:40,240 size:60x20 args:\"Wow Rate\""});
+  EXPECT_NE(reply.find("(modify note2 patching_rect:\"40 240 64 20\")"), std::string::npos)
       << reply;
 }
 

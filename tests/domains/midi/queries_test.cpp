@@ -748,13 +748,13 @@ TEST_F(MidiQueriesTest, WarningsForGapsRangeAndOverlaps) {
   add_note(song, piano, kBar, kBeat, 60, 90);
   add_note(song, piano, kBar + kBeat, kBeat, 62, 90);  // different pitch: fine
   MidiDocument doc(std::move(song));
-  EXPECT_EQ(doc.warnings(batch_touching({s1, b1, p1})),
+  EXPECT_EQ(doc.warnings(batch_touching({s1, b1, p1}), core::Applied::forward),
             (std::vector<std::string>{"Strings: empty at measures 2-5",
                                       "Bass: 3 notes outside the instrument's range (E1..G4)",
                                       "Piano: overlapping identical notes at 2.1 (C4)"}));
-  EXPECT_EQ(doc.warnings(batch_touching({p1})),
+  EXPECT_EQ(doc.warnings(batch_touching({p1}), core::Applied::forward),
             std::vector<std::string>{"Piano: overlapping identical notes at 2.1 (C4)"});
-  EXPECT_TRUE(doc.warnings({}).empty());
+  EXPECT_TRUE(doc.warnings({}, core::Applied::forward).empty());
 }
 
 TEST_F(MidiQueriesTest, NoWarningsForCleanTracksAndDrums) {
@@ -763,7 +763,7 @@ TEST_F(MidiQueriesTest, NoWarningsForCleanTracksAndDrums) {
   const Note kick = add_note(song, drums, 0, kBeat, 36, 100);
   add_note(song, drums, 2 * kBar, kBeat, 36, 100);  // one empty bar only
   MidiDocument doc(std::move(song));
-  EXPECT_TRUE(doc.warnings(batch_touching({kick})).empty());
+  EXPECT_TRUE(doc.warnings(batch_touching({kick}), core::Applied::forward).empty());
 }
 
 TEST_F(MidiQueriesTest, WarningsAreCapped) {
@@ -775,7 +775,7 @@ TEST_F(MidiQueriesTest, WarningsAreCapped) {
     add_note(song, id, 4 * kBar, kBeat, 60, 80);
   }
   MidiDocument doc(std::move(song));
-  const auto warnings = doc.warnings(batch_touching(touched));
+  const auto warnings = doc.warnings(batch_touching(touched), core::Applied::forward);
   ASSERT_EQ(warnings.size(), 11u);
   EXPECT_EQ(warnings.front(), "T0: empty at measures 2-4");
   EXPECT_EQ(warnings.back(), "… and 2 more warnings");
