@@ -606,6 +606,14 @@ core::Result<void> verb_layout(OpContext& ctx) {
       line += ", " + std::to_string(self_routed) + " routed by their edgeStyle (no waypoints)";
     ctx.lines.push_back(core::bulk(line));
   }
+  // Checked on the final routes, whether or not this layout changed them: a pinned shape can
+  // leave a route no way round it.
+  std::vector<std::string> routed_ids;
+  routed_ids.reserve(result->edges.size());
+  for (const auto& route : result->edges)
+    routed_ids.push_back(route.id);
+  for (const auto& through : edges_through_shapes(ctx.page(), ctx.index(), routed_ids))
+    ctx.lines.push_back(core::warning_line(through));
   for (const auto& id : unrouted) {
     const auto* entry = ctx.index().entry(id);
     if (entry == nullptr) continue;

@@ -165,7 +165,8 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                      "their own, run at least 10 px from unrelated edges beside them and pass no "
                      "shape; labels sit on their own edge, off shapes and "
                      "other labels. With shapes pinned where you put them a route may still have "
-                     "to pass one: a ? line names both. Ports set with exit:/entry: stay: those "
+                     "to pass one: every final route is checked and a ? line names both. Ports set "
+                     "with exit:/entry: stay: those "
                      "edges are routed from them round every shape, their own ends included"}
                 .with(choice_key("algo", {"layered", "tree", "force"}))
                 .with(choice_key("dir", {"TB", "LR", "BT", "RL"}))
