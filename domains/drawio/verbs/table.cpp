@@ -158,7 +158,10 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
             verb_distribute);
   verbs.add(VerbSpec{"layout", "[@all|GROUP]", "position",
                      "automatic layout (Graphviz); pinned shapes stay; the reply counts the "
-                     "edges it re-routed. Layered: top-level groups are tiers along dir: in the "
+                     "shapes it moved and the edges whose route it changed, or says there was "
+                     "nothing to change; spacing: is the gap between the shapes it places "
+                     "(refused when every shape is pinned). Layered: top-level groups are tiers "
+                     "along dir: in the "
                      "order their edges run (clients → edge → services → data), never on each "
                      "other, starting level (LR: same top, TB: same left); orthogonal edges leave "
                      "a shared side at ports of their own (exitX/entryX), cross gaps on lines of "
