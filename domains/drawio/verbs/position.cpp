@@ -482,8 +482,7 @@ core::Result<void> verb_layout(OpContext& ctx) {
       without.erase(at, std::string(" spacing:").size() + spacing->size());
     return core::make_error(
         "spacing: sets the gaps between the shapes layout places, and every "
-        "shape is pinned: there is none to space (edges keep their own 10 px "
-        "lanes whatever spacing: is); drop spacing: or pin fewer shapes",
+        "shape is pinned: there is none to space; drop spacing: or pin fewer shapes",
         {without});
   }
   for (const Cell& cell : ctx.page().cells()) {
