@@ -530,6 +530,36 @@ void warn_edges_through_shapes(const BatchView& view, const std::vector<const Ce
 
 }  // namespace
 
+std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex& index,
+                                              std::span<const std::string> edge_ids) {
+  std::vector<std::string> out;
+  std::optional<ShapeGrid> grid;
+  for (const auto& id : edge_ids) {
+    const Cell* edge = page.find(id);
+    if (edge == nullptr || !edge->source || !edge->target) continue;
+    const Cell* source = page.find(*edge->source);
+    const Cell* target = page.find(*edge->target);
+    if (source == nullptr || target == nullptr || source == target) continue;
+    const std::vector<PathPoint> path =
+        drawn_path(*edge, absolute_rect(page, *source), absolute_rect(page, *target),
+                   edge_offset(page, *edge));
+    if (!grid) grid.emplace(page, index);
+    const auto source_up = ancestors(page, *source), target_up = ancestors(page, *target);
+    std::size_t unbounded = std::numeric_limits<std::size_t>::max();
+    grid->visit_overlapping(path_bounds(path), unbounded, [&](const ShapeGrid::Item& item) {
+      const Cell* shape = item.cell;
+      if (shape == source || shape == target || shape->is_text() ||
+          contains(source_up, shape->id) || contains(target_up, shape->id))
+        return true;
+      if (path_crosses(path, item.rect))
+        out.push_back("edge " + message_name(*source) + " -> " + message_name(*target) +
+                      " passes through " + message_name(*shape));
+      return true;
+    });
+  }
+  return out;
+}
+
 std::vector<std::string> DrawioDocument::warnings(std::span<const core::EventPtr> batch,
                                                   core::Applied applied) const {
   const BatchView view(page(), index(), state_.active_page, batch, applied);

@@ -134,4 +134,9 @@ class Edit {
   core::Transaction<DiagramChanges> transaction_;  // cells keyed by id
 };
 
+// "edge A -> B passes through C" for each of `edge_ids` whose path as draw.io draws it now runs
+// through a shape that is not one of its ends (or their groups): what layout replies warn about.
+std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex& index,
+                                              std::span<const std::string> edge_ids);
+
 }  // namespace fcp::drawio

@@ -143,6 +143,15 @@ core::Result<std::string> resolve_shape(const PageReferences& refs, std::string_
   if (found.level != core::MatchLevel::exact) {
     if (auto named = qualified(refs, ref)) return *named;
   }
+  // A name that is exactly a group's (in any case) names that group, never a shape whose name
+  // merely starts like it: "Data" is the group Data, not the shape "Data warehouse".
+  if (found.level > core::MatchLevel::case_insensitive) {
+    const auto groups = refs.index.group_names().lookup(ref);
+    if (groups.level <= core::MatchLevel::case_insensitive) {
+      if (groups.ids.size() == 1) return groups.ids.front();
+      return ambiguous(refs, "group", ref, groups.ids);
+    }
+  }
   if (found.ids.size() == 1) return found.ids.front();
   if (found.ids.size() > 1) return ambiguous(refs, "shape", ref, found.ids);
   return not_found(refs, "shape", ref, refs.index.shape_names().names());

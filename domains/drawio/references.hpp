@@ -20,7 +20,8 @@ struct PageReferences {
   std::string_view written;
 };
 
-// A shape: #id (a group's id too), `type:Label`, `Group/Label`, then the cascade over labels.
+// A shape: #id (a group's id too), `type:Label`, `Group/Label`, then the cascade over labels;
+// a group's exact name (any case) gives the group, not a shape whose name starts with it.
 core::Result<std::string> resolve_shape(const PageReferences& refs, std::string_view ref);
 // A group: #id or the cascade over group labels.
 core::Result<std::string> resolve_group(const PageReferences& refs, std::string_view ref);

@@ -1,5 +1,7 @@
 #include "core/response.hpp"
 
+#include <unordered_set>
+
 namespace fcp::core {
 namespace {
 
@@ -119,13 +121,16 @@ void ReplyText::add_error(const Error& error) {
   add_all(error_lines(error));
 }
 
+// A warning line said once: an op's own check and the batch's may find the same thing.
 std::string ReplyText::str() const {
   std::size_t size = 0;
   for (const auto& line : lines_)
     size += line.size() + 1;
   std::string out;
   out.reserve(size);
+  std::unordered_set<std::string_view> warnings;
   for (const auto& line : lines_) {
+    if (!line.empty() && line.front() == prefix::warning && !warnings.insert(line).second) continue;
     if (!out.empty()) out += '\n';
     out += line;
   }

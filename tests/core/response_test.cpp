@@ -121,5 +121,14 @@ TEST(Plural, CountsOneAndMany) {
   EXPECT_EQ(plural(0, "shape"), "0 shapes");
 }
 
+TEST(ReplyText, SaysTheSameWarningOnce) {
+  ReplyText reply;
+  reply.add(warning_line("edge A -> B passes through C"));
+  reply.add(property_changed("styled A"));
+  reply.add_warning("edge A -> B passes through C");
+  reply.add(property_changed("styled A"));
+  EXPECT_EQ(reply.str(), "? edge A -> B passes through C\n* styled A\n* styled A");
+}
+
 }  // namespace
 }  // namespace fcp::core

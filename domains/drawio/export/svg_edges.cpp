@@ -145,6 +145,77 @@ double ray_exit(Vec c, Vec d, std::span<const Vec> corners) {
   return std::isfinite(best) ? best : 1;
 }
 
+// The outline's corners of a hexagon or parallelogram perimeter (see perimeter_point).
+std::vector<Vec> outline_corners(const Box& box, Perimeter perimeter, double size) {
+  const double x = box.x, y = box.y, r = box.right(), b = box.bottom(), hh = box.h / 2;
+  if (perimeter == Perimeter::hexagon) {
+    const double s = std::clamp(size, 0.0, box.w / 2);
+    return {{x + s, y}, {r - s, y}, {r, y + hh}, {r - s, b}, {x + s, b}, {x, y + hh}};
+  }
+  const double s = std::clamp(size, 0.0, box.w);
+  return {{x, b}, {x + s, y}, {r, y}, {r - s, b}};
+}
+
+// Whether `p` lies on or inside the shape's outline (a convex one: every perimeter here is).
+bool inside_outline(const Box& box, Perimeter perimeter, double size, Vec p) {
+  const Vec c = box.center();
+  const double hw = box.w / 2, hh = box.h / 2;
+  switch (perimeter) {
+    case Perimeter::rectangle:
+      return std::abs(p.x - c.x) <= hw && std::abs(p.y - c.y) <= hh;
+    case Perimeter::ellipse:
+      return std::hypot((p.x - c.x) / hw, (p.y - c.y) / hh) <= 1;
+    case Perimeter::rhombus:
+      return std::abs(p.x - c.x) / hw + std::abs(p.y - c.y) / hh <= 1;
+    case Perimeter::hexagon:
+    case Perimeter::parallelogram: {
+      const auto corners = outline_corners(box, perimeter, size);
+      double sign = 0;
+      for (std::size_t i = 0; i < corners.size(); ++i) {
+        const Vec a = corners[i], e = corners[(i + 1) % corners.size()] - a;
+        const double side = e.x * (p.y - a.y) - e.y * (p.x - a.x);
+        if (std::abs(side) < 1e-9) continue;
+        if (sign == 0) sign = side;
+        if ((side > 0) != (sign > 0)) return false;
+      }
+      return true;
+    }
+  }
+  return true;
+}
+
+// An orthogonal route's end `port` on the box's side, moved on along the run that reaches it
+// (from `from`) to where that run meets the shape's outline, as draw.io ends it: an arrow into a
+// hexagon, ellipse, cloud or rhombus touches the outline, not the bounding box. The port itself
+// when the run does not meet the outline inside the box.
+Vec onto_outline(const Terminal& end, Vec port, Vec from) {
+  if (!end.box || end.perimeter == Perimeter::rectangle) return port;
+  const Box& box = *end.box;
+  const Vec d = port - from;
+  const double length = d.length();
+  if (length < 1e-9 || box.w <= 0 || box.h <= 0) return port;
+  if (inside_outline(box, end.perimeter, end.size, port)) return port;
+  const Vec u = d * (1 / length);
+  const double reach = box.w + box.h;
+  constexpr double kStep = 0.5;
+  double outside = 0;
+  for (double t = kStep; t <= reach; t += kStep) {
+    const Vec p = port + u * t;
+    if (!box.contains_x(p.x) || !box.contains_y(p.y)) break;
+    if (!inside_outline(box, end.perimeter, end.size, p)) {
+      outside = t;
+      continue;
+    }
+    double lo = outside, hi = t;  // the outline lies between
+    for (int i = 0; i < 30; ++i) {
+      const double mid = (lo + hi) / 2;
+      (inside_outline(box, end.perimeter, end.size, port + u * mid) ? hi : lo) = mid;
+    }
+    return port + u * hi;
+  }
+  return port;
+}
+
 }  // namespace
 
 Vec perimeter_point(const Box& box, Perimeter perimeter, Vec toward, double size) {
@@ -199,6 +270,11 @@ std::vector<Vec> route_edge(const StyleView& style, const Terminal& source, cons
       route.insert(route.end(), waypoints.begin(), waypoints.end());
       route.push_back(end);
       route = orthogonalize(route, out_axis, in_axis);
+    }
+    remove_repeats(route);
+    if (route.size() >= 2) {
+      route.front() = onto_outline(source, route.front(), route[1]);
+      route.back() = onto_outline(target, route.back(), route[route.size() - 2]);
     }
   } else {
     const Vec toward_source =

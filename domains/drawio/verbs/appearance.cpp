@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/resolve.hpp"
 #include "domains/drawio/data/arrows.hpp"
 #include "domains/drawio/data/colors.hpp"
 #include "domains/drawio/data/style_keys.hpp"
@@ -313,39 +314,54 @@ core::Result<void> verb_style(OpContext& ctx) {
   if (!set) return set.error();
   // A group name styles the group's container.
   if (targets.size() == 1 && !targets[0].is_selector()) {
+    // resolve_shape gives the group for its exact name or #id (never a shape named like it).
     auto shape = resolve_shape(ctx, targets[0].text);
-    if (!shape) {
-      auto group = ctx.index().group_names().lookup(targets[0].text);
-      if (group.ids.size() == 1) {
-        // theme: colours the members that follow the group too (members: says which).
-        std::string themed;
-        if (const std::string* theme_name = ctx.op.param("theme")) {
-          auto which = member_coloring(ctx);
-          if (!which) return which.error();
-          themed = theme_group(ctx, group.ids[0], *require_theme(ctx, *theme_name), *which);
-        } else if (ctx.op.has_param("members")) {
-          return core::make_error("members: says which members a theme colours; give theme: too",
-                                  {ctx.op.raw + " theme:green"});
-        }
-        ctx.edit.update(group.ids[0], [&](Cell& cell) { apply_set(cell, *set); });
-        ctx.lines.push_back(core::property_changed(
-            "styled group " + display_name(ctx.doc, group.ids[0]) + " " + echo(*set)));
-        if (!themed.empty()) ctx.lines.push_back(core::detail_line(themed));
-        return {};
+    if (!shape) return shape.error();
+    if (ctx.index().kind(*shape) == CellKind::group) {
+      const std::string& group = *shape;
+      // theme: colours the members that follow the group too (members: says which).
+      std::string themed;
+      if (const std::string* theme_name = ctx.op.param("theme")) {
+        auto which = member_coloring(ctx);
+        if (!which) return which.error();
+        themed = theme_group(ctx, group, *require_theme(ctx, *theme_name), *which);
+      } else if (ctx.op.has_param("members")) {
+        return core::make_error("members: says which members a theme colours; give theme: too",
+                                {ctx.op.raw + " theme:green"});
       }
-      return shape.error();
+      ctx.edit.update(group, [&](Cell& cell) { apply_set(cell, *set); });
+      ctx.lines.push_back(core::property_changed("styled group " + display_name(ctx.doc, group) +
+                                                 " " + echo(*set)));
+      if (!themed.empty()) ctx.lines.push_back(core::detail_line(themed));
+      return {};
     }
   }
-  if (ctx.op.has_param("members"))
-    return core::make_error("members: is for a group's theme: style GROUP theme:T members:all");
+  if (ctx.op.has_param("members")) {
+    const std::string named = targets.size() == 1 && !targets[0].is_selector()
+                                  ? display_name(ctx.doc, *resolve_shape(ctx, targets[0].text))
+                                  : std::string("the targets");
+    return core::make_error("members: is for a group's theme, and " + named +
+                            " is not a group (drop members:, or name a group: style GROUP "
+                            "theme:T members:all)");
+  }
   auto chosen = resolve_targets(ctx, targets, resolve_shape);
   if (!chosen) return chosen.error();
   if (nothing_to_change(ctx, *chosen)) return {};
   for (const auto& id : chosen->ids)
     ctx.edit.update(id, [&](Cell& cell) { apply_set(cell, *set); });
+  // Named targets by what they resolved to: a name that matched a shape by its start says so.
   std::string names;
-  for (const auto& target : targets)
-    names += (names.empty() ? "" : " ") + target.text;
+  for (const auto& target : targets) {
+    std::string name = target.text;
+    if (!target.is_selector()) {
+      if (auto id = resolve_shape(ctx, target.text)) {
+        const std::string shown = display_name(ctx.doc, *id);
+        if (core::to_lower(shown) != core::to_lower(target.text) && !target.text.starts_with('#'))
+          name = shown + " (matched \"" + target.text + "\")";
+      }
+    }
+    names += (names.empty() ? "" : " ") + name;
+  }
   ctx.lines.push_back(core::property_changed("styled " + names + " " + echo(*set) + " (" +
                                              core::plural(chosen->ids.size(), "shape") + ")"));
   for (auto& note : member_theme_notes(ctx, targets))

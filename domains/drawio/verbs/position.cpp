@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <unordered_set>
 
 #include "domains/drawio/data/regions.hpp"
@@ -470,6 +471,20 @@ core::Result<void> verb_layout(OpContext& ctx) {
     }
   }
   if (request.nodes.empty()) return core::make_error("layout: no shapes to lay out");
+  // spacing: is the gap between the shapes the layout places: with all of them pinned it would
+  // change nothing the user asked for, so it is refused rather than ignored.
+  if (const std::string* spacing = ctx.op.param("spacing");
+      spacing != nullptr &&
+      std::all_of(request.nodes.begin(), request.nodes.end(),
+                  [](const layout::LayoutNode& node) { return node.pinned; })) {
+    std::string without = ctx.op.raw;
+    if (const auto at = without.find(" spacing:" + *spacing); at != std::string::npos)
+      without.erase(at, std::string(" spacing:").size() + spacing->size());
+    return core::make_error(
+        "spacing: sets the gaps between the shapes layout places, and every "
+        "shape is pinned: there is none to space; drop spacing: or pin fewer shapes",
+        {without});
+  }
   for (const Cell& cell : ctx.page().cells()) {
     if (ctx.index().kind(cell.id) != CellKind::edge) continue;
     const auto* entry = ctx.index().entry(cell.id);
@@ -540,11 +555,19 @@ core::Result<void> verb_layout(OpContext& ctx) {
   }
   std::vector<std::string> unrouted;
   std::size_t self_routed = 0;  // kept ports, edgeStyle routes the edge from them
+  std::size_t rerouted = 0;     // edges whose route (waypoints, ports, label place) changed
   for (const auto& route : result->edges) {
+    const Cell* cell = ctx.page().find(route.id);
+    const std::optional<Cell> before = cell ? std::optional<Cell>(*cell) : std::nullopt;
+    auto count_change = [&] {
+      const Cell* after = ctx.page().find(route.id);
+      if (!before || after == nullptr || !(*after == *before)) ++rerouted;
+    };
     if (std::find(kept_ports.begin(), kept_ports.end(), route.id) != kept_ports.end()) {
       const EdgeRouteResult routed = route_edge_around_shapes(ctx, route.id);
       if (routed == EdgeRouteResult::no_route) unrouted.push_back(route.id);
       if (routed == EdgeRouteResult::by_style) ++self_routed;
+      count_change();
       continue;
     }
     ctx.edit.update(route.id, [&](Cell& edge) {
@@ -583,18 +606,34 @@ core::Result<void> verb_layout(OpContext& ctx) {
       }
     });
     ctx.edit.set_automatic_ports(route.id, false);
+    count_change();
   }
   const std::string dir_name(layout::direction_name(request.direction));
   if (scope.empty()) {
     ctx.edit.update_state(
         [&](DocumentState& state) { state.flows[ctx.edit.page_index()] = dir_name; });
   }
-  ctx.lines.push_back(core::bulk(
-      "layout " + std::string(layout::algorithm_name(request.algorithm)) + " " + dir_name +
-      " — repositioned " + core::plural(moved, "shape") +
-      (pinned.empty() ? std::string() : " (" + std::to_string(pinned.size()) + " pinned)") +
-      (result->edges.empty() ? std::string()
-                             : ", re-routed " + core::plural(result->edges.size(), "edge"))));
+  // What really changed: a layout that leaves every shape and route as it was says so.
+  const std::string pinned_note =
+      pinned.empty() ? std::string() : " (" + std::to_string(pinned.size()) + " pinned)";
+  const std::size_t edge_count = result->edges.size();
+  std::string summary =
+      "layout " + std::string(layout::algorithm_name(request.algorithm)) + " " + dir_name + " — ";
+  if (moved == 0 && rerouted == 0) {
+    summary += "nothing to change: the shapes" + pinned_note +
+               (edge_count == 0 ? std::string()
+                                : " and the routes of " + core::plural(edge_count, "edge")) +
+               " are already where it puts them";
+  } else {
+    summary += "repositioned " + core::plural(moved, "shape") + pinned_note;
+    if (rerouted == edge_count && edge_count > 0) {
+      summary += ", re-routed " + core::plural(edge_count, "edge");
+    } else if (edge_count > 0) {
+      summary += ", re-routed " + std::to_string(rerouted) + " of " +
+                 core::plural(edge_count, "edge") + " (the others were already on their routes)";
+    }
+  }
+  ctx.lines.push_back(core::bulk(summary));
   if (!kept_ports.empty()) {
     const std::size_t routed = kept_ports.size() - unrouted.size() - self_routed;
     std::string line = "kept the ports set on " + core::plural(kept_ports.size(), "edge");
@@ -606,6 +645,14 @@ core::Result<void> verb_layout(OpContext& ctx) {
       line += ", " + std::to_string(self_routed) + " routed by their edgeStyle (no waypoints)";
     ctx.lines.push_back(core::bulk(line));
   }
+  // Checked on the final routes, whether or not this layout changed them: a pinned shape can
+  // leave a route no way round it.
+  std::vector<std::string> routed_ids;
+  routed_ids.reserve(result->edges.size());
+  for (const auto& route : result->edges)
+    routed_ids.push_back(route.id);
+  for (const auto& through : edges_through_shapes(ctx.page(), ctx.index(), routed_ids))
+    ctx.lines.push_back(core::warning_line(through));
   for (const auto& id : unrouted) {
     const auto* entry = ctx.index().entry(id);
     if (entry == nullptr) continue;

@@ -158,14 +158,19 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
             verb_distribute);
   verbs.add(VerbSpec{"layout", "[@all|GROUP]", "position",
                      "automatic layout (Graphviz); pinned shapes stay; the reply counts the "
-                     "edges it re-routed. Layered: top-level groups are tiers along dir: in the "
+                     "shapes it moved and the edges whose route it changed, or says there was "
+                     "nothing to change; spacing: is the gap between the shapes it places "
+                     "(refused when every shape is pinned). Layered: top-level groups are tiers "
+                     "along dir: in the "
                      "order their edges run (clients → edge → services → data), never on each "
                      "other, starting level (LR: same top, TB: same left); orthogonal edges leave "
                      "a shared side at ports of their own (exitX/entryX), cross gaps on lines of "
                      "their own, run at least 10 px from unrelated edges beside them and pass no "
-                     "shape; labels sit on their own edge, off shapes and "
+                     "shape (edges that share an end are not kept apart: they may run closer "
+                     "or share a line); labels sit on their own edge, off shapes and "
                      "other labels. With shapes pinned where you put them a route may still have "
-                     "to pass one: a ? line names both. Ports set with exit:/entry: stay: those "
+                     "to pass one: every final route is checked and a ? line names both. Ports set "
+                     "with exit:/entry: stay: those "
                      "edges are routed from them round every shape, their own ends included"}
                 .with(choice_key("algo", {"layered", "tree", "force"}))
                 .with(choice_key("dir", {"TB", "LR", "BT", "RL"}))

@@ -88,9 +88,25 @@ TEST_F(RoutePortsTest, LayoutKeepsThePortsTheUserSetAndRoutesFromThemRoundEveryS
 
   // Pinned, as the trial did after hand placing: the ports stay again.
   const std::string pinned = run("layout @all dir:LR pin:@all");
-  EXPECT_NE(pinned.find("repositioned 0 shapes (5 pinned), re-routed 4 edges"), std::string::npos)
+  // Trial 10: the same layout again changes nothing and says so, not "re-routed 4 edges".
+  EXPECT_NE(pinned.find("nothing to change: the shapes (5 pinned) and the routes of 4 edges are "
+                        "already where it puts them"),
+            std::string::npos)
       << pinned;
+  EXPECT_EQ(pinned.find("re-routed"), std::string::npos) << pinned;
   EXPECT_NE(edge_style("A", "C").find("exitX=0.5;exitY=1"), std::string::npos);
+  // spacing: with every shape pinned has nothing to space: refused, with the op that works.
+  const std::vector<std::string> spaced{"layout @all dir:LR pin:@all spacing:40"};
+  const auto refused = session_.run_ops(spaced, {}).reply;
+  EXPECT_TRUE(refused.is_error) << refused.text;
+  EXPECT_NE(refused.text.find("every shape is pinned"), std::string::npos) << refused.text;
+  EXPECT_NE(refused.text.find("try: layout @all dir:LR pin:@all\n"), std::string::npos)
+      << refused.text;
+  // A layout that moves a shape counts only the edges whose route it changed.
+  run("move X by:0,300");
+  const std::string moved = run("layout @all dir:LR pin:A,B,C,D");
+  EXPECT_NE(moved.find("(4 pinned)"), std::string::npos) << moved;
+  EXPECT_EQ(moved.find("nothing to change"), std::string::npos) << moved;
 }
 
 TEST_F(RoutePortsTest, NewPortsDropTheOldWaypointsAndRouteRoundTheShapes) {

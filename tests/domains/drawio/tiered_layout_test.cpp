@@ -396,6 +396,32 @@ TEST_F(EdgeThroughShapeTest, AMoveThatPutsAShapeOnARoutedEdgeIsWarnedNamingBoth)
             std::string::npos);
 }
 
+// Trial 10 (issue 13): a layout with every shape pinned warns about each final route through a
+// shape, also one that ran through it before the layout (the batch check alone stayed silent).
+TEST_F(EdgeThroughShapeTest, APinnedLayoutWarnsAboutEveryFinalRouteThroughAShape) {
+  run({"add svc Matching", "add svc Dispatch", "add box \"Maps API\"", "add db Redis",
+       "connect Matching -> Dispatch", "connect Dispatch -> \"Maps API\"",
+       "connect Matching -> \"Maps API\"", "connect Dispatch -> Redis"});
+  run({"layout @all dir:LR"});
+  run({"style Matching -> \"Maps API\" straight"});
+  const metrics::Drawing saved = metrics::read_saved(saved_xml());
+  const metrics::Edge* route = nullptr;
+  for (const metrics::Edge& e : saved.edges) {
+    if (saved.shapes[static_cast<size_t>(e.source)].label == "Matching" &&
+        saved.shapes[static_cast<size_t>(e.target)].label == "Maps API")
+      route = &e;
+  }
+  ASSERT_NE(route, nullptr);
+  const metrics::Pt middle = metrics::detail::along(route->path, 0.5);
+  run_reply("move Redis to:" + std::to_string(std::lround(middle.x - 30)) + "," +
+            std::to_string(std::lround(middle.y - 30)) + " strict:true");
+  const std::string reply = run_reply("layout @all dir:LR pin:@all routing:straight");
+  const std::string line = "? edge Matching -> Maps API passes through Redis";
+  const auto first = reply.find(line);
+  EXPECT_NE(first, std::string::npos) << reply;
+  EXPECT_EQ(reply.find(line, first + line.size()), std::string::npos) << reply;  // said once
+}
+
 // Session 10: a shape moved onto the route of an edge that does not end at it re-routes that
 // edge round it, through the free gaps: the saved file has no edge through a shape, the reply
 // says so, and no ? line is needed.

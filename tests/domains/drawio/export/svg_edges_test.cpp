@@ -154,6 +154,43 @@ TEST(RouteEdge, OrthogonalEdgesHonourConstraintsAndWaypoints) {
   EXPECT_NE(std::find(through.begin(), through.end(), Vec{200, 100}), through.end());
 }
 
+// Trial 10: orthogonal arrows into a hexagon or a cloud stopped at the bounding box, short of
+// the outline. They end where their last run meets the outline, as in draw.io.
+TEST(RouteEdge, OrthogonalEdgesEndOnTheOutlineOfRoundAndSlantedShapes) {
+  const Cell edge = edge_with("edgeStyle=orthogonalEdgeStyle;");
+  const StyleView style(edge, true);
+  const Box a{0, 0, 100, 50};
+  const Box hexagon{300, 0, 120, 60};
+  // A run level with the hexagon's top quarter meets its slanted left side, inside the box.
+  const auto into_hexagon =
+      route_edge(style, {a, Perimeter::rectangle, std::nullopt},
+                 {hexagon, Perimeter::hexagon, Vec{300, 15}, 20}, {{200, 15}});
+  ASSERT_GE(into_hexagon.size(), 2u);
+  expect_axis_parallel(into_hexagon);
+  EXPECT_NEAR(into_hexagon.back().y, 15, kEpsilon);
+  EXPECT_NEAR(into_hexagon.back().x, 310, 0.01);  // slant from (300,30) to (320,0)
+  // Into an ellipse (a cloud's perimeter) off its middle: on the ellipse, right of its box.
+  const Box cloud{300, 100, 140, 60};
+  const auto into_cloud = route_edge(style, {a, Perimeter::rectangle, std::nullopt},
+                                     {cloud, Perimeter::ellipse, Vec{300, 115}, 0}, {{200, 115}});
+  ASSERT_GE(into_cloud.size(), 2u);
+  const Vec end = into_cloud.back();
+  EXPECT_NEAR(std::hypot((end.x - 370) / 70, (end.y - 130) / 30), 1, 0.01);
+  EXPECT_GT(end.x, 300 + 5);
+  // A rhombus's point and the middle of an ellipse's side are on the box already: unchanged.
+  const auto into_rhombus =
+      route_edge(style, {a, Perimeter::rectangle, std::nullopt},
+                 {Box{300, 200, 100, 60}, Perimeter::rhombus, Vec{300, 230}}, {{200, 230}});
+  ASSERT_GE(into_rhombus.size(), 2u);
+  EXPECT_NEAR(into_rhombus.back().x, 300, kEpsilon);
+  // A rectangle (and a cylinder, drawn with one) keeps its side.
+  const auto into_box =
+      route_edge(style, {a, Perimeter::rectangle, std::nullopt},
+                 {Box{300, 300, 100, 60}, Perimeter::rectangle, Vec{300, 310}}, {{200, 310}});
+  ASSERT_GE(into_box.size(), 2u);
+  EXPECT_NEAR(into_box.back().x, 300, kEpsilon);
+}
+
 TEST(RouteEdge, ElbowEdgesFollowTheElbowDirection) {
   const Cell edge = edge_with("edgeStyle=elbowEdgeStyle;elbow=vertical;");
   const StyleView style(edge, true);
