@@ -1,6 +1,6 @@
 #include "core/response.hpp"
 
-#include <unordered_set>
+#include <algorithm>
 
 namespace fcp::core {
 namespace {
@@ -117,20 +117,21 @@ void ReplyText::add_all(std::vector<std::string> lines) {
     lines_.push_back(std::move(line));
 }
 
+bool ReplyText::contains(std::string_view line) const {
+  return std::find(lines_.begin(), lines_.end(), line) != lines_.end();
+}
+
 void ReplyText::add_error(const Error& error) {
   add_all(error_lines(error));
 }
 
-// A warning line said once: an op's own check and the batch's may find the same thing.
 std::string ReplyText::str() const {
   std::size_t size = 0;
   for (const auto& line : lines_)
     size += line.size() + 1;
   std::string out;
   out.reserve(size);
-  std::unordered_set<std::string_view> warnings;
   for (const auto& line : lines_) {
-    if (!line.empty() && line.front() == prefix::warning && !warnings.insert(line).second) continue;
     if (!out.empty()) out += '\n';
     out += line;
   }

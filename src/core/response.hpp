@@ -71,6 +71,8 @@ class ReplyText {
   void add_error(const Error& error);
   void add_warning(std::string_view text) { lines_.push_back(warning_line(text)); }
   bool empty() const { return lines_.empty(); }
+  // Whether this exact line is already in the reply.
+  bool contains(std::string_view line) const;
   std::string str() const;
 
  private:

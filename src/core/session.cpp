@@ -319,8 +319,10 @@ void Session::add_warnings(ReplyText& reply, const std::vector<PendingChange::St
     events.push_back(step.event);
   const Applied applied =
       steps.empty() || steps.front().forward ? Applied::forward : Applied::reverted;
-  for (const auto& warning : document_->warnings(events, applied))
-    reply.add_warning(warning);
+  // A batch-wide finding an op already reported (a layout's own route check) is said once.
+  for (const auto& warning : document_->warnings(events, applied)) {
+    if (!reply.contains(warning_line(warning))) reply.add_warning(warning);
+  }
 }
 
 ToolReply Session::batch_failure_reply(std::size_t index, std::size_t count, std::string_view op,

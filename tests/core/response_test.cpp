@@ -121,13 +121,18 @@ TEST(Plural, CountsOneAndMany) {
   EXPECT_EQ(plural(0, "shape"), "0 shapes");
 }
 
-TEST(ReplyText, SaysTheSameWarningOnce) {
+TEST(ReplyText, KeepsEveryOpsOwnWarningEvenWhenTheyReadAlike) {
+  // Two ops that each took a default: both say so (each line belongs to the op above it).
   ReplyText reply;
-  reply.add(warning_line("edge A -> B passes through C"));
-  reply.add(property_changed("styled A"));
-  reply.add_warning("edge A -> B passes through C");
-  reply.add(property_changed("styled A"));
-  EXPECT_EQ(reply.str(), "? edge A -> B passes through C\n* styled A\n* styled A");
+  reply.add(created("note A"));
+  reply.add_warning("no at: given: placed at 1.1, the default");
+  reply.add(created("note B"));
+  reply.add_warning("no at: given: placed at 1.1, the default");
+  EXPECT_EQ(reply.str(),
+            "+ note A\n? no at: given: placed at 1.1, the default\n+ note B\n"
+            "? no at: given: placed at 1.1, the default");
+  EXPECT_TRUE(reply.contains("+ note B"));
+  EXPECT_FALSE(reply.contains("+ note C"));
 }
 
 }  // namespace
