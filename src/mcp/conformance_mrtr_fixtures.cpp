@@ -104,7 +104,7 @@ void ConformanceFixtures::call_input_required(const Tool& tool, const json::obje
     return reply->error(jsonrpc::code::invalid_params, refused->message);
   const auto& retry = std::get<mrtr::Retry>(read);
   const std::string scope = mrtr::scope_of("tools/call", params);
-  const auto seal = [&scope](json::object payload) {
+  const auto seal = [&scope](const json::object& payload) {
     return mrtr::daemon_seal().seal(scope, payload);
   };
   const std::string_view name = tool.name;

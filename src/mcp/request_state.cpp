@@ -96,10 +96,11 @@ std::variant<Retry, Refused> read_retry(std::string_view method, const json::obj
   return retry;
 }
 
-json::object input_required(json::object input_requests, std::optional<std::string> request_state) {
+json::object input_required(json::object input_requests,
+                            const std::optional<std::string>& request_state) {
   json::object result{{"resultType", "input_required"},
                       {"inputRequests", std::move(input_requests)}};
-  if (request_state) result["requestState"] = std::move(*request_state);
+  if (request_state) result["requestState"] = *request_state;
   return result;
 }
 

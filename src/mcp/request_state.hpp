@@ -60,6 +60,6 @@ std::variant<Retry, Refused> read_retry(std::string_view method, const boost::js
 // An input_required result asking for `input_requests` (key → {method, params}), with
 // `request_state` when the next round needs it.
 boost::json::object input_required(boost::json::object input_requests,
-                                   std::optional<std::string> request_state = std::nullopt);
+                                   const std::optional<std::string>& request_state = std::nullopt);
 
 }  // namespace fcp::mcp::mrtr
