@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config git
   libboost1.81-dev libboost-json1.81-dev
-  libspdlog-dev libfmt-dev libpugixml-dev liboscpack-dev zlib1g-dev
+  libspdlog-dev libfmt-dev libpugixml-dev liboscpack-dev zlib1g-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
   clang libclang-rt-14-dev

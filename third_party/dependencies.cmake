@@ -6,6 +6,8 @@ find_package(fmt REQUIRED)
 find_package(Threads REQUIRED)
 find_package(pugixml REQUIRED)
 find_package(ZLIB REQUIRED)
+# mcp: HMAC-SHA256 seals the requestState of multi round-trip requests.
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 
 # drawio: Graphviz lays out diagrams; librsvg + cairo rasterize exported SVG to PNG and PDF;
 # libpng reads and writes the diagram text chunk of .drawio.png files.

@@ -199,7 +199,10 @@ json::array prompts() {
       prompt("test_prompt_with_embedded_resource",
              "Conformance fixture: a prompt that embeds a resource",
              json::array{argument("resourceUri", "URI of the resource to embed")}),
-      prompt("test_prompt_with_image", "Conformance fixture: a prompt with an image", {})};
+      prompt("test_prompt_with_image", "Conformance fixture: a prompt with an image", {}),
+      prompt("test_input_required_result_prompt",
+             "Conformance fixture: asks the client for context (input_required) before it answers",
+             {})};
 }
 
 std::optional<json::array> prompt_messages(std::string_view name, const json::object& arguments,

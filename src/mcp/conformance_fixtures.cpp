@@ -43,6 +43,8 @@ json::object resource_content(std::string_view uri, std::string_view mime_type,
 // The fixture tools whose answer is fixed.
 std::optional<json::object> static_result(std::string_view name) {
   if (name == "test_simple_text") return text_result("This is a simple text response for testing.");
+  if (name == "test_missing_capability")
+    return text_result("The client declared sampling, which this tool needs.");
   if (name == "test_error_handling")
     return text_result("This tool intentionally returns an error for testing", true);
   if (name == "test_image_content")
@@ -86,6 +88,11 @@ std::vector<Tool> conformance_fixture_tools() {
   };
   const json::object sampling{{"sampling", json::object{}}};
   const json::object elicitation{{"elicitation", json::object{}}};
+  const auto asks = [&tool](std::string name, std::string asked) {
+    return tool(std::move(name),
+                "answers input_required (" + std::move(asked) + ") until retried with the input.",
+                empty_schema());
+  };
   return {
       tool("test_simple_text", "returns one text content.", empty_schema()),
       tool("test_image_content", "returns a PNG image.", empty_schema()),
@@ -107,7 +114,26 @@ std::vector<Tool> conformance_fixture_tools() {
            "elicitation/create with the five enum schema variants (SEP-1330).", empty_schema(),
            elicitation),
       tool("json_schema_2020_12_tool", "an input schema with JSON Schema 2020-12 keywords.",
-           fixture_data::json_schema_2020_12())};
+           fixture_data::json_schema_2020_12()),
+      tool("test_missing_capability", "needs the client's sampling capability (-32021 without it).",
+           empty_schema(), sampling),
+      tool("test_logging_tool",
+           "sends three info log messages 50 ms apart, if the request asks for logs.",
+           empty_schema()),
+      tool("test_streaming_elicitation",
+           "asks for a name with input_required (never a request on the response stream).",
+           empty_schema(), elicitation),
+      asks("test_input_required_result_elicitation", "elicitation user_name"),
+      asks("test_input_required_result_sampling", "sampling capital_question"),
+      asks("test_input_required_result_list_roots", "roots/list client_roots"),
+      asks("test_input_required_result_request_state", "elicitation confirm, sealed requestState"),
+      asks("test_input_required_result_multiple_inputs",
+           "elicitation, sampling and roots/list at once, sealed requestState"),
+      asks("test_input_required_result_multi_round", "two elicitation rounds, sealed requestState"),
+      asks("test_input_required_result_tampered_state",
+           "elicitation confirm; an altered requestState is refused"),
+      asks("test_input_required_result_capabilities",
+           "only what the request's client capabilities declare")};
 }
 
 void ConformanceFixtures::on_initialize(const json::object& params) {
@@ -177,6 +203,10 @@ bool ConformanceFixtures::handle(std::string_view method, const json::object& pa
   if (method == "prompts/get") {
     const auto* name = params.if_contains("name");
     if (name == nullptr || !name->is_string()) return false;
+    if (name->as_string() == "test_input_required_result_prompt") {
+      prompt_input_required(params, reply);
+      return true;
+    }
     const auto* given = params.if_contains("arguments");
     std::string missing;
     auto messages = fixture_data::prompt_messages(
@@ -223,7 +253,9 @@ void ConformanceFixtures::call_tool(const Tool& tool, const json::object& params
   if (auto result = static_result(tool.name)) return reply->result(*result);
   const json::object& arguments = arguments_of(params);
   if (tool.name == "test_sampling") return call_sampling(arguments, reply);
-  if (tool.name == "test_tool_with_logging") return call_with_logging(reply, log_level);
+  if (tool.name == "test_tool_with_logging" || tool.name == "test_logging_tool")
+    return call_with_logging(reply, log_level);
+  if (is_input_required_tool(tool.name)) return call_input_required(tool, params, reply);
   if (tool.name == "test_tool_with_progress") return call_with_progress(params, reply);
   if (tool.name == "json_schema_2020_12_tool")
     return reply->result(text_result("Received arguments: " + json::serialize(arguments)));

@@ -73,6 +73,14 @@ class ConformanceFixtures : public std::enable_shared_from_this<ConformanceFixtu
   // Runs the steps one after another, `pause` apart, on the executor.
   void run_paced(std::vector<std::function<void()>> steps, std::size_t next);
   bool client_can(std::string_view capability) const;
+  // The client capabilities of a request: its _meta's (2026-07-28), else initialize's.
+  boost::json::object declared_capabilities(const boost::json::object& params) const;
+
+  // The multi round-trip fixtures (conformance_mrtr_fixtures.cpp): tools and a prompt that answer
+  // input_required until the retry carries the input they asked for.
+  static bool is_input_required_tool(std::string_view name);
+  void call_input_required(const Tool& tool, const boost::json::object& params, const Reply& reply);
+  static void prompt_input_required(const boost::json::object& params, const Reply& reply);
 
   void call_sampling(const boost::json::object& arguments, const Reply& reply);
   void call_elicitation(const Tool& tool, const boost::json::object& arguments, const Reply& reply);

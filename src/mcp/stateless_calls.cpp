@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mcp/client_connection.hpp"
+#include "mcp/request_state.hpp"
 #include "mcp/server.hpp"
 
 namespace fcp::mcp {
@@ -54,6 +55,13 @@ void ClientConnection::on_stateless_request(const jsonrpc::Incoming& message, co
     return reply->result(lifecycle::discover_result(
         {server_.options().name, "FCP daemon", server_.options().version, instructions},
         capabilities(false)));
+  }
+  // The methods that may answer input_required (SEP-2322): a retry's inputResponses must be an
+  // object of results, and its requestState must be one this daemon sealed for this request.
+  if (method == "tools/call" || method == "prompts/get" || method == "resources/read") {
+    auto retry = mrtr::read_retry(method, message.params, mrtr::daemon_seal());
+    if (const auto* refused = std::get_if<mrtr::Refused>(&retry))
+      return reply->error(jsonrpc::code::invalid_params, refused->message);
   }
   if (method == "tools/call" && !check_stateless_call(message, request, reply)) return;
   const bool removed_in_2026 = method == "resources/subscribe" || method == "resources/unsubscribe";

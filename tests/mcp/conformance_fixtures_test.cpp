@@ -134,10 +134,10 @@ TEST_F(FixturesTest, ListsAndDeclaresThemBesideTheDomainsOwn) {
   EXPECT_THAT(names(request(*c, 4, "resources/templates/list").at("result").at("resourceTemplates"),
                     "uriTemplate"),
               ::testing::ElementsAre("test://template/{id}/data"));
-  EXPECT_THAT(
-      names(request(*c, 5, "prompts/list").at("result").at("prompts"), "name"),
-      ::testing::ElementsAre("test_simple_prompt", "test_prompt_with_arguments",
-                             "test_prompt_with_embedded_resource", "test_prompt_with_image"));
+  EXPECT_THAT(names(request(*c, 5, "prompts/list").at("result").at("prompts"), "name"),
+              ::testing::ElementsAre("test_simple_prompt", "test_prompt_with_arguments",
+                                     "test_prompt_with_embedded_resource", "test_prompt_with_image",
+                                     "test_input_required_result_prompt"));
 }
 
 TEST_F(FixturesTest, ContentTools) {
