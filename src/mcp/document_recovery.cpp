@@ -478,9 +478,13 @@ core::Result<void> DocumentStore::load(StoredDocument& document) {
   std::size_t calls = 0;
   auto session = replay(document.domain(), *contents, calls);
   if (!session) return session.error();
-  document.session_ = std::move(*session);
-  // Back in what its session chose before the eviction (lofi: linked to its Max again).
-  (void)document.session_->relink(std::move(document.evicted_state_));
+  {
+    // Held while relinking, so successor_state() meanwhile waits for the relinked session.
+    std::lock_guard lock(document.session_mutex_);
+    // Back in what its session chose before the eviction (lofi: linked to its Max again).
+    (void)(*session)->relink(std::move(document.evicted_state_));
+    document.session_ = std::move(*session);
+  }
   document.journaled_ = document.session_->fingerprint();
   document.evicted_ = false;
   return {};
@@ -494,8 +498,11 @@ bool DocumentStore::evict(StoredDocument& document) {
     std::lock_guard lock(document.journal_mutex_);
     if (!document.journal_ || !document.journal_->sync()) return false;
   }
-  document.evicted_state_ = session.successor_state();
-  document.session_.reset();
+  {
+    std::lock_guard lock(document.session_mutex_);
+    document.evicted_state_ = session.successor_state();
+    document.session_.reset();
+  }
   document.evicted_ = true;
   return true;
 }
