@@ -213,7 +213,7 @@ TEST_F(LofiRecoverTest, ConnectIsNotJournaledAndAReplayContactsNoMax) {
   EXPECT_TRUE(simulator_->log().empty()) << simulator_->log().front();  // no ping, nothing
   EXPECT_TRUE(has(recovered, "max: not linked")) << recovered;
   EXPECT_TRUE(has(recovered, "max:offline")) << recovered;
-  EXPECT_EQ(call("lofi_query", {{"q", "stats"}, {"doc", handle}}).find("!"), std::string::npos);
+  EXPECT_EQ(call("lofi_query", {{"q", "stats"}, {"doc", handle}}).find('!'), std::string::npos);
 }
 
 }  // namespace
