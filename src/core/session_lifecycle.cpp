@@ -260,6 +260,15 @@ CallResult Session::session_close(const SessionCommand& command) {
 }
 
 CallResult Session::session_extension(const SessionCommand& command, const CallOptions& options) {
+  // A domain's session commands (lofi: connect, disconnect, sync) act on what the client's
+  // session chose (its Max link), not on the document: a journal replay never runs them (older
+  // journals may hold them), so it contacts no external system; relink() links afterwards.
+  if (replaying_) {
+    return CallResult{ToolReply{detail_line(command.command + " not replayed (it acts on the "
+                                                              "session, not the document)"),
+                                false,
+                                {}}};
+  }
   EffectSink effects;
   std::vector<Attachment> attachments;
   CallContext ctx{log_, paths_, effects, options.progress, &attachments, state_.get()};

@@ -189,6 +189,8 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
     config.journal_fsync = std::string(value.as_string());
     return {};
   }
+  if (key == "journal.fsync_interval_ms")
+    return assign(size_value(value, key), config.journal_fsync_interval_ms);
   if (key == "journal.compact_after")
     return assign(size_value(value, key), config.journal_compact_after);
   if (key == "journal.history") return assign(count_value(value, key), config.journal_history);

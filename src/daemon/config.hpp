@@ -74,7 +74,8 @@ struct Config {
   // $XDG_STATE_HOME/fcpd or ~/.local/state/fcpd); off when `journals` is false (state_dir null).
   bool journals = true;
   std::string state_dir;
-  std::string journal_fsync = "batch";  // batch | interval | never
+  std::string journal_fsync = "batch";           // batch | interval | never
+  std::size_t journal_fsync_interval_ms = 1000;  // with journal_fsync "interval"
   std::size_t journal_compact_after = 1000;
   std::size_t journal_history = 100;
   std::size_t idle_evict_seconds = 0;  // 0: documents stay in memory until closed

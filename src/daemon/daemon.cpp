@@ -152,6 +152,7 @@ class Daemon {
     options.journal.fsync = config.journal_fsync == "never"      ? mcp::FsyncPolicy::never
                             : config.journal_fsync == "interval" ? mcp::FsyncPolicy::interval
                                                                  : mcp::FsyncPolicy::batch;
+    options.journal.fsync_interval = std::chrono::milliseconds(config.journal_fsync_interval_ms);
     options.journal.compact_after = config.journal_compact_after;
     options.journal.history = config.journal_history;
     options.journal.idle_evict = std::chrono::seconds(config.idle_evict_seconds);

@@ -326,7 +326,8 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
   for (const auto* domain : server_.domains()) {
     if (text != "fcp://" + std::string(domain->name()) + "/session") continue;
     auto session = session_;
-    session->submit([session, domain, reply, text](const ClientSession::Done& done) {
+    auto* store = &server_.documents();  // the server outlives its connections' calls
+    session->submit([session, store, domain, reply, text](const ClientSession::Done& done) {
       const auto answer = [reply, text](const std::string& content) {
         reply->result(json::object{
             {"contents",
@@ -338,11 +339,19 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
         answer(session->empty_session(*domain).resource_text());
         return done();
       }
-      document->queue()->submit([document, answer, done](const ClientSession::Done& finished) {
-        answer(document->session().resource_text());
-        finished();
-        done();
-      });
+      document->queue()->submit(
+          [document, store, reply, answer, done](const ClientSession::Done& finished) {
+            // An idle document evicted to its journal comes back first, as for a tool call.
+            if (auto loaded = store->load(*document); !loaded) {
+              reply->error(jsonrpc::code::internal_error,
+                           "cannot reload " + document->handle() +
+                               " from its journal: " + loaded.error().message);
+            } else {
+              answer(document->session().resource_text());
+            }
+            finished();
+            done();
+          });
     });
     return;
   }

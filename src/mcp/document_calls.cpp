@@ -185,8 +185,9 @@ void ClientConnection::start_document(const std::shared_ptr<ToolCall>& call,
   // from the document it works on, or from its empty session before its first document. The new
   // document is reachable by no one yet, so its session is set here, before its first task;
   // successor_state() may run while `previous` runs a call (it is thread-safe).
-  const core::Session& source = previous ? previous->session() : session_->empty_session(domain);
-  document->session().inherit_state(source.successor_state());
+  // `previous` may be evicted to its journal: its successor_state() comes from what it kept.
+  document->session().inherit_state(previous ? previous->successor_state()
+                                             : session_->empty_session(domain).successor_state());
   auto self = shared_from_this();
   document->queue()->submit(
       [self, call, document, previous, discard, done](const ClientSession::Done& document_done) {
@@ -334,10 +335,9 @@ void ClientConnection::answer_recover(const ToolCall& call, const core::SessionC
   // What the client chose carries over as to a new document (lofi: the Max it connected to).
   auto current = session_->current(domain);
   if (current && current->closed()) current = nullptr;
-  const core::Session& source =
-      current && current->loaded() ? current->session() : session_->empty_session(domain);
-  auto recovered =
-      store.recover(*handle, session_->principal(), domain, report, source.successor_state());
+  auto state =
+      current ? current->successor_state() : session_->empty_session(domain).successor_state();
+  auto recovered = store.recover(*handle, session_->principal(), domain, report, std::move(state));
   if (!recovered) return refuse(call, recovered.error());
   session_->set_current(*recovered);
   text.add(core::created("recovered " + describe(report)));

@@ -28,6 +28,20 @@ std::string action_word(std::string_view action) {
   return command ? command->command : std::string();
 }
 
+// The command word of a session action (its keys may be any the domain declares).
+std::string_view first_word(std::string_view action) {
+  const auto start = action.find_first_not_of(" \t");
+  if (start == std::string_view::npos) return {};
+  action.remove_prefix(start);
+  return action.substr(0, action.find_first_of(" \t"));
+}
+
+bool is_session_extension(const core::Domain& domain, std::string_view word) {
+  const auto extensions = domain.session_extensions();
+  return std::any_of(extensions.begin(), extensions.end(),
+                     [word](const core::VerbSpec& spec) { return spec.name == word; });
+}
+
 std::string bytes_or_empty(core::Result<std::string> bytes) {
   return bytes ? std::move(*bytes) : std::string();
 }
@@ -157,6 +171,12 @@ std::optional<std::string> DocumentStore::journal(StoredDocument& document,
   if (now == document.journaled_) return std::nullopt;
   JournalRecord record;
   const std::string word = ops ? std::string() : action_word(action);
+  if (!ops && is_session_extension(document.domain(), first_word(action))) {
+    // The domain's session commands (lofi: connect) change what the session chose (its link,
+    // in the digest), never the document: nothing to journal, and nothing for a replay to run.
+    document.journaled_ = std::move(now);
+    return std::nullopt;
+  }
   if (ops) {
     record = JournalRecord{JournalRecord::Kind::ops, *ops};
   } else if (word == "open" && opened && session.file_path()) {
@@ -478,9 +498,13 @@ core::Result<void> DocumentStore::load(StoredDocument& document) {
   std::size_t calls = 0;
   auto session = replay(document.domain(), *contents, calls);
   if (!session) return session.error();
-  document.session_ = std::move(*session);
-  // Back in what its session chose before the eviction (lofi: linked to its Max again).
-  (void)document.session_->relink(std::move(document.evicted_state_));
+  {
+    // Held while relinking, so successor_state() meanwhile waits for the relinked session.
+    std::lock_guard lock(document.session_mutex_);
+    // Back in what its session chose before the eviction (lofi: linked to its Max again).
+    (void)(*session)->relink(std::move(document.evicted_state_));
+    document.session_ = std::move(*session);
+  }
   document.journaled_ = document.session_->fingerprint();
   document.evicted_ = false;
   return {};
@@ -494,8 +518,11 @@ bool DocumentStore::evict(StoredDocument& document) {
     std::lock_guard lock(document.journal_mutex_);
     if (!document.journal_ || !document.journal_->sync()) return false;
   }
-  document.evicted_state_ = session.successor_state();
-  document.session_.reset();
+  {
+    std::lock_guard lock(document.session_mutex_);
+    document.evicted_state_ = session.successor_state();
+    document.session_.reset();
+  }
   document.evicted_ = true;
   return true;
 }

@@ -76,6 +76,12 @@ void StoredDocument::refresh(bool changed) {
   last_use_ = Clock::now();
 }
 
+std::unique_ptr<core::SessionState> StoredDocument::successor_state() const {
+  std::lock_guard lock(session_mutex_);
+  if (session_) return session_->successor_state();
+  return evicted_state_ ? evicted_state_->successor() : nullptr;
+}
+
 StoredDocument::Summary StoredDocument::summary() const {
   std::lock_guard lock(mutex_);
   return summary_;

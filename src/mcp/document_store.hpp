@@ -52,6 +52,10 @@ class StoredDocument {
   core::Session& session() { return *session_; }
   bool loaded() const { return session_ != nullptr; }
   bool evicted() const { return evicted_.load(); }
+  // What the document's session chose (lofi: its Max), for the next document its client starts
+  // (new, open, recover): from its session, or while it is evicted, from what the eviction kept.
+  // Thread: any (an eviction or reload may run meanwhile).
+  std::unique_ptr<core::SessionState> successor_state() const;
 
   // Records the time of use and, when the call may have changed the document (ops, session
   // actions), what list shows. On the queue, after each call.
@@ -72,6 +76,9 @@ class StoredDocument {
   std::unique_ptr<core::Session> session_;  // null while evicted
   // While evicted: what the document's session chose (lofi: its Max), for the reload to relink.
   std::unique_ptr<core::SessionState> evicted_state_;
+  // Guards session_ and evicted_state_ while an eviction or reload swaps them (written on the
+  // queue) against successor_state() from other threads.
+  mutable std::mutex session_mutex_;
   std::atomic<bool> closed_{false};
   std::atomic<bool> evicted_{false};
   // The journal and the state it last recorded (on the queue; the mutex lets flush_journals()

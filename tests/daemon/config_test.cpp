@@ -108,10 +108,12 @@ TEST(Config, JournalSettings) {
   EXPECT_EQ(config.journal_fsync, "batch");
   ASSERT_TRUE(apply_config_json(
       R"({"state_dir":"/var/lib/fcpd","journal":{"fsync":"interval","compact_after":50,)"
-      R"("history":10},"documents":{"idle_evict_seconds":300}})",
+      R"("history":10,"fsync_interval_ms":250},"documents":{"idle_evict_seconds":300}})",
       config));
   EXPECT_EQ(config.state_dir, "/var/lib/fcpd");
   EXPECT_EQ(config.journal_fsync, "interval");
+  EXPECT_EQ(config.journal_fsync_interval_ms, 250u);
+  EXPECT_FALSE(apply_config_json(R"({"journal":{"fsync_interval_ms":0}})", config));
   EXPECT_EQ(config.journal_compact_after, 50u);
   EXPECT_EQ(config.journal_history, 10u);
   EXPECT_EQ(config.idle_evict_seconds, 300u);

@@ -311,6 +311,76 @@ TEST_F(JournalTest, IdleDocumentsAreEvictedAndReloadedOnUse) {
   EXPECT_NE(session(*c, "undo to:one", handle).find("nothing to undo"), std::string::npos);
 }
 
+// Every path that touches a client's current document after it was idle-evicted to its journal
+// reloads it or takes over what the eviction kept (its session holds no model meanwhile): new,
+// open and recover start from its pin, and queries, ops, undo, save, list, resources/read and
+// close through its handle work on it. Evicted before each step.
+TEST_F(JournalTest, AnEvictedCurrentDocumentServesEveryPathOfItsSession) {
+  const auto file =
+      fs::temp_directory_path() / ("fcp-journal-evicted-" + std::to_string(::getpid()) + ".deck");
+  JournalOptions options;
+  options.idle_evict = std::chrono::seconds(60);
+  start(options);
+  std::string left;
+  {
+    auto c = ready();
+    left = handle_in(session(*c, "new Left"));
+    call(*c, "deck", {{"ops", json::array{"add L"}}});
+  }
+  stop();  // Left stays in its journal with unsaved work, to recover below
+  start(options);
+  auto c = ready();
+  auto& store = server_->documents();
+  const auto evict_all = [this, &store] {
+    store.evict_idle(StoredDocument::Clock::now() + std::chrono::seconds(61));
+    for (const auto& doc : store.list(std::string(kLocalPrincipal), *domain_)) {
+      for (int i = 0; i < 100 && !doc->evicted(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      EXPECT_TRUE(doc->evicted()) << doc->handle();
+    }
+  };
+  session(*c, "pin blue");
+  const auto board = handle_in(session(*c, "new Board"));
+  call(*c, "deck", {{"ops", json::array{"add A", "add B"}}});
+  evict_all();
+  const auto next = session(*c, "new Next");
+  EXPECT_NE(next.find("pinned: blue"), std::string::npos) << next;
+  EXPECT_NE(next.find("\"Board\" has unsaved changes and stays open"), std::string::npos) << next;
+  session(*c, "save as:" + file.string());
+  evict_all();
+  const auto opened = session(*c, "open " + file.string());
+  EXPECT_NE(opened.find("pinned: blue"), std::string::npos) << opened;
+  evict_all();
+  bool error = true;
+  const auto recovered = call(*c, "deck_session", {{"action", "recover " + left}}, &error);
+  EXPECT_FALSE(error) << recovered;
+  EXPECT_NE(recovered.find("pinned: blue"), std::string::npos) << recovered;
+  evict_all();
+  EXPECT_EQ(call(*c, "deck_query", {{"q", "stats"}}), "cards:1");  // the current one: Left
+  evict_all();
+  const auto read = request(*c, 3, "resources/read", {{"uri", "fcp://deck/session"}});
+  EXPECT_TRUE(read.as_object().contains("result")) << json::serialize(read);
+  evict_all();
+  EXPECT_EQ(call(*c, "deck_query", {{"q", "stats"}, {"doc", board}}), "cards:2");
+  evict_all();
+  call(*c, "deck", {{"ops", json::array{"add C"}}, {"doc", board}}, &error);
+  EXPECT_FALSE(error);
+  evict_all();
+  EXPECT_NE(session(*c, "undo", board).find("undone"), std::string::npos);
+  evict_all();
+  const auto listed = session(*c, "list");
+  EXPECT_NE(listed.find(board), std::string::npos) << listed;
+  evict_all();
+  session(*c, "save as:" + file.string(), board);
+  evict_all();
+  EXPECT_NE(session(*c, "close " + board).find("the handle " + board + " ended"),
+            std::string::npos);
+  evict_all();
+  const auto discarded = session(*c, "new Last discard:true");
+  EXPECT_NE(discarded.find("closed " + left), std::string::npos) << discarded;
+  fs::remove(file);
+}
+
 // limits.max_journal_bytes_per_principal: a call whose journal append would pass the budget is
 // refused before it runs (the document and its journal stay as they were), other principals go
 // on, and saving or closing gives the budget back.

@@ -5,6 +5,8 @@
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <fstream>
+#include <iterator>
 #include <regex>
 #include <thread>
 
@@ -53,10 +55,11 @@ class LofiRecoverTest : public ::testing::Test {
     options.reply_port = 0;  // answer whoever asked
     return bridge::Simulator::start(io_, options).value();
   }
-  void start() {
+  void start(std::chrono::seconds idle_evict = std::chrono::seconds(0)) {
     stop();
     mcp::ServerOptions options;
     options.journal.state_dir = dir_;
+    options.journal.idle_evict = idle_evict;
     workers_ = std::make_unique<boost::asio::thread_pool>(2);
     server_ = std::make_unique<mcp::Server>(
         workers_->get_executor(), std::vector<const core::Domain*>{domain_.get()}, paths_, options);
@@ -86,6 +89,15 @@ class LofiRecoverTest : public ::testing::Test {
   }
   std::string session(const std::string& action) {
     return call("lofi_session", {{"action", action}});
+  }
+  std::string handle_in(const std::string& text) {
+    std::smatch match;
+    EXPECT_TRUE(std::regex_search(text, match, std::regex("doc:lo-[0-9a-f]{32}"))) << text;
+    return match.empty() ? std::string() : match[0].str();
+  }
+  std::string journal_bytes(const std::string& handle) {
+    std::ifstream in(dir_ / mcp::journal_file_name(handle), std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
   }
   std::string connect_to(const bridge::Simulator& simulator) {
     return session("connect port:" + std::to_string(simulator.port()) + " reply:0");
@@ -158,6 +170,50 @@ TEST_F(LofiRecoverTest, ARecoveredDeviceInASessionWithoutMaxSaysItIsNotLinked) {
                   "to Max)"))
       << recovered;
   EXPECT_TRUE(has(recovered, "max:offline")) << recovered;
+}
+
+// An idle-evicted device comes back from its journal on use linked to the client's Max again:
+// the next edit reaches Max as it is made.
+TEST_F(LofiRecoverTest, AnIdleEvictedDeviceGetsItsMaxLinkBackWhenUsed) {
+  start(std::chrono::seconds(60));
+  ASSERT_FALSE(has(connect_to(*simulator_), "!"));
+  const auto handle = handle_in(session("new \"Dev\""));
+  bool error = true;
+  call("lofi", {{"ops", json::array{"add cycle~ osc"}}}, &error);
+  ASSERT_FALSE(error);
+  EXPECT_EQ(simulator_->model().objects().size(), 1u);
+  auto& store = server_->documents();
+  EXPECT_EQ(store.evict_idle(mcp::StoredDocument::Clock::now() + std::chrono::seconds(61)), 1u);
+  const auto doc = *store.find(handle, std::string(mcp::kLocalPrincipal), *domain_);
+  for (int i = 0; i < 100 && !doc->evicted(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(doc->evicted());
+  const auto added = call("lofi", {{"ops", json::array{"add dac~ out"}}, {"doc", handle}}, &error);
+  EXPECT_FALSE(error) << added;
+  EXPECT_FALSE(doc->evicted());
+  EXPECT_TRUE(has(added, "max:online")) << added;
+  EXPECT_EQ(simulator_->model().objects().size(), 2u);
+}
+
+// `connect` after `new` changes what the session chose (its Max link, in the digest), not the
+// device: it is not journaled, and recovering the device contacts no Max during the replay (the
+// Max it named hears nothing; the recovering session connected to none: the device is unlinked).
+TEST_F(LofiRecoverTest, ConnectIsNotJournaledAndAReplayContactsNoMax) {
+  start();
+  const auto handle = handle_in(session("new \"Dev\""));
+  const auto connected = connect_to(*simulator_);
+  EXPECT_TRUE(has(connected, "max:online")) << connected;
+  call("lofi", {{"ops", json::array{"add cycle~ osc"}}});
+  EXPECT_FALSE(has(journal_bytes(handle), "connect")) << journal_bytes(handle);
+  stop();
+  simulator_->clear_log();
+  start();
+  const auto recovered = session("recover " + handle);
+  EXPECT_TRUE(has(recovered, "+ recovered " + handle)) << recovered;
+  EXPECT_TRUE(simulator_->log().empty()) << simulator_->log().front();  // no ping, nothing
+  EXPECT_TRUE(has(recovered, "max: not linked")) << recovered;
+  EXPECT_TRUE(has(recovered, "max:offline")) << recovered;
+  EXPECT_EQ(call("lofi_query", {{"q", "stats"}, {"doc", handle}}).find('!'), std::string::npos);
 }
 
 }  // namespace
