@@ -78,8 +78,10 @@ describe('Graphviz layouts in worker processes', { timeout: 100_000 }, () => {
       const result = await call(c, 'drawio', { ops: ['layout @all algo:layered'] });
       const took = Date.now() - started;
       assert.equal(result.isError, true, result.text.slice(0, 300));
+      // The layout's own run time: a little under the call's 2 s when building the request
+      // took part of the call's time, a little over when the kill took a moment.
       assert.match(result.text,
-        /^! layout stopped after 2(\.\d)? s: the call ran past its time limit of 2 s \(limits\.max_call_seconds\)/);
+        /^! layout stopped after (1\.[5-9]|2(\.\d)?) s: the call ran past its time limit of 2 s \(limits\.max_call_seconds\)/);
       assert.match(result.text, /nothing was changed/);
       assert.ok(took < 4000, `the layout was answered ${took} ms after it started (limit 2 s)`);
       assert.equal(await status(c), before, 'the document is unchanged');
