@@ -344,12 +344,7 @@ void DocumentStore::settle_journal(StoredDocument& document) {
 }
 
 void DocumentStore::flush_journals() {
-  std::vector<std::shared_ptr<StoredDocument>> documents;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& entry : documents_)
-      documents.push_back(entry.second);
-  }
+  const auto documents = every_document();
   for (const auto& document : documents) {
     std::lock_guard lock(document->journal_mutex_);
     if (!document->journal_) continue;
@@ -360,12 +355,7 @@ void DocumentStore::flush_journals() {
 }
 
 std::size_t DocumentStore::close_journals_at_exit() {
-  std::vector<std::shared_ptr<StoredDocument>> documents;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& entry : documents_)
-      documents.push_back(entry.second);
-  }
+  const auto documents = every_document();
   std::size_t kept = 0;
   for (const auto& document : documents) {
     std::lock_guard lock(document->journal_mutex_);
@@ -558,12 +548,7 @@ void DocumentStore::schedule_sync(const std::shared_ptr<boost::asio::steady_time
 }
 
 std::size_t DocumentStore::unsynced_journals() const {
-  std::vector<std::shared_ptr<StoredDocument>> documents;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& entry : documents_)
-      documents.push_back(entry.second);
-  }
+  const auto documents = every_document();
   std::size_t count = 0;
   for (const auto& document : documents) {
     std::lock_guard lock(document->journal_mutex_);

@@ -249,6 +249,15 @@ std::vector<std::shared_ptr<StoredDocument>> DocumentStore::list(const std::stri
   return out;
 }
 
+std::vector<std::shared_ptr<StoredDocument>> DocumentStore::every_document() const {
+  std::vector<std::shared_ptr<StoredDocument>> out;
+  std::lock_guard lock(mutex_);
+  out.reserve(documents_.size());
+  for (const auto& entry : documents_)
+    out.push_back(entry.second);
+  return out;
+}
+
 std::vector<std::shared_ptr<StoredDocument>> DocumentStore::idle_since(
     StoredDocument::Clock::time_point cutoff) const {
   std::vector<std::shared_ptr<StoredDocument>> out;

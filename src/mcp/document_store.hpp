@@ -218,6 +218,8 @@ class DocumentStore final : public DocumentEvictor {
   std::size_t max_documents() const { return max_documents_; }
 
  private:
+  // Every open document, copied out under the lock (to work on each without holding it).
+  std::vector<std::shared_ptr<StoredDocument>> every_document() const;
   struct Closed {
     std::string domain;
     std::string owner;

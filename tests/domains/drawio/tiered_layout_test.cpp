@@ -362,31 +362,41 @@ class EdgeThroughShapeTest : public TieredLayoutTest {
     EXPECT_FALSE(result.reply.is_error) << result.reply.text;
     return result.reply.text;
   }
+  // The issue's diagram laid out LR, with Matching → Maps API made a straight edge.
+  void lay_out_with_a_straight_edge() {
+    run({"add svc Matching", "add svc Dispatch", "add box \"Maps API\"", "add db Redis",
+         "connect Matching -> Dispatch", "connect Dispatch -> \"Maps API\"",
+         "connect Matching -> \"Maps API\"", "connect Dispatch -> Redis"});
+    run({"layout @all dir:LR"});
+    run({"style Matching -> \"Maps API\" straight"});
+  }
+  // The middle of the saved route from `from` to `to`; nullopt (and a failure) without one.
+  std::optional<metrics::Pt> middle_of_route(const std::string& from, const std::string& to) {
+    const metrics::Drawing saved = metrics::read_saved(saved_xml());
+    for (const metrics::Edge& e : saved.edges) {
+      if (saved.shapes[static_cast<size_t>(e.source)].label == from &&
+          saved.shapes[static_cast<size_t>(e.target)].label == to && e.path.size() >= 2)
+        return metrics::detail::along(e.path, 0.5);
+    }
+    ADD_FAILURE() << "no route " << from << " -> " << to;
+    return std::nullopt;
+  }
+  // Moves the 60x60 shape `name` so that its centre lies on `point`.
+  std::string move_centre_onto(const std::string& name, metrics::Pt point) {
+    return run_reply("move " + name + " to:" + std::to_string(std::lround(point.x - 30)) + "," +
+                     std::to_string(std::lround(point.y - 30)) + " strict:true");
+  }
 };
 
 TEST_F(EdgeThroughShapeTest, AMoveThatPutsAShapeOnARoutedEdgeIsWarnedNamingBoth) {
   // The issue's case: after layout, a shape moved by hand onto the route of Matching → Maps API.
   // Made a straight edge, fcp does not lay it round the shape (an orthogonal one it does: the
   // next test): the ? line names both.
-  run({"add svc Matching", "add svc Dispatch", "add box \"Maps API\"", "add db Redis",
-       "connect Matching -> Dispatch", "connect Dispatch -> \"Maps API\"",
-       "connect Matching -> \"Maps API\"", "connect Dispatch -> Redis"});
-  run({"layout @all dir:LR"});
-  run({"style Matching -> \"Maps API\" straight"});
-  const metrics::Drawing saved = metrics::read_saved(saved_xml());
-  const metrics::Edge* route = nullptr;
-  for (const metrics::Edge& e : saved.edges) {
-    if (saved.shapes[static_cast<size_t>(e.source)].label == "Matching" &&
-        saved.shapes[static_cast<size_t>(e.target)].label == "Maps API")
-      route = &e;
-  }
-  ASSERT_NE(route, nullptr);
-  ASSERT_GE(route->path.size(), 2u);
+  lay_out_with_a_straight_edge();
   // Redis centred on the middle of the edge's path.
-  const metrics::Pt middle = metrics::detail::along(route->path, 0.5);
-  const std::string reply =
-      run_reply("move Redis to:" + std::to_string(std::lround(middle.x - 30)) + "," +
-                std::to_string(std::lround(middle.y - 30)) + " strict:true");
+  const auto middle = middle_of_route("Matching", "Maps API");
+  ASSERT_TRUE(middle);
+  const std::string reply = move_centre_onto("Redis", *middle);
   EXPECT_NE(reply.find("? edge Matching -> Maps API passes through Redis"), std::string::npos)
       << reply;
   // Nudged along while still on the edge: the crossing is not new, not warned again.
@@ -399,22 +409,10 @@ TEST_F(EdgeThroughShapeTest, AMoveThatPutsAShapeOnARoutedEdgeIsWarnedNamingBoth)
 // Trial 10 (issue 13): a layout with every shape pinned warns about each final route through a
 // shape, also one that ran through it before the layout (the batch check alone stayed silent).
 TEST_F(EdgeThroughShapeTest, APinnedLayoutWarnsAboutEveryFinalRouteThroughAShape) {
-  run({"add svc Matching", "add svc Dispatch", "add box \"Maps API\"", "add db Redis",
-       "connect Matching -> Dispatch", "connect Dispatch -> \"Maps API\"",
-       "connect Matching -> \"Maps API\"", "connect Dispatch -> Redis"});
-  run({"layout @all dir:LR"});
-  run({"style Matching -> \"Maps API\" straight"});
-  const metrics::Drawing saved = metrics::read_saved(saved_xml());
-  const metrics::Edge* route = nullptr;
-  for (const metrics::Edge& e : saved.edges) {
-    if (saved.shapes[static_cast<size_t>(e.source)].label == "Matching" &&
-        saved.shapes[static_cast<size_t>(e.target)].label == "Maps API")
-      route = &e;
-  }
-  ASSERT_NE(route, nullptr);
-  const metrics::Pt middle = metrics::detail::along(route->path, 0.5);
-  run_reply("move Redis to:" + std::to_string(std::lround(middle.x - 30)) + "," +
-            std::to_string(std::lround(middle.y - 30)) + " strict:true");
+  lay_out_with_a_straight_edge();
+  const auto middle = middle_of_route("Matching", "Maps API");
+  ASSERT_TRUE(middle);
+  move_centre_onto("Redis", *middle);
   const std::string reply = run_reply("layout @all dir:LR pin:@all routing:straight");
   const std::string line = "? edge Matching -> Maps API passes through Redis";
   const auto first = reply.find(line);
@@ -431,22 +429,12 @@ TEST_F(EdgeThroughShapeTest, AShapeMovedOntoAnotherEdgesRouteReroutesThatEdgeRou
        "connect Matching -> \"Maps API\"", "connect Dispatch -> Redis",
        "connect Matching -> Pricing", "connect Pricing -> \"Maps API\""});
   run({"layout @all dir:LR"});
-  metrics::Drawing saved = metrics::read_saved(saved_xml());
-  const metrics::Edge* route = nullptr;
-  for (const metrics::Edge& e : saved.edges) {
-    if (saved.shapes[static_cast<size_t>(e.source)].label == "Matching" &&
-        saved.shapes[static_cast<size_t>(e.target)].label == "Maps API")
-      route = &e;
-  }
-  ASSERT_NE(route, nullptr);
-  const metrics::Pt middle = metrics::detail::along(route->path, 0.5);
-  const std::string reply =
-      run_reply("move Redis to:" + std::to_string(std::lround(middle.x - 30)) + "," +
-                std::to_string(std::lround(middle.y - 30)) + " strict:true");
+  const auto middle = middle_of_route("Matching", "Maps API");
+  ASSERT_TRUE(middle);
+  const std::string reply = move_centre_onto("Redis", *middle);
   EXPECT_NE(reply.find("and 1 edge round it (it lay on their routes)"), std::string::npos) << reply;
   EXPECT_EQ(reply.find("passes through"), std::string::npos) << reply;
-  saved = metrics::read_saved(saved_xml());
-  const metrics::Metrics after = metrics::measure(saved);
+  const metrics::Metrics after = metrics::measure(metrics::read_saved(saved_xml()));
   EXPECT_EQ(after.edge_shape_crossings, 0) << reply << "\n" << details(after);
 }
 
