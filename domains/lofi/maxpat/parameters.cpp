@@ -1,5 +1,6 @@
 #include "domains/lofi/maxpat/parameters.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -121,6 +122,9 @@ void update_parameters(Patcher& patcher, bool create) {
   for (auto& [key, value] : sorted)
     dictionary.emplace(key, std::move(value));
   if (current == nullptr) {
+    // The bank lists the parameters as they were made: the boxes are front to back (the newest
+    // first), so the backmost, oldest one leads.
+    std::reverse(in_box_order.begin(), in_box_order.end());
     json::array bank;
     for (std::size_t i = 0; i < kBankSize; ++i)
       bank.emplace_back(i < in_box_order.size() ? json::value(in_box_order[i]) : json::value("-"));

@@ -34,7 +34,8 @@ Patcher with_boxes(std::vector<Box> boxes) {
 }
 
 TEST(ParametersDict, ANewDeviceGetsTheEntriesBankAndShortnameKeysAfterLines) {
-  Patcher patcher = with_boxes({dial("obj-2", "Wow Rate", "Rate"), dial("obj-10", "Depth")});
+  // Front to back, as in a file: Depth (the newest) first, Wow Rate behind it.
+  Patcher patcher = with_boxes({dial("obj-10", "Depth"), dial("obj-2", "Wow Rate", "Rate")});
   Box plain;
   plain.json = json::object{{"id", "obj-3"}, {"maxclass", "newobj"}, {"text", "cycle~ 440"}};
   patcher.boxes.push_back(plain);
