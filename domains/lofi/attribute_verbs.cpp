@@ -381,6 +381,18 @@ core::Result<void> verb_modify(LofiOp& ctx) {
             : core::property_changed(ctx.op.verb + " " + id + ": " + changes));
     if (!renamed->empty()) ctx.lines.push_back(core::property_changed(*renamed));
     if (auto note = fill_note(ctx, object)) ctx.lines.push_back(*note);
+    // New text or a new font size in the same box: a label that no longer fits is said.
+    if (object.args != original.args || object.attrs != original.attrs) {
+      if (auto narrow = narrow_comment(ctx.edit.device(), object, [&](int width) {
+            if (object.ui)
+              return "ui " + id + " " + object.cls + " at:" + xy(object.x, object.y) +
+                     " size:" + wxh(width, (*object.size)[1]);
+            std::string rect = xy(object.x, object.y) + "," + xy(width, (*object.size)[1]);
+            std::replace(rect.begin(), rect.end(), ',', ' ');
+            return "modify " + id + " patching_rect:\"" + rect + "\"";
+          }))
+        ctx.lines.push_back(*narrow);
+    }
   }
   if (unnamed > 0)
     ctx.lines.push_back(

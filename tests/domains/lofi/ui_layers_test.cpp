@@ -180,5 +180,20 @@ TEST_F(UiLayers, ACommentTooNarrowForItsTextIsWarnedAboutOrWidened) {
       << reply;
 }
 
+// Trial 10-2: new text given by modify is checked like text given by ui or add.
+TEST_F(UiLayers, ModifyingACommentsTextToOneThatDoesNotFitIsWarnedAbout) {
+  std::string reply = run({"ui 20_lbl comment at:74,14 size:64x20 args:Depth"});
+  EXPECT_EQ(reply.find("needs a box"), std::string::npos) << reply;
+  reply = run({"modify 20_lbl args:\"Wow Depth\""});
+  EXPECT_NE(reply.find("? 20_lbl: \"Wow Depth\" needs a box about"), std::string::npos) << reply;
+  EXPECT_NE(reply.find("(ui 20_lbl comment at:74,14 size:"), std::string::npos) << reply;
+  // A font size that makes it fit again says nothing.
+  reply = run({"modify 20_lbl fontsize:9"});
+  EXPECT_EQ(reply.find("needs a box"), std::string::npos) << reply;
+  run({"add comment plain at:40,200 size:40x20 args:Hi"});
+  reply = run({"modify plain args:\"Hello there\""});
+  EXPECT_NE(reply.find("(modify plain patching_rect:\"40 200 "), std::string::npos) << reply;
+}
+
 }  // namespace
 }  // namespace fcp::lofi
