@@ -71,7 +71,7 @@ bool is_parameter_attribute(std::string_view name);
 
 // The parameter attributes Max writes in a `cls` box's valueof even at their defaults, with those
 // defaults (codes): parameter_type, and parameter_unitstyle for the classes with a Unit Style.
-// As the Live objects of the corpus (/work/shared/corpus/maxpat) have them: live.dial and
+// As the Live objects of the corpus (../shared/corpus/maxpat) have them: live.dial and
 // live.numbox float (0) in Int (0), live.slider float in Int, live.gain~ float in dB (4),
 // live.text, live.toggle, live.menu and live.tab enum (2). Empty for other classes.
 std::vector<std::pair<std::string_view, std::string_view>> parameter_defaults(std::string_view cls);

@@ -7,7 +7,7 @@
 namespace fcp::lofi::maxpat {
 
 // The padding Max adds around a comment's text: the comments Max sized to their text in the
-// corpus (/work/shared/corpus/maxpat: "Script running:" at 12 pt in 86 px, "1. Start the script"
+// corpus (../shared/corpus/maxpat: "Script running:" at 12 pt in 86 px, "1. Start the script"
 // at 16 pt in 130 px, live.comment labels at 9 pt) are 8–9 px wider than label_width says.
 inline constexpr double kCommentPadding = 8.5;
 
