@@ -1,7 +1,5 @@
 #include "core/response.hpp"
 
-#include <algorithm>
-
 namespace fcp::core {
 namespace {
 
@@ -117,8 +115,12 @@ void ReplyText::add_all(std::vector<std::string> lines) {
     lines_.push_back(std::move(line));
 }
 
-bool ReplyText::contains(std::string_view line) const {
-  return std::find(lines_.begin(), lines_.end(), line) != lines_.end();
+std::unordered_set<std::string> ReplyText::warnings_said() const {
+  std::unordered_set<std::string> said;
+  for (const auto& line : lines_) {
+    if (!line.empty() && line.front() == prefix::warning) said.insert(line);
+  }
+  return said;
 }
 
 void ReplyText::add_error(const Error& error) {

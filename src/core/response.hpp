@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "core/result.hpp"
@@ -71,8 +72,8 @@ class ReplyText {
   void add_error(const Error& error);
   void add_warning(std::string_view text) { lines_.push_back(warning_line(text)); }
   bool empty() const { return lines_.empty(); }
-  // Whether this exact line is already in the reply.
-  bool contains(std::string_view line) const;
+  // The warning ("? …") lines already in the reply.
+  std::unordered_set<std::string> warnings_said() const;
   std::string str() const;
 
  private:

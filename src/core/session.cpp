@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <charconv>
+#include <unordered_set>
 
 #include "core/call_scope.hpp"
 #include "core/op_contract.hpp"
@@ -320,8 +321,11 @@ void Session::add_warnings(ReplyText& reply, const std::vector<PendingChange::St
   const Applied applied =
       steps.empty() || steps.front().forward ? Applied::forward : Applied::reverted;
   // A batch-wide finding an op already reported (a layout's own route check) is said once.
-  for (const auto& warning : document_->warnings(events, applied)) {
-    if (!reply.contains(warning_line(warning))) reply.add_warning(warning);
+  const auto warnings = document_->warnings(events, applied);
+  if (warnings.empty()) return;
+  const std::unordered_set<std::string> said = reply.warnings_said();
+  for (const auto& warning : warnings) {
+    if (!said.contains(warning_line(warning))) reply.add_warning(warning);
   }
 }
 
