@@ -59,38 +59,14 @@ std::string handle_in(const std::string& text) {
   return match.size() > 1 ? match[1].str() : std::string();
 }
 
-// A line client whose reads time out.
-class LineClient {
+// A line client that sends one JSON-RPC message and reads the JSON answer.
+class LineClient : public testing::LineClient {
  public:
-  LineClient(net::io_context& io, const tcp::endpoint& endpoint) : socket_(io) {
-    socket_.connect(endpoint);
-  }
+  using testing::LineClient::LineClient;
   json::value ask(const std::string& message) {
-    send(message);
+    send(message + "\n");
     return json::parse(read_line());
   }
-  void send(const std::string& message) {
-    testing::await(net::async_write(socket_, net::buffer(message + "\n"), net::use_future));
-  }
-  std::string read_line() {
-    testing::await(net::async_read_until(socket_, buffer_, '\n', net::use_future));
-    std::istream in(&buffer_);
-    std::string line;
-    std::getline(in, line);
-    return line;
-  }
-  bool closed_by_server() {
-    try {
-      read_line();
-      return false;
-    } catch (const boost::system::system_error&) {
-      return true;
-    }
-  }
-
- private:
-  tcp::socket socket_;
-  net::streambuf buffer_;
 };
 
 class AuthTest : public ::testing::Test {
@@ -288,7 +264,8 @@ TEST_F(OneCallPerPrincipal, APrincipalAtItsCallLimitIsRefusedClearlyAndOthersAre
   auto busy = line_client();
   busy.ask(initialize(1, kAliceToken));
   busy.ask(tool_call(2, "deck_session", {{"action", "new Slow"}}));
-  busy.send(tool_call(3, "deck", {{"ops", json::array{"sleep 1500"}}}));  // holds Alice's slot
+  busy.send(tool_call(3, "deck", {{"ops", json::array{"sleep 1500"}}}) +
+            "\n");  // holds Alice's slot
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
 
   auto alice = line_client();

@@ -20,52 +20,9 @@ using net::ip::tcp;
 using testing::await;
 using testing::FakeFactory;
 using testing::IoThreads;
+using testing::LineClient;
 
 // A blocking-looking line client whose every operation has a timeout.
-class LineClient {
- public:
-  LineClient(net::io_context& io, const tcp::endpoint& endpoint) : socket_(io) {
-    socket_.connect(endpoint);
-  }
-  void send(const std::string& data) {
-    finish(net::async_write(socket_, net::buffer(data), net::use_future));
-  }
-  std::string read_line() {
-    finish(net::async_read_until(socket_, buffer_, '\n', net::use_future));
-    std::istream in(&buffer_);
-    std::string line;
-    std::getline(in, line);
-    return line;
-  }
-  // True when the server closed the connection (EOF or reset) instead of sending a line.
-  bool closed_by_server() {
-    try {
-      read_line();
-      return false;
-    } catch (const boost::system::system_error&) {
-      return true;
-    }
-  }
-  void close() { socket_.close(); }
-
- private:
-  // The operation's result; on a timeout the operation is cancelled and waited for before the
-  // test fails, so it never completes into a client that is gone.
-  template <class T>
-  T finish(std::future<T>&& future) {
-    if (future.wait_for(testing::kTimeout) != std::future_status::ready) {
-      boost::system::error_code ignored;
-      socket_.cancel(ignored);
-      future.wait();
-      throw std::runtime_error("timed out waiting for the server");
-    }
-    return future.get();
-  }
-
-  tcp::socket socket_;
-  net::streambuf buffer_;
-};
-
 class TcpTest : public ::testing::Test {
  protected:
   void start(const Limits& limits = {}) {

@@ -6,12 +6,17 @@
 
 #include <atomic>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/streambuf.hpp>
 #include <boost/asio/use_future.hpp>
+#include <boost/asio/write.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <future>
+#include <istream>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -167,6 +172,53 @@ class FakeFactory final : public mcp::ConnectionFactory {
   std::mutex mutex_;
   std::condition_variable cv_;
   std::vector<std::shared_ptr<FakeConnection>> connections_;
+};
+
+// A client of a line transport (TCP): whole lines out and in; a read or write that takes longer
+// than kTimeout fails the test.
+class LineClient {
+ public:
+  LineClient(boost::asio::io_context& io, const boost::asio::ip::tcp::endpoint& endpoint)
+      : socket_(io) {
+    socket_.connect(endpoint);
+  }
+  void send(const std::string& data) {
+    finish(boost::asio::async_write(socket_, boost::asio::buffer(data), boost::asio::use_future));
+  }
+  std::string read_line() {
+    finish(boost::asio::async_read_until(socket_, buffer_, '\n', boost::asio::use_future));
+    std::istream in(&buffer_);
+    std::string line;
+    std::getline(in, line);
+    return line;
+  }
+  // True when the server closed the connection (EOF or reset) instead of sending a line.
+  bool closed_by_server() {
+    try {
+      read_line();
+      return false;
+    } catch (const boost::system::system_error&) {
+      return true;
+    }
+  }
+  void close() { socket_.close(); }
+
+ private:
+  // The operation's result; on a timeout the operation is cancelled and waited for before the
+  // test fails, so it never completes into a client that is gone.
+  template <class T>
+  T finish(std::future<T>&& future) {
+    if (future.wait_for(kTimeout) != std::future_status::ready) {
+      boost::system::error_code ignored;
+      socket_.cancel(ignored);
+      future.wait();
+      throw std::runtime_error("timed out waiting for the server");
+    }
+    return future.get();
+  }
+
+  boost::asio::ip::tcp::socket socket_;
+  boost::asio::streambuf buffer_;
 };
 
 // An io_context run by two threads (so that strand mistakes show), stopped on destruction.
