@@ -37,7 +37,7 @@ Control shifted_control(Song& excerpt, const Control& control, Tick tick) {
 // order they came, then those in [start, stop) shifted.
 void excerpt_controls(const Song& song, Song& excerpt, EntityId track, Tick start, Tick stop) {
   std::map<ControlSlot, const Control*> in_force;
-  const auto& controls = song.controls().of_track(track);
+  const auto controls = song.controls().of_track(track);
   auto it = controls.begin();
   for (; it != controls.end() && it->first < start; ++it) {
     const Control* control = song.controls().find(it->second);

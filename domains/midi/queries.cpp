@@ -274,10 +274,10 @@ std::string query_stats(const MidiDocument& doc) {
   const Conductor& c = song.conductor();
   const auto& meter = c.meter.changes().front();
   std::size_t ccs = 0, bends = 0;
-  for (const auto& [id, control] : song.controls().all()) {
+  song.controls().for_each([&](const Control& control) {
     if (control.kind == ControlKind::cc) ++ccs;
     if (control.kind == ControlKind::bend) ++bends;
-  }
+  });
   const std::size_t others = song.controls().size() - ccs - bends;
   core::ReplyText out;
   out.add("Song: " + doc.title());
@@ -450,9 +450,9 @@ std::string raw_body(const RawEvent& raw) {
 // with each row until it refuses one; returns the number of events not emitted.
 template <class Emit>
 std::size_t merge_events(const Song& song, const Track& track, Tick start, Tick stop, Emit emit) {
-  const auto& cs = song.controls().of_track(track.id);
-  const auto& ns = song.notes().of_track(track.id);
-  const auto& rs = song.raws().of_track(track.id);
+  const auto cs = song.controls().of_track(track.id);
+  const auto ns = song.notes().of_track(track.id);
+  const auto rs = song.raws().of_track(track.id);
   const std::pair<Tick, EntityId> from{start, 0};
   auto c = cs.lower_bound(from);
   auto n = ns.lower_bound(from);
@@ -638,11 +638,11 @@ core::Result<std::string> query_find(const Song& song, const Query& query,
   for (std::size_t i = 0; i < song.tracks().size(); ++i)
     order[song.tracks()[i].id] = i;
   std::vector<const Note*> found;
-  for (const auto& [id, note] : song.notes().all()) {
+  song.notes().for_each([&](const Note& note) {
     const bool hit =
         wanted->pitch ? note.pitch == *wanted->pitch : note.pitch % 12 == *wanted->pitch_class;
     if (hit && order.contains(note.track)) found.push_back(&note);
-  }
+  });
   std::sort(found.begin(), found.end(), [&](const Note* a, const Note* b) {
     return std::tuple(a->tick, order[a->track], a->pitch, a->id) <
            std::tuple(b->tick, order[b->track], b->pitch, b->id);
@@ -817,7 +817,7 @@ std::string step_token(const Song& song, const StepNote& n, std::uint32_t step) 
 void collect_steps(const Song& song, const Track& track, std::size_t index, Tick start, Tick stop,
                    std::vector<StepNote>& out) {
   const Tick early = std::min<Tick>(start, static_cast<Tick>(std::max(1, song.ppqn())) / 2);
-  const auto& set = song.notes().of_track(track.id);
+  const auto set = song.notes().of_track(track.id);
   for (auto it = set.lower_bound({start - early, 0}); it != set.end() && it->first < stop; ++it)
     out.push_back({index, &track, it->first, song.notes().find(it->second)});
 }

@@ -50,19 +50,25 @@ void Song::replace_track(const Track& track) {
 void Song::put_note(const Note& note) {
   erase_note(note.id);
   notes_.put(note);
-  note_ends_.emplace_hint(note_ends_.end(), note.tick + note.duration);
+  if (end_known_) end_ = std::max<Tick>(end_, note.tick + note.duration);
   reserve_ids_up_to(note.id);
 }
 
 void Song::erase_note(EntityId id) {
   if (const Note* old = notes_.find(id)) {
-    note_ends_.erase(note_ends_.find(old->tick + old->duration));
+    if (old->tick + old->duration == end_) end_known_ = false;
     notes_.erase(id);
   }
 }
 
 Tick Song::end_tick() const {
-  return note_ends_.empty() ? 0 : *note_ends_.rbegin();
+  if (!end_known_) {
+    end_ = 0;
+    notes_.for_each(
+        [&](const Note& note) { end_ = std::max<Tick>(end_, note.tick + note.duration); });
+    end_known_ = true;
+  }
+  return end_;
 }
 
 std::optional<int> Song::program_of(EntityId track) const {

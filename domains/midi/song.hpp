@@ -1,7 +1,7 @@
 // The song model: conductor data (title, tempo, meter, keys, markers) and tracks holding notes
 // (one entity with a duration), controls (CC, pitch bend, program, aftertouch) and any other
-// event kept verbatim. Entities have stable ids; per-track time indexes keep every note op
-// O(log n).
+// event kept verbatim. Entities have stable ids; each kind is kept per track in time order
+// (entity_store.hpp), so finding, adding or removing one is O(log n) plus at most half a block.
 //
 // A song read from a file also remembers, in the file's own terms, what it read: where each
 // event stood (FilePlace), the conductor's events with their bytes, the file's format, tracks'
@@ -12,19 +12,15 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "domains/midi/entity_store.hpp"
 #include "domains/midi/smf/smf.hpp"
 #include "domains/midi/theory/meter.hpp"
 
 namespace fcp::midi {
-
-using Tick = std::uint64_t;
-using EntityId = std::uint64_t;
 
 // Where an event stood in the file the song was read from: the file track, the event's index in
 // it and its tick then. Saving puts an event that still has that tick back at that index among
@@ -131,54 +127,6 @@ struct FileOrigin {
   bool operator==(const FileOrigin&) const = default;
 };
 
-// A set of entities of one kind, by id and by (track, tick).
-template <class T>
-class EntityStore {
- public:
-  using Key = std::pair<Tick, EntityId>;
-
-  const T* find(EntityId id) const {
-    auto it = items_.find(id);
-    return it == items_.end() ? nullptr : &it->second;
-  }
-  std::size_t size() const { return items_.size(); }
-  void put(const T& item) {  // insert or replace
-    erase(item.id);
-    items_.emplace(item.id, item);
-    // A file is read in time order: the end is the place, found in O(1).
-    auto& of_track = by_track_[item.track];
-    of_track.emplace_hint(of_track.end(), item.tick, item.id);
-  }
-  // Room for `more` items, so that reading a file rehashes once.
-  void reserve(std::size_t more) { items_.reserve(items_.size() + more); }
-  void erase(EntityId id) {
-    auto it = items_.find(id);
-    if (it == items_.end()) return;
-    auto track = by_track_.find(it->second.track);
-    if (track != by_track_.end()) {
-      track->second.erase({it->second.tick, id});
-      if (track->second.empty()) by_track_.erase(track);
-    }
-    items_.erase(it);
-  }
-  // Ids of a track's items in time order (ties by id, i.e. creation order).
-  const std::set<Key>& of_track(EntityId track) const {
-    static const std::set<Key> none;
-    auto it = by_track_.find(track);
-    return it == by_track_.end() ? none : it->second;
-  }
-  std::size_t count(EntityId track) const { return of_track(track).size(); }
-  const std::unordered_map<EntityId, T>& all() const { return items_; }
-  void clear() {
-    items_.clear();
-    by_track_.clear();
-  }
-
- private:
-  std::unordered_map<EntityId, T> items_;
-  std::unordered_map<EntityId, std::set<Key>> by_track_;
-};
-
 // Thread: owned by one session.
 class Song {
  public:
@@ -214,7 +162,8 @@ class Song {
   EntityId allocate_id() { return next_id_++; }
   void reserve_ids_up_to(EntityId id) { next_id_ = std::max(next_id_, id + 1); }
 
-  // The end of the last note (0 for an empty song). O(1).
+  // The end of the last note (0 for an empty song). O(1), except after the note that ended last
+  // was erased: the next call looks through every note.
   Tick end_tick() const;
   // The program in force on a track at tick 0 (its first program control), or nullopt.
   std::optional<int> program_of(EntityId track) const;
@@ -228,7 +177,9 @@ class Song {
   Conductor conductor_;
   std::vector<Track> tracks_;
   EntityStore<Note> notes_;
-  std::multiset<Tick> note_ends_;
+  // The end of the last note while end_known_; erasing the note that ended there forgets it.
+  mutable Tick end_ = 0;
+  mutable bool end_known_ = true;
   EntityStore<Control> controls_;
   EntityStore<RawEvent> raws_;
   std::optional<FileOrigin> origin_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "domains/midi/conductor_meta.hpp"
 #include "domains/midi/smf/notes.hpp"
@@ -174,45 +175,41 @@ void make_up_name(Track& track, std::string name) {
   track.made_up_name = track.name;
 }
 
-}  // namespace
-
-core::Result<Song> song_from_file(const smf::File& file) {
-  Song song;
-  Conductor& conductor = song.conductor();
-  conductor.division = file.division;
-  conductor.ppqn =
-      file.division.smpte
-          ? std::max(1, file.division.frames_per_second * file.division.ticks_per_frame / 2)
-          : file.division.ticks_per_quarter;
-  conductor.meter = theory::MeterMap(conductor.ppqn);
-  FileOrigin origin;
-  origin.format = file.format;
-  origin.extra_chunks = file.extra_chunks;
-  if (!file.tracks.empty()) {
-    origin.conductor_track = 0;
-    origin.conductor_end = file.tracks.front().end_tick;
+// Builds a song from a file's tracks, taken one at a time in file order, so that a reader can
+// drop each track's events once taken.
+class SongBuilder {
+ public:
+  explicit SongBuilder(const smf::File& header) : conductor_reader_(song_.conductor(), origin_) {
+    Conductor& conductor = song_.conductor();
+    conductor.division = header.division;
+    conductor.ppqn =
+        header.division.smpte
+            ? std::max(1, header.division.frames_per_second * header.division.ticks_per_frame / 2)
+            : header.division.ticks_per_quarter;
+    conductor.meter = theory::MeterMap(conductor.ppqn);
+    origin_.format = header.format;
   }
-  ConductorReader conductor_reader(conductor, origin);
 
-  for (std::size_t t = 0; t < file.tracks.size(); ++t) {
-    const smf::Track& source = file.tracks[t];
-    const auto file_track = static_cast<std::uint32_t>(t);
+  void take(const smf::Track& source) {
+    const auto file_track = static_cast<std::uint32_t>(tracks_taken_++);
     std::vector<bool> take(source.events.size(), true);
     const bool has_channel_events = std::any_of(source.events.begin(), source.events.end(),
                                                 [](const smf::Event& e) { return e.is_channel(); });
-    if (t == 0) {
+    if (file_track == 0) {
+      origin_.conductor_track = 0;
+      origin_.conductor_end = source.end_tick;
       // The conductor takes track 0's tempo, meter, keys and markers; when the track holds
       // nothing else that plays, all of it (the title, text, SysEx).
       for (std::size_t i = 0; i < source.events.size(); ++i) {
         const smf::Event& e = source.events[i];
-        if (!has_channel_events || conductor_reader.interprets(e)) {
-          conductor_reader.take(i, e);
+        if (!has_channel_events || conductor_reader_.interprets(e)) {
+          conductor_reader_.take(i, e);
           take[i] = false;
         }
       }
-      if (!has_channel_events) continue;
+      if (!has_channel_events) return;
     }
-    if (file.format == 0 && t == 0) {
+    if (origin_.format == 0 && file_track == 0) {
       // One track per channel; the rest (names, SysEx, text) stays with the conductor.
       std::map<int, std::vector<bool>> by_channel;
       for (std::size_t i = 0; i < source.events.size(); ++i) {
@@ -223,45 +220,74 @@ core::Result<Song> song_from_file(const smf::File& file) {
           mask.resize(source.events.size(), false);
           mask[i] = true;
         } else {
-          conductor_reader.take(i, e);
+          conductor_reader_.take(i, e);
         }
       }
       for (auto& [channel, mask] : by_channel) {
         Track track;
-        track.id = song.allocate_id();
+        track.id = song_.allocate_id();
         track.channel = channel;
         track.file_track = file_track;
         track.file_end = source.end_tick;
-        read_track_events(song, track, source, file_track, mask);
+        read_track_events(song_, track, source, file_track, mask);
         if (track.name.empty()) {
-          auto program = song.program_of(track.id);
+          auto program = song_.program_of(track.id);
           make_up_name(track, channel == 9 ? std::string("Drums")
                               : program    ? std::string(theory::gm_instruments()[*program].name)
                                            : "Channel " + std::to_string(channel + 1));
         }
-        song.insert_track(song.tracks().size(), track);
+        song_.insert_track(song_.tracks().size(), track);
       }
-      continue;
+      return;
     }
     Track track;
-    track.id = song.allocate_id();
+    track.id = song_.allocate_id();
     track.channel = first_channel(source, take);
     track.file_track = file_track;
     track.file_end = source.end_tick;
-    read_track_events(song, track, source, file_track, take);
+    read_track_events(song_, track, source, file_track, take);
     if (track.name.empty())
-      make_up_name(track, "Track " + std::to_string(song.tracks().size() + 1));
-    song.insert_track(song.tracks().size(), track);
+      make_up_name(track, "Track " + std::to_string(song_.tracks().size() + 1));
+    song_.insert_track(song_.tracks().size(), track);
   }
-  conductor_reader.finish();
-  song.set_origin(std::move(origin));
-  return song;
+
+  // Once every track is taken; `file` gives the extra chunks.
+  Song finish(const smf::File& file) {
+    origin_.extra_chunks = file.extra_chunks;
+    conductor_reader_.finish();
+    song_.set_origin(std::move(origin_));
+    return std::move(song_);
+  }
+
+ private:
+  Song song_;
+  FileOrigin origin_;
+  ConductorReader conductor_reader_;
+  std::size_t tracks_taken_ = 0;
+};
+
+}  // namespace
+
+core::Result<Song> song_from_file(const smf::File& file) {
+  SongBuilder builder(file);
+  for (const smf::Track& track : file.tracks)
+    builder.take(track);
+  return builder.finish(file);
 }
 
 core::Result<Song> read_song(std::string_view bytes) {
-  auto file = smf::read_smf(bytes);
+  // Each track becomes part of the song as soon as it is read, and its events are dropped.
+  std::optional<SongBuilder> builder;
+  auto file = smf::read_smf_tracks(
+      bytes, [&](const smf::File& header, smf::Track&& track) -> std::optional<core::Error> {
+        if (!builder) builder.emplace(header);
+        builder->take(track);
+        track = {};
+        return std::nullopt;
+      });
   if (!file) return file.error();
-  return song_from_file(*file);
+  if (!builder) builder.emplace(*file);
+  return builder->finish(*file);
 }
 
 std::string write_song(const Song& song) {

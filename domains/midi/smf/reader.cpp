@@ -231,8 +231,8 @@ core::Result<std::size_t> read_header(std::string_view bytes, std::size_t base, 
   return std::size_t{be16(p + 10)};
 }
 
-core::Result<File> read_standard(std::string_view bytes, std::size_t base,
-                                 const ReadLimits& limits) {
+core::Result<File> read_standard(std::string_view bytes, std::size_t base, const ReadLimits& limits,
+                                 const TrackSink& sink) {
   File file;
   std::size_t pos = 0;
   auto announced = read_header(bytes, base, file, pos);
@@ -243,10 +243,11 @@ core::Result<File> read_standard(std::string_view bytes, std::size_t base,
   }
   std::size_t events_left = limits.max_events;
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  std::size_t tracks = 0;
   while (pos < bytes.size()) {
     const std::size_t remaining = bytes.size() - pos;
     if (remaining < 8) {
-      if (file.tracks.size() >= *announced) break;  // stray padding after the last chunk
+      if (tracks >= *announced) break;  // stray padding after the last chunk
       return make_error("the file ends inside a chunk header at byte " +
                         std::to_string(base + pos) + " — truncated");
     }
@@ -254,7 +255,7 @@ core::Result<File> read_standard(std::string_view bytes, std::size_t base,
     const std::uint32_t length = be32(p + pos + 4);
     const bool is_track = id == "MTrk";
     const std::string where =
-        is_track ? "track " + std::to_string(file.tracks.size() + 1) : "chunk " + describe_id(id);
+        is_track ? "track " + std::to_string(tracks + 1) : "chunk " + describe_id(id);
     if (length > remaining - 8) {
       return make_error(where + " at byte " + std::to_string(base + pos) + ": the chunk claims " +
                         std::to_string(length) + " bytes but only " +
@@ -262,24 +263,27 @@ core::Result<File> read_standard(std::string_view bytes, std::size_t base,
     }
     const std::string_view body = bytes.substr(pos + 8, length);
     if (is_track) {
-      if (file.tracks.size() == limits.max_tracks) {
+      if (tracks == limits.max_tracks) {
         return make_error(where + " at byte " + std::to_string(base + pos) +
                           ": more tracks than the limit of " + std::to_string(limits.max_tracks));
       }
-      auto track = TrackReader(body, {file.tracks.size() + 1, base + pos + 8}, events_left,
-                               limits.max_events)
-                       .read();
+      auto track =
+          TrackReader(body, {tracks + 1, base + pos + 8}, events_left, limits.max_events).read();
       if (!track) return track.error();
-      file.tracks.push_back(std::move(*track));
+      ++tracks;
+      if (sink) {
+        if (auto refused = sink(file, std::move(*track))) return *refused;
+      } else {
+        file.tracks.push_back(std::move(*track));
+      }
     } else {
       file.extra_chunks.push_back({std::string(id), std::string(body)});
     }
     pos += 8 + std::size_t{length};
   }
-  if (file.tracks.size() < *announced) {
+  if (tracks < *announced) {
     return make_error("the header announces " + tracks_count(*announced) +
-                      " but the file ends after " + std::to_string(file.tracks.size()) +
-                      " — truncated");
+                      " but the file ends after " + std::to_string(tracks) + " — truncated");
   }
   return file;
 }
@@ -314,6 +318,11 @@ core::Result<std::pair<std::string_view, std::size_t>> unwrap_riff(std::string_v
 }  // namespace
 
 core::Result<File> read_smf(std::string_view bytes, const ReadLimits& limits) {
+  return read_smf_tracks(bytes, nullptr, limits);
+}
+
+core::Result<File> read_smf_tracks(std::string_view bytes, const TrackSink& sink,
+                                   const ReadLimits& limits) {
   if (bytes.size() > limits.max_bytes) {
     return make_error("the file is " + std::to_string(bytes.size()) +
                       " bytes, more than the limit of " + std::to_string(limits.max_bytes));
@@ -322,9 +331,9 @@ core::Result<File> read_smf(std::string_view bytes, const ReadLimits& limits) {
   if (bytes.starts_with("RIFF")) {
     auto inner = unwrap_riff(bytes);
     if (!inner) return inner.error();
-    return read_standard(inner->first, inner->second, limits);
+    return read_standard(inner->first, inner->second, limits, sink);
   }
-  return read_standard(bytes, 0, limits);
+  return read_standard(bytes, 0, limits, sink);
 }
 
 }  // namespace fcp::midi::smf

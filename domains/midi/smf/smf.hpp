@@ -9,6 +9,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -115,6 +117,16 @@ struct ReadLimits {
 // without a previous status", "… — truncated", "… more than the limit of …". Never reads
 // outside `bytes`, and never allocates more than the input's own events need.
 core::Result<File> read_smf(std::string_view bytes, const ReadLimits& limits = {});
+
+// Takes each track as read_smf_tracks reads it: the file so far (header, extra chunks before
+// this track; no tracks) and the track. An error stops the reading and is what it returns.
+using TrackSink = std::function<std::optional<core::Error>(const File& file, Track&& track)>;
+
+// read_smf, with each track handed to `sink` as soon as it is read instead of kept in the File
+// (whose `tracks` then stay empty): reading a big file never holds all its events as Events.
+// The same checks and errors, in the same order; an empty sink keeps the tracks like read_smf.
+core::Result<File> read_smf_tracks(std::string_view bytes, const TrackSink& sink,
+                                   const ReadLimits& limits = {});
 
 // Writes a plain SMF (never RIFF): MThd of length 6, each track as MTrk with minimal VLQ deltas,
 // running status for consecutive channel messages with the same status (cancelled by every

@@ -46,10 +46,10 @@ Tick content_end(const Song& song) {
   if (song.origin()) end = std::max(end, song.origin()->conductor_end);
   for (const auto& track : song.tracks()) {
     end = std::max(end, track.file_end);
-    if (const auto& controls = song.controls().of_track(track.id); !controls.empty())
-      end = std::max(end, controls.rbegin()->first);
-    if (const auto& raws = song.raws().of_track(track.id); !raws.empty())
-      end = std::max(end, raws.rbegin()->first);
+    if (const auto controls = song.controls().of_track(track.id); !controls.empty())
+      end = std::max(end, controls.last().tick);
+    if (const auto raws = song.raws().of_track(track.id); !raws.empty())
+      end = std::max(end, raws.last().tick);
   }
   return end;
 }

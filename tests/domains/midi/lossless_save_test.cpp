@@ -260,7 +260,8 @@ TEST(LosslessSave, UnreleasedNoteGetsNoNoteOff) {
   auto song = read_song(bytes);
   ASSERT_TRUE(song.has_value());
   ASSERT_EQ(song->notes().size(), 1u);
-  EXPECT_EQ(song->notes().all().begin()->second.duration, 480u);  // it sounds to the end
+  song->notes().for_each(
+      [](const Note& note) { EXPECT_EQ(note.duration, 480u); });  // it sounds to the end
   EXPECT_EQ(write_song(*song), bytes);
 }
 
@@ -365,9 +366,9 @@ void expect_adding_a_note_changes_nothing_else(const std::string& bytes, std::si
   const Track& chosen = document->song().tracks()[track];
   run(*document, "note \"" + chosen.name + "\" C4 at:2.1 dur:quarter vel:99");
   const Note* added = nullptr;  // the one note not read from the file
-  for (const auto& [id, note] : document->song().notes().all()) {
+  document->song().notes().for_each([&](const Note& note) {
     if (!note.on_place) added = &note;
-  }
+  });
   ASSERT_NE(added, nullptr);
   expect_only_added(original, parse(saved(*document)), *chosen.file_track,
                     {smf::make_note_on(added->channel, 60, 99, added->tick),
