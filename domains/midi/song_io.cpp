@@ -290,8 +290,4 @@ core::Result<Song> read_song(std::string_view bytes) {
   return builder->finish(*file);
 }
 
-std::string write_song(const Song& song) {
-  return smf::write_smf(file_from_song(song));
-}
-
 }  // namespace fcp::midi

@@ -27,8 +27,10 @@ core::Result<Song> song_from_file(const smf::File& file);
 // markers), then one track per song track.
 smf::File file_from_song(const Song& song);
 
-// Convenience wrappers over read_smf / write_smf.
+// read_smf then song_from_file, with each track taken into the song as soon as it is read (the
+// file's events are never all held at once).
 core::Result<Song> read_song(std::string_view bytes);
+// write_smf(file_from_song(song)), made and written one file track at a time.
 std::string write_song(const Song& song);
 
 }  // namespace fcp::midi

@@ -4,8 +4,10 @@
 // conductor says. What an edit made or changed goes where fcp puts new events, and nothing the
 // model only assumes (120 BPM, 4/4, C major, a made-up track name) is added.
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "domains/midi/conductor_meta.hpp"
@@ -44,6 +46,7 @@ class TrackBuilder {
   const std::optional<std::uint32_t>& file_track() const { return file_track_; }
   bool empty() const { return events_.empty() && unreleased_offs_.empty(); }
   void extend_end(Tick end) { end_ = std::max(end_, end); }
+  void reserve(std::size_t more) { events_.reserve(events_.size() + more); }
 
   // An event of this file track as read, going back to its index (its tick is that of the read
   // event; its bytes may have changed).
@@ -72,6 +75,8 @@ class TrackBuilder {
   // end of the track).
   void add_unreleased_off(smf::Event off) { unreleased_offs_.push_back(std::move(off)); }
 
+  // The track: events as read at their indexes, the new ones merged in. O(n) but for the new
+  // events, which are sorted.
   smf::Track build() {
     Tick end = end_;
     for (const Outgoing& out : events_)
@@ -79,40 +84,67 @@ class TrackBuilder {
     for (smf::Event& off : unreleased_offs_) {
       if (off.tick != end) add_new(std::move(off), Rank::note_off);
     }
-    std::vector<Outgoing> placed, fresh;
-    for (Outgoing& out : events_)
-      (out.index ? placed : fresh).push_back(std::move(out));
-    std::stable_sort(placed.begin(), placed.end(), [](const Outgoing& a, const Outgoing& b) {
-      return *a.index != *b.index ? *a.index < *b.index : a.owner < b.owner;
-    });
-    // A copy made at its original's tick shares its place: the first one keeps it.
-    std::vector<Outgoing> kept;
-    kept.reserve(placed.size());
-    for (Outgoing& out : placed) {
-      if (!kept.empty() && *kept.back().index == *out.index) {
-        out.index.reset();
-        fresh.push_back(std::move(out));
+    // Each index as read goes to one event: of copies that share it, the oldest entity's (the
+    // first added among equals); the others are written as new.
+    constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+    std::size_t slots = 0;
+    for (const Outgoing& out : events_) {
+      if (out.index) slots = std::max<std::size_t>(slots, std::size_t{*out.index} + 1);
+    }
+    std::vector<std::uint32_t> at(slots, none);  // index as read -> position in events_
+    std::vector<std::uint32_t> fresh, displaced;
+    for (std::uint32_t pos = 0; pos < events_.size(); ++pos) {
+      const Outgoing& out = events_[pos];
+      if (!out.index) {
+        fresh.push_back(pos);
+        continue;
+      }
+      std::uint32_t& slot = at[*out.index];
+      if (slot == none) {
+        slot = pos;
+      } else if (out.owner < events_[slot].owner) {
+        displaced.push_back(slot);
+        slot = pos;
       } else {
-        kept.push_back(std::move(out));
+        displaced.push_back(pos);
       }
     }
-    std::stable_sort(fresh.begin(), fresh.end(), [](const Outgoing& a, const Outgoing& b) {
-      return a.event.tick != b.event.tick ? a.event.tick < b.event.tick : a.rank < b.rank;
+    std::sort(displaced.begin(), displaced.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return std::tuple(*events_[a].index, events_[a].owner, a) <
+             std::tuple(*events_[b].index, events_[b].owner, b);
+    });
+    fresh.insert(fresh.end(), displaced.begin(), displaced.end());
+    std::stable_sort(fresh.begin(), fresh.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const Outgoing& x = events_[a];
+      const Outgoing& y = events_[b];
+      return x.event.tick != y.event.tick ? x.event.tick < y.event.tick : x.rank < y.rank;
     });
     // Both lists are in tick order. At one tick, a new event goes before the first event as read
     // that fcp would have put after it.
     smf::Track track;
-    track.events.reserve(kept.size() + fresh.size());
+    track.events.reserve(events_.size());
     std::size_t k = 0, f = 0;
-    while (k < kept.size() || f < fresh.size()) {
-      bool take_fresh = k == kept.size();
-      if (k < kept.size() && f < fresh.size()) {
-        const Tick kept_tick = kept[k].event.tick, fresh_tick = fresh[f].event.tick;
-        take_fresh =
-            fresh_tick != kept_tick ? fresh_tick < kept_tick : kept[k].rank > fresh[f].rank;
+    const auto next_kept = [&] {
+      while (k < at.size() && at[k] == none)
+        ++k;
+    };
+    next_kept();
+    while (k < at.size() || f < fresh.size()) {
+      bool take_fresh = k == at.size();
+      if (k < at.size() && f < fresh.size()) {
+        const Outgoing& kept = events_[at[k]];
+        const Outgoing& made = events_[fresh[f]];
+        take_fresh = made.event.tick != kept.event.tick ? made.event.tick < kept.event.tick
+                                                        : kept.rank > made.rank;
       }
-      track.events.push_back(std::move(take_fresh ? fresh[f++].event : kept[k++].event));
+      if (take_fresh) {
+        track.events.push_back(std::move(events_[fresh[f++]].event));
+      } else {
+        track.events.push_back(std::move(events_[at[k++]].event));
+        next_kept();
+      }
     }
+    events_.clear();
     track.end_tick = end_;
     return track;
   }
@@ -247,18 +279,16 @@ void add_track(const Song& song, const Track& track, TrackBuilder& out) {
   } else if (track.name != track.made_up_name) {
     out.add_new(smf::make_track_name(track.name), Rank::meta);
   }
-  for (const auto& [tick, id] : song.raws().of_track(track.id)) {
-    const RawEvent& raw = *song.raws().find(id);
+  song.raws().of_track(track.id).for_each([&](const RawEvent& raw) {
     smf::Event event = raw.event;
     event.tick = raw.tick;
     out.add(std::move(event), Rank::meta, raw.place, raw.id);
-  }
-  for (const auto& [tick, id] : song.controls().of_track(track.id)) {
-    const Control& control = *song.controls().find(id);
+  });
+  song.controls().of_track(track.id).for_each([&](const Control& control) {
     out.add(control_event(control), Rank::control, control.place, control.id);
-  }
-  for (const auto& [tick, id] : song.notes().of_track(track.id)) {
-    const Note& n = *song.notes().find(id);
+  });
+  out.reserve(song.notes().count(track.id) * 2);
+  song.notes().of_track(track.id).for_each([&](const Note& n) {
     out.add(smf::make_note_on(n.channel, n.pitch, n.velocity, n.tick), Rank::note_on, n.on_place,
             n.id);
     const Tick end = n.tick + n.duration;
@@ -274,43 +304,98 @@ void add_track(const Song& song, const Track& track, TrackBuilder& out) {
     } else {
       out.add_new(std::move(off), Rank::zero_length_off);
     }
-  }
+  });
 }
+
+}  // namespace
+
+namespace {
+
+// The file tracks of a song, made one at a time: the conductor's (when the file has one), then
+// one per song track, except that song tracks read from one file track (a format 0 file's
+// channels, or track 0 holding both the conductor and notes) go back into it together.
+class FileTracks {
+ public:
+  explicit FileTracks(const Song& song)
+      : song_(song),
+        head_(song.origin() ? song.origin()->conductor_track : std::nullopt,
+              song.origin() ? song.origin()->conductor_end : 0) {
+    const std::optional<FileOrigin>& origin = song.origin();
+    add_conductor(song.conductor(), origin, head_);
+    // A file read with no track at all gets a conductor track only when there is something in
+    // it.
+    head_part_ = !origin || origin->conductor_track || !head_.empty();
+    if (head_part_) parts_.push_back({head_.file_track(), {}});
+    for (const Track& track : song.tracks()) {
+      const bool joins_previous =
+          track.file_track && !parts_.empty() && parts_.back().file_track == track.file_track;
+      if (!joins_previous) parts_.push_back({track.file_track, {}});
+      parts_.back().tracks.push_back(&track);
+    }
+    format_ = origin ? origin->format : 1;
+    // Format 0 holds one track: a track made here makes it format 1. (Files with more than one
+    // track that say format 0 exist; they keep what they say.)
+    if (format_ == 0 && std::any_of(parts_.begin(), parts_.end(),
+                                    [](const Part& part) { return !part.file_track; }))
+      format_ = 1;
+  }
+
+  int format() const { return format_; }
+  std::size_t size() const { return parts_.size(); }
+
+  // File track `i`, once (the conductor's events move into the first).
+  smf::Track build(std::size_t i) {
+    const bool with_head = i == 0 && head_part_;
+    TrackBuilder out = with_head ? std::move(head_) : TrackBuilder(parts_[i].file_track, 0);
+    for (const Track* track : parts_[i].tracks) {
+      out.extend_end(track->file_end);
+      add_track(song_, *track, out);
+    }
+    return out.build();
+  }
+
+ private:
+  struct Part {
+    std::optional<std::uint32_t> file_track;
+    std::vector<const Track*> tracks;
+  };
+
+  const Song& song_;
+  TrackBuilder head_;
+  bool head_part_ = false;  // the conductor's events make the first file track
+  std::vector<Part> parts_;
+  int format_ = 1;
+};
 
 }  // namespace
 
 smf::File file_from_song(const Song& song) {
   const Conductor& conductor = song.conductor();
-  const std::optional<FileOrigin>& origin = song.origin();
+  FileTracks tracks(song);
   smf::File file;
   file.division = conductor.division;
   if (!file.division.smpte) file.division.ticks_per_quarter = conductor.ppqn;
-
-  TrackBuilder head(origin ? origin->conductor_track : std::nullopt,
-                    origin ? origin->conductor_end : 0);
-  add_conductor(conductor, origin, head);
-  std::vector<TrackBuilder> tracks;
-  // A file read with no track at all gets a conductor track only when there is something in it.
-  if (!origin || origin->conductor_track || !head.empty()) tracks.push_back(std::move(head));
-  for (const Track& track : song.tracks()) {
-    // Song tracks read from one file track (a format 0 file's channels, or track 0 holding
-    // both the conductor and notes) go back into it.
-    const bool joins_previous =
-        track.file_track && !tracks.empty() && tracks.back().file_track() == track.file_track;
-    if (!joins_previous) tracks.emplace_back(track.file_track, 0);
-    tracks.back().extend_end(track.file_end);
-    add_track(song, track, tracks.back());
-  }
-  file.format = origin ? origin->format : 1;
-  // Format 0 holds one track: a track made here makes it format 1. (Files with more than one
-  // track that say format 0 exist; they keep what they say.)
-  if (file.format == 0 && std::any_of(tracks.begin(), tracks.end(),
-                                      [](const TrackBuilder& t) { return !t.file_track(); }))
-    file.format = 1;
-  for (TrackBuilder& track : tracks)
-    file.tracks.push_back(track.build());
-  if (origin) file.extra_chunks = origin->extra_chunks;
+  file.format = tracks.format();
+  for (std::size_t i = 0; i < tracks.size(); ++i)
+    file.tracks.push_back(tracks.build(i));
+  if (song.origin()) file.extra_chunks = song.origin()->extra_chunks;
   return file;
+}
+
+std::string write_song(const Song& song) {
+  // The same file as write_smf(file_from_song(song)), written one track at a time: only one
+  // file track's events exist at once beside the song and the bytes.
+  const Conductor& conductor = song.conductor();
+  smf::Division division = conductor.division;
+  if (!division.smpte) division.ticks_per_quarter = conductor.ppqn;
+  FileTracks tracks(song);
+  std::string out;
+  out.reserve(14 + 8 * tracks.size() + song.notes().size() * 7 + song.controls().size() * 4);
+  smf::write_header(out, tracks.format(), tracks.size(), division);
+  for (std::size_t i = 0; i < tracks.size(); ++i)
+    smf::write_track(out, tracks.build(i));
+  if (song.origin()) smf::write_chunks(out, song.origin()->extra_chunks);
+  return out;
 }
 
 }  // namespace fcp::midi

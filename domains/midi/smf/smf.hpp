@@ -140,4 +140,10 @@ core::Result<File> read_smf_tracks(std::string_view bytes, const TrackSink& sink
 // of more than 0x0FFFFFFF ticks (the largest delta) are bridged with empty text metas (FF 01 00).
 std::string write_smf(const File& file);
 
+// write_smf in parts, for a writer that makes one track at a time: the MThd chunk, one MTrk
+// chunk, and the extra chunks; write_header, each track, then write_chunks is write_smf.
+void write_header(std::string& out, int format, std::size_t tracks, const Division& division);
+void write_track(std::string& out, const Track& track);
+void write_chunks(std::string& out, const std::vector<Chunk>& chunks);
+
 }  // namespace fcp::midi::smf

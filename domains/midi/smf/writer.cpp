@@ -81,6 +81,8 @@ class EventWriter {
   std::uint8_t running_ = 0;
 };
 
+}  // namespace
+
 void write_track(std::string& out, const Track& track) {
   const std::size_t chunk_at = out.size();
   out.append("MTrk\0\0\0\0", 8);
@@ -104,7 +106,23 @@ void write_track(std::string& out, const Track& track) {
   out.replace(chunk_at + 4, 4, length);
 }
 
-}  // namespace
+void write_header(std::string& out, int format, std::size_t tracks, const Division& division) {
+  out.append("MThd", 4);
+  append_be32(out, 6);
+  append_be16(out, static_cast<std::uint32_t>(format) & 0xFFFF);
+  append_be16(out, static_cast<std::uint32_t>(std::min<std::size_t>(tracks, 0xFFFF)));
+  append_be16(out, division_word(division));
+}
+
+void write_chunks(std::string& out, const std::vector<Chunk>& chunks) {
+  for (const Chunk& chunk : chunks) {
+    std::string id = chunk.id.substr(0, 4);
+    id.resize(4, ' ');
+    out += id;
+    append_be32(out, static_cast<std::uint32_t>(chunk.data.size()));
+    out += chunk.data;
+  }
+}
 
 std::string write_smf(const File& file) {
   std::size_t estimate = 14;
@@ -114,21 +132,10 @@ std::string write_smf(const File& file) {
     estimate += 8 + chunk.data.size();
   std::string out;
   out.reserve(estimate);
-
-  out.append("MThd", 4);
-  append_be32(out, 6);
-  append_be16(out, static_cast<std::uint32_t>(file.format) & 0xFFFF);
-  append_be16(out, static_cast<std::uint32_t>(std::min<std::size_t>(file.tracks.size(), 0xFFFF)));
-  append_be16(out, division_word(file.division));
+  write_header(out, file.format, file.tracks.size(), file.division);
   for (const Track& track : file.tracks)
     write_track(out, track);
-  for (const Chunk& chunk : file.extra_chunks) {
-    std::string id = chunk.id.substr(0, 4);
-    id.resize(4, ' ');
-    out += id;
-    append_be32(out, static_cast<std::uint32_t>(chunk.data.size()));
-    out += chunk.data;
-  }
+  write_chunks(out, file.extra_chunks);
   return out;
 }
 

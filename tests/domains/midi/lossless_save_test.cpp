@@ -60,7 +60,14 @@ smf::File parse(std::string_view bytes) {
 std::string open_and_save(std::string_view bytes) {
   auto song = read_song(bytes);
   EXPECT_TRUE(song.has_value()) << (song ? "" : song.error().message);
-  return song ? write_song(*song) : std::string();
+  if (!song) return {};
+  std::string saved = write_song(*song);
+  // The save made one track at a time writes what the whole file made at once does.
+  EXPECT_EQ(saved, smf::write_smf(file_from_song(*song)));
+  // Reading the file whole gives the same song as reading it track by track.
+  auto whole = song_from_file(parse(bytes));
+  EXPECT_TRUE(whole && write_song(*whole) == saved);
+  return saved;
 }
 
 // Every event of `saved` is the event of `original` at the same index of the same track (tick,
