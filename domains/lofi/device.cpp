@@ -119,7 +119,7 @@ std::vector<const MaxObject*> Device::in_order() const {
   return out;
 }
 
-bool Device::WireOrder::operator()(const Wire& a, const Wire& b) const {
+bool WireList::WireOrder::operator()(const Wire& a, const Wire& b) const {
   if (a.source != b.source) return a.source < b.source;
   if (a.outlet != b.outlet) return a.outlet < b.outlet;
   if (a.destination != b.destination) return a.destination < b.destination;
@@ -153,23 +153,58 @@ void Device::index_source() {
 }
 
 bool Device::has_wire(const Wire& wire) const {
-  return wire_index_.contains(wire);
+  return wires_.contains(wire);
 }
 
 void Device::add_wire(const Wire& wire) {
-  if (wire_index_.insert(wire).second) wires_.push_back(wire);
+  wires_.add(wire);
 }
 
 void Device::erase_wire(const Wire& wire) {
-  if (wire_index_.erase(wire) > 0) std::erase(wires_, wire);
+  wires_.erase(wire);
 }
 
 std::vector<Wire> Device::wires_of(const std::string& id) const {
-  std::vector<Wire> out;
-  for (const auto& wire : wires_) {
-    if (wire.source == id || wire.destination == id) out.push_back(wire);
+  return wires_.of(id);
+}
+
+bool WireList::add(const Wire& wire) {
+  const std::uint64_t age = next_age_;
+  if (!index_.try_emplace(wire, age).second) return false;
+  ++next_age_;
+  by_age_.emplace_hint(by_age_.end(), age, wire);
+  by_end_[wire.source].insert(age);
+  by_end_[wire.destination].insert(age);
+  return true;
+}
+
+bool WireList::erase(const Wire& wire) {
+  const auto found = index_.find(wire);
+  if (found == index_.end()) return false;
+  const std::uint64_t age = found->second;
+  for (const std::string* end : {&wire.source, &wire.destination}) {
+    const auto ages = by_end_.find(*end);
+    if (ages == by_end_.end()) continue;  // the source, when it is the destination too
+    ages->second.erase(age);
+    if (ages->second.empty()) by_end_.erase(ages);
   }
+  by_age_.erase(age);
+  index_.erase(found);
+  return true;
+}
+
+std::vector<Wire> WireList::of(const std::string& id) const {
+  std::vector<Wire> out;
+  const auto ages = by_end_.find(id);
+  if (ages == by_end_.end()) return out;
+  out.reserve(ages->second.size());
+  for (const std::uint64_t age : ages->second)
+    out.push_back(by_age_.at(age));
   return out;
+}
+
+bool WireList::operator==(const WireList& other) const {
+  return std::equal(begin(), end(), other.begin(), other.end());
 }
 
 }  // namespace fcp::lofi

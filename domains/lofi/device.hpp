@@ -4,6 +4,8 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -51,6 +53,62 @@ struct Mapping {
   std::string object;
   std::string property;  // e.g. "value"
   bool operator==(const Mapping&) const = default;
+};
+
+// The wires of a device in the order they were made (and are written), indexed by their ends:
+// adding, erasing, finding one and listing an object's wires are O(log n) (plus that object's
+// wires), so removing every object is linear in the wires, not quadratic. Iterates as Wires.
+class WireList {
+ public:
+  class Iterator {
+   public:
+    using iterator_category = std::bidirectional_iterator_tag;
+    using value_type = Wire;
+    using difference_type = std::ptrdiff_t;
+    using reference = const Wire&;
+    using pointer = const Wire*;
+    Iterator() = default;
+    explicit Iterator(std::map<std::uint64_t, Wire>::const_iterator at) : at_(at) {}
+    const Wire& operator*() const { return at_->second; }
+    const Wire* operator->() const { return &at_->second; }
+    Iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    Iterator operator++(int) { return Iterator(at_++); }
+    Iterator& operator--() {
+      --at_;
+      return *this;
+    }
+    Iterator operator--(int) { return Iterator(at_--); }
+    bool operator==(const Iterator&) const = default;
+
+   private:
+    std::map<std::uint64_t, Wire>::const_iterator at_;
+  };
+
+  Iterator begin() const { return Iterator(by_age_.begin()); }
+  Iterator end() const { return Iterator(by_age_.end()); }
+  std::size_t size() const { return by_age_.size(); }
+  bool empty() const { return by_age_.empty(); }
+  bool contains(const Wire& wire) const { return index_.contains(wire); }
+  // Adds `wire` last; false when it is there already.
+  bool add(const Wire& wire);
+  // False when `wire` is not there.
+  bool erase(const Wire& wire);
+  // The wires from or to object `id`, in the order they were made.
+  std::vector<Wire> of(const std::string& id) const;
+  // The same wires in the same order.
+  bool operator==(const WireList& other) const;
+
+ private:
+  struct WireOrder {
+    bool operator()(const Wire& a, const Wire& b) const;
+  };
+  std::map<std::uint64_t, Wire> by_age_;                             // by when it was added
+  std::map<Wire, std::uint64_t, WireOrder> index_;                   // wire → its age
+  std::unordered_map<std::string, std::set<std::uint64_t>> by_end_;  // object → ages of its wires
+  std::uint64_t next_age_ = 0;
 };
 
 // A UI layer's z prefix: the number its name starts with ("01_bg2" → 1), 50 without one.
@@ -106,7 +164,7 @@ class Device {
   // source file's boxes. A box keeps its id for its life (Max does; saves diff cleanly).
   std::string next_box_id() const { return "obj-" + std::to_string(next_box_); }
 
-  const std::vector<Wire>& wires() const { return wires_; }
+  const WireList& wires() const { return wires_; }
   bool has_wire(const Wire& wire) const;
   void add_wire(const Wire& wire);
   void erase_wire(const Wire& wire);
@@ -134,12 +192,7 @@ class Device {
  private:
   DeviceInfo info_;
   std::map<std::string, MaxObject> objects_;
-  std::vector<Wire> wires_;  // in the order they were made (and are written)
-  // The same wires, to tell in O(log n) whether one exists.
-  struct WireOrder {
-    bool operator()(const Wire& a, const Wire& b) const;
-  };
-  std::set<Wire, WireOrder> wire_index_;
+  WireList wires_;  // in the order they were made (and are written)
   // The boxes of *source by id; points into it, shared with copies of the device as it is.
   std::shared_ptr<const std::unordered_map<std::string, const maxpat::Box*>> source_boxes_;
   const maxpat::Patcher* indexed_source_ = nullptr;  // the source source_boxes_ was built from
