@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/container_hash/hash.hpp>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "domains/lofi/maxpat/patcher.hpp"
@@ -119,13 +121,6 @@ std::vector<const MaxObject*> Device::in_order() const {
   return out;
 }
 
-bool WireList::WireOrder::operator()(const Wire& a, const Wire& b) const {
-  if (a.source != b.source) return a.source < b.source;
-  if (a.outlet != b.outlet) return a.outlet < b.outlet;
-  if (a.destination != b.destination) return a.destination < b.destination;
-  return a.inlet < b.inlet;
-}
-
 const maxpat::Box* Device::source_box(const std::string& id) const {
   if (source == nullptr) return nullptr;
   if (source_boxes_ == nullptr || indexed_source_ != source.get()) return source->find_box(id);
@@ -168,38 +163,64 @@ std::vector<Wire> Device::wires_of(const std::string& id) const {
   return wires_.of(id);
 }
 
+std::size_t WireList::WireHash::operator()(const Wire& wire) const {
+  std::size_t seed = std::hash<std::string>()(wire.source);
+  boost::hash_combine(seed, wire.outlet);
+  boost::hash_combine(seed, std::hash<std::string>()(wire.destination));
+  boost::hash_combine(seed, wire.inlet);
+  return seed;
+}
+
 bool WireList::add(const Wire& wire) {
-  const std::uint64_t age = next_age_;
-  if (!index_.try_emplace(wire, age).second) return false;
-  ++next_age_;
-  by_age_.emplace_hint(by_age_.end(), age, wire);
-  by_end_[wire.source].insert(age);
-  by_end_[wire.destination].insert(age);
+  const auto slot = static_cast<std::uint32_t>(slots_.size());
+  if (!index_.try_emplace(wire, slot).second) return false;
+  slots_.emplace_back(wire);
+  by_end_[wire.source].insert(slot);
+  by_end_[wire.destination].insert(slot);
   return true;
 }
 
 bool WireList::erase(const Wire& wire) {
   const auto found = index_.find(wire);
   if (found == index_.end()) return false;
-  const std::uint64_t age = found->second;
-  for (const std::string* end : {&wire.source, &wire.destination}) {
-    const auto ages = by_end_.find(*end);
-    if (ages == by_end_.end()) continue;  // the source, when it is the destination too
-    ages->second.erase(age);
-    if (ages->second.empty()) by_end_.erase(ages);
-  }
-  by_age_.erase(age);
+  const std::uint32_t slot = found->second;
   index_.erase(found);
+  for (const std::string* end : {&slots_[slot]->source, &slots_[slot]->destination}) {
+    const auto slots = by_end_.find(*end);
+    if (slots == by_end_.end()) continue;  // the source, when it is the destination too
+    slots->second.erase(slot);
+    if (slots->second.empty()) by_end_.erase(slots);
+  }
+  slots_[slot].reset();
+  if (slots_.size() > 64 && slots_.size() > 2 * index_.size()) compact();
   return true;
+}
+
+// Drops the empty slots: every wire gets its place in the order again.
+void WireList::compact() {
+  std::vector<Slot> kept;
+  kept.reserve(index_.size());
+  for (Slot& slot : slots_) {
+    if (slot) kept.push_back(std::move(slot));
+  }
+  slots_ = std::move(kept);
+  by_end_.clear();
+  for (std::uint32_t slot = 0; slot < slots_.size(); ++slot) {
+    index_[*slots_[slot]] = slot;
+    by_end_[slots_[slot]->source].insert(slot);
+    by_end_[slots_[slot]->destination].insert(slot);
+  }
 }
 
 std::vector<Wire> WireList::of(const std::string& id) const {
   std::vector<Wire> out;
-  const auto ages = by_end_.find(id);
-  if (ages == by_end_.end()) return out;
-  out.reserve(ages->second.size());
-  for (const std::uint64_t age : ages->second)
-    out.push_back(by_age_.at(age));
+  const auto found = by_end_.find(id);
+  if (found == by_end_.end()) return out;
+  std::vector<std::uint32_t> slots(found->second.begin(), found->second.end());
+  std::sort(slots.begin(), slots.end());
+  out.reserve(slots.size());
+  for (const std::uint32_t slot : slots)
+    out.push_back(*slots_[slot]);
   return out;
 }
 

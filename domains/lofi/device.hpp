@@ -4,6 +4,8 @@
 #pragma once
 
 #include <array>
+#include <boost/unordered/unordered_flat_map.hpp>
+#include <boost/unordered/unordered_flat_set.hpp>
 #include <cstdint>
 #include <iterator>
 #include <map>
@@ -56,41 +58,49 @@ struct Mapping {
 };
 
 // The wires of a device in the order they were made (and are written), indexed by their ends:
-// adding, erasing, finding one and listing an object's wires are O(log n) (plus that object's
-// wires), so removing every object is linear in the wires, not quadratic. Iterates as Wires.
+// adding, erasing, finding one and listing an object's wires cost O(1) (plus that object's
+// wires), so removing every object is linear in the wires, not quadratic. An erased wire leaves
+// an empty slot until they outnumber the wires. Iterates as Wires.
 class WireList {
+  using Slot = std::optional<Wire>;
+
  public:
   class Iterator {
    public:
-    using iterator_category = std::bidirectional_iterator_tag;
+    using iterator_category = std::forward_iterator_tag;
     using value_type = Wire;
     using difference_type = std::ptrdiff_t;
     using reference = const Wire&;
     using pointer = const Wire*;
     Iterator() = default;
-    explicit Iterator(std::map<std::uint64_t, Wire>::const_iterator at) : at_(at) {}
-    const Wire& operator*() const { return at_->second; }
-    const Wire* operator->() const { return &at_->second; }
+    Iterator(const Slot* at, const Slot* end) : at_(at), end_(end) { skip(); }
+    const Wire& operator*() const { return **at_; }
+    const Wire* operator->() const { return &**at_; }
     Iterator& operator++() {
       ++at_;
+      skip();
       return *this;
     }
-    Iterator operator++(int) { return Iterator(at_++); }
-    Iterator& operator--() {
-      --at_;
-      return *this;
+    Iterator operator++(int) {
+      Iterator before = *this;
+      ++*this;
+      return before;
     }
-    Iterator operator--(int) { return Iterator(at_--); }
-    bool operator==(const Iterator&) const = default;
+    bool operator==(const Iterator& other) const { return at_ == other.at_; }
 
    private:
-    std::map<std::uint64_t, Wire>::const_iterator at_;
+    void skip() {
+      while (at_ != end_ && !*at_)
+        ++at_;
+    }
+    const Slot* at_ = nullptr;
+    const Slot* end_ = nullptr;
   };
 
-  Iterator begin() const { return Iterator(by_age_.begin()); }
-  Iterator end() const { return Iterator(by_age_.end()); }
-  std::size_t size() const { return by_age_.size(); }
-  bool empty() const { return by_age_.empty(); }
+  Iterator begin() const { return {slots_.data(), slots_.data() + slots_.size()}; }
+  Iterator end() const { return {slots_.data() + slots_.size(), slots_.data() + slots_.size()}; }
+  std::size_t size() const { return index_.size(); }
+  bool empty() const { return index_.empty(); }
   bool contains(const Wire& wire) const { return index_.contains(wire); }
   // Adds `wire` last; false when it is there already.
   bool add(const Wire& wire);
@@ -102,13 +112,15 @@ class WireList {
   bool operator==(const WireList& other) const;
 
  private:
-  struct WireOrder {
-    bool operator()(const Wire& a, const Wire& b) const;
+  struct WireHash {
+    std::size_t operator()(const Wire& wire) const;
   };
-  std::map<std::uint64_t, Wire> by_age_;                             // by when it was added
-  std::map<Wire, std::uint64_t, WireOrder> index_;                   // wire → its age
-  std::unordered_map<std::string, std::set<std::uint64_t>> by_end_;  // object → ages of its wires
-  std::uint64_t next_age_ = 0;
+  void compact();
+
+  std::vector<Slot> slots_;                                         // by age; erased: empty
+  boost::unordered_flat_map<Wire, std::uint32_t, WireHash> index_;  // wire → its slot
+  // Object → the slots of the wires from or to it.
+  boost::unordered_flat_map<std::string, boost::unordered_flat_set<std::uint32_t>> by_end_;
 };
 
 // A UI layer's z prefix: the number its name starts with ("01_bg2" → 1), 50 without one.
@@ -186,6 +198,13 @@ class Device {
   // ran after `source` was set (a scan per lookup made opening 20 000 boxes take 1.9 s).
   const maxpat::Box* source_box(const std::string& id) const;
   void index_source();
+  // How many objects, wires, mappings and scripts the device had as read from `source`: one
+  // with other counts no longer says what its file says (a save need not rebuild the device
+  // from the file to tell).
+  std::array<std::size_t, 4> sizes() const {
+    return {objects_.size(), wires_.size(), mappings_.size(), scripts_.size()};
+  }
+  std::array<std::size_t, 4> source_sizes{};
 
   bool operator==(const Device&) const = default;
 

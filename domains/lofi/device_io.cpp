@@ -259,7 +259,7 @@ maxpat::Patcher patcher_for(const Device& device) {
 
 // True when the device says what its source file says: saving it must give the file back.
 bool unchanged_since_open(const Device& device) {
-  if (!device.source) return false;
+  if (!device.source || device.sizes() != device.source_sizes) return false;
   const Device as_opened = device_from_patcher(*device.source, device.info().name);
   return as_opened.info() == device.info() && as_opened.objects() == device.objects() &&
          as_opened.wires() == device.wires() && as_opened.mappings() == device.mappings() &&
@@ -274,6 +274,7 @@ core::Result<Device> read_device(std::string_view bytes, std::string_view name) 
     if (!amxd) return amxd.error();
     Device device = device_from_patcher(amxd->patcher, name);
     device.info().type = amxd->device_type;
+    device.source_sizes = device.sizes();
     device.source = std::make_shared<const maxpat::Patcher>(amxd->patcher);
     device.index_source();
     device.source_amxd = std::make_shared<const maxpat::AmxdFile>(std::move(*amxd));
@@ -282,6 +283,7 @@ core::Result<Device> read_device(std::string_view bytes, std::string_view name) 
   auto patcher = maxpat::read_maxpat(bytes);
   if (!patcher) return patcher.error();
   Device device = device_from_patcher(*patcher, name);
+  device.source_sizes = device.sizes();
   device.source = std::make_shared<const maxpat::Patcher>(std::move(*patcher));
   device.index_source();
   return device;

@@ -1,6 +1,7 @@
 // WireList: the wires of a device in the order they were made, indexed by their ends.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "domains/lofi/device.hpp"
@@ -60,6 +61,31 @@ TEST(WireList, EqualWhenTheSameWiresAreInTheSameOrder) {
   three.add({"b", 0, "c", 0});
   three.add({"a", 0, "b", 0});
   EXPECT_FALSE(one == three);
+}
+
+TEST(WireList, KeepsOrderAndEndsWhenMostWiresAreErased) {
+  WireList wires;
+  std::vector<Wire> expected;
+  for (int i = 0; i < 300; ++i) {
+    const Wire wire{"o" + std::to_string(i % 7), i, "o" + std::to_string(i % 5), 0};
+    wires.add(wire);
+    if (i % 4 == 3) expected.push_back(wire);
+  }
+  for (int i = 0; i < 300; ++i) {
+    if (i % 4 != 3) wires.erase({"o" + std::to_string(i % 7), i, "o" + std::to_string(i % 5), 0});
+  }
+  EXPECT_EQ(all(wires), expected);
+  std::vector<Wire> of_o1;
+  for (const Wire& wire : expected) {
+    if (wire.source == "o1" || wire.destination == "o1") of_o1.push_back(wire);
+  }
+  EXPECT_EQ(wires.of("o1"), of_o1);
+  for (const Wire& wire : expected)
+    EXPECT_TRUE(wires.contains(wire));
+  wires.add({"new", 0, "o1", 0});
+  of_o1.push_back({"new", 0, "o1", 0});
+  EXPECT_EQ(wires.of("o1"), of_o1);
+  EXPECT_EQ(wires.size(), expected.size() + 1);
 }
 
 }  // namespace
