@@ -4,7 +4,7 @@
 // The files are generated here. Figures in bench/README.md.
 //   bench_big                  every case
 //   bench_big CASE [SIZE]      one case: drawio midi maxpat copy-all remove-all group-chain
-//                              maxpat-remove
+//                              maxpat-remove midi-remove
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -253,6 +253,17 @@ void case_patcher_remove(std::size_t boxes) {
   timed_call(session, "remove @all");
 }
 
+// `remove @all` over an opened MIDI file of `events` events (half as many notes).
+void case_midi_remove(std::size_t events) {
+  auto domain = midi::make_midi_domain();
+  AllowAll paths;
+  core::Session session(*domain, paths, big_limits());
+  const Timer opening;
+  open_in_session(session, midi_file(events), ".mid");
+  std::printf("  open: %s\n", opening.text().c_str());
+  timed_call(session, "remove @all");
+}
+
 // `copy @all` from one shape until the page holds `shapes`, one call each, with the default
 // limits (the call that would pass max_created_per_call is refused).
 void case_copy_all(std::size_t shapes) {
@@ -302,6 +313,7 @@ constexpr Case kCases[] = {
     {"remove-all", 80'000, case_remove_all},
     {"group-chain", 100'000, case_group_chain},
     {"maxpat-remove", 40'000, case_patcher_remove},
+    {"midi-remove", 1'000'000, case_midi_remove},
 };
 
 // Runs a case in a child process and reports its wall time and peak resident memory.
@@ -338,7 +350,7 @@ int main(int argc, char** argv) {
     }
     std::fprintf(stderr,
                  "usage: bench_big [drawio|midi|maxpat|copy-all|remove-all|group-chain|"
-                 "maxpat-remove [SIZE]]\n");
+                 "maxpat-remove|midi-remove [SIZE]]\n");
     return 2;
   }
   for (const auto& c : kCases)
