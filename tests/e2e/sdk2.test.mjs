@@ -247,7 +247,10 @@ for (const transport of ['stdio', 'http'].filter((t) => only('FCP_SDK2_TRANSPORT
         step(`negotiates ${modern ? MODERN : LEGACY}`, () => {
           assert.equal(client.getProtocolEra(), era);
           assert.equal(client.getNegotiatedProtocolVersion(), modern ? MODERN : LEGACY);
-          assert.equal(client.getServerVersion()?.name, 'fcpd');
+          // The same identity in both eras (2026: the discover result's _meta, which the SDK reads).
+          const server = client.getServerVersion();
+          assert.deepEqual({ name: server?.name, title: server?.title }, { name: 'fcpd', title: 'FCP daemon' });
+          assert.match(server.version, /^\d+\.\d+\.\d+/);
           assert.match(client.getInstructions() ?? '', /Each domain has four tools/);
           assert.ok(client.getServerCapabilities()?.tools, 'tools capability');
           if (modern) assert.deepEqual(client.getDiscoverResult()?.supportedVersions, [MODERN]);
@@ -322,7 +325,7 @@ for (const transport of ['stdio', 'http'].filter((t) => only('FCP_SDK2_TRANSPORT
                     : 'a call without doc works on the session\'s current document', async () => {
           const map = await call('drawio_query', { q: 'map' });
           if (modern) {
-            assertToolError(map, /pass a handle as the tool's doc argument/, 'no doc');
+            assertToolError(map, /^! a 2026-07-28 request has no current document; 1 open drawio document of yours: pass a handle as the tool's doc argument/, 'no doc');
             assert.ok(textOf(map).includes(drawioHandle), textOf(map));
           } else {
             assertOk(map, 'map without doc');
@@ -395,7 +398,13 @@ for (const transport of ['stdio', 'http'].filter((t) => only('FCP_SDK2_TRANSPORT
           const [content] = read.contents;
           assert.equal(content.uri, 'fcp://drawio/session');
           assert.equal(content.mimeType, 'text/plain');
-          if (!modern) {
+          if (modern) {
+            // This era has no current document: the resource names the caller's by handle
+            // (it said "No drawio document open." while one was).
+            assert.match(content.text, /^No current drawio document: 2026-07-28 requests have none; pass a handle as the tools' doc argument\.$/m);
+            assert.ok(content.text.includes(`\n  ${drawioHandle} "Checkout" file: ${path.join(setup.root, 'checkout.drawio')}, unsaved changes: no, state: ${drawioDigest}, last use `),
+              content.text);
+          } else {
             assert.match(content.text, /^Title: Checkout$/m);
             assert.match(content.text, /^File: .*checkout\.drawio$/m);
             assert.ok(content.text.includes(drawioDigest), content.text);
