@@ -22,7 +22,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import dgram from 'node:dgram';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -37,6 +37,10 @@ const TOOLS = ['drawio', 'drawio_query', 'drawio_session', 'drawio_help',
                'midi', 'midi_query', 'midi_session', 'midi_help',
                'lofi', 'lofi_query', 'lofi_session', 'lofi_help'];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// fcpd renders WAV with a General MIDI SoundFont of /usr/share/sounds/sf2 (or FCP_SOUNDFONT).
+const NO_SOUNDFONT = process.env.FCP_SOUNDFONT ||
+  ['TimGM6mb.sf2', 'default-GM.sf2'].some((f) => existsSync(`/usr/share/sounds/sf2/${f}`))
+  ? false : 'no General MIDI SoundFont (apt-get install timgm6mb-soundfont)';
 
 async function waitFor(check, { timeout = 10_000, what = 'condition' } = {}) {
   const deadline = Date.now() + timeout;
@@ -417,6 +421,49 @@ for (const transport of ['stdio', 'http'].filter((t) => only('FCP_SDK2_TRANSPORT
           const prompt = await client.getPrompt({ name: 'build-device', arguments: { name: 'Flutter' } }, CALL);
           assert.equal(prompt.messages[0].role, 'user');
           assert.match(prompt.messages[0].content.text, /Flutter/);
+        });
+
+        it('midi export wav: progress notifications through onprogress', { skip: NO_SOUNDFONT }, async () => {
+          const made = await call('midi_session', { action: 'new "Render"' });
+          const doc = { doc: handleOf(made) };
+          assertOk(await call('midi', { ops: ['track add Keys instrument:acoustic-grand-piano', 'note Keys C4 at:1.1 dur:whole', 'note Keys E4 at:3.1 dur:whole'], ...doc }), 'ops');
+          const progress = [];
+          const exported = await client.callTool({ name: 'midi_session', arguments: { action: 'export wav path:render.wav', ...doc } },
+            { timeout: 60_000, onprogress: (p) => progress.push(p) });
+          assertOk(exported, 'export');
+          assert.match(textOf(exported), /^\+ exported render\.wav \(/m);
+          assert.ok(progress.length >= 2, `progress notifications: ${JSON.stringify(progress)}`);
+          assert.equal(progress[0].progress, 0);
+          assert.equal(progress.at(-1).progress, progress.at(-1).total);
+          assert.equal(progress[0].message, 'rendering audio');
+          assert.equal(readFileSync(path.join(setup.root, 'render.wav')).subarray(0, 4).toString('latin1'), 'RIFF');
+        });
+
+        step('a call aborted through its AbortSignal is cancelled in fcpd: the layout is rolled back', async () => {
+          const made = await call('drawio_session', { action: 'new "Big"' });
+          const doc = { doc: handleOf(made) };
+          const ops = [];
+          for (let i = 0; i < 2500; ++i) ops.push(`add svc N${i} at:0,0`);
+          for (let i = 1; i < 2500; ++i) ops.push(`connect N${Math.floor((i - 1) / 3)} -> N${i}`);
+          const built = await client.callTool({ name: 'drawio', arguments: { ops, ...doc } }, { timeout: 60_000 });
+          assertOk(built, 'build');
+          const before = matchDigest(built, DRAWIO_DIGEST)[0];
+          // A layered layout of 2 500 shapes takes about a second on these machines; abort it early.
+          const controller = new AbortController();
+          const started = Date.now();
+          const layout = client.callTool({ name: 'drawio', arguments: { ops: ['layout @all algo:layered'], ...doc } },
+            { timeout: 60_000, signal: controller.signal });
+          setTimeout(() => controller.abort('the user gave up'), 150);
+          await assert.rejects(layout, (error) => {
+            assert.match(String(error.message ?? error), /the user gave up/);
+            return true;
+          }, `the layout finished before the abort (${Date.now() - started} ms)`);
+          // The document's queue runs this query after the cancelled call has ended.
+          const stats = await call('drawio_query', { q: 'stats', ...doc });
+          assert.match(textOf(stats), /^size: 140x60 at \(0,0\)$/m, 'no shape was moved');
+          const after = await call('drawio_query', { q: 'map', ...doc });
+          assert.match(textOf(after), /N0\(svc\) @\(0,0\)/);
+          assert.equal(before.includes('2500s 2499e'), true, before);
         });
 
         if (modern && transport === 'http') {
