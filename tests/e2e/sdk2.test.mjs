@@ -24,7 +24,7 @@ import { spawn } from 'node:child_process';
 import dgram from 'node:dgram';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { locateFcpd, makeTempDir, matchDigest, textOf } from './real-daemon.mjs';
 
@@ -323,6 +323,24 @@ for (const transport of ['stdio', 'http'].filter((t) => only('FCP_SDK2_TRANSPORT
           assert.equal(matchDigest(failed, DRAWIO_DIGEST)[0], drawioDigest, 'the digest is unchanged');
           const map = await call('drawio_query', { q: 'map', doc: drawioHandle });
           assert.doesNotMatch(textOf(map), /Ship/);
+        });
+
+        step(modern ? 'log messages when the request\'s _meta names a level: a failed batch is a warning'
+                    : 'log messages after logging/setLevel: a failed batch is a warning', async () => {
+          const logs = [];
+          client.setNotificationHandler('notifications/message', (n) => { logs.push(n.params); });
+          try {
+            if (!modern) await client.setLoggingLevel('warning', CALL);
+            const params = { name: 'drawio', arguments: { ops: ['add box Ship', 'frobnicate Cart'], doc: drawioHandle } };
+            // 2026-07-28 has no logging/setLevel: the level rides in the request's _meta, beside
+            // the version and capabilities the SDK adds.
+            if (modern) params._meta = { [LOG_LEVEL_META_KEY]: 'warning' };
+            assertToolError(await client.callTool(params, CALL), /^! op 2 of 2 failed: frobnicate Cart$/m, 'bad op');
+            await waitFor(() => logs.length > 0, { what: 'a notifications/message' });
+            assert.deepEqual(logs, [{ level: 'warning', logger: 'fcpd', data: 'drawio: ! op 2 of 2 failed: frobnicate Cart' }]);
+          } finally {
+            client.removeNotificationHandler('notifications/message');
+          }
         });
 
         step(modern ? 'a call without doc names the handle to pass (2026-07-28 has no current document)'
