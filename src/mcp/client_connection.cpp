@@ -336,7 +336,7 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
       };
       auto document = session->current(*domain);
       if (!document || document->closed()) {
-        answer(session->empty_session(*domain).resource_text());
+        answer(resource_without_document(*store, *session, *domain));
         return done();
       }
       document->queue()->submit(

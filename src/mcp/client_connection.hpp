@@ -58,6 +58,13 @@ class ReplyOnce {
   std::optional<lifecycle::CacheHint> hint_;
 };
 
+// The text of the session resource (fcp://DOMAIN/session) of a client with no current document
+// in `domain`: "No DOMAIN document open." when the principal has none, otherwise their handles
+// (a 2026-07-28 request never has a current document: it names one by handle). From a task of
+// the session's queue.
+std::string resource_without_document(const DocumentStore& store, ClientSession& session,
+                                      const core::Domain& domain);
+
 // Thread: handle() from the transport; tool work runs on the client session's strand; state
 // shared between them is guarded by mutex_ or atomic.
 class ClientConnection final : public Connection,

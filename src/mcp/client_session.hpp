@@ -51,6 +51,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   // A session of stateless (2026-07-28) requests: no document becomes current, so every call
   // names its document by handle. Before the session is shared.
   void keep_no_current() { keeps_current_ = false; }
+  bool keeps_current() const { return keeps_current_; }
 
   const std::string& name() const { return name_; }  // empty for an anonymous session
   const std::string& principal() const { return principal_; }

@@ -52,24 +52,46 @@ void insert_second(core::ToolReply& reply, const std::string& line) {
 
 // The "no document" error for a session without a current document when the principal has
 // documents open elsewhere: how to reach them (their handles), instead of "use new first".
+// `stateless`: a 2026-07-28 request, which has no MCP session and never a current document.
 std::optional<core::Error> documents_elsewhere(const DocumentStore& store,
                                                const std::string& principal,
-                                               const core::Domain& domain) {
+                                               const core::Domain& domain, bool stateless) {
   const auto documents = store.list(principal, domain);
   if (documents.empty()) return std::nullopt;
   const std::string name(domain.name());
   const auto& latest = *documents.front();
-  std::string message = "no document in this MCP session; " +
-                        core::plural(documents.size(), "open " + name + " document") +
-                        " of yours live outside it: pass a handle as the tool's doc argument (the "
-                        "latest: " +
-                        latest.handle() + " \"" + latest.summary().title + "\", used " +
-                        age(latest.last_use()) + ")";
+  const std::string open = core::plural(documents.size(), "open " + name + " document");
+  std::string message =
+      (stateless ? "a 2026-07-28 request has no current document; " + open + " of yours"
+                 : "no document in this MCP session; " + open + " of yours live outside it") +
+      ": pass a handle as the tool's doc argument (the latest: " + latest.handle() + " \"" +
+      latest.summary().title + "\", used " + age(latest.last_use()) + ")";
   return core::make_error(std::move(message),
                           {name + "_session list", name + "_session new \"Untitled\""});
 }
 
 }  // namespace
+
+std::string resource_without_document(const DocumentStore& store, ClientSession& session,
+                                      const core::Domain& domain) {
+  const auto documents = store.list(session.principal(), domain);
+  if (documents.empty()) return session.empty_session(domain).resource_text();
+  const std::string name(domain.name());
+  std::string text = session.keeps_current()
+                         ? "No " + name + " document in this MCP session.\n"
+                         : "No current " + name +
+                               " document: 2026-07-28 requests have none; pass a handle as the "
+                               "tools' doc argument.\n";
+  text += "Open " + name + " documents of yours, latest first:";
+  for (const auto& document : documents) {
+    const auto summary = document->summary();
+    text += "\n  " + document->handle() + " \"" + summary.title +
+            "\" file: " + (summary.file ? summary.file->string() : std::string("(not saved yet)")) +
+            ", unsaved changes: " + (summary.unsaved ? "yes" : "no") +
+            ", state: " + summary.digest + ", last use " + age(document->last_use());
+  }
+  return text;
+}
 
 void ClientConnection::refuse(const ToolCall& call, const core::Error& error) {
   core::ReplyText text;
@@ -125,8 +147,9 @@ void ClientConnection::route_tool(const std::shared_ptr<ToolCall>& call,
     // caller's documents that live outside this session, for a client that opens a new MCP
     // session per call.
     auto& empty = session_->empty_session(domain);
-    empty.set_no_document_hint([&store, &domain, principal = session_->principal()] {
-      return documents_elsewhere(store, principal, domain);
+    empty.set_no_document_hint([&store, &domain, principal = session_->principal(),
+                                stateless = !session_->keeps_current()] {
+      return documents_elsewhere(store, principal, domain, stateless);
     });
     run_tool(*call, CallTarget{&empty, session_->queue(), nullptr, {}}, done);
     return;

@@ -247,14 +247,15 @@ json::object server_capabilities(bool has_prompts) {
 }
 
 json::object discover_result(const ServerIdentity& server, json::object capabilities) {
-  return json::object{
-      {"supportedVersions", json::array{json::string(kStatelessProtocolVersion)}},
-      {"capabilities", std::move(capabilities)},
-      {"serverInfo",
-       json::object{{"name", server.name}, {"title", server.title}, {"version", server.version}}},
-      {"instructions", server.instructions},
-      {"_meta", json::object{{meta::server_info,
-                              json::object{{"name", server.name}, {"version", server.version}}}}}};
+  // The same identity in both places: clients (the TypeScript SDK v2's getServerVersion) read the
+  // _meta one, and the title there is what a 2025 initialize answers too.
+  const json::object info{
+      {"name", server.name}, {"title", server.title}, {"version", server.version}};
+  return json::object{{"supportedVersions", json::array{json::string(kStatelessProtocolVersion)}},
+                      {"capabilities", std::move(capabilities)},
+                      {"serverInfo", info},
+                      {"instructions", server.instructions},
+                      {"_meta", json::object{{meta::server_info, info}}}};
 }
 
 }  // namespace fcp::mcp::lifecycle

@@ -75,6 +75,17 @@ TEST_F(DocumentHandlesTest, AHandleWorksFromEveryNewConnection) {
       << text;
   EXPECT_NE(text.find("the latest: " + handle + " \"Board\""), std::string::npos) << text;
   EXPECT_NE(text.find("try: deck_session list"), std::string::npos) << text;
+  // The session resource of that session says the same, not "No deck document open.".
+  auto read = request(*c, 6, "resources/read", {{"uri", "fcp://deck/session"}});
+  const auto resource = std::string(read.at("result").at("contents").at(0).at("text").as_string());
+  EXPECT_EQ(resource.rfind("No deck document in this MCP session.\nOpen deck documents of yours, "
+                           "latest first:\n  " +
+                               handle +
+                               " \"Board\" file: (not saved yet), unsaved changes: yes, "
+                               "state: [4c 0l], last use ",
+                           0),
+            0u)
+      << resource;
 }
 
 TEST_F(DocumentHandlesTest, WithoutDocumentsTheNoDocumentErrorSaysStartOne) {

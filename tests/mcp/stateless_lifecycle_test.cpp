@@ -113,7 +113,9 @@ TEST_F(StatelessLifecycleTest, DiscoverNamesTheVersionCapabilitiesAndServerWitho
   EXPECT_EQ(result.at("supportedVersions"), (json::array{"2026-07-28"}));
   EXPECT_TRUE(result.at("capabilities").as_object().contains("tools"));
   EXPECT_EQ(result.at("serverInfo").at("name"), "fcpd");
-  EXPECT_EQ(result.at("_meta").at("io.modelcontextprotocol/serverInfo").at("name"), "fcpd");
+  // The _meta identity (what SDK clients read) is the whole one, title included, as initialize's.
+  EXPECT_EQ(result.at("_meta").at("io.modelcontextprotocol/serverInfo"), result.at("serverInfo"));
+  EXPECT_EQ(result.at("serverInfo").at("title"), "FCP daemon");
   EXPECT_NE(result.at("instructions").as_string().find("deck"), json::string::npos);
   EXPECT_EQ(result.at("resultType"), "complete");
   EXPECT_EQ(result.at("cacheScope"), "public");
@@ -152,6 +154,21 @@ TEST_F(StatelessLifecycleTest, ToolCallsWorkThroughHandlesAndKeepNoCurrentDocume
       modern(*c, 3, "tools/call", {{"name", "deck"}, {"arguments", {{"ops", {"add A"}}}}});
   EXPECT_TRUE(bare.at("result").at("isError").as_bool()) << text_of(bare);
   EXPECT_NE(text_of(bare).find(handle), std::string::npos) << text_of(bare);
+  // …said as what it is: this era has no MCP session (not "no document in this MCP session").
+  EXPECT_NE(text_of(bare).find("! a 2026-07-28 request has no current document; 1 open deck "
+                               "document of yours: pass a handle as the tool's doc argument"),
+            std::string::npos)
+      << text_of(bare);
+  // The session resource does not claim that no document is open: it names the handle.
+  auto [read, read_status] = modern(*c, 6, "resources/read", {{"uri", "fcp://deck/session"}});
+  const auto resource = std::string(read.at("result").at("contents").at(0).at("text").as_string());
+  EXPECT_EQ(resource.rfind("No current deck document: 2026-07-28 requests have none; pass a "
+                           "handle as the tools' doc argument.\nOpen deck documents of yours, "
+                           "latest first:\n  " +
+                               handle + " \"Untitled\" file: (not saved yet)",
+                           0),
+            0u)
+      << resource;
   // Any connection reaches it by handle, and a 2025-era session sees the same document.
   auto [added, added_status] =
       modern(*connect(), 4, "tools/call",
