@@ -156,6 +156,9 @@ class Daemon {
     options.journal.compact_after = config.journal_compact_after;
     options.journal.history = config.journal_history;
     options.journal.idle_evict = std::chrono::seconds(config.idle_evict_seconds);
+    options.journal.replica.id = config.replica_id;
+    options.journal.replica.lease_ttl = std::chrono::milliseconds(config.replica_lease_ms);
+    options.journal.replica.handoff_wait = std::chrono::milliseconds(config.replica_handoff_ms);
     // Tool calls run on the event loop's threads (see EventLoop: a long call hands the I/O on).
     server_ = std::make_unique<mcp::Server>(io_.get_executor(), hosted, roots_, options);
   }
