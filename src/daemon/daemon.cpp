@@ -207,6 +207,9 @@ class Daemon {
       options.allowed_origins = config_.allowed_origins;
       options.allowed_hosts = config_.allowed_hosts;
       options.session_idle_timeout = std::chrono::seconds(config_.http_session_idle_seconds);
+      // Replicas: session ids start with the replica's name, so a load balancer keeps a legacy
+      // session on the replica that holds it (deploy/nginx.conf.template).
+      if (!config_.replica_id.empty()) options.session_id_prefix = config_.replica_id + "-";
       auto server = std::make_unique<transport::HttpServer>(io_, *server_, *address, options);
       if (auto ok = server->start(); !ok) return ok.error();
       spdlog::info("listening for MCP over HTTP on http://{}:{}/mcp", endpoint.host,
