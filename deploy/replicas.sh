@@ -38,7 +38,8 @@ stop() {
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   wait || true
 }
-trap stop INT TERM EXIT
+trap stop EXIT
+trap 'exit 0' INT TERM
 
 replicas=()
 for ((i = 1; i <= count; ++i)); do
@@ -55,4 +56,4 @@ mv "$state/nginx.conf.tmp" "$state/nginx/nginx.conf"
 pids+=($!)
 echo "fcpd replicas ${replicas[*]} behind nginx at http://127.0.0.1:$port/mcp (state: $state)"
 wait -n || true
-echo "$0: a process ended; stopping the others" >&2
+echo "$0: a replica or nginx ended; stopping the others" >&2

@@ -210,8 +210,9 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
     config.replica_id = std::string(value.as_string());
     return {};
   }
-  if (key == "replica.lease_ms") return assign(count_value(value, key), config.replica_lease_ms);
-  if (key == "replica.handoff_ms") return assign(size_value(value, key), config.replica_handoff_ms);
+  if (key == "replica.lease_ms") return assign(size_value(value, key), config.replica_lease_ms);
+  if (key == "replica.handoff_ms")
+    return assign(count_value(value, key), config.replica_handoff_ms);
   if (key == "lofi") {  // read by the lofi domain
     if (!value.is_object()) return make_error("config: \"lofi\" must be an object");
     config.domain_settings["lofi"] = value;

@@ -115,6 +115,11 @@ void ClientConnection::route_tool(const std::shared_ptr<ToolCall>& call,
   }
   if (word == "close" && command->arg("doc") != nullptr) {
     auto found = store.find(*command->arg("doc"), session_->principal(), domain);
+    if (!found && store.leases().enabled()) {
+      return take_over(call, *command->arg("doc"), found.error(),
+                       std::chrono::steady_clock::now() + store.leases().options().handoff_wait,
+                       false, done);
+    }
     if (!found) {
       refuse(*call, found.error());
       return done();

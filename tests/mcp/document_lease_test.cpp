@@ -232,6 +232,12 @@ TEST_F(ReplicaTest, ADocumentIsHandedOverBetweenLiveReplicasWithEveryCall) {
   const auto undone = call(one, "deck_session", {{"action", "undo"}, {"doc", handle}}, &error);
   EXPECT_FALSE(error) << undone;
   EXPECT_EQ(call(one, "deck_query", {{"q", "stats"}, {"doc", handle}}), "cards:1");
+  // close HANDLE (no doc argument) on the replica that does not hold it: handed over, closed.
+  const auto closed =
+      call(two, "deck_session", {{"action", "close " + handle + " discard:true"}}, &error);
+  EXPECT_FALSE(error) << closed;
+  EXPECT_FALSE(fs::exists(dir_ / (handle.substr(4) + ".fcpj")));
+  EXPECT_FALSE(fs::exists(dir_ / (handle.substr(4) + ".lease")));
 }
 
 TEST_F(ReplicaTest, ALiveHolderThatDoesNotHandOverIsNamedInTheError) {
