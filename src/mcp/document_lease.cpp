@@ -100,6 +100,10 @@ class LockedLease {
 }  // namespace
 
 std::string LeaseHolder::describe() const {
+  if (pid <= 0) {
+    return "another fcpd on this host (it holds the document's journal open, but its lease is "
+           "stale or gone)";
+  }
   const auto age = std::max<std::int64_t>(0, now_ms() - renewed_ms);
   std::ostringstream text;
   text.precision(1);

@@ -45,7 +45,8 @@ struct LeaseHolder {
   std::string host;
   std::int64_t renewed_ms = 0;  // Unix time, milliseconds
 
-  // "replica r1 (pid 1234 on host h, renewed 0.4 s ago)"
+  // "replica r1 (pid 1234 on host h, lease renewed 0.4 s ago)"; pid 0: a holder known only by
+  // its lock on the journal.
   std::string describe() const;
 };
 

@@ -522,9 +522,7 @@ core::Result<DocumentStore::TakeOver> DocumentStore::take_over(std::string_view 
   // Its journal locked by a live fcpd on this host: held, whatever its lease's age says.
   if (journal_in_use(path)) {
     out.holder = leases_.live_holder(handle);
-    if (!out.holder) {
-      out.holder = LeaseHolder{"(unknown: its lease is stale or gone)", 0, "this host", 0};
-    }
+    if (!out.holder) out.holder = LeaseHolder{};  // pid 0: describe() says what is known
     return out;
   }
   auto lease = leases_.acquire(handle);

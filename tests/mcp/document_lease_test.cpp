@@ -256,6 +256,26 @@ TEST_F(ReplicaTest, ALiveHolderThatDoesNotHandOverIsNamedInTheError) {
   EXPECT_NE(text.find("did not hand it over within 2000 ms"), std::string::npos) << text;
 }
 
+// A stalled holder on this host: its lease is stale, but it still holds the journal open (and
+// locked), so the document is not taken from under it.
+TEST_F(ReplicaTest, AStaleLeaseWhoseJournalIsStillLockedHereIsNotTakenOver) {
+  replicas_.reserve(2);
+  auto& one = start("r1", milliseconds(100));
+  const auto handle = handle_in(call(one, "deck_session", {{"action", "new Board"}}));
+  call(one, "deck", {{"ops", json::array{"add A"}}, {"doc", handle}});
+  one.server->documents().stop_timers();
+  std::this_thread::sleep_for(milliseconds(150));
+  auto& two = start("r2", milliseconds(100));
+  bool error = false;
+  const auto text = call(two, "deck_query", {{"q", "stats"}, {"doc", handle}}, &error);
+  EXPECT_TRUE(error);
+  EXPECT_NE(text.find(handle + " is written by another fcpd on this host (it holds the "
+                               "document's journal open, but its lease is stale or gone)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(call(one, "deck_query", {{"q", "stats"}, {"doc", handle}}), "cards:1");
+}
+
 TEST_F(ReplicaTest, AfterTheHolderDiesTheOtherReplicaTakesOverWithNoCallLost) {
   replicas_.reserve(3);
   auto& one = start("r1", milliseconds(300));
