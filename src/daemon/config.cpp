@@ -3,6 +3,8 @@
 #include <boost/json.hpp>
 #include <charconv>
 
+#include "mcp/document_lease.hpp"
+
 namespace fcp::daemon {
 namespace json = boost::json;
 using core::make_error;
@@ -196,6 +198,21 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
   if (key == "journal.history") return assign(count_value(value, key), config.journal_history);
   if (key == "documents.idle_evict_seconds")
     return assign(count_value(value, key), config.idle_evict_seconds);
+  if (key == "replica.id") {
+    if (value.is_null()) {
+      config.replica_id.clear();
+      return {};
+    }
+    if (!value.is_string() || !mcp::valid_replica_id(value.as_string())) {
+      return make_error(
+          "config: \"replica.id\" must be 1 to 32 letters, digits, '_' or '-', or null");
+    }
+    config.replica_id = std::string(value.as_string());
+    return {};
+  }
+  if (key == "replica.lease_ms") return assign(size_value(value, key), config.replica_lease_ms);
+  if (key == "replica.handoff_ms")
+    return assign(count_value(value, key), config.replica_handoff_ms);
   if (key == "lofi") {  // read by the lofi domain
     if (!value.is_object()) return make_error("config: \"lofi\" must be an object");
     config.domain_settings["lofi"] = value;

@@ -79,6 +79,12 @@ struct Config {
   std::size_t journal_compact_after = 1000;
   std::size_t journal_history = 100;
   std::size_t idle_evict_seconds = 0;  // 0: documents stay in memory until closed
+  // Replicas sharing state_dir behind a load balancer (deploy/): this replica's name (empty: no
+  // leases), how long an unrenewed document lease lasts, how long a call waits for the replica
+  // holding its document to hand it over.
+  std::string replica_id;
+  std::size_t replica_lease_ms = 5000;
+  std::size_t replica_handoff_ms = 3000;
 };
 
 // What the command line asked for.

@@ -156,6 +156,9 @@ class Daemon {
     options.journal.compact_after = config.journal_compact_after;
     options.journal.history = config.journal_history;
     options.journal.idle_evict = std::chrono::seconds(config.idle_evict_seconds);
+    options.journal.replica.id = config.replica_id;
+    options.journal.replica.lease_ttl = std::chrono::milliseconds(config.replica_lease_ms);
+    options.journal.replica.handoff_wait = std::chrono::milliseconds(config.replica_handoff_ms);
     // Tool calls run on the event loop's threads (see EventLoop: a long call hands the I/O on).
     server_ = std::make_unique<mcp::Server>(io_.get_executor(), hosted, roots_, options);
   }
@@ -204,6 +207,9 @@ class Daemon {
       options.allowed_origins = config_.allowed_origins;
       options.allowed_hosts = config_.allowed_hosts;
       options.session_idle_timeout = std::chrono::seconds(config_.http_session_idle_seconds);
+      // Replicas: session ids start with the replica's name, so a load balancer keeps a legacy
+      // session on the replica that holds it (deploy/nginx.conf.template).
+      if (!config_.replica_id.empty()) options.session_id_prefix = config_.replica_id + "-";
       auto server = std::make_unique<transport::HttpServer>(io_, *server_, *address, options);
       if (auto ok = server->start(); !ok) return ok.error();
       spdlog::info("listening for MCP over HTTP on http://{}:{}/mcp", endpoint.host,

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "daemon/config.hpp"
+#include "mcp/document_lease.hpp"
 
 namespace fcp::daemon {
 using core::make_error;
@@ -84,6 +85,14 @@ Result<void> apply_flag(const std::string& flag, int& i, int argc, const char* c
     config.state_dir = *value;
     return {};
   }
+  if (flag == "--replica-id") {
+    if (!mcp::valid_replica_id(*value)) {
+      return make_error("--replica-id: \"" + *value +
+                        "\" is not a replica name (1 to 32 letters, digits, '_' or '-')");
+    }
+    config.replica_id = *value;
+    return {};
+  }
   if (flag == "--log-level") {
     config.log_level = *value;
     return {};
@@ -156,6 +165,11 @@ Result<Invocation> parse_invocation(int argc, const char* const* argv) {
     if (auto ok = apply_flag(flag, i, argc, argv, invocation.config); !ok) return ok.error();
   }
   const auto& config = invocation.config;
+  if (!config.replica_id.empty() && !config.journals) {
+    return make_error(
+        "--replica-id needs a state directory (--state-dir DIR, shared by the "
+        "replicas): documents move between replicas through their journals");
+  }
   if (!config.stdio && config.tcp.empty() && config.http.empty()) {
     return make_error(
         "choose at least one transport: --stdio, --tcp HOST:PORT or --http HOST:PORT");
@@ -179,6 +193,9 @@ Options:
   --state-dir DIR         where document journals live for crash recovery and idle
                           eviction (default $XDG_STATE_HOME/fcpd or ~/.local/state/fcpd)
   --no-state-dir          keep no journals (no recover, no idle eviction)
+  --replica-id NAME       run as replica NAME of several sharing --state-dir behind a
+                          load balancer: a lease per document, taken over from its
+                          journal when its holder dies (see deploy/)
   --log-level LEVEL       trace, debug, info, warn, error, critical, off (default info)
   --log-file FILE         also log to FILE (logs always go to stderr)
   --workers N             long calls that may run at once while I/O goes on (default 4)

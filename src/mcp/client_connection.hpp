@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -143,6 +144,14 @@ class ClientConnection final : public Connection,
   void start_document(const std::shared_ptr<ToolCall>& call,
                       const std::shared_ptr<StoredDocument>& previous, bool discard,
                       const ClientSession::Done& done);
+  // Replicas: the call names (or the session's current document is) a document this replica
+  // does not have open but whose journal is in the shared state directory. Takes it over when
+  // its lease is free or stale and routes the call again; while another live replica holds it,
+  // asks that one to hand it over and retries until `deadline`, then answers an error naming the
+  // holder. `refusal`: the answer when there is no journal to take over.
+  void take_over(const std::shared_ptr<ToolCall>& call, const std::string& handle,
+                 const core::Error& refusal, std::chrono::steady_clock::time_point deadline,
+                 bool asked, const ClientSession::Done& done);
   void run_on_document(const std::shared_ptr<ToolCall>& call,
                        const std::shared_ptr<StoredDocument>& document, bool closing,
                        const ClientSession::Done& done);

@@ -1,5 +1,8 @@
 // Which document a tools/call works on: the `doc` argument, `close HANDLE`, or the client's
 // current document; the session actions the document store answers (list, new, open, close).
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 
 #include "core/resolve.hpp"
@@ -108,6 +111,11 @@ void ClientConnection::route_tool(const std::shared_ptr<ToolCall>& call,
   std::shared_ptr<StoredDocument> named;
   if (call->arguments.doc) {
     auto found = store.find(*call->arguments.doc, session_->principal(), domain);
+    if (!found && store.leases().enabled()) {
+      return take_over(call, *call->arguments.doc, found.error(),
+                       std::chrono::steady_clock::now() + store.leases().options().handoff_wait,
+                       false, done);
+    }
     if (!found) {
       refuse(*call, found.error());
       return done();
@@ -129,6 +137,11 @@ void ClientConnection::route_tool(const std::shared_ptr<ToolCall>& call,
   }
   if (word == "close" && command->arg("doc") != nullptr) {
     auto found = store.find(*command->arg("doc"), session_->principal(), domain);
+    if (!found && store.leases().enabled()) {
+      return take_over(call, *command->arg("doc"), found.error(),
+                       std::chrono::steady_clock::now() + store.leases().options().handoff_wait,
+                       false, done);
+    }
     if (!found) {
       refuse(*call, found.error());
       return done();
@@ -142,6 +155,14 @@ void ClientConnection::route_tool(const std::shared_ptr<ToolCall>& call,
     named = *found;
   }
   auto target = named ? named : session_->current(domain);
+  if (target && target->moved()) {
+    // The session's current document went to another replica: it comes back from the journal.
+    session_->forget(*target);
+    return take_over(call, target->handle(),
+                     core::make_error("the document " + target->handle() + " was handed over"),
+                     std::chrono::steady_clock::now() + store.leases().options().handoff_wait,
+                     false, done);
+  }
   if (!target) {
     // No document yet: the engine's empty session answers ("no document: …", help), naming the
     // caller's documents that live outside this session, for a client that opens a new MCP
@@ -155,6 +176,52 @@ void ClientConnection::route_tool(const std::shared_ptr<ToolCall>& call,
     return;
   }
   run_on_document(call, target, word == "close", done);
+}
+
+void ClientConnection::take_over(const std::shared_ptr<ToolCall>& call, const std::string& handle,
+                                 const core::Error& refusal,
+                                 std::chrono::steady_clock::time_point deadline, bool asked,
+                                 const ClientSession::Done& done) {
+  const core::Domain& domain = *call->tool->domain;
+  auto& store = server_.documents();
+  auto taken = store.take_over(handle, session_->principal(), domain);
+  if (!taken) {
+    refuse(*call, taken.error());
+    return done();
+  }
+  if (!taken->journaled) {
+    refuse(*call, refusal);
+    return done();
+  }
+  if (taken->document) {
+    const bool current = !call->arguments.doc;
+    if (current) session_->set_current(taken->document);
+    return route_tool(call, done);
+  }
+  const auto& holder = *taken->holder;
+  if (!asked && holder.pid > 0) {
+    if (auto sent = store.leases().ask_handoff(holder, handle); !sent) {
+      spdlog::warn("{}: {}", handle, sent.error().message);
+    }
+  }
+  if (std::chrono::steady_clock::now() >= deadline) {
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+        store.leases().options().handoff_wait);
+    refuse(*call, core::make_error(
+                      handle + " is written by " + holder.describe() +
+                      ", which did not hand it over within " + std::to_string(waited.count()) +
+                      " ms: send calls for it to that replica (behind the load balancer, "
+                      "route by the Mcp-Param-Doc header as deploy/nginx.conf.template does)"));
+    return done();
+  }
+  // The holder lets it go between two of its calls, within its inbox poll (50 ms).
+  auto timer = std::make_shared<boost::asio::steady_timer>(server_.executor(),
+                                                           std::chrono::milliseconds(20));
+  auto self = shared_from_this();
+  timer->async_wait(
+      [self, timer, call, handle, refusal, deadline, done](const boost::system::error_code&) {
+        self->take_over(call, handle, refusal, deadline, true, done);
+      });
 }
 
 void ClientConnection::run_on_document(const std::shared_ptr<ToolCall>& call,

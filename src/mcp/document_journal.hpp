@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "mcp/document_lease.hpp"
 
 namespace fcp::mcp {
 
@@ -35,6 +36,8 @@ struct JournalOptions {
   // A document unused this long, with its journal up to date, leaves memory and is reloaded
   // from its journal on use (zero: never).
   std::chrono::seconds idle_evict{0};
+  // Replicas sharing the state directory (a lease per document); off without a replica id.
+  ReplicaOptions replica;
 };
 
 struct JournalRecord {

@@ -371,6 +371,9 @@ std::size_t DocumentStore::close_journals_at_exit() {
     std::error_code ec;
     std::filesystem::remove(journal_path(document->handle()), ec);
   }
+  // Another replica may take the documents over from their journals at once.
+  for (const auto& handle : leases_.held())
+    leases_.release(handle);
   return kept;
 }
 
@@ -431,6 +434,31 @@ core::Result<std::shared_ptr<StoredDocument>> DocumentStore::recover(
     }
   }
   const auto path = journal_path(handle);
+  // Replicas: the document's lease first, so no other replica writes it meanwhile; given back
+  // when the recovery fails.
+  struct LeaseGuard {
+    LeaseTable* leases = nullptr;
+    std::string handle;
+    ~LeaseGuard() {
+      if (leases != nullptr) leases->release(handle);
+    }
+  } guard;
+  if (leases_.enabled()) {
+    if (journal_in_use(path)) {
+      const auto holder = leases_.live_holder(handle);
+      return core::make_error(std::string(handle) + " is open in another fcpd on this host" +
+                              (holder ? " (" + holder->describe() + ")" : std::string()) +
+                              ": send calls for it there");
+    }
+    auto lease = leases_.acquire(handle);
+    if (!lease) return lease.error();
+    if (!lease->taken) {
+      return core::make_error(std::string(handle) + " is written by " + lease->holder->describe() +
+                              ": send calls for it to that replica");
+    }
+    guard.leases = &leases_;
+    guard.handle = std::string(handle);
+  }
   auto contents = read_journal_file(path);
   const auto unknown = core::make_error(
       "no journal of a " + name + " document has the handle " + std::string(handle),
@@ -478,7 +506,112 @@ core::Result<std::shared_ptr<StoredDocument>> DocumentStore::recover(
     charge_locked(*document, 0);
     return added.error();
   }
+  guard.leases = nullptr;  // held from now on
   return document;
+}
+
+core::Result<DocumentStore::TakeOver> DocumentStore::take_over(std::string_view handle,
+                                                               const std::string& owner,
+                                                               const core::Domain& domain) {
+  TakeOver out;
+  if (!leases_.enabled() || !looks_like_handle(handle)) return out;
+  const auto path = journal_path(handle);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return out;
+  out.journaled = true;
+  // Its journal locked by a live fcpd on this host: held, whatever its lease's age says.
+  if (journal_in_use(path)) {
+    out.holder = leases_.live_holder(handle);
+    if (!out.holder) out.holder = LeaseHolder{};  // pid 0: describe() says what is known
+    return out;
+  }
+  auto lease = leases_.acquire(handle);
+  if (!lease) return lease.error();
+  if (!lease->taken) {
+    out.holder = lease->holder;
+    return out;
+  }
+  out.taken_from = lease->taken_from;
+  auto recovered = recover(handle, owner, domain, out.report, nullptr);
+  if (!recovered) {
+    leases_.release(handle);
+    return recovered.error();
+  }
+  out.document = *recovered;
+  spdlog::info("took {} over{}: recovered from its journal ({} calls replayed)", handle,
+               out.taken_from ? " from " + out.taken_from->describe() : std::string(),
+               out.report.calls);
+  return out;
+}
+
+bool DocumentStore::hand_off(StoredDocument& document) {
+  if (document.closed()) return false;
+  if (document.session_ && document.session_->fingerprint() != document.journaled_) return false;
+  {
+    std::lock_guard lock(document.journal_mutex_);
+    if (!document.journal_ || !document.journal_->sync()) return false;
+    charge_locked(document, 0);
+    document.journal_.reset();  // closing it lets the journal's lock go
+  }
+  document.moved_ = true;
+  document.closed_ = true;
+  {
+    std::lock_guard lock(mutex_);
+    documents_.erase(document.handle());
+  }
+  leases_.release(document.handle());
+  spdlog::info("handed {} over to the replica that asked for it", document.handle());
+  return true;
+}
+
+void DocumentStore::tend_leases() {
+  const auto now = std::chrono::steady_clock::now();
+  std::vector<std::string> lost;
+  if (now - renewed_ >= leases_.options().lease_ttl / 3) {
+    renewed_ = now;
+    lost = leases_.renew_all();
+  }
+  auto asked = leases_.handoff_requests();
+  const auto let_go = [this](const std::string& handle, bool ours) {
+    std::shared_ptr<StoredDocument> document;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = documents_.find(handle);
+      if (it == documents_.end()) return;
+      document = it->second;
+    }
+    document->queue()->submit([this, document, ours](const SerialQueue::Done& done) {
+      if (!hand_off(*document) && !ours) {
+        // Another replica took its lease: this one must not write it any more.
+        spdlog::error(
+            "{}: its lease was taken over by another replica while it had changes not "
+            "in its journal; they are dropped here",
+            document->handle());
+        document->moved_ = true;
+        document->closed_ = true;
+        std::lock_guard lock(mutex_);
+        documents_.erase(document->handle());
+      }
+      done();
+    });
+  };
+  for (const auto& handle : lost) {
+    spdlog::warn("{}: another replica took its lease over; letting it go", handle);
+    let_go(handle, false);
+  }
+  for (const auto& handle : asked) {
+    if (leases_.holds(handle)) let_go(handle, true);
+  }
+}
+
+void DocumentStore::schedule_leases(const std::shared_ptr<boost::asio::steady_timer>& timer) {
+  timer->expires_after(std::chrono::milliseconds(50));
+  timer->async_wait([this, weak = std::weak_ptr(timer)](const boost::system::error_code& ec) {
+    auto live = weak.lock();
+    if (ec || !live) return;
+    tend_leases();
+    schedule_leases(live);
+  });
 }
 
 core::Result<void> DocumentStore::load(StoredDocument& document) {
@@ -519,6 +652,10 @@ bool DocumentStore::evict(StoredDocument& document) {
 
 void DocumentStore::start_timers() {
   if (!journals()) return;
+  if (leases_.enabled()) {
+    lease_timer_ = std::make_shared<boost::asio::steady_timer>(calls_);
+    schedule_leases(lease_timer_);
+  }
   if (journal_.idle_evict.count() > 0) {
     evict_timer_ = std::make_shared<boost::asio::steady_timer>(calls_);
     schedule_eviction(evict_timer_);
@@ -534,6 +671,7 @@ void DocumentStore::stop_timers() {
   // going cancels the wait.
   evict_timer_.reset();
   sync_timer_.reset();
+  lease_timer_.reset();
 }
 
 void DocumentStore::schedule_sync(const std::shared_ptr<boost::asio::steady_timer>& timer) {

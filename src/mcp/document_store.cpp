@@ -101,7 +101,8 @@ DocumentStore::DocumentStore(boost::asio::any_io_executor calls, const core::Pat
       limits_(limits),
       max_documents_(max_documents),
       prefixes_(std::move(prefixes)),
-      journal_(std::move(journal)) {}
+      journal_(std::move(journal)),
+      leases_(journal_.state_dir, journal_.replica) {}
 
 DocumentStore::~DocumentStore() {
   stop_timers();
@@ -136,8 +137,20 @@ core::Result<void> DocumentStore::room_for(const std::string& owner,
 }
 
 core::Result<void> DocumentStore::add(const std::shared_ptr<StoredDocument>& document) {
+  if (leases_.enabled()) {
+    // A fresh handle: its lease is free, unless a recovery took it already (then it is ours).
+    auto lease = leases_.acquire(document->handle());
+    if (!lease) return lease.error();
+    if (!lease->taken) {
+      return core::make_error(document->handle() + " is written by " + lease->holder->describe(),
+                              {list_hint(document->domain())});
+    }
+  }
   std::lock_guard lock(mutex_);
-  if (auto room = room_for(document->owner(), document->domain()); !room) return room;
+  if (auto room = room_for(document->owner(), document->domain()); !room) {
+    leases_.release(document->handle());
+    return room;
+  }
   documents_.emplace(document->handle(), document);
   return {};
 }
@@ -217,6 +230,7 @@ void DocumentStore::remove(const StoredDocument& document) {
     std::error_code ec;
     std::filesystem::remove(journal_path(document.handle()), ec);
   }
+  leases_.release(document.handle());
   documents_.erase(it);
   closed_[document.handle()] =
       Closed{std::string(document.domain().name()), document.owner(), summary.title, summary.file};

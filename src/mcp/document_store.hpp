@@ -63,6 +63,9 @@ class StoredDocument {
   Summary summary() const;
   Clock::time_point last_use() const;
   bool closed() const { return closed_.load(); }
+  // Closed here because another replica took the document over (its lease): it lives on there,
+  // from the journal, under the same handle.
+  bool moved() const { return moved_.load(); }
 
  private:
   friend class DocumentStore;
@@ -81,6 +84,7 @@ class StoredDocument {
   mutable std::mutex session_mutex_;
   std::atomic<bool> closed_{false};
   std::atomic<bool> evicted_{false};
+  std::atomic<bool> moved_{false};
   // The journal and the state it last recorded (on the queue; the mutex lets flush_journals()
   // sync from another thread).
   std::mutex journal_mutex_;
@@ -217,6 +221,26 @@ class DocumentStore final : public DocumentEvictor {
       StoredDocument::Clock::time_point cutoff) const;
   std::size_t max_documents() const { return max_documents_; }
 
+  // Replicas sharing the state directory (journal.replica.id set): the documents' leases.
+  LeaseTable& leases() { return leases_; }
+  // A document of `owner` this replica does not have open but whose journal is in the state
+  // directory: taken over (lease taken, document recovered from its journal) when its lease is
+  // free or stale; else `holder` names the live replica that writes it. `journaled` false: no
+  // journal of that handle (the caller answers find()'s error).
+  struct TakeOver {
+    bool journaled = false;
+    std::shared_ptr<StoredDocument> document;
+    std::optional<LeaseHolder> holder;
+    std::optional<LeaseHolder> taken_from;  // the stale holder it was taken from
+    Recoverable report;
+  };
+  core::Result<TakeOver> take_over(std::string_view handle, const std::string& owner,
+                                   const core::Domain& domain);
+  // On the queue: lets another replica have the document (its journal synced and closed, its
+  // lease released, the handle answered by that replica from now on). False when its journal
+  // does not hold all of it (the document stays).
+  bool hand_off(StoredDocument& document);
+
  private:
   // Every open document, copied out under the lock (to work on each without holding it).
   std::vector<std::shared_ptr<StoredDocument>> every_document() const;
@@ -239,6 +263,10 @@ class DocumentStore final : public DocumentEvictor {
   bool compact(StoredDocument& document);
   void schedule_eviction(const std::shared_ptr<boost::asio::steady_timer>& timer);
   void schedule_sync(const std::shared_ptr<boost::asio::steady_timer>& timer);
+  // Polls this replica's hand-over inbox and renews its leases; hands documents over or lets go
+  // of those whose lease another replica took.
+  void schedule_leases(const std::shared_ptr<boost::asio::steady_timer>& timer);
+  void tend_leases();
   // Sets what `document` counts against its owner's budget (journal_mutex_ held).
   void charge_locked(StoredDocument& document, std::size_t bytes);
 
@@ -251,7 +279,10 @@ class DocumentStore final : public DocumentEvictor {
   PrincipalLimits* budget_ = nullptr;
   std::shared_ptr<boost::asio::steady_timer> evict_timer_;
   std::shared_ptr<boost::asio::steady_timer> sync_timer_;
-  mutable std::mutex mutex_;  // guards the members below
+  std::shared_ptr<boost::asio::steady_timer> lease_timer_;
+  LeaseTable leases_;
+  std::chrono::steady_clock::time_point renewed_;  // on the lease timer only
+  mutable std::mutex mutex_;                       // guards the members below
   std::map<std::string, std::shared_ptr<StoredDocument>, std::less<>> documents_;
   std::map<std::string, Closed, std::less<>> closed_;  // the latest closed handles (bounded)
   std::vector<std::string> closed_order_;

@@ -29,7 +29,9 @@ class HttpPeer;
 // Thread: any (its members are thread-safe or immutable).
 struct HttpShared {
   HttpShared(mcp::ConnectionFactory& f, HttpOptions o)
-      : factory(f), options(std::move(o)), sessions(options.max_sessions) {}
+      : factory(f),
+        options(std::move(o)),
+        sessions(options.max_sessions, options.session_id_prefix) {}
   mcp::ConnectionFactory& factory;
   const HttpOptions options;
   SessionTable sessions;

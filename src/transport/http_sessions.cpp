@@ -103,9 +103,9 @@ bool SessionTable::add(const std::shared_ptr<HttpSession>& session) {
       evicted = evict_locked();
       if (!evicted) return false;
     }
-    auto id = make_session_id();
+    auto id = id_prefix_ + make_session_id();
     while (sessions_.contains(id))
-      id = make_session_id();
+      id = id_prefix_ + make_session_id();
     session->id_ = id;
     sessions_.emplace(std::move(id), session);
   }

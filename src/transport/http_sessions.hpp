@@ -74,7 +74,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 // The sessions that have an id. Thread: any (one mutex; session callbacks run outside it).
 class SessionTable {
  public:
-  explicit SessionTable(std::size_t max_sessions) : max_sessions_(max_sessions) {}
+  explicit SessionTable(std::size_t max_sessions, std::string id_prefix = {})
+      : max_sessions_(max_sessions), id_prefix_(std::move(id_prefix)) {}
 
   // Issues a fresh random id to `session` and keeps it. A full table first evicts (closes) its
   // least recently used idle session; returns false when nothing can be evicted.
@@ -90,6 +91,7 @@ class SessionTable {
   std::shared_ptr<HttpSession> evict_locked();
 
   std::size_t max_sessions_;
+  const std::string id_prefix_;  // before every id (a replica's name and '-')
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<HttpSession>> sessions_;
 };

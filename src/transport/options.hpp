@@ -48,6 +48,9 @@ struct HttpOptions {
   // Host header names allowed besides localhost, 127.0.0.1 and [::1] (port ignored).
   std::vector<std::string> allowed_hosts;
   std::size_t max_sessions = 1024;
+  // Put before every session id (a replica's name and '-'), so a load balancer can send a
+  // session's requests to the replica that holds it.
+  std::string session_id_prefix;
   // A keep-alive connection with no request for this long is closed; also bounds every write.
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
   // A session with no request and no open stream for this long is closed.

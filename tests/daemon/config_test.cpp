@@ -102,6 +102,28 @@ TEST(Config, CallCostLimits) {
 }
 
 // Journals: the state directory (null turns them off), fsync policy, compaction, idle eviction.
+TEST(Config, ReplicaSettings) {
+  Config config;
+  EXPECT_TRUE(config.replica_id.empty());
+  ASSERT_TRUE(
+      apply_config_json(R"({"replica":{"id":"r1","lease_ms":800,"handoff_ms":0}})", config));
+  EXPECT_EQ(config.replica_id, "r1");
+  EXPECT_EQ(config.replica_lease_ms, 800u);
+  EXPECT_EQ(config.replica_handoff_ms, 0u);
+  EXPECT_FALSE(apply_config_json(R"({"replica":{"id":"r 1"}})", config));
+  EXPECT_FALSE(apply_config_json(R"({"replica":{"lease_ms":0}})", config));
+  ASSERT_TRUE(apply_config_json(R"({"replica":{"id":null}})", config));
+  EXPECT_TRUE(config.replica_id.empty());
+  auto flags = parse({"--http", "127.0.0.1:0", "--state-dir", "/tmp/s", "--replica-id", "r2"});
+  ASSERT_TRUE(flags);
+  EXPECT_EQ(flags->config.replica_id, "r2");
+  // Documents move between replicas through their journals: no state directory, no replicas.
+  flags = parse({"--http", "127.0.0.1:0", "--no-state-dir", "--replica-id", "r2"});
+  ASSERT_FALSE(flags);
+  EXPECT_NE(flags.error().message.find("needs a state directory"), std::string::npos);
+  EXPECT_FALSE(parse({"--http", "127.0.0.1:0", "--replica-id", "r/2"}));
+}
+
 TEST(Config, JournalSettings) {
   Config config;
   EXPECT_TRUE(config.journals);
