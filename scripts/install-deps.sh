@@ -14,9 +14,8 @@ packages=(
   libgraphviz-dev librsvg2-dev libcairo2-dev libpng-dev
   libfluidsynth-dev libsndfile1-dev timgm6mb-soundfont python3-mido
   liblo-tools
-  nginx
+  nginx  # the load balancer of the replica test (tests/e2e/replicas.sh, deploy/)
 )
-# nginx is the load balancer of the replica test (tests/e2e/replicas.sh, deploy/).
 # Node.js runs the end-to-end tests with the official MCP TypeScript SDK.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
