@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/call_scope.hpp"
 #include "domains/midi/conductor_meta.hpp"
 #include "domains/midi/smf/notes.hpp"
 #include "domains/midi/theory/gm.hpp"
@@ -71,8 +72,10 @@ class ConductorReader {
 
 // Adds the events of file track `file_track` (or one channel of a format 0 track) chosen by
 // `take` to `track`, each with its place in the file.
-void read_track_events(Song& song, Track& track, const smf::Track& source, std::uint32_t file_track,
-                       const std::vector<bool>& take) {
+// Stops (the call that reads is cancelled or past its time limit) every few thousand notes.
+core::Result<void> read_track_events(Song& song, Track& track, const smf::Track& source,
+                                     std::uint32_t file_track, const std::vector<bool>& take) {
+  core::StopPoll poll(4096);
   std::vector<bool> used(source.events.size(), false);
   std::vector<const smf::Event*> names;
   for (std::size_t i = 0; i < source.events.size(); ++i) {
@@ -82,6 +85,7 @@ void read_track_events(Song& song, Track& track, const smf::Track& source, std::
   const auto pairs = smf::pair_notes(source);
   song.reserve_notes(pairs.size());
   for (const auto& pair : pairs) {
+    if (auto stop = poll.check("reading the song", "no document was opened")) return *stop;
     if (!take[pair.on]) continue;
     const smf::Event& on = source.events[pair.on];
     Note note;
@@ -159,6 +163,7 @@ void read_track_events(Song& song, Track& track, const smf::Track& source, std::
     raw.place = place_of(file_track, i, e);
     song.raws().put(raw);
   }
+  return {};
 }
 
 int first_channel(const smf::Track& track, const std::vector<bool>& take) {
@@ -232,7 +237,8 @@ core::Result<Song> song_from_file(const smf::File& file) {
         track.channel = channel;
         track.file_track = file_track;
         track.file_end = source.end_tick;
-        read_track_events(song, track, source, file_track, mask);
+        if (auto read = read_track_events(song, track, source, file_track, mask); !read)
+          return read.error();
         if (track.name.empty()) {
           auto program = song.program_of(track.id);
           make_up_name(track, channel == 9 ? std::string("Drums")
@@ -248,7 +254,8 @@ core::Result<Song> song_from_file(const smf::File& file) {
     track.channel = first_channel(source, take);
     track.file_track = file_track;
     track.file_end = source.end_tick;
-    read_track_events(song, track, source, file_track, take);
+    if (auto read = read_track_events(song, track, source, file_track, take); !read)
+      return read.error();
     if (track.name.empty())
       make_up_name(track, "Track " + std::to_string(song.tracks().size() + 1));
     song.insert_track(song.tracks().size(), track);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/call_scope.hpp"
 #include "domains/midi/conductor_meta.hpp"
 #include "domains/midi/smf/meta.hpp"
 #include "domains/midi/song_io.hpp"
@@ -293,6 +294,8 @@ smf::File file_from_song(const Song& song) {
   // A file read with no track at all gets a conductor track only when there is something in it.
   if (!origin || origin->conductor_track || !head.empty()) tracks.push_back(std::move(head));
   for (const Track& track : song.tracks()) {
+    // A call that must stop ends the file here (see write_song's contract).
+    if (core::call_stop()) break;
     // Song tracks read from one file track (a format 0 file's channels, or track 0 holding
     // both the conductor and notes) go back into it.
     const bool joins_previous =
@@ -307,8 +310,10 @@ smf::File file_from_song(const Song& song) {
   if (file.format == 0 && std::any_of(tracks.begin(), tracks.end(),
                                       [](const TrackBuilder& t) { return !t.file_track(); }))
     file.format = 1;
-  for (TrackBuilder& track : tracks)
+  for (TrackBuilder& track : tracks) {
+    if (core::call_stop()) break;
     file.tracks.push_back(track.build());
+  }
   if (origin) file.extra_chunks = origin->extra_chunks;
   return file;
 }
