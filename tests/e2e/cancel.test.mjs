@@ -243,3 +243,45 @@ describe('a per-kind time limit', { timeout: 120_000 }, () => {
     }
   });
 });
+
+describe('SIGTERM while a long render and a long export run', { timeout: 120_000 }, () => {
+  it('stops both after the grace, journals the unsaved work, logs each step and exits 0', { skip: !fs.existsSync(SOUNDFONT) && `no SoundFont at ${SOUNDFONT}` }, async () => {
+    const state = path.join(root, 'state');
+    const { daemon, tcpPort } = await startFcpd({ shutdown_grace_seconds: 1, state_dir: state });
+    const before = files().filter((f) => f !== 'state');
+    const song = await client(tcpPort);
+    await call(song, 'midi_session', { action: 'open long.mid' });
+    await call(song, 'midi_session', { action: `load-soundfont ${SOUNDFONT}` });
+    const edited = await call(song, 'midi', { ops: ['note acoustic-grand-piano C4 at:1.1'] });
+    assert.equal(edited.isError, false, edited.text);  // unsaved work
+    const diagram = await LineClient.tcp(tcpPort, '127.0.0.1', '127.0.0.2');  // another client
+    await diagram.initialize();
+    await call(diagram, 'drawio_session', { action: 'open big.drawio' });
+    await song.send({ jsonrpc: '2.0', id: 91, method: 'tools/call',
+      params: { name: 'midi_session', arguments: { action: 'export wav path:term.wav' } } });
+    await diagram.send({ jsonrpc: '2.0', id: 92, method: 'tools/call',
+      params: { name: 'drawio', arguments: { ops: ['add svc T', 'export file as:term.svg'] } } });
+    await sleep(300);
+    const signalled = Date.now();
+    daemon.child.kill('SIGTERM');
+    const rendered = await song.next((m) => m.id === 91, 10_000);
+    const exported = await diagram.next((m) => m.id === 92, 10_000);
+    const { code } = await daemon.exit;
+    const took = Date.now() - signalled;
+    song.close();
+    diagram.close();
+    console.log(`SIGTERM during a render and an export: exit ${code} after ${took} ms`);
+    assert.equal(code, 0, daemon.log);
+    assert.ok(took < 3500, `exited ${took} ms after SIGTERM (grace 1 s; the render alone takes ~10 s)`);
+    assert.equal(rendered.result.isError, true, JSON.stringify(rendered));
+    assert.match(rendered.result.content[0].text,
+      /^! export stopped after \d+(\.\d)? s: the daemon is shutting down; no audio was made and no file written/);
+    assert.equal(exported.result.isError, true, JSON.stringify(exported));
+    assert.match(exported.result.content[0].text, /the daemon is shutting down/);
+    assert.deepEqual(files().filter((f) => f !== 'state'), before, 'no audio or image file was written');
+    assert.match(daemon.log, /shutting down; no new connections; 2 call\(s\) running, waiting up to 1 s/);
+    assert.match(daemon.log, /2 call\(s\) still running 1 s after the signal: stopping them/);
+    assert.match(daemon.log, /the stopped calls have ended: closing the connections/);
+    assert.match(daemon.log, /1 document\(s\) with unsaved work kept in their journals/);
+  });
+});
