@@ -14,14 +14,26 @@ namespace fcp::drawio {
 
 DrawioDocument::DrawioDocument(Diagram diagram, DocumentState state)
     : diagram_(std::move(diagram)), state_(std::move(state)) {
+  fit_state_to_pages();
+  for (std::size_t i = 0; i < diagram_.pages().size(); ++i)
+    indexes_[i].rebuild(diagram_.pages()[i]);
+}
+
+DrawioDocument::DrawioDocument(Diagram diagram, DocumentState state, FromFile /*from_file*/)
+    : diagram_(std::move(diagram)), state_(std::move(state)) {
+  fit_state_to_pages();
+  for (std::size_t i = 0; i < diagram_.pages().size(); ++i) {
+    if (!indexes_[i].build_for_open(diagram_.pages()[i])) return;
+  }
+}
+
+void DrawioDocument::fit_state_to_pages() {
   if (diagram_.pages().empty())
     diagram_.add_page(Page::make_blank(diagram_.allocate_id(), "Page-1"));
   state_.active_layers.resize(diagram_.pages().size());
   state_.flows.resize(diagram_.pages().size());
   state_.active_page = std::min(state_.active_page, diagram_.pages().size() - 1);
   indexes_.resize(diagram_.pages().size());
-  for (std::size_t i = 0; i < diagram_.pages().size(); ++i)
-    indexes_[i].rebuild(diagram_.pages()[i]);
 }
 
 std::string DrawioDocument::active_layer() const {

@@ -24,6 +24,10 @@ class Edit;
 class DrawioDocument final : public core::Document {
  public:
   DrawioDocument(Diagram diagram, DocumentState state);
+  // A document opened from a file inside a call: its indexes stop building once the call must
+  // stop (PageIndex::build_for_open); the caller asks core::stop_error and drops it then.
+  struct FromFile {};
+  DrawioDocument(Diagram diagram, DocumentState state, FromFile from_file);
 
   // core::Document
   core::Result<core::OpOutcome> execute(const core::ParsedOp& op, core::CallContext& ctx) override;
@@ -72,6 +76,8 @@ class DrawioDocument final : public core::Document {
   }
 
  private:
+  // An empty diagram gets a blank page; the state and indexes get one slot a page.
+  void fit_state_to_pages();
   friend class Edit;
   friend struct DiagramChanges;
 

@@ -1,5 +1,6 @@
 #include "domains/drawio/domain.hpp"
 
+#include "core/call_scope.hpp"
 #include "domains/drawio/data/node_types.hpp"
 #include "domains/drawio/data/regions.hpp"
 #include "domains/drawio/data/stencils.hpp"
@@ -174,7 +175,10 @@ class DrawioDomain final : public core::Domain {
     auto diagram = read_drawio(bytes);
     if (!diagram) return diagram.error();
     DocumentState state = adopt_file_state(*diagram);
-    auto document = std::make_unique<DrawioDocument>(std::move(*diagram), std::move(state));
+    auto document = std::make_unique<DrawioDocument>(std::move(*diagram), std::move(state),
+                                                     DrawioDocument::FromFile{});
+    // Its indexes are incomplete when the call had to stop while they were built.
+    if (auto stop = core::stop_error("reading the diagram", "no document was opened")) return *stop;
     document->keep_source(std::string(bytes));
     std::string name = path.filename().string();
     for (std::string_view suffix : {".drawio.svg", ".dio.svg", ".drawio.png", ".dio.png", ".drawio",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/json.hpp>
 
+#include "core/call_scope.hpp"
 #include "domains/drawio/export/drawio_svg.hpp"
 #include "domains/drawio/io/writer.hpp"
 #include "domains/drawio/scene.hpp"
@@ -129,8 +130,9 @@ SourceFormat written_format(const Diagram& diagram, const std::filesystem::path&
   return SourceFormat::mxfile;
 }
 
-core::Result<std::string> serialize_diagram(const Diagram& diagram,
-                                            const std::filesystem::path& path) {
+namespace {
+
+core::Result<std::string> write_diagram(const Diagram& diagram, const std::filesystem::path& path) {
   switch (written_format(diagram, path)) {
     case SourceFormat::svg:
       return render::write_drawio_svg(diagram);
@@ -142,6 +144,16 @@ core::Result<std::string> serialize_diagram(const Diagram& diagram,
       break;
   }
   return write_drawio(diagram);
+}
+
+}  // namespace
+
+core::Result<std::string> serialize_diagram(const Diagram& diagram,
+                                            const std::filesystem::path& path) {
+  auto text = write_diagram(diagram, path);
+  // The writers end early inside a call that must stop: their text is incomplete then.
+  if (auto stop = core::stop_error("writing the diagram", "nothing was written")) return *stop;
+  return text;
 }
 
 }  // namespace fcp::drawio

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "core/call_scope.hpp"
 #include "domains/drawio/data/stencils.hpp"
 #include "domains/drawio/labels.hpp"
 
@@ -147,6 +148,17 @@ void PageIndex::rebuild(const Page& page) {
   *this = PageIndex();
   for (const Cell& cell : page.cells())
     add(page, cell);
+}
+
+bool PageIndex::build_for_open(const Page& page) {
+  *this = PageIndex();
+  constexpr std::size_t kStopCheckCells = 1024;
+  std::size_t added = 0;
+  for (const Cell& cell : page.cells()) {
+    if (++added % kStopCheckCells == 0 && core::call_stop()) return false;
+    add(page, cell);
+  }
+  return true;
 }
 
 void PageIndex::add(const Page& page, const Cell& cell) {

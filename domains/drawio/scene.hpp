@@ -60,6 +60,10 @@ class PageIndex {
   };
 
   void rebuild(const Page& page);
+  // rebuild() for a document being opened: ends early, the index incomplete, once the call
+  // must stop (core::call_stop). Only for a document its opener then drops (DrawioDomain::load
+  // asks core::stop_error after building one); false when it ended early.
+  bool build_for_open(const Page& page);
   void add(const Page& page, const Cell& cell);
   void remove(std::string_view id);
 

@@ -30,6 +30,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/call_scope.hpp"
 #include "domains/lofi/device_boxes.hpp"
 #include "domains/lofi/maxpat/amxd.hpp"
 #include "domains/lofi/maxpat/attribute_values.hpp"
@@ -100,6 +101,8 @@ Device device_from_patcher(const maxpat::Patcher& patcher, std::string_view name
   std::map<std::string, std::string> id_of_box;
   double order = static_cast<double>(patcher.boxes.size());
   for (const auto& box : patcher.boxes) {
+    // A call that must stop ends the device here (see read_device and write_device).
+    if (core::call_stop()) break;
     BoxMeaning meaning = meaning_of(box);
     MaxObject& object = meaning.object;
     // Max lists the boxes front to back (the newest first): the last box is the backmost, the
@@ -215,6 +218,8 @@ maxpat::Patcher patcher_for(const Device& device) {
   // Front to back, as Max writes them: the newest object first, a background behind all last.
   const std::vector<const MaxObject*> back_to_front = device.in_order();
   for (auto it = back_to_front.rbegin(); it != back_to_front.rend(); ++it) {
+    // A call that must stop ends the patcher here (write_device drops it).
+    if (core::call_stop()) break;
     const MaxObject* object = *it;
     auto old = object->box.empty() ? old_boxes.end() : old_boxes.find(object->box);
     const bool own_id =
@@ -282,7 +287,9 @@ core::Result<Device> read_device(std::string_view bytes, std::string_view name) 
   }
   auto patcher = maxpat::read_maxpat(bytes);
   if (!patcher) return patcher.error();
+  if (auto stop = core::stop_error("reading the patcher", "no document was opened")) return *stop;
   Device device = device_from_patcher(*patcher, name);
+  if (auto stop = core::stop_error("reading the patcher", "no document was opened")) return *stop;
   device.source_sizes = device.sizes();
   device.source = std::make_shared<const maxpat::Patcher>(std::move(*patcher));
   device.index_source();
@@ -292,7 +299,11 @@ core::Result<Device> read_device(std::string_view bytes, std::string_view name) 
 core::Result<std::string> write_device(const Device& device, const std::filesystem::path& path) {
   // A device saved as it was opened is its file again, even one an older fcp wrote (whose
   // private key an edited save drops).
-  maxpat::Patcher patcher = unchanged_since_open(device) ? *device.source : patcher_for(device);
+  // Inside a call that must stop the steps below end early: what they made is dropped.
+  const bool unchanged = unchanged_since_open(device);
+  if (auto stop = core::stop_error("writing the device", "nothing was written")) return *stop;
+  maxpat::Patcher patcher = unchanged ? *device.source : patcher_for(device);
+  if (auto stop = core::stop_error("writing the device", "nothing was written")) return *stop;
   std::string extension = path.extension().string();
   for (char& c : extension)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -6,6 +6,7 @@
 #include <set>
 #include <variant>
 
+#include "core/call_scope.hpp"
 #include "core/response.hpp"
 #include "domains/lofi/bridge/protocol.hpp"
 #include "domains/lofi/device_io.hpp"
@@ -68,7 +69,10 @@ std::string LofiDocument::summary() const {
 }
 
 core::Result<std::string> LofiDocument::serialize(const std::filesystem::path& path) const {
-  return write_device(device_, path);
+  auto bytes = write_device(device_, path);
+  // The JSON writer ends early inside a call that must stop: its text is incomplete then.
+  if (auto stop = core::stop_error("writing the device", "nothing was written")) return *stop;
+  return bytes;
 }
 
 std::vector<std::string> LofiDocument::status_lines() const {

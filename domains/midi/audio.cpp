@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/call_scope.hpp"
 #include "domains/midi/render/soundfont.hpp"
 #include "domains/midi/render/wav_builder.hpp"
 #include "domains/midi/song_io.hpp"
@@ -188,7 +189,10 @@ core::Result<RenderedAudio> render_audio(const Song& song, const std::filesystem
   RenderedAudio out;
   out.format = settings.format;
   out.soundfont = soundfont;
-  auto wav = render::render_wav(write_song(song), options, report, nullptr, &out.stats);
+  const std::string smf = write_song(song);
+  if (auto stop = core::stop_error("audio rendering", "no audio was made")) return *stop;
+  auto wav = render::render_wav(smf, options, report, nullptr, &out.stats);
+  if (auto stop = core::stop_error("audio rendering", "no audio was made")) return *stop;
   if (!wav) return core::make_error("rendering failed: " + wav.error().message);
   auto encoded = render::encode_wav(*wav, settings.format);
   if (!encoded) return core::make_error("encoding failed: " + encoded.error().message);

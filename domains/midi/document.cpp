@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/call_scope.hpp"
 #include "core/response.hpp"
 #include "domains/midi/queries.hpp"
 #include "domains/midi/song_io.hpp"
@@ -89,7 +90,10 @@ std::string MidiDocument::digest() const {
 
 core::Result<std::string> MidiDocument::serialize(const std::filesystem::path& path) const {
   (void)path;
-  return write_song(song_);
+  auto bytes = write_song(song_);
+  // write_song ends early inside a call that must stop: its bytes are incomplete then.
+  if (auto stop = core::stop_error("writing the song", "nothing was written")) return *stop;
+  return bytes;
 }
 
 std::string MidiDocument::title() const {

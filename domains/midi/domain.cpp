@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/call_scope.hpp"
 #include "core/response.hpp"
 #include "domains/midi/audio.hpp"
 #include "domains/midi/document.hpp"
@@ -129,6 +130,7 @@ core::Result<std::vector<std::string>> export_audio(const core::SessionCommand& 
   auto soundfont = soundfont_for(doc);
   if (!soundfont) return soundfont.error();
   auto audio = render_audio(audible, *soundfont, settings, ctx.progress);
+  if (auto stop = core::stop_error("export", "no audio was made and no file written")) return *stop;
   if (!audio) return core::make_error("export failed: " + audio.error().message);
   doc.set_last_render(path_text ? *path_text : "an export in the reply", soundfont->string());
   std::vector<std::string> lines;

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "core/call_scope.hpp"
 #include "domains/midi/conductor_meta.hpp"
 #include "domains/midi/smf/notes.hpp"
 #include "domains/midi/theory/gm.hpp"
@@ -72,8 +73,10 @@ class ConductorReader {
 
 // Adds the events of file track `file_track` (or one channel of a format 0 track) chosen by
 // `take` to `track`, each with its place in the file.
-void read_track_events(Song& song, Track& track, const smf::Track& source, std::uint32_t file_track,
-                       const std::vector<bool>& take) {
+// Stops (the call that reads is cancelled or past its time limit) every few thousand notes.
+core::Result<void> read_track_events(Song& song, Track& track, const smf::Track& source,
+                                     std::uint32_t file_track, const std::vector<bool>& take) {
+  core::StopPoll poll(4096);
   std::vector<bool> used(source.events.size(), false);
   std::vector<const smf::Event*> names;
   for (std::size_t i = 0; i < source.events.size(); ++i) {
@@ -83,6 +86,7 @@ void read_track_events(Song& song, Track& track, const smf::Track& source, std::
   const auto pairs = smf::pair_notes(source);
   song.reserve_notes(pairs.size());
   for (const auto& pair : pairs) {
+    if (auto stop = poll.check("reading the song", "no document was opened")) return *stop;
     if (!take[pair.on]) continue;
     const smf::Event& on = source.events[pair.on];
     Note note;
@@ -160,6 +164,7 @@ void read_track_events(Song& song, Track& track, const smf::Track& source, std::
     raw.place = place_of(file_track, i, e);
     song.raws().put(raw);
   }
+  return {};
 }
 
 int first_channel(const smf::Track& track, const std::vector<bool>& take) {
@@ -190,7 +195,8 @@ class SongBuilder {
     origin_.format = header.format;
   }
 
-  void take(const smf::Track& source) {
+  // Stops (an error) when the call that reads must stop.
+  core::Result<void> take(const smf::Track& source) {
     const auto file_track = static_cast<std::uint32_t>(tracks_taken_++);
     std::vector<bool> take(source.events.size(), true);
     const bool has_channel_events = std::any_of(source.events.begin(), source.events.end(),
@@ -207,7 +213,7 @@ class SongBuilder {
           take[i] = false;
         }
       }
-      if (!has_channel_events) return;
+      if (!has_channel_events) return {};
     }
     if (origin_.format == 0 && file_track == 0) {
       // One track per channel; the rest (names, SysEx, text) stays with the conductor.
@@ -229,7 +235,8 @@ class SongBuilder {
         track.channel = channel;
         track.file_track = file_track;
         track.file_end = source.end_tick;
-        read_track_events(song_, track, source, file_track, mask);
+        if (auto read = read_track_events(song_, track, source, file_track, mask); !read)
+          return read.error();
         if (track.name.empty()) {
           auto program = song_.program_of(track.id);
           make_up_name(track, channel == 9 ? std::string("Drums")
@@ -238,17 +245,19 @@ class SongBuilder {
         }
         song_.insert_track(song_.tracks().size(), track);
       }
-      return;
+      return {};
     }
     Track track;
     track.id = song_.allocate_id();
     track.channel = first_channel(source, take);
     track.file_track = file_track;
     track.file_end = source.end_tick;
-    read_track_events(song_, track, source, file_track, take);
+    if (auto read = read_track_events(song_, track, source, file_track, take); !read)
+      return read.error();
     if (track.name.empty())
       make_up_name(track, "Track " + std::to_string(song_.tracks().size() + 1));
     song_.insert_track(song_.tracks().size(), track);
+    return {};
   }
 
   // Once every track is taken; `file` gives the extra chunks.
@@ -270,8 +279,9 @@ class SongBuilder {
 
 core::Result<Song> song_from_file(const smf::File& file) {
   SongBuilder builder(file);
-  for (const smf::Track& track : file.tracks)
-    builder.take(track);
+  for (const smf::Track& track : file.tracks) {
+    if (auto taken = builder.take(track); !taken) return taken.error();
+  }
   return builder.finish(file);
 }
 
@@ -281,8 +291,9 @@ core::Result<Song> read_song(std::string_view bytes) {
   auto file = smf::read_smf_tracks(
       bytes, [&](const smf::File& header, smf::Track&& track) -> std::optional<core::Error> {
         if (!builder) builder.emplace(header);
-        builder->take(track);
+        auto taken = builder->take(track);
         track = {};
+        if (!taken) return taken.error();
         return std::nullopt;
       });
   if (!file) return file.error();

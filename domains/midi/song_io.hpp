@@ -31,6 +31,9 @@ smf::File file_from_song(const Song& song);
 // file's events are never all held at once).
 core::Result<Song> read_song(std::string_view bytes);
 // write_smf(file_from_song(song)), made and written one file track at a time.
+// Inside a call that must stop (core::call_stop: cancelled, past its time limit, the daemon
+// shutting down) write_song's file ends after the track it was writing and is incomplete: a
+// caller inside a call asks core::stop_error after it and drops the bytes.
 std::string write_song(const Song& song);
 
 }  // namespace fcp::midi

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/call_scope.hpp"
 #include "domains/midi/conductor_meta.hpp"
 #include "domains/midi/smf/meta.hpp"
 #include "domains/midi/song_io.hpp"
@@ -376,8 +377,10 @@ smf::File file_from_song(const Song& song) {
   file.division = conductor.division;
   if (!file.division.smpte) file.division.ticks_per_quarter = conductor.ppqn;
   file.format = tracks.format();
-  for (std::size_t i = 0; i < tracks.size(); ++i)
+  for (std::size_t i = 0; i < tracks.size(); ++i) {
+    if (core::call_stop()) break;  // a call that must stop ends the file here (see write_song)
     file.tracks.push_back(tracks.build(i));
+  }
   if (song.origin()) file.extra_chunks = song.origin()->extra_chunks;
   return file;
 }
@@ -392,8 +395,10 @@ std::string write_song(const Song& song) {
   std::string out;
   out.reserve(14 + 8 * tracks.size() + song.notes().size() * 7 + song.controls().size() * 4);
   smf::write_header(out, tracks.format(), tracks.size(), division);
-  for (std::size_t i = 0; i < tracks.size(); ++i)
+  for (std::size_t i = 0; i < tracks.size(); ++i) {
+    if (core::call_stop()) break;  // the caller asks core::stop_error and drops the bytes
     smf::write_track(out, tracks.build(i));
+  }
   if (song.origin()) smf::write_chunks(out, song.origin()->extra_chunks);
   return out;
 }

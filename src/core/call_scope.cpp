@@ -55,6 +55,17 @@ std::optional<std::string> call_stop() {
   return std::nullopt;
 }
 
+std::optional<Error> stop_error(std::string_view what, std::string_view outcome) {
+  auto reason = call_stop();
+  if (!reason) return std::nullopt;
+  const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+      CallScope::Clock::now() - CallScope::current()->started());
+  std::string message =
+      std::string(what) + " stopped after " + duration_text(elapsed) + ": " + *reason;
+  if (!outcome.empty()) message += "; " + std::string(outcome);
+  return make_error(std::move(message));
+}
+
 std::string duration_text(std::chrono::milliseconds duration) {
   const auto ms = duration.count();
   if (ms < 1000) return std::to_string(ms) + " ms";

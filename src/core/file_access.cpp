@@ -7,13 +7,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <system_error>
 #include <utility>
+
+#include "core/call_scope.hpp"
 
 namespace fcp::core {
 namespace {
@@ -23,6 +27,9 @@ std::string errno_text(int error) {
 }
 
 // Writes all of `bytes` to `fd`, retrying on EINTR and short writes.
+// Chunks between which a long read or write asks whether its call must stop (~10 ms each).
+constexpr std::size_t kStopCheckBytes = std::size_t{8} << 20;
+
 bool write_all(int fd, std::string_view bytes) {
   while (!bytes.empty()) {
     ssize_t n = ::write(fd, bytes.data(), bytes.size());
@@ -132,7 +139,8 @@ Result<std::string> read_file(const std::filesystem::path& path, std::size_t max
   std::string bytes(size, '\0');
   std::size_t done = 0;
   while (done < size) {
-    const ssize_t n = ::read(fd, bytes.data() + done, size - done);
+    if (auto stop = stop_error("reading " + name, "nothing was opened")) return *stop;
+    const ssize_t n = ::read(fd, bytes.data() + done, std::min(size - done, kStopCheckBytes));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return make_error("cannot read " + name + ": " + errno_text(errno));
     if (n == 0) break;  // the file shrank while it was read
@@ -238,7 +246,24 @@ Result<void> write_file_atomically(const std::filesystem::path& path, std::strin
       return kept;
     }
   }
-  bool ok = write_all(fd, bytes) && ::fsync(fd) == 0;
+  // The file is written in chunks; a call that must stop (cancelled, past its time limit) stops
+  // between two, before the rename: the target stays as it was and the temporary file goes.
+  bool ok = true;
+  std::optional<Error> stopped;
+  for (std::string_view rest = bytes; ok && !rest.empty();) {
+    stopped = stop_error("writing \"" + path.string() + "\"",
+                         "nothing was written (the previous file, if any, is unchanged)");
+    if (stopped) break;
+    const auto chunk = rest.substr(0, kStopCheckBytes);
+    ok = write_all(fd, chunk);
+    rest.remove_prefix(chunk.size());
+  }
+  if (stopped) {
+    ::close(fd);
+    ::unlinkat(directory.get(), temp.c_str(), 0);
+    return *stopped;
+  }
+  ok = ok && ::fsync(fd) == 0;
   int saved_errno = errno;
   ok = (::close(fd) == 0) && ok;
   if (!ok || ::renameat(directory.get(), temp.c_str(), directory.get(), file.c_str()) != 0) {

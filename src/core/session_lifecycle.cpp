@@ -1,6 +1,7 @@
 // Session commands: new, open, save, checkpoint, undo, redo, close and domain extensions.
 #include <algorithm>
 
+#include "core/call_scope.hpp"
 #include "core/resolve.hpp"
 #include "core/response.hpp"
 #include "core/session.hpp"
@@ -136,6 +137,9 @@ CallResult Session::session_open(const SessionCommand& command, const CallOption
     error.message = "cannot open \"" + *requested + "\": " + error.message;
     return CallResult{error_reply(error)};
   }
+  // A document read whole after its call had to stop is dropped, not installed half-answered.
+  if (auto stop = stop_error("opening \"" + *requested + "\"", "no document was opened"))
+    return CallResult{error_reply(*stop)};
   install(std::move(*document), *path);
   opened_bytes_ = std::move(*bytes);
   ReplyText text;
@@ -165,6 +169,8 @@ CallResult Session::session_save(const SessionCommand& command) {
   if (!path) return CallResult{error_reply(path.error())};
   auto bytes = document_->serialize(*path);
   if (!bytes) return CallResult{error_reply(bytes.error())};
+  if (auto stop = stop_error("saving \"" + target + "\"", "nothing was written"))
+    return CallResult{error_reply(*stop)};
   const WriteOptions options{says_true(command, "force")};
   if (auto written = write_file_atomically(*path, *bytes, options); !written) {
     return CallResult{error_reply(written.error())};

@@ -42,6 +42,42 @@ TEST(CallScope, AnOuterScopeStillStopsAndScopesAreThreadLocal) {
   EXPECT_EQ(CallScope::current(), &outer);
 }
 
+TEST(CallScope, AStopErrorSaysWhatStoppedWhenWhyAndWhatWasLeft) {
+  EXPECT_FALSE(stop_error("export", "no image was made"));  // outside a call: never
+  std::atomic<bool> cancelled{false};
+  const CallScope scope(&cancelled, std::chrono::milliseconds(0), "limits.x");
+  EXPECT_FALSE(stop_error("export", "no image was made"));
+  cancelled = true;
+  auto error = stop_error("export", "no image was made");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->message, "export stopped after 0 ms: the call was cancelled; no image was made");
+}
+
+TEST(CallScope, AStopErrorNamesTheTimeLimitAndItsSetting) {
+  const CallScope scope(nullptr, std::chrono::milliseconds(20), "limits.max_session_seconds");
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  auto error = stop_error("reading the song", "no document was opened");
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message.find("reading the song stopped after "), std::string::npos)
+      << error->message;
+  EXPECT_NE(error->message.find(": the call ran past its time limit of 20 ms "
+                                "(limits.max_session_seconds); no document was opened"),
+            std::string::npos)
+      << error->message;
+}
+
+TEST(CallScope, AStopPollAsksOnceEveryNSteps) {
+  std::atomic<bool> cancelled{true};
+  const CallScope scope(&cancelled, std::chrono::milliseconds(0), "limits.x");
+  StopPoll poll(4);
+  EXPECT_FALSE(poll.check("loop", ""));
+  EXPECT_FALSE(poll.check("loop", ""));
+  EXPECT_FALSE(poll.check("loop", ""));
+  auto error = poll.check("loop", "");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->message, "loop stopped after 0 ms: the call was cancelled");
+}
+
 TEST(CallScope, DurationText) {
   EXPECT_EQ(duration_text(std::chrono::milliseconds(40)), "40 ms");
   EXPECT_EQ(duration_text(std::chrono::milliseconds(10'000)), "10 s");

@@ -6,9 +6,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <thread>
+
+#include "core/call_scope.hpp"
 
 namespace fcp::core {
 namespace {
@@ -114,6 +119,34 @@ TEST_F(FileAccessTest, TemporariesOfAKilledSaveAreRemovedOnceStale) {
   ASSERT_TRUE(write_file_atomically(path, "new"));
   EXPECT_FALSE(fs::exists(stale));
   EXPECT_TRUE(fs::exists(fresh));
+}
+
+TEST_F(FileAccessTest, ASaveWhoseCallMustStopWritesNothingAndLeavesNoTemporary) {
+  const auto path = file("old", 0644);
+  const std::string bytes(20 << 20, 'x');  // three chunks
+  std::atomic<bool> cancelled{true};
+  const CallScope scope(&cancelled, std::chrono::milliseconds(0), "limits.max_session_seconds");
+  auto written = write_file_atomically(path, bytes);
+  ASSERT_FALSE(written);
+  EXPECT_EQ(written.error().message,
+            "writing \"" + path.string() +
+                "\" stopped after 0 ms: the call was cancelled; nothing was written (the previous "
+                "file, if any, is unchanged)");
+  EXPECT_EQ(read(path), "old");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1)
+      << "the temporary file was removed";
+}
+
+TEST_F(FileAccessTest, AReadWhoseCallRanPastItsLimitStops) {
+  const auto path = file("content", 0644);
+  const CallScope scope(nullptr, std::chrono::milliseconds(1), "limits.max_session_seconds");
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  auto bytes = read_file(path, 1 << 20);
+  ASSERT_FALSE(bytes);
+  EXPECT_NE(bytes.error().message.find("the call ran past its time limit of 1 ms "
+                                       "(limits.max_session_seconds); nothing was opened"),
+            std::string::npos)
+      << bytes.error().message;
 }
 
 TEST_F(FileAccessTest, ReadingChecksTheFileItOpenedNotThePath) {

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/call_scope.hpp"
 #include "domains/drawio/spawn_setup.hpp"
 
 namespace fcp::drawio::render {
@@ -138,9 +139,10 @@ core::Result<pid_t> spawn(const std::vector<std::string>& args, const fs::path& 
   return pid;
 }
 
-// Waits for `pid`; kills its process group at the deadline. Returns the wait status or nullopt
-// on timeout.
-std::optional<int> wait_with_timeout(pid_t pid, int timeout_seconds) {
+// Waits for `pid`; kills its process group at the deadline or when the call must stop (then
+// `stopped` says why). Returns the wait status or nullopt when it was killed.
+std::optional<int> wait_with_timeout(pid_t pid, int timeout_seconds,
+                                     std::optional<core::Error>& stopped) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
   auto pause = std::chrono::milliseconds(5);
   while (true) {
@@ -148,7 +150,8 @@ std::optional<int> wait_with_timeout(pid_t pid, int timeout_seconds) {
     const pid_t done = ::waitpid(pid, &status, WNOHANG);
     if (done == pid) return status;
     if (done < 0 && errno != EINTR) return 0;  // already reaped elsewhere: treat as finished
-    if (std::chrono::steady_clock::now() >= deadline) {
+    stopped = core::stop_error("export with draw.io", "no image was made");
+    if (stopped || std::chrono::steady_clock::now() >= deadline) {
       ::kill(-pid, SIGKILL);
       ::kill(pid, SIGKILL);
       while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -198,7 +201,9 @@ core::Result<std::string> export_with_drawio_cli(const fs::path& cli, std::strin
   }
   auto pid = spawn(export_arguments(cli, format, page_index, width, height, output, input), log);
   if (!pid) return pid.error();
-  const auto status = wait_with_timeout(*pid, std::clamp(timeout_seconds, 1, 600));
+  std::optional<core::Error> stopped;
+  const auto status = wait_with_timeout(*pid, std::clamp(timeout_seconds, 1, 600), stopped);
+  if (stopped) return *stopped;
   if (!status) {
     return core::make_error("export failed: draw.io did not finish within " +
                             std::to_string(std::clamp(timeout_seconds, 1, 600)) +

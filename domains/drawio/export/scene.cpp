@@ -5,12 +5,16 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/call_scope.hpp"
 #include "domains/drawio/export/svg_edges.hpp"
 #include "domains/drawio/export/svg_style.hpp"
 #include "domains/drawio/export/svg_xml.hpp"
 
 namespace fcp::drawio::render::detail {
 namespace {
+
+// Cells added to a scene between two asks whether the call must stop.
+constexpr std::size_t kStopCheckCells = 1024;
 
 constexpr int kMaxDepth = 256;         // nesting levels drawn
 constexpr int kMaxResolveDepth = 512;  // nested origin/route lookups
@@ -60,8 +64,12 @@ class SceneBuilder {
       if (layer->is_visible()) visit_children(*layer, 1);
     }
     Scene scene;
-    for (const Cell* cell : order_)
+    std::size_t added = 0;
+    for (const Cell* cell : order_) {
+      // A call that must stop ends the scene here (see build_scene's contract).
+      if (++added % kStopCheckCells == 0 && core::call_stop()) break;
       add_item(*cell, scene);
+    }
     return scene;
   }
 

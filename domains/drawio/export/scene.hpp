@@ -30,6 +30,8 @@ struct Scene {
 // collapsed cells skipped; children positioned relative to their parent (relative children
 // by fraction of its size); edge-label children along their edge; edges routed between their
 // terminals' perimeters. Nesting deeper than a fixed limit is not drawn.
+// Inside a call that must stop (core::call_stop) the scene ends early and is incomplete: a
+// caller inside a call asks core::stop_error after it and drops the scene (the SVG renderer does).
 Scene build_scene(const Page& page);
 
 }  // namespace fcp::drawio::render::detail

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/call_scope.hpp"
 #include "domains/drawio/export/scene.hpp"
 #include "domains/drawio/export/svg_document.hpp"
 #include "domains/drawio/export/svg_edges.hpp"
@@ -67,6 +68,7 @@ core::Result<std::string> render_svg_document(const Page& page, const SvgOptions
                                               std::vector<Placeholder>* placeholders) {
   if (auto ok = check_options(options); !ok) return ok.error();
   const Scene scene = build_scene(page);
+  if (auto stop = core::stop_error("rendering the page", "no image was made")) return *stop;
   if ((scene.items.empty() || !scene.has_bounds) && !allow_empty) {
     return core::make_error("empty page");
   }
@@ -104,8 +106,11 @@ core::Result<std::string> render_svg_document(const Page& page, const SvgOptions
         .attr("fill", *css_color(options.background))
         .end();
   }
-  for (const SceneItem& item : scene.items)
+  core::StopPoll poll(256);
+  for (const SceneItem& item : scene.items) {
+    if (auto stop = poll.check("rendering the page", "no image was made")) return *stop;
     write_item(svg, item, placeholders);
+  }
   svg.close("svg");
   return out;
 }

@@ -5,6 +5,7 @@
 #include <pugixml.hpp>
 #include <string>
 
+#include "core/call_scope.hpp"
 #include "domains/drawio/io/codec.hpp"
 #include "domains/drawio/io/xml_to_model.hpp"
 
@@ -108,6 +109,7 @@ core::Result<void> read_mxfile(const pugi::xml_node& mxfile, Diagram& diagram, R
       auto ok = page_attributes ? read_page_content(child, page, ctx)
                                 : core::Result<void>(page_attributes.error());
       if (!ok) {
+        if (core::call_stop()) return ok.error();  // why the call stopped, not the page's fault
         return make_error("cannot read " + page_label(diagram.pages().size(), page) + ": " +
                           ok.error().message);
       }

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/call_scope.hpp"
 #include "domains/drawio/io/codec.hpp"
 #include "domains/drawio/io/xml_out.hpp"
 
@@ -14,6 +15,9 @@ namespace fcp::drawio {
 namespace {
 
 using detail::XmlOut;
+
+// Cells written between two asks whether the call must stop (about a millisecond's work).
+constexpr std::size_t kStopCheckCells = 1024;
 
 void write_attributes(XmlOut& out, const Attributes& attributes, std::size_t from = 0) {
   for (std::size_t i = from; i < attributes.size(); ++i) {
@@ -279,7 +283,10 @@ void write_root(XmlOut& out, const Page& page, int depth) {
                               return e.node.kind != XmlNode::Kind::element;
                             }));
   write_extras_after("");
+  std::size_t written_cells = 0;
   for (const Cell& cell : page.cells()) {
+    // A call that must stop ends the text here; see write_drawio's contract.
+    if (++written_cells % kStopCheckCells == 0 && core::call_stop()) break;
     write_cell(out, cell, depth + 1);
     if (!extras.empty() && !cell.id.empty()) write_extras_after(cell.id);
   }

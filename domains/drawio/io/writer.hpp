@@ -24,8 +24,12 @@ struct WriteOptions {
 // child, in the order read. A page read compressed is written compressed (its owner chose that
 // form) unless options.compress says otherwise. The output is UTF-8 without an XML
 // declaration, like draw.io's.
+// Inside a call that must stop (core::call_stop: cancelled, past its time limit, the daemon
+// shutting down) the text ends early and is incomplete: a caller inside a call asks
+// core::stop_error after writing and drops the text (serialize_diagram and the export op do).
 std::string write_drawio(const Diagram& diagram, const WriteOptions& options = {});
-// Just the page's <mxGraphModel> element (a bare model file, or a page's compressed payload).
+// Just the page's <mxGraphModel> element (a bare model file, or a page's compressed payload);
+// cut short like write_drawio's text inside a call that must stop.
 std::string write_graph_model(const Page& page, bool indent = true);
 
 }  // namespace fcp::drawio

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "core/call_scope.hpp"
 #include "domains/drawio/io/codec.hpp"
 
 namespace fcp::drawio::detail {
@@ -266,7 +267,11 @@ Result<void> read_root(const pugi::xml_node& root, Page& page) {
   page.reserve(page.cell_count() +
                static_cast<std::size_t>(std::distance(children.begin(), children.end())));
   std::string last_id;
+  // A big page is read in steps between which a call that must stop (cancelled, past its time
+  // limit) stops: the half-read diagram is dropped.
+  core::StopPoll poll;
   for (const pugi::xml_node& child : root.children()) {
+    if (auto stop = poll.check("reading the diagram", "no document was opened")) return *stop;
     if (child.type() == pugi::node_element) {
       const bool plain = std::strcmp(child.name(), "mxCell") == 0;
       const pugi::xml_node inner = plain ? child : child.child("mxCell");

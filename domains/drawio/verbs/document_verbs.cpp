@@ -2,7 +2,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
 
+#include "core/call_scope.hpp"
 #include "domains/drawio/data/stencils.hpp"
 #include "domains/drawio/export/drawio_cli.hpp"
 #include "domains/drawio/export/raster.hpp"
@@ -49,6 +51,12 @@ std::string lower_extension(const std::string& path) {
 }
 
 // The export op that writes what `op` asked for to a file instead of the reply.
+// Why the export must stop now (its call was cancelled, ran past its time limit, or the daemon
+// is shutting down): the rendering below stops early then, and no image or file results.
+std::optional<core::Error> export_stopped() {
+  return core::stop_error("export", "no image was made and no file written");
+}
+
 std::string export_to_file_op(const core::ParsedOp& op, const std::string& format) {
   std::string text = "export file as:diagram." + format;
   for (const char* key : {"page", "width", "height", "engine"}) {
@@ -173,8 +181,11 @@ core::Result<void> verb_export(OpContext& ctx) {
     const auto image = format == "svg"   ? render::ImageFormat::svg
                        : format == "pdf" ? render::ImageFormat::pdf
                                          : render::ImageFormat::png;
-    auto out = render::export_with_drawio_cli(*cli, write_drawio(ctx.doc.diagram()), image,
-                                              static_cast<int>(page), width, height);
+    const std::string xml = write_drawio(ctx.doc.diagram());
+    if (auto stop = export_stopped()) return *stop;
+    auto out =
+        render::export_with_drawio_cli(*cli, xml, image, static_cast<int>(page), width, height);
+    if (auto stop = export_stopped()) return *stop;
     if (!out) return core::make_error("export failed: " + out.error().message);
     bytes = std::move(*out);
   } else if (engine == "native") {
@@ -184,13 +195,16 @@ core::Result<void> verb_export(OpContext& ctx) {
       if (height) options.height = height;
     }
     auto rendered = render::render_svg_report(pages[page], options);
+    if (auto stop = export_stopped()) return *stop;
     if (!rendered) return core::make_error("export failed: " + rendered.error().message);
     placeholders = std::move(rendered->placeholders);
     if (format == "svg") {
       bytes = std::move(rendered->svg);
     } else {
+      // librsvg and cairo cannot be interrupted: the call stops before and after them.
       auto out = format == "png" ? render::svg_to_png(rendered->svg, width, height)
                                  : render::svg_to_pdf(rendered->svg, width, height);
+      if (auto stop = export_stopped()) return *stop;
       if (!out) return core::make_error("export failed: " + out.error().message);
       bytes = std::move(*out);
     }

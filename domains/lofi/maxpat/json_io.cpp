@@ -8,6 +8,8 @@
 #include <limits>
 #include <system_error>
 
+#include "core/call_scope.hpp"
+
 namespace fcp::lofi::maxpat {
 namespace {
 
@@ -117,6 +119,11 @@ std::string place_of(std::string_view text, std::size_t offset) {
 }
 
 // Lays out a value the way Max does; see JsonStyle.
+// Bytes of JSON parsed between two asks whether the call must stop (about 10 ms of work).
+constexpr std::size_t kParseChunkBytes = std::size_t{4} << 20;
+// JSON objects written between two such asks.
+constexpr std::size_t kStopCheckObjects = 1024;
+
 class MaxJsonWriter {
  public:
   MaxJsonWriter(JsonStyle style, int decimals) : style_(style), decimals_(decimals) {}
@@ -137,8 +144,14 @@ class MaxJsonWriter {
   }
 
   void write(const json::value& value, std::size_t depth) {
+    // A call that must stop ends the text here (see format_json's contract).
+    if (stopped_) return;
     switch (value.kind()) {
       case json::kind::object:
+        if (++objects_ % kStopCheckObjects == 0 && core::call_stop()) {
+          stopped_ = true;
+          return;
+        }
         if (style_ == JsonStyle::tabs) {
           tabs_object(value.get_object(), depth);
         } else {
@@ -285,6 +298,8 @@ class MaxJsonWriter {
   JsonStyle style_;
   int decimals_;
   std::string out_;
+  std::size_t objects_ = 0;
+  bool stopped_ = false;
 };
 
 std::string shortest(double value) {
@@ -303,7 +318,15 @@ core::Result<json::value> parse_json(std::string_view text, const JsonLimits& li
   options.max_depth = limits.max_depth;
   json::basic_parser<ValueBuilder> parser(options);
   json::error_code ec;
-  const std::size_t used = parser.write_some(false, text.data(), text.size(), ec);
+  // Fed in chunks, between which a call that must stop (cancelled, past its time limit) stops.
+  std::size_t used = 0;
+  while (true) {
+    const std::size_t chunk = std::min(kParseChunkBytes, text.size() - used);
+    const bool more = used + chunk < text.size();
+    used += parser.write_some(more, text.data() + used, chunk, ec);
+    if (ec || !more || parser.done()) break;
+    if (auto stop = core::stop_error("reading the patcher", "no document was opened")) return *stop;
+  }
   if (ec) {
     const std::string& number_error = parser.handler().number_error();
     std::string why = !number_error.empty() ? number_error : ec.message();

@@ -33,6 +33,9 @@ JsonStyle detect_style(std::string_view text);
 // `value` laid out like Max does it, doubles with `decimals` (see format_double). Tabs ends
 // with a newline, spaces does not (as Max writes them); key order is kept. A file Max wrote
 // comes back byte for byte.
+// Inside a call that must stop (core::call_stop: cancelled, past its time limit, the daemon
+// shutting down) the text ends early and is incomplete: a caller inside a call asks
+// core::stop_error after it and drops the text (LofiDocument::serialize does).
 std::string format_json(const boost::json::value& value, JsonStyle style, int decimals = 15);
 
 // A double the way Max writes it: fixed with `decimals` decimals (Max 8 and later: 15, Max 7

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/call_scope.hpp"
 #include "domains/midi/render/fluid_support.hpp"
 #include "domains/midi/render/song_length.hpp"
 #include "domains/midi/render/soundfont.hpp"
@@ -153,6 +154,13 @@ core::Result<void> render_frames(const FluidEngine& engine, const RenderJob& job
   double next_progress = kProgressInterval;
   if (job.progress) job.progress(0.0, total_seconds);
   while (wav.frames() < job.total_frames) {
+    if (core::call_stop()) {
+      if (auto stop =
+              core::stop_error("audio rendering (at " + one_decimal(job.seconds(wav.frames())) +
+                                   " s of " + one_decimal(total_seconds) + " s)",
+                               "no audio was made"))
+        return *stop;
+    }
     if (job.cancelled()) {
       return core::make_error("audio rendering cancelled at " +
                               one_decimal(job.seconds(wav.frames())) + " s of " +

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/call_scope.hpp"
 #include "domains/midi/smf/bytes.hpp"
 #include "domains/midi/smf/smf.hpp"
 
@@ -262,6 +263,8 @@ core::Result<File> read_standard(std::string_view bytes, std::size_t base, const
                         std::to_string(remaining - 8) + " remain — truncated");
     }
     const std::string_view body = bytes.substr(pos + 8, length);
+    if (auto stop = core::stop_error("reading the MIDI file", "no document was opened"))
+      return *stop;
     if (is_track) {
       if (tracks == limits.max_tracks) {
         return make_error(where + " at byte " + std::to_string(base + pos) +
