@@ -63,10 +63,14 @@ struct Metrics {
   int label_overlaps = 0;        // pairs of label boxes that overlap
   int labels_on_shapes = 0;      // label boxes on a shape that is not an end of their edge
   int labels_on_edges = 0;       // label boxes another edge's route runs through
+  int detours = 0;               // routes that go round the diagram (see kDetourFactor)
   std::vector<std::string> details;
 };
 
 constexpr double kMinParallelGap = 10;  // px between parallel runs of distinct edges
+// A detour: a route longer than kDetourFactor times the Manhattan distance between its ends, or
+// one whose bounding box leaves the group hull (the box round every group, when there are groups).
+constexpr double kDetourFactor = 2;
 
 namespace detail {
 
@@ -304,6 +308,37 @@ inline Metrics measure(const Drawing& d) {
           }
         }
       }
+    }
+  }
+  std::optional<Box> hull;
+  for (const Shape& shape : d.shapes) {
+    if (!shape.group) continue;
+    if (!hull) {
+      hull = shape.box;
+      continue;
+    }
+    const double x0 = std::min(hull->x, shape.box.x), y0 = std::min(hull->y, shape.box.y);
+    const double x1 = std::max(hull->right(), shape.box.right());
+    const double y1 = std::max(hull->bottom(), shape.box.bottom());
+    hull = Box{x0, y0, x1 - x0, y1 - y0};
+  }
+  for (const Edge& e : d.edges) {
+    if (e.path.size() < 2 || e.source == e.target) continue;
+    double length = 0;
+    bool outside = false;
+    for (size_t i = 0; i < e.path.size(); ++i) {
+      if (i + 1 < e.path.size())
+        length += std::hypot(e.path[i + 1].x - e.path[i].x, e.path[i + 1].y - e.path[i].y);
+      if (hull && !hull->contains(e.path[i], 0.5)) outside = true;
+    }
+    const double manhattan =
+        std::abs(e.path.back().x - e.path.front().x) + std::abs(e.path.back().y - e.path.front().y);
+    if (outside || length > kDetourFactor * manhattan + 0.5) {
+      ++m.detours;
+      m.details.push_back("edge " + e.id + " (" + e.label +
+                          ") detours: " + std::to_string(static_cast<int>(length)) + " px for " +
+                          std::to_string(static_cast<int>(manhattan)) + " px between its ends" +
+                          (outside ? ", outside the groups" : ""));
     }
   }
   std::vector<std::pair<Box, size_t>> label_boxes;
