@@ -64,6 +64,9 @@ struct Metrics {
   int labels_on_shapes = 0;      // label boxes on a shape that is not an end of their edge
   int labels_on_edges = 0;       // label boxes another edge's route runs through
   int detours = 0;               // routes that go round the diagram (see kDetourFactor)
+  int shared_end_runs = 0;       // pairs of edges sharing an end whose runs at that end are
+                                 // parallel and closer than kMinParallelGap (ports too close, or
+                                 // one run on the other)
   std::vector<std::string> details;
 };
 
@@ -306,6 +309,41 @@ inline Metrics measure(const Drawing& d) {
                                   std::to_string(static_cast<int>(run)) + " px");
             }
           }
+        }
+      }
+    }
+  }
+  // Runs at a shared end: the first (last) segment of each edge at the shape they share.
+  for (size_t a = 0; a < d.edges.size(); ++a) {
+    for (size_t b = a + 1; b < d.edges.size(); ++b) {
+      const Edge& ea = d.edges[a];
+      const Edge& eb = d.edges[b];
+      if (ea.path.size() < 2 || eb.path.size() < 2) continue;
+      for (const int shared : {ea.source, ea.target}) {
+        if (shared != eb.source && shared != eb.target) continue;
+        auto end_run = [shared](const Edge& e) {
+          return shared == e.source
+                     ? std::pair{e.path[0], e.path[1]}
+                     : std::pair{e.path[e.path.size() - 1], e.path[e.path.size() - 2]};
+        };
+        const auto [p0, p1] = end_run(ea);
+        const auto [q0, q1] = end_run(eb);
+        for (const bool horizontal : {true, false}) {
+          auto along = [horizontal](Pt p) { return horizontal ? p.x : p.y; };
+          auto across = [horizontal](Pt p) { return horizontal ? p.y : p.x; };
+          if (std::abs(across(p0) - across(p1)) > 0.5 || std::abs(across(q0) - across(q1)) > 0.5 ||
+              std::abs(along(p0) - along(p1)) < 0.5 || std::abs(along(q0) - along(q1)) < 0.5)
+            continue;
+          const double gap = std::abs(across(p0) - across(q0));
+          const double lo =
+              std::max(std::min(along(p0), along(p1)), std::min(along(q0), along(q1)));
+          const double hi =
+              std::min(std::max(along(p0), along(p1)), std::max(along(q0), along(q1)));
+          if (gap >= kMinParallelGap || hi - lo <= 1) continue;
+          ++m.shared_end_runs;
+          m.details.push_back("edges " + ea.id + " and " + eb.id + " leave or reach " +
+                              d.shapes[static_cast<size_t>(shared)].label + " " +
+                              std::to_string(static_cast<int>(gap)) + " px apart");
         }
       }
     }

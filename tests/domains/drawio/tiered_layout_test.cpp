@@ -177,7 +177,8 @@ std::string summary(const metrics::Metrics& m) {
       << ", shared run " << m.shared_run << " px"
       << ", labels " << m.labels << " (off edge " << m.labels_off_edge << ", overlapping "
       << m.label_overlaps << ", on shapes " << m.labels_on_shapes << ", on other edges "
-      << m.labels_on_edges << "), detours " << m.detours;
+      << m.labels_on_edges << "), detours " << m.detours << ", shared-end runs closer than 10 px "
+      << m.shared_end_runs;
   return out.str();
 }
 
@@ -279,6 +280,9 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   std::cout << "[ metrics ] " << name << ": " << ours.detours << " detours (dot " << dot.detours
             << ")\n";
   EXPECT_EQ(ours.detours, 0) << details(ours);
+  // Edges sharing an end leave (reach) its side at ports at least 10 px apart, and their first
+  // (last) runs do not lie on or beside each other (session 11).
+  EXPECT_EQ(ours.shared_end_runs, 0) << details(ours);
   // Columns, not a staircase: every tier starts at the same height.
   for (const auto& [group, box] : groups)
     EXPECT_NEAR(box.y, groups["Clients"].y, 0.5) << group << " does not start level with Clients";
@@ -326,6 +330,7 @@ TEST_F(TieredLayoutTest, LabelsRoundAHubDoNotPileUp) {
   EXPECT_EQ(m.labels_on_edges, 0) << details(m);
   EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
   EXPECT_EQ(m.close_parallels, 0) << details(m);
+  EXPECT_EQ(m.shared_end_runs, 0) << details(m);
 }
 
 class FlowTest : public TieredLayoutTest {};
