@@ -209,6 +209,9 @@ struct Plan {
   std::vector<Stop> stops;
   std::vector<Turn> turns;
   std::optional<Point2> exit, entry;  // spread ports, fractions of the box
+  // A port moved round the corner onto a side next to the one its edge leaves by (too many
+  // edges for that side): the bend a little way out from it, before (after) the turns.
+  std::optional<Point2> lead_in, lead_out;
 };
 
 // Force: a Z along the axis on which the boxes are further apart.
@@ -300,9 +303,17 @@ int side_toward(const Stop& a, const Stop& b) {
   return 0;
 }
 
+constexpr double kPortGap = 10;   // px at least between the ports of one side
+constexpr double kCornerGap = 5;  // px at least from a port to its side's corners
+
 // Edges that leave (or reach) one side of a node get ports spread evenly along that side, in the
-// order of where they go next, so that no two share a run and they do not cross at the node.
-void spread_ports(std::vector<Plan>& plans, const IndexedGraph& graph, bool vertical) {
+// order of where they go next, so that no two share a run and they do not cross at the node. A
+// side too short for its ports kPortGap apart takes as many as fit; the others go round the
+// corners onto the two sides next to it (the first toward the low side, the last toward the high
+// side), kPortGap from the corner and from each other, and step out kPortGap each before turning
+// toward the gap.
+void spread_ports(std::vector<Plan>& plans, const Drawing& drawing, const IndexedGraph& graph,
+                  bool vertical) {
   struct End {
     double next = 0;  // cross coordinate of the neighbouring stop
     size_t plan = 0;
@@ -323,13 +334,56 @@ void spread_ports(std::vector<Plan>& plans, const IndexedGraph& graph, bool vert
     std::sort(ends.begin(), ends.end(), [](const End& a, const End& b) {
       return a.next != b.next ? a.next < b.next : a.plan < b.plan;
     });
+    const Box& box = drawing.nodes[static_cast<size_t>(key.first)];
+    const double length = vertical ? box.w : box.h;  // of the side, across the rank axis
+    const double depth = vertical ? box.h : box.w;   // of the sides next to it
+    // The closest ports may be, in whole hundredths of the side (as the file keeps them).
+    const double min_step = std::ceil(100 * kPortGap / length) / 100;
+    const size_t fit = std::max<size_t>(
+        1, static_cast<size_t>(std::floor((1 - 2 * kCornerGap / length) / min_step + 1e-9)) + 1);
+    const size_t on_side = std::min(ends.size(), fit);
+    const size_t over = ends.size() - on_side;
+    // Round the corners: at most as many as the next sides hold (from the facing corner inward).
+    const auto room = static_cast<size_t>(std::max(0.0, std::floor((depth / 2) / kPortGap)));
+    const size_t low_over = std::min(over / 2, room), high_over = std::min(over - over / 2, room);
+    const size_t first = low_over, count = ends.size() - low_over - high_over;
+    const double side = key.second > 0 ? 1 : 0;
     for (size_t k = 0; k < ends.size(); ++k) {
       Plan& plan = plans[ends[k].plan];
       Stop& stop = ends[k].source ? plan.stops.front() : plan.stops.back();
-      const double fraction = static_cast<double>(k + 1) / static_cast<double>(ends.size() + 1);
-      stop.cross = stop.cross_lo + (stop.cross_hi - stop.cross_lo) * fraction;
-      const double side = key.second > 0 ? 1 : 0;
-      const Point2 port = vertical ? Point2{fraction, side} : Point2{side, fraction};
+      Point2 port;
+      if (k >= first && k < first + count) {
+        // Evenly along the side; where that is closer than kPortGap, kPortGap apart about its
+        // middle (closer only when the sides round the corners are full too). Fractions are
+        // whole hundredths, as the file keeps them, so the gaps stay as wide once saved.
+        double step = std::ceil(100 / static_cast<double>(count + 1)) / 100;
+        if (step < min_step) {
+          step = min_step;
+          if (count > 1 && step * static_cast<double>(count - 1) > 1 - 2 * kCornerGap / length)
+            step =
+                std::floor(100 * (1 - 2 * kCornerGap / length) / static_cast<double>(count - 1)) /
+                100;
+        }
+        const double start =
+            std::round(100 * (1 - step * static_cast<double>(count - 1)) / 2) / 100;
+        const double fraction = start + step * static_cast<double>(k - first);
+        stop.cross = stop.cross_lo + (stop.cross_hi - stop.cross_lo) * fraction;
+        port = vertical ? Point2{fraction, side} : Point2{side, fraction};
+      } else {
+        // j-th round the corner, counted from the side it leaves by.
+        const bool low = k < first;
+        const double j = static_cast<double>(low ? first - k : k - (first + count) + 1);
+        // Fraction along the next side from the corner, in whole hundredths as saved.
+        const double in = std::ceil(100 * j * kPortGap / depth) / 100;
+        const double along_fraction = side > 0 ? 1 - in : in;
+        const double across_fraction = low ? 0 : 1;
+        port = vertical ? Point2{across_fraction, along_fraction}
+                        : Point2{along_fraction, across_fraction};
+        stop.cross = low ? stop.cross_lo - j * kPortGap : stop.cross_hi + j * kPortGap;
+        const Point2 at{box.x + port.x * box.w, box.y + port.y * box.h};
+        const Point2 lead = vertical ? Point2{stop.cross, at.y} : Point2{at.x, stop.cross};
+        (ends[k].source ? plan.lead_in : plan.lead_out) = lead;
+      }
       (ends[k].source ? plan.exit : plan.entry) = port;
     }
   }
@@ -473,11 +527,17 @@ void widen_gaps(Drawing& drawing, std::vector<std::pair<double, double>> widen) 
 // A run that ends where another run of the same gap starts (same height: dot lines up nodes of
 // neighbouring rows) would share that line with it unless it turned later, which the order of
 // lanes cannot always give; such an end moves half a lane along its side instead.
-void part_meeting_ends(std::vector<Plan>& plans, bool vertical) {
+void part_meeting_ends(std::vector<Plan>& plans, const IndexedGraph& graph, bool vertical) {
   struct End {
     size_t plan = 0, stop = 0;
   };
   std::map<std::pair<long, long>, std::pair<std::vector<End>, std::vector<End>>> gaps;
+  std::map<std::pair<int, int>, std::vector<End>> sides;  // (node, side) → its ports there
+  auto toward = [&plans](const End& end) {
+    const std::vector<Stop>& stops = plans[end.plan].stops;
+    return end.stop == 0 ? side_toward(stops[0], stops[1])
+                         : side_toward(stops[end.stop], stops[end.stop - 1]);
+  };
   for (size_t i = 0; i < plans.size(); ++i) {
     const std::vector<Stop>& stops = plans[i].stops;
     for (size_t k = 0; k + 1 < stops.size(); ++k) {
@@ -488,7 +548,52 @@ void part_meeting_ends(std::vector<Plan>& plans, bool vertical) {
       gap.first.push_back({i, low});
       gap.second.push_back({i, high});
     }
+    if (stops.size() < 2) continue;
+    for (const End end : {End{i, 0}, End{i, stops.size() - 1}}) {
+      const bool lead =
+          end.stop == 0 ? plans[i].lead_in.has_value() : plans[i].lead_out.has_value();
+      const int node = end.stop == 0 ? graph.edges[i].source : graph.edges[i].target;
+      if (!lead && toward(end) != 0) sides[{node, toward(end)}].push_back(end);
+    }
   }
+  auto set_port = [&](const End& end) {
+    const Stop& stop = plans[end.plan].stops[end.stop];
+    std::optional<Point2>& port = end.stop == 0 ? plans[end.plan].exit : plans[end.plan].entry;
+    const double fraction =
+        (stop.cross - stop.cross_lo) / std::max(stop.cross_hi - stop.cross_lo, 1.0);
+    const double edge_side = toward(end) > 0 ? 1 : 0;
+    port = vertical ? Point2{fraction, edge_side} : Point2{edge_side, fraction};
+  };
+  // Moves a port by `shift` along its side, alone when it stays kPortGap from the other ports
+  // there, else with all of them; false when that leaves the side (kCornerGap from its corners).
+  auto move_port = [&](const End& end, double shift) {
+    const std::vector<Stop>& stops = plans[end.plan].stops;
+    const int node = end.stop == 0 ? graph.edges[end.plan].source : graph.edges[end.plan].target;
+    const std::vector<End>& mates = sides[{node, toward(end)}];
+    const Stop& stop = stops[end.stop];
+    auto inside = [&stop](double cross) {
+      return cross >= stop.cross_lo + kCornerGap && cross <= stop.cross_hi - kCornerGap;
+    };
+    const double to = stop.cross + shift;
+    const bool alone = inside(to) && std::none_of(mates.begin(), mates.end(), [&](const End& m) {
+                         return (m.plan != end.plan || m.stop != end.stop) &&
+                                std::abs(plans[m.plan].stops[m.stop].cross - to) < kPortGap;
+                       });
+    if (alone) {
+      plans[end.plan].stops[end.stop].cross = to;
+      set_port(end);
+      return true;
+    }
+    if (!std::all_of(mates.begin(), mates.end(), [&](const End& m) {
+          return inside(plans[m.plan].stops[m.stop].cross + shift);
+        }))
+      return false;
+    for (const End& m : mates) {
+      plans[m.plan].stops[m.stop].cross += shift;
+      set_port(m);
+    }
+    return true;
+  };
   for (auto& [key, ends] : gaps) {
     for (const End& right : ends.second) {
       Stop& stop = plans[right.plan].stops[right.stop];
@@ -497,23 +602,36 @@ void part_meeting_ends(std::vector<Plan>& plans, bool vertical) {
                std::abs(plans[left.plan].stops[left.stop].cross - stop.cross) < 1;
       });
       if (!meets) continue;
-      const double shift = kTrackGap / 2;
       const bool node = right.stop == 0 || right.stop + 1 == plans[right.plan].stops.size();
-      if (node && stop.cross + shift > stop.cross_hi - 1) {
-        stop.cross -= shift;
-      } else {
-        stop.cross += shift;
+      auto is_node = [&plans](const End& end) {
+        return end.stop == 0 || end.stop + 1 == plans[end.plan].stops.size();
+      };
+      if (node && (right.stop == 0 ? plans[right.plan].lead_in : plans[right.plan].lead_out))
+        continue;
+      if (!node) {
+        stop.cross += kTrackGap / 2;
+        continue;
       }
-      if (!node) continue;
-      std::optional<Point2>& port =
-          right.stop == 0 ? plans[right.plan].exit : plans[right.plan].entry;
-      const double fraction =
-          (stop.cross - stop.cross_lo) / std::max(stop.cross_hi - stop.cross_lo, 1.0);
-      const int toward = right.stop == 0
-                             ? side_toward(plans[right.plan].stops[0], plans[right.plan].stops[1])
-                             : side_toward(stop, plans[right.plan].stops[right.stop - 1]);
-      const double edge_side = toward > 0 ? 1 : 0;
-      port = vertical ? Point2{fraction, edge_side} : Point2{edge_side, fraction};
+      // Half a lane, in whole hundredths of the side (as the file keeps ports).
+      const double length = std::max(stop.cross_hi - stop.cross_lo, 1.0);
+      const double shift = std::round(100 * kTrackGap / 2 / length) / 100 * length;
+      const double first = stop.cross + shift > stop.cross_hi - 1 ? -shift : shift;
+      if (move_port(right, first) || move_port(right, -first)) continue;
+      // Else the port it meets moves, when that one has room.
+      const bool other_moved =
+          std::any_of(ends.first.begin(), ends.first.end(), [&](const End& left) {
+            const Stop& other = plans[left.plan].stops[left.stop];
+            if (left.plan == right.plan || std::abs(other.cross - stop.cross) >= 1 ||
+                !is_node(left) ||
+                (left.stop == 0 ? plans[left.plan].lead_in : plans[left.plan].lead_out))
+              return false;
+            const double span = std::max(other.cross_hi - other.cross_lo, 1.0);
+            const double by = std::round(100 * kTrackGap / 2 / span) / 100 * span;
+            return move_port(left, by) || move_port(left, -by);
+          });
+      if (other_moved) continue;
+      stop.cross += first;
+      set_port(right);
     }
   }
 }
@@ -525,8 +643,8 @@ std::vector<Plan> layered_plans(const Drawing& drawing, const IndexedGraph& grap
   const RouteBuilder builder(drawing, drawing.vertical_ranks);
   std::vector<Plan> plans = plan_routes(drawing, graph, builder, spacing);
   separate_crossings(plans, drawing, builder);
-  spread_ports(plans, graph, drawing.vertical_ranks);
-  part_meeting_ends(plans, drawing.vertical_ranks);
+  spread_ports(plans, drawing, graph, drawing.vertical_ranks);
+  part_meeting_ends(plans, graph, drawing.vertical_ranks);
   std::vector<Track> tracks;
   for (size_t i = 0; i < plans.size(); ++i) {
     for (size_t k = 0; k + 1 < plans[i].stops.size(); ++k)
@@ -573,7 +691,7 @@ Point2 centre(const Box& box) {
 constexpr double kMinRunGap = 10;  // px: parallel runs of unrelated edges closer than this...
 constexpr double kRunShift = 12;   // ...are moved this far apart (the lanes' spacing)
 constexpr int kMaxSeparationPasses = 3;
-constexpr double kPortMargin = 6;  // px a moved port keeps from its side's corners and other ports
+constexpr double kPortMargin = 6;  // px a moved port keeps from its side's corners
 
 // The polyline of an orthogonal route: its source port, its corners, its target port. A port
 // without fractions is the middle of the side the first (last) corner lines up with.
@@ -828,7 +946,8 @@ class RunSeparator {
           const Point2 at = path[*port_index];
           const bool same_side =
               flat ? std::abs(point.x - at.x) < kTolerance : std::abs(point.y - at.y) < kTolerance;
-          if (same_side && std::abs((flat ? point.y : point.x) - to) < kPortMargin) return false;
+          // kPortGap from the others, with a px to spare for the rounding of saved ports.
+          if (same_side && std::abs((flat ? point.y : point.x) - to) < kPortGap) return false;
         }
       }
     }
@@ -975,6 +1094,9 @@ std::vector<EdgeRoute> route_edges(const Drawing& drawing, const IndexedGraph& g
     if (edge.source == edge.target) continue;
     if (routing == EdgeRouting::orthogonal) {
       routes[i].waypoints = flatten(plans[i].turns);
+      if (plans[i].lead_in)
+        routes[i].waypoints.insert(routes[i].waypoints.begin(), *plans[i].lead_in);
+      if (plans[i].lead_out) routes[i].waypoints.push_back(*plans[i].lead_out);
       routes[i].exit = plans[i].exit;
       routes[i].entry = plans[i].entry;
       orthogonal = true;

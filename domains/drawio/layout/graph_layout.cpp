@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "domains/drawio/layout/corridors.hpp"
 #include "domains/drawio/layout/drawing.hpp"
 #include "domains/drawio/layout/edge_labels.hpp"
 #include "domains/drawio/layout/edge_routes.hpp"
@@ -275,6 +276,10 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
   if (!drawing) return drawing.error();
   const bool force = request.algorithm == Algorithm::force;
   if (!force) align_tiers(*drawing, request, *graph);
+  // Long edges cross the rows between their ends through the gaps among the shapes, not round
+  // the groups in the way (Graphviz keeps them out of every cluster).
+  if (!force && request.routing == EdgeRouting::orthogonal && !request.clusters.empty())
+    detail::choose_corridors(*drawing, *graph);
   // Room for the lanes of orthogonal routes, made before pinned nodes are put back so that a
   // pinned layout is the free one moved with its pins.
   if (!force && request.routing == EdgeRouting::orthogonal)

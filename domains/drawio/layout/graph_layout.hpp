@@ -33,7 +33,9 @@
 //   orthogonal  Graphviz's own ortho router takes ~35 s for 1 000 nodes and ignores clusters, so
 //               corners are computed here: for layered and tree, an edge leaves its source along
 //               the rank axis, turns in each gap between rank rows and passes every intermediate
-//               row where dot's spline crosses it (a gap dot kept free for it). In a gap it turns
+//               row where dot's spline crosses it (a gap dot kept free for it); with groups,
+//               where corridors.hpp puts it instead (through the gaps between a row's shapes,
+//               not round the groups in the way). In a gap it turns
 //               halfway, or, where cluster borders cut the gap, in the widest stretch inside the
 //               fewest clusters that do not hold both its ends. Edges sharing a side of a node
 //               leave or reach it at ports spread along that side (EdgeRoute::exit/entry), in

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "domains/drawio/layout/dot_budget.hpp"
 #include "domains/drawio/layout/edge_routes.hpp"
@@ -78,10 +79,56 @@ std::string literal_label(const std::string& label) {
   return escaped;
 }
 
+// IDs of a graph's named objects in the order they are made. cgraph's default discipline makes
+// a name's ID the address of its interned copy, and keeps subgraphs ordered by ID: the order dot
+// met the clusters in then followed where the heap put their names, so the same graph came out
+// differently after other layouts in the same process (a second layout moved what the first had
+// placed). Named objects get even IDs, anonymous ones odd IDs, as in the default discipline.
+class NameIds {
+ public:
+  static void* open(Agraph_t* /*graph*/, Agdisc_t* /*disc*/) { return new NameIds; }
+  static long map(void* state, int /*type*/, char* name, IDTYPE* id, int create) {
+    auto* self = static_cast<NameIds*>(state);
+    if (name == nullptr) {
+      *id = self->next_anonymous_;
+      self->next_anonymous_ += 2;
+      return 1;
+    }
+    if (const auto found = self->ids_.find(name); found != self->ids_.end()) {
+      *id = found->second;
+      return 1;
+    }
+    if (create == 0) return 0;
+    *id = self->next_named_;
+    self->next_named_ += 2;
+    self->ids_.emplace(name, *id);
+    self->names_.emplace(*id, name);
+    return 1;
+  }
+  static long alloc(void* /*state*/, int /*type*/, IDTYPE /*id*/) { return 0; }
+  static void free(void* /*state*/, int /*type*/, IDTYPE /*id*/) {}
+  static char* print(void* state, int /*type*/, IDTYPE id) {
+    auto* self = static_cast<NameIds*>(state);
+    const auto found = self->names_.find(id);
+    return found == self->names_.end() ? nullptr : found->second.data();
+  }
+  static void close(void* state) { delete static_cast<NameIds*>(state); }
+  static void record(void* /*state*/, int /*type*/, void* /*object*/) {}
+
+ private:
+  std::unordered_map<std::string, IDTYPE> ids_;
+  std::unordered_map<IDTYPE, std::string> names_;  // node-based: print's pointers stay valid
+  IDTYPE next_named_ = 2, next_anonymous_ = 1;
+};
+
+Agiddisc_t name_id_discipline = {&NameIds::open,  &NameIds::map,   &NameIds::alloc, &NameIds::free,
+                                 &NameIds::print, &NameIds::close, &NameIds::record};
+Agdisc_t graph_discipline = {&AgMemDisc, &name_id_discipline, &AgIoDisc};
+
 // A cgraph graph and what was created in it, closed (and its layout freed) on destruction.
 class GraphvizGraph {
  public:
-  GraphvizGraph() : graph_(agopen(text_arg("layout"), Agdirected, nullptr)) {}
+  GraphvizGraph() : graph_(agopen(text_arg("layout"), Agdirected, &graph_discipline)) {}
   ~GraphvizGraph() {
     if (!graph_) return;
     if (laid_out_) gvFreeLayout(context(), graph_);

@@ -63,10 +63,17 @@ struct Metrics {
   int label_overlaps = 0;        // pairs of label boxes that overlap
   int labels_on_shapes = 0;      // label boxes on a shape that is not an end of their edge
   int labels_on_edges = 0;       // label boxes another edge's route runs through
+  int detours = 0;               // routes that go round the diagram (see kDetourFactor)
+  int shared_end_runs = 0;       // pairs of edges sharing an end whose runs at that end are
+                                 // parallel and closer than kMinParallelGap (ports too close, or
+                                 // one run on the other)
   std::vector<std::string> details;
 };
 
 constexpr double kMinParallelGap = 10;  // px between parallel runs of distinct edges
+// A detour: a route longer than kDetourFactor times the Manhattan distance between its ends, or
+// one whose bounding box leaves the group hull (the box round every group, when there are groups).
+constexpr double kDetourFactor = 2;
 
 namespace detail {
 
@@ -304,6 +311,72 @@ inline Metrics measure(const Drawing& d) {
           }
         }
       }
+    }
+  }
+  // Runs at a shared end: the first (last) segment of each edge at the shape they share.
+  for (size_t a = 0; a < d.edges.size(); ++a) {
+    for (size_t b = a + 1; b < d.edges.size(); ++b) {
+      const Edge& ea = d.edges[a];
+      const Edge& eb = d.edges[b];
+      if (ea.path.size() < 2 || eb.path.size() < 2) continue;
+      for (const int shared : {ea.source, ea.target}) {
+        if (shared != eb.source && shared != eb.target) continue;
+        auto end_run = [shared](const Edge& e) {
+          return shared == e.source
+                     ? std::pair{e.path[0], e.path[1]}
+                     : std::pair{e.path[e.path.size() - 1], e.path[e.path.size() - 2]};
+        };
+        const auto [p0, p1] = end_run(ea);
+        const auto [q0, q1] = end_run(eb);
+        for (const bool horizontal : {true, false}) {
+          auto along = [horizontal](Pt p) { return horizontal ? p.x : p.y; };
+          auto across = [horizontal](Pt p) { return horizontal ? p.y : p.x; };
+          if (std::abs(across(p0) - across(p1)) > 0.5 || std::abs(across(q0) - across(q1)) > 0.5 ||
+              std::abs(along(p0) - along(p1)) < 0.5 || std::abs(along(q0) - along(q1)) < 0.5)
+            continue;
+          const double gap = std::abs(across(p0) - across(q0));
+          const double lo =
+              std::max(std::min(along(p0), along(p1)), std::min(along(q0), along(q1)));
+          const double hi =
+              std::min(std::max(along(p0), along(p1)), std::max(along(q0), along(q1)));
+          if (gap >= kMinParallelGap || hi - lo <= 1) continue;
+          ++m.shared_end_runs;
+          m.details.push_back("edges " + ea.id + " and " + eb.id + " leave or reach " +
+                              d.shapes[static_cast<size_t>(shared)].label + " " +
+                              std::to_string(static_cast<int>(gap)) + " px apart");
+        }
+      }
+    }
+  }
+  std::optional<Box> hull;
+  for (const Shape& shape : d.shapes) {
+    if (!shape.group) continue;
+    if (!hull) {
+      hull = shape.box;
+      continue;
+    }
+    const double x0 = std::min(hull->x, shape.box.x), y0 = std::min(hull->y, shape.box.y);
+    const double x1 = std::max(hull->right(), shape.box.right());
+    const double y1 = std::max(hull->bottom(), shape.box.bottom());
+    hull = Box{x0, y0, x1 - x0, y1 - y0};
+  }
+  for (const Edge& e : d.edges) {
+    if (e.path.size() < 2 || e.source == e.target) continue;
+    double length = 0;
+    bool outside = false;
+    for (size_t i = 0; i < e.path.size(); ++i) {
+      if (i + 1 < e.path.size())
+        length += std::hypot(e.path[i + 1].x - e.path[i].x, e.path[i + 1].y - e.path[i].y);
+      if (hull && !hull->contains(e.path[i], 0.5)) outside = true;
+    }
+    const double manhattan =
+        std::abs(e.path.back().x - e.path.front().x) + std::abs(e.path.back().y - e.path.front().y);
+    if (outside || length > kDetourFactor * manhattan + 0.5) {
+      ++m.detours;
+      m.details.push_back("edge " + e.id + " (" + e.label +
+                          ") detours: " + std::to_string(static_cast<int>(length)) + " px for " +
+                          std::to_string(static_cast<int>(manhattan)) + " px between its ends" +
+                          (outside ? ", outside the groups" : ""));
     }
   }
   std::vector<std::pair<Box, size_t>> label_boxes;

@@ -177,7 +177,8 @@ std::string summary(const metrics::Metrics& m) {
       << ", shared run " << m.shared_run << " px"
       << ", labels " << m.labels << " (off edge " << m.labels_off_edge << ", overlapping "
       << m.label_overlaps << ", on shapes " << m.labels_on_shapes << ", on other edges "
-      << m.labels_on_edges << ")";
+      << m.labels_on_edges << "), detours " << m.detours << ", shared-end runs closer than 10 px "
+      << m.shared_end_runs;
   return out.str();
 }
 
@@ -226,7 +227,8 @@ class TieredLayoutTest : public ::testing::TestWithParam<Case> {
 TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   const Case c = GetParam();
   run(tiered_diagram(c.shapes, c.seed));
-  run({c.layout_op});
+  const std::string reply = session_.run_ops(std::vector<std::string>{c.layout_op}, {}).reply.text;
+  EXPECT_EQ(reply.find("? "), std::string::npos) << reply;
   const metrics::Drawing saved = metrics::read_saved(saved_xml());
   ASSERT_GE(saved.shapes.size(), static_cast<size_t>(c.shapes));
   const metrics::Metrics ours = metrics::measure(saved);
@@ -243,17 +245,18 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   EXPECT_EQ(ours.edge_shape_crossings, 0) << details(ours);
   EXPECT_EQ(ours.group_overlaps, 0) << details(ours);
   // Keeping the tiers in order costs crossings dot avoids by ranking freely: on the 20-shape
-  // diagram 6 against dot's 4 or 6 (dot's result depends on what Graphviz laid out before in the
-  // process); from 50 shapes on, well under dot's.
+  // diagram 6 against dot's 6 (4 in some of dot's drawings before Graphviz was made to give the
+  // same drawing whatever the process laid out before, session 11); from 50 shapes on, well
+  // under dot's.
   const int allowance = c.shapes < 50 ? 2 : 0;
   EXPECT_LE(ours.edge_edge_crossings, dot.edge_edge_crossings + allowance) << details(ours);
   EXPECT_EQ(ours.shared_run, 0) << details(ours);
   // Runs of unrelated edges closer than 10 px (where dot lines up nodes of neighbouring ranks)
   // are moved apart after routing, a port with its run along its side (session 10). On the
-  // 200-shape diagram, in one of Graphviz's layouts of it (a fresh process, as ctest runs it), one
-  // pair stays 4 px apart between lanes 12 px apart on both sides: no room without widening the
-  // gap.
-  EXPECT_LE(ours.close_parallels, c.shapes < 200 ? 0 : 1) << details(ours);
+  // 200-shape diagram, since long edges take the gaps between shapes (session 11), three pairs
+  // stay 6–9 px apart where two facing shapes of neighbouring ranks both have two ports on the
+  // sides that face each other: the lanes of the gap between them interleave their last runs.
+  EXPECT_LE(ours.close_parallels, c.shapes < 200 ? 0 : 3) << details(ours);
   EXPECT_EQ(ours.labels_off_edge, 0) << details(ours);
   EXPECT_EQ(ours.label_overlaps, 0) << details(ours);
   EXPECT_EQ(ours.labels_on_shapes, 0) << details(ours);
@@ -271,26 +274,16 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
                                                         {"Services", "Data"},
                                                         {"Services", "External"}})
     EXPECT_LE(groups[left].right(), groups[right].x) << left << " is not left of " << right;
-  // Routes that go round the whole diagram: beyond the height the groups span (a long edge
-  // should pass the groups between its ends through the gaps beside them, not below the lowest
-  // of them; session 10).
-  double top = groups["Clients"].y, bottom = groups["Clients"].bottom();
-  for (const auto& [group, box] : groups) {
-    top = std::min(top, box.y);
-    bottom = std::max(bottom, box.bottom());
-  }
-  int outside = 0;
-  for (const metrics::Edge& e : saved.edges) {
-    for (const metrics::Pt& p : e.path) {
-      if (p.y < top - 0.5 || p.y > bottom + 0.5) {
-        ++outside;
-        break;
-      }
-    }
-  }
-  std::cout << "[ metrics ] " << name << ": " << outside << " routes outside the groups' height\n";
-  // Not yet held to 0: dot takes a long edge round the clusters between its ends (below or
-  // above them all), from the 20-shape diagram on (printed above).
+  // Routes that go round the whole diagram (session 11): a long edge passes the rows between its
+  // ends through the gaps among their shapes (inside its own groups, between the shapes of the
+  // others) instead of round the groups in the way; before: 1 / 30 / 65 on the 20 / 50 / 200-shape
+  // diagrams (dot's own drawing: 1 / 6 / 10).
+  std::cout << "[ metrics ] " << name << ": " << ours.detours << " detours (dot " << dot.detours
+            << ")\n";
+  EXPECT_EQ(ours.detours, 0) << details(ours);
+  // Edges sharing an end leave (reach) its side at ports at least 10 px apart, and their first
+  // (last) runs do not lie on or beside each other (session 11).
+  EXPECT_EQ(ours.shared_end_runs, 0) << details(ours);
   // Columns, not a staircase: every tier starts at the same height.
   for (const auto& [group, box] : groups)
     EXPECT_NEAR(box.y, groups["Clients"].y, 0.5) << group << " does not start level with Clients";
@@ -338,6 +331,30 @@ TEST_F(TieredLayoutTest, LabelsRoundAHubDoNotPileUp) {
   EXPECT_EQ(m.labels_on_edges, 0) << details(m);
   EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
   EXPECT_EQ(m.close_parallels, 0) << details(m);
+  EXPECT_EQ(m.shared_end_runs, 0) << details(m);
+}
+
+// Session 11 (issue 13): a layout settles in one run. Laying the same diagram out again changes
+// nothing: the reply says so and the saved file is the same, byte for byte, also after other
+// layouts ran in between (Graphviz used to order clusters by where the heap put their names, so
+// what the process had laid out before changed the drawing).
+TEST_P(TieredLayoutTest, ASecondLayoutChangesNothing) {
+  const Case c = GetParam();
+  run(tiered_diagram(c.shapes, c.seed));
+  run({c.layout_op});
+  const std::string first = saved_xml();
+  for (const int shapes : {30, 60}) {
+    std::unique_ptr<core::Domain> domain = make_drawio_domain();
+    core::Session other{*domain, paths_};
+    ASSERT_FALSE(other.run_session("new \"Other\"", {}).reply.is_error);
+    std::vector<std::string> ops = tiered_diagram(shapes, 7);
+    ops.emplace_back("layout @all dir:LR");
+    const auto done = other.run_ops(ops, {});
+    ASSERT_FALSE(done.reply.is_error) << done.reply.text;
+  }
+  const std::string reply = session_.run_ops(std::vector<std::string>{c.layout_op}, {}).reply.text;
+  EXPECT_NE(reply.find("nothing to change"), std::string::npos) << reply;
+  EXPECT_EQ(saved_xml(), first);
 }
 
 class FlowTest : public TieredLayoutTest {};
