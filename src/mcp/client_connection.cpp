@@ -6,6 +6,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 
+#include "mcp/document_resources.hpp"
 #include "mcp/server.hpp"
 #include "mcp/utf8.hpp"
 
@@ -323,6 +324,8 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
     return reply->error(jsonrpc::code::invalid_params, "resources/read needs \"uri\"");
   }
   const std::string text(uri->as_string());
+  if (auto named = parse_document_uri(text, server_.domains()))
+    return read_document(*named, text, reply);
   for (const auto* domain : server_.domains()) {
     if (text != "fcp://" + std::string(domain->name()) + "/session") continue;
     auto session = session_;
@@ -356,6 +359,48 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
     return;
   }
   reply->error(jsonrpc::code::resource_not_found, "resource not found: \"" + text + "\"");
+}
+
+void ClientConnection::read_document(const DocumentUri& named, const std::string& uri,
+                                     const Reply& reply) {
+  auto& store = server_.documents();
+  auto found = store.find(named.handle, session_->principal(), *named.domain);
+  if (!found) {
+    std::string message = "resource not found: \"" + uri + "\": " + found.error().message;
+    if (!found.error().hints.empty()) message += " (try: " + found.error().hints.front() + ")";
+    return reply->error(jsonrpc::code::resource_not_found, message, json::object{{"uri", uri}});
+  }
+  auto document = *found;
+  auto* documents = &store;  // the server outlives its connections' calls
+  document->queue()->submit([document, documents, named, uri,
+                             reply](const ClientSession::Done& done) {
+    if (document->closed()) {
+      reply->error(
+          jsonrpc::code::resource_not_found,
+          "resource not found: \"" + uri + "\": the document " + document->handle() + " was closed",
+          json::object{{"uri", uri}});
+      return done();
+    }
+    // An idle document evicted to its journal comes back first, as for a tool call.
+    if (auto loaded = documents->load(*document); !loaded) {
+      reply->error(
+          jsonrpc::code::internal_error,
+          "cannot reload " + document->handle() + " from its journal: " + loaded.error().message);
+      return done();
+    }
+    auto& session = document->session();
+    auto content =
+        named.suffix.empty() ? session.file_resource() : session.resource_form(named.suffix);
+    if (!content) {
+      std::string message = "cannot read \"" + uri + "\": " + content.error().message;
+      for (const auto& hint : content.error().hints)
+        message += " (try: " + hint + ")";
+      reply->error(jsonrpc::code::internal_error, message, json::object{{"uri", uri}});
+      return done();
+    }
+    reply->result(json::object{{"contents", json::array{resource_contents(uri, *content)}}});
+    done();
+  });
 }
 
 std::shared_ptr<ClientConnection::InFlight> ClientConnection::track(const json::value& id) {

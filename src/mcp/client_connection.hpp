@@ -13,6 +13,7 @@
 #include "mcp/client_session.hpp"
 #include "mcp/conformance_fixtures.hpp"
 #include "mcp/connection.hpp"
+#include "mcp/document_resources.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/lifecycle.hpp"
 #include "mcp/tool_set.hpp"
@@ -114,6 +115,9 @@ class ClientConnection final : public Connection,
   void on_set_level(const boost::json::object& params, const Reply& reply);
   void on_tools_call(const jsonrpc::Incoming& message, const Reply& reply);
   void on_resources_read(const boost::json::object& params, const Reply& reply);
+  // resources/read of fcp://DOMAIN/doc/HANDLE[.FORM] (document_resources.hpp), on the
+  // document's queue; a handle the caller cannot reach is not found.
+  void read_document(const DocumentUri& named, const std::string& uri, const Reply& reply);
   void on_prompts_get(const boost::json::object& params, const Reply& reply);
   // Where one tool call runs: a stored document on its queue, or the client's empty session.
   struct CallTarget {

@@ -4,6 +4,7 @@
 
 #include "mcp/client_connection.hpp"
 #include "mcp/conformance_fixtures.hpp"
+#include "mcp/document_resources.hpp"
 #include "mcp/lifecycle.hpp"
 #include "mcp/server.hpp"
 
@@ -47,12 +48,17 @@ bool ClientConnection::serve_feature(const jsonrpc::Incoming& message, const Rep
                        {"description", "The open " + name + " document: file and digest"},
                        {"mimeType", "text/plain"}});
     }
+    // The caller's open documents (only its own: the store's owner rule).
+    for (const auto* domain : server_.domains()) {
+      for (const auto& document : server_.documents().list(session_->principal(), *domain))
+        resources.push_back(document_resource(*document));
+    }
     if (fixtures_) ConformanceFixtures::add_resources(resources);
     reply->result(json::object{{"resources", std::move(resources)}});
     return true;
   }
   if (method == "resources/templates/list") {
-    json::array templates;
+    json::array templates = document_resource_templates(server_.domains());
     if (fixtures_) ConformanceFixtures::add_resource_templates(templates);
     reply->result(json::object{{"resourceTemplates", std::move(templates)}});
     return true;
