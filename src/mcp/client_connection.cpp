@@ -253,14 +253,29 @@ void ClientConnection::attach_named(const std::string& version, const std::strin
 void ClientConnection::finish_initialize(const std::string& version,
                                          std::shared_ptr<ClientSession> session,
                                          const Reply& reply) {
+  const std::string principal = session->principal();
   {
     std::lock_guard lock(mutex_);
     protocol_version_ = version;
     session_ = std::move(session);
   }
+  // Resource notifications (resources/updated of subscribed documents; list_changed once the
+  // client listed or subscribed to resources, so that tool-only clients hear nothing) go out
+  // beside the replies: stdio and TCP on the connection, HTTP on the session's GET stream.
+  if (outbound_) {
+    std::weak_ptr<Outbound> outbound = outbound_;
+    const auto listener = server_.subscriptions().add(
+        principal,
+        [outbound](std::string text) {
+          if (auto out = outbound.lock()) out->send(std::move(text));
+        },
+        nullptr, false);
+    std::lock_guard lock(mutex_);
+    session_listener_ = listener;
+  }
   initialized_ = true;
   reply->result(json::object{{"protocolVersion", version},
-                             {"capabilities", capabilities(true)},
+                             {"capabilities", capabilities()},
                              {"serverInfo", json::object{{"name", server_.options().name},
                                                          {"title", "FCP daemon"},
                                                          {"version", server_.options().version}}},
@@ -433,12 +448,19 @@ bool ClientConnection::releasable() const {
 void ClientConnection::close() {
   if (closed_.exchange(true)) return;
   std::shared_ptr<ClientSession> session;
+  std::vector<ResourceSubscriptions::Id> listens;
   {
     std::lock_guard lock(mutex_);
     for (auto& [id, flight] : in_flight_)
       flight->cancelled = true;
     session = session_;
+    if (session_listener_ != 0) server_.subscriptions().remove(session_listener_);
+    session_listener_ = 0;
+    for (const auto& entry : listens_)
+      listens.push_back(entry.first);
   }
+  for (const auto id : listens)
+    end_listen(id);
   // Outside mutex_: the registry calls releasable() (which takes mutex_) under its own lock.
   if (session && !session->name().empty())
     server_.registry().detach(session->principal(), session->name(), this);

@@ -136,9 +136,12 @@ core::Result<void> DocumentStore::room_for(const std::string& owner,
 }
 
 core::Result<void> DocumentStore::add(const std::shared_ptr<StoredDocument>& document) {
-  std::lock_guard lock(mutex_);
-  if (auto room = room_for(document->owner(), document->domain()); !room) return room;
-  documents_.emplace(document->handle(), document);
+  {
+    std::lock_guard lock(mutex_);
+    if (auto room = room_for(document->owner(), document->domain()); !room) return room;
+    documents_.emplace(document->handle(), document);
+  }
+  if (list_observer_) list_observer_(document->owner());
   return {};
 }
 
@@ -205,10 +208,14 @@ core::Result<std::shared_ptr<StoredDocument>> DocumentStore::find(
 }
 
 void DocumentStore::remove(const StoredDocument& document) {
+  if (remove_locked(document) && list_observer_) list_observer_(document.owner());
+}
+
+bool DocumentStore::remove_locked(const StoredDocument& document) {
   const auto summary = document.summary();
   std::lock_guard lock(mutex_);
   auto it = documents_.find(document.handle());
-  if (it == documents_.end()) return;
+  if (it == documents_.end()) return false;
   it->second->closed_ = true;
   if (journals()) {
     std::lock_guard journal_lock(it->second->journal_mutex_);
@@ -225,6 +232,7 @@ void DocumentStore::remove(const StoredDocument& document) {
     closed_.erase(closed_order_.front());
     closed_order_.erase(closed_order_.begin());
   }
+  return true;
 }
 
 std::vector<std::shared_ptr<StoredDocument>> DocumentStore::list(const std::string& owner,

@@ -17,10 +17,9 @@ bool ClientConnection::has_prompts() const {
                      [](const core::Domain* d) { return !d->prompts().empty(); });
 }
 
-json::object ClientConnection::capabilities(bool in_session) const {
+json::object ClientConnection::capabilities() const {
   json::object announced = lifecycle::server_capabilities(has_prompts());
   if (fixtures_) ConformanceFixtures::add_capabilities(announced);
-  if (!in_session) announced["resources"].as_object()["subscribe"] = false;
   return announced;
 }
 
@@ -38,6 +37,11 @@ bool ClientConnection::serve_feature(const jsonrpc::Incoming& message, const Rep
     return true;
   }
   if (method == "resources/list") {
+    // A session that lists resources hears when the list changes.
+    if (initialized()) {
+      std::lock_guard lock(mutex_);
+      server_.subscriptions().hear_list_changes(session_listener_);
+    }
     json::array resources;
     for (const auto* domain : server_.domains()) {
       const std::string name(domain->name());
@@ -65,6 +69,11 @@ bool ClientConnection::serve_feature(const jsonrpc::Incoming& message, const Rep
   }
   if (method == "resources/read") {
     on_resources_read(message.params, reply);
+    return true;
+  }
+  // 2025-era sessions only: the stateless revision replaced them with subscriptions/listen.
+  if (initialized() && (method == "resources/subscribe" || method == "resources/unsubscribe")) {
+    on_resources_subscribe(message, reply);
     return true;
   }
   // Prompts exist only when a hosted domain (or --conformance-fixtures) offers some; otherwise

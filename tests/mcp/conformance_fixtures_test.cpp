@@ -112,7 +112,7 @@ TEST_F(ConnectionTest, ConformanceFixturesAreHiddenWithoutTheFlag) {
   EXPECT_EQ(error_code(request(*c, 5, "prompts/list")), -32601);
   EXPECT_EQ(error_code(request(*c, 6, "completion/complete")), -32601);
   EXPECT_EQ(error_code(request(*c, 7, "resources/subscribe", {{"uri", "test://watched-resource"}})),
-            -32601);
+            -32602);
   EXPECT_EQ(error_code(request(*c, 8, "resources/read", {{"uri", "test://static-text"}})), -32002);
 }
 
