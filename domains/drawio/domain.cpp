@@ -123,6 +123,31 @@ class DrawioDomain final : public core::Domain {
   std::vector<std::string> file_extensions() const override {
     return {"drawio", "xml", "drawio.svg", "drawio.png", "dio"};
   }
+  // draw.io registers application/vnd.jgraph.mxfile for its .drawio files.
+  std::string file_mime_type(const std::filesystem::path& path,
+                             std::string_view bytes) const override {
+    (void)bytes;
+    const std::string name = path.filename().string();
+    if (name.ends_with(".svg")) return "image/svg+xml";
+    if (name.ends_with(".png")) return "image/png";
+    if (name.ends_with(".xml")) return "application/xml";
+    return "application/vnd.jgraph.mxfile";
+  }
+  std::vector<core::ResourceForm> resource_forms() const override {
+    return {{".svg", "image/svg+xml", "diagram picture (SVG)",
+             "The diagram's current page as SVG, drawn by the native exporter (export fmt:svg)"}};
+  }
+  core::Result<core::Attachment> render_resource(std::string_view suffix, core::Document& document,
+                                                 core::CallContext& ctx) const override {
+    if (suffix != ".svg") return core::make_error("no " + std::string(suffix) + " form");
+    // The `export` op in the reply, as the session command runs it; it changes nothing.
+    auto op = core::parse_op("export inline fmt:svg engine:native", &hooks_);
+    if (!op) return op.error();
+    auto outcome = document.execute(*op, ctx);
+    if (!outcome) return outcome.error();
+    if (outcome->attachments.empty()) return core::make_error("the export made no SVG");
+    return std::move(outcome->attachments.front());
+  }
   std::vector<core::VerbSpec> session_extensions() const override {
     core::VerbSpec export_file{"export", "", "",
                                "write a page as an image file (the drawio verb `export` also "

@@ -194,6 +194,12 @@ class LofiDomain final : public core::Domain {
             .example("sync takeover:true")};
   }
   std::vector<std::string> file_extensions() const override { return {"maxpat", "amxd"}; }
+  // A .maxpat is JSON; a Max for Live device (.amxd) is JSON inside a binary container.
+  std::string file_mime_type(const std::filesystem::path& path,
+                             std::string_view bytes) const override {
+    (void)path;
+    return bytes.starts_with("ampf") ? "application/octet-stream" : "application/json";
+  }
   std::vector<core::Prompt> prompts() const override { return lofi_prompts(); }
 
   core::Result<std::unique_ptr<core::Document>> create(

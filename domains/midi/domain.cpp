@@ -207,6 +207,43 @@ class MidiDomain final : public core::Domain {
             .example("export ogg")};
   }
   std::vector<std::string> file_extensions() const override { return {"mid", "midi"}; }
+  std::string file_mime_type(const std::filesystem::path& path,
+                             std::string_view bytes) const override {
+    (void)path;
+    (void)bytes;
+    return "audio/midi";
+  }
+  std::vector<core::ResourceForm> resource_forms() const override {
+    return {{".wav", "audio/wav", "song rendering (WAV)",
+             "The song as heard (mute, solo) rendered through FluidSynth with the loaded or the "
+             "default General MIDI SoundFont, 44100 Hz, when read (up to " +
+                 size_text(kMaxInlineAudioBytes) + ")"}};
+  }
+  // The rendering `export wav` gives in its reply, without recording it as the last render.
+  core::Result<core::Attachment> render_resource(std::string_view suffix, core::Document& document,
+                                                 core::CallContext& ctx) const override {
+    if (suffix != ".wav") return core::make_error("no " + std::string(suffix) + " form");
+    auto& doc = static_cast<MidiDocument&>(document);
+    const Song audible = audible_song(doc.song(), silent_tracks(doc.song()));
+    const AudioSettings settings;
+    const double seconds = audible.seconds_at(audible.end_tick());
+    if (const std::size_t bytes = wav_bytes(seconds, settings); bytes > kMaxInlineAudioBytes) {
+      return core::make_error("the song as WAV would take " + size_text(bytes) +
+                                  "; a WAV resource is capped at " +
+                                  size_text(kMaxInlineAudioBytes) + " (about " +
+                                  std::to_string(inline_wav_seconds(settings.sample_rate)) +
+                                  " s): write it to a file with midi_session",
+                              {"export wav path:song.wav"});
+    }
+    auto soundfont = soundfont_for(doc);
+    if (!soundfont) {
+      return core::make_error("cannot render the WAV: " + soundfont.error().message,
+                              soundfont.error().hints);
+    }
+    auto audio = render_audio(audible, *soundfont, settings, ctx.progress);
+    if (!audio) return core::make_error("rendering the WAV failed: " + audio.error().message);
+    return core::Attachment{audio->mime_type(), std::move(audio->bytes)};
+  }
 
   core::Result<std::unique_ptr<core::Document>> create(
       const core::SessionCommand& command) const override {

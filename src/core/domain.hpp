@@ -161,6 +161,15 @@ class Document {
   virtual std::string summary() const = 0;
 };
 
+// A form of a document served as a resource beside its file (MCP resources/read of
+// fcp://DOMAIN/doc/HANDLE plus `suffix`): drawio's SVG picture, midi's WAV rendering.
+struct ResourceForm {
+  std::string suffix;     // ".svg": appended to the document's resource URI
+  std::string mime_type;  // "image/svg+xml"
+  std::string title;      // "diagram picture (SVG)"
+  std::string description;
+};
+
 // A guided prompt a domain offers through MCP prompts (prompts/list, prompts/get).
 struct PromptArgument {
   std::string name;
@@ -215,6 +224,25 @@ class Domain {
     (void)document;
     (void)ctx;
     return make_error("unknown session command \"" + command.command + "\"");
+  }
+
+  // The MIME type of `bytes`, this domain's file serialized for `path` (Document::serialize),
+  // for the document's resource.
+  virtual std::string file_mime_type(const std::filesystem::path& path,
+                                     std::string_view bytes) const {
+    (void)path;
+    (void)bytes;
+    return "application/octet-stream";
+  }
+  // The forms of a document this domain serves as resources beside its file; none by default.
+  virtual std::vector<ResourceForm> resource_forms() const { return {}; }
+  // `document` in the form `suffix` names (one of resource_forms), made by the code its export
+  // uses, within ctx.max_reply_bytes; writes no file and changes nothing.
+  virtual Result<Attachment> render_resource(std::string_view suffix, Document& document,
+                                             CallContext& ctx) const {
+    (void)document;
+    (void)ctx;
+    return make_error("no resource form \"" + std::string(suffix) + "\"");
   }
 
   // The state this domain keeps for one session, made when the session starts; null: none.

@@ -160,6 +160,12 @@ class Session {
   std::vector<std::string> relink(std::unique_ptr<SessionState> state);
   // The document's file bytes in the format `path` names (its own writer); error without one.
   Result<std::string> serialize(const std::filesystem::path& path) const;
+  // The document's file as `save` would write it now (to its file, or TITLE.EXT when never
+  // saved), without writing anything: the bytes and the domain's MIME type for them.
+  Result<Attachment> file_resource() const;
+  // The document in a resource form of its domain (Domain::resource_forms: ".svg", ".wav"),
+  // within limits.max_reply_bytes. Changes neither the model nor the log.
+  Result<Attachment> resource_form(std::string_view suffix);
 
  private:
   Error no_document_error() const;

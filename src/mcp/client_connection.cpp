@@ -6,6 +6,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 
+#include "mcp/document_resources.hpp"
 #include "mcp/server.hpp"
 #include "mcp/utf8.hpp"
 
@@ -252,14 +253,29 @@ void ClientConnection::attach_named(const std::string& version, const std::strin
 void ClientConnection::finish_initialize(const std::string& version,
                                          std::shared_ptr<ClientSession> session,
                                          const Reply& reply) {
+  const std::string principal = session->principal();
   {
     std::lock_guard lock(mutex_);
     protocol_version_ = version;
     session_ = std::move(session);
   }
+  // Resource notifications (resources/updated of subscribed documents; list_changed once the
+  // client listed or subscribed to resources, so that tool-only clients hear nothing) go out
+  // beside the replies: stdio and TCP on the connection, HTTP on the session's GET stream.
+  if (outbound_) {
+    std::weak_ptr<Outbound> outbound = outbound_;
+    const auto listener = server_.subscriptions().add(
+        principal,
+        [outbound](std::string text) {
+          if (auto out = outbound.lock()) out->send(std::move(text));
+        },
+        nullptr, false);
+    std::lock_guard lock(mutex_);
+    session_listener_ = listener;
+  }
   initialized_ = true;
   reply->result(json::object{{"protocolVersion", version},
-                             {"capabilities", capabilities(true)},
+                             {"capabilities", capabilities()},
                              {"serverInfo", json::object{{"name", server_.options().name},
                                                          {"title", "FCP daemon"},
                                                          {"version", server_.options().version}}},
@@ -323,6 +339,8 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
     return reply->error(jsonrpc::code::invalid_params, "resources/read needs \"uri\"");
   }
   const std::string text(uri->as_string());
+  if (auto named = parse_document_uri(text, server_.domains()))
+    return read_document(*named, text, reply);
   for (const auto* domain : server_.domains()) {
     if (text != "fcp://" + std::string(domain->name()) + "/session") continue;
     auto session = session_;
@@ -358,6 +376,48 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
   reply->error(jsonrpc::code::resource_not_found, "resource not found: \"" + text + "\"");
 }
 
+void ClientConnection::read_document(const DocumentUri& named, const std::string& uri,
+                                     const Reply& reply) {
+  auto& store = server_.documents();
+  auto found = store.find(named.handle, session_->principal(), *named.domain);
+  if (!found) {
+    std::string message = "resource not found: \"" + uri + "\": " + found.error().message;
+    if (!found.error().hints.empty()) message += " (try: " + found.error().hints.front() + ")";
+    return reply->error(jsonrpc::code::resource_not_found, message, json::object{{"uri", uri}});
+  }
+  auto document = *found;
+  auto* documents = &store;  // the server outlives its connections' calls
+  document->queue()->submit([document, documents, named, uri,
+                             reply](const ClientSession::Done& done) {
+    if (document->closed()) {
+      reply->error(
+          jsonrpc::code::resource_not_found,
+          "resource not found: \"" + uri + "\": the document " + document->handle() + " was closed",
+          json::object{{"uri", uri}});
+      return done();
+    }
+    // An idle document evicted to its journal comes back first, as for a tool call.
+    if (auto loaded = documents->load(*document); !loaded) {
+      reply->error(
+          jsonrpc::code::internal_error,
+          "cannot reload " + document->handle() + " from its journal: " + loaded.error().message);
+      return done();
+    }
+    auto& session = document->session();
+    auto content =
+        named.suffix.empty() ? session.file_resource() : session.resource_form(named.suffix);
+    if (!content) {
+      std::string message = "cannot read \"" + uri + "\": " + content.error().message;
+      for (const auto& hint : content.error().hints)
+        message += " (try: " + hint + ")";
+      reply->error(jsonrpc::code::internal_error, message, json::object{{"uri", uri}});
+      return done();
+    }
+    reply->result(json::object{{"contents", json::array{resource_contents(uri, *content)}}});
+    done();
+  });
+}
+
 std::shared_ptr<ClientConnection::InFlight> ClientConnection::track(const json::value& id) {
   auto flight = std::make_shared<InFlight>();
   std::lock_guard lock(mutex_);
@@ -388,12 +448,19 @@ bool ClientConnection::releasable() const {
 void ClientConnection::close() {
   if (closed_.exchange(true)) return;
   std::shared_ptr<ClientSession> session;
+  std::vector<ResourceSubscriptions::Id> listens;
   {
     std::lock_guard lock(mutex_);
     for (auto& [id, flight] : in_flight_)
       flight->cancelled = true;
     session = session_;
+    if (session_listener_ != 0) server_.subscriptions().remove(session_listener_);
+    session_listener_ = 0;
+    for (const auto& entry : listens_)
+      listens.push_back(entry.first);
   }
+  for (const auto id : listens)
+    end_listen(id);
   // Outside mutex_: the registry calls releasable() (which takes mutex_) under its own lock.
   if (session && !session->name().empty())
     server_.registry().detach(session->principal(), session->name(), this);

@@ -14,8 +14,10 @@
 #include "mcp/client_session.hpp"
 #include "mcp/conformance_fixtures.hpp"
 #include "mcp/connection.hpp"
+#include "mcp/document_resources.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/lifecycle.hpp"
+#include "mcp/resource_subscriptions.hpp"
 #include "mcp/tool_set.hpp"
 
 namespace fcp::mcp {
@@ -44,6 +46,8 @@ class ReplyOnce {
   }
   const TransportHeaders* headers() const { return responder_->headers(); }
   void notify(std::string message);
+  // See Responder::open_stream.
+  void open_stream() { responder_->open_stream(); }
   // See Responder::when_gone.
   void when_gone(const std::function<void()>& cancel) { responder_->when_gone(cancel); }
   const boost::json::value& id() const { return id_; }
@@ -105,9 +109,9 @@ class ClientConnection final : public Connection,
   bool serve_feature(const jsonrpc::Incoming& message, const Reply& reply);
   // Whether prompts exist (a hosted domain's, or the conformance fixtures').
   bool has_prompts() const;
-  // What initialize (in_session) and server/discover announce; resource subscriptions exist
-  // only in 2025-era sessions.
-  boost::json::object capabilities(bool in_session) const;
+  // What initialize and server/discover announce (resource subscriptions in both revisions:
+  // resources/subscribe in sessions, subscriptions/listen in 2026-07-28).
+  boost::json::object capabilities() const;
   // Sets the level from a name (debug … emergency); false for another name.
   bool set_log_level(std::string_view name);
   void on_notification(const jsonrpc::Incoming& message);
@@ -122,7 +126,21 @@ class ClientConnection final : public Connection,
   void on_set_level(const boost::json::object& params, const Reply& reply);
   void on_tools_call(const jsonrpc::Incoming& message, const Reply& reply);
   void on_resources_read(const boost::json::object& params, const Reply& reply);
+  // resources/read of fcp://DOMAIN/doc/HANDLE[.FORM] (document_resources.hpp), on the
+  // document's queue; a handle the caller cannot reach is not found.
+  void read_document(const DocumentUri& named, const std::string& uri, const Reply& reply);
   void on_prompts_get(const boost::json::object& params, const Reply& reply);
+  // 2025-era resources/subscribe and resources/unsubscribe (resource_calls.cpp): open documents
+  // only, the caller's own.
+  void on_resources_subscribe(const jsonrpc::Incoming& message, const Reply& reply);
+  // 2026-07-28 subscriptions/listen: acknowledges the filter it honors, then streams the
+  // notifications it asked for through `reply` until the client leaves or the connection closes.
+  void on_subscriptions_listen(const jsonrpc::Incoming& message, const Reply& reply);
+  // The caller's open document `uri` names (fcp://DOMAIN/doc/HANDLE[.FORM]); the error says why
+  // not.
+  core::Result<std::shared_ptr<StoredDocument>> subscribable(std::string_view uri) const;
+  // Ends the listen stream `id`: no more notifications, and its request gets no answer.
+  void end_listen(ResourceSubscriptions::Id id);
   // Where one tool call runs: a stored document on its queue, or the client's empty session.
   struct CallTarget {
     core::Session* session = nullptr;
@@ -130,6 +148,9 @@ class ClientConnection final : public Connection,
     std::shared_ptr<StoredDocument> document;  // null: the empty session
     // On `queue` once the reply is final (before it is sent): what the store does about it.
     std::function<void(core::ToolReply&)> settle;
+    // The document's state before an ops or session call (run_tool sets it): a call that
+    // changed it notifies the document's resource subscribers.
+    std::optional<core::Session::Fingerprint> before;
   };
   struct ToolCall {
     const Tool* tool;
@@ -190,6 +211,10 @@ class ClientConnection final : public Connection,
   std::string principal_;  // who the client is (see ConnectionInfo::principal)
   std::shared_ptr<ClientSession> session_;
   std::map<std::string, std::shared_ptr<InFlight>> in_flight_;  // key: serialized id
+  // This connection's listener for resource notifications (2025-era session; 0: none), and its
+  // open subscriptions/listen streams with the requests they answer when they end.
+  ResourceSubscriptions::Id session_listener_ = 0;
+  std::map<ResourceSubscriptions::Id, Reply> listens_;
   // The conformance suite's fixtures (--conformance-fixtures); null in normal use.
   const std::shared_ptr<ConformanceFixtures> fixtures_;
 };

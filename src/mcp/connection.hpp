@@ -53,6 +53,11 @@ class Responder {
   virtual void reply_with_status(std::string message, unsigned /*http_status*/) {
     reply(std::move(message));
   }
+  // The answer is a long-lived stream (subscriptions/listen): notify() messages go out as they
+  // come rather than with the reply (HTTP: the response begins now as an event stream with
+  // status 200, even for a request outside a session). Before any notify(). Transports that
+  // write each message at once need nothing.
+  virtual void open_stream() {}
   // The headers that came with the message (null: the transport has none, stdio and TCP).
   virtual const TransportHeaders* headers() const { return nullptr; }
 };

@@ -172,7 +172,7 @@ void ClientConnection::route_tool(const std::shared_ptr<ToolCall>& call,
                                 stateless = !session_->keeps_current()] {
       return documents_elsewhere(store, principal, domain, stateless);
     });
-    run_tool(*call, CallTarget{&empty, session_->queue(), nullptr, {}}, done);
+    run_tool(*call, CallTarget{&empty, session_->queue(), nullptr, {}, std::nullopt}, done);
     return;
   }
   run_on_document(call, target, word == "close", done);
@@ -248,7 +248,7 @@ void ClientConnection::run_on_document(const std::shared_ptr<ToolCall>& call,
                                            " from its journal: " + loaded.error().message));
       return both();
     }
-    CallTarget target{&document->session(), document->queue(), document, {}};
+    CallTarget target{&document->session(), document->queue(), document, {}, std::nullopt};
     if (closing) {
       target.settle = [self, document](core::ToolReply& reply) {
         if (reply.is_error) return;
@@ -285,7 +285,7 @@ void ClientConnection::start_document(const std::shared_ptr<ToolCall>& call,
           document_done();
           done();
         };
-        CallTarget target{&document->session(), document->queue(), document, {}};
+        CallTarget target{&document->session(), document->queue(), document, {}, std::nullopt};
         target.settle = [self, document, previous, discard](core::ToolReply& reply) {
           if (!reply.is_error) return self->register_document(document, previous, discard, reply);
           // A failed new or open changed nothing: the reply ends with the digest of the document

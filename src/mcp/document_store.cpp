@@ -146,12 +146,15 @@ core::Result<void> DocumentStore::add(const std::shared_ptr<StoredDocument>& doc
                               {list_hint(document->domain())});
     }
   }
-  std::lock_guard lock(mutex_);
-  if (auto room = room_for(document->owner(), document->domain()); !room) {
-    leases_.release(document->handle());
-    return room;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto room = room_for(document->owner(), document->domain()); !room) {
+      leases_.release(document->handle());
+      return room;
+    }
+    documents_.emplace(document->handle(), document);
   }
-  documents_.emplace(document->handle(), document);
+  if (list_observer_) list_observer_(document->owner());
   return {};
 }
 
@@ -218,10 +221,14 @@ core::Result<std::shared_ptr<StoredDocument>> DocumentStore::find(
 }
 
 void DocumentStore::remove(const StoredDocument& document) {
+  if (remove_locked(document) && list_observer_) list_observer_(document.owner());
+}
+
+bool DocumentStore::remove_locked(const StoredDocument& document) {
   const auto summary = document.summary();
   std::lock_guard lock(mutex_);
   auto it = documents_.find(document.handle());
-  if (it == documents_.end()) return;
+  if (it == documents_.end()) return false;
   it->second->closed_ = true;
   if (journals()) {
     std::lock_guard journal_lock(it->second->journal_mutex_);
@@ -239,6 +246,7 @@ void DocumentStore::remove(const StoredDocument& document) {
     closed_.erase(closed_order_.front());
     closed_order_.erase(closed_order_.begin());
   }
+  return true;
 }
 
 std::vector<std::shared_ptr<StoredDocument>> DocumentStore::list(const std::string& owner,

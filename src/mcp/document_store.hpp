@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -213,6 +214,11 @@ class DocumentStore final : public DocumentEvictor {
   // Ends the handle: the document is marked closed (a call queued on it is refused), its
   // journal is removed, and a later use of the handle says it was closed.
   void remove(const StoredDocument& document);
+  // Called with the owner after add() or remove() changed the owner's open documents (resource
+  // list_changed notifications). Set once, before the first call.
+  void set_list_observer(std::function<void(const std::string& owner)> observer) {
+    list_observer_ = std::move(observer);
+  }
   // The owner's open documents of `domain`, most recently used first.
   std::vector<std::shared_ptr<StoredDocument>> list(const std::string& owner,
                                                     const core::Domain& domain) const;
@@ -252,6 +258,8 @@ class DocumentStore final : public DocumentEvictor {
   };
 
   core::Result<void> room_for(const std::string& owner, const core::Domain& domain) const;
+  // remove() under the lock; false when the document was not open.
+  bool remove_locked(const StoredDocument& document);
   std::filesystem::path journal_path(std::string_view handle) const;
   // A fresh session with the journal's calls replayed; `calls` counts them.
   core::Result<std::unique_ptr<core::Session>> replay(const core::Domain& domain,
@@ -277,6 +285,7 @@ class DocumentStore final : public DocumentEvictor {
   const std::map<std::string, std::string, std::less<>> prefixes_;
   const JournalOptions journal_;
   PrincipalLimits* budget_ = nullptr;
+  std::function<void(const std::string& owner)> list_observer_;
   std::shared_ptr<boost::asio::steady_timer> evict_timer_;
   std::shared_ptr<boost::asio::steady_timer> sync_timer_;
   std::shared_ptr<boost::asio::steady_timer> lease_timer_;

@@ -4,6 +4,7 @@
 
 #include "mcp/client_connection.hpp"
 #include "mcp/conformance_fixtures.hpp"
+#include "mcp/document_resources.hpp"
 #include "mcp/lifecycle.hpp"
 #include "mcp/server.hpp"
 
@@ -16,10 +17,9 @@ bool ClientConnection::has_prompts() const {
                      [](const core::Domain* d) { return !d->prompts().empty(); });
 }
 
-json::object ClientConnection::capabilities(bool in_session) const {
+json::object ClientConnection::capabilities() const {
   json::object announced = lifecycle::server_capabilities(has_prompts());
   if (fixtures_) ConformanceFixtures::add_capabilities(announced);
-  if (!in_session) announced["resources"].as_object()["subscribe"] = false;
   return announced;
 }
 
@@ -37,6 +37,11 @@ bool ClientConnection::serve_feature(const jsonrpc::Incoming& message, const Rep
     return true;
   }
   if (method == "resources/list") {
+    // A session that lists resources hears when the list changes.
+    if (initialized()) {
+      std::lock_guard lock(mutex_);
+      server_.subscriptions().hear_list_changes(session_listener_);
+    }
     json::array resources;
     for (const auto* domain : server_.domains()) {
       const std::string name(domain->name());
@@ -47,18 +52,28 @@ bool ClientConnection::serve_feature(const jsonrpc::Incoming& message, const Rep
                        {"description", "The open " + name + " document: file and digest"},
                        {"mimeType", "text/plain"}});
     }
+    // The caller's open documents (only its own: the store's owner rule).
+    for (const auto* domain : server_.domains()) {
+      for (const auto& document : server_.documents().list(session_->principal(), *domain))
+        resources.push_back(document_resource(*document));
+    }
     if (fixtures_) ConformanceFixtures::add_resources(resources);
     reply->result(json::object{{"resources", std::move(resources)}});
     return true;
   }
   if (method == "resources/templates/list") {
-    json::array templates;
+    json::array templates = document_resource_templates(server_.domains());
     if (fixtures_) ConformanceFixtures::add_resource_templates(templates);
     reply->result(json::object{{"resourceTemplates", std::move(templates)}});
     return true;
   }
   if (method == "resources/read") {
     on_resources_read(message.params, reply);
+    return true;
+  }
+  // 2025-era sessions only: the stateless revision replaced them with subscriptions/listen.
+  if (initialized() && (method == "resources/subscribe" || method == "resources/unsubscribe")) {
+    on_resources_subscribe(message, reply);
     return true;
   }
   // Prompts exist only when a hosted domain (or --conformance-fixtures) offers some; otherwise

@@ -241,7 +241,7 @@ json::object server_capabilities(bool has_prompts) {
   json::object capabilities{
       {"tools", json::object{{"listChanged", false}}},
       {"logging", json::object{}},
-      {"resources", json::object{{"subscribe", false}, {"listChanged", false}}}};
+      {"resources", json::object{{"subscribe", true}, {"listChanged", true}}}};
   if (has_prompts) capabilities["prompts"] = json::object{{"listChanged", false}};
   return capabilities;
 }

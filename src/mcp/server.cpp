@@ -26,6 +26,8 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
       tools_.push_back(std::move(tool));
   }
   documents_.set_journal_budget(&principal_limits_);
+  documents_.set_list_observer(
+      [this](const std::string& owner) { subscriptions_.list_changed(owner); });
   documents_.start_timers();
 }
 

@@ -17,6 +17,7 @@
 #include "mcp/client_shares.hpp"
 #include "mcp/connection.hpp"
 #include "mcp/document_store.hpp"
+#include "mcp/resource_subscriptions.hpp"
 #include "mcp/tool_set.hpp"
 
 namespace fcp::mcp {
@@ -89,6 +90,8 @@ class Server final : public ConnectionFactory {
   SessionRegistry& registry() { return registry_; }
   PrincipalLimits& principal_limits() { return principal_limits_; }
   DocumentStore& documents() { return documents_; }
+  // Who hears about changed document resources (resources/subscribe, subscriptions/listen).
+  ResourceSubscriptions& subscriptions() { return subscriptions_; }
   // The executor calls and timers run on.
   const boost::asio::any_io_executor& executor() const { return calls_; }
   ClientShares& shares() { return shares_; }
@@ -101,6 +104,7 @@ class Server final : public ConnectionFactory {
   std::vector<Tool> tools_;
   std::shared_ptr<const Authenticator> auth_;
   SessionRegistry registry_;
+  ResourceSubscriptions subscriptions_;  // before documents_, which reports to it
   DocumentStore documents_;
   PrincipalLimits principal_limits_;
   ClientShares shares_;

@@ -54,7 +54,7 @@ void ClientConnection::on_stateless_request(const jsonrpc::Incoming& message, co
     const auto instructions = server_.instructions();
     return reply->result(lifecycle::discover_result(
         {server_.options().name, "FCP daemon", server_.options().version, instructions},
-        capabilities(false)));
+        capabilities()));
   }
   // The methods that may answer input_required (SEP-2322): a retry's inputResponses must be an
   // object of results, and its requestState must be one this daemon sealed for this request.
@@ -66,6 +66,7 @@ void ClientConnection::on_stateless_request(const jsonrpc::Incoming& message, co
   if (method == "tools/call" && !check_stateless_call(message, request, reply)) return;
   const bool removed_in_2026 = method == "resources/subscribe" || method == "resources/unsubscribe";
   if (fixtures_ && !removed_in_2026 && fixtures_->handle(method, message.params, reply)) return;
+  if (method == "subscriptions/listen") return on_subscriptions_listen(message, reply);
   if (serve_feature(message, reply)) return;
   reply->error(jsonrpc::code::method_not_found,
                "method not found: \"" + method +

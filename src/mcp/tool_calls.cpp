@@ -17,6 +17,14 @@ namespace json = boost::json;
 
 namespace {
 
+// Whether the document's content differs (another model, another head of its history after a
+// batch, undo or redo, or another digest); a save or a query changes none of them.
+bool changed_content(const core::Session::Fingerprint& before,
+                     const core::Session::Fingerprint& after) {
+  return before.document != after.document || before.head != after.head ||
+         before.digest != after.digest;
+}
+
 constexpr int kDebug = 0;
 constexpr int kWarning = 3;
 constexpr int kError = 4;
@@ -203,9 +211,10 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
   });
 }
 
-void ClientConnection::run_tool(const ToolCall& call, const CallTarget& target,
+void ClientConnection::run_tool(const ToolCall& call, const CallTarget& given,
                                 const ClientSession::Done& done) {
   const Tool& tool = *call.tool;
+  CallTarget target = given;
   if (call.flight->cancelled) {
     untrack(call.reply->id());
     call.flight->slot.reset();
@@ -222,6 +231,8 @@ void ClientConnection::run_tool(const ToolCall& call, const CallTarget& target,
       return done();
     }
   }
+  if (target.document && (tool.kind == ToolKind::ops || tool.kind == ToolKind::session))
+    target.before = target.session->fingerprint();
   const auto started = std::chrono::steady_clock::now();
   core::Session& session = *target.session;
   const auto progress = make_progress(call.progress_token, call.reply);
@@ -295,6 +306,10 @@ void ClientConnection::complete(const ToolCall& call, const CallTarget& target,
     }
     server_.documents().settle_journal(*target.document);
     target.document->refresh(kind == ToolKind::ops || kind == ToolKind::session);
+    // Subscribers hear of a call that changed the document (not of a query, a failed batch or
+    // one that changed nothing), before the caller's reply goes out.
+    if (target.before && changed_content(*target.before, target.session->fingerprint()))
+      server_.subscriptions().updated(*target.document);
   }
   finish_tool(*call.tool, result, call.reply, call.flight);
 }

@@ -51,6 +51,9 @@ class HttpResponder final : public mcp::Responder {
   void when_gone(const std::function<void()>& cancel) override {
     if (peer_) peer_->post_when_gone(serial_, cancel);
   }
+  void open_stream() override {
+    if (peer_) peer_->post_open_stream(serial_);
+  }
 
  private:
   void finish(std::optional<std::string> reply, unsigned http_status = 0) {
@@ -116,6 +119,16 @@ void HttpPeer::post_finish(std::uint64_t serial, std::optional<std::string> repl
                     [self = self(), serial, reply = std::move(reply), http_status]() mutable {
                       self->on_finish(serial, std::move(reply), http_status);
                     });
+}
+
+void HttpPeer::post_open_stream(std::uint64_t serial) {
+  boost::asio::post(strand(), [self = self(), serial] {
+    if (!self->awaiting_ || serial != self->serial_ || self->closed()) return;
+    self->buffering_ = false;
+    if (!self->streaming()) self->begin_stream(make_stream_header(self->request_), false);
+    for (const auto& note : std::exchange(self->buffered_, {}))
+      self->stream_event(note);
+  });
 }
 
 void HttpPeer::post_when_gone(std::uint64_t serial, std::function<void()> cancel) {
@@ -289,11 +302,13 @@ void HttpPeer::on_finish(std::uint64_t serial, std::optional<std::string> reply,
   awaiting_ = false;
   when_gone_ = nullptr;
   probe_timer_.cancel();
-  if (new_session_) {
-    respond_new_session(std::move(reply), http_status);
-  } else if (streaming()) {
+  if (streaming()) {
     if (reply) stream_event(*reply);
     end_stream();
+    // A stream outside a session (open_stream: a 2026-07-28 listen) keeps nothing.
+    if (new_session_ && !session_->connection().initialized()) session_->close();
+  } else if (new_session_) {
+    respond_new_session(std::move(reply), http_status);
   } else if (reply || !buffered_.empty()) {
     send_response(buffered_response(std::move(reply), http_status));
   } else {

@@ -71,6 +71,8 @@ class HttpPeer final : public HttpLink, public EventSink {
   void post_finish(std::uint64_t serial, std::optional<std::string> reply,
                    unsigned http_status = 0);
   // The POST `serial` is cancelled by `cancel` if the client leaves before its answer.
+  // Responder::open_stream of the POST `serial`: its response begins now as an event stream.
+  void post_open_stream(std::uint64_t serial);
   void post_when_gone(std::uint64_t serial, std::function<void()> cancel);
   // EventSink: the GET stream of a session.
   void post_event(std::string message) override;

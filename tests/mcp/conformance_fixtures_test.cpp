@@ -105,15 +105,14 @@ TEST_F(ConnectionTest, ConformanceFixturesAreHiddenWithoutTheFlag) {
   const auto tools = names(request(*c, 2, "tools/list").at("result").at("tools"), "name");
   EXPECT_THAT(tools, ::testing::Each(::testing::Not(StartsWith("test_"))));
   EXPECT_EQ(request(*c, 3, "resources/list").at("result").at("resources").as_array().size(), 1u);
-  EXPECT_TRUE(request(*c, 4, "resources/templates/list")
-                  .at("result")
-                  .at("resourceTemplates")
-                  .as_array()
-                  .empty());
+  // Only the domain's own: its documents (fcp://deck/doc/{handle}).
+  EXPECT_THAT(names(request(*c, 4, "resources/templates/list").at("result").at("resourceTemplates"),
+                    "uriTemplate"),
+              ::testing::ElementsAre("fcp://deck/doc/{handle}"));
   EXPECT_EQ(error_code(request(*c, 5, "prompts/list")), -32601);
   EXPECT_EQ(error_code(request(*c, 6, "completion/complete")), -32601);
   EXPECT_EQ(error_code(request(*c, 7, "resources/subscribe", {{"uri", "test://watched-resource"}})),
-            -32601);
+            -32602);
   EXPECT_EQ(error_code(request(*c, 8, "resources/read", {{"uri", "test://static-text"}})), -32002);
 }
 
@@ -133,7 +132,7 @@ TEST_F(FixturesTest, ListsAndDeclaresThemBesideTheDomainsOwn) {
                                      "test://static-binary", "test://watched-resource"));
   EXPECT_THAT(names(request(*c, 4, "resources/templates/list").at("result").at("resourceTemplates"),
                     "uriTemplate"),
-              ::testing::ElementsAre("test://template/{id}/data"));
+              ::testing::ElementsAre("fcp://deck/doc/{handle}", "test://template/{id}/data"));
   EXPECT_THAT(names(request(*c, 5, "prompts/list").at("result").at("prompts"), "name"),
               ::testing::ElementsAre("test_simple_prompt", "test_prompt_with_arguments",
                                      "test_prompt_with_embedded_resource", "test_prompt_with_image",

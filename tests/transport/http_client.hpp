@@ -71,6 +71,21 @@ class HttpClient {
     return body;
   }
 
+  // Streams: body text until `needle` occurs `times` times.
+  std::string read_stream_until_count(std::string_view needle, std::size_t times) {
+    auto& body = parser_->get().body();
+    const auto occurrences = [&body, needle] {
+      std::size_t n = 0;
+      for (auto at = body.find(needle); at != std::string::npos; at = body.find(needle, at + 1))
+        ++n;
+      return n;
+    };
+    while (occurrences() < times) {
+      await(http::async_read_some(stream_, buffer_, *parser_, boost::asio::use_future));
+    }
+    return body;
+  }
+
   // True when the server closed the connection.
   bool closed_by_server() {
     try {

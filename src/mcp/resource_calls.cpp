@@ -1,0 +1,123 @@
+// Subscriptions to document resources: resources/subscribe and resources/unsubscribe in
+// 2025-era sessions, subscriptions/listen streams in the stateless 2026-07-28 revision.
+#include <spdlog/spdlog.h>
+
+#include "mcp/client_connection.hpp"
+#include "mcp/server.hpp"
+
+namespace fcp::mcp {
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::string_view kSubscriptionId = "io.modelcontextprotocol/subscriptionId";
+
+}  // namespace
+
+core::Result<std::shared_ptr<StoredDocument>> ClientConnection::subscribable(
+    std::string_view uri) const {
+  auto named = parse_document_uri(uri, server_.domains());
+  if (!named) {
+    return core::make_error("\"" + std::string(uri) +
+                            "\" takes no subscriptions: only open documents do "
+                            "(fcp://DOMAIN/doc/HANDLE, resources/list names yours)");
+  }
+  return server_.documents().find(named->handle, session_->principal(), *named->domain);
+}
+
+void ClientConnection::on_resources_subscribe(const jsonrpc::Incoming& message,
+                                              const Reply& reply) {
+  const auto* uri = message.params.if_contains("uri");
+  if (uri == nullptr || !uri->is_string())
+    return reply->error(jsonrpc::code::invalid_params, message.method + " needs \"uri\"");
+  const std::string text(uri->as_string());
+  ResourceSubscriptions::Id listener = 0;
+  {
+    std::lock_guard lock(mutex_);
+    listener = session_listener_;
+  }
+  if (message.method == "resources/unsubscribe") {
+    server_.subscriptions().unsubscribe(listener, text);
+    return reply->result(json::object{});
+  }
+  if (!parse_document_uri(text, server_.domains()))
+    return reply->error(jsonrpc::code::invalid_params, subscribable(text).error().message);
+  auto found = subscribable(text);
+  if (!found) {
+    return reply->error(jsonrpc::code::resource_not_found,
+                        "resource not found: \"" + text + "\": " + found.error().message,
+                        json::object{{"uri", text}});
+  }
+  if (listener == 0) {
+    return reply->error(jsonrpc::code::internal_error,
+                        "this transport carries no notifications outside replies");
+  }
+  server_.subscriptions().subscribe(listener, text);
+  server_.subscriptions().hear_list_changes(listener);
+  reply->result(json::object{});
+}
+
+void ClientConnection::on_subscriptions_listen(const jsonrpc::Incoming& message,
+                                               const Reply& reply) {
+  const auto* filter = message.params.if_contains("notifications");
+  if (filter == nullptr || !filter->is_object()) {
+    return reply->error(jsonrpc::code::invalid_params,
+                        "subscriptions/listen needs \"notifications\": {\"resourceSubscriptions\": "
+                        "[URI…], \"resourcesListChanged\": true}");
+  }
+  // What this stream honors: subscriptions to the caller's open documents, and list changes.
+  // Tools and prompts never change while fcpd runs, so those are not agreed to.
+  json::array accepted;
+  if (const auto* uris = filter->as_object().if_contains("resourceSubscriptions");
+      uris != nullptr && uris->is_array()) {
+    for (const auto& uri : uris->as_array()) {
+      if (!uri.is_string()) continue;
+      if (auto found = subscribable(uri.as_string()); found) {
+        accepted.push_back(uri);
+      } else {
+        spdlog::debug("{} client {}: listen refused {}: {}", info_.transport, info_.peer,
+                      json::serialize(uri), found.error().message);
+      }
+    }
+  }
+  const auto* asked_list = filter->as_object().if_contains("resourcesListChanged");
+  const bool list_changed = asked_list != nullptr && asked_list->is_bool() && asked_list->as_bool();
+  json::object agreed{{"resourceSubscriptions", accepted}};
+  if (list_changed) agreed["resourcesListChanged"] = true;
+  // The acknowledgement comes first on the stream, before any notification of it.
+  reply->open_stream();
+  reply->notify(
+      jsonrpc::notification("notifications/subscriptions/acknowledged",
+                            json::object{{"notifications", std::move(agreed)},
+                                         {"_meta", json::object{{kSubscriptionId, message.id}}}}));
+  auto& hub = server_.subscriptions();
+  const auto id = hub.add(
+      session_->principal(), [reply](std::string text) { reply->notify(std::move(text)); },
+      message.id, list_changed);
+  for (const auto& uri : accepted)
+    hub.subscribe(id, std::string(uri.as_string()));
+  {
+    std::lock_guard lock(mutex_);
+    listens_.emplace(id, reply);
+  }
+  // The stream ends when the client leaves (HTTP: its POST closed) or the connection closes.
+  std::weak_ptr<ClientConnection> weak = shared_from_this();
+  reply->when_gone([weak, id] {
+    if (auto self = weak.lock()) self->end_listen(id);
+  });
+}
+
+void ClientConnection::end_listen(ResourceSubscriptions::Id id) {
+  server_.subscriptions().remove(id);
+  Reply reply;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = listens_.find(id);
+    if (it == listens_.end()) return;
+    reply = it->second;
+    listens_.erase(it);
+  }
+  reply->none();
+}
+
+}  // namespace fcp::mcp

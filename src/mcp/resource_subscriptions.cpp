@@ -1,0 +1,94 @@
+#include "mcp/resource_subscriptions.hpp"
+
+#include <utility>
+#include <vector>
+
+#include "mcp/document_resources.hpp"
+#include "mcp/jsonrpc.hpp"
+
+namespace fcp::mcp {
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::string_view kSubscriptionId = "io.modelcontextprotocol/subscriptionId";
+
+}  // namespace
+
+ResourceSubscriptions::Id ResourceSubscriptions::add(std::string principal, Send send,
+                                                     json::value subscription_id,
+                                                     bool list_changed) {
+  std::lock_guard lock(mutex_);
+  const Id id = next_++;
+  listeners_.emplace(
+      id, Listener{
+              std::move(principal), std::move(send), std::move(subscription_id), list_changed, {}});
+  return id;
+}
+
+void ResourceSubscriptions::remove(Id id) {
+  std::lock_guard lock(mutex_);
+  listeners_.erase(id);
+}
+
+void ResourceSubscriptions::hear_list_changes(Id id) {
+  std::lock_guard lock(mutex_);
+  if (auto it = listeners_.find(id); it != listeners_.end()) it->second.list_changed = true;
+}
+
+void ResourceSubscriptions::subscribe(Id id, std::string uri) {
+  std::lock_guard lock(mutex_);
+  if (auto it = listeners_.find(id); it != listeners_.end()) it->second.uris.insert(std::move(uri));
+}
+
+void ResourceSubscriptions::unsubscribe(Id id, std::string_view uri) {
+  std::lock_guard lock(mutex_);
+  if (auto it = listeners_.find(id); it != listeners_.end()) {
+    if (auto found = it->second.uris.find(uri); found != it->second.uris.end())
+      it->second.uris.erase(found);
+  }
+}
+
+std::string ResourceSubscriptions::message(std::string_view method, json::object params,
+                                           const json::value& subscription_id) {
+  if (!subscription_id.is_null())
+    params["_meta"] = json::object{{kSubscriptionId, subscription_id}};
+  return jsonrpc::notification(method, params);
+}
+
+void ResourceSubscriptions::updated(const StoredDocument& document) {
+  std::vector<std::string> uris{document_uri(document.domain(), document.handle())};
+  for (const auto& form : document.domain().resource_forms())
+    uris.push_back(document_uri(document.domain(), document.handle(), form.suffix));
+  std::vector<std::pair<Send, std::string>> out;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, listener] : listeners_) {
+      if (listener.principal != document.owner()) continue;
+      for (const auto& uri : uris) {
+        if (listener.uris.contains(uri))
+          out.emplace_back(listener.send,
+                           message("notifications/resources/updated", json::object{{"uri", uri}},
+                                   listener.subscription_id));
+      }
+    }
+  }
+  for (auto& [send, text] : out)
+    send(std::move(text));
+}
+
+void ResourceSubscriptions::list_changed(const std::string& owner) {
+  std::vector<std::pair<Send, std::string>> out;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, listener] : listeners_) {
+      if (listener.principal != owner || !listener.list_changed) continue;
+      out.emplace_back(listener.send, message("notifications/resources/list_changed", {},
+                                              listener.subscription_id));
+    }
+  }
+  for (auto& [send, text] : out)
+    send(std::move(text));
+}
+
+}  // namespace fcp::mcp

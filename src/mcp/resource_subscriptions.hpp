@@ -1,0 +1,61 @@
+// Who is told when a document resource changes: 2025-era sessions (resources/subscribe, and
+// every session hears notifications/resources/list_changed) and 2026-07-28 subscriptions/listen
+// streams. A listener hears only about its own principal's documents.
+#pragma once
+
+#include <boost/json.hpp>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "mcp/document_store.hpp"
+
+namespace fcp::mcp {
+
+// Thread: every method is thread-safe; a listener's send is called without the lock held, from
+// the thread of the call that changed the document.
+class ResourceSubscriptions {
+ public:
+  using Id = std::uint64_t;
+  using Send = std::function<void(std::string message)>;
+
+  // A listener of `principal`; its notifications go to `send`. `subscription_id`: the
+  // subscriptions/listen request's id, which each notification names in
+  // _meta["io.modelcontextprotocol/subscriptionId"] (null: a 2025-era session, none).
+  // `list_changed`: it hears notifications/resources/list_changed.
+  Id add(std::string principal, Send send, boost::json::value subscription_id, bool list_changed);
+  void remove(Id id);
+  // From now on `id` hears notifications/resources/list_changed.
+  void hear_list_changes(Id id);
+  void subscribe(Id id, std::string uri);
+  void unsubscribe(Id id, std::string_view uri);
+
+  // After a call changed `document` (its model, not a query or a batch that changed nothing):
+  // notifications/resources/updated for each URI of it (its file, its forms) a listener of its
+  // owner subscribed to.
+  void updated(const StoredDocument& document);
+  // After `owner` opened or closed a document: notifications/resources/list_changed to the
+  // owner's listeners that asked for it.
+  void list_changed(const std::string& owner);
+
+ private:
+  struct Listener {
+    std::string principal;
+    Send send;
+    boost::json::value subscription_id;
+    bool list_changed = false;
+    std::set<std::string, std::less<>> uris;
+  };
+  static std::string message(std::string_view method, boost::json::object params,
+                             const boost::json::value& subscription_id);
+
+  std::mutex mutex_;  // guards the members below
+  Id next_ = 1;
+  std::map<Id, Listener> listeners_;
+};
+
+}  // namespace fcp::mcp

@@ -1,0 +1,187 @@
+// Document resource subscriptions end to end through the real transports and MCP server (deck
+// test domain): a second client, in a session of its own, hears notifications/resources/updated
+// after the first client's batch and nothing after its query: over TCP (on the connection), over
+// HTTP (on the session's GET stream), and on a 2026-07-28 subscriptions/listen stream (an SSE
+// answer to its POST).
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <regex>
+
+#include "http_client.hpp"
+#include "mcp/server.hpp"
+#include "tests/support/path_policies.hpp"
+#include "tests/support/test_domain.hpp"
+#include "transport/http.hpp"
+#include "transport/tcp.hpp"
+
+namespace fcp::transport {
+namespace {
+namespace net = boost::asio;
+namespace json = boost::json;
+using net::ip::tcp;
+using testing::HttpClient;
+using testing::IoThreads;
+
+std::string message(int id, const std::string& method, json::object params = {}) {
+  return json::serialize(
+      json::object{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}});
+}
+std::string initialize(int id) {
+  return message(id, "initialize", {{"protocolVersion", "2025-11-25"}});
+}
+std::string tool_call(int id, const std::string& tool, json::object arguments) {
+  return message(id, "tools/call", {{"name", tool}, {"arguments", std::move(arguments)}});
+}
+std::string handle_in(const json::value& reply) {
+  const std::string text(reply.at("result").at("content").at(0).at("text").as_string());
+  std::smatch match;
+  EXPECT_TRUE(std::regex_search(text, match, std::regex("handle: (doc:de-[0-9a-f]{32})"))) << text;
+  return match.size() > 1 ? match[1].str() : std::string();
+}
+std::size_t count(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
+class LineClient : public testing::LineClient {
+ public:
+  using testing::LineClient::LineClient;
+  json::value ask(const std::string& text) {
+    send(text + "\n");
+    return json::parse(read_line());
+  }
+  json::value next() { return json::parse(read_line()); }
+};
+
+class ResourceSubscriptionTest : public ::testing::Test {
+ protected:
+  ResourceSubscriptionTest() : domain_(fcp::testing::make_deck_domain()) {
+    server_ = std::make_unique<mcp::Server>(io_.io.get_executor(),
+                                            std::vector<const core::Domain*>{domain_.get()}, paths_,
+                                            mcp::ServerOptions{});
+    const tcp::endpoint loopback(net::ip::make_address("127.0.0.1"), 0);
+    tcp_ = std::make_unique<TcpServer>(io_.io, *server_, loopback, Limits{});
+    http_ = std::make_unique<HttpServer>(io_.io, *server_, loopback, HttpOptions{});
+    EXPECT_TRUE(tcp_->start());
+    EXPECT_TRUE(http_->start());
+  }
+  ~ResourceSubscriptionTest() override {
+    tcp_->stop();
+    http_->stop();
+    io_.stop();
+  }
+  LineClient line_client() { return LineClient(io_.io, tcp_->local_endpoint()); }
+  HttpClient http_client() { return HttpClient(io_.io, http_->local_endpoint()); }
+  // The editor: a TCP session with a new document; its handle.
+  std::string edit(LineClient& editor) {
+    editor.ask(initialize(1));
+    return handle_in(editor.ask(tool_call(2, "deck_session", {{"action", "new Board"}})));
+  }
+  json::value http_call(HttpClient& c, const std::string& session, const std::string& body) {
+    auto request = c.post(body, session);
+    request.set("MCP-Protocol-Version", "2025-11-25");
+    auto response = c.send(request);
+    EXPECT_EQ(response.result(), testing::http::status::ok) << response.body();
+    return json::parse(response.body());
+  }
+
+  IoThreads io_;
+  fcp::testing::NoFiles paths_;
+  std::unique_ptr<core::Domain> domain_;
+  std::unique_ptr<mcp::Server> server_;
+  std::unique_ptr<TcpServer> tcp_;
+  std::unique_ptr<HttpServer> http_;
+};
+
+TEST_F(ResourceSubscriptionTest, TcpSubscriberHearsTheOtherClientsBatchAndNotItsQuery) {
+  auto editor = line_client();
+  const auto handle = edit(editor);
+  const std::string uri = "fcp://deck/doc/" + handle;
+  auto watcher = line_client();
+  EXPECT_TRUE(watcher.ask(initialize(1)).as_object().contains("result"));
+  watcher.ask(message(9, "resources/list"));  // so it hears of list changes too
+  EXPECT_TRUE(watcher.ask(message(2, "resources/subscribe", {{"uri", uri}}))
+                  .as_object()
+                  .contains("result"));
+
+  editor.ask(tool_call(3, "deck", {{"ops", json::array{"add A"}}, {"doc", handle}}));
+  const auto updated = watcher.next();
+  EXPECT_EQ(updated.at("method"), "notifications/resources/updated");
+  EXPECT_EQ(updated.at("params").at("uri").as_string(), uri);
+
+  // A query sends nothing: the watcher's next line is the answer to its ping (a notification
+  // would have been written before the editor's reply, so before this ping's answer).
+  editor.ask(tool_call(4, "deck_query", {{"q", "stats"}, {"doc", handle}}));
+  EXPECT_EQ(watcher.ask(message(5, "ping")).at("id").as_int64(), 5);
+
+  // Opening a document changes the list the watcher (same principal) can read.
+  editor.ask(tool_call(6, "deck_session", {{"action", "new Other"}}));
+  EXPECT_EQ(watcher.next().at("method"), "notifications/resources/list_changed");
+}
+
+TEST_F(ResourceSubscriptionTest, HttpSubscriberHearsOnItsGetStream) {
+  auto editor = line_client();
+  const auto handle = edit(editor);
+  const std::string uri = "fcp://deck/doc/" + handle;
+  auto watcher = http_client();
+  auto init = watcher.post(initialize(1));
+  const auto response = watcher.send(init);
+  ASSERT_EQ(response.result(), testing::http::status::ok) << response.body();
+  const std::string session(response["Mcp-Session-Id"]);
+  auto stream = http_client();
+  auto get = stream.make(testing::http::verb::get, {}, session);
+  get.set(testing::http::field::accept, "text/event-stream");
+  get.set("MCP-Protocol-Version", "2025-11-25");
+  stream.write(get);
+  stream.read_stream_header();
+  ASSERT_EQ(stream.stream().get().result(), testing::http::status::ok);
+  EXPECT_TRUE(http_call(watcher, session, message(2, "resources/subscribe", {{"uri", uri}}))
+                  .as_object()
+                  .contains("result"));
+
+  editor.ask(tool_call(3, "deck", {{"ops", json::array{"add A"}}, {"doc", handle}}));
+  auto body = stream.read_stream_until("notifications/resources/updated");
+  EXPECT_NE(body.find(uri), std::string::npos) << body;
+  // After a query, the next event on the stream is the list change of a new document: the query
+  // sent nothing before it.
+  editor.ask(tool_call(4, "deck_query", {{"q", "stats"}, {"doc", handle}}));
+  editor.ask(tool_call(5, "deck_session", {{"action", "new Other"}}));
+  body = stream.read_stream_until("notifications/resources/list_changed");
+  EXPECT_EQ(count(body, "notifications/resources/updated"), 1u) << body;
+}
+
+TEST_F(ResourceSubscriptionTest, HttpListenStreamOf2026CarriesTheNotifications) {
+  auto editor = line_client();
+  const auto handle = edit(editor);
+  const std::string uri = "fcp://deck/doc/" + handle;
+  auto listener = http_client();
+  const json::object meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                          {"io.modelcontextprotocol/clientCapabilities", json::object{}}};
+  auto listen = listener.post(
+      message(7, "subscriptions/listen",
+              {{"_meta", meta},
+               {"notifications",
+                json::object{{"resourceSubscriptions", json::array{json::string(uri)}}}}}));
+  listen.set("MCP-Protocol-Version", "2026-07-28");
+  listen.set("Mcp-Method", "subscriptions/listen");
+  listener.write(listen);
+  listener.read_stream_header();
+  ASSERT_EQ(listener.stream().get().result(), testing::http::status::ok);
+  auto body = listener.read_stream_until("notifications/subscriptions/acknowledged");
+  editor.ask(tool_call(3, "deck_query", {{"q", "stats"}, {"doc", handle}}));
+  editor.ask(tool_call(4, "deck", {{"ops", json::array{"add A"}}, {"doc", handle}}));
+  body = listener.read_stream_until("notifications/resources/updated");
+  EXPECT_LT(body.find("acknowledged"), body.find("resources/updated"));
+  EXPECT_NE(body.find(R"("io.modelcontextprotocol/subscriptionId":7)"), std::string::npos) << body;
+  // Not asked for: no list_changed on this stream, whatever documents open.
+  editor.ask(tool_call(5, "deck_session", {{"action", "new Other"}}));
+  editor.ask(tool_call(6, "deck", {{"ops", json::array{"add B"}}, {"doc", handle}}));
+  body = listener.read_stream_until_count("notifications/resources/updated", 2);
+  EXPECT_EQ(body.find("list_changed"), std::string::npos) << body;
+}
+
+}  // namespace
+}  // namespace fcp::transport
