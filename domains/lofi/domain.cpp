@@ -1,5 +1,7 @@
 #include "domains/lofi/domain.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 
 #include "core/resolve.hpp"
@@ -176,7 +178,8 @@ class LofiDomain final : public core::Domain {
         core::VerbSpec{"connect", "", "",
                        "link this session to the Max daemon (a ping first; works with no "
                        "device open; remembered for the session's later devices; no answer: "
-                       "offline, remembered)"}
+                       "offline, remembered). With a device open, pushes it as sync does when "
+                       "Max lacks it or it changed offline"}
             .with(core::key("host", "H"))
             .with(core::integer_key("port").between(1, 65535).by_default("7400"))
             .with(core::integer_key("reply").between(0, 65535).by_default("7401"))
@@ -266,8 +269,8 @@ class LofiDomain final : public core::Domain {
       link->remember(options, reason);
       return {core::warning_line("max: offline — Max at " + where(options) +
                                  " did not answer a ping within " + std::to_string(probe_.count()) +
-                                 " ms; this session edits the model only (lofi_session connect, "
-                                 "then sync, once it answers)")};
+                                 " ms; this session edits the model only (lofi_session connect "
+                                 "pushes the device once it answers)")};
     }
     link->link(bridge);
     // The client's next document (LofiSessionState::successor) takes Max's device over from the
@@ -299,8 +302,7 @@ class LofiDomain final : public core::Domain {
     } else if (lines.empty()) {
       lines.push_back(
           core::detail_line("max: not linked — the recovered device is edited in the model only "
-                            "(lofi_session connect links it, then lofi_session sync pushes it to "
-                            "Max)"));
+                            "(lofi_session connect links it and pushes it to Max)"));
     }
     return lines;
   }
@@ -310,7 +312,7 @@ class LofiDomain final : public core::Domain {
       core::CallContext& ctx) const override {
     auto* doc = static_cast<LofiDocument*>(document);
     auto* state = static_cast<LofiSessionState*>(ctx.state);
-    if (command.command == "connect") return connect(command, doc, state);
+    if (command.command == "connect") return connect(command, doc, state, ctx);
     if (command.command == "disconnect") {
       if (state != nullptr) state->link->unlink("disconnected by lofi_session disconnect");
       if (doc != nullptr && (state == nullptr || &doc->link() != state->link.get()))
@@ -370,9 +372,12 @@ class LofiDomain final : public core::Domain {
   }
 
   // `connect`: probes Max (probe_ms); the options are remembered for the session either way,
-  // and the open device (if any) is linked when Max answers and nobody else drives it.
+  // and the open device (if any) is linked when Max answers and nobody else drives it. Max is
+  // then brought up to date with the device (the push `sync` makes) unless it already holds it
+  // and no change was made offline.
   core::Result<std::vector<std::string>> connect(const core::SessionCommand& command,
-                                                 LofiDocument* doc, LofiSessionState* state) const {
+                                                 LofiDocument* doc, LofiSessionState* state,
+                                                 core::CallContext& ctx) const {
     MaxLink* link = state != nullptr ? state->link.get() : (doc ? &doc->link() : nullptr);
     if (link == nullptr) return core::make_error("no session to connect");
     auto options = connect_options(command, link);
@@ -389,7 +394,7 @@ class LofiDomain final : public core::Domain {
           std::to_string(options->port) + " and sending to port " +
           std::to_string((*bridge)->reply_port()) +
           "?); remembered for this session: ops change the model only until lofi_session "
-          "connect succeeds, then sync")};
+          "connect succeeds and pushes the device")};
     }
     link->link(*bridge);
     std::vector<std::string> lines{core::connection_changed(
@@ -405,15 +410,47 @@ class LofiDomain final : public core::Domain {
       lines.push_back(core::detail_line("try: lofi_session sync takeover:true"));
       return lines;
     }
-    if (auto max = pong_fingerprint(pong->reply.body)) {
-      if (auto differs = mismatch(device_fingerprint(doc->device()), *max)) {
-        lines.push_back(core::warning_line(*differs));
-        lines.push_back(core::detail_line("try: lofi_session sync"));
-        return lines;
-      }
+    const auto max = pong_fingerprint(pong->reply.body);
+    const Fingerprint model = device_fingerprint(doc->device());
+    const std::size_t offline_changes = doc->link().unsynced();
+    if (max && *max == model && offline_changes == 0) {
+      lines.push_back(core::detail_line("max: holds this device (" +
+                                        core::plural(model.objects, "object") + ", hash " +
+                                        max->hash + "); nothing to sync"));
+      return lines;
     }
-    lines.push_back(core::bulk("sync pushes the device"));
+    // Why Max lacks the device, as its ping and this session's count tell it.
+    std::string why;
+    if (!max) {
+      why = "Max did not say what it holds";
+    } else if (max->device.empty()) {
+      why = "Max held no device";
+    } else if (*max != model) {
+      why =
+          fmt::format("Max held \"{}\" with {}", max->device, core::plural(max->objects, "object"));
+    } else {
+      why = core::plural(offline_changes, "change") + " made offline";
+    }
+    const auto& device = doc->device();
+    const std::size_t messages = push_device(*doc, ctx);
+    lines.push_back(core::bulk(fmt::format("synced {}, {} to Max ({}; {}, up to {} in flight)",
+                                           core::plural(device.objects().size(), "object"),
+                                           core::plural(device.wires().size(), "wire"), why,
+                                           core::plural(messages, "message"), kSyncWindow)));
     return lines;
+  }
+
+  // Sends Max the whole device (/lofi/init, then its objects, wires, mappings and scripts) with
+  // a window of requests in flight: what `sync` does, and `connect` when Max lacks the device.
+  // Returns how many messages MaxLink sends.
+  static std::size_t push_device(LofiDocument& doc, core::CallContext& ctx) {
+    auto messages = build_messages(doc.device());
+    const std::size_t count = merge_ui_layers(messages).size();  // as MaxLink will send them
+    for (auto& message : messages)
+      ctx.effects.emit(std::move(message));
+    doc.link().expect_sync();
+    doc.link().mark_synced();
+    return count;
   }
 
   core::Result<std::vector<std::string>> sync(const core::SessionCommand& command,
@@ -430,12 +467,7 @@ class LofiDomain final : public core::Domain {
       return core::make_error(driven.error().message + "; sync would re-initialise Max",
                               {"lofi_session sync takeover:true"});
     }
-    auto messages = build_messages(doc.device());
-    const std::size_t count = merge_ui_layers(messages).size();  // as MaxLink will send them
-    for (auto& message : messages)
-      ctx.effects.emit(std::move(message));
-    link.expect_sync();
-    link.mark_synced();
+    const std::size_t count = push_device(doc, ctx);
     return std::vector<std::string>{core::bulk("sync: " + core::plural(count, "message") +
                                                " to Max, up to " + std::to_string(kSyncWindow) +
                                                " in flight")};

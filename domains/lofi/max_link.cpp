@@ -20,6 +20,13 @@ int layer_rank(const json::object& layer) {
   return layer_z(name->get_string());
 }
 
+// Max's answer to a request for a device it does not hold ("no device: send /lofi/init first"
+// from the simulator, "no device yet: …" from the daemon patch).
+bool lacks_device(const std::string& message) {
+  return message.find("no device") != std::string::npos &&
+         message.find("/lofi/init") != std::string::npos;
+}
+
 }  // namespace
 
 std::vector<core::Effect> merge_ui_layers(std::vector<core::Effect> effects) {
@@ -119,8 +126,10 @@ std::optional<std::string> mismatch(const Fingerprint& model, const Fingerprint&
                                ? std::string("no device")
                                : fmt::format("\"{}\" with {} object{}", max.device, max.objects,
                                              max.objects == 1 ? "" : "s");
+  // Max holds no device after a restart, or when this one was made offline and never sent.
   const std::string why =
-      max.device != model.device ? "another session re-initialised it, or Max restarted"
+      max.device.empty()           ? "Max restarted, or this device was never sent to it"
+      : max.device != model.device ? "another session re-initialised it, or Max restarted"
       : max.objects != model.objects
           ? "objects were added or removed outside this session, or Max restarted"
           : "its object ids differ from the model's";
@@ -151,12 +160,19 @@ void MaxLink::deliver(std::vector<core::Effect> effects, core::DeliveryProgress 
                 [weak = weak_from_this(), link, timeouts,
                  done = std::move(done)](core::Result<void> outcome) {
                   auto self = weak.lock();
-                  if (!outcome && self && link->health().timeouts > timeouts) {
+                  if (!outcome && lacks_device(outcome.error().message)) {
+                    core::Error error = outcome.error();
+                    error.message +=
+                        " — Max holds no device (it restarted, or this device was never sent to "
+                        "it); lofi_session sync pushes it";
+                    error.hints.emplace_back("lofi_session sync");
+                    outcome = std::move(error);
+                  } else if (!outcome && self && link->health().timeouts > timeouts) {
                     core::Error error = outcome.error();
                     self->unlink("Max stopped answering: " + error.message);
                     error.message +=
                         " — this session is now offline (max:offline): later ops change the model "
-                        "only; lofi_session connect, then sync, once Max answers";
+                        "only; lofi_session connect pushes the device once Max answers";
                     outcome = std::move(error);
                   }
                   done(std::move(outcome));
@@ -261,7 +277,7 @@ std::vector<std::string> MaxLink::status_lines(const Device* device,
       device == nullptr
           ? std::string("no device open")
           : fmt::format("{} change{} not in Max", unsynced(), unsynced() == 1 ? "" : "s");
-  const std::string then_sync = device == nullptr ? "" : ", then sync";
+  const std::string then_sync = device == nullptr ? "" : " pushes the device";
   if (!link) {
     std::string line = "max: offline (" + offline_tail;
     if (remembered_options) {

@@ -66,7 +66,8 @@ std::string constraints(const std::map<std::string, std::string>&) {
          "- Max truncates symbols at 32 767 characters: large UI batches are split in order.\n"
          "- Without Max answering within the timeout (5 s), the op fails, is rolled back and the "
          "session goes offline (one line; later ops edit the model only, no waiting); "
-         "lofi_session connect, then sync, when Max answers again. lofi_query ping checks the "
+         "lofi_session connect when Max answers again (it pushes the device to Max). lofi_query "
+         "ping checks the "
          "link; status compares what Max holds with the model.\n"
          "- One Max is driven by one session at a time; another session's sync needs "
          "takeover:true.";

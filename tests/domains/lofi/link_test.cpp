@@ -202,16 +202,71 @@ TEST_F(LofiLinkTest, AConnectNobodyAnswersRemembersTheAddressAndGoesOfflineInOne
   EXPECT_FALSE(ops({"add cycle~ osc", "add dac~ dac"}).is_error);
   EXPECT_LT(Clock::now() - op_started, std::chrono::milliseconds(100));
   EXPECT_TRUE(has(status(), "remembered Max at 127.0.0.1:")) << status();
-  // Max comes back: connect (the remembered address) and sync.
+  // Max comes back: connect (the remembered address) pushes the device; sync pushes it again.
   simulator_->set_fault(bridge::Fault::none);
   reply = action("connect");
   EXPECT_TRUE(has(reply.text, "~ connected")) << reply.text;
-  EXPECT_TRUE(has(reply.text, "Max holds no device")) << reply.text;
-  EXPECT_TRUE(has(reply.text, "  try: lofi_session sync")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "@ synced 2 objects, 0 wires to Max (Max held no device;"))
+      << reply.text;
+  EXPECT_FALSE(has(reply.text, "try: lofi_session sync")) << reply.text;
+  EXPECT_EQ(simulator_->model().objects().size(), 2u);
   reply = action("sync");
   ASSERT_FALSE(reply.is_error) << reply.text;
   EXPECT_EQ(simulator_->model().objects().size(), 2u);
   EXPECT_TRUE(has(status(), "max: holds this device (2 objects")) << status();
+}
+
+// A device made before the session connected (never sent to Max): `connect` pushes it (the path
+// `sync` takes, /lofi/init first) and says what it did, and the next ops reach Max instead of
+// failing with Max's "no device: send /lofi/init first".
+TEST_F(LofiLinkTest, ConnectPushesADeviceMadeOfflineAndTheNextOpsReachMax) {
+  auto reply = action("new \"Dev\"");
+  ASSERT_TRUE(has(reply.text, "max:offline")) << reply.text;
+  ASSERT_FALSE(ops({"add cycle~ osc", "add dac~ out", "wire osc -> out"}).is_error);
+  EXPECT_TRUE(has(status(), "2 changes not in Max")) << status();  // new, then the ops
+  reply = action(connect_text());
+  ASSERT_FALSE(reply.is_error) << reply.text;
+  EXPECT_TRUE(has(reply.text, "~ connected to Max at 127.0.0.1:")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "@ synced 2 objects, 1 wire to Max (Max held no device; "))
+      << reply.text;
+  EXPECT_FALSE(has(reply.text, "another session re-initialised it")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "max:online")) << reply.text;
+  EXPECT_EQ(simulator_->model().device(), "Dev");
+  EXPECT_EQ(simulator_->model().objects().size(), 2u);
+  reply = ops({"add *~ gain", "wire osc -> gain"});
+  ASSERT_FALSE(reply.is_error) << reply.text;
+  EXPECT_FALSE(has(reply.text, "no device")) << reply.text;
+  EXPECT_EQ(simulator_->model().objects().size(), 3u);
+  EXPECT_TRUE(has(status(), "max: holds this device (3 objects")) << status();
+  // Connecting again with nothing changed sends nothing.
+  simulator_->clear_log();
+  reply = action(connect_text());
+  EXPECT_TRUE(has(reply.text, "max: holds this device (3 objects, hash ")) << reply.text;
+  EXPECT_TRUE(has(reply.text, "; nothing to sync")) << reply.text;
+  EXPECT_FALSE(has(reply.text, "synced")) << reply.text;
+  for (const auto& line : simulator_->log())
+    EXPECT_EQ(line.find("/lofi/init"), std::string::npos) << line;
+}
+
+// Offline edits that keep the object ids (Max's fingerprint still matches) are pushed too, and
+// a Max that holds another device says which.
+TEST_F(LofiLinkTest, ConnectPushesOfflineChangesAndSaysWhatMaxHeld) {
+  ASSERT_FALSE(action(connect_text()).is_error);
+  ASSERT_TRUE(has(action("new \"Dev\"").text, "max:online"));
+  ASSERT_FALSE(ops({"add cycle~ osc"}).is_error);
+  ASSERT_FALSE(action("disconnect").is_error);
+  ASSERT_FALSE(ops({"move osc to:200,40"}).is_error);
+  auto reply = action(connect_text());
+  EXPECT_TRUE(has(reply.text, "@ synced 1 object, 0 wires to Max (1 change made offline; "))
+      << reply.text;
+  // Another session's device, made offline, replaces "Dev" once it connects (nobody drives Max).
+  ASSERT_FALSE(action("disconnect").is_error);
+  ASSERT_TRUE(has(action("new \"Other\"", 1).text, "max:offline"));
+  reply = action(connect_text(), 1);
+  EXPECT_TRUE(
+      has(reply.text, "@ synced 0 objects, 0 wires to Max (Max held \"Dev\" with 1 object; "))
+      << reply.text;
+  EXPECT_EQ(simulator_->model().device(), "Other");
 }
 
 TEST_F(LofiLinkTest, AMaxThatStopsAnsweringTakesTheSessionOfflineOnce) {
@@ -250,6 +305,14 @@ TEST_F(LofiLinkTest, StatusPingsAndReportsAMaxThatHoldsSomethingElse) {
   const auto text = status();
   EXPECT_TRUE(has(text, "Max holds no device, this device is \"Dev\" with 1 object")) << text;
   EXPECT_TRUE(has(text, "try: lofi_session sync")) << text;
+  // An op Max refuses for want of a device says why, and what pushes it.
+  const auto refused = ops({"add dac~ d0"});
+  EXPECT_TRUE(refused.is_error) << refused.text;
+  EXPECT_TRUE(has(refused.text,
+                  "Max holds no device (it restarted, or this device was never "
+                  "sent to it); lofi_session sync pushes it"))
+      << refused.text;
+  EXPECT_TRUE(has(refused.text, "try: lofi_session sync")) << refused.text;
   // A Max that does not answer the status ping: offline, said once, and status says why.
   simulator_->set_fault(bridge::Fault::silent);
   EXPECT_TRUE(has(status(), "max: offline — Max at 127.0.0.1:")) << status();

@@ -166,8 +166,7 @@ TEST_F(LofiRecoverTest, ARecoveredDeviceInASessionWithoutMaxSaysItIsNotLinked) {
   const auto recovered = session("recover " + handle);
   EXPECT_TRUE(has(recovered,
                   "max: not linked — the recovered device is edited in the model only "
-                  "(lofi_session connect links it, then lofi_session sync pushes it "
-                  "to Max)"))
+                  "(lofi_session connect links it and pushes it to Max)"))
       << recovered;
   EXPECT_TRUE(has(recovered, "max:offline")) << recovered;
 }
