@@ -246,6 +246,7 @@ CallResult Session::apply_history(const std::vector<EventPtr>& events, bool forw
   EffectSink effects;
   std::vector<PendingChange::Step> steps;
   ReplyText reply;
+  const std::size_t bytes_at_start = document_->estimated_bytes();
   try {
     for (const auto& event : events) {
       if (forward) {
@@ -260,6 +261,17 @@ CallResult Session::apply_history(const std::vector<EventPtr>& events, bool forw
   } catch (...) {
     roll_back(mark, steps);
     throw;
+  }
+  // An undo or redo may go where no batch ended (`redo 1` into the middle of an `add; remove`
+  // batch): past limits.max_document_bytes it is refused like a batch; one that lowers the
+  // estimate always runs.
+  if (auto over = over_memory_limit(bytes_at_start)) {
+    roll_back(mark, steps);
+    ReplyText failed;
+    failed.add_error(*over);
+    failed.add(meta(forward ? "nothing redone: the document is unchanged"
+                            : "nothing undone: the document is unchanged"));
+    return CallResult{with_digest(ToolReply{failed.str(), true, {}})};
   }
   document_->history_changed();
   // An undo or redo can leave the document as a batch would (a control past the devicewidth):

@@ -421,6 +421,60 @@ TEST_F(SessionTest, ABatchPastTheDocumentMemoryLimitIsRolledBack) {
   EXPECT_FALSE(swap.is_error) << swap.text;
 }
 
+// An undo or redo can stop where no batch ended: `add D; remove A` never passed 300 bytes at its
+// end, but `redo 1` after undoing it would land at A, B, C and D (400 bytes). Such an undo or
+// redo is refused with the batch's error and the document and its history stay as they were;
+// one that ends within the limit (or lowers the estimate) runs.
+TEST_F(SessionTest, AnUndoOrRedoPastTheDocumentMemoryLimitIsRefused) {
+  SessionLimits limits;
+  limits.max_document_bytes = 300;  // the test domain estimates 100 bytes a card
+  Session session(*domain_, root_, limits);
+  const auto run_session = [&session](std::string_view text) {
+    auto result = session.run_session(text, {});
+    EXPECT_FALSE(result.pending);
+    return result.reply;
+  };
+  (void)run_session("new X");
+  ASSERT_FALSE(
+      session.run_ops(std::vector<std::string>{"add A", "add B", "add C"}, {}).reply.is_error);
+  auto swap = session.run_ops(std::vector<std::string>{"add D", "remove A"}, {}).reply;
+  ASSERT_FALSE(swap.is_error) << swap.text;  // 300 bytes at its end
+  const std::string limit_error =
+      "! this call would take the document to an estimated 400 bytes of memory, more than one "
+      "document may hold (limits.max_document_bytes = 300 bytes (300 bytes), a setting of the "
+      "daemon's config): it was rolled back";
+  // Undoing `remove A` alone brings A back beside D: refused.
+  auto undo = run_session("undo");
+  EXPECT_TRUE(undo.is_error) << undo.text;
+  EXPECT_NE(undo.text.find(limit_error), std::string::npos) << undo.text;
+  EXPECT_NE(undo.text.find("nothing undone: the document is unchanged"), std::string::npos)
+      << undo.text;
+  EXPECT_EQ(last_line(undo), "[3c 0l]");
+  // Undoing the whole batch (two events) is fine, and lowers nothing past the limit.
+  auto undo_batch = run_session("undo 2");
+  EXPECT_FALSE(undo_batch.is_error) << undo_batch.text;
+  EXPECT_EQ(last_line(undo_batch), "[3c 0l]");  // A, B and C
+  // Redoing only `add D` would hold four cards: refused, the redo stays possible.
+  auto redo = run_session("redo");
+  EXPECT_TRUE(redo.is_error) << redo.text;
+  EXPECT_NE(redo.text.find(limit_error), std::string::npos) << redo.text;
+  EXPECT_NE(redo.text.find("nothing redone: the document is unchanged"), std::string::npos)
+      << redo.text;
+  EXPECT_EQ(last_line(redo), "[3c 0l]");
+  auto redo_batch = run_session("redo 2");
+  EXPECT_FALSE(redo_batch.is_error) << redo_batch.text;
+  EXPECT_EQ(last_line(redo_batch), "[3c 0l]");  // B, C and D
+  // As with a batch, only where the undo ends counts: C, D -> (B C D, A B C D) -> A B C.
+  ASSERT_FALSE(session.run_ops(std::vector<std::string>{"remove B"}, {}).reply.is_error);
+  auto through = run_session("undo 3");
+  EXPECT_FALSE(through.is_error) << through.text;
+  EXPECT_EQ(last_line(through), "[3c 0l]");
+  // Undos that lower the estimate run.
+  auto down = run_session("undo 3");
+  EXPECT_FALSE(down.is_error) << down.text;
+  EXPECT_EQ(last_line(down), "[0c 0l]");
+}
+
 // What a verb checks before it makes many entities at once: the call's remaining allowance.
 TEST_F(SessionTest, CheckCreationCountsWhatEarlierOpsOfTheCallAdded) {
   EventLog log;
