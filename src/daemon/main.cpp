@@ -1,11 +1,13 @@
 // fcpd: the FCP daemon hosting every domain's four MCP tools over stdio, TCP and HTTP.
 // `fcpd simulate-max …` runs the Max stand-in of the lofi domain instead (see max/README.md);
-// `fcpd graphviz-worker` is the daemon's own Graphviz worker process (one layout, stdin to
-// stdout), never started by hand.
+// `fcpd graphviz-worker` and `fcpd raster-worker MAX_MEMORY` are the daemon's own worker
+// processes (one layout or one PNG/PDF, stdin to stdout), never started by hand.
+#include <cstdlib>
 #include <iostream>
 #include <string_view>
 
 #include "daemon/daemon.hpp"
+#include "domains/drawio/export/raster.hpp"
 #include "domains/drawio/layout/graphviz_worker.hpp"
 #include "domains/lofi/bridge/simulator.hpp"
 #include "domains/registry.hpp"
@@ -30,11 +32,18 @@ int main(int argc, char** argv) {
     return fcp::lofi::bridge::run_simulator_command(argc - 1, argv + 1);
   if (argc > 1 && std::string_view(argv[1]) == "graphviz-worker")
     return fcp::drawio::layout::run_graphviz_worker(std::cin, std::cout);
+  if (argc > 2 && std::string_view(argv[1]) == "raster-worker") {
+    return fcp::drawio::render::run_raster_worker(std::strtoull(argv[2], nullptr, 10), std::cin,
+                                                  std::cout);
+  }
   return fcp::daemon::run(argc, argv, [](const fcp::daemon::DomainEnvironment& environment) {
     // Graphviz's global state forbids threads: each layout runs in a worker process of this
     // executable, so layouts run in parallel and one that must stop is killed.
     fcp::drawio::layout::use_graphviz_workers({"/proc/self/exe", "graphviz-worker"},
                                               layout_workers(environment.settings));
+    // librsvg and cairo cannot be interrupted either: PNG and PDF exports run in a worker
+    // process too, killed when the call must stop, its memory bounded.
+    fcp::drawio::render::use_raster_workers({"/proc/self/exe", "raster-worker"});
     return fcp::domains::make_all(environment);
   });
 }

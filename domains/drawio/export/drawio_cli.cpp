@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "core/call_scope.hpp"
-#include "domains/drawio/spawn_setup.hpp"
+#include "core/spawn_setup.hpp"
 
 namespace fcp::drawio::render {
 namespace {
@@ -120,7 +120,7 @@ std::vector<std::string> export_arguments(const fs::path& cli, ImageFormat forma
 }
 
 core::Result<pid_t> spawn(const std::vector<std::string>& args, const fs::path& log) {
-  SpawnSetup setup;
+  core::SpawnSetup setup;
   posix_spawn_file_actions_addopen(&setup.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&setup.actions, STDOUT_FILENO, log.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -128,7 +128,7 @@ core::Result<pid_t> spawn(const std::vector<std::string>& args, const fs::path& 
   setup.default_signals(POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&setup.attributes, 0);
 
-  std::vector<char*> argv = spawn_argv(args);
+  std::vector<char*> argv = core::spawn_argv(args);
   pid_t pid = 0;
   const int rc =
       ::posix_spawn(&pid, argv[0], &setup.actions, &setup.attributes, argv.data(), environ);

@@ -115,9 +115,7 @@ cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned i
   return CAIRO_STATUS_SUCCESS;
 }
 
-}  // namespace
-
-core::Result<std::string> svg_to_png(std::string_view svg, int width, int height) {
+core::Result<std::string> png_in_process(std::string_view svg, int width, int height) {
   auto handle = load(svg);
   if (!handle) return handle.error();
   auto size = output_size(handle->get(), width, height);
@@ -141,7 +139,7 @@ core::Result<std::string> svg_to_png(std::string_view svg, int width, int height
   return png;
 }
 
-core::Result<std::string> svg_to_png_within(std::string_view svg, double scale, int max_side) {
+core::Result<std::string> png_within_in_process(std::string_view svg, double scale, int max_side) {
   auto handle = load(svg);
   if (!handle) return handle.error();
   auto natural = intrinsic_size(handle->get());
@@ -150,17 +148,17 @@ core::Result<std::string> svg_to_png_within(std::string_view svg, double scale, 
   max_side = std::clamp(max_side, 1, kMaxRasterSide);
   const double longest = std::max(natural->width, natural->height) * scale;
   if (longest > max_side) scale *= max_side / longest;
-  if (scale == 1) return svg_to_png(svg);
+  if (scale == 1) return png_in_process(svg, 0, 0);
   // One side given: output_size derives the other from the aspect ratio.
   const auto side = [&](int length) {
     return static_cast<int>(
         std::clamp(std::round(length * scale), 1.0, static_cast<double>(max_side)));
   };
-  return natural->width >= natural->height ? svg_to_png(svg, side(natural->width), 0)
-                                           : svg_to_png(svg, 0, side(natural->height));
+  return natural->width >= natural->height ? png_in_process(svg, side(natural->width), 0)
+                                           : png_in_process(svg, 0, side(natural->height));
 }
 
-core::Result<std::string> svg_to_pdf(std::string_view svg, int width, int height) {
+core::Result<std::string> pdf_in_process(std::string_view svg, int width, int height) {
   auto handle = load(svg);
   if (!handle) return handle.error();
   auto size = output_size(handle->get(), width, height);
@@ -184,6 +182,35 @@ core::Result<std::string> svg_to_pdf(std::string_view svg, int width, int height
                             cairo_status_to_string(cairo_surface_status(surface.get())));
   }
   return pdf;
+}
+
+}  // namespace
+
+core::Result<std::string> svg_to_png(std::string_view svg, int width, int height) {
+  return rasterize({RasterJob::Kind::png, svg, width, height});
+}
+
+core::Result<std::string> svg_to_png_within(std::string_view svg, double scale, int max_side) {
+  RasterJob job{RasterJob::Kind::png_within, svg};
+  job.scale = scale;
+  job.max_side = max_side;
+  return rasterize(job);
+}
+
+core::Result<std::string> svg_to_pdf(std::string_view svg, int width, int height) {
+  return rasterize({RasterJob::Kind::pdf, svg, width, height});
+}
+
+core::Result<std::string> rasterize_in_process(const RasterJob& job) {
+  switch (job.kind) {
+    case RasterJob::Kind::png:
+      return png_in_process(job.svg, job.width, job.height);
+    case RasterJob::Kind::png_within:
+      return png_within_in_process(job.svg, job.scale, job.max_side);
+    case RasterJob::Kind::pdf:
+      return pdf_in_process(job.svg, job.width, job.height);
+  }
+  return core::make_error("cannot render SVG: unknown raster job");
 }
 
 }  // namespace fcp::drawio::render

@@ -1,26 +1,15 @@
 #include "domains/drawio/layout/graphviz_worker.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
-#include <cstring>
 #include <iterator>
 #include <mutex>
 #include <thread>
 
 #include "core/call_scope.hpp"
-#include "domains/drawio/spawn_setup.hpp"
-
-extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX declares it nowhere
+#include "core/worker_process.hpp"
 
 namespace fcp::drawio::layout {
 namespace {
@@ -378,115 +367,6 @@ core::Result<Drawing> decode_drawing(std::string_view text) {
 
 namespace {
 
-// Owns the file descriptors of the pipes to a worker.
-struct Fd {
-  int fd = -1;
-  Fd() = default;
-  explicit Fd(int value) : fd(value) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { reset(); }
-  void reset() {
-    if (fd >= 0) ::close(fd);
-    fd = -1;
-  }
-};
-
-// A running worker; killed and reaped on destruction unless it was reaped.
-class Worker {
- public:
-  Worker() = default;
-  Worker(const Worker&) = delete;
-  Worker& operator=(const Worker&) = delete;
-  ~Worker() { kill(); }
-
-  core::Result<void> start(const std::vector<std::string>& command) {
-    int input[2], output[2];
-    if (::pipe2(input, O_CLOEXEC) != 0) return failure("a pipe");
-    to_child_.fd = input[1];
-    const Fd child_in(input[0]);
-    if (::pipe2(output, O_CLOEXEC) != 0) return failure("a pipe");
-    from_child_.fd = output[0];
-    const Fd child_out(output[1]);
-    SpawnSetup setup;
-    posix_spawn_file_actions_adddup2(&setup.actions, child_in.fd, STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&setup.actions, child_out.fd, STDOUT_FILENO);
-    posix_spawn_file_actions_addopen(&setup.actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    // The daemon's sockets must not stay open in the worker (a closed client would not see EOF).
-    posix_spawn_file_actions_addclosefrom_np(&setup.actions, STDERR_FILENO + 1);
-    setup.default_signals();
-    std::vector<char*> argv = spawn_argv(command);
-    const int rc =
-        ::posix_spawn(&pid_, argv[0], &setup.actions, &setup.attributes, argv.data(), environ);
-    if (rc != 0) {
-      pid_ = -1;
-      return core::make_error("Layout: cannot start the Graphviz worker " + command.front() + ": " +
-                              std::strerror(rc));
-    }
-    ::fcntl(to_child_.fd, F_SETFL, O_NONBLOCK);
-    ::fcntl(from_child_.fd, F_SETFL, O_NONBLOCK);
-    return {};
-  }
-
-  // Sends `job`, collects the answer; kills the worker as soon as the call must stop.
-  core::Result<std::string> exchange(std::string_view job) {
-    std::string answer;
-    std::size_t sent = 0;
-    if (job.empty()) to_child_.reset();
-    char buffer[1 << 16];
-    while (from_child_.fd >= 0) {
-      if (auto stop = core::call_stop()) {
-        kill();
-        return core::make_error(*stop);
-      }
-      pollfd fds[2] = {{from_child_.fd, POLLIN, 0}, {to_child_.fd, POLLOUT, 0}};
-      const int ready = ::poll(fds, to_child_.fd >= 0 ? 2 : 1, 50);
-      if (ready < 0 && errno != EINTR) return failure("poll").error();
-      if (ready <= 0) continue;
-      if (to_child_.fd >= 0 && (fds[1].revents & (POLLOUT | POLLERR | POLLHUP)) != 0) {
-        const ssize_t n = ::write(to_child_.fd, job.data() + sent, job.size() - sent);
-        if (n > 0) sent += static_cast<std::size_t>(n);
-        if ((n < 0 && errno != EAGAIN && errno != EINTR) || sent == job.size()) to_child_.reset();
-      }
-      if ((fds[0].revents & (POLLIN | POLLERR | POLLHUP)) != 0) {
-        const ssize_t n = ::read(from_child_.fd, buffer, sizeof buffer);
-        if (n > 0) answer.append(buffer, static_cast<std::size_t>(n));
-        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) from_child_.reset();
-      }
-    }
-    int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-    pid_ = -1;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      return core::make_error("Layout: the Graphviz worker ended with " +
-                              (WIFEXITED(status)
-                                   ? "exit status " + std::to_string(WEXITSTATUS(status))
-                                   : "signal " + std::to_string(WTERMSIG(status))) +
-                              " (a crash in Graphviz); the document was not changed");
-    }
-    return answer;
-  }
-
- private:
-  core::Result<void> failure(const char* what) {
-    return core::make_error(std::string("Layout: cannot run the Graphviz worker (") + what + ": " +
-                            std::strerror(errno) + ")");
-  }
-  void kill() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGKILL);
-    int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-    pid_ = -1;
-  }
-
-  pid_t pid_ = -1;
-  Fd to_child_;
-  Fd from_child_;
-};
-
 // The worker command for a layout of `size` nodes and edges; empty: lay it out here.
 std::vector<std::string> worker_command(std::size_t size) {
   Workers& w = workers();
@@ -504,7 +384,8 @@ core::Result<Drawing> run_in_worker(const std::vector<std::string>& command,
   };
   Slot slot;
   if (auto stop = slot.acquire()) return stopped(*stop + " while it waited for a Graphviz worker");
-  Worker worker;
+  core::WorkerProcess worker(
+      {"Layout: ", "the Graphviz worker", "(a crash in Graphviz); the document was not changed"});
   if (auto ok = worker.start(command); !ok) return ok.error();
   auto answer = worker.exchange(encode_job(request, options));
   if (!answer) {

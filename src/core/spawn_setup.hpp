@@ -1,5 +1,5 @@
-// posix_spawn's attribute and file-action objects, owned: the helper processes drawio starts
-// (Graphviz layout workers, the draw.io CLI for export) set them up the same way.
+// posix_spawn's attribute and file-action objects, owned: the helper processes the daemon starts
+// (worker processes of its own executable, the draw.io CLI for export) set them up the same way.
 #pragma once
 
 #include <signal.h>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace fcp::drawio {
+namespace fcp::core {
 
 struct SpawnSetup {
   posix_spawn_file_actions_t actions{};
@@ -52,4 +52,4 @@ inline std::vector<char*> spawn_argv(const std::vector<std::string>& args) {
   return argv;
 }
 
-}  // namespace fcp::drawio
+}  // namespace fcp::core

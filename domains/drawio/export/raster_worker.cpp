@@ -1,0 +1,157 @@
+// Raster jobs in worker processes (see raster.hpp): the wire format, the daemon's side and the
+// worker's side.
+#include <sys/resource.h>
+
+#include <charconv>
+#include <iterator>
+#include <mutex>
+
+#include "core/worker_process.hpp"
+#include "domains/drawio/export/raster.hpp"
+
+namespace fcp::drawio::render {
+namespace {
+
+constexpr std::string_view kJobMagic = "fcp-raster-1";
+
+// What use_raster_workers set. Guarded by mutex.
+struct Workers {
+  std::mutex mutex;
+  std::vector<std::string> command;  // the memory limit included
+};
+
+Workers& workers() {
+  static Workers instance;
+  return instance;
+}
+
+std::vector<std::string> worker_command() {
+  Workers& w = workers();
+  const std::lock_guard lock(w.mutex);
+  return w.command;
+}
+
+// LENGTH:BYTES, so any bytes pass.
+void put_string(std::string& out, std::string_view value) {
+  out += std::to_string(value.size());
+  out += ':';
+  out += value;
+}
+
+bool take_string(std::string_view& in, std::string& value) {
+  const auto colon = in.find(':');
+  if (colon == std::string_view::npos) return false;
+  std::size_t size = 0;
+  const auto [end, ec] = std::from_chars(in.data(), in.data() + colon, size);
+  if (ec != std::errc() || end != in.data() + colon || in.size() - colon - 1 < size) return false;
+  value.assign(in.substr(colon + 1, size));
+  in.remove_prefix(colon + 1 + size);
+  return true;
+}
+
+}  // namespace
+
+namespace detail {
+
+// "fcp-raster-1 KIND WIDTH HEIGHT SCALE MAX_SIDE\n" and the SVG to the end.
+std::string encode_raster_job(const RasterJob& job) {
+  char scale[40];
+  const auto end = std::to_chars(scale, scale + sizeof scale, job.scale);  // shortest exact
+  std::string text(kJobMagic);
+  text += ' ' + std::to_string(static_cast<int>(job.kind)) + ' ' + std::to_string(job.width) + ' ' +
+          std::to_string(job.height) + ' ' + std::string(scale, end.ptr) + ' ' +
+          std::to_string(job.max_side) + '\n';
+  text += job.svg;
+  return text;
+}
+
+// The job (its svg a view into `text`).
+core::Result<RasterJob> decode_raster_job(std::string_view text) {
+  const auto newline = text.find('\n');
+  if (newline == std::string_view::npos || !text.starts_with(kJobMagic))
+    return core::make_error("not a raster job");
+  std::string_view header = text.substr(kJobMagic.size(), newline - kJobMagic.size());
+  RasterJob job;
+  job.svg = text.substr(newline + 1);
+  int kind = -1;
+  bool ok = true;
+  const auto field = [&header, &ok](auto& value) {
+    if (!header.starts_with(' ')) ok = false;
+    if (!ok) return;
+    header.remove_prefix(1);
+    const auto [end, ec] = std::from_chars(header.data(), header.data() + header.size(), value);
+    if (ec != std::errc()) ok = false;
+    header.remove_prefix(static_cast<std::size_t>(end - header.data()));
+  };
+  field(kind);
+  field(job.width);
+  field(job.height);
+  field(job.scale);
+  field(job.max_side);
+  if (!ok || !header.empty() || kind < 0 || kind > static_cast<int>(RasterJob::Kind::pdf))
+    return core::make_error("truncated or malformed raster job");
+  job.kind = static_cast<RasterJob::Kind>(kind);
+  return job;
+}
+
+// "ok\n" and the bytes, or "error\n" and LENGTH:BYTES for the message and each hint.
+std::string encode_raster_answer(const core::Result<std::string>& result) {
+  if (result) return "ok\n" + *result;
+  std::string text = "error\n";
+  put_string(text, result.error().message);
+  for (const std::string& hint : result.error().hints)
+    put_string(text, hint);
+  return text;
+}
+
+core::Result<std::string> decode_raster_answer(std::string answer) {
+  if (answer.starts_with("ok\n")) return answer.erase(0, 3);
+  std::string_view rest(answer);
+  core::Error error;
+  if (rest.starts_with("error\n")) {
+    rest.remove_prefix(6);
+    bool ok = take_string(rest, error.message);
+    while (ok && !rest.empty()) {
+      ok = take_string(rest, error.hints.emplace_back());
+    }
+    if (ok) return error;
+  }
+  return core::make_error("cannot render SVG: the rasterizing worker's answer is garbled");
+}
+
+}  // namespace detail
+
+void use_raster_workers(std::vector<std::string> command, std::size_t max_memory) {
+  if (!command.empty()) command.push_back(std::to_string(max_memory));
+  Workers& w = workers();
+  const std::lock_guard lock(w.mutex);
+  w.command = std::move(command);
+}
+
+core::Result<std::string> rasterize(const RasterJob& job) {
+  const auto command = worker_command();
+  if (command.empty()) return rasterize_in_process(job);
+  core::WorkerProcess worker({"cannot render SVG: ", "the rasterizing worker",
+                              "(a crash in librsvg or cairo, or more memory than its limit of " +
+                                  command.back() + " bytes)"});
+  if (auto ok = worker.start(command); !ok) return ok.error();
+  auto answer = worker.exchange(detail::encode_raster_job(job));
+  if (!answer) return answer.error();
+  return detail::decode_raster_answer(std::move(*answer));
+}
+
+int run_raster_worker(std::size_t max_memory, std::istream& in, std::ostream& out) {
+  if (max_memory > 0) {
+    const rlimit limit{max_memory, max_memory};
+    if (::setrlimit(RLIMIT_AS, &limit) != 0) return 2;
+  }
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto job = detail::decode_raster_job(text);
+  const core::Result<std::string> result =
+      job ? rasterize_in_process(*job) : core::Result<std::string>(job.error());
+  out << detail::encode_raster_answer(result);
+  out.flush();
+  return out ? 0 : 1;
+}
+
+}  // namespace fcp::drawio::render
