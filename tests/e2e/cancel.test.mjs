@@ -184,6 +184,70 @@ describe('an export cancelled midway', { timeout: 300_000 }, () => {
   });
 });
 
+// librsvg needs over a minute for this picture (a wide dilation filter on a large image): a PNG
+// of it is made in a raster worker process that the stop kills.
+function slowPictureDrawio(file) {
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><defs>' +
+    '<filter id="f" x="-50%" y="-50%" width="200%" height="200%">' +
+    '<feGaussianBlur stdDeviation="60"/><feMorphology radius="30" operator="dilate"/></filter>' +
+    '</defs><rect width="1500" height="1500" fill="blue" filter="url(#f)"/>' +
+    '<rect x="30" y="30" width="1500" height="1500" fill="red" filter="url(#f)"/></svg>';
+  const image = `data:image/svg+xml,${Buffer.from(svg).toString('base64')}`;
+  fs.writeFileSync(file, '<mxfile host="fcp-test"><diagram id="p1" name="Page-1"><mxGraphModel>' +
+    '<root><mxCell id="0"/><mxCell id="1" parent="0"/>' +
+    `<mxCell id="pic" value="" style="shape=image;image=${image};" vertex="1" parent="1">` +
+    '<mxGeometry x="0" y="0" width="2000" height="2000" as="geometry"/></mxCell>' +
+    '</root></mxGraphModel></diagram></mxfile>\n');
+}
+
+// The daemon's child processes (raster and Graphviz workers), zombies included.
+function childrenOf(pid) {
+  const tasks = fs.readdirSync(`/proc/${pid}/task`);
+  return tasks.flatMap((task) =>
+    fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
+}
+
+describe('a PNG export (librsvg) that must stop', { timeout: 120_000 }, () => {
+  before(() => slowPictureDrawio(path.join(root, 'slow-picture.drawio')));
+
+  it('cancelled: the daemon answers the next call at once, no file, no worker left', async () => {
+    const { daemon, tcpPort } = await startFcpd();
+    try {
+      const c = await client(tcpPort);
+      assert.equal((await call(c, 'drawio_session', { action: 'open slow-picture.drawio' })).isError, false);
+      const before = files();
+      const { latency, answered } = await cancelAfter(c, 'drawio', { ops: ['export file as:cut.png'] },
+        1500, { name: 'drawio_session', args: { action: 'list' } });
+      console.log(`PNG export cancelled after 1.5 s: the next call was answered ${latency} ms after the cancel`);
+      assert.ok(latency < 1000, `answered ${latency} ms after the cancel`);
+      assert.equal(answered, false, 'a cancelled call gets no reply');
+      assert.deepEqual(files(), before, 'no image file was written');
+      assert.deepEqual(childrenOf(daemon.pid), [], 'the raster worker was killed and reaped');
+      c.close();
+    } finally {
+      await daemon.stop();
+    }
+  });
+
+  it('past limits.max_call_seconds: stopped with an error that names the setting', async () => {
+    const { daemon, tcpPort } = await startFcpd({ limits: { max_call_seconds: 1 } });
+    try {
+      const c = await client(tcpPort);
+      assert.equal((await call(c, 'drawio_session', { action: 'open slow-picture.drawio' })).isError, false);
+      const before = files();
+      const exported = await timed(c, 'drawio', { ops: ['export fmt:png'] });
+      assert.equal(exported.isError, true, exported.text);
+      assert.match(exported.text, /^! export stopped after 1(\.\d)? s: the call ran past its time limit of 1 s \(limits\.max_call_seconds\); no image was made and no file written/);
+      assert.ok(exported.took < 2500, `answered after ${exported.took} ms`);
+      assert.deepEqual(files(), before, 'no image file was written');
+      assert.deepEqual(childrenOf(daemon.pid), [], 'the raster worker was killed and reaped');
+      c.close();
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
+
 describe('a client that disconnects during an export', { timeout: 120_000 }, () => {
   it('cancels it: no file is written and its share of threads is free at once', async () => {
     // One call at a time per client: the next client's call waits for the cancelled one.
