@@ -1,6 +1,7 @@
 // drawio benchmarks: N adds + N connects in one batch through the whole engine, open and save
 // of a 10 000-shape file, Graphviz layout of 1 000 nodes, placement of N shapes without
-// positions. Figures in bench/README.md.
+// positions, a small PNG/PDF export in this process and in a raster worker. Figures in
+// bench/README.md.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "core/session.hpp"
 #include "domains/drawio/document.hpp"
 #include "domains/drawio/domain.hpp"
+#include "domains/drawio/export/raster.hpp"
 #include "domains/drawio/io/reader.hpp"
 #include "domains/drawio/io/writer.hpp"
 #include "tests/support/path_policies.hpp"
@@ -260,6 +262,41 @@ BENCHMARK(BM_DrawioPlacement)
     ->ArgNames({"shapes"})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
+
+// `export fmt:png` (and fmt:pdf) of a small page (10 shapes, 9 edges) as one drawio call. worker:0
+// rasterizes in this process, worker:1 in `fcpd raster-worker` as fcpd does: the difference is
+// what starting the worker costs.
+void BM_DrawioExportRaster(benchmark::State& state) {
+  const bool in_worker = state.range(0) != 0;
+  const bool pdf = state.range(1) != 0;
+  if (in_worker) drawio::render::use_raster_workers({FCPD_PATH, "raster-worker"});
+  auto domain = drawio::make_drawio_domain();
+  AllowAll paths;
+  core::Session session(*domain, paths, bench_limits());
+  session.run_session("new \"Bench\"", {});
+  std::vector<std::string> ops;
+  for (int i = 0; i < 10; ++i)
+    ops.push_back("add svc Node" + std::to_string(i));
+  for (int i = 1; i < 10; ++i)
+    ops.push_back("connect Node" + std::to_string(i - 1) + " -> Node" + std::to_string(i));
+  if (auto made = session.run_ops(ops, {}); made.reply.is_error)
+    state.SkipWithError(made.reply.text.c_str());
+  const std::vector<std::string> export_op{pdf ? "export fmt:pdf" : "export fmt:png"};
+  for (auto _ : state) {
+    auto result = session.run_ops(export_op, {});
+    if (result.reply.is_error) state.SkipWithError(result.reply.text.c_str());
+    benchmark::DoNotOptimize(result);
+  }
+  drawio::render::use_raster_workers({});
+}
+BENCHMARK(BM_DrawioExportRaster)
+    ->ArgNames({"worker", "pdf"})
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace fcp
