@@ -174,5 +174,43 @@ TEST_F(MemoryLimitTest, BatchesAndOpensPastTheLimitAreRefused) {
   EXPECT_EQ(digest(), before);
 }
 
+// An undo or redo that stops inside a batch (`redo 3` of `add ×3; remove ×3`) would hold more
+// shapes than any batch ended with: past the limit it is refused with the same error, and the
+// document and its history stay as they were.
+TEST_F(MemoryLimitTest, UndoAndRedoPastTheLimitAreRefused) {
+  std::vector<std::string> nine;
+  for (int i = 0; i < 9; ++i)
+    nine.push_back("add box N" + std::to_string(i));
+  ASSERT_FALSE(ops(nine).is_error);
+  auto swap = ops({"add box P", "add box Q", "add box R", "remove N0", "remove N1", "remove N2"});
+  ASSERT_FALSE(swap.is_error) << swap.text;
+  const std::string nine_boxes = digest();
+  const auto session = [this](std::string_view action) {
+    auto result = session_.run_session(action, {});
+    EXPECT_FALSE(result.pending);
+    return result.reply;
+  };
+  auto undo = session("undo 3");  // N0, N1 and N2 back beside P, Q and R
+  EXPECT_TRUE(undo.is_error) << undo.text;
+  EXPECT_NE(undo.text.find("more than one document may hold (limits.max_document_bytes = "
+                           "45600 bytes"),
+            std::string::npos)
+      << undo.text;
+  EXPECT_NE(undo.text.find("nothing undone: the document is unchanged"), std::string::npos)
+      << undo.text;
+  EXPECT_EQ(digest(), nine_boxes);
+  auto whole = session("undo 6");
+  EXPECT_FALSE(whole.is_error) << whole.text;
+  const std::string before_swap = digest();
+  auto redo = session("redo 3");  // P, Q and R beside N0 to N8
+  EXPECT_TRUE(redo.is_error) << redo.text;
+  EXPECT_NE(redo.text.find("nothing redone: the document is unchanged"), std::string::npos)
+      << redo.text;
+  EXPECT_EQ(digest(), before_swap);
+  auto redo_whole = session("redo 6");
+  EXPECT_FALSE(redo_whole.is_error) << redo_whole.text;
+  EXPECT_EQ(digest(), nine_boxes);
+}
+
 }  // namespace
 }  // namespace fcp::drawio
