@@ -6,6 +6,7 @@
 #include "core/response.hpp"
 #include "domains/drawio/io/reader.hpp"
 #include "domains/drawio/io/writer.hpp"
+#include "domains/drawio/labels.hpp"
 #include "domains/drawio/meta.hpp"
 #include "domains/drawio/queries.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
@@ -268,11 +269,44 @@ bool DrawioDocument::unchanged_since_source() const {
   return *original == diagram_;
 }
 
+namespace {
+
+// draw.io's default page (A4 portrait, in draw.io units) when the diagram fits on it, A4
+// landscape when it fits that, else one page that covers the diagram (with draw.io's 10-unit
+// grid and a margin), so a wide diagram opens as one page instead of a sheet of A4 pages.
+void cover_with_page(Attributes& model, const std::optional<Rect>& bounds) {
+  constexpr double kA4Short = 827, kA4Long = 1169, kMargin = 40;
+  double width = kA4Short, height = kA4Long;
+  if (bounds) {
+    const double right = bounds->right() + kMargin, bottom = bounds->bottom() + kMargin;
+    if (right > kA4Short || bottom > kA4Long) {
+      if (right <= kA4Long && bottom <= kA4Short) {
+        width = kA4Long;
+        height = kA4Short;
+      } else {
+        width = std::max(kA4Short, std::ceil(right / 10) * 10);
+        height = std::max(kA4Short, std::ceil(bottom / 10) * 10);
+      }
+    }
+  }
+  model.set("pageWidth", format_number(width));
+  model.set("pageHeight", format_number(height));
+}
+
+}  // namespace
+
 core::Result<std::string> DrawioDocument::serialize(const std::filesystem::path& path) const {
   if (!source_bytes_.empty() && written_format(diagram_, path) == diagram_.source_format() &&
       unchanged_since_source())
     return source_bytes_;
-  return serialize_diagram(diagram_, path);
+  if (state_.sized_pages.empty()) return serialize_diagram(diagram_, path);
+  Diagram sized = diagram_;
+  for (std::size_t i = 0; i < sized.pages().size(); ++i) {
+    Page& p = sized.pages()[i];
+    if (state_.sized_pages.contains(std::string(p.id())))
+      cover_with_page(p.model_attributes(), content_bounds(i));
+  }
+  return serialize_diagram(sized, path);
 }
 
 // ---- Edit -------------------------------------------------------------------------------------

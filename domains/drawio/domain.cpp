@@ -188,6 +188,7 @@ class DrawioDomain final : public core::Domain {
     diagram.file_attributes().set("agent", "fcpd");
     diagram.add_page(Page::make_blank(diagram.allocate_id(), "Page-1"));
     DocumentState state;
+    state.sized_pages.insert(std::string(diagram.pages().front().id()));
     if (const std::string* title = command.arg("title")) state.title = *title;
     auto document = std::make_unique<DrawioDocument>(std::move(diagram), std::move(state));
     return std::unique_ptr<core::Document>(std::move(document));

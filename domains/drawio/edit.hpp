@@ -46,6 +46,9 @@ struct DocumentState {
   // draw.io's port keys): layout keeps those ports. Ports a file brought or fcp chose are
   // layout's to choose again.
   std::set<std::string> user_ports;
+  // Ids of the pages fcp made (a new document, `page add`): their page size is fcp's to keep
+  // covering the diagram when saved. Pages read from a file keep the settings they have.
+  std::set<std::string> sized_pages;
   bool operator==(const DocumentState&) const = default;
 };
 

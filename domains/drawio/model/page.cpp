@@ -1,13 +1,39 @@
 #include "domains/drawio/model/page.hpp"
 
 #include <algorithm>
+#include <array>
+#include <utility>
 
 namespace fcp::drawio {
+
+namespace {
+
+constexpr std::array<std::pair<const char*, const char*>, 13> kNewPageSettings = {{
+    {"grid", "1"},
+    {"gridSize", "10"},
+    {"guides", "1"},
+    {"tooltips", "1"},
+    {"connect", "1"},
+    {"arrows", "1"},
+    {"fold", "1"},
+    {"page", "1"},
+    {"pageScale", "1"},
+    {"pageWidth", "827"},
+    {"pageHeight", "1169"},
+    {"math", "0"},
+    {"shadow", "0"},
+}};
+
+}  // namespace
 
 Page Page::make_blank(std::string id, std::string name) {
   Page page;
   page.diagram_attributes_.append("id", std::move(id));
   page.diagram_attributes_.append("name", std::move(name));
+  // What draw.io's Editor.getGraphXml writes for a new diagram (dx/dy only when the view is
+  // scrolled, so not here): grid, guides, page view on, an A4 portrait page.
+  for (const auto& [key, value] : kNewPageSettings)
+    page.model_attributes_.append(key, value);
   Cell root;
   root.id = "0";
   page.insert(std::move(root));

@@ -34,7 +34,8 @@ class Page {
 
   Page() = default;
   // A new page as draw.io makes one: <diagram id name>, the root cell "0" and the default layer
-  // "1" (ids are per page in draw.io; every page has its own "0" and "1").
+  // "1" (ids are per page in draw.io; every page has its own "0" and "1"), and the
+  // <mxGraphModel> settings draw.io writes for a new diagram (grid, page view, A4 page).
   static Page make_blank(std::string id, std::string name);
   Page(const Page& other);
   Page& operator=(const Page& other);

@@ -125,6 +125,8 @@ core::Result<void> verb_page(OpContext& ctx) {
   }
   if (sub == "add") {
     Page page = Page::make_blank(ctx.doc.allocate_id(), name);
+    const std::string page_id(page.id());
+    ctx.edit.update_state([&](DocumentState& state) { state.sized_pages.insert(page_id); });
     ctx.edit.insert_page(pages.size(), std::move(page));
     set_active_page(ctx, ctx.doc.diagram().pages().size() - 1);
     ctx.lines.push_back(core::created("page " + name));

@@ -225,6 +225,56 @@ TEST_F(SavedFilesTest, EditsWriteNoPrivateFieldsIntoAnyFile) {
   }
 }
 
+// The <mxGraphModel> attributes of the first page of a saved file, by name.
+std::map<std::string, std::string> model_settings(const std::string& bytes) {
+  pugi::xml_document xml;
+  EXPECT_TRUE(xml.load_string(bytes.c_str()));
+  std::map<std::string, std::string> found;
+  for (const auto& a : xml.child("mxfile").child("diagram").child("mxGraphModel").attributes())
+    found[a.name()] = a.value();
+  return found;
+}
+
+// A new document carries what draw.io writes for a new diagram (page view on, grid, guides,
+// A4 page); the page grows to cover a diagram larger than A4. A file read keeps its settings
+// through an edit, and a page added to it gets draw.io's defaults.
+TEST_F(SavedFilesTest, NewPagesCarryDrawioSettingsAndReadPagesKeepTheirs) {
+  create();
+  must("add svc Web at:40,40");
+  auto settings = model_settings(save("new.drawio"));
+  const std::map<std::string, std::string> defaults = {
+      {"grid", "1"},      {"gridSize", "10"},   {"guides", "1"},        {"tooltips", "1"},
+      {"connect", "1"},   {"arrows", "1"},      {"fold", "1"},          {"page", "1"},
+      {"pageScale", "1"}, {"pageWidth", "827"}, {"pageHeight", "1169"}, {"math", "0"},
+      {"shadow", "0"}};
+  EXPECT_EQ(settings, defaults);
+  must("add svc Far at:2600,900");
+  settings = model_settings(save("new.drawio"));
+  EXPECT_EQ(settings["page"], "1");
+  EXPECT_GE(std::stod(settings["pageWidth"]), 2600 + 120);
+  EXPECT_GE(std::stod(settings["pageHeight"]), 900 + 60);
+  must("move Far to:900,100");  // fits A4 landscape now
+  settings = model_settings(save("new.drawio"));
+  EXPECT_EQ(settings["pageWidth"], "1169");
+  EXPECT_EQ(settings["pageHeight"], "827");
+
+  const fs::path path = fs::temp_directory_path() / "fcp-own-settings.drawio";
+  std::ofstream(path, std::ios::binary)
+      << "<mxfile><diagram id=\"p1\" name=\"P\"><mxGraphModel dx=\"5\" page=\"0\">"
+         "<root><mxCell id=\"0\"/><mxCell id=\"1\" parent=\"0\"/></root></mxGraphModel>"
+         "</diagram></mxfile>";
+  open(path);
+  must("add svc Wide at:3000,3000");
+  settings = model_settings(save(path));
+  EXPECT_EQ(settings, (std::map<std::string, std::string>{{"dx", "5"}, {"page", "0"}}));
+  must("page add Second");
+  pugi::xml_document xml;
+  ASSERT_TRUE(xml.load_string(save(path).c_str()));
+  const auto second = xml.child("mxfile").child("diagram").next_sibling("diagram");
+  EXPECT_STREQ(second.child("mxGraphModel").attribute("pageWidth").value(), "827");
+  EXPECT_STREQ(second.child("mxGraphModel").attribute("grid").value(), "1");
+}
+
 // An older fcp kept private fields in the file; they are read at open, and the first save with
 // an edit leaves them out (without an edit the file comes back as it was).
 TEST_F(SavedFilesTest, PrivateFieldsOfAnOlderFcpAreReadAndDroppedAtTheFirstEdit) {

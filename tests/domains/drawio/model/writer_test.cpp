@@ -189,7 +189,10 @@ TEST(WriterTest, WritesABlankPageAsDrawioDoes) {
   Diagram diagram;
   diagram.add_page(Page::make_blank("p1", "Page-1"));
   EXPECT_EQ(write_drawio(diagram),
-            "<mxfile>\n  <diagram id=\"p1\" name=\"Page-1\">\n    <mxGraphModel>\n      <root>\n"
+            "<mxfile>\n  <diagram id=\"p1\" name=\"Page-1\">\n    <mxGraphModel grid=\"1\" "
+            "gridSize=\"10\" guides=\"1\" tooltips=\"1\" connect=\"1\" arrows=\"1\" fold=\"1\" "
+            "page=\"1\" pageScale=\"1\" pageWidth=\"827\" pageHeight=\"1169\" math=\"0\" "
+            "shadow=\"0\">\n      <root>\n"
             "        <mxCell id=\"0\"/>\n        <mxCell id=\"1\" parent=\"0\"/>\n      </root>\n"
             "    </mxGraphModel>\n  </diagram>\n</mxfile>\n");
   EXPECT_EQ(diagram.pages()[0].layers().size(), 1u);
