@@ -162,6 +162,85 @@ void translate_cells(OpContext& ctx, const std::vector<std::string>& ids, double
   }
 }
 
+namespace {
+
+// `id` and the cells above it, innermost first, as far as the root.
+std::vector<std::string> ancestors_of(const Page& page, const std::string& id) {
+  std::vector<std::string> chain;
+  std::string current = id;
+  for (int depth = 0; depth < 64 && !current.empty(); ++depth) {
+    chain.push_back(current);
+    const Cell* cell = page.find(current);
+    if (cell == nullptr || !cell->parent) break;
+    current = *cell->parent;
+  }
+  return chain;
+}
+
+}  // namespace
+
+void move_edge_to(OpContext& ctx, const std::string& edge_id, const std::string& parent) {
+  const Cell* edge = ctx.page().find(edge_id);
+  if (edge == nullptr || edge->parent == parent) return;
+  const auto [fx, fy] = child_origin(ctx.page(), edge->parent.value_or(""));
+  const auto [tx, ty] = child_origin(ctx.page(), parent);
+  ctx.edit.update(edge_id, [&, dx = fx - tx, dy = fy - ty](Cell& cell) {
+    cell.parent = parent;
+    if (!cell.geometry || !cell.geometry->points) return;
+    for (auto& point : *cell.geometry->points) {
+      point.x = std::round((point.x_or_zero() + dx) * 100) / 100;
+      point.y = std::round((point.y_or_zero() + dy) * 100) / 100;
+    }
+  });
+}
+
+std::string edge_parent(const OpContext& ctx, const std::string& source, const std::string& target,
+                        const std::string& fallback) {
+  const Page& page = ctx.page();
+  auto chain = [&](const std::string& end) {
+    auto cells = ancestors_of(page, end);
+    // The end itself is an ancestor only as a group holding the other end.
+    if (!cells.empty() && (source == target || ctx.index().kind(end) != CellKind::group))
+      cells.erase(cells.begin());
+    return cells;
+  };
+  const auto from = chain(source), to = chain(target);
+  for (const auto& id : from) {
+    if (std::find(to.begin(), to.end(), id) == to.end()) continue;
+    const Cell* cell = page.find(id);
+    return cell != nullptr && cell->vertex ? id : fallback;
+  }
+  return fallback;
+}
+
+void reparent_edges_at(OpContext& ctx, const std::vector<std::string>& shapes) {
+  std::vector<std::string> pending(shapes.begin(), shapes.end());
+  std::unordered_set<std::string> seen_shapes, seen_edges;
+  std::vector<std::string> edges;
+  while (!pending.empty()) {
+    const std::string id = std::move(pending.back());
+    pending.pop_back();
+    if (!seen_shapes.insert(id).second) continue;
+    for (const auto& edge : ctx.index().incident_edges(id)) {
+      if (seen_edges.insert(edge).second) edges.push_back(edge);
+    }
+    for (const auto& child : ctx.index().children(id)) {
+      const CellKind kind = ctx.index().kind(child);
+      if (kind == CellKind::shape || kind == CellKind::group) pending.push_back(child);
+    }
+  }
+  for (const auto& edge_id : edges) {
+    const Cell* edge = ctx.page().find(edge_id);
+    if (edge == nullptr || !edge->source || !edge->target) continue;
+    const Cell* parent = edge->parent ? ctx.page().find(*edge->parent) : nullptr;
+    // An edge in a layer stays in it unless a group now holds both ends; one in a group that no
+    // longer holds both goes to the page's active layer.
+    const std::string fallback =
+        parent != nullptr && !parent->vertex ? *edge->parent : ctx.doc.active_layer();
+    move_edge_to(ctx, edge_id, edge_parent(ctx, *edge->source, *edge->target, fallback));
+  }
+}
+
 std::vector<std::string> remove_shape(OpContext& ctx, std::string_view id) {
   std::vector<std::string> removed_edges;
   const std::string shape(id);

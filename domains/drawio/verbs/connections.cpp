@@ -330,7 +330,7 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
   style.set_trailing_semicolon(true);
   edge.style = std::move(style);
   edge.edge = true;
-  edge.parent = ctx.doc.active_layer();
+  edge.parent = edge_parent(ctx, source, target, ctx.doc.active_layer());
   edge.source = source;
   edge.target = target;
   edge.geometry = Geometry{};

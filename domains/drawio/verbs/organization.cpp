@@ -93,6 +93,7 @@ core::Result<void> verb_group(OpContext& ctx) {
   for (const auto& id : members)
     reparent(ctx, id, group_id);
   fit_group(ctx, group_id);
+  reparent_edges_at(ctx, members);
   ctx.lines.push_back(
       core::created("group " + *name + " (" + core::plural(members.size(), "shape") + ")"));
   if (theme) ctx.lines.push_back(core::detail_line(theme_group(ctx, group_id, *theme, *which)));
@@ -120,11 +121,12 @@ core::Result<void> verb_ungroup(OpContext& ctx) {
     const CellKind kind = ctx.index().kind(id);
     if (kind == CellKind::shape || kind == CellKind::group) ++shapes;
     if (kind == CellKind::edge) {
-      ctx.edit.update(id, [&](Cell& edge) { edge.parent = parent; });
+      move_edge_to(ctx, id, parent);
       continue;
     }
     reparent(ctx, id, parent);
   }
+  reparent_edges_at(ctx, members);
   const auto attached = ctx.index().incident_edges(*group);  // copy: they go with the group
   for (const auto& edge : attached) {
     const auto labels = ctx.index().children(edge);

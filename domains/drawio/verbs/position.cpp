@@ -570,7 +570,10 @@ core::Result<void> verb_layout(OpContext& ctx) {
       count_change();
       continue;
     }
-    ctx.edit.update(route.id, [&](Cell& edge) {
+    // Waypoints are in the coordinates of the edge's parent (its group, when it is in one).
+    const auto [ox, oy] =
+        cell != nullptr ? child_origin(ctx.page(), cell->parent.value_or("")) : std::pair{0.0, 0.0};
+    ctx.edit.update(route.id, [&, ox = ox, oy = oy](Cell& edge) {
       if (!edge.geometry) edge.geometry = Geometry{};
       edge.geometry->relative = true;
       if (route.waypoints.empty()) {
@@ -579,8 +582,8 @@ core::Result<void> verb_layout(OpContext& ctx) {
         std::vector<Point> points;
         for (const auto& p : route.waypoints) {
           Point point;
-          point.x = std::round(p.x);
-          point.y = std::round(p.y);
+          point.x = std::round(p.x - ox);
+          point.y = std::round(p.y - oy);
           points.push_back(std::move(point));
         }
         edge.geometry->points = std::move(points);

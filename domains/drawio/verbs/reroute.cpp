@@ -198,6 +198,8 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
     const Cell* target = ctx.page().find(*edge->target);
     if (source == nullptr || target == nullptr) continue;
     const Rect s = absolute_rect(ctx.page(), *source), t = absolute_rect(ctx.page(), *target);
+    const auto [ox, oy] = child_origin(ctx.page(), edge->parent.value_or(""));
+    const PathPoint origin{ox, oy};
     const auto obstacles = obstacles_near(ctx, s.united(t), source->id, target->id);
     // A route may touch its own ends only at their ports, never run through them.
     const auto clear = [&](std::span<const PathPoint> path) {
@@ -208,7 +210,7 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
       // Ports set in this session stay; the route is laid anew from them. Ports the file or a
       // layout gave an edge without waypoints stay too: draw.io routes between them while that
       // runs through no shape, else the route is laid from them round the shapes.
-      if (!user_set && clear(drawn_path(*edge, s, t, {}))) continue;
+      if (!user_set && clear(drawn_path(*edge, s, t, origin))) continue;
       route_edge_around_shapes(ctx, edge_id);
       ++rerouted;
       continue;
@@ -217,7 +219,7 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
     Cell plain = *edge;
     if (plain.geometry) plain.geometry->points.reset();
     if (plain.style && routed) erase_ports(*plain.style);
-    if (clear(drawn_path(plain, s, t, {}))) {
+    if (clear(drawn_path(plain, s, t, origin))) {
       if (!routed) continue;  // automatic and clear: nothing to change
       make_automatic(ctx, edge_id);
       ends.push_back(source->id);
@@ -227,7 +229,7 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
     }
     if (auto route = route_around(s, t, obstacles)) {
       write_route(ctx, edge_id, *route);
-      if (!clear(drawn_path(*ctx.page().find(edge_id), s, t, {}))) {
+      if (!clear(drawn_path(*ctx.page().find(edge_id), s, t, origin))) {
         // That route runs through an end: the router that keeps clear of the ends lays it from
         // the sides facing each other.
         ctx.edit.update(edge_id, [](Cell& cell) {

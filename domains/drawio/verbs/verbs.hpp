@@ -90,6 +90,16 @@ bool grow_group(OpContext& ctx, const std::string& group_id, std::span<const Rec
 // Moves every cell in `ids` by (dx, dy), translating the waypoints of edges both of whose ends
 // move and dropping those of edges only one end of which moves (they would be stale).
 void translate_cells(OpContext& ctx, const std::vector<std::string>& ids, double dx, double dy);
+// The parent draw.io gives an edge between `source` and `target`: their nearest common ancestor
+// when that is a group or shape (a group holding the other end counts), else `fallback` (a
+// layer). Waypoints of an edge are relative to its parent, so such an edge moves with its group.
+std::string edge_parent(const OpContext& ctx, const std::string& source, const std::string& target,
+                        const std::string& fallback);
+// Moves an edge to `parent`, converting its waypoints to the new parent's coordinates.
+void move_edge_to(OpContext& ctx, const std::string& edge_id, const std::string& parent);
+// Re-parents each edge at a shape of `shapes` (or inside it) whose ends' nearest common ancestor
+// changed (group, ungroup), keeping its waypoints where they are on the page.
+void reparent_edges_at(OpContext& ctx, const std::vector<std::string>& shapes);
 // Removes a shape with its badges and every edge attached to it; returns the removed edges'
 // "src->tgt" names for the reply.
 std::vector<std::string> remove_shape(OpContext& ctx, std::string_view id);
