@@ -48,6 +48,9 @@ std::string make_card_sections() {
       "new:true adds another\n"
       "  change one later: style SRC -> TGT dashed exit:top entry:bottom, "
       "modify SRC -> TGT label:\"x\" rounded:0\n"
+      "  many at once: an end may be a selector — style Kafka -> @all dashed, "
+      "style @all -> Kafka dashed, modify @group:Data -> Kafka rounded:1; the reply names "
+      "every edge it changed\n"
       "  draw.io keys work in connect, style and modify: edgeStyle:elbowEdgeStyle "
       "jumpStyle:arc rounded:0 exitX:0.5 exitY:1 …\n";
   out +=

@@ -301,6 +301,7 @@ core::Result<void> verb_style(OpContext& ctx) {
     if (!changed) return changed.error();
     ctx.lines.push_back(core::connection_changed("styled edge " + edges->name + " " + *changed +
                                                  edges->count_note()));
+    if (edges->selected) ctx.lines.push_back(edges->touched_line(ctx));
     return {};
   }
   std::vector<OpToken> targets{tokens.front()};
@@ -377,9 +378,18 @@ core::Result<void> verb_label(OpContext& ctx) {
                               {"label Web -> API \"calls\""});
     auto edges = resolve_edge_reference(ctx, tokens);
     if (!edges) return edges.error();
+    if (edges->ids.size() > 1 && edges->selected) {
+      const auto* first = ctx.index().entry(edges->ids.front());
+      return core::make_error("label names one edge; " + edges->name + " names " +
+                                  std::to_string(edges->ids.size()) + ": " + edges->edge_names(ctx),
+                              {"label " + core::quote_token(display_name(ctx.doc, first->source)) +
+                               " -> " + core::quote_token(display_name(ctx.doc, first->target)) +
+                               " " + core::quote_token(tokens[3].text)});
+    }
     set_edge_label(ctx, edges->ids.front(), tokens[3].text);
     ctx.lines.push_back(core::connection_changed(one_line(edges->name) + " labeled \"" +
                                                  one_line(tokens[3].text) + "\""));
+    if (edges->selected) ctx.lines.push_back(edges->touched_line(ctx));
     return {};
   }
   if (tokens.size() != 2)

@@ -584,12 +584,32 @@ std::string EdgeReference::count_note() const {
   return ids.size() > 1 ? " (" + core::plural(ids.size(), "edge") + ")" : std::string();
 }
 
+std::string EdgeReference::edge_names(const OpContext& ctx) const {
+  constexpr std::size_t kMaxNamed = 20;
+  std::string text;
+  for (std::size_t i = 0; i < ids.size() && i < kMaxNamed; ++i) {
+    const auto* entry = ctx.index().entry(ids[i]);
+    if (entry == nullptr) continue;
+    text += (text.empty() ? "" : ", ") + one_line(display_name(ctx.doc, entry->source)) + "->" +
+            one_line(display_name(ctx.doc, entry->target));
+  }
+  if (ids.size() > kMaxNamed) text += ", … " + std::to_string(ids.size() - kMaxNamed) + " more";
+  return text;
+}
+
+std::string EdgeReference::touched_line(const OpContext& ctx) const {
+  return selected ? core::detail_line("edges: " + edge_names(ctx)) : std::string();
+}
+
 namespace {
 
 // The op as written with its two edge ends exchanged (`style B -> A …` for `style A -> B …`).
 std::string reversed_op(const OpContext& ctx, std::span<const OpToken> tokens) {
-  std::string op = ctx.op.verb + " " + core::quote_token(tokens[2].text) + " " + tokens[1].text +
-                   " " + core::quote_token(tokens[0].text);
+  // A selector end stays a selector (quoted, it would name a shape).
+  auto end = [](const OpToken& token) {
+    return token.is_selector() ? token.text : core::quote_token(token.text);
+  };
+  std::string op = ctx.op.verb + " " + end(tokens[2]) + " " + tokens[1].text + " " + end(tokens[0]);
   for (std::size_t i = 3; i < tokens.size(); ++i)
     op += " " + (tokens[i].quoted ? core::quote_token(tokens[i].text) : tokens[i].text);
   for (const auto& param : ctx.op.params)
@@ -599,8 +619,72 @@ std::string reversed_op(const OpContext& ctx, std::span<const OpToken> tokens) {
 
 }  // namespace
 
+namespace {
+
+// `SRC ARROW TGT` where an end is a selector (`Kafka -> @all`, `@group:Data -> Kafka`): every
+// edge from a shape SRC chooses to one TGT chooses (either way unless ARROW is ->).
+core::Result<EdgeReference> resolve_edge_selection(const OpContext& ctx,
+                                                   std::span<const OpToken> tokens) {
+  std::array<std::unordered_set<std::string>, 2> ends;
+  for (std::size_t side = 0; side < 2; ++side) {
+    const OpToken& token = tokens[side * 2];
+    auto chosen = resolve_targets(ctx, std::span(&token, 1), resolve_shape_or_group);
+    if (!chosen) return chosen.error();
+    if (chosen->ids.empty()) {
+      const OpToken& other = tokens[2 - side * 2];
+      return core::make_error(
+          tokens[0].text + " " + tokens[1].text + " " + tokens[2].text + " names no edge: " +
+              (chosen->nothing_matched.empty() ? token.text + " matches no shape"
+                                               : chosen->nothing_matched),
+          {other.is_selector() ? std::string("drawio_query list")
+                               : "drawio_query \"connections " + other.text + "\""});
+    }
+    ends[side].insert(chosen->ids.begin(), chosen->ids.end());
+  }
+  const bool any_direction = tokens[1].text != "->";
+  auto joins = [&](const std::unordered_set<std::string>& from,
+                   const std::unordered_set<std::string>& to, const std::string& edge_id) {
+    const auto* entry = ctx.index().entry(edge_id);
+    return entry != nullptr && from.contains(entry->source) && to.contains(entry->target);
+  };
+  // Walk the edges at the smaller end: `Kafka -> @all` looks at Kafka's edges only.
+  const auto& walk = ends[0].size() <= ends[1].size() ? ends[0] : ends[1];
+  std::unordered_set<std::string> seen;
+  EdgeReference edges;
+  edges.name = tokens[0].text + tokens[1].text + tokens[2].text;
+  edges.selected = true;
+  bool reversed_only = false;
+  for (const auto& shape : walk) {
+    for (const auto& edge_id : ctx.index().incident_edges(shape)) {
+      if (!seen.insert(edge_id).second) continue;
+      if (joins(ends[0], ends[1], edge_id) || (any_direction && joins(ends[1], ends[0], edge_id)))
+        edges.ids.push_back(edge_id);
+      else if (joins(ends[1], ends[0], edge_id))
+        reversed_only = true;
+    }
+  }
+  if (!edges.ids.empty()) {
+    // In the page's order, so replies and undo read the same on every run.
+    std::unordered_map<std::string_view, std::size_t> order;
+    for (const Cell& cell : ctx.page().cells())
+      order.emplace(cell.id, order.size());
+    std::sort(edges.ids.begin(), edges.ids.end(),
+              [&](const std::string& a, const std::string& b) { return order[a] < order[b]; });
+    return edges;
+  }
+  const std::string what = "no edge from " + tokens[0].text + " to " + tokens[2].text;
+  if (reversed_only)
+    return core::make_error(what + "; edges run from " + tokens[2].text + " to " + tokens[0].text,
+                            {reversed_op(ctx, tokens)});
+  return core::make_error(what, {"drawio_query \"connections " + tokens[0].text + "\""});
+}
+
+}  // namespace
+
 core::Result<EdgeReference> resolve_edge_reference(const OpContext& ctx,
                                                    std::span<const OpToken> tokens) {
+  if (tokens[0].is_selector() || tokens[2].is_selector())
+    return resolve_edge_selection(ctx, tokens);
   auto source = resolve_shape_or_group(ctx, tokens[0].text);
   if (!source) return source.error();
   auto target = resolve_shape_or_group(ctx, tokens[2].text);

@@ -93,8 +93,8 @@ void add_connection_verbs(core::VerbTable<OpContext>& verbs) {
 
 void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(
-      VerbSpec{"style", "REF|@SEL|GROUP [bold] [italic] [dashed]… | SRC -> TGT", "appearance",
-               "colours, fonts, flags, draw.io keys; edges too"}
+      VerbSpec{"style", "REF|@SEL|GROUP [bold] [italic] [dashed]… | SRC|@SEL -> TGT|@SEL",
+               "appearance", "colours, fonts, flags, draw.io keys; edges too"}
           .through_keys()
           .with(color_key("fill"))
           .with(color_key("stroke"))
@@ -120,9 +120,11 @@ void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
           .accepting(drawio_keys())
           .example("style Auth fill:#dae8fc bold")
           .example("style Web -> Orders dashed stroke:red")
-          .example("style Web -> Orders exit:top entry:bottom jumpStyle:arc"),
+          .example("style Web -> Orders exit:top entry:bottom jumpStyle:arc")
+          .example("style Web -> @all dashed")
+          .example("style @all -> Orders dashed"),
       verb_style);
-  verbs.add(VerbSpec{"label", "REF \"text\" | SRC -> TGT \"text\"", "appearance",
+  verbs.add(VerbSpec{"label", "REF \"text\" | SRC|@SEL -> TGT|@SEL \"text\"", "appearance",
                      "rename a shape or label an edge"}
                 .arrows(),
             verb_label);
@@ -231,7 +233,7 @@ void add_structure_verbs(core::VerbTable<OpContext>& verbs) {
 }
 
 void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
-  verbs.add(VerbSpec{"modify", "REF|@SEL | SRC -> TGT", "universal",
+  verbs.add(VerbSpec{"modify", "REF|@SEL | SRC|@SEL -> TGT|@SEL", "universal",
                      "set any property in place (shapes, groups, edges)"}
                 .through_keys()
                 .with(key("label", "\"text\""))
@@ -256,7 +258,8 @@ void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
                             },
                             data::drawio_style_keys()})
                 .example("modify @type:db fill:#fff2cc shadow:1")
-                .example("modify Web -> Orders label:\"HTTPS\" rounded:0 exitX:1 exitY:0.5"),
+                .example("modify Web -> Orders label:\"HTTPS\" rounded:0 exitX:1 exitY:0.5")
+                .example("modify @type:svc -> @all rounded:1"),
             verb_modify);
   verbs.add(VerbSpec{"copy", "REF|@SEL…", "universal", "duplicate shapes with the edges among them"}
                 .with(key("to", "X,Y"))

@@ -167,6 +167,7 @@ core::Result<void> modify_edges(OpContext& ctx, const std::vector<OpToken>& toke
   }
   ctx.lines.push_back(
       core::connection_changed("modified edge " + edges->name + echo + edges->count_note()));
+  if (edges->selected) ctx.lines.push_back(edges->touched_line(ctx));
   return {};
 }
 

@@ -164,8 +164,13 @@ struct EdgeReference {
   std::string source, target;
   std::string name;              // "Web->API" as replies write it (the arrow as written)
   std::vector<std::string> ids;  // in the page's index order
+  bool selected = false;         // an end is a selector (`Kafka -> @all`)
   // " (2 edges)" when the reference names more than one, else "".
   std::string count_note() const;
+  // "Kafka->Dispatch, Kafka->Risk" (the first 20), for replies.
+  std::string edge_names(const OpContext& ctx) const;
+  // For a selected reference, the reply's line naming every edge it touched ("" otherwise).
+  std::string touched_line(const OpContext& ctx) const;
 };
 core::Result<EdgeReference> resolve_edge_reference(const OpContext& ctx,
                                                    std::span<const OpToken> tokens);
