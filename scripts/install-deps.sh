@@ -12,6 +12,9 @@ packages=(
   clang libclang-rt-14-dev
   libxml2-utils
   libgraphviz-dev librsvg2-dev libcairo2-dev libpng-dev
+  # Liberation Sans has Helvetica's metrics; fontconfig resolves draw.io's default font family
+  # "Helvetica" to it, so exported labels take the room draw.io gives them (not DejaVu's).
+  fonts-liberation2
   libfluidsynth-dev libsndfile1-dev timgm6mb-soundfont python3-mido
   liblo-tools
   nginx  # the load balancer of the replica test (tests/e2e/replicas.sh, deploy/)

@@ -25,6 +25,15 @@ Box label_area(const Cell& cell, const StyleView& style, Box area, bool horizont
     }
     return area;
   }
+  if (style.text("shape") == "cylinder3" && style.flag("boundedLbl", false)) {
+    // draw.io's CylinderShape3.getLabelMargins: the text sits in the body, below the top
+    // ellipse (2 × size) and above the bottom curve (0.3 × size); without a lid, half the size.
+    double size = clamped(style, "size", 15, 0, kMaxCoordinate);
+    if (!style.flag("lid", true)) size /= 2;
+    const double top = std::min(area.h, 2 * size);
+    area.y += top;
+    area.h = std::max(0.0, area.h - top - 0.3 * size);
+  }
   const std::string_view position = style.text("labelPosition", "center");
   if (position == "left") area.x -= area.w;
   if (position == "right") area.x += area.w;

@@ -148,6 +148,19 @@ TEST(SvgRenderer, PutsLabelsWhereTheirPositionSays) {
   EXPECT_GE(x_of(right, "Customer"), 130);  // starts right of the figure (x 100 … 130)
 }
 
+// draw.io's CylinderShape3.getLabelMargins: with boundedLbl=1 the label is centred in the body
+// below the top ellipse (2 × size) and above the bottom curve (0.3 × size), not in the box.
+TEST(SvgRenderer, PutsACylindersBoundedLabelInItsBody) {
+  // The box: y 100 … 160. size 15: the body is 130 … 155.5, its middle 142.75; the baseline
+  // sits 0.35 × fontSize (12) below the middle of a one-line label.
+  EXPECT_NEAR(baseline_of(render_one("shape=cylinder3;boundedLbl=1;size=15;"), "Customer"),
+              142.75 + 4.2, 0.01);
+  EXPECT_NEAR(baseline_of(render_one("shape=cylinder3;size=15;"), "Customer"), 130 + 4.2, 0.01);
+  // Without a lid the top ellipse is half as tall: the body is 115 … 157.75.
+  EXPECT_NEAR(baseline_of(render_one("shape=cylinder3;boundedLbl=1;size=15;lid=0;"), "Customer"),
+              136.375 + 4.2, 0.01);
+}
+
 TEST(SvgRenderer, LeavesOutHiddenLayersAndCells) {
   const std::string svg = render_sample();
   EXPECT_EQ(svg.find("SecretLabel"), std::string::npos);
