@@ -13,6 +13,7 @@
 
 #include "domains/drawio/document.hpp"
 #include "domains/drawio/edge_paths.hpp"
+#include "domains/drawio/label_room.hpp"
 #include "domains/drawio/labels.hpp"
 
 namespace fcp::drawio {
@@ -26,9 +27,6 @@ constexpr std::size_t kMaxPlacedScan = 64;  // placed shapes checked one by one 
 constexpr std::size_t kOverlapChecks = 250'000;
 constexpr std::size_t kOverlapChecksPerShape = 16;
 constexpr int kMaxDepth = 64;
-constexpr double kCharWidth = 7;     // px per character at fontSize 12
-constexpr double kLineHeight = 1.2;  // × fontSize
-constexpr double kDefaultFontSize = 12;
 
 // Ids of every ancestor of a cell (bounded).
 std::vector<std::string_view> ancestors(const Page& page, const Cell& cell) {
@@ -168,46 +166,6 @@ class ShapeGrid {
   std::unordered_map<std::uint64_t, std::vector<std::size_t>> grid_;
   double cell_size_ = 1;
 };
-
-double style_number(const Cell& cell, std::string_view key, double fallback) {
-  auto text = cell.style_value(key);
-  if (!text) return fallback;
-  double value = 0;
-  auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
-  return ec == std::errc() && ptr == text->data() + text->size() && value > 0 ? value : fallback;
-}
-
-// An estimate: 7 px per character at fontSize 12, lines of 1.2 × fontSize; wrapped labels are
-// compared by their total height, unwrapped ones by their widest line and their line count.
-bool label_too_long(const Cell& cell, const Rect& box) {
-  if (box.width <= 0 || box.height <= 0 || cell.is_text()) return false;
-  if (cell.style_value("autosize") == "1") return false;
-  // Labels drawn beside the shape (stencil icons) are not limited by its box.
-  if (auto position = cell.style_value("verticalLabelPosition"); position && *position != "middle")
-    return false;
-  if (auto position = cell.style_value("labelPosition"); position && *position != "center")
-    return false;
-  const std::string label = cell_label(cell);
-  if (label.empty()) return false;
-  const double font = style_number(cell, "fontSize", kDefaultFontSize);
-  const double char_width = kCharWidth * font / kDefaultFontSize;
-  const bool wrap = cell.style_value("whiteSpace") == "wrap";
-  double rows = 0;
-  std::string_view rest = label;
-  while (true) {
-    const auto newline = rest.find('\n');
-    const double width = static_cast<double>(utf8_length(rest.substr(0, newline))) * char_width;
-    if (wrap) {
-      rows += std::max(1.0, std::ceil(width / box.width));
-    } else {
-      if (width > box.width) return true;
-      rows += 1;
-    }
-    if (newline == std::string_view::npos) break;
-    rest.remove_prefix(newline + 1);
-  }
-  return rows * font * kLineHeight > box.height;
-}
 
 bool contains_point(const Rect& r, double x, double y) {
   return x > r.x && x < r.right() && y > r.y && y < r.bottom();
@@ -377,8 +335,17 @@ void warn_long_labels(const BatchView& view, WarningList& warnings) {
           then_box && label_too_long(*then, *then_box))
         continue;
     }
-    warnings.add("label of " + message_name(*cell) + " is too long for its " +
-                 format_number(box.width) + "x" + format_number(box.height) + " box");
+    // A shape whose outline runs inside its box gives a line (14.4 px at fontSize 12) less room.
+    const Rect room = cell->style ? label_room(*cell->style, box, 14.4) : box;
+    if (room.width == box.width && room.height == box.height) {
+      warnings.add("label of " + message_name(*cell) + " is too long for its " +
+                   format_number(box.width) + "x" + format_number(box.height) + " box");
+    } else {
+      warnings.add("label of " + message_name(*cell) + " runs over the outline of its " +
+                   format_number(box.width) + "x" + format_number(box.height) +
+                   " box (the shape leaves it less room than the box): make it larger or the "
+                   "label shorter");
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 #include "domains/drawio/data/node_types.hpp"
 #include "domains/drawio/data/regions.hpp"
 #include "domains/drawio/data/stencils.hpp"
+#include "domains/drawio/label_room.hpp"
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
 
@@ -242,6 +243,13 @@ core::Result<void> verb_add(OpContext& ctx) {
       const double needed = std::ceil((static_cast<double>(utf8_length(label)) * 8 + 20) / 10) * 10;
       // Long labels widen the box up to kMaxAutoWidth; beyond that they wrap.
       if (base != nullptr || kind->custom) w = std::max(w, std::min(needed, kMaxAutoWidth));
+      // A shape whose outline runs inside its box (cloud, ellipse, diamond, hexagon) grows
+      // until the label fits inside the outline, as the `?` check after the batch measures it.
+      Cell probe;
+      probe.style = Style::parse(kind->base_style);
+      probe.value = label;
+      while (w < kMaxAutoWidth && label_too_long(probe, Rect{0, 0, w, h}))
+        w += 10;
     }
     // Numbered copies stack below the previous one; the first goes where the params say.
     auto place = place_new_shape(ctx, w, h, parent, previous);
