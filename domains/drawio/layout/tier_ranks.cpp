@@ -109,12 +109,35 @@ std::vector<int> tier_ranks(const IndexedGraph& graph, size_t node_count) {
   }
   const std::vector<int> tier =
       unit_tiers(unit_weight, static_cast<size_t>(unit_count), cluster_units);
-  const std::vector<int> local = layers_without_cycles(local_edges);
+  std::vector<int> local = layers_without_cycles(local_edges);
+  // Where each node's edges from other units come from: an earlier tier or a later one.
+  std::vector<char> fed_from_earlier(node_count, 0), fed_from_later(node_count, 0);
+  std::vector<char> local_predecessor(node_count, 0);
+  for (const IndexedGraph::Edge& edge : graph.edges) {
+    const auto s = static_cast<size_t>(edge.source), t = static_cast<size_t>(edge.target);
+    if (s == t) continue;
+    if (unit[s] == unit[t]) {
+      local_predecessor[t] = 1;
+      continue;
+    }
+    const int from = tier[static_cast<size_t>(unit[s])], to = tier[static_cast<size_t>(unit[t])];
+    if (from < to) fed_from_earlier[t] = 1;
+    if (from > to) fed_from_later[t] = 1;
+  }
   const int tiers = unit_count == 0 ? 0 : *std::max_element(tier.begin(), tier.end()) + 1;
   std::vector<int> depth(static_cast<size_t>(tiers), 0);  // ranks the deepest unit of a tier takes
   for (size_t n = 0; n < node_count; ++n) {
     int& d = depth[static_cast<size_t>(tier[static_cast<size_t>(unit[n])])];
     d = std::max(d, local[n] + 1);
+  }
+  // A node fed only from a later tier (an event consumer fed by a queue in the data tier), with
+  // no edge inside its unit, goes to its tier's last rank: next to what feeds it, so its edges
+  // do not run back across the whole tier.
+  for (size_t n = 0; n < node_count; ++n) {
+    if (!fed_from_later[n] || fed_from_earlier[n] || local[n] != 0 || !local_edges[n].empty())
+      continue;
+    if (!local_predecessor[n])
+      local[n] = depth[static_cast<size_t>(tier[static_cast<size_t>(unit[n])])] - 1;
   }
   std::vector<int> start(static_cast<size_t>(tiers), 0);
   for (size_t k = 1; k < start.size(); ++k)

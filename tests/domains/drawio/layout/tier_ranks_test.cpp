@@ -48,5 +48,21 @@ TEST(TierRanks, TwoGroupsFedByTheSameOneAreTiersOfTheirOwnInTheOrderMade) {
   EXPECT_LT(group_rank(rank, 1, 2), group_rank(rank, 2, 2));
 }
 
+TEST(TierRanks, AConsumerFedOnlyByALaterTierSitsAtTheEndOfItsTier) {
+  // Services (0: Gateway-fed Trip, 1: Dispatch, 2: Notifications, 3: Risk) then Data (4: Kafka,
+  // 5: Users DB). Trip -> Dispatch makes Services two ranks deep. Notifications and Risk are fed
+  // by Kafka only: they go to the last rank of Services, next to Kafka, not to its first one.
+  IndexedGraph graph = grouped(2, 4);
+  graph.node_cluster.resize(6, 1);
+  graph.cluster_nodes[1] = {4, 5};
+  graph.edges = {{0, 1}, {0, 4}, {4, 2}, {4, 3}, {3, 5}, {1, 5}};
+  const auto rank = tier_ranks(graph, graph.node_cluster.size());
+  EXPECT_EQ(rank[0], 0);  // Trip: first
+  EXPECT_EQ(rank[1], 1);  // Dispatch: after Trip
+  EXPECT_EQ(rank[2], 1);  // Notifications: the last rank of Services
+  EXPECT_EQ(rank[3], 1);  // Risk too
+  EXPECT_EQ(rank[4], 2);  // Kafka: Data starts after Services
+}
+
 }  // namespace
 }  // namespace fcp::drawio::layout::detail
