@@ -117,6 +117,8 @@ void DrawioDocument::apply_page(const PageChange& change, bool forward) {
     indexes_.insert(indexes_.begin() + static_cast<std::ptrdiff_t>(at), PageIndex());
     indexes_[at].rebuild(pages[at]);
   }
+  for (std::size_t i = 0; i < pages.size(); ++i)  // pages moved in the list
+    indexes_[i].attach(pages[i]);
 }
 
 std::string DrawioDocument::page_flow(std::size_t page) const {

@@ -207,6 +207,48 @@ TEST_F(SavedFilesTest, EditsPutBackGiveTheBytesReadAndAnOrderChangeDoesNot) {
   }
 }
 
+// The frame grid is built at the first spatial query, from the page as edits left it, and kept
+// current by the edits after it.
+TEST_F(SavedFilesTest, TheFrameGridBuiltAtFirstUseHasTheEditsBeforeAndAfterIt) {
+  std::size_t checked = 0;
+  for (const fs::path& path : drawio_files()) {
+    SCOPED_TRACE(path.filename().string());
+    open(path);
+    if (!document_) continue;
+    std::string shape;
+    for (const Cell& cell : document_->page().cells()) {
+      if (document_->index().kind(cell.id) != CellKind::shape || !cell.geometry ||
+          cell.geometry->relative || cell.geometry->width.value_or(0) <= 0 ||
+          cell.geometry->height.value_or(0) <= 0 || document_->page().find(cell.id) != &cell)
+        continue;
+      shape = cell.id;
+      break;
+    }
+    if (shape.empty()) continue;
+    auto move_to = [&](double x) {
+      Edit step(*document_);
+      step.update(shape, [x](Cell& cell) { cell.geometry->x = x; });
+      step.commit("move");
+    };
+    move_to(12345);  // before the grid exists
+    const FrameGrid::Item* item = document_->index().grid().find(shape);
+    ASSERT_NE(item, nullptr);
+    EXPECT_EQ(item->rect.x, 12345);
+    move_to(23456);  // after
+    item = document_->index().grid().find(shape);
+    ASSERT_NE(item, nullptr);
+    EXPECT_EQ(item->rect.x, 23456);
+    {
+      Edit step(*document_);
+      step.erase(shape);
+      step.commit("remove");
+    }
+    EXPECT_EQ(document_->index().grid().find(shape), nullptr);
+    ++checked;
+  }
+  EXPECT_GE(checked, 10u);
+}
+
 // The XML of a saved file: the file itself, or the diagram in a .drawio.png's tEXt "mxfile"
 // chunk (decoded here, not by the reader under test).
 std::string xml_of_saved_file(const std::string& bytes) {
