@@ -23,10 +23,11 @@ class Edit;
 
 // Thread: owned by one session and only touched from that session's strand.
 // Memory estimates for limits.max_document_bytes, from bench_big's peak RSS (bench/README.md,
-// `bench_big` open of the generated 1 M-cell file: 3.79 GB peak for 1 M cells and 131 MB of
-// file, the bytes read and the model together): about 3 800 bytes a cell, 29 per file byte.
-inline constexpr std::size_t kBytesPerCell = 3800;
-inline constexpr std::size_t kBytesPerFileByte = 29;
+// `bench_big` open of the generated 1 M-cell file: 1.93 GB peak for 1 M cells and 131 MB of
+// file, the bytes read and the model together, 2026-11-26): about 1 950 bytes a cell, 15 per
+// file byte.
+inline constexpr std::size_t kBytesPerCell = 1950;
+inline constexpr std::size_t kBytesPerFileByte = 15;
 
 class DrawioDocument final : public core::Document {
  public:
