@@ -82,6 +82,7 @@ void DrawioDocument::apply_cell(std::size_t page_number, const std::string& id,
                                 const std::optional<Cell>& state, const std::string& next) {
   Page& p = diagram_.pages()[page_number];
   PageIndex& idx = indexes_[page_number];
+  remember_source_cell(page_number, id);
   Cell* current = p.find(id);
   if (current != nullptr) idx.remove(id);
   if (!state) {
@@ -98,6 +99,7 @@ void DrawioDocument::apply_cell(std::size_t page_number, const std::string& id,
 }
 
 void DrawioDocument::apply_page(const PageChange& change, bool forward) {
+  forget_source_cells();
   const auto& target = forward ? change.after : change.before;
   auto& pages = diagram_.pages();
   if (change.attributes_only) {
@@ -116,6 +118,8 @@ void DrawioDocument::apply_page(const PageChange& change, bool forward) {
     indexes_.insert(indexes_.begin() + static_cast<std::ptrdiff_t>(at), PageIndex());
     indexes_[at].rebuild(pages[at]);
   }
+  for (std::size_t i = 0; i < pages.size(); ++i)  // pages moved in the list
+    indexes_[i].attach(pages[i]);
 }
 
 std::string DrawioDocument::page_flow(std::size_t page) const {
@@ -250,9 +254,64 @@ std::string DrawioDocument::summary() const {
 void DrawioDocument::keep_source(std::string bytes) {
   source_bytes_ = std::move(bytes);
   source_cells_.clear();
-  for (const Page& p : diagram_.pages())
+  source_originals_.clear();
+  source_cells_exact_ = true;
+  for (const Page& p : diagram_.pages()) {
     source_cells_.push_back(p.cell_count());
+    source_originals_.emplace_back();
+    if (p.has_repeated_ids()) source_cells_exact_ = false;
+  }
   mutations_ = 0;
+}
+
+namespace {
+// A bound on the cells remembered as read, a page: past it (an op changing most of a big page),
+// a save after edits reads the source again rather than keep a second copy of the page.
+constexpr std::size_t kMaxRememberedCells = 4096;
+}  // namespace
+
+void DrawioDocument::remember_source_cell(std::size_t page, std::string_view id) {
+  if (!source_cells_exact_) return;
+  if (page >= source_originals_.size()) {
+    forget_source_cells();
+    return;
+  }
+  auto& originals = source_originals_[page];
+  const std::string key(id);
+  if (originals.contains(key)) return;
+  const Page& p = diagram_.pages()[page];
+  if (originals.size() >= std::max(kMaxRememberedCells, p.cell_count() / 8)) {
+    forget_source_cells();
+    return;
+  }
+  SourceCell original;
+  if (const Cell* cell = p.find(id)) {
+    original.cell = *cell;
+    original.next = std::string(p.next_id(id));
+  }
+  originals.emplace(key, std::move(original));
+}
+
+void DrawioDocument::forget_source_cells() {
+  source_cells_exact_ = false;
+  source_originals_.clear();
+}
+
+// Cells nobody touched are as read, and keep their order among themselves; each touched cell
+// that is there now and was then has the same content and the same next cell. With the same
+// number of cells, that is the page as read (a chain of touched cells ends at an untouched one
+// or at the end, so each sits where it sat).
+bool DrawioDocument::touched_cells_as_read() const {
+  for (std::size_t i = 0; i < source_originals_.size(); ++i) {
+    const Page& p = diagram_.pages()[i];
+    for (const auto& [id, original] : source_originals_[i]) {
+      const Cell* now = p.find(id);
+      if ((now != nullptr) != original.cell.has_value()) return false;
+      if (now == nullptr) continue;
+      if (!(*now == *original.cell) || p.next_id(id) != original.next) return false;
+    }
+  }
+  return true;
 }
 
 bool DrawioDocument::unchanged_since_source() const {
@@ -261,8 +320,9 @@ bool DrawioDocument::unchanged_since_source() const {
   for (std::size_t i = 0; i < source_cells_.size(); ++i) {
     if (source_cells_[i] != diagram_.pages()[i].cell_count()) return false;
   }
-  // Changes were applied (maybe undone since): read the source again as the open read it;
-  // unchanged means every cell, page and attribute is equal.
+  if (source_cells_exact_) return touched_cells_as_read();
+  // Changes were applied (maybe undone since) that the test above cannot follow: read the source
+  // again as the open read it; unchanged means every cell, page and attribute is equal.
   auto original = read_drawio(source_bytes_);
   if (!original) return false;
   adopt_file_state(*original);
@@ -343,6 +403,7 @@ void Edit::update(std::string_view id, const std::function<void(Cell&)>& change)
   if (cell == nullptr) return;
   touch(id);
   ++document_.mutations_;
+  document_.remember_source_cell(page_, id);
   PageIndex& idx = document_.indexes_[page_];
   idx.remove(id);
   change(*cell);
@@ -407,6 +468,7 @@ void Edit::update_page_attributes(std::size_t index,
   Page before_shell;
   before_shell.diagram_attributes() = p.diagram_attributes();
   ++document_.mutations_;
+  document_.forget_source_cells();
   change(p.diagram_attributes());
   if (p.diagram_attributes() == before_shell.diagram_attributes()) return;
   Page after_shell;

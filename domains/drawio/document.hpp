@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -22,10 +23,11 @@ class Edit;
 
 // Thread: owned by one session and only touched from that session's strand.
 // Memory estimates for limits.max_document_bytes, from bench_big's peak RSS (bench/README.md,
-// `bench_big` open of the generated 1 M-cell file: 3.79 GB peak for 1 M cells and 131 MB of
-// file, the bytes read and the model together): about 3 800 bytes a cell, 29 per file byte.
-inline constexpr std::size_t kBytesPerCell = 3800;
-inline constexpr std::size_t kBytesPerFileByte = 29;
+// `bench_big` open of the generated 1 M-cell file: 1.93 GB peak for 1 M cells and 131 MB of
+// file, the bytes read and the model together, 2026-11-26): about 1 950 bytes a cell, 15 per
+// file byte.
+inline constexpr std::size_t kBytesPerCell = 1950;
+inline constexpr std::size_t kBytesPerFileByte = 15;
 
 class DrawioDocument final : public core::Document {
  public:
@@ -95,6 +97,12 @@ class DrawioDocument final : public core::Document {
   void apply_state(const DocumentState& state);
   // Whether the diagram is the one read from source_bytes_ (exact; cheap when nothing changed).
   bool unchanged_since_source() const;
+  // Records how cell `id` of `page` was read, before its first change since the source was kept.
+  void remember_source_cell(std::size_t page, std::string_view id);
+  // Whether the cells changed since the source was kept are all back as they were read.
+  bool touched_cells_as_read() const;
+  // Gives up the cheap "changed" test: a save reads the source again to compare.
+  void forget_source_cells();
 
   Diagram diagram_;
   DocumentState state_;
@@ -103,6 +111,16 @@ class DrawioDocument final : public core::Document {
   std::string source_bytes_;
   std::vector<std::size_t> source_cells_;  // cells per page as read: a cheap "changed" test
   std::size_t mutations_ = 0;              // changes applied since the source was kept
+  // Each cell changed since the source was kept, as read (nullopt: absent) and the id of the cell
+  // after it then: a save after edits compares only these instead of reading the source again.
+  // Off (`source_cells_exact_` false) after a page change, with ids a page repeats, or past
+  // kMaxRememberedCells a page (then a save reads the source again, as before).
+  struct SourceCell {
+    std::optional<Cell> cell;
+    std::string next;
+  };
+  std::vector<std::unordered_map<std::string, SourceCell>> source_originals_;  // by page
+  bool source_cells_exact_ = false;
   std::unordered_set<std::string> automatic_ports_;  // edge ids; they are unique across pages
 };
 

@@ -146,12 +146,14 @@ Rect absolute_rect(const Page& page, const Cell& cell) {
 
 void PageIndex::rebuild(const Page& page) {
   *this = PageIndex();
+  page_ = &page;
   for (const Cell& cell : page.cells())
     add(page, cell);
 }
 
 bool PageIndex::build_for_open(const Page& page) {
   *this = PageIndex();
+  page_ = &page;
   constexpr std::size_t kStopCheckCells = 1024;
   std::size_t added = 0;
   for (const Cell& cell : page.cells()) {
@@ -189,22 +191,8 @@ void PageIndex::add(const Page& page, const Cell& cell) {
     entry.parent = *cell.parent;
     link_child(entry, cell.id);
   }
-  if ((entry.kind == CellKind::shape || entry.kind == CellKind::group) && cell.geometry &&
-      !cell.geometry->relative) {
-    const Geometry& g = *cell.geometry;
-    const Rect rect{g.x.value_or(0), g.y.value_or(0), g.width.value_or(0), g.height.value_or(0)};
-    const bool nested = parent == CellKind::shape || parent == CellKind::group;
-    bool sticks_out = false;
-    if (const Cell* container = nested ? page.find(entry.parent) : nullptr;
-        container != nullptr && container->geometry) {
-      const Geometry& box = *container->geometry;
-      sticks_out = rect.x < 0 || rect.y < 0 || rect.right() > box.width.value_or(0) ||
-                   rect.bottom() > box.height.value_or(0);
-    }
-    if (rect.width > 0 && rect.height > 0)
-      grid_.insert(nested ? entry.parent : "", cell.id, rect, sticks_out);
-    grid_.container_resized(cell.id, rect.width, rect.height);
-  }
+  page_ = &page;
+  if (grid_built_) place_in_grid(page, cell, entry, parent);
   switch (entry.kind) {
     case CellKind::shape: {
       ++shapes_;
@@ -244,12 +232,46 @@ void PageIndex::add(const Page& page, const Cell& cell) {
   it->second = std::move(entry);
 }
 
+const FrameGrid& PageIndex::grid() const {
+  if (grid_built_ || page_ == nullptr) return grid_;
+  grid_built_ = true;
+  for (const Cell& cell : page_->cells()) {
+    if (cell.id.empty()) continue;
+    const Entry* indexed = entry(cell.id);
+    // A repeated id: only the first cell is indexed.
+    if (indexed == nullptr || page_->find(cell.id) != &cell) continue;
+    place_in_grid(*page_, cell, *indexed, kind(indexed->parent));
+  }
+  return grid_;
+}
+
+void PageIndex::place_in_grid(const Page& page, const Cell& cell, const Entry& entry,
+                              CellKind parent) const {
+  if ((entry.kind == CellKind::shape || entry.kind == CellKind::group) && cell.geometry &&
+      !cell.geometry->relative) {
+    const Geometry& g = *cell.geometry;
+    const Rect rect{g.x.value_or(0), g.y.value_or(0), g.width.value_or(0), g.height.value_or(0)};
+    const bool nested = parent == CellKind::shape || parent == CellKind::group;
+    bool sticks_out = false;
+    if (const Cell* container = nested ? page.find(entry.parent) : nullptr;
+        container != nullptr && container->geometry) {
+      const Geometry& box = *container->geometry;
+      sticks_out = rect.x < 0 || rect.y < 0 || rect.right() > box.width.value_or(0) ||
+                   rect.bottom() > box.height.value_or(0);
+    }
+    if (rect.width > 0 && rect.height > 0)
+      grid_.insert(nested ? entry.parent : "", cell.id, rect, sticks_out);
+    grid_.container_resized(cell.id, rect.width, rect.height);
+  }
+}
+
 void PageIndex::remove(std::string_view id) {
   auto it = entries_.find(std::string(id));
   if (it == entries_.end()) return;
   const Entry& entry = it->second;
   if (!entry.parent.empty()) unlink_child(entry, it->first);
-  if (entry.kind == CellKind::shape || entry.kind == CellKind::group) grid_.erase(id);
+  if (grid_built_ && (entry.kind == CellKind::shape || entry.kind == CellKind::group))
+    grid_.erase(id);
   switch (entry.kind) {
     case CellKind::shape:
       --shapes_;

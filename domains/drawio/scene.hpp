@@ -85,8 +85,12 @@ class PageIndex {
   std::size_t groups() const { return groups_; }
 
   // The shapes and groups by frame (frame_grid.hpp): a cell's frame is its parent when that is
-  // a group or shape, else the page (""). Rects are the cells' own geometry.
-  const FrameGrid& grid() const { return grid_; }
+  // a group or shape, else the page (""). Rects are the cells' own geometry. Built at the first
+  // call (a spatial query; opening a big page does not pay for it), from the page last given to
+  // rebuild/add/attach, and kept current by add and remove from then on.
+  const FrameGrid& grid() const;
+  // The page this index is of, after the page moved (the document's page list changed).
+  void attach(const Page& page) { page_ = &page; }
 
   // Recency: every add() of a shape counts as a modification.
   std::uint64_t touched_at(std::string_view id) const;
@@ -113,7 +117,11 @@ class PageIndex {
   std::uint64_t clock_ = 0;
   std::string latest_;
   std::unordered_map<std::string, std::string> latest_child_;  // group -> latest shape in it
-  FrameGrid grid_;
+  void place_in_grid(const Page& page, const Cell& cell, const Entry& entry, CellKind parent) const;
+  const Page* page_ = nullptr;  // the page indexed, for the grid built at first use
+  // Built by grid() (the document's strand only, like every other use of the index).
+  mutable FrameGrid grid_;
+  mutable bool grid_built_ = false;
   std::size_t shapes_ = 0, edges_ = 0, groups_ = 0;
 };
 

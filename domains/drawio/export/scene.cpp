@@ -153,8 +153,7 @@ class SceneBuilder {
            end.box->y + fy * end.box->h + edge_style.number(std::string(prefix) + "Dy", 0)});
     }
     if (!end.box && !end.fixed && edge.geometry) {
-      const std::optional<Point>& point =
-          source ? edge.geometry->source_point : edge.geometry->target_point;
+      const auto& point = source ? edge.geometry->source_point : edge.geometry->target_point;
       if (point) end.fixed = origin(edge) + point_of(*point);
     }
     return end;

@@ -12,11 +12,16 @@
 namespace fcp::drawio {
 
 // Bounds on what one file may cost to read. Exceeding one is an error, never a crash.
+// max_input_bytes is the session's default limits.max_file_bytes (512 MiB), so that a real
+// 1 M-cell file (130–400 MB) opens; what such a file may cost in memory is bounded before it is
+// read by the session (limits.max_document_bytes against DrawioDomain::estimated_bytes_for_file)
+// and here by the element and attribute counts (what pugixml's tree of the file costs: about
+// 16 elements and 64 attributes a cell for 1 M cells, 1 GB of tree at most).
 struct ReadLimits {
-  std::size_t max_input_bytes = std::size_t{128} << 20;
+  std::size_t max_input_bytes = std::size_t{512} << 20;
   std::size_t max_inflated_bytes = std::size_t{256} << 20;  // all compressed pages together
-  std::size_t max_elements = std::size_t{4} << 20;          // per XML document, counted as '<'
-  std::size_t max_attributes = std::size_t{16} << 20;       // per XML document, counted as '='
+  std::size_t max_elements = std::size_t{16} << 20;         // per XML document, counted as '<'
+  std::size_t max_attributes = std::size_t{64} << 20;       // per XML document, counted as '='
   PngLimits png;  // a .drawio.png (a text chunk is also bounded by max_input_bytes)
 };
 

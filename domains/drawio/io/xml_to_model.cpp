@@ -127,10 +127,10 @@ Result<bool> read_geometry_child(const pugi::xml_node& child, Geometry& geometry
                             : as == "targetPoint" ? GeometrySlot::target_point
                             : as == "offset"      ? GeometrySlot::offset
                                                   : GeometrySlot::other;
-  std::optional<Point>* slot = kind == GeometrySlot::source_point   ? &geometry.source_point
-                               : kind == GeometrySlot::target_point ? &geometry.target_point
-                               : kind == GeometrySlot::offset       ? &geometry.offset
-                                                                    : nullptr;
+  Boxed<Point>* slot = kind == GeometrySlot::source_point   ? &geometry.source_point
+                       : kind == GeometrySlot::target_point ? &geometry.target_point
+                       : kind == GeometrySlot::offset       ? &geometry.offset
+                                                            : nullptr;
   if (slot == nullptr || *slot) return false;
   auto point = read_point(child, as);
   if (!point) return point.error();

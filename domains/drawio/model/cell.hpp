@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "domains/drawio/model/attributes.hpp"
+#include "domains/drawio/model/boxed.hpp"
 #include "domains/drawio/model/geometry.hpp"
 #include "domains/drawio/model/style.hpp"
 #include "domains/drawio/model/xml_node.hpp"
@@ -66,9 +67,9 @@ struct Cell {
   Attributes attributes;  // every other mxCell attribute (connectable, visible, collapsed, …)
   std::optional<Geometry> geometry;
   std::vector<XmlNode> children;  // other mxCell children, verbatim, after the geometry
-  std::optional<Wrapper> wrapper;
-  std::vector<CellSlot> order;  // where the <mxCell> attributes sat, as read; empty when new
-  SessionNotes notes;           // never in a file
+  Boxed<Wrapper> wrapper;         // out of line: most cells have none
+  std::vector<CellSlot> order;    // where the <mxCell> attributes sat, as read; empty when new
+  SessionNotes notes;             // never in a file
 
   bool operator==(const Cell&) const = default;
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "domains/drawio/model/attributes.hpp"
+#include "domains/drawio/model/boxed.hpp"
 #include "domains/drawio/model/xml_node.hpp"
 
 namespace fcp::drawio {
@@ -39,11 +40,12 @@ struct Geometry {
   bool relative = false;  // relative="1": edge geometry, or a child placed relative to its parent
   Attributes attributes;  // every other attribute except as="geometry" (the writer adds it)
 
-  std::optional<Point> source_point;
-  std::optional<Point> target_point;
-  std::optional<std::vector<Point>> points;  // <Array as="points">, waypoints; may be empty
-  std::optional<Point> offset;               // label offset
-  std::vector<XmlNode> children;  // every other child, e.g. <mxRectangle as="alternateBounds">
+  // Out of line (Boxed): most geometries have none of them.
+  Boxed<Point> source_point;
+  Boxed<Point> target_point;
+  Boxed<std::vector<Point>> points;  // <Array as="points">, waypoints; may be empty
+  Boxed<Point> offset;               // label offset
+  std::vector<XmlNode> children;     // every other child, e.g. <mxRectangle as="alternateBounds">
   std::vector<GeometrySlot> child_order;      // document order of the children above, as read
   std::vector<GeometryAttr> attribute_order;  // document order of the attributes, as read
 

@@ -83,6 +83,8 @@ class Page {
   const Cell* find(std::string_view id) const;
   Cell* find(std::string_view id);
   bool contains(std::string_view id) const { return index_.contains(id); }
+  // True when the page holds cells repeating an earlier cell's id (read from a file).
+  bool has_repeated_ids() const { return repeated_ids_ > 0; }
 
   // Appends `cell` (on top of the z-order). Returns null, leaving the page unchanged, when the
   // id is empty or already used.

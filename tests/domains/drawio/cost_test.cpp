@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/session.hpp"
+#include "domains/drawio/document.hpp"
 #include "domains/drawio/domain.hpp"
 #include "tests/support/path_policies.hpp"
 #include "tests/support/source_dir.hpp"
@@ -147,11 +148,11 @@ core::SessionLimits memory_limit(std::size_t limit) {
   return limits;
 }
 
-// About 3 800 bytes a cell: a batch past limits.max_document_bytes is rolled back, an open whose
-// file is estimated past it is refused before parsing; both errors name the setting.
+// kBytesPerCell (about 1 950 bytes) a cell: a batch past limits.max_document_bytes is rolled back,
+// an open whose file is estimated past it is refused before parsing; both errors name the setting.
 class MemoryLimitTest : public CostTest {
  protected:
-  MemoryLimitTest() : CostTest(memory_limit(3800 * 12)) {}
+  MemoryLimitTest() : CostTest(memory_limit(kBytesPerCell * 12)) {}
 };
 
 TEST_F(MemoryLimitTest, BatchesAndOpensPastTheLimitAreRefused) {
@@ -162,8 +163,8 @@ TEST_F(MemoryLimitTest, BatchesAndOpensPastTheLimitAreRefused) {
     many.push_back("add box N" + std::to_string(i));
   auto refused = ops(many);
   EXPECT_TRUE(refused.is_error);
-  EXPECT_NE(refused.text.find("more than one document may hold (limits.max_document_bytes = "
-                              "45600 bytes"),
+  EXPECT_NE(refused.text.find("more than one document may hold (limits.max_document_bytes = " +
+                              std::to_string(kBytesPerCell * 12) + " bytes"),
             std::string::npos)
       << refused.text;
   EXPECT_EQ(digest(), before);

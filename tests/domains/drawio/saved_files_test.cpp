@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <pugixml.hpp>
 #include <sstream>
@@ -166,6 +167,86 @@ TEST_F(SavedFilesTest, OpenThenSaveWithoutAnEditGivesEveryFileBackByteForByte) {
   }
   std::printf("  %zu of %zu draw.io files saved back byte for byte\n", identical, files.size());
   EXPECT_GE(identical, 20u);
+}
+
+// A save after edits compares only the cells the edits touched with how they were read (no
+// second read of the file): a cell changed and put back gives the bytes read again; the same
+// cells in another order do not.
+TEST_F(SavedFilesTest, EditsPutBackGiveTheBytesReadAndAnOrderChangeDoesNot) {
+  const auto files = drawio_files();
+  ASSERT_FALSE(files.empty());
+  for (const fs::path& path : files) {
+    SCOPED_TRACE(path.filename().string());
+    open(path);
+    if (!document_) continue;
+    const std::string original = read_file(path);
+    const Page& page = document_->page();
+    if (page.cell_count() < 2) continue;
+    const Cell first = page.cells().front();
+    if (first.id.empty() || page.find(first.id) != &page.cells().front()) continue;
+    const std::string next(page.next_id(first.id));
+    auto edit = [&](const std::function<void(Edit&)>& change) {
+      Edit step(*document_);
+      change(step);
+      step.commit("test");
+    };
+    edit([&](Edit& e) { e.update(first.id, [](Cell& cell) { cell.value = "FcpChanged"; }); });
+    EXPECT_NE(save(path), original);
+    edit([&](Edit& e) { e.update(first.id, [&](Cell& cell) { cell = first; }); });
+    EXPECT_EQ(first_difference(save(path), original), "") << "after the label was put back";
+    edit([&](Edit& e) {
+      e.erase(first.id);
+      e.insert(first);  // on top: the same cells, another order
+    });
+    EXPECT_NE(save(path), original) << "after the first cell moved on top";
+    edit([&](Edit& e) {
+      e.erase(first.id);
+      e.insert(first, next);
+    });
+    EXPECT_EQ(first_difference(save(path), original), "") << "after it moved back";
+  }
+}
+
+// The frame grid is built at the first spatial query, from the page as edits left it, and kept
+// current by the edits after it.
+TEST_F(SavedFilesTest, TheFrameGridBuiltAtFirstUseHasTheEditsBeforeAndAfterIt) {
+  std::size_t checked = 0;
+  for (const fs::path& path : drawio_files()) {
+    SCOPED_TRACE(path.filename().string());
+    open(path);
+    if (!document_) continue;
+    std::string shape;
+    for (const Cell& cell : document_->page().cells()) {
+      if (document_->index().kind(cell.id) != CellKind::shape || !cell.geometry ||
+          cell.geometry->relative || cell.geometry->width.value_or(0) <= 0 ||
+          cell.geometry->height.value_or(0) <= 0 || document_->page().find(cell.id) != &cell)
+        continue;
+      shape = cell.id;
+      break;
+    }
+    if (shape.empty()) continue;
+    auto move_to = [&](double x) {
+      Edit step(*document_);
+      step.update(shape, [x](Cell& cell) { cell.geometry->x = x; });
+      step.commit("move");
+    };
+    move_to(12345);  // before the grid exists
+    const FrameGrid::Item* item = document_->index().grid().find(shape);
+    ASSERT_NE(item, nullptr);
+    EXPECT_EQ(item->rect.x, 12345);
+    move_to(23456);  // after
+    item = document_->index().grid().find(shape);
+    ASSERT_NE(item, nullptr);
+    EXPECT_EQ(item->rect.x, 23456);
+    {
+      Edit step(*document_);
+      step.erase(shape);
+      step.commit("remove");
+    }
+    EXPECT_EQ(document_->index().grid().find(shape), nullptr);
+    ++checked;
+  }
+  EXPECT_GE(checked, 10u);
 }
 
 // The XML of a saved file: the file itself, or the diagram in a .drawio.png's tEXt "mxfile"

@@ -129,6 +129,25 @@ TEST(HostileInputTest, InputSizeIsLimited) {
   EXPECT_THAT(result.error().message, HasSubstr("larger than"));
 }
 
+// A real 1 M-cell file is 130–400 MB: the default limits admit it (they once stopped at 128 MiB
+// and 4 Mi elements) and still refuse more than 512 MiB.
+TEST(HostileInputTest, DefaultLimitsAdmitAMillionCellFile) {
+  const std::string head = R"(<mxfile><diagram id="d"><mxGraphModel><root><mxCell id="0"/>)";
+  const std::string tail = "</root></mxGraphModel></diagram></mxfile>";
+  std::string file = head;
+  file.append(std::size_t{200} << 20, ' ');  // over the old 128 MiB
+  file += tail;
+  auto read = read_drawio(file);
+  ASSERT_TRUE(read.has_value()) << read.error().message;
+  EXPECT_EQ(read->pages().at(0).cell_count(), 1u);
+  // Up to 16 elements a cell (wrapper, cell, geometry, a waypoint array and its points).
+  EXPECT_GE(ReadLimits{}.max_elements, std::size_t{16'000'000});
+  file.append(std::size_t{320} << 20, ' ');
+  auto refused = read_drawio(file);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_THAT(refused.error().message, HasSubstr("larger than 512 MiB"));
+}
+
 TEST(HostileInputTest, InvalidUtf8AndControlCharactersAreErrors) {
   EXPECT_THAT(read_error("<mxfile><diagram name=\"bad \xff\xfe\"/></mxfile>"),
               HasSubstr("invalid UTF-8 or XML character at byte 4 of attribute \"name\" in "
