@@ -210,6 +210,11 @@ std::optional<core::Result<std::string>> DrawioDocument::query(std::string_view 
   return run_query(*this, verb, args, ctx);
 }
 
+core::QueryData DrawioDocument::query_data(std::string_view verb, std::string_view args,
+                                           const core::CallContext& ctx) const {
+  return drawio::query_data(*this, verb, args, ctx);
+}
+
 std::size_t DrawioDocument::entity_count() const {
   std::size_t cells = 0;
   for (const Page& page : diagram_.pages())

@@ -35,6 +35,8 @@ class DrawioDocument final : public core::Document {
   void replay(const core::Event& event, core::EffectSink& effects) override;
   std::optional<core::Result<std::string>> query(std::string_view verb, std::string_view args,
                                                  const core::CallContext& ctx) const override;
+  core::QueryData query_data(std::string_view verb, std::string_view args,
+                             const core::CallContext& ctx) const override;
   std::vector<std::string> status_lines() const override;
   std::string digest() const override;
   std::size_t entity_count() const override;

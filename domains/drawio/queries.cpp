@@ -864,6 +864,53 @@ std::optional<core::Result<std::string>> run_query(const DrawioDocument& doc, st
   return query_themes(doc);
 }
 
+core::QueryData query_data(const DrawioDocument& doc, std::string_view verb, std::string_view args,
+                           const core::CallContext& ctx) {
+  const View active = view_of(doc, doc.active_page_index());
+  core::QueryData data;
+  data.counts = {{"shapes", static_cast<std::int64_t>(active.index.shapes())},
+                 {"edges", static_cast<std::int64_t>(active.index.edges())},
+                 {"groups", static_cast<std::int64_t>(active.index.groups())},
+                 {"pages", static_cast<std::int64_t>(doc.diagram().pages().size())},
+                 {"layers", static_cast<std::int64_t>(active.page.layers().size())}};
+  const std::string word = core::to_lower(verb);
+  if (word == "stats") return data;
+  auto tokens = core::tokenize(args);
+  if (!tokens) return data;
+  const std::string page = page_name(doc, doc.active_page_index());
+  const auto add = [&data](const Cell& cell, const std::string& on_page) {
+    data.items.push_back(core::QueryItem{cell.id, name_of(cell), shape_type(cell), {}});
+    data.items.back().fields.emplace_back("page", on_page);
+  };
+  const auto add_selection = [&](const Selection& selection) {
+    const std::string on_page = page_name(doc, selection.page);
+    for (const Cell* cell : selection.shapes)
+      add(*cell, on_page);
+  };
+  // The shapes the text answer names, chosen as run_query chose them.
+  if (word == "map" || (word == "list" && tokens->empty())) {
+    for (const Cell* cell : shapes_in_order(active))
+      add(*cell, page);
+    return data;
+  }
+  const std::string written = word + " " + std::string(args);
+  const SelectorQuery query{*tokens, ctx.log, written};
+  if (word == "list") {
+    if (auto selection = select(doc, query, "list")) add_selection(*selection);
+    return data;
+  }
+  if (auto many = wildcard_or_selection(doc, query, "describe")) {
+    if (*many) add_selection(**many);
+    return data;
+  }
+  for (const auto& token : *tokens) {
+    if (!token.quoted && core::is_arrow(token.text)) return data;  // edges between two shapes
+  }
+  if (auto target = resolve(active, written, tokens_text(*tokens, 0, tokens->size())))
+    add(*active.page.find(target->id), page);
+  return data;
+}
+
 std::vector<core::VerbSpec> query_specs() {
   return {
       {"list", "[@SELECTOR…]", "queries",

@@ -17,6 +17,9 @@ class DrawioDocument;
 std::optional<core::Result<std::string>> run_query(const DrawioDocument& doc, std::string_view verb,
                                                    std::string_view args,
                                                    const core::CallContext& ctx);
+// The structured form of a map, stats, describe or list query that run_query answered.
+core::QueryData query_data(const DrawioDocument& doc, std::string_view verb, std::string_view args,
+                           const core::CallContext& ctx);
 // The query words with syntax and description, for the card and unknown-query errors.
 std::vector<core::VerbSpec> query_specs();
 

@@ -249,6 +249,46 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
   return std::nullopt;
 }
 
+core::QueryData LofiDocument::query_data(std::string_view verb, std::string_view args,
+                                         const core::CallContext& ctx) const {
+  const Device& device = device_;
+  std::size_t ui = 0;
+  for (const auto& [id, o] : device.objects())
+    ui += o.ui ? 1 : 0;
+  core::QueryData data;
+  data.counts = {{"objects", static_cast<std::int64_t>(device.objects().size() - ui)},
+                 {"ui_layers", static_cast<std::int64_t>(ui)},
+                 {"wires", static_cast<std::int64_t>(device.wires().size())},
+                 {"mappings", static_cast<std::int64_t>(device.mappings().size())},
+                 {"scripts", static_cast<std::int64_t>(device.scripts().size())}};
+  const auto add = [&](const MaxObject& o) {
+    core::QueryItem item{o.id, o.ui ? o.layer : "", o.cls, {}};
+    item.fields = {{"args", o.args}, {"ui", o.ui ? "yes" : "no"}};
+    data.items.push_back(std::move(item));
+  };
+  std::string arg(args);
+  while (!arg.empty() && arg.back() == ' ')
+    arg.pop_back();
+  if (verb == "map") {
+    for (const MaxObject* o : device.in_order())
+      add(*o);
+  } else if (verb == "list") {
+    const std::string written = "list " + arg;
+    auto op = core::parse_op(written);
+    if (!op) return data;
+    auto selection = select_objects(device, op->selectors, ctx.log, written);
+    if (!selection) return data;
+    for (const auto& id : selection->ids)
+      add(*device.object(id));
+  } else if (verb == "describe" && arg == kDeviceWord) {
+    data.items.push_back(core::QueryItem{
+        std::string(kDeviceWord), device.info().name, "device", {{"type", device.info().type}}});
+  } else if (verb == "describe") {
+    if (const MaxObject* o = device.object(arg)) add(*o);
+  }
+  return data;
+}
+
 std::optional<core::Result<std::string>> LofiDocument::query(std::string_view verb,
                                                              std::string_view args,
                                                              const core::CallContext& ctx) const {

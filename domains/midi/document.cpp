@@ -60,6 +60,12 @@ std::optional<core::Result<std::string>> MidiDocument::query(std::string_view ve
   return run_query(*this, verb, args, ctx);
 }
 
+core::QueryData MidiDocument::query_data(std::string_view verb, std::string_view args,
+                                         const core::CallContext& ctx) const {
+  (void)ctx;
+  return midi::query_data(*this, verb, args);
+}
+
 std::size_t MidiDocument::entity_count() const {
   return song_.notes().size() + song_.controls().size() + song_.raws().size() +
          song_.tracks().size();

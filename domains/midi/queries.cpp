@@ -1129,6 +1129,43 @@ std::optional<core::Result<std::string>> run_query(const MidiDocument& doc, std:
   return query_instruments(doc, std::move(query));
 }
 
+core::QueryData query_data(const MidiDocument& doc, std::string_view verb, std::string_view args) {
+  const Song& song = doc.song();
+  std::size_t ccs = 0, bends = 0;
+  song.controls().for_each([&](const Control& control) {
+    if (control.kind == ControlKind::cc) ++ccs;
+    if (control.kind == ControlKind::bend) ++bends;
+  });
+  core::QueryData data;
+  data.counts = {{"tracks", static_cast<std::int64_t>(song.tracks().size())},
+                 {"notes", static_cast<std::int64_t>(song.notes().size())},
+                 {"ccs", static_cast<std::int64_t>(ccs)},
+                 {"bends", static_cast<std::int64_t>(bends)},
+                 {"events", static_cast<std::int64_t>(song.notes().size() + song.controls().size() +
+                                                      song.raws().size())},
+                 {"measures", static_cast<std::int64_t>(measures(song))}};
+  const auto add = [&](const Track& track) {
+    core::QueryItem item{track.name, track.name, is_drum(track) ? "drum track" : "track", {}};
+    item.fields = {{"channel", std::to_string(track.channel + 1)},
+                   {"instrument", instrument_text(song, track.id)},
+                   {"notes", std::to_string(song.notes().count(track.id))},
+                   {"muted", track.muted ? "yes" : "no"},
+                   {"solo", track.solo ? "yes" : "no"}};
+    data.items.push_back(std::move(item));
+  };
+  if (verb == "map") {
+    for (const auto& track : song.tracks())
+      add(track);
+  } else if (verb == "describe") {
+    auto tokens = core::tokenize(args);
+    if (!tokens) return data;
+    const Query query{std::string(verb), std::move(*tokens)};
+    if (query.size() == 0) return data;
+    if (auto found = find_track(song, query, 0, query[0])) add(**found);
+  }
+  return data;
+}
+
 std::vector<core::VerbSpec> query_specs() {
   using core::VerbSpec;
   std::vector<VerbSpec> specs{

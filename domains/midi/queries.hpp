@@ -17,6 +17,8 @@ class MidiDocument;
 std::optional<core::Result<std::string>> run_query(const MidiDocument& doc, std::string_view verb,
                                                    std::string_view args,
                                                    const core::CallContext& ctx);
+// The structured form of a map, stats or describe query that run_query answered.
+core::QueryData query_data(const MidiDocument& doc, std::string_view verb, std::string_view args);
 std::vector<core::VerbSpec> query_specs();
 
 }  // namespace fcp::midi

@@ -16,6 +16,7 @@
 #include "core/event_log.hpp"
 #include "core/file_access.hpp"
 #include "core/parsed_op.hpp"
+#include "core/query_result.hpp"
 #include "core/result.hpp"
 #include "core/session_command.hpp"
 #include "core/verb_registry.hpp"
@@ -136,6 +137,16 @@ class Document {
   // word it does not know, so the engine can try the generic ones (history, diff, status).
   virtual std::optional<Result<std::string>> query(std::string_view verb, std::string_view args,
                                                    const CallContext& ctx) const = 0;
+  // The structured form (MCP structuredContent) of a map, stats, describe or list query that
+  // query() answered without error: counts and the entities of that answer, the same ones its
+  // text names. Called right after query() with the same arguments.
+  virtual QueryData query_data(std::string_view verb, std::string_view args,
+                               const CallContext& ctx) const {
+    (void)verb;
+    (void)args;
+    (void)ctx;
+    return {};
+  }
   // Extra lines for `status` (after the engine's file/log lines).
   virtual std::vector<std::string> status_lines() const { return {}; }
   // The one-line state digest that ends every mutating reply.

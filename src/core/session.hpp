@@ -26,6 +26,8 @@ struct ToolReply {
   std::string text;
   bool is_error = false;
   std::vector<Attachment> attachments;
+  // A query's structured answer (MCP structuredContent); none for errors and other tools.
+  std::optional<QueryResult> structured = std::nullopt;
 };
 
 struct SessionLimits {

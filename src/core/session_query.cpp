@@ -42,14 +42,14 @@ ToolReply Session::run_query(std::string_view query) const {
       return error_reply(checked.error());
     if (auto answer = domain_.query_without_document(verb, args, state_.get())) {
       if (!*answer) return error_reply(answer->error());
-      return ToolReply{std::move(**answer), false, {}};
+      return ToolReply{std::move(**answer), false, {}, QueryResult{"other", std::string(query)}};
     }
     if (verb == "status") {
       std::string text = "no " + std::string(domain_.name()) + " document open: use " +
                          std::string(domain_.name()) + "_session 'new \"Title\"' or 'open PATH'";
       for (const auto& line : domain_.status_without_document(state_.get()))
         text += "\n" + line;
-      return ToolReply{std::move(text), false, {}};
+      return ToolReply{std::move(text), false, {}, QueryResult{"other", std::string(query)}};
     }
     return error_reply(no_document_error());
   }
@@ -74,7 +74,10 @@ ToolReply Session::run_query(std::string_view query) const {
   if (auto over = over_reply_limit(answer->value().size(),
                                    "ask a narrower query (a selector, a range, a page)"))
     return error_reply(*over);
-  return ToolReply{std::move(answer->value()), false, {}};
+  QueryResult structured{is_structured_query(verb) ? verb : "other", std::string(query),
+                         document_->title(), document_->digest()};
+  if (is_structured_query(verb)) structured.data = document_->query_data(verb, args, ctx);
+  return ToolReply{std::move(answer->value()), false, {}, std::move(structured)};
 }
 
 std::string Session::query_status() const {

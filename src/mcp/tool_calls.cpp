@@ -51,7 +51,11 @@ json::object tool_result(const core::ToolReply& reply) {
                                   {"mimeType", attachment.mime_type},
                                   {"blob", base64_encode(attachment.bytes)}}}});
   }
-  return json::object{{"content", std::move(content)}, {"isError", reply.is_error}};
+  json::object result{{"content", std::move(content)}, {"isError", reply.is_error}};
+  // A query's structured answer beside its text; an error result carries none (MCP allows it).
+  if (reply.structured && !reply.is_error)
+    result["structuredContent"] = structured_content(*reply.structured);
+  return result;
 }
 
 // The notifications/progress of one call, whose values must strictly increase over the whole

@@ -1,6 +1,7 @@
 #include "mcp/tool_set.hpp"
 
 #include "core/session.hpp"
+#include "mcp/utf8.hpp"
 
 namespace fcp::mcp {
 namespace json = boost::json;
@@ -134,7 +135,8 @@ std::vector<Tool> make_tools(const core::Domain& domain, std::string_view handle
                          &domain,
                          description_for(kind, domain, handle_prefix),
                          schema_for(kind, name, handle_prefix),
-                         {}});
+                         {},
+                         kind == ToolKind::query ? query_output_schema() : json::object{}});
   }
   return tools;
 }
@@ -181,9 +183,72 @@ core::Result<ToolArguments> read_arguments(const Tool& tool, const json::object&
   return out;
 }
 
+const json::object& query_output_schema() {
+  static const json::object schema = [] {
+    const json::object text{{"type", "string"}};
+    const json::object item{
+        {"type", "object"},
+        {"properties", json::object{{"id", text},
+                                    {"name", text},
+                                    {"kind", text},
+                                    {"fields", json::object{{"type", "object"},
+                                                            {"additionalProperties", text}}}}},
+        {"required", json::array{"id", "name", "kind", "fields"}}};
+    return json::object{
+        {"type", "object"},
+        {"properties",
+         json::object{
+             {"kind",
+              json::object{{"type", "string"},
+                           {"enum", json::array{"map", "stats", "describe", "list", "other"}},
+                           {"description",
+                            "the query kind; other: a query without structured "
+                            "counts and items (find, history, status, …)"}}},
+             {"query", json::object{{"type", "string"}, {"description", "the query as written"}}},
+             {"title", json::object{{"type", "string"}, {"description", "the document's title"}}},
+             {"digest", json::object{{"type", "string"},
+                                     {"description", "the document's one-line state digest"}}},
+             {"counts", json::object{{"type", "object"},
+                                     {"additionalProperties", json::object{{"type", "integer"}}},
+                                     {"description", "named counts of the document's entities"}}},
+             {"items",
+              json::object{{"type", "array"},
+                           {"items", item},
+                           {"description", "the entities the answer lists or describes"}}}}},
+        {"required", json::array{"kind", "query", "counts", "items"}}};
+  }();
+  return schema;
+}
+
+json::object structured_content(const core::QueryResult& result) {
+  // Labels and titles come from users' files: valid UTF-8 as the text content is.
+  json::object out{{"kind", result.kind}, {"query", to_valid_utf8(result.query)}};
+  if (result.title) out["title"] = to_valid_utf8(*result.title);
+  if (result.digest) out["digest"] = to_valid_utf8(*result.digest);
+  json::object counts;
+  for (const auto& [name, count] : result.data.counts)
+    counts[name] = count;
+  json::array items;
+  items.reserve(result.data.items.size());
+  for (const auto& item : result.data.items) {
+    json::object fields;
+    for (const auto& [name, value] : item.fields)
+      fields[name] = to_valid_utf8(value);
+    items.push_back(json::object{{"id", to_valid_utf8(item.id)},
+                                 {"name", to_valid_utf8(item.name)},
+                                 {"kind", to_valid_utf8(item.kind)},
+                                 {"fields", std::move(fields)}});
+  }
+  out["counts"] = std::move(counts);
+  out["items"] = std::move(items);
+  return out;
+}
+
 json::object describe(const Tool& tool) {
-  return json::object{
+  json::object out{
       {"name", tool.name}, {"description", tool.description}, {"inputSchema", tool.input_schema}};
+  if (!tool.output_schema.empty()) out["outputSchema"] = tool.output_schema;
+  return out;
 }
 
 }  // namespace fcp::mcp
