@@ -212,7 +212,8 @@ async function takeOvers() {
            median_ms: percentile(sorted, 0.5), max_ms: sorted[sorted.length - 1] };
 }
 
-const results = { fcpd: FCPD, config: CONFIG, load_average: os.loadavg(), throughput: [], take_over: null };
+// The binary as a path in the repository (results are committed: no machine's paths in them).
+const results = { fcpd: path.relative(path.resolve(here, '..'), FCPD), config: CONFIG, load_average: os.loadavg(), throughput: [], take_over: null };
 for (const count of COUNTS) {
   const measured = await throughput(count);
   results.throughput.push(measured);

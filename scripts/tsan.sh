@@ -8,7 +8,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$(FCP_TARGETS="transport_tests mcp_tests daemon_tests" "$root/scripts/build.sh" tsan)"
-export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/config/sanitizers/tsan.supp ${TSAN_OPTIONS:-}"
 export FCP_SOURCE_DIR="$root"
 for tests in transport_tests mcp_tests daemon_tests; do
   echo "== ThreadSanitizer build: $tests" >&2

@@ -21,6 +21,12 @@ namespace fcp::drawio {
 class Edit;
 
 // Thread: owned by one session and only touched from that session's strand.
+// Memory estimates for limits.max_document_bytes, from bench_big's peak RSS (bench/README.md,
+// `bench_big` open of the generated 1 M-cell file: 3.79 GB peak for 1 M cells and 131 MB of
+// file, the bytes read and the model together): about 3 800 bytes a cell, 29 per file byte.
+inline constexpr std::size_t kBytesPerCell = 3800;
+inline constexpr std::size_t kBytesPerFileByte = 29;
+
 class DrawioDocument final : public core::Document {
  public:
   DrawioDocument(Diagram diagram, DocumentState state);
@@ -40,6 +46,7 @@ class DrawioDocument final : public core::Document {
   std::vector<std::string> status_lines() const override;
   std::string digest() const override;
   std::size_t entity_count() const override;
+  std::size_t estimated_bytes() const override { return entity_count() * kBytesPerCell; }
   std::string help_additions() const override;
   std::vector<std::string> warnings(std::span<const core::EventPtr> batch,
                                     core::Applied applied) const override;

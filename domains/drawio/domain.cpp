@@ -193,6 +193,10 @@ class DrawioDomain final : public core::Domain {
     return std::unique_ptr<core::Document>(std::move(document));
   }
 
+  std::size_t estimated_bytes_for_file(std::size_t file_bytes) const override {
+    return file_bytes * kBytesPerFileByte;
+  }
+
   core::Result<std::unique_ptr<core::Document>> load(
       const std::filesystem::path& path, std::string_view bytes,
       const core::ProgressFn& progress) const override {

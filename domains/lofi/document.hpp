@@ -12,6 +12,13 @@
 namespace fcp::lofi {
 
 // Thread: owned by one session and only touched from that session's strand.
+// Memory estimates for limits.max_document_bytes, from bench_big's peak RSS (bench/README.md,
+// `bench_big` open of the generated 300 k-box .maxpat: 2.06 GB peak for 300 k boxes, 300 k
+// lines and 68 MB of file, the bytes read and the model together): about 3 450 bytes an
+// object or wire, 30 per file byte.
+inline constexpr std::size_t kBytesPerEntity = 3450;
+inline constexpr std::size_t kBytesPerFileByte = 30;
+
 class LofiDocument final : public core::Document {
  public:
   explicit LofiDocument(Device device);
@@ -27,6 +34,7 @@ class LofiDocument final : public core::Document {
   std::vector<std::string> status_lines() const override;
   std::string digest() const override;
   std::size_t entity_count() const override;
+  std::size_t estimated_bytes() const override { return entity_count() * kBytesPerEntity; }
   std::vector<std::string> warnings(std::span<const core::EventPtr> batch,
                                     core::Applied applied) const override;
   core::Result<std::string> serialize(const std::filesystem::path& path) const override;

@@ -22,6 +22,13 @@ struct TrackerBlock {
 };
 
 // Thread: owned by one session and only touched from that session's strand.
+// Memory estimates for limits.max_document_bytes, from bench_big's peak RSS (bench/README.md,
+// `bench_big` open of the generated 10 M-event file: 0.92 GB peak for 5 M notes and 40 MB of
+// file, the bytes read and the model together): about 190 bytes an entity (a note is two
+// events), 23 per file byte.
+inline constexpr std::size_t kBytesPerEntity = 190;
+inline constexpr std::size_t kBytesPerFileByte = 23;
+
 class MidiDocument final : public core::Document {
  public:
   explicit MidiDocument(Song song);
@@ -37,6 +44,7 @@ class MidiDocument final : public core::Document {
   std::vector<std::string> status_lines() const override;
   std::string digest() const override;
   std::size_t entity_count() const override;
+  std::size_t estimated_bytes() const override { return entity_count() * kBytesPerEntity; }
   std::string help_additions() const override;
   std::vector<std::string> warnings(std::span<const core::EventPtr> batch,
                                     core::Applied applied) const override;

@@ -105,6 +105,8 @@ Result<void> check_reply_size(const CallContext& ctx, std::size_t bytes, std::st
                               std::vector<std::string> hints);
 // "105.2 MB", "3.4 KB", "512 bytes".
 std::string byte_size_text(std::size_t bytes);
+// "limits.max_document_bytes = N bytes (8.6 GB), a setting of the daemon's config".
+std::string memory_limit_text(std::size_t limit);
 
 // One open document of a domain, with its model and derived indices.
 // Thread: owned by one session and only touched from that session's strand.
@@ -154,6 +156,10 @@ class Document {
   // How many entities the model holds (drawio cells, midi events, lofi objects and wires), in
   // O(1): the engine compares it before and after each op to bound what one call creates.
   virtual std::size_t entity_count() const { return 0; }
+  // The model's estimated memory in bytes, in O(1) (entity counts × bytes per entity measured
+  // with bench_big's peak RSS): the engine refuses an open or a batch that takes a document past
+  // limits.max_document_bytes. Zero: no estimate.
+  virtual std::size_t estimated_bytes() const { return 0; }
   // Runtime additions to the reference card (custom types, loaded stencils or soundfonts).
   virtual std::string help_additions() const { return {}; }
   // Structural warnings after a successful batch, undo or redo ("? X: no connections"),
@@ -227,6 +233,12 @@ class Domain {
   virtual Result<std::unique_ptr<Document>> load(const std::filesystem::path& path,
                                                  std::string_view bytes,
                                                  const ProgressFn& progress) const = 0;
+  // The estimated memory of the document a file of `file_bytes` bytes opens into, checked
+  // against limits.max_document_bytes before the file is parsed. Zero: no estimate.
+  virtual std::size_t estimated_bytes_for_file(std::size_t file_bytes) const {
+    (void)file_bytes;
+    return 0;
+  }
   // A domain session extension. `document` is null when none is open. Mutating extensions
   // return their reply lines; the engine appends the digest.
   virtual Result<std::vector<std::string>> run_session_extension(const SessionCommand& command,

@@ -45,6 +45,11 @@ std::string creation_limit_text(std::size_t limit) {
 
 }  // namespace
 
+std::string memory_limit_text(std::size_t limit) {
+  return "limits.max_document_bytes = " + std::to_string(limit) + " bytes (" +
+         byte_size_text(limit) + "), a setting of the daemon's config";
+}
+
 Result<void> check_creation(const CallContext& ctx, std::size_t count, std::string_view what) {
   if (count <= ctx.creation.remaining()) return {};
   std::string message = "this op would add " + std::to_string(count) + " " + std::string(what) +
@@ -98,6 +103,15 @@ std::optional<Error> Session::over_creation_limit(std::size_t entities_at_start)
                     "): make fewer at a time, in separate calls");
 }
 
+std::optional<Error> Session::over_memory_limit(std::size_t bytes_at_start) const {
+  const std::size_t now = document_->estimated_bytes();
+  if (now <= limits_.max_document_bytes || now <= bytes_at_start) return std::nullopt;
+  return make_error("this call would take the document to an estimated " + byte_size_text(now) +
+                    " of memory, more than one document may hold (" +
+                    memory_limit_text(limits_.max_document_bytes) +
+                    "): it was rolled back; remove something first, or split the document");
+}
+
 const VerbSpec& checkpoint_verb() {
   static const VerbSpec spec{"checkpoint", "NAME", "meta", "a named point to undo to"};
   return spec;
@@ -148,6 +162,7 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
   EffectSink effects;
   CallContext ctx{log_, paths_, effects, options.progress, nullptr, state_.get()};
   const std::size_t entities_at_start = document_->entity_count();
+  const std::size_t bytes_at_start = document_->estimated_bytes();
   ctx.creation.limit = limits_.max_created_per_call;
   ctx.max_reply_bytes = limits_.max_reply_bytes;
   std::size_t reply_bytes = 0;  // text and attachments so far
@@ -207,7 +222,9 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
     roll_back(mark, steps);  // keep the session consistent, then let the safety net report
     throw;
   }
-  if (auto open = document_->close_open_block()) {
+  auto open = document_->close_open_block();
+  if (!open) open = over_memory_limit(bytes_at_start);
+  if (open) {
     roll_back(mark, steps);
     ReplyText failed;
     failed.add_error(*open);

@@ -39,6 +39,10 @@ struct SessionLimits {
   // Bytes one reply may carry, text and attachments (an image export) together: a larger one is
   // refused with an error that offers to write it to a file. Queries too.
   std::size_t max_reply_bytes = 16u << 20;
+  // Estimated memory of one document (Document::estimated_bytes): an open or a batch that would
+  // take a document past it is refused (the batch rolled back). The default lets the big
+  // documents of bench/README.md open (a 1 M-cell draw.io file is estimated at 3.8 GB).
+  std::size_t max_document_bytes = std::size_t{8} << 30;
   std::size_t progress_every = 1000;  // ops between progress reports in a batch
   // A batch still running after this long is rolled back at its next op (zero: no limit). One
   // op is not interrupted.
@@ -189,6 +193,9 @@ class Session {
   std::optional<Error> over_call_limits(std::size_t entities_at_start,
                                         std::size_t reply_bytes) const;
   std::optional<Error> over_creation_limit(std::size_t entities_at_start) const;
+  // An error when the document's estimated memory is past limits.max_document_bytes and above
+  // `bytes_at_start` (a batch that shrinks an oversized document is let through).
+  std::optional<Error> over_memory_limit(std::size_t bytes_at_start) const;
   // The error for a reply of `bytes` past max_reply_bytes; nullopt when it fits.
   std::optional<Error> over_reply_limit(std::size_t bytes, std::string_view advice) const;
   void add_warnings(ReplyText& reply, const std::vector<PendingChange::Step>& steps) const;

@@ -131,6 +131,16 @@ CallResult Session::session_open(const SessionCommand& command, const CallOption
   if (!path) return CallResult{error_reply(path.error())};
   auto bytes = read_file(*path, limits_.max_file_bytes);
   if (!bytes) return CallResult{error_reply(bytes.error())};
+  const auto too_big = [&](std::size_t estimate, std::string_view basis) {
+    return CallResult{error_reply(
+        make_error("cannot open \"" + *requested + "\": " + std::string(basis) + " an estimated " +
+                   byte_size_text(estimate) + " of memory, more than one document may hold (" +
+                   memory_limit_text(limits_.max_document_bytes) +
+                   "): nothing was opened; raise the limit in the config or open a smaller file"))};
+  };
+  if (const auto estimate = domain_.estimated_bytes_for_file(bytes->size());
+      estimate > limits_.max_document_bytes)
+    return too_big(estimate, "a file of " + byte_size_text(bytes->size()) + " opens into");
   auto document = domain_.load(*path, *bytes, options.progress);
   if (!document) {
     auto error = document.error();
@@ -140,6 +150,8 @@ CallResult Session::session_open(const SessionCommand& command, const CallOption
   // A document read whole after its call had to stop is dropped, not installed half-answered.
   if (auto stop = stop_error("opening \"" + *requested + "\"", "no document was opened"))
     return CallResult{error_reply(*stop)};
+  if (const auto estimate = (*document)->estimated_bytes(); estimate > limits_.max_document_bytes)
+    return too_big(estimate, "its model would hold");
   install(std::move(*document), *path);
   opened_bytes_ = std::move(*bytes);
   ReplyText text;

@@ -114,6 +114,8 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
     return assign(size_value(value, key), config.max_ops_per_call);
   if (key == "limits.max_created_per_call")
     return assign(size_value(value, key), config.max_created_per_call);
+  if (key == "limits.max_document_bytes")
+    return assign(size_value(value, key), config.max_document_bytes);
   if (key == "limits.max_reply_bytes")
     return assign(size_value(value, key), config.max_reply_bytes);
   if (key == "limits.max_connections")

@@ -36,9 +36,10 @@ struct Config {
   std::size_t max_ops_per_call = 1'000'000;
   std::size_t max_created_per_call = 50'000;
   std::size_t max_reply_bytes = 16u << 20;
-  std::size_t max_call_seconds = 120;     // ops calls (a batch; a layout in it)
-  std::size_t max_query_seconds = 60;     // query calls (an image or audio export)
-  std::size_t max_session_seconds = 120;  // session calls (open, save)
+  std::size_t max_document_bytes = std::size_t{8} << 30;  // estimated memory of one document
+  std::size_t max_call_seconds = 120;                     // ops calls (a batch; a layout in it)
+  std::size_t max_query_seconds = 60;                     // query calls (an image or audio export)
+  std::size_t max_session_seconds = 120;                  // session calls (open, save)
   std::size_t max_connections = 256;
   // TCP and stdio resource limits (transport::Limits has the meaning of each).
   std::size_t max_connections_per_address = 64;

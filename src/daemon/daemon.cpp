@@ -130,6 +130,7 @@ class Daemon {
     options.limits.max_ops_per_call = config.max_ops_per_call;
     options.limits.max_created_per_call = config.max_created_per_call;
     options.limits.max_reply_bytes = config.max_reply_bytes;
+    options.limits.max_document_bytes = config.max_document_bytes;
     options.limits.max_call_duration = std::chrono::seconds(config.max_call_seconds);
     options.query_time_limit = std::chrono::seconds(config.max_query_seconds);
     options.session_time_limit = std::chrono::seconds(config.max_session_seconds);

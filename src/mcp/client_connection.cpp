@@ -75,6 +75,8 @@ ClientConnection::ClientConnection(Server& server, ConnectionInfo info,
     : server_(server),
       info_(std::move(info)),
       outbound_(std::move(outbound)),
+      registry_(server_.shared_registry()),
+      subscriptions_(server_.shared_subscriptions()),
       fixtures_(server_.options().conformance_fixtures
                     ? std::make_shared<ConformanceFixtures>(server_.executor())
                     : nullptr) {
@@ -454,7 +456,7 @@ void ClientConnection::close() {
     for (auto& [id, flight] : in_flight_)
       flight->cancelled = true;
     session = session_;
-    if (session_listener_ != 0) server_.subscriptions().remove(session_listener_);
+    if (session_listener_ != 0) subscriptions_->remove(session_listener_);
     session_listener_ = 0;
     for (const auto& entry : listens_)
       listens.push_back(entry.first);
@@ -463,7 +465,7 @@ void ClientConnection::close() {
     end_listen(id);
   // Outside mutex_: the registry calls releasable() (which takes mutex_) under its own lock.
   if (session && !session->name().empty())
-    server_.registry().detach(session->principal(), session->name(), this);
+    registry_->detach(session->principal(), session->name(), this);
   spdlog::debug("{} client {} disconnected", info_.transport, info_.peer);
 }
 

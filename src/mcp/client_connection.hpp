@@ -215,6 +215,10 @@ class ClientConnection final : public Connection,
   // open subscriptions/listen streams with the requests they answer when they end.
   ResourceSubscriptions::Id session_listener_ = 0;
   std::map<ResourceSubscriptions::Id, Reply> listens_;
+  // The server's registries close() leaves, held so that it can even when the connection
+  // outlives the server (its last handler destroyed with the daemon's io_context at exit).
+  const std::shared_ptr<SessionRegistry> registry_;
+  const std::shared_ptr<ResourceSubscriptions> subscriptions_;
   // The conformance suite's fixtures (--conformance-fixtures); null in normal use.
   const std::shared_ptr<ConformanceFixtures> fixtures_;
 };

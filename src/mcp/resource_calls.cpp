@@ -108,7 +108,7 @@ void ClientConnection::on_subscriptions_listen(const jsonrpc::Incoming& message,
 }
 
 void ClientConnection::end_listen(ResourceSubscriptions::Id id) {
-  server_.subscriptions().remove(id);
+  subscriptions_->remove(id);
   Reply reply;
   {
     std::lock_guard lock(mutex_);

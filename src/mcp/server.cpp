@@ -12,7 +12,7 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
       paths_(paths),
       options_(std::move(options)),
       auth_(options_.auth),
-      registry_(options_.max_named_sessions),
+      registry_(std::make_shared<SessionRegistry>(options_.max_named_sessions)),
       documents_(calls_, paths_, options_.limits, options_.max_documents, options_.handle_prefixes,
                  options_.journal),
       principal_limits_(options_.principal_limits),
@@ -27,7 +27,7 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
   }
   documents_.set_journal_budget(&principal_limits_);
   documents_.set_list_observer(
-      [this](const std::string& owner) { subscriptions_.list_changed(owner); });
+      [this](const std::string& owner) { subscriptions_->list_changed(owner); });
   documents_.start_timers();
 }
 

@@ -87,11 +87,15 @@ class Server final : public ConnectionFactory {
   std::size_t calls_running() const { return calls_running_.load(); }
   void call_started() { ++calls_running_; }
   void call_finished() { --calls_running_; }
-  SessionRegistry& registry() { return registry_; }
+  SessionRegistry& registry() { return *registry_; }
+  const std::shared_ptr<SessionRegistry>& shared_registry() const { return registry_; }
   PrincipalLimits& principal_limits() { return principal_limits_; }
   DocumentStore& documents() { return documents_; }
   // Who hears about changed document resources (resources/subscribe, subscriptions/listen).
-  ResourceSubscriptions& subscriptions() { return subscriptions_; }
+  ResourceSubscriptions& subscriptions() { return *subscriptions_; }
+  const std::shared_ptr<ResourceSubscriptions>& shared_subscriptions() const {
+    return subscriptions_;
+  }
   // The executor calls and timers run on.
   const boost::asio::any_io_executor& executor() const { return calls_; }
   ClientShares& shares() { return shares_; }
@@ -103,8 +107,11 @@ class Server final : public ConnectionFactory {
   ServerOptions options_;
   std::vector<Tool> tools_;
   std::shared_ptr<const Authenticator> auth_;
-  SessionRegistry registry_;
-  ResourceSubscriptions subscriptions_;  // before documents_, which reports to it
+  // The registries connections leave when they close are shared with them: a connection may be
+  // closed after the server is gone (its last handler destroyed with the daemon's io_context).
+  std::shared_ptr<SessionRegistry> registry_;
+  // Before documents_, which reports to it.
+  std::shared_ptr<ResourceSubscriptions> subscriptions_ = std::make_shared<ResourceSubscriptions>();
   DocumentStore documents_;
   PrincipalLimits principal_limits_;
   ClientShares shares_;

@@ -397,6 +397,30 @@ TEST_F(SessionTest, ACallThatAddsMoreThanTheCreationLimitIsRolledBack) {
   EXPECT_EQ(last_line(swap.reply), "[5c 0l]");
 }
 
+// A batch that takes the document's estimated memory past limits.max_document_bytes is rolled
+// back whole, with an error naming the estimate, the limit and its config key; one that shrinks
+// the document is let through.
+TEST_F(SessionTest, ABatchPastTheDocumentMemoryLimitIsRolledBack) {
+  SessionLimits limits;
+  limits.max_document_bytes = 300;  // the test domain estimates 100 bytes a card
+  Session session(*domain_, root_, limits);
+  (void)session.run_session("new X", {});
+  auto fits = session.run_ops(std::vector<std::string>{"add A", "add B", "add C"}, {}).reply;
+  EXPECT_FALSE(fits.is_error) << fits.text;
+  auto reply = session.run_ops(std::vector<std::string>{"remove A", "add D", "add E"}, {}).reply;
+  EXPECT_TRUE(reply.is_error);
+  EXPECT_NE(reply.text.find("! this call would take the document to an estimated 400 bytes of "
+                            "memory, more than one document may hold "
+                            "(limits.max_document_bytes = 300 bytes (300 bytes), a setting of "
+                            "the daemon's config): it was rolled back"),
+            std::string::npos)
+      << reply.text;
+  EXPECT_NE(reply.text.find("batch rolled back"), std::string::npos) << reply.text;
+  EXPECT_EQ(last_line(reply), "[3c 0l]");  // A is back, D and E are gone
+  auto swap = session.run_ops(std::vector<std::string>{"remove A", "add D"}, {}).reply;
+  EXPECT_FALSE(swap.is_error) << swap.text;
+}
+
 // What a verb checks before it makes many entities at once: the call's remaining allowance.
 TEST_F(SessionTest, CheckCreationCountsWhatEarlierOpsOfTheCallAdded) {
   EventLog log;

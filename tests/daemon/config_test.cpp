@@ -87,6 +87,7 @@ TEST(Config, TheShippedConfigFileIsValid) {
   EXPECT_EQ(config.busy_poll_us, defaults.busy_poll_us);
   EXPECT_EQ(config.max_created_per_call, defaults.max_created_per_call);
   EXPECT_EQ(config.max_reply_bytes, defaults.max_reply_bytes);
+  EXPECT_EQ(config.max_document_bytes, defaults.max_document_bytes);
 }
 
 // What one call may cost: the entities it adds and the bytes of its reply.
@@ -99,6 +100,10 @@ TEST(Config, CallCostLimits) {
   EXPECT_EQ(config.max_created_per_call, 10u);
   EXPECT_EQ(config.max_reply_bytes, 4096u);
   EXPECT_FALSE(apply_config_json(R"({"limits":{"max_created_per_call":-1}})", config));
+  EXPECT_EQ(config.max_document_bytes, std::size_t{8} << 30);
+  ASSERT_TRUE(apply_config_json(R"({"limits":{"max_document_bytes":1000000}})", config));
+  EXPECT_EQ(config.max_document_bytes, 1'000'000u);
+  EXPECT_FALSE(apply_config_json(R"({"limits":{"max_document_bytes":"big"}})", config));
 }
 
 // Journals: the state directory (null turns them off), fsync policy, compaction, idle eviction.

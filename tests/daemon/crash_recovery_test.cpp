@@ -3,7 +3,7 @@
 // must give back exactly the last acknowledged state (or that plus the one call in flight when
 // the kill came, whose reply never arrived): the saved file bytes match a reference session that
 // ran the acknowledged calls, and so do they after undoing into the recovered history.
-// FCP_CRASH_ITERATIONS sets the number of kills (default 20).
+// FCP_CRASH_ITERATIONS sets the number of kills (default 20); FCP_CRASH_SEED replays a run.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -150,7 +150,13 @@ std::string read_all(const fs::path& path) {
 TEST(CrashRecovery, KillNineAtRandomPointsThenRecoverTheLastAcknowledgedState) {
   int iterations = 20;
   if (const char* text = std::getenv("FCP_CRASH_ITERATIONS")) iterations = std::atoi(text);
-  std::mt19937 random(std::random_device{}());
+  // FCP_CRASH_SEED replays a run: the seed is printed, and named in every failure below.
+  unsigned seed = std::random_device{}();
+  if (const char* text = std::getenv("FCP_CRASH_SEED"))
+    seed = static_cast<unsigned>(std::strtoul(text, nullptr, 10));
+  std::cout << "seed " << seed << " (FCP_CRASH_SEED replays it)\n";
+  SCOPED_TRACE("FCP_CRASH_SEED=" + std::to_string(seed));
+  std::mt19937 random(seed);
   const fs::path dir = fs::temp_directory_path() / ("fcp-crash-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);

@@ -87,6 +87,13 @@ describe('an open cancelled midway', { timeout: 300_000 }, () => {
       const { daemon, tcpPort } = await startFcpd();
       try {
         const c = await client(tcpPort);
+        // Timed on a third open: the first one reads a cold file and warms the allocator, and
+        // cancelling a warm open at a quarter of a cold one's time could come after its end.
+        for (let round = 0; round < 2; ++round) {
+          const opened = await call(c, `${domain}_session`, { action: `open ${file}` });
+          assert.equal(opened.isError, false, opened.text);
+          await call(c, `${domain}_session`, { action: 'close' });
+        }
         const whole = await timed(c, `${domain}_session`, { action: `open ${file}` });
         assert.equal(whole.isError, false, whole.text);
         await call(c, `${domain}_session`, { action: 'close' });
@@ -276,12 +283,21 @@ describe('SIGTERM while a long render and a long export run', { timeout: 120_000
     assert.equal(rendered.result.isError, true, JSON.stringify(rendered));
     assert.match(rendered.result.content[0].text,
       /^! export stopped after \d+(\.\d)? s: the daemon is shutting down; no audio was made and no file written/);
-    assert.equal(exported.result.isError, true, JSON.stringify(exported));
-    assert.match(exported.result.content[0].text, /the daemon is shutting down/);
-    assert.deepEqual(files().filter((f) => f !== 'state'), before, 'no audio or image file was written');
+    // The export of the big page may end within the grace on a quiet machine (its own stop is
+    // tested above): then it answered and wrote its file, and only the render was stopped.
+    const exportStopped = exported.result.isError;
+    if (exportStopped) {
+      assert.match(exported.result.content[0].text, /the daemon is shutting down/);
+      assert.deepEqual(files().filter((f) => f !== 'state'), before, 'no audio or image file was written');
+    } else {
+      assert.match(exported.result.content[0].text, /exported term\.svg/);
+      assert.deepEqual(files().filter((f) => f !== 'state'), [...before, 'term.svg'].sort(),
+        'no audio file was written');
+    }
     assert.match(daemon.log, /shutting down; no new connections; 2 call\(s\) running, waiting up to 1 s/);
-    assert.match(daemon.log, /2 call\(s\) still running 1 s after the signal: stopping them/);
+    assert.match(daemon.log, new RegExp(`${exportStopped ? 2 : 1} call\\(s\\) still running 1 s after the signal: stopping them`));
     assert.match(daemon.log, /the stopped calls have ended: closing the connections/);
-    assert.match(daemon.log, /1 document\(s\) with unsaved work kept in their journals/);
+    // The song's note, and the diagram's new shape when its batch was not rolled back.
+    assert.match(daemon.log, new RegExp(`${exportStopped ? 1 : 2} document\\(s\\) with unsaved work kept in their journals`));
   });
 });

@@ -143,6 +143,7 @@ class DeckDocument final : public core::Document {
   std::optional<Result<std::string>> query(std::string_view verb, std::string_view args,
                                            const core::CallContext& ctx) const override;
   std::size_t entity_count() const override { return cards_.size(); }
+  std::size_t estimated_bytes() const override { return cards_.size() * 100; }  // 100 a card
   std::string digest() const override {
     std::size_t links = 0;
     for (const auto& [name, card] : cards_)

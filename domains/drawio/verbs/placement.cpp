@@ -276,7 +276,9 @@ core::Result<FirstSlot> first_slot(const OpContext& ctx, const std::string& pare
       in_group ? ctx.index().latest_shape_in(parent) : ctx.index().latest_shape();
   if (!anchor.empty()) {
     first.start = beside(bounds_of(ctx, anchor), dir, w, h);
-    first.where = side_text(dir) + " " + one_line_name(ctx, anchor) + ", the latest shape";
+    // The anchor is the latest shape of the group given by in:, not of the page: say so.
+    first.where = side_text(dir) + " " + one_line_name(ctx, anchor) + ", the latest shape" +
+                  (in_group ? " in " + one_line_name(ctx, parent) : std::string());
   } else if (in_group) {
     const Rect g = bounds_of(ctx, parent);
     first.start = {g.x + 40, g.y + 50};

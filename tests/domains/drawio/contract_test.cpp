@@ -139,5 +139,13 @@ TEST_F(DrawioContract, DefaultPlacementIsSaidInTheReply) {
   EXPECT_EQ(placed.text.find("placed"), std::string::npos) << placed.text;
 }
 
+// With in:GROUP the shape goes beside the group's latest shape, which need not be the page's
+// latest: the reply names the group (a trial agent read "the latest shape" as the page's).
+TEST_F(DrawioContract, DefaultPlacementInAGroupNamesTheGroup) {
+  ops({"add svc Orders", "add svc Billing", "group Orders Billing as:Services", "add db Cache"});
+  auto reply = ops({"add svc Search in:Services"});
+  EXPECT_NE(reply.text.find("the latest shape in Services"), std::string::npos) << reply.text;
+}
+
 }  // namespace
 }  // namespace fcp::drawio

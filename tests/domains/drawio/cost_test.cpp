@@ -8,6 +8,7 @@
 #include "core/session.hpp"
 #include "domains/drawio/domain.hpp"
 #include "tests/support/path_policies.hpp"
+#include "tests/support/source_dir.hpp"
 
 namespace fcp::drawio {
 namespace {
@@ -138,6 +139,39 @@ TEST_F(CostTest, OverlapWarningsOverAPileAreBounded) {
                             "to check them all"),
             std::string::npos)
       << reply.text;
+}
+
+core::SessionLimits memory_limit(std::size_t limit) {
+  core::SessionLimits limits;
+  limits.max_document_bytes = limit;
+  return limits;
+}
+
+// About 3 800 bytes a cell: a batch past limits.max_document_bytes is rolled back, an open whose
+// file is estimated past it is refused before parsing; both errors name the setting.
+class MemoryLimitTest : public CostTest {
+ protected:
+  MemoryLimitTest() : CostTest(memory_limit(3800 * 12)) {}
+};
+
+TEST_F(MemoryLimitTest, BatchesAndOpensPastTheLimitAreRefused) {
+  ASSERT_FALSE(ops({"add box A", "add box B"}).is_error);
+  const std::string before = digest();
+  std::vector<std::string> many;
+  for (int i = 0; i < 10; ++i)
+    many.push_back("add box N" + std::to_string(i));
+  auto refused = ops(many);
+  EXPECT_TRUE(refused.is_error);
+  EXPECT_NE(refused.text.find("more than one document may hold (limits.max_document_bytes = "
+                              "45600 bytes"),
+            std::string::npos)
+      << refused.text;
+  EXPECT_EQ(digest(), before);
+  const auto file = testing::source_dir() / "fixtures" / "drawio" / "crowded.drawio";
+  auto opened = session_.run_session("open " + file.string() + " discard:true", {}).reply;
+  EXPECT_TRUE(opened.is_error);
+  EXPECT_NE(opened.text.find("opens into an estimated"), std::string::npos) << opened.text;
+  EXPECT_EQ(digest(), before);
 }
 
 }  // namespace
