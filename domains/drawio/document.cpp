@@ -204,15 +204,9 @@ core::Result<core::OpOutcome> DrawioDocument::execute(const core::ParsedOp& op,
   return outcome;
 }
 
-std::optional<core::Result<std::string>> DrawioDocument::query(std::string_view verb,
-                                                               std::string_view args,
-                                                               const core::CallContext& ctx) const {
+std::optional<core::Result<core::QueryAnswer>> DrawioDocument::query(
+    std::string_view verb, std::string_view args, const core::CallContext& ctx) const {
   return run_query(*this, verb, args, ctx);
-}
-
-core::QueryData DrawioDocument::query_data(std::string_view verb, std::string_view args,
-                                           const core::CallContext& ctx) const {
-  return drawio::query_data(*this, verb, args, ctx);
 }
 
 std::size_t DrawioDocument::entity_count() const {

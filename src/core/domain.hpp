@@ -137,18 +137,10 @@ class Document {
 
   // Answers a domain query (map, stats, describe, list, find, …). Returns nullopt for a query
   // word it does not know, so the engine can try the generic ones (history, diff, status).
-  virtual std::optional<Result<std::string>> query(std::string_view verb, std::string_view args,
+  // For a query its table marks structured (VerbSpec::structured) the answer carries its data
+  // too, built from the same selection as its text: the entities the text shows, in its order.
+  virtual std::optional<Result<QueryAnswer>> query(std::string_view verb, std::string_view args,
                                                    const CallContext& ctx) const = 0;
-  // The structured form (MCP structuredContent) of a map, stats, describe or list query that
-  // query() answered without error: counts and the entities of that answer, the same ones its
-  // text names. Called right after query() with the same arguments.
-  virtual QueryData query_data(std::string_view verb, std::string_view args,
-                               const CallContext& ctx) const {
-    (void)verb;
-    (void)args;
-    (void)ctx;
-    return {};
-  }
   // Extra lines for `status` (after the engine's file/log lines).
   virtual std::vector<std::string> status_lines() const { return {}; }
   // The one-line state digest that ends every mutating reply.

@@ -1,5 +1,7 @@
 #include "mcp/tool_set.hpp"
 
+#include <variant>
+
 #include "core/session.hpp"
 #include "mcp/utf8.hpp"
 
@@ -136,7 +138,7 @@ std::vector<Tool> make_tools(const core::Domain& domain, std::string_view handle
                          description_for(kind, domain, handle_prefix),
                          schema_for(kind, name, handle_prefix),
                          {},
-                         kind == ToolKind::query ? query_output_schema() : json::object{}});
+                         kind == ToolKind::query ? query_output_schema(domain) : json::object{}});
   }
   return tools;
 }
@@ -183,41 +185,60 @@ core::Result<ToolArguments> read_arguments(const Tool& tool, const json::object&
   return out;
 }
 
-const json::object& query_output_schema() {
-  static const json::object schema = [] {
-    const json::object text{{"type", "string"}};
-    const json::object item{
-        {"type", "object"},
-        {"properties", json::object{{"id", text},
-                                    {"name", text},
-                                    {"kind", text},
-                                    {"fields", json::object{{"type", "object"},
-                                                            {"additionalProperties", text}}}}},
-        {"required", json::array{"id", "name", "kind", "fields"}}};
-    return json::object{
-        {"type", "object"},
-        {"properties",
-         json::object{
-             {"kind",
-              json::object{{"type", "string"},
-                           {"enum", json::array{"map", "stats", "describe", "list", "other"}},
-                           {"description",
-                            "the query kind; other: a query without structured "
-                            "counts and items (find, history, status, …)"}}},
-             {"query", json::object{{"type", "string"}, {"description", "the query as written"}}},
-             {"title", json::object{{"type", "string"}, {"description", "the document's title"}}},
-             {"digest", json::object{{"type", "string"},
-                                     {"description", "the document's one-line state digest"}}},
-             {"counts", json::object{{"type", "object"},
-                                     {"additionalProperties", json::object{{"type", "integer"}}},
-                                     {"description", "named counts of the document's entities"}}},
-             {"items",
-              json::object{{"type", "array"},
-                           {"items", item},
-                           {"description", "the entities the answer lists or describes"}}}}},
-        {"required", json::array{"kind", "query", "counts", "items"}}};
-  }();
-  return schema;
+json::object query_output_schema(const core::Domain& domain) {
+  // The kinds with data are the ones the domain's query table marks structured.
+  json::array kinds;
+  for (const auto& spec : domain.queries()) {
+    if (spec.structured) kinds.emplace_back(spec.name);
+  }
+  kinds.emplace_back("other");
+  const json::object text{{"type", "string"}};
+  const json::object item{
+      {"type", "object"},
+      {"properties",
+       json::object{
+           {"id",
+            json::object{{"type", "string"}, {"description", "the reference an op takes for it"}}},
+           {"name", json::object{{"type", "string"},
+                                 {"description", "its label or name (empty when it has none)"}}},
+           {"kind", json::object{{"type", "string"}, {"description", "its type or class"}}},
+           {"fields",
+            json::object{{"type", "object"},
+                         {"additionalProperties",
+                          json::object{{"type", json::array{"string", "number", "boolean"}}}},
+                         {"description",
+                          "further facts: numbers as numbers, flags as booleans, the rest as "
+                          "text"}}}}},
+      {"required", json::array{"id", "name", "kind", "fields"}}};
+  return json::object{
+      {"type", "object"},
+      {"properties",
+       json::object{
+           {"kind", json::object{{"type", "string"},
+                                 {"enum", std::move(kinds)},
+                                 {"description",
+                                  "the query kind; other: a query without counts and "
+                                  "items (find, history, status, …)"}}},
+           {"query", json::object{{"type", "string"}, {"description", "the query as written"}}},
+           {"title", json::object{{"type", "string"}, {"description", "the document's title"}}},
+           {"digest", json::object{{"type", "string"},
+                                   {"description", "the document's one-line state digest"}}},
+           {"counts", json::object{{"type", "object"},
+                                   {"additionalProperties", json::object{{"type", "integer"}}},
+                                   {"description", "named counts of what the query read"}}},
+           {"items", json::object{{"type", "array"},
+                                  {"items", item},
+                                  {"description",
+                                   "the entities the text shows, in its order (as many as it "
+                                   "shows)"}}},
+           {"total", json::object{{"type", "integer"},
+                                  {"minimum", 0},
+                                  {"description", "how many entities the answer covers"}}},
+           {"truncated", json::object{{"type", "boolean"},
+                                      {"description",
+                                       "true when items holds fewer than total (the text's "
+                                       "cap)"}}}}},
+      {"required", json::array{"kind", "query", "counts", "items", "total", "truncated"}}};
 }
 
 json::object structured_content(const core::QueryResult& result) {
@@ -232,8 +253,18 @@ json::object structured_content(const core::QueryResult& result) {
   items.reserve(result.data.items.size());
   for (const auto& item : result.data.items) {
     json::object fields;
-    for (const auto& [name, value] : item.fields)
-      fields[name] = to_valid_utf8(value);
+    for (const auto& field : item.fields) {
+      json::value& slot = fields[field.first];
+      if (const auto* text = std::get_if<std::string>(&field.second)) {
+        slot = to_valid_utf8(*text);
+      } else if (const auto* integer = std::get_if<std::int64_t>(&field.second)) {
+        slot = *integer;
+      } else if (const auto* number = std::get_if<double>(&field.second)) {
+        slot = *number;
+      } else {
+        slot = std::get<bool>(field.second);
+      }
+    }
     items.push_back(json::object{{"id", to_valid_utf8(item.id)},
                                  {"name", to_valid_utf8(item.name)},
                                  {"kind", to_valid_utf8(item.kind)},
@@ -241,13 +272,15 @@ json::object structured_content(const core::QueryResult& result) {
   }
   out["counts"] = std::move(counts);
   out["items"] = std::move(items);
+  out["total"] = result.data.total;
+  out["truncated"] = result.data.truncated();
   return out;
 }
 
-json::object describe(const Tool& tool) {
+json::object describe(const Tool& tool, bool with_output_schema) {
   json::object out{
       {"name", tool.name}, {"description", tool.description}, {"inputSchema", tool.input_schema}};
-  if (!tool.output_schema.empty()) out["outputSchema"] = tool.output_schema;
+  if (with_output_schema && !tool.output_schema.empty()) out["outputSchema"] = tool.output_schema;
   return out;
 }
 
