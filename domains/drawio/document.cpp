@@ -209,9 +209,8 @@ core::Result<core::OpOutcome> DrawioDocument::execute(const core::ParsedOp& op,
   return outcome;
 }
 
-std::optional<core::Result<std::string>> DrawioDocument::query(std::string_view verb,
-                                                               std::string_view args,
-                                                               const core::CallContext& ctx) const {
+std::optional<core::Result<core::QueryAnswer>> DrawioDocument::query(
+    std::string_view verb, std::string_view args, const core::CallContext& ctx) const {
   return run_query(*this, verb, args, ctx);
 }
 

@@ -171,6 +171,38 @@ std::string end_name(const View& v, std::string_view id) {
   return cell == nullptr ? "#" + std::string(id) : name_of(*cell);
 }
 
+// ---- structured answers -----------------------------------------------------------------------
+
+// A shape or group as a structured item: its id, its label ("" when none: the text's #id).
+core::QueryItem cell_item(const Cell& cell, std::string kind) {
+  return core::QueryItem{cell.id, one_line(cell_label(cell)), std::move(kind)};
+}
+
+core::QueryItem shape_item(const Cell& cell) {
+  return cell_item(cell, shape_type(cell));
+}
+
+std::int64_t rounded(double value) {
+  const double r = std::floor(value + 0.5);  // as round_text
+  return static_cast<std::int64_t>(r == 0 ? 0 : r);
+}
+
+// The counts of the page a query read (drawio's @page:NAME reads another than the active one).
+core::QueryData page_data(const View& v) {
+  core::QueryData data;
+  data.counts = {{"shapes", static_cast<std::int64_t>(v.index.shapes())},
+                 {"edges", static_cast<std::int64_t>(v.index.edges())},
+                 {"groups", static_cast<std::int64_t>(v.index.groups())},
+                 {"pages", static_cast<std::int64_t>(v.doc.diagram().pages().size())},
+                 {"layers", static_cast<std::int64_t>(v.page.layers().size())}};
+  return data;
+}
+
+std::string page_name(const DrawioDocument& doc, std::size_t number) {
+  std::string_view name = doc.page(number).name();
+  return name.empty() ? "Page-" + std::to_string(number + 1) : std::string(name);
+}
+
 // ---- references -------------------------------------------------------------------------------
 
 struct Target {
@@ -226,7 +258,18 @@ std::string nothing_matched_answer(const Selection& selection) {
 
 // ---- list, find -------------------------------------------------------------------------------
 
-core::Result<std::string> query_list(const DrawioDocument& doc, const SelectorQuery& query) {
+// Every shape listed: the text shows them all (limits.max_reply_bytes bounds the answer).
+core::QueryAnswer listed(const View& v, const std::vector<const Cell*>& shapes) {
+  core::QueryData data = page_data(v);
+  Lines lines;
+  for (const Cell* cell : shapes) {
+    lines.push_back(list_entry(*cell));
+    data.add(shape_item(*cell));
+  }
+  return {join(lines), std::move(data)};
+}
+
+core::Result<core::QueryAnswer> query_list(const DrawioDocument& doc, const SelectorQuery& query) {
   const auto& tokens = query.tokens;
   for (const auto& token : tokens) {
     if (token.quoted || !token.text.starts_with('@'))
@@ -234,20 +277,17 @@ core::Result<std::string> query_list(const DrawioDocument& doc, const SelectorQu
                               {"list", "list @type:" + token.text, "find " + token.text});
   }
   if (tokens.empty()) {
-    auto shapes = shapes_in_order(view_of(doc, doc.active_page_index()));
-    if (shapes.empty()) return std::string("No shapes on this page.");
-    Lines lines;
-    for (const Cell* cell : shapes)
-      lines.push_back(list_entry(*cell));
-    return join(lines);
+    const View v = view_of(doc, doc.active_page_index());
+    auto shapes = shapes_in_order(v);
+    if (shapes.empty()) return core::QueryAnswer{"No shapes on this page.", page_data(v)};
+    return listed(v, shapes);
   }
   auto selection = select(doc, query, "list");
   if (!selection) return selection.error();
-  if (selection->shapes.empty()) return nothing_matched_answer(*selection);
-  Lines lines;
-  for (const Cell* cell : selection->shapes)
-    lines.push_back(list_entry(*cell));
-  return join(lines);
+  const View v = view_of(doc, selection->page);
+  if (selection->shapes.empty())
+    return core::QueryAnswer{nothing_matched_answer(*selection), page_data(v)};
+  return listed(v, selection->shapes);
 }
 
 core::Result<std::string> query_find(const DrawioDocument& doc,
@@ -474,8 +514,8 @@ std::string tokens_text(const std::vector<core::Token>& tokens, std::size_t from
 }
 
 // `describe A -> B` (also <-> and --, which match either direction).
-core::Result<std::string> describe_edges(const View& v, const SelectorQuery& query,
-                                         std::size_t arrow_at) {
+core::Result<core::QueryAnswer> describe_edges(const View& v, const SelectorQuery& query,
+                                               std::size_t arrow_at) {
   const auto& tokens = query.tokens;
   const std::string left = tokens_text(tokens, 0, arrow_at);
   const std::string right = tokens_text(tokens, arrow_at + 1, tokens.size());
@@ -509,9 +549,20 @@ core::Result<std::string> describe_edges(const View& v, const SelectorQuery& que
   const PageFacts facts(v);
   facts.sort(edges);
   Lines blocks;
-  for (const auto& id : edges)
-    blocks.push_back(join(describe_edge(v, *v.page.find(id), facts)));
-  return join(blocks, "\n\n");
+  core::QueryData data = page_data(v);
+  for (const auto& id : edges) {
+    const Cell& edge = *v.page.find(id);
+    blocks.push_back(join(describe_edge(v, edge, facts)));
+    core::QueryItem item{edge.id, edge_label(v, edge), "edge"};
+    if (const auto* entry = v.index.entry(id)) {
+      item.fields = {{"source", entry->source},
+                     {"source_name", end_name(v, entry->source)},
+                     {"target", entry->target},
+                     {"target_name", end_name(v, entry->target)}};
+    }
+    data.add(std::move(item));
+  }
+  return core::QueryAnswer{join(blocks, "\n\n"), std::move(data)};
 }
 
 // Up to kMaxBlocks blocks, one per shape, separated by blank lines.
@@ -553,20 +604,42 @@ core::Result<std::string> needs_reference(const View& v, std::string_view verb) 
                           std::move(hints));
 }
 
-core::Result<std::string> query_describe(const DrawioDocument& doc, const SelectorQuery& query) {
+// A described shape's facts, typed.
+core::QueryItem described_shape(const View& v, const Cell& cell) {
+  core::QueryItem item = shape_item(cell);
+  const Rect r = absolute_rect(v.page, cell);
+  item.fields = {{"x", rounded(r.x)},
+                 {"y", rounded(r.y)},
+                 {"width", rounded(r.width)},
+                 {"height", rounded(r.height)}};
+  if (const Cell* group = ancestor_of_kind(v, cell, CellKind::group))
+    item.fields.emplace_back("group", group->id);
+  return item;
+}
+
+core::Result<core::QueryAnswer> query_describe(const DrawioDocument& doc,
+                                               const SelectorQuery& query) {
   const auto& tokens = query.tokens;
   const View active = view_of(doc, doc.active_page_index());
-  if (tokens.empty()) return needs_reference(active, "describe");
+  if (tokens.empty()) return needs_reference(active, "describe").error();
   if (auto many = wildcard_or_selection(doc, query, "describe")) {
     if (!*many) return many->error();
-    if ((*many)->shapes.empty()) {
-      if (!(*many)->nothing_matched.empty()) return nothing_matched_answer(**many);
-      return std::string("No shapes on this page.");
-    }
     const View v = view_of(doc, (*many)->page);
+    if ((*many)->shapes.empty()) {
+      if (!(*many)->nothing_matched.empty())
+        return core::QueryAnswer{nothing_matched_answer(**many), page_data(v)};
+      return core::QueryAnswer{"No shapes on this page.", page_data(v)};
+    }
     const PageFacts facts(v);
-    return per_shape((*many)->shapes,
-                     [&](const Cell& cell) { return join(describe_shape(v, cell, facts)); });
+    const auto& shapes = (*many)->shapes;
+    core::QueryData data = page_data(v);
+    // The blocks per_shape shows (its cap), the rest counted in total.
+    for (std::size_t i = 0; i < shapes.size() && i < kMaxBlocks; ++i)
+      data.items.push_back(described_shape(v, *shapes[i]));
+    data.total = shapes.size();
+    return core::QueryAnswer{
+        per_shape(shapes, [&](const Cell& cell) { return join(describe_shape(v, cell, facts)); }),
+        std::move(data)};
   }
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (!tokens[i].quoted && core::is_arrow(tokens[i].text))
@@ -576,8 +649,19 @@ core::Result<std::string> query_describe(const DrawioDocument& doc, const Select
   if (!target) return target.error();
   const Cell& cell = *active.page.find(target->id);
   const PageFacts facts(active);
-  if (target->kind == CellKind::group) return join(describe_group(active, cell, facts));
-  return join(describe_shape(active, cell, facts));
+  core::QueryData data = page_data(active);
+  if (target->kind == CellKind::group) {
+    core::QueryItem item = cell_item(cell, "group");
+    const Rect r = absolute_rect(active.page, cell);
+    item.fields = {{"x", rounded(r.x)},
+                   {"y", rounded(r.y)},
+                   {"width", rounded(r.width)},
+                   {"height", rounded(r.height)}};
+    data.add(std::move(item));
+    return core::QueryAnswer{join(describe_group(active, cell, facts)), std::move(data)};
+  }
+  data.add(described_shape(active, cell));
+  return core::QueryAnswer{join(describe_shape(active, cell, facts)), std::move(data)};
 }
 
 // ---- connections ------------------------------------------------------------------------------
@@ -622,7 +706,8 @@ core::Result<std::string> query_connections(const DrawioDocument& doc, const Sel
 
 // ---- stats, pages, layers ---------------------------------------------------------------------
 
-std::string type_counts(const View& v) {
+// The shape types of the page, most frequent first; each also as an item of `data`.
+std::string type_counts(const View& v, core::QueryData& data) {
   std::map<std::string, std::size_t> counts;
   for (const Cell* cell : shapes_in_order(v))
     ++counts[shape_type(*cell)];
@@ -630,8 +715,10 @@ std::string type_counts(const View& v) {
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const auto& a, const auto& b) { return a.second > b.second; });
   Lines parts;
-  for (const auto& [type, count] : sorted)
+  for (const auto& [type, count] : sorted) {
     parts.push_back(std::to_string(count) + " " + type);
+    data.add({type, type, "type", {{"shapes", static_cast<std::int64_t>(count)}}});
+  }
   return parts.empty() ? std::string("none") : join(parts, ", ");
 }
 
@@ -644,18 +731,17 @@ std::string size_line(const DrawioDocument& doc, std::size_t page) {
          round_text(bounds->x) + "," + round_text(bounds->y) + ")";
 }
 
-std::string query_stats(const DrawioDocument& doc) {
+core::QueryAnswer query_stats(const DrawioDocument& doc) {
   const View v = view_of(doc, doc.active_page_index());
-  return "shapes: " + std::to_string(v.index.shapes()) +
-         ", edges: " + std::to_string(v.index.edges()) +
-         ", groups: " + std::to_string(v.index.groups()) +
-         ", pages: " + std::to_string(doc.diagram().pages().size()) + "\ntypes: " + type_counts(v) +
-         "\nlayers: " + std::to_string(v.page.layers().size()) + size_line(doc, v.number);
-}
-
-std::string page_name(const DrawioDocument& doc, std::size_t number) {
-  std::string_view name = doc.page(number).name();
-  return name.empty() ? "Page-" + std::to_string(number + 1) : std::string(name);
+  core::QueryData data = page_data(v);
+  std::string text = "shapes: " + std::to_string(v.index.shapes()) +
+                     ", edges: " + std::to_string(v.index.edges()) +
+                     ", groups: " + std::to_string(v.index.groups()) +
+                     ", pages: " + std::to_string(doc.diagram().pages().size()) +
+                     "\ntypes: " + type_counts(v, data) +
+                     "\nlayers: " + std::to_string(v.page.layers().size()) +
+                     size_line(doc, v.number);
+  return {std::move(text), std::move(data)};
 }
 
 std::string query_pages(const DrawioDocument& doc) {
@@ -720,10 +806,23 @@ std::string map_entry(const Placed& p) {
   return list_entry(*p.cell) + " @(" + round_text(p.rect.x) + "," + round_text(p.rect.y) + ")";
 }
 
-std::string query_map(const DrawioDocument& doc) {
+// A shape of the map with its place, as the text shows it.
+core::QueryItem placed_item(const Placed& p, const Cell* group) {
+  core::QueryItem item = shape_item(*p.cell);
+  item.fields = {{"x", rounded(p.rect.x)}, {"y", rounded(p.rect.y)}};
+  if (group != nullptr) {
+    item.fields.emplace_back("group", group->id);
+  } else {
+    item.fields.emplace_back("ungrouped", true);
+  }
+  return item;
+}
+
+core::QueryAnswer query_map(const DrawioDocument& doc) {
   const View v = view_of(doc, doc.active_page_index());
+  core::QueryData data = page_data(v);
   const auto canvas = doc.content_bounds(v.number);
-  if (!canvas || v.index.shapes() == 0) return "map: empty diagram";
+  if (!canvas || v.index.shapes() == 0) return {"map: empty diagram", std::move(data)};
   const std::string flow = flow_of(v);
   const bool vertical = is_vertical_flow(flow);
   std::vector<Placed> groups, ungrouped;
@@ -749,10 +848,17 @@ std::string query_map(const DrawioDocument& doc) {
     if (full()) break;
     const Rect& b = group.rect;
     lines.emplace_back();
-    lines.push_back("  [" + name_of(*group.cell) + "] " +
-                    region_of(b.center_x(), b.center_y(), *canvas) + " (" + round_text(b.x) + "," +
+    const std::string region = region_of(b.center_x(), b.center_y(), *canvas);
+    lines.push_back("  [" + name_of(*group.cell) + "] " + region + " (" + round_text(b.x) + "," +
                     round_text(b.y) + ")-(" + round_text(b.right()) + "," + round_text(b.bottom()) +
                     ")");
+    core::QueryItem group_item = cell_item(*group.cell, "group");
+    group_item.fields = {{"region", region},
+                         {"x", rounded(b.x)},
+                         {"y", rounded(b.y)},
+                         {"right", rounded(b.right())},
+                         {"bottom", rounded(b.bottom())}};
+    data.items.push_back(std::move(group_item));
     ++rows;
     ++groups_shown;
     auto it = members.find(group.cell->id);
@@ -761,16 +867,22 @@ std::string query_map(const DrawioDocument& doc) {
     sort_placed(inside, vertical);
     for (std::size_t i = 0; i < inside.size() && !full(); i += 3, ++rows) {
       Lines row;
-      for (std::size_t j = i; j < inside.size() && j < i + 3; ++j, ++shapes_shown)
+      for (std::size_t j = i; j < inside.size() && j < i + 3; ++j, ++shapes_shown) {
         row.push_back(map_entry(inside[j]));
+        data.items.push_back(placed_item(inside[j], group.cell));
+      }
       lines.push_back("    " + join(row, " | "));
     }
   }
   if (!ungrouped.empty() && !full()) {
     if (!groups.empty()) lines.emplace_back();
-    for (std::size_t i = 0; i < ungrouped.size() && !full(); ++i, ++rows, ++shapes_shown)
+    for (std::size_t i = 0; i < ungrouped.size() && !full(); ++i, ++rows, ++shapes_shown) {
       lines.push_back("  " + map_entry(ungrouped[i]) + " — ungrouped");
+      data.items.push_back(placed_item(ungrouped[i], nullptr));
+    }
   }
+  // The map covers every shape and group of the page; items are the ones its rows show.
+  data.total = v.index.shapes() + groups.size();
   const std::size_t more_shapes = v.index.shapes() - std::min(shapes_shown, v.index.shapes());
   const std::size_t more_groups = groups.size() - groups_shown;
   if (more_shapes + more_groups > 0) {
@@ -779,7 +891,7 @@ std::string query_map(const DrawioDocument& doc) {
     if (more_groups > 0) more.push_back(std::to_string(more_groups) + " more groups");
     lines.push_back("  … " + join(more, ", ") + " (list or find show them)");
   }
-  return join(lines);
+  return {join(lines), std::move(data)};
 }
 
 // ---- vocabulary -------------------------------------------------------------------------------
@@ -840,46 +952,56 @@ std::string query_themes(const DrawioDocument& doc) {
 
 }  // namespace
 
-std::optional<core::Result<std::string>> run_query(const DrawioDocument& doc, std::string_view verb,
-                                                   std::string_view args,
-                                                   const core::CallContext& ctx) {
+std::optional<core::Result<core::QueryAnswer>> run_query(const DrawioDocument& doc,
+                                                         std::string_view verb,
+                                                         std::string_view args,
+                                                         const core::CallContext& ctx) {
+  using Answer = core::Result<core::QueryAnswer>;
+  const auto text = [](core::Result<std::string> answer) -> Answer {
+    if (!answer) return answer.error();
+    return core::QueryAnswer{std::move(*answer)};
+  };
   const std::string word = core::to_lower(verb);
   static const std::unordered_set<std::string_view> known{
       "list", "describe", "connections", "stats", "map",
       "find", "pages",    "layers",      "types", "themes"};
   if (!known.contains(word)) return std::nullopt;
   auto tokens = core::tokenize(args);
-  if (!tokens) return core::Result<std::string>(tokens.error());
+  if (!tokens) return Answer(tokens.error());
   const std::string written = word + " " + std::string(args);
   const SelectorQuery query{*tokens, ctx.log, written};
   if (word == "list") return query_list(doc, query);
   if (word == "describe") return query_describe(doc, query);
-  if (word == "connections") return query_connections(doc, query);
-  if (word == "find") return query_find(doc, *tokens);
-  if (word == "stats") return query_stats(doc);
-  if (word == "map") return query_map(doc);
-  if (word == "pages") return query_pages(doc);
-  if (word == "layers") return query_layers(doc);
-  if (word == "types") return query_types(doc);
-  return query_themes(doc);
+  if (word == "connections") return text(query_connections(doc, query));
+  if (word == "find") return text(query_find(doc, *tokens));
+  if (word == "stats") return Answer(query_stats(doc));
+  if (word == "map") return Answer(query_map(doc));
+  if (word == "pages") return text(query_pages(doc));
+  if (word == "layers") return text(query_layers(doc));
+  if (word == "types") return text(query_types(doc));
+  return text(query_themes(doc));
 }
 
 std::vector<core::VerbSpec> query_specs() {
   return {
-      {"list", "[@SELECTOR…]", "queries",
-       "shapes as Label(type) in document order; the same selector type unites, different "
-       "types intersect; @page:NAME reads another page"},
-      {"describe", "REF | * | A -> B", "queries",
-       "position, size, colours, group, badges, layer, properties and edges of a shape, group "
-       "or edge"},
+      core::VerbSpec{"list", "[@SELECTOR…]", "queries",
+                     "shapes as Label(type) in document order; the same selector type unites, "
+                     "different types intersect; @page:NAME reads another page"}
+          .with_structured_answer(),
+      core::VerbSpec{"describe", "REF | * | A -> B", "queries",
+                     "position, size, colours, group, badges, layer, properties and edges of a "
+                     "shape, group or edge"}
+          .with_structured_answer(),
       {"connections", "REF | *", "queries",
        "outgoing and incoming edges of a shape, with their labels"},
-      {"stats", "", "queries",
-       "counts of shapes, edges, groups, pages, types and layers, and the size the page draws "
-       "(shapes, groups and edge waypoints)"},
-      {"map", "", "queries",
-       "spatial summary: canvas (shapes, groups and edge waypoints), flow, groups with region "
-       "and members, ungrouped shapes"},
+      core::VerbSpec{"stats", "", "queries",
+                     "counts of shapes, edges, groups, pages, types and layers, and the size the "
+                     "page draws (shapes, groups and edge waypoints)"}
+          .with_structured_answer(),
+      core::VerbSpec{"map", "", "queries",
+                     "spatial summary: canvas (shapes, groups and edge waypoints), flow, groups "
+                     "with region and members, ungrouped shapes"}
+          .with_structured_answer(),
       core::VerbSpec{"find", "TEXT", "queries", "shapes whose label or alias contains TEXT"}
           .text_argument(),
       {"pages", "", "queries", "the pages with their shape and edge counts"},

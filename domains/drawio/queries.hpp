@@ -13,10 +13,12 @@ namespace fcp::drawio {
 
 class DrawioDocument;
 
-// The answer to a query word this domain knows, or nullopt to let the engine try its own.
-std::optional<core::Result<std::string>> run_query(const DrawioDocument& doc, std::string_view verb,
-                                                   std::string_view args,
-                                                   const core::CallContext& ctx);
+// The answer to a query word this domain knows, or nullopt to let the engine try its own; list,
+// describe, stats and map carry their structured data (the entities their text shows).
+std::optional<core::Result<core::QueryAnswer>> run_query(const DrawioDocument& doc,
+                                                         std::string_view verb,
+                                                         std::string_view args,
+                                                         const core::CallContext& ctx);
 // The query words with syntax and description, for the card and unknown-query errors.
 std::vector<core::VerbSpec> query_specs();
 

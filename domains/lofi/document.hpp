@@ -27,8 +27,8 @@ class LofiDocument final : public core::Document {
   void revert(const core::Event& event, core::EffectSink& effects) override;
   void replay(const core::Event& event, core::EffectSink& effects) override;
   void opened(core::EffectSink& effects) override;
-  std::optional<core::Result<std::string>> query(std::string_view verb, std::string_view args,
-                                                 const core::CallContext& ctx) const override;
+  std::optional<core::Result<core::QueryAnswer>> query(std::string_view verb, std::string_view args,
+                                                       const core::CallContext& ctx) const override;
   std::vector<std::string> status_lines() const override;
   std::string digest() const override;
   std::size_t entity_count() const override;

@@ -57,6 +57,43 @@ std::string wire_text(const Wire& w) {
          std::to_string(w.inlet);
 }
 
+// An object as map, list and describe show it (object_line's facts, typed).
+core::QueryItem object_item(const Device& device, const MaxObject& o) {
+  core::QueryItem item{o.id, o.id, o.cls};
+  item.fields = {{"args", o.args}, {"x", o.x}, {"y", o.y}, {"ui", o.ui}};
+  if (o.ui) item.fields.emplace_back("layer", o.layer);
+  if (o.ui && o.size) {
+    item.fields.emplace_back("width", (*o.size)[0]);
+    item.fields.emplace_back("height", (*o.size)[1]);
+  }
+  item.fields.emplace_back("wires", static_cast<std::int64_t>(device.wires_of(o.id).size()));
+  return item;
+}
+
+core::QueryItem wire_item(const Wire& w) {
+  return core::QueryItem{wire_text(w),
+                         "",
+                         "wire",
+                         {{"source", w.source},
+                          {"outlet", static_cast<std::int64_t>(w.outlet)},
+                          {"destination", w.destination},
+                          {"inlet", static_cast<std::int64_t>(w.inlet)}}};
+}
+
+// The device's counts, as stats shows them.
+core::QueryData device_data(const Device& device) {
+  std::size_t ui = 0;
+  for (const auto& [id, o] : device.objects())
+    ui += o.ui ? 1 : 0;
+  core::QueryData data;
+  data.counts = {{"objects", static_cast<std::int64_t>(device.objects().size() - ui)},
+                 {"ui_layers", static_cast<std::int64_t>(ui)},
+                 {"wires", static_cast<std::int64_t>(device.wires().size())},
+                 {"mappings", static_cast<std::int64_t>(device.mappings().size())},
+                 {"scripts", static_cast<std::int64_t>(device.scripts().size())}};
+  return data;
+}
+
 }  // namespace
 
 core::Result<std::string> ping_max(const std::shared_ptr<bridge::Bridge>& bridge,
@@ -95,8 +132,8 @@ core::Result<std::string> ping_max(const std::shared_ptr<bridge::Bridge>& bridge
 namespace {
 
 // list [@SELECTOR…]: the objects the selectors choose (core's engine, as the verbs), in z-order.
-core::Result<std::string> list_objects(const Device& device, std::string_view args,
-                                       const core::EventLog& log) {
+core::Result<core::QueryAnswer> list_objects(const Device& device, std::string_view args,
+                                             const core::EventLog& log) {
   const std::string written = "list " + std::string(args);
   auto op = core::parse_op(written);
   if (!op) return op.error();
@@ -108,11 +145,12 @@ core::Result<std::string> list_objects(const Device& device, std::string_view ar
   }
   auto selection = select_objects(device, op->selectors, log, written);
   if (!selection) return selection.error();
+  core::QueryData data = device_data(device);
   if (selection->ids.empty()) {
-    if (op->selectors.empty()) return std::string("no objects");
+    if (op->selectors.empty()) return core::QueryAnswer{"no objects", std::move(data)};
     std::string answer = selection->nothing_matched;
     answer.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(answer.front())));
-    return answer;
+    return core::QueryAnswer{std::move(answer), std::move(data)};
   }
   std::string out;
   for (std::size_t shown = 0; shown < selection->ids.size(); ++shown) {
@@ -121,14 +159,17 @@ core::Result<std::string> list_objects(const Device& device, std::string_view ar
              " more (list @class:CLS narrows it)\n";
       break;
     }
-    out += object_line(device, *device.object(selection->ids[shown])) + "\n";
+    const MaxObject& o = *device.object(selection->ids[shown]);
+    out += object_line(device, o) + "\n";
+    data.items.push_back(object_item(device, o));
   }
+  data.total = selection->ids.size();
   out.pop_back();
-  return out;
+  return core::QueryAnswer{std::move(out), std::move(data)};
 }
 
 // describe device: the settings its saved patcher holds.
-core::Result<std::string> describe_device(const Device& device) {
+core::Result<core::QueryAnswer> describe_device(const Device& device) {
   const DeviceInfo& info = device.info();
   std::string out = "device " + info.name + " (" + info.type +
                     (info.type == "aaaa"   ? ", audio effect"
@@ -153,50 +194,69 @@ core::Result<std::string> describe_device(const Device& device) {
          ", ui layers: " + std::to_string(ui) +
          ", wires: " + std::to_string(device.wires().size()) +
          ", mappings: " + std::to_string(device.mappings().size());
-  return out;
+  core::QueryData data = device_data(device);
+  data.add({std::string(kDeviceWord), info.name, "device", {{"type", info.type}}});
+  return core::QueryAnswer{std::move(out), std::move(data)};
 }
 
 }  // namespace
 
-std::optional<core::Result<std::string>> run_lofi_query(const Device& device, const MaxLink& link,
-                                                        std::string_view verb,
-                                                        std::string_view args,
-                                                        const core::EventLog& log) {
+std::optional<core::Result<core::QueryAnswer>> run_lofi_query(const Device& device,
+                                                              const MaxLink& link,
+                                                              std::string_view verb,
+                                                              std::string_view args,
+                                                              const core::EventLog& log) {
+  using Answer = core::Result<core::QueryAnswer>;
   const std::string word(verb);
   std::string arg(args);
   while (!arg.empty() && arg.back() == ' ')
     arg.pop_back();
-  if (word == "ping") return ping_max(link.bridge(), &device);
+  if (word == "ping") {
+    auto pong = ping_max(link.bridge(), &device);
+    if (!pong) return Answer(pong.error());
+    return Answer(core::QueryAnswer{std::move(*pong)});
+  }
   if (word == "stats") {
     std::size_t ui = 0;
     for (const auto& [id, o] : device.objects())
       ui += o.ui ? 1 : 0;
-    return core::Result<std::string>(
-        "device: " + device_size_text(device.info(), saved_window(device)) +
-        "\nobjects: " + std::to_string(device.objects().size() - ui) +
-        "\nui layers: " + std::to_string(ui) + "\nwires: " + std::to_string(device.wires().size()) +
-        "\nmappings: " + std::to_string(device.mappings().size()) +
-        "\nscripts: " + std::to_string(device.scripts().size()));
+    return Answer(core::QueryAnswer{
+        "device: " + device_size_text(device.info(), saved_window(device)) + "\nobjects: " +
+            std::to_string(device.objects().size() - ui) + "\nui layers: " + std::to_string(ui) +
+            "\nwires: " + std::to_string(device.wires().size()) +
+            "\nmappings: " + std::to_string(device.mappings().size()) +
+            "\nscripts: " + std::to_string(device.scripts().size()),
+        device_data(device)});
   }
   if (word == "list") return list_objects(device, arg, log);
   if (word == "map") {
     std::string out =
         "device " + device_size_text(device.info(), saved_window(device)) + " (z-order):\n";
+    // Items: the objects, wires and mappings the text shows, in its order.
+    core::QueryData data = device_data(device);
+    const auto objects = device.in_order();
     std::size_t shown = 0;
-    for (const MaxObject* o : device.in_order()) {
+    for (const MaxObject* o : objects) {
       out += object_line(device, *o) + "\n";
+      data.items.push_back(object_item(device, *o));
       if (++shown >= kMaxListed) {
-        out += "  … more (list @class:CLS narrows it)\n";
+        if (objects.size() > shown) out += "  … more (list @class:CLS narrows it)\n";
         break;
       }
     }
     if (shown == 0) out += "  (empty)\n";
-    for (const auto& w : device.wires())
+    for (const auto& w : device.wires()) {
       out += "  ~ " + wire_text(w) + "\n";
-    for (const auto& [parameter, m] : device.mappings())
+      data.items.push_back(wire_item(w));
+    }
+    for (const auto& [parameter, m] : device.mappings()) {
       out += "  map " + parameter + " -> " + m.object + "." + m.property + "\n";
+      data.items.push_back(core::QueryItem{
+          parameter, parameter, "mapping", {{"object", m.object}, {"property", m.property}}});
+    }
+    data.total = objects.size() + device.wires().size() + device.mappings().size();
     out.pop_back();
-    return core::Result<std::string>(out);
+    return Answer(core::QueryAnswer{std::move(out), std::move(data)});
   }
   if (word == "describe" && arg == kDeviceWord) return describe_device(device);
   if (word == "describe" || word == "wires") {
@@ -206,7 +266,7 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
       for (const auto& [id, object] : device.objects())
         names.push_back(id);
       const std::string written = word + " " + core::quote_token(arg);
-      return core::Result<std::string>(
+      return Answer(
           core::unknown_reference({"object", written, "the device is empty"}, arg, names));
     }
     std::string out;
@@ -231,7 +291,10 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
     if (wires.empty()) out += " none";
     for (const auto& w : wires)
       out += "\n    " + wire_text(w);
-    return core::Result<std::string>(out);
+    if (word == "wires") return Answer(core::QueryAnswer{std::move(out)});
+    core::QueryData data = device_data(device);
+    data.add(object_item(device, *o));
+    return Answer(core::QueryAnswer{std::move(out), std::move(data)});
   }
   if (word == "find") {
     // `find "Average CPU"` looks for the words inside the quotes.
@@ -242,16 +305,15 @@ std::optional<core::Result<std::string>> run_lofi_query(const Device& device, co
       const std::string hay = core::to_lower(o->id + " " + o->cls + " " + o->args);
       if (hay.find(core::to_lower(arg)) != std::string::npos) out += object_line(device, *o) + "\n";
     }
-    if (out.empty()) return core::Result<std::string>("no objects matching \"" + arg + "\"");
+    if (out.empty()) return Answer(core::QueryAnswer{"no objects matching \"" + arg + "\""});
     out.pop_back();
-    return core::Result<std::string>(out);
+    return Answer(core::QueryAnswer{std::move(out)});
   }
   return std::nullopt;
 }
 
-std::optional<core::Result<std::string>> LofiDocument::query(std::string_view verb,
-                                                             std::string_view args,
-                                                             const core::CallContext& ctx) const {
+std::optional<core::Result<core::QueryAnswer>> LofiDocument::query(
+    std::string_view verb, std::string_view args, const core::CallContext& ctx) const {
   return run_lofi_query(device_, *link_, verb, args, ctx.log);
 }
 

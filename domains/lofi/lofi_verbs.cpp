@@ -275,19 +275,22 @@ core::Result<void> verb_repeat(LofiOp& ctx) {
 
 std::vector<core::VerbSpec> lofi_queries() {
   using core::VerbSpec;
-  return {VerbSpec{"map", "", "", "the device: objects in z-order with wires"},
-          VerbSpec{"stats", "", "", "counts"},
-          VerbSpec{"describe", "ID|device", "",
-                   "one object as its saved box says it: class, args (a message's or comment's "
-                   "text), ports (an opened box's from its file), rects, every attribute, its Live "
-                   "parameter, wires; `describe device`: presentation, devicewidth, window"},
-          VerbSpec{"list", "[@SELECTOR…]", "",
-                   "objects in z-order; the same selector type unites, different types intersect"},
-          VerbSpec{"wires", "ID", "", "an object's wires"},
-          VerbSpec{"find", "TEXT", "",
-                   "objects whose id, class, args or text (message, comment) contain TEXT"}
-              .text_argument(),
-          VerbSpec{"ping", "", "", "is Max answering? ports, round trip, pending requests"}};
+  return {
+      VerbSpec{"map", "", "", "the device: objects in z-order with wires"}.with_structured_answer(),
+      VerbSpec{"stats", "", "", "counts"}.with_structured_answer(),
+      VerbSpec{"describe", "ID|device", "",
+               "one object as its saved box says it: class, args (a message's or comment's "
+               "text), ports (an opened box's from its file), rects, every attribute, its Live "
+               "parameter, wires; `describe device`: presentation, devicewidth, window"}
+          .with_structured_answer(),
+      VerbSpec{"list", "[@SELECTOR…]", "",
+               "objects in z-order; the same selector type unites, different types intersect"}
+          .with_structured_answer(),
+      VerbSpec{"wires", "ID", "", "an object's wires"},
+      VerbSpec{"find", "TEXT", "",
+               "objects whose id, class, args or text (message, comment) contain TEXT"}
+          .text_argument(),
+      VerbSpec{"ping", "", "", "is Max answering? ports, round trip, pending requests"}};
 }
 
 }  // namespace fcp::lofi

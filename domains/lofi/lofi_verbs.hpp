@@ -43,11 +43,13 @@ core::Result<void> verb_map(LofiOp& ctx);
 core::Result<void> verb_unmap(LofiOp& ctx);
 core::Result<void> verb_resize(LofiOp& ctx);
 
-// `log` backs @recent in `list` selectors.
-std::optional<core::Result<std::string>> run_lofi_query(const Device& device, const MaxLink& link,
-                                                        std::string_view verb,
-                                                        std::string_view args,
-                                                        const core::EventLog& log);
+// `log` backs @recent in `list` selectors. map, stats, describe and list carry their structured
+// data (the objects, wires and mappings their text shows).
+std::optional<core::Result<core::QueryAnswer>> run_lofi_query(const Device& device,
+                                                              const MaxLink& link,
+                                                              std::string_view verb,
+                                                              std::string_view args,
+                                                              const core::EventLog& log);
 std::vector<core::VerbSpec> lofi_queries();
 // `ping`: pings Max through `bridge` (null: offline, an error) and says what Max holds, and
 // whether that is `device` (null: no document open).

@@ -54,9 +54,8 @@ std::optional<core::Error> MidiDocument::close_open_block() {
       "`, the Step lines and `tracker end` as the ops of one call");
 }
 
-std::optional<core::Result<std::string>> MidiDocument::query(std::string_view verb,
-                                                             std::string_view args,
-                                                             const core::CallContext& ctx) const {
+std::optional<core::Result<core::QueryAnswer>> MidiDocument::query(
+    std::string_view verb, std::string_view args, const core::CallContext& ctx) const {
   return run_query(*this, verb, args, ctx);
 }
 

@@ -216,8 +216,39 @@ std::vector<std::string> conductor_lines(const Song& song) {
   return lines;
 }
 
-std::string query_map(const MidiDocument& doc) {
+// The song's counts, as stats shows them.
+core::QueryData song_data(const Song& song) {
+  std::size_t ccs = 0, bends = 0;
+  song.controls().for_each([&](const Control& control) {
+    if (control.kind == ControlKind::cc) ++ccs;
+    if (control.kind == ControlKind::bend) ++bends;
+  });
+  core::QueryData data;
+  data.counts = {{"tracks", static_cast<std::int64_t>(song.tracks().size())},
+                 {"notes", static_cast<std::int64_t>(song.notes().size())},
+                 {"ccs", static_cast<std::int64_t>(ccs)},
+                 {"bends", static_cast<std::int64_t>(bends)},
+                 {"events", static_cast<std::int64_t>(song.notes().size() + song.controls().size() +
+                                                      song.raws().size())},
+                 {"measures", static_cast<std::int64_t>(measures(song))}};
+  return data;
+}
+
+// A track as map and describe show it: a track's reference is its name.
+core::QueryItem track_item(const Song& song, const Track& track) {
+  return core::QueryItem{track.name,
+                         track.name,
+                         is_drum(track) ? "drum track" : "track",
+                         {{"channel", static_cast<std::int64_t>(track.channel + 1)},
+                          {"instrument", instrument_text(song, track.id)},
+                          {"notes", static_cast<std::int64_t>(song.notes().count(track.id))},
+                          {"muted", track.muted},
+                          {"solo", track.solo}}};
+}
+
+core::QueryAnswer query_map(const MidiDocument& doc) {
   const Song& song = doc.song();
+  core::QueryData data = song_data(song);
   const auto& meter = song.conductor().meter.changes().front();
   core::ReplyText out;
   out.add("Song: " + doc.title());
@@ -235,9 +266,10 @@ std::string query_map(const MidiDocument& doc) {
     if (track.muted) line += " [M]";
     if (track.solo) line += " [S]";
     out.add(std::move(line));
+    data.add(track_item(song, track));
   }
   out.add(doc.digest());
-  return out.str();
+  return {out.str(), std::move(data)};
 }
 
 std::string query_tracks(const Song& song) {
@@ -269,7 +301,7 @@ std::string with_changes(std::string text, std::size_t changes) {
   return text;
 }
 
-std::string query_stats(const MidiDocument& doc) {
+core::QueryAnswer query_stats(const MidiDocument& doc) {
   const Song& song = doc.song();
   const Conductor& c = song.conductor();
   const auto& meter = c.meter.changes().front();
@@ -297,7 +329,7 @@ std::string query_stats(const MidiDocument& doc) {
           std::to_string(song.notes().size() + song.controls().size() + song.raws().size()));
   out.add("Duration: " + clock_text(song.seconds_at(song.end_tick())));
   out.add("Measures: " + std::to_string(measures(song)));
-  return out.str();
+  return {out.str(), song_data(song)};
 }
 
 std::string instrument_line(const Song& song, const Track& track) {
@@ -333,8 +365,9 @@ void add_note_ranges(core::ReplyText& out, const Song& song, const Track& track)
   out.add("Time span: " + pos(song, first) + " - " + pos(song, last));
 }
 
-core::Result<std::string> query_describe(const Song& song, const Query& query) {
+core::Result<core::QueryAnswer> query_describe(const Song& song, const Query& query) {
   if (query.size() == 0) return missing_track(song, "describe", "");
+  core::QueryData data = song_data(song);
   auto found = find_track(song, query, 0, query[0]);
   if (!found) return found.error();
   const Track& track = **found;
@@ -355,7 +388,8 @@ core::Result<std::string> query_describe(const Song& song, const Query& query) {
   out.add(std::string("Muted: ") + (track.muted ? "yes" : "no"));
   out.add(std::string("Solo: ") + (track.solo ? "yes" : "no"));
   add_note_ranges(out, song, track);
-  return out.str();
+  data.add(track_item(song, track));
+  return core::QueryAnswer{out.str(), std::move(data)};
 }
 
 // ---- events -------------------------------------------------------------------------------------
@@ -1104,29 +1138,35 @@ core::Result<std::string> query_instruments(const MidiDocument& doc, Query query
 
 }  // namespace
 
-std::optional<core::Result<std::string>> run_query(const MidiDocument& doc, std::string_view verb,
-                                                   std::string_view args,
-                                                   const core::CallContext& ctx) {
+std::optional<core::Result<core::QueryAnswer>> run_query(const MidiDocument& doc,
+                                                         std::string_view verb,
+                                                         std::string_view args,
+                                                         const core::CallContext& ctx) {
+  using Answer = core::Result<core::QueryAnswer>;
+  const auto text = [](core::Result<std::string> answer) -> Answer {
+    if (!answer) return answer.error();
+    return core::QueryAnswer{std::move(*answer)};
+  };
   static const std::array<std::string_view, 10> known = {
       "map",  "tracks",     "events",  "describe",    "stats",
       "find", "piano-roll", "tracker", "instruments", "drums"};
   const auto view = conductor_view_named(verb);
   if (!view && std::find(known.begin(), known.end(), verb) == known.end()) return std::nullopt;
   auto tokens = core::tokenize(args);
-  if (!tokens) return core::Result<std::string>(tokens.error());
-  if (view) return query_conductor(doc.song(), *view, *tokens);
+  if (!tokens) return Answer(tokens.error());
+  if (view) return text(query_conductor(doc.song(), *view, *tokens));
   Query query{std::string(verb), std::move(*tokens)};
   const Song& song = doc.song();
-  if (verb == "map") return query_map(doc);
-  if (verb == "tracks") return query_tracks(song);
-  if (verb == "stats") return query_stats(doc);
-  if (verb == "events") return query_events(song, query);
+  if (verb == "map") return Answer(query_map(doc));
+  if (verb == "tracks") return text(query_tracks(song));
+  if (verb == "stats") return Answer(query_stats(doc));
+  if (verb == "events") return text(query_events(song, query));
   if (verb == "describe") return query_describe(song, query);
-  if (verb == "find") return query_find(song, query, ctx.log);
-  if (verb == "piano-roll") return query_piano_roll(song, query);
-  if (verb == "tracker") return query_tracker(song, std::move(query));
-  if (verb == "drums") return query_drums(query);
-  return query_instruments(doc, std::move(query));
+  if (verb == "find") return text(query_find(song, query, ctx.log));
+  if (verb == "piano-roll") return text(query_piano_roll(song, query));
+  if (verb == "tracker") return text(query_tracker(song, std::move(query)));
+  if (verb == "drums") return text(query_drums(query));
+  return text(query_instruments(doc, std::move(query)));
 }
 
 std::vector<core::VerbSpec> query_specs() {
@@ -1134,7 +1174,8 @@ std::vector<core::VerbSpec> query_specs() {
   std::vector<VerbSpec> specs{
       VerbSpec{"map", "", "queries",
                "overview: title, tempo|meter|key|ppqn, tempo/meter/key changes, markers, tracks, "
-               "digest"},
+               "digest"}
+          .with_structured_answer(),
       VerbSpec{"tracks", "", "queries",
                "each track: channel, instrument, bank, note/cc/bend counts, program changes, "
                "mute/solo"},
@@ -1144,9 +1185,11 @@ std::vector<core::VerbSpec> query_specs() {
           .example("events Keys 1-2"),
       VerbSpec{"describe", "TRACK", "queries",
                "channel, instrument, bank, counts, mute/solo, pitch and velocity ranges, time span"}
+          .with_structured_answer()
           .example("describe Drums"),
       VerbSpec{"stats", "", "queries",
-               "tempo, meter, key, ppqn, counts, duration m:ss.cc over the tempo map, measures"},
+               "tempo, meter, key, ppqn, counts, duration m:ss.cc over the tempo map, measures"}
+          .with_structured_answer(),
       VerbSpec{"find", "PITCH | @SELECTOR…", "queries",
                "notes at a pitch (C4, midi:60, a drum name) or pitch class (F#), or the events "
                "the selectors choose (as verbs do), in time order"}

@@ -14,9 +14,11 @@ namespace fcp::midi {
 
 class MidiDocument;
 
-std::optional<core::Result<std::string>> run_query(const MidiDocument& doc, std::string_view verb,
-                                                   std::string_view args,
-                                                   const core::CallContext& ctx);
+// map, stats and describe carry their structured data (the tracks their text shows).
+std::optional<core::Result<core::QueryAnswer>> run_query(const MidiDocument& doc,
+                                                         std::string_view verb,
+                                                         std::string_view args,
+                                                         const core::CallContext& ctx);
 std::vector<core::VerbSpec> query_specs();
 
 }  // namespace fcp::midi

@@ -16,6 +16,7 @@
 #include "core/event_log.hpp"
 #include "core/file_access.hpp"
 #include "core/parsed_op.hpp"
+#include "core/query_result.hpp"
 #include "core/result.hpp"
 #include "core/session_command.hpp"
 #include "core/verb_registry.hpp"
@@ -136,7 +137,9 @@ class Document {
 
   // Answers a domain query (map, stats, describe, list, find, …). Returns nullopt for a query
   // word it does not know, so the engine can try the generic ones (history, diff, status).
-  virtual std::optional<Result<std::string>> query(std::string_view verb, std::string_view args,
+  // For a query its table marks structured (VerbSpec::structured) the answer carries its data
+  // too, built from the same selection as its text: the entities the text shows, in its order.
+  virtual std::optional<Result<QueryAnswer>> query(std::string_view verb, std::string_view args,
                                                    const CallContext& ctx) const = 0;
   // Extra lines for `status` (after the engine's file/log lines).
   virtual std::vector<std::string> status_lines() const { return {}; }

@@ -26,6 +26,8 @@ struct ToolReply {
   std::string text;
   bool is_error = false;
   std::vector<Attachment> attachments;
+  // A query's structured answer (MCP structuredContent); none for errors and other tools.
+  std::optional<QueryResult> structured = std::nullopt;
 };
 
 struct SessionLimits {
@@ -51,6 +53,8 @@ struct SessionLimits {
 struct CallOptions {
   ProgressFn progress;
   const std::atomic<bool>* cancelled = nullptr;
+  // The client takes structured results (MCP structuredContent, protocol 2025-06-18 on).
+  bool structured = false;
 };
 
 // A change applied to the model and the log whose external effects still await confirmation.
@@ -93,8 +97,11 @@ class Session {
   CallResult run_ops(std::span<const std::string> ops, const CallOptions& options);
   // {domain}_session(action)
   CallResult run_session(std::string_view action, const CallOptions& options);
-  // {domain}_query(q): never changes the model or the log.
-  ToolReply run_query(std::string_view query) const;
+  // {domain}_query(q): never changes the model or the log. `structured`: the reply carries the
+  // answer's structured form too (ToolReply::structured, for clients that take MCP
+  // structuredContent), counted with the text against limits.max_reply_bytes; without it the
+  // reply is the text alone.
+  ToolReply run_query(std::string_view query, bool structured = false) const;
   // {domain}_help()
   std::string help() const;
 

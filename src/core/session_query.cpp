@@ -31,7 +31,7 @@ std::optional<std::size_t> parse_count(std::string_view text) {
 
 }  // namespace
 
-ToolReply Session::run_query(std::string_view query) const {
+ToolReply Session::run_query(std::string_view query, bool structured) const {
   query = trim(query);
   auto space = query.find_first_of(" \t\r\n");
   std::string verb = to_lower(query.substr(0, space));
@@ -42,14 +42,16 @@ ToolReply Session::run_query(std::string_view query) const {
       return error_reply(checked.error());
     if (auto answer = domain_.query_without_document(verb, args, state_.get())) {
       if (!*answer) return error_reply(answer->error());
-      return ToolReply{std::move(**answer), false, {}};
+      if (!structured) return ToolReply{std::move(**answer), false, {}};
+      return ToolReply{std::move(**answer), false, {}, QueryResult{"other", std::string(query)}};
     }
     if (verb == "status") {
       std::string text = "no " + std::string(domain_.name()) + " document open: use " +
                          std::string(domain_.name()) + "_session 'new \"Title\"' or 'open PATH'";
       for (const auto& line : domain_.status_without_document(state_.get()))
         text += "\n" + line;
-      return ToolReply{std::move(text), false, {}};
+      if (!structured) return ToolReply{std::move(text), false, {}};
+      return ToolReply{std::move(text), false, {}, QueryResult{"other", std::string(query)}};
     }
     return error_reply(no_document_error());
   }
@@ -58,23 +60,38 @@ ToolReply Session::run_query(std::string_view query) const {
   EffectSink unused;
   const ProgressFn no_progress;
   const CallContext ctx{log_, paths_, unused, no_progress};
-  std::optional<Result<std::string>> answer = document_->query(verb, args, ctx);
+  std::optional<Result<QueryAnswer>> answer = document_->query(verb, args, ctx);
   if (!answer) {
-    if (verb == "status") {
-      answer = query_status();
-    } else if (verb == "history") {
-      answer = query_history(args);
-    } else if (verb == "diff") {
-      answer = query_diff(args);
-    } else {
+    if (verb != "status" && verb != "history" && verb != "diff")
       return error_reply(unknown_query_error(verb, query));
-    }
+    Result<std::string> generic = verb == "status"    ? Result<std::string>(query_status())
+                                  : verb == "history" ? query_history(args)
+                                                      : query_diff(args);
+    if (!generic) return error_reply(generic.error());
+    answer = QueryAnswer{std::move(*generic)};
   }
   if (!*answer) return error_reply(answer->error());
-  if (auto over = over_reply_limit(answer->value().size(),
+  QueryAnswer& found = answer->value();
+  if (!structured) {
+    if (auto over = over_reply_limit(found.text.size(),
+                                     "ask a narrower query (a selector, a range, a page)"))
+      return error_reply(*over);
+    return ToolReply{std::move(found.text), false, {}};
+  }
+  // The query table decides which kinds carry data; the domain filled it from the selection
+  // its text shows, so both name the same entities.
+  const auto specs = query_specs(domain_);
+  const auto spec = std::find_if(specs.begin(), specs.end(),
+                                 [&](const VerbSpec& candidate) { return candidate.name == verb; });
+  const bool with_data = spec != specs.end() && spec->structured && found.data;
+  const std::size_t data_bytes = with_data ? estimated_json_bytes(*found.data) : 0;
+  if (auto over = over_reply_limit(found.text.size() + data_bytes,
                                    "ask a narrower query (a selector, a range, a page)"))
     return error_reply(*over);
-  return ToolReply{std::move(answer->value()), false, {}};
+  QueryResult result{with_data ? verb : "other", std::string(query), document_->title(),
+                     document_->digest()};
+  if (with_data) result.data = std::move(*found.data);
+  return ToolReply{std::move(found.text), false, {}, std::move(result)};
 }
 
 std::string Session::query_status() const {

@@ -117,6 +117,9 @@ struct VerbSpec {
   // The op's work is its keys (`style`, `modify`): a suggestion that drops a key it cannot fix
   // is not offered when no key would be left, since that op would change nothing.
   bool works_through_keys = false;
+  // A query whose answer also carries structured data (MCP structuredContent: counts and the
+  // entities its text shows); the domain's Document::query fills QueryAnswer::data for it.
+  bool structured = false;
   OpenKeys open_keys;
 
   VerbSpec& with(KeySpec spec) {
@@ -138,6 +141,10 @@ struct VerbSpec {
   }
   VerbSpec& text_argument() {
     free_text = true;
+    return *this;
+  }
+  VerbSpec& with_structured_answer() {
+    structured = true;
     return *this;
   }
   VerbSpec& example(std::string op) {

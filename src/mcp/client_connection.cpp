@@ -284,6 +284,13 @@ void ClientConnection::finish_initialize(const std::string& version,
                              {"instructions", server_.instructions()}});
 }
 
+bool ClientConnection::structured_output() const {
+  if (!initialized()) return true;  // stateless: 2026-07-28
+  std::lock_guard lock(mutex_);
+  // Versions are dates: they order as strings.
+  return protocol_version_ >= kFirstStructuredProtocolVersion;
+}
+
 bool ClientConnection::set_log_level(std::string_view name) {
   const int index = level_index(name);
   if (index < 0) return false;

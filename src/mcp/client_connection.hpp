@@ -195,6 +195,9 @@ class ClientConnection final : public Connection,
   // Sends notifications/message through `reply` when `level` is at or above the client's level.
   // Whether the client asked for messages of `level` (logging/setLevel); log() drops the others.
   bool logs(int level) const { return level >= log_level_.load(); }
+  // Whether this client's protocol has outputSchema and structuredContent (2025-06-18 on; a
+  // stateless 2026-07-28 request, which has no initialize, too).
+  bool structured_output() const;
   void log(const Reply& reply, int level, std::string text);
 
   Server& server_;

@@ -119,5 +119,7 @@ inline bool is_supported_protocol_version(std::string_view version) {
 }
 // The stateless revision: no initialize, every request names it in its _meta (mcp/lifecycle).
 inline constexpr std::string_view kStatelessProtocolVersion = "2026-07-28";
+// The first protocol version with tools' outputSchema and results' structuredContent.
+inline constexpr std::string_view kFirstStructuredProtocolVersion = "2025-06-18";
 
 }  // namespace fcp::mcp

@@ -27,8 +27,9 @@ bool ClientConnection::serve_feature(const jsonrpc::Incoming& message, const Rep
   const auto& method = message.method;
   if (method == "tools/list") {
     json::array tools;
+    const bool with_output_schema = structured_output();
     for (const auto& tool : server_.tools())
-      tools.push_back(describe(tool));
+      tools.push_back(describe(tool, with_output_schema));
     reply->result(json::object{{"tools", std::move(tools)}});
     return true;
   }

@@ -29,7 +29,9 @@ constexpr int kDebug = 0;
 constexpr int kWarning = 3;
 constexpr int kError = 4;
 
-json::object tool_result(const core::ToolReply& reply) {
+// `structured`: the client's protocol knows structuredContent (2025-06-18 on); older sessions get
+// the content alone, as before.
+json::object tool_result(const core::ToolReply& reply, bool structured = false) {
   json::array content;
   content.push_back(json::object{{"type", "text"}, {"text", to_valid_utf8(reply.text)}});
   std::size_t number = 0;
@@ -51,7 +53,11 @@ json::object tool_result(const core::ToolReply& reply) {
                                   {"mimeType", attachment.mime_type},
                                   {"blob", base64_encode(attachment.bytes)}}}});
   }
-  return json::object{{"content", std::move(content)}, {"isError", reply.is_error}};
+  json::object result{{"content", std::move(content)}, {"isError", reply.is_error}};
+  // A query's structured answer beside its text; an error result carries none (MCP allows it).
+  if (structured && reply.structured && !reply.is_error)
+    result["structuredContent"] = structured_content(*reply.structured);
+  return result;
 }
 
 // The notifications/progress of one call, whose values must strictly increase over the whole
@@ -126,7 +132,7 @@ core::CallResult dispatch(const Tool& tool, const ToolArguments& arguments, core
     case ToolKind::ops:
       return session.run_ops(arguments.ops, options);
     case ToolKind::query:
-      return core::CallResult{session.run_query(arguments.text)};
+      return core::CallResult{session.run_query(arguments.text, options.structured)};
     case ToolKind::session:
       return session.run_session(arguments.text, options);
     case ToolKind::help:
@@ -236,7 +242,7 @@ void ClientConnection::run_tool(const ToolCall& call, const CallTarget& given,
   const auto started = std::chrono::steady_clock::now();
   core::Session& session = *target.session;
   const auto progress = make_progress(call.progress_token, call.reply);
-  core::CallOptions options{ops_progress(progress), &call.flight->cancelled};
+  core::CallOptions options{ops_progress(progress), &call.flight->cancelled, structured_output()};
   try {
     // What stops the call deep inside an op (a layout's Graphviz worker is killed): its
     // cancellation and its kind's time limit. The batch loop checks both between ops itself.
@@ -327,7 +333,7 @@ void ClientConnection::finish_tool(const Tool& tool, const core::ToolReply& resu
   if (result.is_error) {
     log(reply, kWarning, tool.name + ": " + result.text.substr(0, result.text.find('\n')));
   }
-  reply->result(tool_result(result));
+  reply->result(tool_result(result, structured_output()));
 }
 
 }  // namespace fcp::mcp

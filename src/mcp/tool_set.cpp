@@ -1,6 +1,9 @@
 #include "mcp/tool_set.hpp"
 
+#include <variant>
+
 #include "core/session.hpp"
+#include "mcp/utf8.hpp"
 
 namespace fcp::mcp {
 namespace json = boost::json;
@@ -134,7 +137,8 @@ std::vector<Tool> make_tools(const core::Domain& domain, std::string_view handle
                          &domain,
                          description_for(kind, domain, handle_prefix),
                          schema_for(kind, name, handle_prefix),
-                         {}});
+                         {},
+                         kind == ToolKind::query ? query_output_schema(domain) : json::object{}});
   }
   return tools;
 }
@@ -181,9 +185,103 @@ core::Result<ToolArguments> read_arguments(const Tool& tool, const json::object&
   return out;
 }
 
-json::object describe(const Tool& tool) {
+json::object query_output_schema(const core::Domain& domain) {
+  // The kinds with data are the ones the domain's query table marks structured.
+  json::array kinds;
+  for (const auto& spec : domain.queries()) {
+    if (spec.structured) kinds.emplace_back(spec.name);
+  }
+  kinds.emplace_back("other");
+  const json::object text{{"type", "string"}};
+  const json::object item{
+      {"type", "object"},
+      {"properties",
+       json::object{
+           {"id",
+            json::object{{"type", "string"}, {"description", "the reference an op takes for it"}}},
+           {"name", json::object{{"type", "string"},
+                                 {"description", "its label or name (empty when it has none)"}}},
+           {"kind", json::object{{"type", "string"}, {"description", "its type or class"}}},
+           {"fields",
+            json::object{{"type", "object"},
+                         {"additionalProperties",
+                          json::object{{"type", json::array{"string", "number", "boolean"}}}},
+                         {"description",
+                          "further facts: numbers as numbers, flags as booleans, the rest as "
+                          "text"}}}}},
+      {"required", json::array{"id", "name", "kind", "fields"}}};
   return json::object{
+      {"type", "object"},
+      {"properties",
+       json::object{
+           {"kind", json::object{{"type", "string"},
+                                 {"enum", std::move(kinds)},
+                                 {"description",
+                                  "the query kind; other: a query without counts and "
+                                  "items (find, history, status, …)"}}},
+           {"query", json::object{{"type", "string"}, {"description", "the query as written"}}},
+           {"title", json::object{{"type", "string"}, {"description", "the document's title"}}},
+           {"digest", json::object{{"type", "string"},
+                                   {"description", "the document's one-line state digest"}}},
+           {"counts", json::object{{"type", "object"},
+                                   {"additionalProperties", json::object{{"type", "integer"}}},
+                                   {"description", "named counts of what the query read"}}},
+           {"items", json::object{{"type", "array"},
+                                  {"items", item},
+                                  {"description",
+                                   "the entities the text shows, in its order (as many as it "
+                                   "shows)"}}},
+           {"total", json::object{{"type", "integer"},
+                                  {"minimum", 0},
+                                  {"description", "how many entities the answer covers"}}},
+           {"truncated", json::object{{"type", "boolean"},
+                                      {"description",
+                                       "true when items holds fewer than total (the text's "
+                                       "cap)"}}}}},
+      {"required", json::array{"kind", "query", "counts", "items", "total", "truncated"}}};
+}
+
+json::object structured_content(const core::QueryResult& result) {
+  // Labels and titles come from users' files: valid UTF-8 as the text content is.
+  json::object out{{"kind", result.kind}, {"query", to_valid_utf8(result.query)}};
+  if (result.title) out["title"] = to_valid_utf8(*result.title);
+  if (result.digest) out["digest"] = to_valid_utf8(*result.digest);
+  json::object counts;
+  for (const auto& [name, count] : result.data.counts)
+    counts[name] = count;
+  json::array items;
+  items.reserve(result.data.items.size());
+  for (const auto& item : result.data.items) {
+    json::object fields;
+    for (const auto& field : item.fields) {
+      json::value& slot = fields[field.first];
+      if (const auto* text = std::get_if<std::string>(&field.second)) {
+        slot = to_valid_utf8(*text);
+      } else if (const auto* integer = std::get_if<std::int64_t>(&field.second)) {
+        slot = *integer;
+      } else if (const auto* number = std::get_if<double>(&field.second)) {
+        slot = *number;
+      } else {
+        slot = std::get<bool>(field.second);
+      }
+    }
+    items.push_back(json::object{{"id", to_valid_utf8(item.id)},
+                                 {"name", to_valid_utf8(item.name)},
+                                 {"kind", to_valid_utf8(item.kind)},
+                                 {"fields", std::move(fields)}});
+  }
+  out["counts"] = std::move(counts);
+  out["items"] = std::move(items);
+  out["total"] = result.data.total;
+  out["truncated"] = result.data.truncated();
+  return out;
+}
+
+json::object describe(const Tool& tool, bool with_output_schema) {
+  json::object out{
       {"name", tool.name}, {"description", tool.description}, {"inputSchema", tool.input_schema}};
+  if (with_output_schema && !tool.output_schema.empty()) out["outputSchema"] = tool.output_schema;
+  return out;
 }
 
 }  // namespace fcp::mcp

@@ -24,6 +24,8 @@ struct Tool {
   // The client capabilities a call needs (a stateless 2026-07-28 request that does not declare
   // them is refused with -32021); empty for the domain tools.
   boost::json::object client_capabilities;
+  // The JSON Schema of the tool's structuredContent (tools/list outputSchema); empty: none.
+  boost::json::object output_schema = {};
 };
 
 // The domain's four tools; the mutation tool's description embeds the reference card.
@@ -40,7 +42,13 @@ struct ToolArguments {
 // Checks `arguments` against the tool's schema; errors are reported as isError results.
 core::Result<ToolArguments> read_arguments(const Tool& tool, const boost::json::object& arguments);
 
-// The MCP tools/list entry.
-boost::json::object describe(const Tool& tool);
+// The outputSchema of a domain's query tool: every structuredContent it returns conforms to it.
+// Its kinds are the queries the domain's table marks structured, and "other".
+boost::json::object query_output_schema(const core::Domain& domain);
+// A query's structured answer as the structuredContent of its tools/call result.
+boost::json::object structured_content(const core::QueryResult& result);
+
+// The MCP tools/list entry; outputSchema only `with_output_schema` (protocol 2025-06-18 on).
+boost::json::object describe(const Tool& tool, bool with_output_schema);
 
 }  // namespace fcp::mcp

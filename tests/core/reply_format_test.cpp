@@ -31,7 +31,7 @@ class HandWrittenDocument final : public Document {
   }
   void revert(const Event& event, EffectSink& effects) override { deck_->revert(event, effects); }
   void replay(const Event& event, EffectSink& effects) override { deck_->replay(event, effects); }
-  std::optional<Result<std::string>> query(std::string_view verb, std::string_view args,
+  std::optional<Result<QueryAnswer>> query(std::string_view verb, std::string_view args,
                                            const CallContext& ctx) const override {
     return deck_->query(verb, args, ctx);
   }

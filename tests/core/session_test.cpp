@@ -495,6 +495,38 @@ TEST_F(SessionTest, CheckCreationCountsWhatEarlierOpsOfTheCallAdded) {
 
 // A reply larger than limits.max_reply_bytes is refused (the batch rolled back); so is a
 // query's answer.
+// A query's structured form: only when the client takes it (run_query's `structured`), for the
+// kinds the query table marks, and counted with the text against limits.max_reply_bytes.
+TEST_F(SessionTest, StructuredQueryAnswersCountAgainstTheReplyLimit) {
+  SessionLimits limits;
+  limits.max_reply_bytes = 200;
+  Session session(*domain_, root_, limits);
+  (void)session.run_session("new X", {});
+  (void)session.run_ops(std::vector<std::string>{"add a", "add b", "add c"}, {});
+  const auto plain = session.run_query("list");
+  EXPECT_FALSE(plain.is_error) << plain.text;
+  EXPECT_FALSE(plain.structured.has_value());
+  // The same answer with its items is past 200 bytes: refused, not sent without them.
+  const auto refused = session.run_query("list", true);
+  EXPECT_TRUE(refused.is_error);
+  EXPECT_NE(refused.text.find("ask a narrower query"), std::string::npos) << refused.text;
+  Session roomy(*domain_, root_, SessionLimits{});
+  (void)roomy.run_session("new X", {});
+  (void)roomy.run_ops(std::vector<std::string>{"add a", "add b"}, {});
+  const auto listed = roomy.run_query("list", true);
+  ASSERT_TRUE(listed.structured.has_value());
+  EXPECT_EQ(listed.structured->kind, "list");
+  ASSERT_EQ(listed.structured->data.items.size(), 2u);
+  EXPECT_EQ(listed.structured->data.items[0].id, "a");
+  EXPECT_EQ(listed.structured->data.total, 2u);
+  EXPECT_EQ(listed.structured->data.counts.front().second, 2);
+  // A query the table does not mark (status) is "other", without counts or items.
+  const auto status = roomy.run_query("status", true);
+  ASSERT_TRUE(status.structured.has_value());
+  EXPECT_EQ(status.structured->kind, "other");
+  EXPECT_TRUE(status.structured->data.items.empty());
+}
+
 TEST_F(SessionTest, RepliesPastTheReplyLimitAreRefused) {
   SessionLimits limits;
   limits.max_reply_bytes = 200;

@@ -140,8 +140,8 @@ class DeckDocument final : public core::Document {
     for (const auto& [before, after] : static_cast<const DeckEvent&>(event).changes)
       apply(before, after);
   }
-  std::optional<Result<std::string>> query(std::string_view verb, std::string_view args,
-                                           const core::CallContext& ctx) const override;
+  std::optional<Result<core::QueryAnswer>> query(std::string_view verb, std::string_view args,
+                                                 const core::CallContext& ctx) const override;
   std::size_t entity_count() const override { return cards_.size(); }
   std::size_t estimated_bytes() const override { return cards_.size() * 100; }  // 100 a card
   std::string digest() const override {
@@ -345,36 +345,54 @@ Result<core::OpOutcome> DeckDocument::execute(const core::ParsedOp& op, core::Ca
       {core::created("emit " + text)}, make_event(op.raw, {{std::nullopt, card}}), {}, {}};
 }
 
-std::optional<Result<std::string>> DeckDocument::query(std::string_view verb, std::string_view args,
-                                                       const core::CallContext& ctx) const {
+std::optional<Result<core::QueryAnswer>> DeckDocument::query(std::string_view verb,
+                                                             std::string_view args,
+                                                             const core::CallContext& ctx) const {
   if (verb == "map" || verb == "list") {
     std::string out = "deck \"" + title_ + "\": " + std::to_string(cards_.size()) + " cards";
     std::vector<std::string> names;
     if (verb == "list" && !args.empty()) {
       auto op = core::parse_op("list " + std::string(args));
-      if (!op) return Result<std::string>(op.error());
+      if (!op) return Result<core::QueryAnswer>(op.error());
       auto selected = select(*op, ctx, 0);
-      if (!selected) return Result<std::string>(selected.error());
-      if (selected->names.empty()) return Result<std::string>(selected->nothing_matched);
+      if (!selected) return Result<core::QueryAnswer>(selected.error());
+      if (selected->names.empty()) {
+        return Result<core::QueryAnswer>(core::QueryAnswer{
+            selected->nothing_matched,
+            core::QueryData{{{"cards", static_cast<std::int64_t>(cards_.size())}}}});
+      }
       names = std::move(selected->names);
     } else {
       for (const auto& [name, card] : cards_)
         names.push_back(name);
     }
-    for (const auto& name : names)
+    core::QueryData data{{{"cards", static_cast<std::int64_t>(cards_.size())}}};
+    for (const auto& name : names) {
       out += "\n  " + name + " " + cards_.at(name).color;
-    return Result<std::string>(out);
+      data.add({name, name, "card", {{"color", cards_.at(name).color}}});
+    }
+    return Result<core::QueryAnswer>(core::QueryAnswer{out, std::move(data)});
   }
-  if (verb == "stats") return Result<std::string>("cards:" + std::to_string(cards_.size()));
+  if (verb == "stats") {
+    return Result<core::QueryAnswer>(
+        core::QueryAnswer{"cards:" + std::to_string(cards_.size()),
+                          core::QueryData{{{"cards", static_cast<std::int64_t>(cards_.size())}}}});
+  }
   if (verb == "describe") {
     const std::string written = "describe " + std::string(args);
     auto id = index_.resolve(args, {"card", written});
-    if (!id) return Result<std::string>(id.error());
+    if (!id) return Result<core::QueryAnswer>(id.error());
     const auto& card = cards_.at(*id);
     std::string links;
     for (const auto& l : card.links)
       links += " " + l;
-    return Result<std::string>("card " + card.name + " color:" + card.color + " links:" + links);
+    core::QueryData data{{{"cards", static_cast<std::int64_t>(cards_.size())}}};
+    data.add({card.name,
+              card.name,
+              "card",
+              {{"color", card.color}, {"links", static_cast<std::int64_t>(card.links.size())}}});
+    return Result<core::QueryAnswer>(core::QueryAnswer{
+        "card " + card.name + " color:" + card.color + " links:" + links, std::move(data)});
   }
   return std::nullopt;
 }
@@ -418,10 +436,11 @@ class DeckDomain final : public core::Domain {
   const core::VerbRegistry& verbs() const override { return verbs_; }
   std::string card_sections() const override { return core::selector_card(card_catalog()); }
   std::vector<core::VerbSpec> queries() const override {
-    return {{"map", "map", "", "all cards"},
-            {"list", "list [@SELECTOR]", "", "cards matching"},
-            {"stats", "stats", "", "counts"},
-            {"describe", "describe REF", "", "one card"}};
+    return {
+        core::VerbSpec{"map", "map", "", "all cards"}.with_structured_answer(),
+        core::VerbSpec{"list", "list [@SELECTOR]", "", "cards matching"}.with_structured_answer(),
+        core::VerbSpec{"stats", "stats", "", "counts"}.with_structured_answer(),
+        core::VerbSpec{"describe", "describe REF", "", "one card"}.with_structured_answer()};
   }
   std::vector<core::Synonym> query_synonyms() const override { return {{"cards", "list", {}}}; }
   std::vector<std::string> file_extensions() const override { return {"deck"}; }

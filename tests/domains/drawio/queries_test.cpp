@@ -88,6 +88,12 @@ class QueriesTest : public ::testing::Test {
   void load_page(const std::string& cells) { load(file_xml(page_xml("Page-1", cells))); }
 
   std::optional<core::Result<std::string>> raw(std::string_view query) const {
+    auto answer = answer_of(query);
+    if (!answer) return std::nullopt;
+    if (!*answer) return core::Result<std::string>(answer->error());
+    return core::Result<std::string>((*answer)->text);
+  }
+  std::optional<core::Result<core::QueryAnswer>> answer_of(std::string_view query) const {
     const auto space = query.find(' ');
     const std::string_view verb = query.substr(0, space);
     const std::string_view args =

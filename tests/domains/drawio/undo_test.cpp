@@ -37,7 +37,7 @@ class UndoTest : public ::testing::Test {
     core::ProgressFn progress;
     core::CallContext ctx{log, paths, effects, progress};
     auto answer = doc.query("list", "", ctx);
-    return answer && *answer ? **answer : std::string("?");
+    return answer && *answer ? (*answer)->text : std::string("?");
   }
 
   core::Result<core::OpOutcome> run(const std::string& text) {

@@ -229,7 +229,7 @@ std::string query(const MidiDocument& document, std::string_view verb, std::stri
   const core::CallContext ctx{log, paths, effects, progress};
   auto answer = document.query(verb, args, ctx);
   EXPECT_TRUE(answer && *answer) << verb;
-  return answer && *answer ? **answer : std::string();
+  return answer && *answer ? (*answer)->text : std::string();
 }
 
 TEST(LosslessSave, TheConductorViewSaysWhatTheModelAssumesAndTheFileLeavesOut) {

@@ -117,7 +117,8 @@ class MidiQueriesTest : public ::testing::Test {
     auto answer = doc.query(verb, args, ctx_);
     EXPECT_TRUE(answer.has_value()) << verb;
     if (!answer) return core::make_error("no answer");
-    return *answer;
+    if (!*answer) return answer->error();
+    return (*answer)->text;
   }
   std::string ok(const MidiDocument& doc, std::string_view verb, std::string_view args = "") {
     auto answer = ask(doc, verb, args);
