@@ -54,6 +54,7 @@ void ReplyOnce::result(const json::value& value) {
 }
 
 void ReplyOnce::error(int code, std::string_view message, json::value data) {
+  if (stateless_) code = lifecycle::stateless_error_code(code);
   if (claim()) send_error(jsonrpc::error(id_, code, message, std::move(data)), code);
 }
 
@@ -375,7 +376,8 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
     });
     return;
   }
-  reply->error(jsonrpc::code::resource_not_found, "resource not found: \"" + text + "\"");
+  reply->error(jsonrpc::code::resource_not_found, "resource not found: \"" + text + "\"",
+               json::object{{"uri", text}});
 }
 
 void ClientConnection::read_document(const DocumentUri& named, const std::string& uri,
