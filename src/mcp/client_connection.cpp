@@ -389,6 +389,11 @@ void ClientConnection::read_document(const DocumentUri& named, const std::string
     if (!found.error().hints.empty()) message += " (try: " + found.error().hints.front() + ")";
     return reply->error(jsonrpc::code::resource_not_found, message, json::object{{"uri", uri}});
   }
+  if (!named.known_form) {
+    return reply->error(jsonrpc::code::resource_not_found,
+                        "resource not found: \"" + uri + "\": " + unknown_form_message(named),
+                        json::object{{"uri", uri}});
+  }
   auto document = *found;
   auto* documents = &store;  // the server outlives its connections' calls
   document->queue()->submit([document, documents, named, uri,
@@ -417,7 +422,10 @@ void ClientConnection::read_document(const DocumentUri& named, const std::string
       reply->error(jsonrpc::code::internal_error, message, json::object{{"uri", uri}});
       return done();
     }
-    reply->result(json::object{{"contents", json::array{resource_contents(uri, *content)}}});
+    // The revision its notifications/resources/updated carry: a watcher matches the two.
+    reply->result(
+        json::object{{"contents", json::array{resource_contents(uri, *content)}},
+                     {"_meta", json::object{{resource_meta::revision, document->revision()}}}});
     done();
   });
 }
