@@ -102,9 +102,32 @@ std::string MidiDocument::title() const {
 }
 
 std::string MidiDocument::summary() const {
-  return core::plural(song_.tracks().size(), "track") + ", " +
-         core::plural(song_.notes().size(), "note") + ", " +
-         core::plural(song_.controls().size(), "control event");
+  // Each kind of non-note event by its own name (a program change is no controller event).
+  std::size_t cc = 0, bends = 0, programs = 0, pressure = 0;
+  song_.controls().for_each([&](const Control& control) {
+    switch (control.kind) {
+      case ControlKind::cc:
+        ++cc;
+        break;
+      case ControlKind::bend:
+        ++bends;
+        break;
+      case ControlKind::program:
+        ++programs;
+        break;
+      case ControlKind::channel_pressure:
+      case ControlKind::key_pressure:
+        ++pressure;
+        break;
+    }
+  });
+  std::string text = core::plural(song_.tracks().size(), "track") + ", " +
+                     core::plural(song_.notes().size(), "note");
+  if (cc > 0) text += ", " + core::plural(cc, "controller change");
+  if (programs > 0) text += ", " + core::plural(programs, "program change");
+  if (bends > 0) text += ", " + core::plural(bends, "pitch bend");
+  if (pressure > 0) text += ", " + std::to_string(pressure) + " aftertouch";
+  return text;
 }
 
 }  // namespace fcp::midi

@@ -54,6 +54,7 @@ void ReplyOnce::result(const json::value& value) {
 }
 
 void ReplyOnce::error(int code, std::string_view message, json::value data) {
+  if (stateless_) code = lifecycle::stateless_error_code(code);
   if (claim()) send_error(jsonrpc::error(id_, code, message, std::move(data)), code);
 }
 
@@ -382,7 +383,8 @@ void ClientConnection::on_resources_read(const json::object& params, const Reply
     });
     return;
   }
-  reply->error(jsonrpc::code::resource_not_found, "resource not found: \"" + text + "\"");
+  reply->error(jsonrpc::code::resource_not_found, "resource not found: \"" + text + "\"",
+               json::object{{"uri", text}});
 }
 
 void ClientConnection::read_document(const DocumentUri& named, const std::string& uri,
@@ -393,6 +395,11 @@ void ClientConnection::read_document(const DocumentUri& named, const std::string
     std::string message = "resource not found: \"" + uri + "\": " + found.error().message;
     if (!found.error().hints.empty()) message += " (try: " + found.error().hints.front() + ")";
     return reply->error(jsonrpc::code::resource_not_found, message, json::object{{"uri", uri}});
+  }
+  if (!named.known_form) {
+    return reply->error(jsonrpc::code::resource_not_found,
+                        "resource not found: \"" + uri + "\": " + unknown_form_message(named),
+                        json::object{{"uri", uri}});
   }
   auto document = *found;
   auto* documents = &store;  // the server outlives its connections' calls
@@ -422,7 +429,10 @@ void ClientConnection::read_document(const DocumentUri& named, const std::string
       reply->error(jsonrpc::code::internal_error, message, json::object{{"uri", uri}});
       return done();
     }
-    reply->result(json::object{{"contents", json::array{resource_contents(uri, *content)}}});
+    // The revision its notifications/resources/updated carry: a watcher matches the two.
+    reply->result(
+        json::object{{"contents", json::array{resource_contents(uri, *content)}},
+                     {"_meta", json::object{{resource_meta::revision, document->revision()}}}});
     done();
   });
 }

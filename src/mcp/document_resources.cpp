@@ -39,23 +39,43 @@ std::optional<DocumentUri> parse_document_uri(std::string_view uri,
         break;
       }
     }
+    // Handles have no dot: what follows one is a form this domain does not have.
+    if (const auto dot = named.handle.find('.'); named.suffix.empty() && dot != std::string::npos) {
+      named.suffix = named.handle.substr(dot);
+      named.handle.resize(dot);
+      named.known_form = false;
+    }
     return named;
   }
   return std::nullopt;
+}
+
+std::string unknown_form_message(const DocumentUri& named) {
+  const std::string name(named.domain->name());
+  const auto base = document_uri(*named.domain, named.handle);
+  std::string text = "a " + name + " document has no \"" + named.suffix + "\" form; it has " +
+                     base + " (its file)";
+  for (const auto& form : named.domain->resource_forms())
+    text += " and " + base + form.suffix + " (" + form.title + ")";
+  return text;
 }
 
 json::array document_resource_templates(const std::vector<const core::Domain*>& domains) {
   json::array templates;
   for (const auto* domain : domains) {
     const std::string name(domain->name());
-    templates.push_back(json::object{
-        {"uriTemplate", document_uri(*domain, "{handle}")},
-        {"name", name + "-document"},
-        {"title", std::string(domain->display_name()) + ": an open document"},
-        {"description", "An open " + name + " document by its handle (new and open answer it; " +
-                            name +
-                            "_session list names them): its file as save would write it now, "
-                            "without writing it"}});
+    std::string description = "An open " + name +
+                              " document by its handle (new and open answer it; " + name +
+                              "_session list names them): its file as save would write it now, "
+                              "without writing it. A subscription to it tells of every change "
+                              "and of its close";
+    if (!domain->resource_forms().empty())
+      description += "; each form (HANDLE.FORM) is a subscription of its own";
+    templates.push_back(
+        json::object{{"uriTemplate", document_uri(*domain, "{handle}")},
+                     {"name", name + "-document"},
+                     {"title", std::string(domain->display_name()) + ": an open document"},
+                     {"description", std::move(description)}});
     for (const auto& form : domain->resource_forms()) {
       templates.push_back(
           json::object{{"uriTemplate", document_uri(*domain, "{handle}", form.suffix)},

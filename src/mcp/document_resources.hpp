@@ -14,6 +14,18 @@
 
 namespace fcp::mcp {
 
+// fcpd's `_meta` keys on document resources.
+namespace resource_meta {
+// resources/read results and notifications/resources/updated: the document's revision
+// (StoredDocument::revision), an integer.
+inline constexpr std::string_view revision = "fcp/revision";
+// notifications/resources/updated: true when the document was closed.
+inline constexpr std::string_view closed = "fcp/closed";
+// notifications/subscriptions/acknowledged: the requested resourceSubscriptions not honored,
+// each {"uri", "reason"}.
+inline constexpr std::string_view not_honored = "fcp/notHonored";
+}  // namespace resource_meta
+
 // fcp://DOMAIN/doc/HANDLE plus `suffix`.
 std::string document_uri(const core::Domain& domain, std::string_view handle,
                          std::string_view suffix = {});
@@ -24,8 +36,12 @@ struct DocumentUri {
   const core::Domain* domain = nullptr;
   std::string handle;
   std::string suffix;
+  bool known_form = true;
 };
-// nullopt when `uri` is no fcp://DOMAIN/doc/… of a hosted domain.
+// Why `named` (known_form false) names nothing: the forms its domain has.
+std::string unknown_form_message(const DocumentUri& named);
+// nullopt when `uri` is no fcp://DOMAIN/doc/… of a hosted domain. A suffix that is none of the
+// domain's forms (HANDLE.png) is kept in `suffix` with `known_form` false.
 std::optional<DocumentUri> parse_document_uri(std::string_view uri,
                                               const std::vector<const core::Domain*>& domains);
 

@@ -221,7 +221,9 @@ core::Result<std::shared_ptr<StoredDocument>> DocumentStore::find(
 }
 
 void DocumentStore::remove(const StoredDocument& document) {
-  if (remove_locked(document) && list_observer_) list_observer_(document.owner());
+  if (!remove_locked(document)) return;
+  if (close_observer_) close_observer_(document);
+  if (list_observer_) list_observer_(document.owner());
 }
 
 bool DocumentStore::remove_locked(const StoredDocument& document) {

@@ -6,6 +6,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -64,6 +65,12 @@ class StoredDocument {
   Summary summary() const;
   Clock::time_point last_use() const;
   bool closed() const { return closed_.load(); }
+  // How many calls changed the document's content in this daemon (the new or open that made it
+  // counts; a recovered document starts from 0):
+  // _meta["fcp/revision"] of its resources/read results and notifications/resources/updated, so
+  // a watcher can match a read to a change. A call that changed it advances it, on the queue.
+  std::uint64_t revision() const { return revision_.load(); }
+  void advance_revision() { ++revision_; }
   // Closed here because another replica took the document over (its lease): it lives on there,
   // from the journal, under the same handle.
   bool moved() const { return moved_.load(); }
@@ -84,6 +91,7 @@ class StoredDocument {
   // queue) against successor_state() from other threads.
   mutable std::mutex session_mutex_;
   std::atomic<bool> closed_{false};
+  std::atomic<std::uint64_t> revision_{0};
   std::atomic<bool> evicted_{false};
   std::atomic<bool> moved_{false};
   // The journal and the state it last recorded (on the queue; the mutex lets flush_journals()
@@ -219,6 +227,11 @@ class DocumentStore final : public DocumentEvictor {
   void set_list_observer(std::function<void(const std::string& owner)> observer) {
     list_observer_ = std::move(observer);
   }
+  // Called with a document remove() closed, before the list observer (its resource subscribers
+  // hear that it is gone). Set once, before the first call.
+  void set_close_observer(std::function<void(const StoredDocument& document)> observer) {
+    close_observer_ = std::move(observer);
+  }
   // The owner's open documents of `domain`, most recently used first.
   std::vector<std::shared_ptr<StoredDocument>> list(const std::string& owner,
                                                     const core::Domain& domain) const;
@@ -286,6 +299,7 @@ class DocumentStore final : public DocumentEvictor {
   const JournalOptions journal_;
   PrincipalLimits* budget_ = nullptr;
   std::function<void(const std::string& owner)> list_observer_;
+  std::function<void(const StoredDocument& document)> close_observer_;
   std::shared_ptr<boost::asio::steady_timer> evict_timer_;
   std::shared_ptr<boost::asio::steady_timer> sync_timer_;
   std::shared_ptr<boost::asio::steady_timer> lease_timer_;

@@ -20,7 +20,8 @@ inline constexpr int internal_error = -32603;
 inline constexpr int server_error = -32000;
 // A client that must authenticate sent no valid token (the connection is closed after it).
 inline constexpr int unauthorized = -32001;
-// MCP: resources/read named a resource that does not exist.
+// MCP: resources/read named a resource that does not exist (with data {"uri"}). The 2025-era
+// code; in 2026-07-28 it goes out as invalid_params (lifecycle::stateless_error_code, SEP-2164).
 inline constexpr int resource_not_found = -32002;
 // MCP 2026-07-28: an Mcp-* HTTP header disagrees with the body (or is missing).
 inline constexpr int header_mismatch = -32020;

@@ -226,6 +226,10 @@ std::optional<CacheHint> cache_hint(std::string_view method) {
   return std::nullopt;
 }
 
+int stateless_error_code(int code) {
+  return code == jsonrpc::code::resource_not_found ? jsonrpc::code::invalid_params : code;
+}
+
 json::value shape_result(json::value result, const std::optional<CacheHint>& hint) {
   if (!result.is_object()) return result;
   auto& object = result.as_object();

@@ -74,6 +74,10 @@ struct CacheHint {
 // results that are not cacheable (tools/call, prompts/get).
 std::optional<CacheHint> cache_hint(std::string_view method);
 
+// The code an error of `code` carries in the stateless revision: resource not found is -32602
+// there (SEP-2164), -32002 in the 2025-era revisions; every other code is the same in both.
+int stateless_error_code(int code);
+
 // `result` as the stateless revision sends it: with resultType "complete" unless it has one,
 // and `hint` as ttlMs and cacheScope.
 boost::json::value shape_result(boost::json::value result, const std::optional<CacheHint>& hint);

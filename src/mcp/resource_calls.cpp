@@ -1,6 +1,7 @@
 // Subscriptions to document resources: resources/subscribe and resources/unsubscribe in
 // 2025-era sessions, subscriptions/listen streams in the stateless 2026-07-28 revision.
-#include <spdlog/spdlog.h>
+
+#include <set>
 
 #include "mcp/client_connection.hpp"
 #include "mcp/server.hpp"
@@ -22,7 +23,9 @@ core::Result<std::shared_ptr<StoredDocument>> ClientConnection::subscribable(
                             "\" takes no subscriptions: only open documents do "
                             "(fcp://DOMAIN/doc/HANDLE, resources/list names yours)");
   }
-  return server_.documents().find(named->handle, session_->principal(), *named->domain);
+  auto found = server_.documents().find(named->handle, session_->principal(), *named->domain);
+  if (found && !named->known_form) return core::make_error(unknown_form_message(*named));
+  return found;
 }
 
 void ClientConnection::on_resources_subscribe(const jsonrpc::Incoming& message,
@@ -65,18 +68,24 @@ void ClientConnection::on_subscriptions_listen(const jsonrpc::Incoming& message,
                         "subscriptions/listen needs \"notifications\": {\"resourceSubscriptions\": "
                         "[URI…], \"resourcesListChanged\": true}");
   }
-  // What this stream honors: subscriptions to the caller's open documents, and list changes.
-  // Tools and prompts never change while fcpd runs, so those are not agreed to.
+  // What this stream honors: subscriptions to the caller's open documents (each URI once), and
+  // list changes. Tools and prompts never change while fcpd runs, so those are not agreed to.
+  // The URIs it does not honor are named in the acknowledgement's _meta with the reason.
   json::array accepted;
+  json::array refused;
+  std::set<std::string, std::less<>> seen;
   if (const auto* uris = filter->as_object().if_contains("resourceSubscriptions");
       uris != nullptr && uris->is_array()) {
     for (const auto& uri : uris->as_array()) {
-      if (!uri.is_string()) continue;
+      if (!uri.is_string()) {
+        refused.push_back(json::object{{"uri", uri}, {"reason", "not a URI string"}});
+        continue;
+      }
+      if (!seen.emplace(uri.as_string()).second) continue;
       if (auto found = subscribable(uri.as_string()); found) {
         accepted.push_back(uri);
       } else {
-        spdlog::debug("{} client {}: listen refused {}: {}", info_.transport, info_.peer,
-                      json::serialize(uri), found.error().message);
+        refused.push_back(json::object{{"uri", uri}, {"reason", found.error().message}});
       }
     }
   }
@@ -84,12 +93,13 @@ void ClientConnection::on_subscriptions_listen(const jsonrpc::Incoming& message,
   const bool list_changed = asked_list != nullptr && asked_list->is_bool() && asked_list->as_bool();
   json::object agreed{{"resourceSubscriptions", accepted}};
   if (list_changed) agreed["resourcesListChanged"] = true;
+  json::object ack_meta{{kSubscriptionId, message.id}};
+  if (!refused.empty()) ack_meta[resource_meta::not_honored] = std::move(refused);
   // The acknowledgement comes first on the stream, before any notification of it.
   reply->open_stream();
-  reply->notify(
-      jsonrpc::notification("notifications/subscriptions/acknowledged",
-                            json::object{{"notifications", std::move(agreed)},
-                                         {"_meta", json::object{{kSubscriptionId, message.id}}}}));
+  reply->notify(jsonrpc::notification(
+      "notifications/subscriptions/acknowledged",
+      json::object{{"notifications", std::move(agreed)}, {"_meta", std::move(ack_meta)}}));
   auto& hub = server_.subscriptions();
   const auto id = hub.add(
       session_->principal(), [reply](std::string text) { reply->notify(std::move(text)); },

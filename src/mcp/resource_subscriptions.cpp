@@ -51,25 +51,40 @@ void ResourceSubscriptions::unsubscribe(Id id, std::string_view uri) {
 
 std::string ResourceSubscriptions::message(std::string_view method, json::object params,
                                            const json::value& subscription_id) {
-  if (!subscription_id.is_null())
-    params["_meta"] = json::object{{kSubscriptionId, subscription_id}};
+  if (!subscription_id.is_null()) {
+    auto* meta = params.if_contains("_meta");
+    if (meta == nullptr) meta = &(params["_meta"] = json::object{});
+    meta->as_object()[kSubscriptionId] = subscription_id;
+  }
   return jsonrpc::notification(method, params);
 }
 
 void ResourceSubscriptions::updated(const StoredDocument& document) {
+  notify_updated(document, false);
+}
+
+void ResourceSubscriptions::closed(const StoredDocument& document) {
+  notify_updated(document, true);
+}
+
+void ResourceSubscriptions::notify_updated(const StoredDocument& document, bool closed) {
   std::vector<std::string> uris{document_uri(document.domain(), document.handle())};
   for (const auto& form : document.domain().resource_forms())
     uris.push_back(document_uri(document.domain(), document.handle(), form.suffix));
+  json::object meta{{resource_meta::revision, document.revision()}};
+  if (closed) meta[resource_meta::closed] = true;
   std::vector<std::pair<Send, std::string>> out;
   {
     std::lock_guard lock(mutex_);
-    for (const auto& [id, listener] : listeners_) {
+    for (auto& [id, listener] : listeners_) {
       if (listener.principal != document.owner()) continue;
       for (const auto& uri : uris) {
-        if (listener.uris.contains(uri))
-          out.emplace_back(listener.send,
-                           message("notifications/resources/updated", json::object{{"uri", uri}},
-                                   listener.subscription_id));
+        auto found = listener.uris.find(uri);
+        if (found == listener.uris.end()) continue;
+        out.emplace_back(listener.send, message("notifications/resources/updated",
+                                                json::object{{"uri", uri}, {"_meta", meta}},
+                                                listener.subscription_id));
+        if (closed) listener.uris.erase(found);
       }
     }
   }

@@ -36,8 +36,12 @@ class ResourceSubscriptions {
 
   // After a call changed `document` (its model, not a query or a batch that changed nothing):
   // notifications/resources/updated for each URI of it (its file, its forms) a listener of its
-  // owner subscribed to.
+  // owner subscribed to, each form its own subscription. _meta["fcp/revision"] is the
+  // document's revision (StoredDocument::revision), as its resources/read results carry it.
   void updated(const StoredDocument& document);
+  // After `document` was closed: the same notifications, with _meta["fcp/closed"] true (a read
+  // now answers that it was closed), and its URIs leave every subscription.
+  void closed(const StoredDocument& document);
   // After `owner` opened or closed a document: notifications/resources/list_changed to the
   // owner's listeners that asked for it.
   void list_changed(const std::string& owner);
@@ -52,6 +56,9 @@ class ResourceSubscriptions {
   };
   static std::string message(std::string_view method, boost::json::object params,
                              const boost::json::value& subscription_id);
+  // notifications/resources/updated of `document` to its subscribers (`closed`: it was closed,
+  // and the subscriptions end).
+  void notify_updated(const StoredDocument& document, bool closed);
 
   std::mutex mutex_;  // guards the members below
   Id next_ = 1;

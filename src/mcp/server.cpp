@@ -26,6 +26,8 @@ Server::Server(boost::asio::any_io_executor calls, std::vector<const core::Domai
       tools_.push_back(std::move(tool));
   }
   documents_.set_journal_budget(&principal_limits_);
+  documents_.set_close_observer(
+      [this](const StoredDocument& document) { subscriptions_->closed(document); });
   documents_.set_list_observer(
       [this](const std::string& owner) { subscriptions_->list_changed(owner); });
   documents_.start_timers();
@@ -70,6 +72,21 @@ std::string Server::instructions() const {
       text += " " + std::string(domain->name()) + " (" + std::string(domain->display_name()) + ")";
     }
     text += ".";
+    // The document resources, for a client that previews what the tools change.
+    std::string forms;
+    for (const auto* domain : domains_) {
+      for (const auto& form : domain->resource_forms())
+        forms += std::string(forms.empty() ? "" : ", ") + "HANDLE" + form.suffix + " (" +
+                 std::string(domain->name()) + ")";
+    }
+    text +=
+        " Open documents are resources: fcp://DOMAIN/doc/HANDLE reads as the file save would "
+        "write";
+    if (!forms.empty()) text += ", and " + forms + " as a rendering of it";
+    text +=
+        ". Subscribe to one (resources/subscribe; subscriptions/listen in 2026-07-28; each form "
+        "is its own subscription) to get notifications/resources/updated after every change and "
+        "when it closes.";
   }
   return text;
 }

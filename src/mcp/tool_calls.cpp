@@ -314,8 +314,10 @@ void ClientConnection::complete(const ToolCall& call, const CallTarget& target,
     target.document->refresh(kind == ToolKind::ops || kind == ToolKind::session);
     // Subscribers hear of a call that changed the document (not of a query, a failed batch or
     // one that changed nothing), before the caller's reply goes out.
-    if (target.before && changed_content(*target.before, target.session->fingerprint()))
+    if (target.before && changed_content(*target.before, target.session->fingerprint())) {
+      target.document->advance_revision();
       server_.subscriptions().updated(*target.document);
+    }
   }
   finish_tool(*call.tool, result, call.reply, call.flight);
 }

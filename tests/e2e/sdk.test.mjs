@@ -249,7 +249,13 @@ for (const [kind, connect] of Object.entries(transports)) {
       assert.equal(read.contents[0].uri, 'fcp://deck/session');
       assert.match(read.contents[0].text, /Resource/);
       assert.match(read.contents[0].text, /\[1c 0l\]/);
-      await assert.rejects(client.readResource({ uri: 'fcp://nope/session' }), McpError);
+      // 2025-era resource not found: -32002 with the URI in data (2026-07-28: -32602, SEP-2164).
+      await assert.rejects(client.readResource({ uri: 'fcp://nope/session' }), (error) => {
+        assert.ok(error instanceof McpError, String(error));
+        assert.equal(error.code, -32002, String(error));
+        assert.deepEqual(error.data, { uri: 'fcp://nope/session' });
+        return true;
+      });
     });
 
     it('logging/setLevel filters notifications/message', async () => {

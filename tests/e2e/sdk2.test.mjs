@@ -407,8 +407,15 @@ for (const transport of ['stdio', 'http'].filter((t) => only('FCP_SDK2_TRANSPORT
 
         step('unknown tool and unknown resource: JSON-RPC errors with their codes', async () => {
           await rejectsWith(call('drawio_nope', {}), -32602, /unknown tool "drawio_nope"/);
-          await rejectsWith(client.readResource({ uri: 'fcp://nope/session' }, CALL), -32002,
-            /resource not found: "fcp:\/\/nope\/session"/);
+          // Resource not found carries data.uri: the SDK makes it a ResourceNotFoundError (code
+          // -32602) from either wire code, -32602 in 2026-07-28 (SEP-2164) and -32002 before
+          // (mcp_tests and sdk.test.mjs check the wire codes).
+          const notFound = await client.readResource({ uri: 'fcp://nope/session' }, CALL).then(
+            () => assert.fail('read of fcp://nope/session succeeded'), (error) => error);
+          assert.equal(notFound.constructor.name, 'ResourceNotFoundError', String(notFound));
+          assert.equal(notFound.code, -32602, String(notFound));
+          assert.match(notFound.message, /resource not found: "fcp:\/\/nope\/session"/);
+          assert.equal(notFound.data?.uri, 'fcp://nope/session');
         });
 
         step('resources: list and read the drawio session resource', async () => {

@@ -224,5 +224,73 @@ TEST_F(DocumentResourcesTest, UnknownAndClosedHandlesAreNotFound) {
   EXPECT_EQ(error_code(read(*c, "fcp://drawio/doc/" + other)), jsonrpc::code::resource_not_found);
 }
 
+TEST_F(DocumentResourcesTest, NotFoundIsInvalidParamsIn2026AndMinus32002Before) {
+  const std::string unknown = "fcp://drawio/doc/doc:dw-0123456789abcdef0123456789abcdef";
+  const std::string nothing = "fcp://drawio/nothing";
+  // A 2025-era session: -32002, with the URI in data.
+  auto session = ready();
+  for (const auto& uri : {unknown, nothing}) {
+    const auto answer = read(*session, uri);
+    EXPECT_EQ(error_code(answer), -32002) << answer;
+    EXPECT_EQ(answer.at("error").at("data").at("uri").as_string(), uri);
+  }
+  // 2026-07-28 (SEP-2164): -32602, with the URI in data.
+  connections_.push_back(
+      server_.connect(ConnectionInfo{"test", "peer", std::nullopt, "local"}, nullptr));
+  auto& stateless = *connections_.back();
+  const json::object meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                          {"io.modelcontextprotocol/clientCapabilities", json::object{}}};
+  for (const auto& uri : {unknown, nothing}) {
+    const auto answer = request(stateless, 6, "resources/read", {{"uri", uri}, {"_meta", meta}});
+    EXPECT_EQ(error_code(answer), -32602) << answer;
+    EXPECT_EQ(answer.at("error").at("data").at("uri").as_string(), uri);
+  }
+}
+
+TEST_F(DocumentResourcesTest, TheInstructionsNameTheDocumentResourcesAndSubscriptions) {
+  connections_.push_back(
+      server_.connect(ConnectionInfo{"test", "peer", std::nullopt, "local"}, nullptr));
+  const auto init =
+      request(*connections_.back(), 1, "initialize", {{"protocolVersion", "2025-11-25"}});
+  const std::string text(init.at("result").at("instructions").as_string());
+  for (const auto* part : {"fcp://DOMAIN/doc/HANDLE", "HANDLE.svg (drawio)", "HANDLE.wav (midi)",
+                           "subscriptions/listen", "each form is its own subscription"})
+    EXPECT_NE(text.find(part), std::string::npos) << part << " in: " << text;
+}
+
+TEST_F(DocumentResourcesTest, AnUnknownFormNamesTheFormsThereAre) {
+  auto c = ready();
+  const auto drawing = create(*c, "drawio", "Forms");
+  const auto png = "fcp://drawio/doc/" + drawing + ".png";
+  const auto answer = read(*c, png);
+  EXPECT_EQ(error_code(answer), jsonrpc::code::resource_not_found);
+  const std::string message(answer.at("error").at("message").as_string());
+  EXPECT_NE(message.find("a drawio document has no \".png\" form; it has fcp://drawio/doc/" +
+                         drawing + " (its file) and fcp://drawio/doc/" + drawing + ".svg"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(message.find("not a document handle"), std::string::npos) << message;
+  // Subscribing to it says the same.
+  const auto subscribed = request(*c, 7, "resources/subscribe", {{"uri", png}});
+  EXPECT_EQ(error_code(subscribed), jsonrpc::code::resource_not_found);
+  EXPECT_NE(std::string(subscribed.at("error").at("message").as_string()).find(".svg"),
+            std::string::npos)
+      << subscribed;
+  // A domain without forms: only the file.
+  const auto patch = create(*c, "lofi", "Plain");
+  const auto svg = read(*c, "fcp://lofi/doc/" + patch + ".svg");
+  EXPECT_NE(std::string(svg.at("error").at("message").as_string())
+                .find("it has fcp://lofi/doc/" + patch + " (its file)"),
+            std::string::npos)
+      << svg;
+  // An unknown handle with a suffix is still an unknown handle.
+  const auto unknown =
+      read(*c, "fcp://drawio/doc/" + drawing.substr(0, 7) + std::string(32, '0') + ".png");
+  EXPECT_NE(std::string(unknown.at("error").at("message").as_string()).find("no open drawio"),
+            std::string::npos)
+      << unknown;
+  EXPECT_EQ(error_code(unknown), jsonrpc::code::resource_not_found);
+}
+
 }  // namespace
 }  // namespace fcp::mcp

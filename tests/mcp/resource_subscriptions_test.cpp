@@ -39,6 +39,12 @@ std::vector<std::string> methods(const std::vector<json::value>& messages) {
   return out;
 }
 
+json::object modern(json::object params = {}) {
+  params["_meta"] = json::object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                 {"io.modelcontextprotocol/clientCapabilities", json::object{}}};
+  return params;
+}
+
 class ResourceSubscriptionsTest : public ConnectionTest {
  protected:
   // An initialized 2025-era connection of `principal` whose notifications `outbound` records.
@@ -79,7 +85,8 @@ TEST_F(ResourceSubscriptionsTest, ASubscriberHearsOfChangesAndNotOfQueries) {
   auto messages = heard->take();
   ASSERT_EQ(methods(messages), std::vector<std::string>{"notifications/resources/updated"});
   EXPECT_EQ(messages[0].at("params").at("uri").as_string(), uri_of(handle));
-  EXPECT_FALSE(messages[0].at("params").as_object().contains("_meta"));
+  // The document's revision (no subscription id outside a listen stream).
+  EXPECT_EQ(messages[0].at("params").at("_meta"), json::parse(R"({"fcp/revision":2})"));
 
   // Queries, a failed batch (rolled back) and a save change nothing.
   call(*editor, 5, "deck_query", {{"q", "stats"}, {"doc", handle}});
@@ -89,7 +96,12 @@ TEST_F(ResourceSubscriptionsTest, ASubscriberHearsOfChangesAndNotOfQueries) {
 
   call(*editor, 8, "deck_session", {{"action", "undo"}, {"doc", handle}});
   call(*editor, 9, "deck_session", {{"action", "redo"}, {"doc", handle}});
-  EXPECT_EQ(methods(heard->take()), std::vector<std::string>(2, "notifications/resources/updated"));
+  messages = heard->take();
+  EXPECT_EQ(methods(messages), std::vector<std::string>(2, "notifications/resources/updated"));
+  // Each change advances the revision, undo and redo too; the query, failed batch and save not.
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[0].at("params").at("_meta").at("fcp/revision"), 3);
+  EXPECT_EQ(messages[1].at("params").at("_meta").at("fcp/revision"), 4);
 
   request(*watcher, 10, "resources/unsubscribe", {{"uri", uri_of(handle)}});
   call(*editor, 11, "deck", {{"ops", json::array{"add C"}}, {"doc", handle}});
@@ -98,6 +110,68 @@ TEST_F(ResourceSubscriptionsTest, ASubscriberHearsOfChangesAndNotOfQueries) {
   EXPECT_EQ(methods(heard->take()),
             std::vector<std::string>{"notifications/resources/list_changed"});
   std::filesystem::remove(std::filesystem::temp_directory_path() / "fcp-sub-test.deck");
+}
+
+TEST_F(ResourceSubscriptionsTest, AReadCarriesTheRevisionOfTheLastNotification) {
+  auto heard = std::make_shared<RecordingOutbound>();
+  auto watcher = listening(heard);
+  const auto handle = create(*watcher, "Board");
+  request(*watcher, 3, "resources/subscribe", {{"uri", uri_of(handle)}});
+  const auto revision_read = [&] {
+    const auto read = request(*watcher, 4, "resources/read", {{"uri", uri_of(handle)}});
+    return read.at("result").at("_meta").at("fcp/revision").as_int64();
+  };
+  EXPECT_EQ(revision_read(), 1);  // the new that made it
+  call(*watcher, 5, "deck", {{"ops", json::array{"add A"}}, {"doc", handle}});
+  call(*watcher, 6, "deck", {{"ops", json::array{"add B"}}, {"doc", handle}});
+  call(*watcher, 7, "deck", {{"ops", json::array{"add C", "nonsense"}}, {"doc", handle}});
+  const auto messages = heard->take();
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages.back().at("params").at("_meta").at("fcp/revision"), 3);
+  // The read shows the state of the last notification: earlier ones need no read of their own.
+  EXPECT_EQ(revision_read(), 3);
+}
+
+TEST_F(ResourceSubscriptionsTest, ClosingADocumentTellsItsSubscribers) {
+  auto heard = std::make_shared<RecordingOutbound>();
+  auto watcher = listening(heard);
+  auto editor = ready();
+  const auto handle = create(*editor, "Going");
+  request(*watcher, 3, "resources/subscribe", {{"uri", uri_of(handle)}});
+  auto stateless = connect();
+  auto stream = std::make_shared<RecordingResponder>();
+  stateless->handle(
+      json::serialize(json::object{
+          {"jsonrpc", "2.0"},
+          {"id", 77},
+          {"method", "subscriptions/listen"},
+          {"params", modern({{"notifications",
+                              json::object{{"resourceSubscriptions",
+                                            json::array{json::string(uri_of(handle))}}}}})}}),
+      stream);
+  call(*editor, 4, "deck", {{"ops", json::array{"add A"}}, {"doc", handle}});
+  heard->take();
+  call(*editor, 5, "deck_session", {{"action", "close discard:true"}, {"doc", handle}});
+  // The session subscriber: updated (closed, with the last revision), then the list changed.
+  const auto messages = heard->take();
+  ASSERT_EQ(methods(messages), (std::vector<std::string>{"notifications/resources/updated",
+                                                         "notifications/resources/list_changed"}));
+  EXPECT_EQ(messages[0].at("params"),
+            json::parse(R"({"uri":"fcp://deck/doc/)" + handle +
+                        R"(","_meta":{"fcp/revision":2,"fcp/closed":true}})"));
+  // The listen stream hears the same, with its subscription id.
+  ASSERT_EQ(stream->notifications.size(), 3u);  // acknowledged, the batch, the close
+  const auto& last = stream->notifications.back();
+  EXPECT_EQ(last.at("method"), "notifications/resources/updated");
+  EXPECT_EQ(last.at("params").at("_meta").at("fcp/closed"), true);
+  EXPECT_EQ(last.at("params").at("_meta").at("io.modelcontextprotocol/subscriptionId"), 77);
+  // A read now says why the document is gone.
+  const auto read = request(*watcher, 6, "resources/read", {{"uri", uri_of(handle)}});
+  EXPECT_EQ(error_code(read), jsonrpc::code::resource_not_found);
+  EXPECT_NE(std::string(read.at("error").at("message").as_string()).find("was closed"),
+            std::string::npos)
+      << read;
+  stateless->close();
 }
 
 TEST_F(ResourceSubscriptionsTest, OnlyTheOwnerMaySubscribeOrHear) {
@@ -121,12 +195,6 @@ TEST_F(ResourceSubscriptionsTest, SessionsDeclareTheCapability) {
   const auto init = request(*connect(), 1, "initialize", {{"protocolVersion", "2025-11-25"}});
   EXPECT_EQ(init.at("result").at("capabilities").at("resources"),
             json::parse(R"({"subscribe":true,"listChanged":true})"));
-}
-
-json::object modern(json::object params = {}) {
-  params["_meta"] = json::object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
-                                 {"io.modelcontextprotocol/clientCapabilities", json::object{}}};
-  return params;
 }
 
 TEST_F(ResourceSubscriptionsTest, ListenStreamsAcknowledgeThenCarryTheNotifications) {
@@ -168,6 +236,41 @@ TEST_F(ResourceSubscriptionsTest, ListenStreamsAcknowledgeThenCarryTheNotificati
   // The stream ends without an answer when its connection closes.
   stateless->close();
   EXPECT_TRUE(stream->wait().is_null());
+}
+
+TEST_F(ResourceSubscriptionsTest, ListenAcknowledgesEachUriOnceAndSaysWhatItRefused) {
+  auto editor = ready();
+  const auto handle = create(*editor, "Board");
+  const auto closed = create(*editor, "Closed");
+  call(*editor, 3, "deck_session", {{"action", "close discard:true"}, {"doc", closed}});
+  auto stateless = connect();
+  auto stream = std::make_shared<RecordingResponder>();
+  const json::string uri(uri_of(handle));
+  const json::array asked{uri, uri, json::string(uri_of(closed)), "fcp://deck/doc/nope", 42};
+  stateless->handle(
+      json::serialize(json::object{
+          {"jsonrpc", "2.0"},
+          {"id", "L"},
+          {"method", "subscriptions/listen"},
+          {"params", modern({{"notifications", json::object{{"resourceSubscriptions", asked}}}})}}),
+      stream);
+  call(*editor, 4, "deck", {{"ops", json::array{"add A"}}, {"doc", handle}});
+  ASSERT_EQ(stream->notifications.size(), 2u);  // one update for the URI asked twice
+  const auto& ack = stream->notifications[0].at("params");
+  EXPECT_EQ(ack.at("notifications"),
+            json::parse(R"({"resourceSubscriptions":["fcp://deck/doc/)" + handle + R"("]})"));
+  // The ones not honored, each with the reason, in the acknowledgement's _meta.
+  const auto& refused = ack.at("_meta").at("fcp/notHonored").as_array();
+  ASSERT_EQ(refused.size(), 3u) << ack;
+  EXPECT_EQ(refused[0].at("uri").as_string(), uri_of(closed));
+  EXPECT_NE(std::string(refused[0].at("reason").as_string()).find("was closed"), std::string::npos)
+      << refused[0];
+  EXPECT_EQ(refused[1].at("uri"), "fcp://deck/doc/nope");
+  EXPECT_NE(std::string(refused[1].at("reason").as_string()).find("not a document handle"),
+            std::string::npos)
+      << refused[1];
+  EXPECT_EQ(refused[2], json::parse(R"({"uri":42,"reason":"not a URI string"})"));
+  stateless->close();
 }
 
 TEST_F(ResourceSubscriptionsTest, ListenNeedsAFilterAndSubscribeIsASessionMethod) {

@@ -85,7 +85,7 @@ core::Result<void> verb_remove(OpContext& ctx) {
     ctx.lines.push_back(core::nothing_matched_warning(selection->nothing_matched, "remove"));
     return {};
   }
-  std::size_t notes = 0, controls = 0;
+  std::size_t notes = 0, cc = 0, bends = 0, programs = 0, pressure = 0;
   std::vector<const SongEvent*> conductor;
   for (const auto& event : selection->events) {
     if (event.kind == EventKind::note) {
@@ -93,7 +93,10 @@ core::Result<void> verb_remove(OpContext& ctx) {
       ++notes;
     } else if (event.track != 0) {
       ctx.edit.erase_control(event.id);
-      ++controls;
+      ++(event.kind == EventKind::cc        ? cc
+         : event.kind == EventKind::bend    ? bends
+         : event.kind == EventKind::program ? programs
+                                            : pressure);
     } else {
       conductor.push_back(&event);
     }
@@ -101,7 +104,10 @@ core::Result<void> verb_remove(OpContext& ctx) {
   if (!conductor.empty()) remove_conductor_events(ctx, conductor);
   std::vector<std::string> parts;
   if (notes) parts.push_back(count_notes(notes));
-  if (controls) parts.push_back(core::plural(controls, "control event"));
+  if (cc) parts.push_back(core::plural(cc, "controller change"));
+  if (programs) parts.push_back(core::plural(programs, "program change"));
+  if (bends) parts.push_back(core::plural(bends, "pitch bend"));
+  if (pressure) parts.push_back(std::to_string(pressure) + " aftertouch");
   if (!conductor.empty()) parts.push_back(core::plural(conductor.size(), "conductor event"));
   std::string text = "Removed ";
   for (std::size_t i = 0; i < parts.size(); ++i)
