@@ -152,11 +152,11 @@ metrics::Drawing reference_drawing(const metrics::Drawing& saved) {
   for (size_t i = 0; i < request.nodes.size(); ++i) {
     const layout::ClusterBox& box = dot->nodes[i];
     index[box.id] = static_cast<int>(d.shapes.size());
-    d.shapes.push_back({box.id, box.id, {box.x, box.y, box.width, box.height}, false, {}});
+    d.shapes.push_back({box.id, box.id, {box.x, box.y, box.width, box.height}, false, {}, {}, 0});
   }
   for (size_t i = 0; i < request.clusters.size(); ++i) {
     const layout::ClusterBox& box = dot->clusters[i];
-    d.shapes.push_back({box.id, box.id, {box.x, box.y, box.width, box.height}, true, {}});
+    d.shapes.push_back({box.id, box.id, {box.x, box.y, box.width, box.height}, true, {}, {}, 0});
   }
   for (size_t i = 0; i < request.edges.size(); ++i) {
     metrics::Edge e;
