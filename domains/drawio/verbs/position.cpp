@@ -6,12 +6,54 @@
 #include <unordered_set>
 
 #include "domains/drawio/data/regions.hpp"
+#include "domains/drawio/export/svg_edges.hpp"
+#include "domains/drawio/export/svg_style.hpp"
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/layout/graph_layout.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
 
 namespace fcp::drawio {
 namespace {
+
+// A port the layout put on the bounding box of a shape with a slanted or round outline
+// (hexagon, parallelogram, rhombus, ellipse, cloud): draw.io projects a fixed port onto the
+// outline along the ray from the centre, which moves it off the line of the route's first (last)
+// run and adds a short kink or a hooked arrowhead. The port moves on along that run onto the
+// outline instead, and the edge keeps it there (exitPerimeter=0 / entryPerimeter=0), so the run
+// reaches the outline straight. Ports of rectangles, and ports draw.io already projects onto the
+// run's line, stay as they are.
+void port_onto_outline(const OpContext& ctx, Cell& edge, bool exit, layout::Point2 fraction) {
+  namespace rd = render::detail;
+  const std::optional<std::string>& end = exit ? edge.source : edge.target;
+  if (!end || !edge.style || !edge.geometry || !edge.geometry->points ||
+      edge.geometry->points->empty())
+    return;
+  const Cell* shape = ctx.page().find(*end);
+  if (shape == nullptr) return;
+  const rd::StyleView style(*shape, false);
+  const rd::Perimeter perimeter = rd::perimeter_of(style);
+  if (perimeter == rd::Perimeter::rectangle) return;
+  const std::string prefix = exit ? "exit" : "entry";
+  // As written: whole hundredths.
+  const double fx = std::round(fraction.x * 100) / 100, fy = std::round(fraction.y * 100) / 100;
+  const Rect r = absolute_rect(ctx.page(), *shape);
+  if (r.width <= 0 || r.height <= 0) return;
+  const rd::Box box{r.x, r.y, r.width, r.height};
+  const rd::Vec port{r.x + fx * r.width, r.y + fy * r.height};
+  const Point& next = exit ? edge.geometry->points->front() : edge.geometry->points->back();
+  const rd::Vec from{next.x_or_zero(), next.y_or_zero()};
+  const bool straight = std::abs(from.x - port.x) < 0.5 || std::abs(from.y - port.y) < 0.5;
+  if (!straight) return;
+  const double size = rd::perimeter_size(style, perimeter, r.width);
+  const rd::Terminal terminal{box, perimeter, std::nullopt, size};
+  const rd::Vec on = rd::run_onto_outline(terminal, port, from);
+  const rd::Vec projected = rd::perimeter_point(box, perimeter, port, size);
+  if ((projected - on).length() < 0.5) return;
+  // Four decimals keep the point within 0.1 px of the outline on shapes up to 1 000 px.
+  edge.style->set(prefix + "X", format_number(std::round((on.x - r.x) / r.width * 10000) / 10000));
+  edge.style->set(prefix + "Y", format_number(std::round((on.y - r.y) / r.height * 10000) / 10000));
+  edge.style->set(prefix + "Perimeter", "0");
+}
 
 constexpr double kRippleGap = 30;
 constexpr int kRippleWaves = 5;
@@ -604,6 +646,12 @@ core::Result<void> verb_layout(OpContext& ctx) {
         for (const char* key : {"Dx", "Dy"})
           edge.style->erase(std::string(prefix) + key);
       }
+      if (edge.style) {
+        for (const char* key : {"exitPerimeter", "entryPerimeter"})
+          edge.style->erase(key);
+      }
+      if (route.exit) port_onto_outline(ctx, edge, true, *route.exit);
+      if (route.entry) port_onto_outline(ctx, edge, false, *route.entry);
     });
     ctx.edit.set_automatic_ports(route.id, false);
     count_change();
