@@ -379,8 +379,9 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
        "resize Kafka to:170x100"});
   run({"group RiderApp DriverApp OpsConsole as:Clients theme:purple",
        "group LB Gateway Auth as:Edge theme:orange",
-       "group Trip Dispatch Pricing Payments Notifications DriverLocation Maps Fraud Surge "
-       "as:Services theme:blue",
+       std::string(
+           "group Trip Dispatch Pricing Payments Notifications DriverLocation Maps Fraud ") +
+           "Surge as:Services theme:blue",
        "group TripsDB UsersDB Redis Kafka ObjectStore Warehouse SurgeCache as:Data theme:green",
        "group MapsAPI PaymentProcessor SMSPush as:External theme:gray"});
   std::vector<std::string> ops;
