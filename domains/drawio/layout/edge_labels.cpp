@@ -79,7 +79,7 @@ constexpr double kCornerMargin = 4;  // px a label keeps from its own route's co
 constexpr double kThroughCost = 10;  // per other edge through the label
 constexpr double kNearCost = 3;      // per other edge within kClearance of it
 constexpr double kCornerCost = 2;    // per corner of its own route under it
-constexpr double kBorderCost = 2;    // per group border it lies across
+constexpr double kBorderCost = 5;    // per group border it lies across
 
 Box grown(const Box& box, double margin) {
   return Box{box.x - margin, box.y - margin, box.w + 2 * margin, box.h + 2 * margin};
