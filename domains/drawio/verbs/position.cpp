@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "domains/drawio/data/regions.hpp"
+#include "domains/drawio/edge_paths.hpp"
 #include "domains/drawio/export/svg_edges.hpp"
 #include "domains/drawio/export/svg_style.hpp"
 #include "domains/drawio/labels.hpp"
@@ -53,6 +54,29 @@ void port_onto_outline(const OpContext& ctx, Cell& edge, bool exit, layout::Poin
   edge.style->set(prefix + "X", format_number(std::round((on.x - r.x) / r.width * 10000) / 10000));
   edge.style->set(prefix + "Y", format_number(std::round((on.y - r.y) / r.height * 10000) / 10000));
   edge.style->set(prefix + "Perimeter", "0");
+}
+
+// With shapes pinned where the user put them the layout's route can pass a shape that a route
+// round it avoids (the re-route after a move finds one). Such an edge is laid again round every
+// shape, its own ends included, from the sides facing each other; when that finds no clear
+// route either, the layout's route stays and the final check warns about it. Whether it was
+// laid again.
+bool route_round_pinned_shapes(OpContext& ctx, const std::string& edge_id) {
+  if (edges_through_shapes(ctx.page(), ctx.index(), std::span(&edge_id, 1)).empty()) return false;
+  const Cell* cell = ctx.page().find(edge_id);
+  if (cell == nullptr || !orthogonal_edge(*cell)) return false;
+  const Cell before = *cell;
+  ctx.edit.update(edge_id, [](Cell& edge) {
+    if (!edge.style) return;
+    for (const char* key : {"exitX", "exitY", "exitDx", "exitDy", "exitPerimeter", "entryX",
+                            "entryY", "entryDx", "entryDy", "entryPerimeter"})
+      edge.style->erase(key);
+  });
+  if (route_edge_around_shapes(ctx, edge_id) == EdgeRouteResult::routed &&
+      edges_through_shapes(ctx.page(), ctx.index(), std::span(&edge_id, 1)).empty())
+    return true;
+  ctx.edit.update(edge_id, [&before](Cell& edge) { edge = before; });
+  return false;
 }
 
 constexpr double kRippleGap = 30;
@@ -596,8 +620,9 @@ core::Result<void> verb_layout(OpContext& ctx) {
     if (ctx.doc.state().user_ports.contains(route.id)) kept_ports.push_back(route.id);
   }
   std::vector<std::string> unrouted;
-  std::size_t self_routed = 0;  // kept ports, edgeStyle routes the edge from them
-  std::size_t rerouted = 0;     // edges whose route (waypoints, ports, label place) changed
+  std::size_t self_routed = 0;          // kept ports, edgeStyle routes the edge from them
+  std::size_t rerouted = 0;             // edges whose route (waypoints, ports, label place) changed
+  std::vector<std::string> laid_round;  // edges a pinned shape made to lay again round the shapes
   for (const auto& route : result->edges) {
     const Cell* cell = ctx.page().find(route.id);
     const std::optional<Cell> before = cell ? std::optional<Cell>(*cell) : std::nullopt;
@@ -654,8 +679,10 @@ core::Result<void> verb_layout(OpContext& ctx) {
       if (route.entry) port_onto_outline(ctx, edge, false, *route.entry);
     });
     ctx.edit.set_automatic_ports(route.id, false);
+    if (!pinned.empty() && route_round_pinned_shapes(ctx, route.id)) laid_round.push_back(route.id);
     count_change();
   }
+  separate_lanes(ctx, laid_round);
   const std::string dir_name(layout::direction_name(request.direction));
   if (scope.empty()) {
     ctx.edit.update_state(

@@ -316,7 +316,8 @@ std::vector<std::pair<std::string, std::vector<PathPoint>>> drawn_paths(const Op
   return out;
 }
 
-// Moves the runs of the re-routed `edges` that lie on another edge's line to lanes of their own.
+}  // namespace
+
 void separate_lanes(OpContext& ctx, const std::vector<std::string>& edges) {
   auto paths = drawn_paths(ctx);
   for (const auto& edge_id : edges) {
@@ -372,8 +373,6 @@ void separate_lanes(OpContext& ctx, const std::vector<std::string>& edges) {
     mine->second = path;
   }
 }
-}  // namespace
-
 std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
                           const std::unordered_set<std::string>& routed_before,
                           const std::string& name) {

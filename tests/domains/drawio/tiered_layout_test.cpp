@@ -485,6 +485,27 @@ TEST_F(TieredLayoutTest, AResizeKeepsTheReroutedEdgesApartFromOthers) {
   EXPECT_LE(m.end_kinks, 2) << details(m);
 }
 
+// Issue 13 (trial item 1): a layout with shapes pinned sent routes through shapes that the
+// re-route after a move had laid round them. On the trial's file after `resize Kafka` and
+// `swap "Maps API" "Payment processor"`, `layout … pin:@group:External` passed Payments ->
+// Payment processor through Trips DB and Maps adapter -> Maps API through Redis. Such a route is
+// now laid again round the shapes (in lanes of its own); only one with no way round keeps the
+// layout's route and its `?` line (APinnedLayoutWarnsAboutEveryFinalRouteThroughAShape).
+TEST_F(TieredLayoutTest, APinnedLayoutRoutesRoundShapesWhenAWayRoundExists) {
+  const fs::path file = dir_ / "ridehail.drawio";
+  fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial11.drawio", file);
+  ASSERT_FALSE(session_.run_session("open " + file.string(), {}).reply.is_error);
+  run({"resize Kafka to:170x120", "swap \"Maps API\" \"Payment processor\""});
+  const auto result = session_.run_ops(
+      std::vector<std::string>{"layout @all algo:layered dir:LR pin:@group:External"}, {});
+  ASSERT_FALSE(result.reply.is_error) << result.reply.text;
+  EXPECT_EQ(result.reply.text.find("passes through"), std::string::npos) << result.reply.text;
+  const metrics::Metrics m = metrics::measure(metrics::read_saved(saved_xml()));
+  std::cout << "[ metrics ] ridehail-trial11 pinned layout: " << summary(m) << "\n";
+  EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
+  EXPECT_EQ(m.co_running, 0) << details(m);
+}
+
 // Session 11 (issue 13): a layout settles in one run. Laying the same diagram out again changes
 // nothing: the reply says so and the saved file is the same, byte for byte, also after other
 // layouts ran in between (Graphviz used to order clusters by where the heap put their names, so
