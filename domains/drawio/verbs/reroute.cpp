@@ -331,9 +331,14 @@ void separate_lanes(OpContext& ctx, const std::vector<std::string>& edges) {
     const auto mine = std::find_if(paths.begin(), paths.end(),
                                    [&](const auto& entry) { return entry.first == edge_id; });
     if (mine == paths.end()) continue;
+    // Only edges within the lanes this one may move to can lie beside it.
+    const Rect own = path_bounds(mine->second);
+    const double reach = kMaxLanes * kLaneGap;
+    const Rect near{own.x - reach, own.y - reach, own.width + 2 * reach, own.height + 2 * reach};
     std::vector<std::vector<PathPoint>> others;
     for (const auto& entry : paths) {
-      if (entry.first != edge_id) others.push_back(entry.second);
+      if (entry.first != edge_id && path_bounds(entry.second).overlaps(near))
+        others.push_back(entry.second);
     }
     std::vector<PathPoint> path = simplified(mine->second);
     if (path.size() < 2 || co_runs_of(path, others) == 0) continue;
