@@ -344,6 +344,11 @@ void separate_lanes(OpContext& ctx, const std::vector<std::string>& edges) {
     if (path.size() < 2 || co_runs_of(path, others) == 0) continue;
     const Rect s = absolute_rect(ctx.page(), *source), t = absolute_rect(ctx.page(), *target);
     const auto obstacles = obstacles_near(ctx, s.united(t), source->id, target->id);
+    const auto crossings = [&](std::span<const PathPoint> p) {
+      return std::count_if(obstacles.begin(), obstacles.end(),
+                           [&](const Rect& r) { return path_crosses(p, r); }) +
+             (path_crosses(p, s) ? 1 : 0) + (path_crosses(p, t) ? 1 : 0);
+    };
     const bool ports_fixed = ctx.doc.state().user_ports.contains(edge_id);
     bool changed = false;
     for (std::size_t i = 0; i + 1 < path.size(); ++i) {
@@ -362,8 +367,8 @@ void separate_lanes(OpContext& ctx, const std::vector<std::string>& edges) {
           }
           if (first && !port_fits(moved.front(), s, along_x)) continue;
           if (last && !port_fits(moved.back(), t, along_x)) continue;
-          if (crosses_any(moved, obstacles) || path_crosses(moved, s) || path_crosses(moved, t))
-            continue;
+          // Clear of shapes, or (a route with no way round) through no more of them.
+          if (crossings(moved) > crossings(path)) continue;
           if (co_runs_of(moved, others) >= co_runs_of(path, others)) continue;
           best = std::move(moved);
           break;
@@ -454,6 +459,7 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
       make_automatic(ctx, edge_id);
       ends.push_back(source->id);
       ends.push_back(target->id);
+      laid.push_back(edge_id);
       ++rerouted;
     }
   }
