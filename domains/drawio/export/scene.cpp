@@ -11,22 +11,6 @@
 #include "domains/drawio/export/svg_xml.hpp"
 
 namespace fcp::drawio::render::detail {
-namespace {
-
-// Cells added to a scene between two asks whether the call must stop.
-constexpr std::size_t kStopCheckCells = 1024;
-
-constexpr int kMaxDepth = 256;         // nesting levels drawn
-constexpr int kMaxResolveDepth = 512;  // nested origin/route lookups
-constexpr std::size_t kMaxWaypoints = 1000;
-
-Vec clamped(Vec v) {
-  return {clamp_coordinate(v.x), clamp_coordinate(v.y)};
-}
-
-Vec point_of(const Point& p) {
-  return clamped({p.x_or_zero(), p.y_or_zero()});
-}
 
 Perimeter perimeter_of(const StyleView& style) {
   const std::string_view perimeter = style.text("perimeter");
@@ -52,6 +36,23 @@ double perimeter_size(const StyleView& style, Perimeter perimeter, double width)
   const double fraction = perimeter == Perimeter::hexagon ? 0.25 : 0.2;
   const double size = style.number("size", fixed ? 20 : fraction);
   return std::clamp(fixed ? size : size * width, 0.0, std::max(0.0, width / 2));
+}
+
+namespace {
+
+// Cells added to a scene between two asks whether the call must stop.
+constexpr std::size_t kStopCheckCells = 1024;
+
+constexpr int kMaxDepth = 256;         // nesting levels drawn
+constexpr int kMaxResolveDepth = 512;  // nested origin/route lookups
+constexpr std::size_t kMaxWaypoints = 1000;
+
+Vec clamped(Vec v) {
+  return {clamp_coordinate(v.x), clamp_coordinate(v.y)};
+}
+
+Vec point_of(const Point& p) {
+  return clamped({p.x_or_zero(), p.y_or_zero()});
 }
 
 class SceneBuilder {

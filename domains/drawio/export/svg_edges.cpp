@@ -218,6 +218,10 @@ Vec onto_outline(const Terminal& end, Vec port, Vec from) {
 
 }  // namespace
 
+Vec run_onto_outline(const Terminal& end, Vec port, Vec from) {
+  return onto_outline(end, port, from);
+}
+
 Vec perimeter_point(const Box& box, Perimeter perimeter, Vec toward, double size) {
   const Vec c = box.center();
   const Vec d = toward - c;

@@ -24,6 +24,16 @@ struct Terminal {
   double size = 0;           // the hexagon's or parallelogram's slant, px
 };
 
+// The perimeter a vertex style asks for (perimeter=…, or its shape's own), and the slant of a
+// hexagon or parallelogram perimeter in px (0 for the others).
+Perimeter perimeter_of(const StyleView& style);
+double perimeter_size(const StyleView& style, Perimeter perimeter, double width);
+
+// An orthogonal run's end `port` on the box's side, moved on along the run that reaches it (from
+// `from`) to where the run meets the shape's outline, as draw.io ends it; `port` itself when the
+// run does not meet the outline inside the box (or the perimeter is the box).
+Vec run_onto_outline(const Terminal& end, Vec port, Vec from);
+
 // Where the ray from the box centre towards `toward` leaves the shape (`size`: see Perimeter).
 Vec perimeter_point(const Box& box, Perimeter perimeter, Vec toward, double size = 0);
 

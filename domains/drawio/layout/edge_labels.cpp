@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <unordered_map>
 
 namespace fcp::drawio::layout::detail {
@@ -71,6 +72,32 @@ class SegmentGrid {
   std::vector<Segment> segments_;
   std::unordered_map<long long, std::vector<size_t>> cells_;
 };
+
+// Label scores (lower is better): distance from the middle counts up to 0.45.
+constexpr double kClearance = 8;     // px a label keeps from other edges' lines
+constexpr double kCornerMargin = 4;  // px a label keeps from its own route's corners
+constexpr double kThroughCost = 10;  // per other edge through the label
+constexpr double kNearCost = 3;      // per other edge within kClearance of it
+constexpr double kCornerCost = 2;    // per corner of its own route under it
+constexpr double kBorderCost = 5;    // per group border it lies across
+
+Box grown(const Box& box, double margin) {
+  return Box{box.x - margin, box.y - margin, box.w + 2 * margin, box.h + 2 * margin};
+}
+
+bool contains(const Box& box, Point2 p) {
+  return p.x > box.x && p.x < box.right() && p.y > box.y && p.y < box.bottom();
+}
+
+// Whether a border of `cluster` runs through `box`.
+bool straddles(const Box& box, const Box& cluster) {
+  const bool across_x = box.y < cluster.bottom() && box.bottom() > cluster.y;
+  const bool across_y = box.x < cluster.right() && box.right() > cluster.x;
+  return (across_x && ((box.x < cluster.x && box.right() > cluster.x) ||
+                       (box.x < cluster.right() && box.right() > cluster.right()))) ||
+         (across_y && ((box.y < cluster.y && box.bottom() > cluster.y) ||
+                       (box.y < cluster.bottom() && box.bottom() > cluster.bottom())));
+}
 
 bool overlap(const Box& a, const Box& b) {
   return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
@@ -170,7 +197,19 @@ void place_labels(const Drawing& drawing, const IndexedGraph& graph,
       for (const Box& other : placed) {
         if (overlap(box, other)) score += 1000;
       }
-      score += grid.crossing(box, i);
+      // Another edge through the label hides both; one within kClearance of it makes the label
+      // read as that edge's.
+      const int through = grid.crossing(box, i);
+      const int near = grid.crossing(grown(box, kClearance), i) - through;
+      score += kThroughCost * through + kNearCost * near;
+      // On a corner of its own route the label belongs to neither run; across a group's border
+      // it belongs to neither group.
+      for (size_t corner = 1; corner + 1 < paths[i].size(); ++corner) {
+        if (contains(grown(box, kCornerMargin), paths[i][corner])) score += kCornerCost;
+      }
+      for (const std::optional<Box>& cluster : drawing.clusters) {
+        if (cluster && straddles(box, *cluster)) score += kBorderCost;
+      }
       if (score < best_score) {
         best_score = score;
         best_fraction = fraction;

@@ -686,9 +686,9 @@ Point2 centre(const Box& box) {
   return Point2{box.cx(), box.cy()};
 }
 
-// ---- runs of unrelated edges side by side ----
+// ---- runs of two edges side by side ----
 
-constexpr double kMinRunGap = 10;  // px: parallel runs of unrelated edges closer than this...
+constexpr double kMinRunGap = 10;  // px: parallel runs of two edges closer than this...
 constexpr double kRunShift = 12;   // ...are moved this far apart (the lanes' spacing)
 constexpr int kMaxSeparationPasses = 3;
 constexpr double kPortMargin = 6;  // px a moved port keeps from its side's corners
@@ -762,7 +762,7 @@ class RunSeparator {
     }
   }
 
-  // Moves runs between two corners of one edge away from a parallel run of an unrelated edge
+  // Moves runs between two corners of one edge away from a parallel run of another edge
   // closer than kMinRunGap, when the moved run and the two runs beside it then pass no node, enter
   // no cluster they did not, cross no more edges and run close to no other edge. Returns the
   // number of runs moved.
@@ -790,11 +790,20 @@ class RunSeparator {
   }
 
  private:
-  bool related(size_t a, size_t b) const {
+  // Whether run i of edge a and run j of edge b both start or end at a node the two edges share:
+  // runs at ports spread along one side, as close as the side is short (spread_ports). Every
+  // other pair of runs keeps kMinRunGap apart, whether or not the edges share an end (an edge
+  // into a hub and one out of it must not run on one line through the gaps).
+  bool at_shared_end(size_t a, size_t i, size_t b, size_t j) const {
     const IndexedGraph::Edge& ea = graph_.edges[a];
     const IndexedGraph::Edge& eb = graph_.edges[b];
-    return ea.source == eb.source || ea.source == eb.target || ea.target == eb.source ||
-           ea.target == eb.target;
+    auto ends_at = [this](const IndexedGraph::Edge& e, size_t edge, size_t run, int node) {
+      return (run == 0 && e.source == node) || (run + 2 == paths_[edge].size() && e.target == node);
+    };
+    for (const int node : {ea.source, ea.target}) {
+      if (ends_at(ea, a, i, node) && ends_at(eb, b, j, node)) return true;
+    }
+    return false;
   }
 
   static bool horizontal(Point2 p, Point2 q) { return std::abs(p.y - q.y) < kTolerance; }
@@ -834,8 +843,8 @@ class RunSeparator {
     }
   }
 
-  // The first run of another, unrelated edge too close to run i of edge a (0 < gap: runs on one
-  // line are the lanes' business).
+  // The first run of another edge too close to run i of edge a, on one line with it included
+  // (two runs a fraction of a px apart in a gap and through a row, which the lanes do not see).
   std::optional<std::pair<size_t, size_t>> close_run(size_t a, size_t i) const {
     const Point2 p = paths_[a][i], q = paths_[a][i + 1];
     const bool flat = horizontal(p, q);
@@ -845,10 +854,9 @@ class RunSeparator {
       const auto found = runs_.find(bucket(flat, across) + step);
       if (found == runs_.end()) continue;
       for (const auto& [b, j] : found->second) {
-        if (b == a || related(a, b) || j + 1 >= paths_[b].size()) continue;
+        if (b == a || j + 1 >= paths_[b].size() || at_shared_end(a, i, b, j)) continue;
         const Point2 r = paths_[b][j], s = paths_[b][j + 1];
-        const double gap = flat ? std::abs(p.y - r.y) : std::abs(p.x - r.x);
-        if (gap >= kTolerance && too_close(p, q, r, s)) return std::pair{b, j};
+        if (too_close(p, q, r, s)) return std::pair{b, j};
       }
     }
     return std::nullopt;
@@ -970,10 +978,12 @@ class RunSeparator {
       }
     }
     for (size_t b = 0; ok && b < paths_.size(); ++b) {
-      if (b == a || related(a, b) || !boxes_meet(reach, bounds_[b])) continue;
+      if (b == a || !boxes_meet(reach, bounds_[b])) continue;
       for (size_t j = 0; ok && j + 1 < paths_[b].size(); ++j) {
-        for (const auto& [p, q] : after) {
-          if (too_close(p, q, paths_[b][j], paths_[b][j + 1])) {
+        for (size_t k = 0; k < after.size(); ++k) {
+          const size_t run = (i == 0 ? 0 : i - 1) + k;
+          if (!at_shared_end(a, run, b, j) &&
+              too_close(after[k].first, after[k].second, paths_[b][j], paths_[b][j + 1])) {
             ok = false;
             break;
           }

@@ -6,12 +6,78 @@
 #include <unordered_set>
 
 #include "domains/drawio/data/regions.hpp"
+#include "domains/drawio/edge_paths.hpp"
+#include "domains/drawio/export/svg_edges.hpp"
+#include "domains/drawio/export/svg_style.hpp"
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/layout/graph_layout.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
 
 namespace fcp::drawio {
 namespace {
+
+// A port the layout put on the bounding box of a shape with a slanted or round outline
+// (hexagon, parallelogram, rhombus, ellipse, cloud): draw.io projects a fixed port onto the
+// outline along the ray from the centre, which moves it off the line of the route's first (last)
+// run and adds a short kink or a hooked arrowhead. The port moves on along that run onto the
+// outline instead, and the edge keeps it there (exitPerimeter=0 / entryPerimeter=0), so the run
+// reaches the outline straight. Ports of rectangles, and ports draw.io already projects onto the
+// run's line, stay as they are.
+void port_onto_outline(const OpContext& ctx, Cell& edge, bool exit, layout::Point2 fraction) {
+  namespace rd = render::detail;
+  const std::optional<std::string>& end = exit ? edge.source : edge.target;
+  if (!end || !edge.style || !edge.geometry || !edge.geometry->points ||
+      edge.geometry->points->empty())
+    return;
+  const Cell* shape = ctx.page().find(*end);
+  if (shape == nullptr) return;
+  const rd::StyleView style(*shape, false);
+  const rd::Perimeter perimeter = rd::perimeter_of(style);
+  if (perimeter == rd::Perimeter::rectangle) return;
+  const std::string prefix = exit ? "exit" : "entry";
+  // As written: whole hundredths.
+  const double fx = std::round(fraction.x * 100) / 100, fy = std::round(fraction.y * 100) / 100;
+  const Rect r = absolute_rect(ctx.page(), *shape);
+  if (r.width <= 0 || r.height <= 0) return;
+  const rd::Box box{r.x, r.y, r.width, r.height};
+  const rd::Vec port{r.x + fx * r.width, r.y + fy * r.height};
+  const Point& next = exit ? edge.geometry->points->front() : edge.geometry->points->back();
+  const rd::Vec from{next.x_or_zero(), next.y_or_zero()};
+  const bool straight = std::abs(from.x - port.x) < 0.5 || std::abs(from.y - port.y) < 0.5;
+  if (!straight) return;
+  const double size = rd::perimeter_size(style, perimeter, r.width);
+  const rd::Terminal terminal{box, perimeter, std::nullopt, size};
+  const rd::Vec on = rd::run_onto_outline(terminal, port, from);
+  const rd::Vec projected = rd::perimeter_point(box, perimeter, port, size);
+  if ((projected - on).length() < 0.5) return;
+  // Four decimals keep the point within 0.1 px of the outline on shapes up to 1 000 px.
+  edge.style->set(prefix + "X", format_number(std::round((on.x - r.x) / r.width * 10000) / 10000));
+  edge.style->set(prefix + "Y", format_number(std::round((on.y - r.y) / r.height * 10000) / 10000));
+  edge.style->set(prefix + "Perimeter", "0");
+}
+
+// With shapes pinned where the user put them the layout's route can pass a shape that a route
+// round it avoids (the re-route after a move finds one). Such an edge is laid again round every
+// shape, its own ends included, from the sides facing each other; when that finds no clear
+// route either, the layout's route stays and the final check warns about it. Whether it was
+// laid again.
+bool route_round_pinned_shapes(OpContext& ctx, const std::string& edge_id) {
+  if (edges_through_shapes(ctx.page(), ctx.index(), std::span(&edge_id, 1)).empty()) return false;
+  const Cell* cell = ctx.page().find(edge_id);
+  if (cell == nullptr || !orthogonal_edge(*cell)) return false;
+  const Cell before = *cell;
+  ctx.edit.update(edge_id, [](Cell& edge) {
+    if (!edge.style) return;
+    for (const char* key : {"exitX", "exitY", "exitDx", "exitDy", "exitPerimeter", "entryX",
+                            "entryY", "entryDx", "entryDy", "entryPerimeter"})
+      edge.style->erase(key);
+  });
+  if (route_edge_around_shapes(ctx, edge_id) == EdgeRouteResult::routed &&
+      edges_through_shapes(ctx.page(), ctx.index(), std::span(&edge_id, 1)).empty())
+    return true;
+  ctx.edit.update(edge_id, [&before](Cell& edge) { edge = before; });
+  return false;
+}
 
 constexpr double kRippleGap = 30;
 constexpr int kRippleWaves = 5;
@@ -554,8 +620,9 @@ core::Result<void> verb_layout(OpContext& ctx) {
     if (ctx.doc.state().user_ports.contains(route.id)) kept_ports.push_back(route.id);
   }
   std::vector<std::string> unrouted;
-  std::size_t self_routed = 0;  // kept ports, edgeStyle routes the edge from them
-  std::size_t rerouted = 0;     // edges whose route (waypoints, ports, label place) changed
+  std::size_t self_routed = 0;          // kept ports, edgeStyle routes the edge from them
+  std::size_t rerouted = 0;             // edges whose route (waypoints, ports, label place) changed
+  std::vector<std::string> laid_round;  // edges a pinned shape made to lay again round the shapes
   for (const auto& route : result->edges) {
     const Cell* cell = ctx.page().find(route.id);
     const std::optional<Cell> before = cell ? std::optional<Cell>(*cell) : std::nullopt;
@@ -607,10 +674,18 @@ core::Result<void> verb_layout(OpContext& ctx) {
         for (const char* key : {"Dx", "Dy"})
           edge.style->erase(std::string(prefix) + key);
       }
+      if (edge.style) {
+        for (const char* key : {"exitPerimeter", "entryPerimeter"})
+          edge.style->erase(key);
+      }
+      if (route.exit) port_onto_outline(ctx, edge, true, *route.exit);
+      if (route.entry) port_onto_outline(ctx, edge, false, *route.entry);
     });
     ctx.edit.set_automatic_ports(route.id, false);
+    if (!pinned.empty() && route_round_pinned_shapes(ctx, route.id)) laid_round.push_back(route.id);
     count_change();
   }
+  separate_lanes(ctx, laid_round);
   const std::string dir_name(layout::direction_name(request.direction));
   if (scope.empty()) {
     ctx.edit.update_state(

@@ -3,11 +3,14 @@
 // round the shapes in the way, written as ports and waypoints); other edges whose route the moved
 // shapes now lie on are laid round them the same way.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <unordered_set>
 
 #include "domains/drawio/edge_paths.hpp"
+#include "domains/drawio/export/svg_edges.hpp"
+#include "domains/drawio/export/svg_style.hpp"
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
 
@@ -167,8 +170,219 @@ std::vector<std::string> edges_blocked_by(const OpContext& ctx,
   return out;
 }
 
+// Lanes: a re-routed edge keeps kLaneGap px from every other edge's parallel runs, as layout's
+// own routes do. A run that lies closer than that beside another edge over more than kMinOverlap
+// px is moved sideways one lane at a time (its ports slide along their sides) to the nearest
+// line clear of other edges and of shapes.
+constexpr double kLaneGap = 10;     // px between parallel runs of two edges
+constexpr double kMinOverlap = 10;  // px of common length that makes two runs one line
+constexpr int kMaxLanes = 8;        // lanes tried on each side of a run
+constexpr double kPortMargin = 4;   // px a slid port keeps from its side's corners
+
+bool horizontal(const PathPoint& a, const PathPoint& b) {
+  return std::abs(a.y - b.y) < 0.5;
+}
+bool vertical(const PathPoint& a, const PathPoint& b) {
+  return std::abs(a.x - b.x) < 0.5;
+}
+
+// Whether runs a0-a1 and b0-b1 are parallel, closer than kLaneGap and side by side over more
+// than kMinOverlap px.
+bool co_run(const PathPoint& a0, const PathPoint& a1, const PathPoint& b0, const PathPoint& b1) {
+  const bool ah = horizontal(a0, a1), bh = horizontal(b0, b1);
+  const bool av = vertical(a0, a1), bv = vertical(b0, b1);
+  if (ah && av) return false;  // a point
+  if (!((ah && bh && !bv) || (av && bv && !bh))) return false;
+  const double gap = ah ? std::abs(a0.y - b0.y) : std::abs(a0.x - b0.x);
+  if (gap >= kLaneGap - 0.05) return false;
+  const auto lo = [&](const PathPoint& p, const PathPoint& q) {
+    return ah ? std::min(p.x, q.x) : std::min(p.y, q.y);
+  };
+  const auto hi = [&](const PathPoint& p, const PathPoint& q) {
+    return ah ? std::max(p.x, q.x) : std::max(p.y, q.y);
+  };
+  return std::min(hi(a0, a1), hi(b0, b1)) - std::max(lo(a0, a1), lo(b0, b1)) > kMinOverlap;
+}
+
+// Runs of `path` that co-run with a run of one of `others` (segment index → count).
+int co_runs_of(std::span<const PathPoint> path, std::size_t segment,
+               const std::vector<std::vector<PathPoint>>& others) {
+  int count = 0;
+  for (const auto& other : others) {
+    for (std::size_t j = 0; j + 1 < other.size(); ++j) {
+      if (co_run(path[segment], path[segment + 1], other[j], other[j + 1])) ++count;
+    }
+  }
+  return count;
+}
+
+int co_runs_of(std::span<const PathPoint> path, const std::vector<std::vector<PathPoint>>& others) {
+  int count = 0;
+  for (std::size_t i = 0; i + 1 < path.size(); ++i)
+    count += co_runs_of(path, i, others);
+  return count;
+}
+
+// Whether `p` may serve as a port on `box` for a run along the given axis: on the side the run
+// leaves from, kPortMargin px clear of its corners.
+bool port_fits(const PathPoint& p, const Rect& box, bool run_horizontal) {
+  if (run_horizontal) {
+    return (std::abs(p.x - box.x) < 0.5 || std::abs(p.x - box.right()) < 0.5) &&
+           p.y >= box.y + kPortMargin && p.y <= box.bottom() - kPortMargin;
+  }
+  return (std::abs(p.y - box.y) < 0.5 || std::abs(p.y - box.bottom()) < 0.5) &&
+         p.x >= box.x + kPortMargin && p.x <= box.right() - kPortMargin;
+}
+
+// `path` without points that repeat their predecessor or lie on a straight line through both
+// neighbours.
+std::vector<PathPoint> simplified(const std::vector<PathPoint>& path) {
+  std::vector<PathPoint> out;
+  for (const PathPoint& p : path) {
+    if (!out.empty() && std::abs(out.back().x - p.x) < 0.5 && std::abs(out.back().y - p.y) < 0.5)
+      continue;
+    if (out.size() >= 2) {
+      const PathPoint& a = out[out.size() - 2];
+      const PathPoint& b = out.back();
+      if ((vertical(a, b) && vertical(b, p)) || (horizontal(a, b) && horizontal(b, p)))
+        out.pop_back();
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+// A port on the box of the shape `end` for the run that reaches it from `from`: on a slanted or
+// round outline (hexagon, parallelogram, rhombus, ellipse, cloud) moved on along the run to where
+// it meets the outline, as draw.io ends it when the edge keeps the port there (exit/entry
+// Perimeter=0); on a rectangle the port itself.
+PathPoint onto_outline(const OpContext& ctx, const std::optional<std::string>& end, const Rect& box,
+                       PathPoint port, PathPoint from) {
+  namespace rd = render::detail;
+  const Cell* shape = end ? ctx.page().find(*end) : nullptr;
+  if (shape == nullptr || box.width <= 0 || box.height <= 0) return port;
+  const rd::StyleView style(*shape, false);
+  const rd::Perimeter perimeter = rd::perimeter_of(style);
+  if (perimeter == rd::Perimeter::rectangle) return port;
+  const rd::Terminal terminal{rd::Box{box.x, box.y, box.width, box.height}, perimeter, std::nullopt,
+                              rd::perimeter_size(style, perimeter, box.width)};
+  const rd::Vec on = rd::run_onto_outline(terminal, {port.x, port.y}, {from.x, from.y});
+  return {on.x, on.y};
+}
+
+// Writes an absolute path (port, corners, port) to the edge as its ports and waypoints.
+void write_path(OpContext& ctx, const std::string& edge_id, const std::vector<PathPoint>& path,
+                const Rect& s, const Rect& t) {
+  OrthogonalRoute route;
+  route.corners.assign(path.begin() + 1, path.end() - 1);
+  write_route(ctx, edge_id, route);
+  const auto fraction = [](double v, double from, double size) {
+    return size > 0 ? std::round((v - from) / size * 10000) / 10000 : 0.5;
+  };
+  const Cell* edge = ctx.page().find(edge_id);
+  const std::array<std::pair<const char*, PathPoint>, 2> ends{
+      std::pair{"exit", onto_outline(ctx, edge->source, s, path[0], path[1])},
+      std::pair{"entry", onto_outline(ctx, edge->target, t, path.back(), path[path.size() - 2])}};
+  const std::array<Rect, 2> boxes{s, t};
+  const std::array<PathPoint, 2> ports{path.front(), path.back()};
+  ctx.edit.update(edge_id, [&](Cell& cell) {
+    for (std::size_t k = 0; k < 2; ++k) {
+      const std::string prefix = ends[k].first;
+      const PathPoint& p = ends[k].second;
+      const Rect& box = boxes[k];
+      cell.style->set(prefix + "X", format_number(fraction(p.x, box.x, box.width)));
+      cell.style->set(prefix + "Y", format_number(fraction(p.y, box.y, box.height)));
+      // A port moved onto a slanted or round outline stays where it is written.
+      if (p == ports[k])
+        cell.style->erase(prefix + "Perimeter");
+      else
+        cell.style->set(prefix + "Perimeter", "0");
+    }
+  });
+}
+
+// The drawn path of every orthogonal edge on the page, by id.
+std::vector<std::pair<std::string, std::vector<PathPoint>>> drawn_paths(const OpContext& ctx) {
+  std::vector<std::pair<std::string, std::vector<PathPoint>>> out;
+  for (const Cell& edge : ctx.page().cells()) {
+    if (ctx.index().kind(edge.id) != CellKind::edge || !edge.source || !edge.target) continue;
+    const Cell* source = ctx.page().find(*edge.source);
+    const Cell* target = ctx.page().find(*edge.target);
+    if (source == nullptr || target == nullptr) continue;
+    const auto [ox, oy] = child_origin(ctx.page(), edge.parent.value_or(""));
+    out.emplace_back(edge.id, drawn_path(edge, absolute_rect(ctx.page(), *source),
+                                         absolute_rect(ctx.page(), *target), {ox, oy}));
+  }
+  return out;
+}
+
 }  // namespace
 
+void separate_lanes(OpContext& ctx, const std::vector<std::string>& edges) {
+  auto paths = drawn_paths(ctx);
+  for (const auto& edge_id : edges) {
+    const Cell* edge = ctx.page().find(edge_id);
+    if (edge == nullptr || !edge->source || !edge->target || *edge->source == *edge->target ||
+        !orthogonal_edge(*edge))
+      continue;
+    const Cell* source = ctx.page().find(*edge->source);
+    const Cell* target = ctx.page().find(*edge->target);
+    if (source == nullptr || target == nullptr) continue;
+    const auto mine = std::find_if(paths.begin(), paths.end(),
+                                   [&](const auto& entry) { return entry.first == edge_id; });
+    if (mine == paths.end()) continue;
+    // Only edges within the lanes this one may move to can lie beside it.
+    const Rect own = path_bounds(mine->second);
+    const double reach = kMaxLanes * kLaneGap;
+    const Rect near{own.x - reach, own.y - reach, own.width + 2 * reach, own.height + 2 * reach};
+    std::vector<std::vector<PathPoint>> others;
+    for (const auto& entry : paths) {
+      if (entry.first != edge_id && path_bounds(entry.second).overlaps(near))
+        others.push_back(entry.second);
+    }
+    std::vector<PathPoint> path = simplified(mine->second);
+    if (path.size() < 2 || co_runs_of(path, others) == 0) continue;
+    const Rect s = absolute_rect(ctx.page(), *source), t = absolute_rect(ctx.page(), *target);
+    const auto obstacles = obstacles_near(ctx, s.united(t), source->id, target->id);
+    const auto crossings = [&](std::span<const PathPoint> p) {
+      return std::count_if(obstacles.begin(), obstacles.end(),
+                           [&](const Rect& r) { return path_crosses(p, r); }) +
+             (path_crosses(p, s) ? 1 : 0) + (path_crosses(p, t) ? 1 : 0);
+    };
+    const bool ports_fixed = ctx.doc.state().user_ports.contains(edge_id);
+    bool changed = false;
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+      if (co_runs_of(path, i, others) == 0) continue;
+      const bool along_x = horizontal(path[i], path[i + 1]);
+      if (!along_x && !vertical(path[i], path[i + 1])) continue;
+      const bool first = i == 0, last = i + 2 == path.size();
+      if (ports_fixed && (first || last)) continue;
+      std::optional<std::vector<PathPoint>> best;
+      for (int lane = 1; lane <= kMaxLanes && !best; ++lane) {
+        for (const int sign : {1, -1}) {
+          std::vector<PathPoint> moved = path;
+          const double shift = sign * lane * kLaneGap;
+          for (const std::size_t k : {i, i + 1}) {
+            (along_x ? moved[k].y : moved[k].x) += shift;
+          }
+          if (first && !port_fits(moved.front(), s, along_x)) continue;
+          if (last && !port_fits(moved.back(), t, along_x)) continue;
+          // Clear of shapes, or (a route with no way round) through no more of them.
+          if (crossings(moved) > crossings(path)) continue;
+          if (co_runs_of(moved, others) >= co_runs_of(path, others)) continue;
+          best = std::move(moved);
+          break;
+        }
+      }
+      if (!best) continue;
+      path = std::move(*best);
+      changed = true;
+    }
+    if (!changed) continue;
+    write_path(ctx, edge_id, path, s, t);
+    mine->second = path;
+  }
+}
 std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
                           const std::unordered_set<std::string>& routed_before,
                           const std::string& name) {
@@ -185,6 +399,7 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
     edges.push_back(std::move(id));
   std::size_t rerouted_own = 0, rerouted_round = 0;
   std::vector<std::string> ends;  // of edges whose ports fcp chooses again
+  std::vector<std::string> laid;  // edges given a new route
   for (std::size_t i = 0; i < edges.size(); ++i) {
     const std::string& edge_id = edges[i];
     std::size_t& rerouted = i < own ? rerouted_own : rerouted_round;
@@ -212,6 +427,7 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
       // runs through no shape, else the route is laid from them round the shapes.
       if (!user_set && clear(drawn_path(*edge, s, t, origin))) continue;
       route_edge_around_shapes(ctx, edge_id);
+      laid.push_back(edge_id);
       ++rerouted;
       continue;
     }
@@ -224,6 +440,7 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
       make_automatic(ctx, edge_id);
       ends.push_back(source->id);
       ends.push_back(target->id);
+      laid.push_back(edge_id);
       ++rerouted;
       continue;
     }
@@ -237,17 +454,20 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
         });
         route_edge_around_shapes(ctx, edge_id);
       }
+      laid.push_back(edge_id);
       ++rerouted;
     } else if (routed) {
       // No way round within reach: stale waypoints go; the `?` warning names what it crosses.
       make_automatic(ctx, edge_id);
       ends.push_back(source->id);
       ends.push_back(target->id);
+      laid.push_back(edge_id);
       ++rerouted;
     }
   }
   for (const auto& id : ends)
     refresh_ports(ctx, id);
+  separate_lanes(ctx, laid);
   if (rerouted_own == 0 && rerouted_round == 0) return {};
   std::string line = "re-routed ";
   if (rerouted_own > 0) line += core::plural(rerouted_own, "edge") + " of " + name;

@@ -139,7 +139,9 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"move", "REF|@SEL…", "position",
                      "move shapes or groups (overlapped shapes downstream get pushed); their "
                      "edges are re-routed where waypoints went stale or the route would cross a "
-                     "shape, and other edges whose route they now lie on are laid round them"}
+                     "shape, and other edges whose route they now lie on are laid round them; "
+                     "a re-routed run keeps 10 px from other edges (its port slides along the "
+                     "side)"}
                 .with(key("to", "X,Y|REGION"))
                 .with(key("by", "DX,DY"))
                 .with(key("near", "REF"))
@@ -158,32 +160,38 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"distribute", "REF… horizontal|vertical", "position", "even spacing"}.with(
                 number_key("gap").between(0, 100000)),
             verb_distribute);
-  verbs.add(VerbSpec{"layout", "[@all|GROUP]", "position",
-                     "automatic layout (Graphviz); pinned shapes stay; the reply counts the "
-                     "shapes it moved and the edges whose route it changed, or says there was "
-                     "nothing to change; spacing: is the gap between the shapes it places "
-                     "(refused when every shape is pinned). Layered: top-level groups are tiers "
-                     "along dir: in the "
-                     "order their edges run (clients → edge → services → data), never on each "
-                     "other, starting level (LR: same top, TB: same left); orthogonal edges leave "
-                     "a shared side at ports of their own at least 10 px apart (exitX/exitY, "
-                     "entryX/entryY; when the side is too short, the extra ones leave round its "
-                     "corners), cross gaps on lines of their own, run at least 10 px from "
-                     "unrelated edges beside them (a crowded gap may leave a few closer), pass no "
-                     "shape, and cross the ranks between their ends "
-                     "through the gaps between shapes, not round the groups; labels sit on their "
-                     "own edge, off shapes and "
-                     "other labels. With shapes pinned where you put them a route may still have "
-                     "to pass one: every final route is checked and a ? line names both. Ports set "
-                     "with exit:/entry: stay: those "
-                     "edges are routed from them round every shape, their own ends included"}
-                .with(choice_key("algo", {"layered", "tree", "force"}))
-                .with(choice_key("dir", {"TB", "LR", "BT", "RL"}))
-                .with(number_key("spacing").between(5, 2000))
-                .with(choice_key("routing", {"orthogonal", "spline", "straight"}))
-                .with(key("pin", "REF,@SEL"))
-                .example("layout @all algo:layered dir:LR"),
-            verb_layout);
+  verbs.add(
+      VerbSpec{"layout", "[@all|GROUP]", "position",
+               "automatic layout (Graphviz); pinned shapes stay; the reply counts the "
+               "shapes it moved and the edges whose route it changed, or says there was "
+               "nothing to change; spacing: is the gap between the shapes it places "
+               "(refused when every shape is pinned). Layered: top-level groups are tiers "
+               "along dir: in the "
+               "order their edges run (clients → edge → services → data), never on each "
+               "other, starting level (LR: same top, TB: same left); orthogonal edges leave "
+               "a shared side at ports of their own at least 10 px apart (exitX/exitY, "
+               "entryX/entryY; when the side is too short, the extra ones leave round its "
+               "corners), cross gaps on lines of their own, run at least 10 px from "
+               "other edges beside them, also those into and out of one hub (a crowded gap "
+               "may leave a few closer), pass no "
+               "shape, and cross the ranks between their ends "
+               "through the gaps between shapes, not round the groups; a port on a slanted "
+               "or round outline (api, queue, rhombus, ellipse, cloud) sits on the outline "
+               "(exitPerimeter=0/entryPerimeter=0), so the run reaches it straight; labels "
+               "sit on their own edge, off shapes and "
+               "other labels, 8 px clear of other edges, off corners and group borders "
+               "where the route allows. With shapes pinned where you put them a route that would "
+               "pass a shape is laid again round the shapes, 10 px from other edges; one with no "
+               "way round stays: every final route is checked and a ? line names both. Ports set "
+               "with exit:/entry: stay: those "
+               "edges are routed from them round every shape, their own ends included"}
+          .with(choice_key("algo", {"layered", "tree", "force"}))
+          .with(choice_key("dir", {"TB", "LR", "BT", "RL"}))
+          .with(number_key("spacing").between(5, 2000))
+          .with(choice_key("routing", {"orthogonal", "spline", "straight"}))
+          .with(key("pin", "REF,@SEL"))
+          .example("layout @all algo:layered dir:LR"),
+      verb_layout);
   verbs.add(VerbSpec{"orient", "TB|LR|BT|RL", "position",
                      "the page's flow direction for this session (where add and move put shapes, "
                      "layout's default dir:); not written to the file, which keeps draw.io's own "

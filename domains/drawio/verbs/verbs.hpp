@@ -145,6 +145,13 @@ std::unordered_set<std::string> edges_with_waypoints(const OpContext& ctx);
 std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
                           const std::unordered_set<std::string>& routed_before,
                           const std::string& name);
+// Lanes for edges laid one by one (move/resize/swap re-routes, a pinned layout's edges laid round
+// shapes): a run of one of `edges` closer than 10 px beside another edge's run over more than
+// 10 px moves sideways a lane (10 px) at a time to the nearest line clear of other edges that
+// crosses no more shapes than before (none for a clear route); a run at an end slides its port
+// along the side (onto a slanted or round outline with exitPerimeter=0 / entryPerimeter=0).
+// Ports the user set stay.
+void separate_lanes(OpContext& ctx, const std::vector<std::string>& edges);
 // Drops the waypoints of an edge and routes it anew from its ports (exitX/exitY, entryX/entryY;
 // a side without one faces the other end) round every other shape, its own ends included
 // (layout::route_between_ports): `routed`. An edge whose edgeStyle reads waypoints otherwise

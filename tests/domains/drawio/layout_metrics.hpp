@@ -37,6 +37,10 @@ struct Shape {
   Box box;
   bool group = false;
   std::vector<std::string> ancestors;  // groups it is nested in, innermost first
+  // Its outline where draw.io ends edges: "" the box, else hexagon, parallelogram (slant px),
+  // rhombus or ellipse (read_saved fills it from the style).
+  std::string perimeter;
+  double slant = 0;
 };
 struct Edge {
   std::string id, label;
@@ -44,6 +48,8 @@ struct Edge {
   std::vector<Pt> path;          // as drawn, end points on (or in) the end shapes
   double label_at = 0;           // draw.io's relative label position, -1 … 1 (0 = middle)
   Pt label_offset;
+  int kinked_ends = 0;  // orthogonal ends not in line with the next corner (draw.io
+                        // adds a stub there)
 };
 struct Drawing {
   std::vector<Shape> shapes;
@@ -67,10 +73,22 @@ struct Metrics {
   int shared_end_runs = 0;       // pairs of edges sharing an end whose runs at that end are
                                  // parallel and closer than kMinParallelGap (ports too close, or
                                  // one run on the other)
+  int co_running = 0;            // pairs of runs of two edges (sharing an end or not) at most
+                                 // kCoRunGap apart for more than kCoRunLength px, outside their
+                                 // end shapes: they read as one line
+  double co_running_px = 0;      // their length together
+  int end_kinks = 0;             // edge ends where draw.io's orthogonal connector must add a
+                                 // stub: the end point on the outline (a port projected onto a
+                                 // slanted or round outline) is not in line with the next corner
+  int labels_near_edges = 0;     // label boxes another edge's line passes within kLabelClearance
+  int labels_on_borders = 0;     // label boxes a group's border runs through
   std::vector<std::string> details;
 };
 
 constexpr double kMinParallelGap = 10;  // px between parallel runs of distinct edges
+constexpr double kCoRunGap = 2;         // px: parallel runs this close read as one line...
+constexpr double kCoRunLength = 20;     // ...when side by side for longer than this
+constexpr double kLabelClearance = 8;   // px a label keeps from other edges' lines
 // A detour: a route longer than kDetourFactor times the Manhattan distance between its ends, or
 // one whose bounding box leaves the group hull (the box round every group, when there are groups).
 constexpr double kDetourFactor = 2;
@@ -210,9 +228,17 @@ inline Metrics measure(const Drawing& d) {
       const Shape& shape = d.shapes[static_cast<size_t>(end)];
       const Pt c = shape.box.centre();
       auto at_centre = [c](Pt p) { return std::abs(p.x - c.x) < 0.5 && std::abs(p.y - c.y) < 0.5; };
+      // A port on a slanted or round outline lies inside the box: its run leaves the shape
+      // when it heads away from the centre.
+      auto leaves = [c](Pt at, Pt next) {
+        return (next.x - at.x) * (at.x - c.x) + (next.y - at.y) * (at.y - c.y) > 0;
+      };
       for (size_t i = 0; i + 1 < e.path.size(); ++i) {
-        if (end == e.source && i == 0 && at_centre(e.path.front())) continue;
-        if (end == e.target && i + 2 == e.path.size() && at_centre(e.path.back())) continue;
+        const Pt first = e.path.front(), last = e.path.back();
+        if (end == e.source && i == 0 && (at_centre(first) || leaves(first, e.path[1]))) continue;
+        if (end == e.target && i + 2 == e.path.size() &&
+            (at_centre(last) || leaves(last, e.path[i])))
+          continue;
         if (detail::segment_hits_box(e.path[i], e.path[i + 1], shape.box, 0.5)) {
           ++m.edge_shape_crossings;
           m.details.push_back("edge " + e.id + " (" + e.label + ") passes through its own end " +
@@ -263,6 +289,45 @@ inline Metrics measure(const Drawing& d) {
         }
       }
     }
+  }
+  // Runs of any two edges on (nearly) one line.
+  for (size_t a = 0; a < d.edges.size(); ++a) {
+    for (size_t b = a + 1; b < d.edges.size(); ++b) {
+      const Edge& ea = d.edges[a];
+      const Edge& eb = d.edges[b];
+      for (size_t i = 0; i + 1 < ea.path.size(); ++i) {
+        for (size_t j = 0; j + 1 < eb.path.size(); ++j) {
+          const Pt p0 = ea.path[i], p1 = ea.path[i + 1], q0 = eb.path[j], q1 = eb.path[j + 1];
+          for (const bool horizontal : {true, false}) {
+            auto along = [horizontal](Pt p) { return horizontal ? p.x : p.y; };
+            auto across = [horizontal](Pt p) { return horizontal ? p.y : p.x; };
+            if (std::abs(across(p0) - across(p1)) > 0.5 || std::abs(across(q0) - across(q1)) > 0.5)
+              continue;
+            const double gap = std::abs(across(p0) - across(q0));
+            if (gap > kCoRunGap) continue;
+            const double lo =
+                std::max(std::min(along(p0), along(p1)), std::min(along(q0), along(q1)));
+            const double hi =
+                std::min(std::max(along(p0), along(p1)), std::max(along(q0), along(q1)));
+            if (hi - lo <= kCoRunLength) continue;
+            const double mid = (lo + hi) / 2;
+            const Pt pa = horizontal ? Pt{mid, across(p0)} : Pt{across(p0), mid};
+            if (detail::in_ends(d, ea, pa) || detail::in_ends(d, eb, pa)) continue;
+            ++m.co_running;
+            m.co_running_px += hi - lo;
+            m.details.push_back("edges " + ea.id + " (" + ea.label + ") and " + eb.id + " (" +
+                                eb.label + ") run " + std::to_string(static_cast<int>(gap)) +
+                                " px apart for " + std::to_string(static_cast<int>(hi - lo)) +
+                                " px");
+          }
+        }
+      }
+    }
+  }
+  for (const Edge& e : d.edges) {
+    if (e.kinked_ends == 0) continue;
+    m.end_kinks += e.kinked_ends;
+    m.details.push_back("edge " + e.id + " (" + e.label + ") ends out of line with its corner");
   }
   for (size_t a = 0; a < d.shapes.size(); ++a) {
     if (!d.shapes[a].group) continue;
@@ -411,6 +476,35 @@ inline Metrics measure(const Drawing& d) {
         m.details.push_back("label " + e.label + " of " + e.id + " lies on edge " + other.id);
       }
     }
+    const Box clear{box.x - kLabelClearance, box.y - kLabelClearance, box.w + 2 * kLabelClearance,
+                    box.h + 2 * kLabelClearance};
+    bool near = false;
+    for (size_t o = 0; o < d.edges.size() && !near; ++o) {
+      if (o == k) continue;
+      for (size_t i = 0; i + 1 < d.edges[o].path.size() && !near; ++i)
+        near = detail::segment_hits_box(d.edges[o].path[i], d.edges[o].path[i + 1], clear, 0);
+    }
+    if (near) {
+      ++m.labels_near_edges;
+      m.details.push_back("label " + e.label + " of " + e.id + " is within " +
+                          std::to_string(static_cast<int>(kLabelClearance)) +
+                          " px of another edge");
+    }
+    for (const Shape& group : d.shapes) {
+      if (!group.group) continue;
+      const Box& g = group.box;
+      const bool rows = box.y < g.bottom() && box.bottom() > g.y;
+      const bool columns = box.x < g.right() && box.right() > g.x;
+      const bool across = (rows && ((box.x < g.x && box.right() > g.x) ||
+                                    (box.x < g.right() && box.right() > g.right()))) ||
+                          (columns && ((box.y < g.y && box.bottom() > g.y) ||
+                                       (box.y < g.bottom() && box.bottom() > g.bottom())));
+      if (across) {
+        ++m.labels_on_borders;
+        m.details.push_back("label " + e.label + " of " + e.id + " lies across the border of " +
+                            group.label);
+      }
+    }
     for (const auto& [other, index] : label_boxes) {
       if (box.overlaps(other)) {
         ++m.label_overlaps;
@@ -453,6 +547,66 @@ inline Pt facing(const Box& box, Pt toward, bool orthogonal) {
   return c;
 }
 
+// The outline of a shape as draw.io's perimeters see it, for a vertex style.
+inline void read_perimeter(std::string_view style, Shape& shape) {
+  const std::string perimeter = style_value(style, "perimeter");
+  const std::string kind = style_value(style, "shape");
+  const bool fixed = style_value(style, "fixedSize") == "1";
+  const std::string size = style_value(style, "size");
+  auto slant = [&](double fraction) {
+    const double value = size.empty() ? (fixed ? 20 : fraction) : std::stod(size);
+    return std::clamp(fixed ? value : value * shape.box.w, 0.0, shape.box.w / 2);
+  };
+  if (perimeter.starts_with("hexagon")) {
+    shape.perimeter = "hexagon";
+    shape.slant = slant(0.25);
+  } else if (perimeter.starts_with("parallelogram")) {
+    shape.perimeter = "parallelogram";
+    shape.slant = slant(0.2);
+  } else if (perimeter.starts_with("rhombus") || (perimeter.empty() && kind == "rhombus")) {
+    shape.perimeter = "rhombus";
+  } else if (perimeter.starts_with("ellipse") ||
+             (perimeter.empty() && (kind == "ellipse" || style.starts_with("ellipse;")))) {
+    shape.perimeter = "ellipse";
+  }
+}
+
+// Where draw.io puts a fixed port (a point on the box) of a shape whose perimeter is on: where
+// the ray from the centre through the port leaves the outline.
+inline Pt project_port(const Shape& shape, Pt port) {
+  const Box& b = shape.box;
+  const Pt c = b.centre();
+  const double dx = port.x - c.x, dy = port.y - c.y;
+  if (shape.perimeter.empty() || (dx == 0 && dy == 0) || b.w <= 0 || b.h <= 0) return port;
+  double t = 1;
+  if (shape.perimeter == "ellipse") {
+    t = 1 / std::hypot(dx / (b.w / 2), dy / (b.h / 2));
+  } else if (shape.perimeter == "rhombus") {
+    t = 1 / (std::abs(dx) / (b.w / 2) + std::abs(dy) / (b.h / 2));
+  } else {
+    const double s = shape.slant;
+    const std::vector<Pt> corners =
+        shape.perimeter == "hexagon"
+            ? std::vector<Pt>{{b.x + s, b.y},        {b.right() - s, b.y},
+                              {b.right(), c.y},      {b.right() - s, b.bottom()},
+                              {b.x + s, b.bottom()}, {b.x, c.y}}
+            : std::vector<Pt>{
+                  {b.x, b.bottom()}, {b.x + s, b.y}, {b.right(), b.y}, {b.right() - s, b.bottom()}};
+    double best = 1e18;
+    for (size_t i = 0; i < corners.size(); ++i) {
+      const Pt a = corners[i], e{corners[(i + 1) % corners.size()].x - a.x,
+                                 corners[(i + 1) % corners.size()].y - a.y};
+      const double den = dx * e.y - dy * e.x;
+      if (std::abs(den) < 1e-12) continue;
+      const double wx = a.x - c.x, wy = a.y - c.y;
+      const double along = (wx * e.y - wy * e.x) / den, on = (wx * dy - wy * dx) / den;
+      if (along > 0 && on >= -1e-9 && on <= 1 + 1e-9) best = std::min(best, along);
+    }
+    if (best < 1e17) t = best;
+  }
+  return {c.x + dx * t, c.y + dy * t};
+}
+
 // Corners between points that are not aligned (the orthogonal styles insert them).
 inline std::vector<Pt> orthogonalize(const std::vector<Pt>& points) {
   std::vector<Pt> out;
@@ -480,6 +634,7 @@ inline Drawing read_saved(const std::string& xml) {
   };
   std::map<std::string, Raw> raw;
   std::map<std::string, size_t> index;
+  std::map<std::string, std::string> styles;
   for (const pugi::xml_node cell : root.children("mxCell")) {
     if (std::string_view(cell.attribute("vertex").value()) != "1") continue;
     const pugi::xml_node g = cell.child("mxGeometry");
@@ -488,6 +643,7 @@ inline Drawing read_saved(const std::string& xml) {
     shape.label = cell.attribute("value").value();
     shape.group =
         std::string(cell.attribute("style").value()).find("container=1") != std::string::npos;
+    styles[shape.id] = cell.attribute("style").value();
     raw[shape.id] = {cell.attribute("parent").value(),
                      Box{g.attribute("x").as_double(), g.attribute("y").as_double(),
                          g.attribute("width").as_double(), g.attribute("height").as_double()}};
@@ -508,6 +664,7 @@ inline Drawing read_saved(const std::string& xml) {
     shape.box = Box{r.box.x + offset.x, r.box.y + offset.y, r.box.w, r.box.h};
     for (std::string p = r.parent; raw.contains(p); p = raw.at(p).parent)
       shape.ancestors.push_back(p);
+    detail::read_perimeter(styles[shape.id], shape);
   }
   for (const pugi::xml_node cell : root.children("mxCell")) {
     if (std::string_view(cell.attribute("edge").value()) != "1") continue;
@@ -539,19 +696,32 @@ inline Drawing read_saved(const std::string& xml) {
     }
     const Box& sb = d.shapes[source->second].box;
     const Box& tb = d.shapes[target->second].box;
-    // A port the edge sets (exitX/exitY, entryX/entryY) is where it leaves or arrives.
-    auto port = [&style](const Box& box, const char* prefix) -> std::optional<Pt> {
+    // A port the edge sets (exitX/exitY, entryX/entryY) is where it leaves or arrives, projected
+    // onto the shape's outline unless the edge turns that off (exitPerimeter=0).
+    auto port = [&style](const Shape& shape, const char* prefix) -> std::optional<Pt> {
+      const Box& box = shape.box;
       const std::string x = detail::style_value(style, std::string(prefix) + "X");
       const std::string y = detail::style_value(style, std::string(prefix) + "Y");
       if (x.empty() || y.empty()) return std::nullopt;
-      return Pt{box.x + std::stod(x) * box.w, box.y + std::stod(y) * box.h};
+      const Pt at{box.x + std::stod(x) * box.w, box.y + std::stod(y) * box.h};
+      if (detail::style_value(style, std::string(prefix) + "Perimeter") == "0") return at;
+      return detail::project_port(shape, at);
     };
-    const std::optional<Pt> exit = port(sb, "exit"), entry = port(tb, "entry");
+    const std::optional<Pt> exit = port(d.shapes[source->second], "exit"),
+                            entry = port(d.shapes[target->second], "entry");
     const Pt first = points.empty() ? entry.value_or(tb.centre()) : points.front();
     const Pt last = points.empty() ? exit.value_or(sb.centre()) : points.back();
     std::vector<Pt> path{exit.value_or(detail::facing(sb, first, orthogonal))};
     path.insert(path.end(), points.begin(), points.end());
     path.push_back(entry.value_or(detail::facing(tb, last, orthogonal)));
+    // Ports only: without one draw.io's connector chooses an end in line with the corner.
+    auto kinked = [](Pt end, Pt next) {
+      return std::abs(end.x - next.x) > 0.5 && std::abs(end.y - next.y) > 0.5;
+    };
+    if (orthogonal && !points.empty()) {
+      if (exit && kinked(path.front(), path[1])) ++e.kinked_ends;
+      if (entry && kinked(path.back(), path[path.size() - 2])) ++e.kinked_ends;
+    }
     e.path = orthogonal ? detail::orthogonalize(path) : path;
     d.edges.push_back(std::move(e));
   }

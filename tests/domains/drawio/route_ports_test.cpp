@@ -133,8 +133,8 @@ TEST_F(RoutePortsTest, NewPortsDropTheOldWaypointsAndRouteRoundTheShapes) {
 TEST_F(RoutePortsTest, AnOwnEndCrossedCountsAsAnEdgeThroughAShape) {
   // The metric itself: a route that leaves A's right side and doubles back across A.
   metrics::Drawing d;
-  d.shapes.push_back({"a", "A", {0, 0, 100, 40}, false, {}});
-  d.shapes.push_back({"b", "B", {300, 0, 100, 40}, false, {}});
+  d.shapes.push_back({"a", "A", {0, 0, 100, 40}, false, {}, {}, 0});
+  d.shapes.push_back({"b", "B", {300, 0, 100, 40}, false, {}, {}, 0});
   metrics::Edge e;
   e.id = "e";
   e.source = 0;
@@ -144,8 +144,8 @@ TEST_F(RoutePortsTest, AnOwnEndCrossedCountsAsAnEdgeThroughAShape) {
   d.edges.push_back(e);
   EXPECT_EQ(metrics::measure(d).edge_shape_crossings, 1);
   // Two edges between different shapes 4 px apart on one horizontal run are too close.
-  d.shapes.push_back({"c", "C", {0, 100, 100, 40}, false, {}});
-  d.shapes.push_back({"d", "D", {300, 100, 100, 40}, false, {}});
+  d.shapes.push_back({"c", "C", {0, 100, 100, 40}, false, {}, {}, 0});
+  d.shapes.push_back({"d", "D", {300, 100, 100, 40}, false, {}, {}, 0});
   metrics::Edge f = e;
   f.id = "f";
   f.path = {{100, 24}, {300, 24}};

@@ -24,6 +24,7 @@
 #include "domains/drawio/layout/graph_layout.hpp"
 #include "tests/domains/drawio/layout_metrics.hpp"
 #include "tests/support/path_policies.hpp"
+#include "tests/support/source_dir.hpp"
 
 namespace fcp::drawio {
 namespace {
@@ -152,11 +153,11 @@ metrics::Drawing reference_drawing(const metrics::Drawing& saved) {
   for (size_t i = 0; i < request.nodes.size(); ++i) {
     const layout::ClusterBox& box = dot->nodes[i];
     index[box.id] = static_cast<int>(d.shapes.size());
-    d.shapes.push_back({box.id, box.id, {box.x, box.y, box.width, box.height}, false, {}});
+    d.shapes.push_back({box.id, box.id, {box.x, box.y, box.width, box.height}, false, {}, {}, 0});
   }
   for (size_t i = 0; i < request.clusters.size(); ++i) {
     const layout::ClusterBox& box = dot->clusters[i];
-    d.shapes.push_back({box.id, box.id, {box.x, box.y, box.width, box.height}, true, {}});
+    d.shapes.push_back({box.id, box.id, {box.x, box.y, box.width, box.height}, true, {}, {}, 0});
   }
   for (size_t i = 0; i < request.edges.size(); ++i) {
     metrics::Edge e;
@@ -177,8 +178,10 @@ std::string summary(const metrics::Metrics& m) {
       << ", shared run " << m.shared_run << " px"
       << ", labels " << m.labels << " (off edge " << m.labels_off_edge << ", overlapping "
       << m.label_overlaps << ", on shapes " << m.labels_on_shapes << ", on other edges "
-      << m.labels_on_edges << "), detours " << m.detours << ", shared-end runs closer than 10 px "
-      << m.shared_end_runs;
+      << m.labels_on_edges << ", within 8 px of another edge " << m.labels_near_edges
+      << ", across a group border " << m.labels_on_borders << "), detours " << m.detours
+      << ", shared-end runs closer than 10 px " << m.shared_end_runs << ", co-running "
+      << m.co_running << " (" << m.co_running_px << " px), kinked ends " << m.end_kinks;
   return out.str();
 }
 
@@ -260,6 +263,9 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   EXPECT_EQ(ours.labels_off_edge, 0) << details(ours);
   EXPECT_EQ(ours.label_overlaps, 0) << details(ours);
   EXPECT_EQ(ours.labels_on_shapes, 0) << details(ours);
+  // No two edges read as one line, whether or not they share an end (session 12).
+  EXPECT_EQ(ours.co_running, 0) << details(ours);
+  EXPECT_EQ(ours.end_kinks, 0) << details(ours);
 
   // The groups read left to right in tier order, each wholly right of the one before: Clients,
   // Edge, Services, then Data and External (both reached from Services: one tier, stacked).
@@ -332,6 +338,171 @@ TEST_F(TieredLayoutTest, LabelsRoundAHubDoNotPileUp) {
   EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
   EXPECT_EQ(m.close_parallels, 0) << details(m);
   EXPECT_EQ(m.shared_end_runs, 0) << details(m);
+}
+
+// Session 11 trial (issue 13, judged in draw.io's own engine): the ride-hailing architecture,
+// built with the trial's ops. Kafka (a parallelogram) is a hub of 3 producers and 5 consumers,
+// the API Gateway a hexagon with 4 exits. Before session 12, 8 ports on those slanted outlines
+// ended out of line with their first corner (draw.io projected them onto the outline along the
+// ray from the centre and drew a stub or a hooked arrowhead; 2 of the stubs ran into their own
+// shape), and 20 of the 32 labels sat within 8 px of another edge (2 under one), 2 across a
+// group border.
+TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
+  run({"add svc RiderApp label:\"Rider app\"",
+       "add svc DriverApp label:\"Driver app\"",
+       "add svc OpsConsole label:\"Ops console\"",
+       "add box LB label:\"Load balancer\"",
+       "add api Gateway label:\"API Gateway\"",
+       "add svc Auth label:\"Auth service\"",
+       "add svc Trip label:Trip",
+       "add svc Dispatch label:\"Dispatch/Matching\"",
+       "add svc Pricing label:Pricing",
+       "add svc Payments label:Payments",
+       "add svc Notifications label:Notifications",
+       "add svc DriverLocation label:\"Driver location\"",
+       "add svc Maps label:\"Maps adapter\"",
+       "add svc Fraud label:Risk",
+       "add svc Surge label:Surge",
+       "add db TripsDB label:\"Trips DB (Postgres)\"",
+       "add db UsersDB label:\"Users DB\"",
+       "add db Redis label:\"Redis (geo index)\"",
+       "add queue Kafka label:\"Kafka (events)\"",
+       "add db ObjectStore label:\"Object storage\"",
+       "add db Warehouse label:\"Analytics warehouse\"",
+       "add db SurgeCache label:\"Surge cache (Redis)\"",
+       "add cloud PaymentProcessor label:\"Payment processor\"",
+       "add cloud MapsAPI label:\"Maps API\"",
+       "add cloud SMSPush label:\"SMS/Push provider\"",
+       "resize PaymentProcessor to:200x90",
+       "resize MapsAPI to:200x90",
+       "resize SMSPush to:200x90",
+       "resize Kafka to:170x100"});
+  run({"group RiderApp DriverApp OpsConsole as:Clients theme:purple",
+       "group LB Gateway Auth as:Edge theme:orange",
+       std::string(
+           "group Trip Dispatch Pricing Payments Notifications DriverLocation Maps Fraud ") +
+           "Surge as:Services theme:blue",
+       "group TripsDB UsersDB Redis Kafka ObjectStore Warehouse SurgeCache as:Data theme:green",
+       "group MapsAPI PaymentProcessor SMSPush as:External theme:gray"});
+  std::vector<std::string> ops;
+  for (const char* link : {"RiderApp -> LB label:HTTPS",
+                           "DriverApp -> LB label:HTTPS",
+                           "OpsConsole -> LB label:HTTPS",
+                           "LB -> Gateway label:HTTPS",
+                           "Gateway -> Auth label:gRPC",
+                           "Gateway -> Trip label:gRPC",
+                           "Gateway -> Pricing label:gRPC",
+                           "Gateway -> DriverLocation label:gRPC",
+                           "Auth -> UsersDB label:reads",
+                           "Trip -> TripsDB label:writes",
+                           "Trip -> Dispatch label:gRPC",
+                           "Trip -> Payments label:gRPC",
+                           "Trip -> Kafka label:events",
+                           "Trip -> ObjectStore label:writes",
+                           "Dispatch -> Redis label:reads",
+                           "Dispatch -> Maps label:gRPC",
+                           "DriverLocation -> Redis label:writes",
+                           "DriverLocation -> Kafka label:events",
+                           "Kafka -> Dispatch label:events",
+                           "Pricing -> Maps label:gRPC",
+                           "Payments -> PaymentProcessor label:HTTPS",
+                           "Payments -> TripsDB label:writes",
+                           "Payments -> Kafka label:events",
+                           "Kafka -> Notifications label:events",
+                           "Notifications -> SMSPush label:HTTPS",
+                           "Maps -> MapsAPI label:HTTPS",
+                           "Kafka -> Fraud label:events",
+                           "Fraud -> UsersDB label:reads",
+                           "Kafka -> Warehouse label:events",
+                           "Pricing -> Surge label:gRPC",
+                           "Surge -> SurgeCache label:writes",
+                           "Kafka -> Surge label:events"})
+    ops.push_back(std::string("connect ") + link);
+  for (const char* link :
+       {"Trip -> Kafka", "DriverLocation -> Kafka", "Payments -> Kafka", "Kafka -> Dispatch",
+        "Kafka -> Notifications", "Kafka -> Fraud", "Kafka -> Warehouse", "Kafka -> Surge"})
+    ops.push_back(std::string("style ") + link + " dashed");
+  run(ops);
+  run({"layout @all algo:layered dir:LR"});
+  const metrics::Metrics m = metrics::measure(metrics::read_saved(saved_xml()));
+  const fs::path png = output_dir() / "ridehailing.png";
+  run({"export fmt:png width:2000 as:" + png.string()});
+  std::cout << "[ metrics ] ridehailing: " << summary(m) << "\n[ picture ] " << png.string()
+            << "\n";
+  EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
+  EXPECT_EQ(m.group_overlaps, 0) << details(m);
+  EXPECT_EQ(m.end_kinks, 0) << details(m);
+  EXPECT_EQ(m.co_running, 0) << details(m);
+  // Labels take a straight run of their own edge clear of other edges and of group borders
+  // where the route has one. Left: the two HTTPS labels of the 48 px gutter between Clients and
+  // Edge (wider than any run there), and 7 labels among the Kafka and Trip lanes 13 px apart.
+  EXPECT_LE(m.labels_on_borders, 2) << details(m);
+  EXPECT_LE(m.labels_near_edges, 7) << details(m);
+}
+
+// The file the session 11 trial saved (fixtures/drawio/ridehail-trial11.drawio), laid out again
+// as the trial last did. Before session 12, Payments -> Kafka and Kafka -> Notifications ran 2 px
+// apart for 264 px through the Services -> Data gutter: edges that share an end (Kafka) were
+// never parted, and the run the separator moved away from a third edge landed beside the other.
+TEST_F(TieredLayoutTest, TheTrialsFileKeepsEveryTwoEdgesApart) {
+  const fs::path file = dir_ / "ridehail.drawio";
+  fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial11.drawio", file);
+  ASSERT_FALSE(session_.run_session("open " + file.string(), {}).reply.is_error);
+  run({"layout @all algo:layered dir:LR"});
+  const metrics::Metrics m = metrics::measure(metrics::read_saved(saved_xml()));
+  std::cout << "[ metrics ] ridehail-trial11: " << summary(m) << "\n";
+  EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
+  EXPECT_EQ(m.end_kinks, 0) << details(m);
+  // One pair is left 1 px apart for 36 px: Dispatch -> Maps adapter leaves Dispatch at the
+  // height where Payments -> Kafka crosses the Services column, among Kafka lanes 13 px apart
+  // that leave no free line 10 px from both (the separator cannot move either).
+  EXPECT_LE(m.co_running, 1) << details(m);
+  EXPECT_LE(m.co_running_px, 40) << details(m);
+  // Labels: 20 within 8 px of another edge and 4 across a group border before (the judge's 18
+  // and 4, measured in draw.io); left are those with no clear straight run on their route.
+  EXPECT_LE(m.labels_near_edges, 7) << details(m);
+  EXPECT_LE(m.labels_on_borders, 2) << details(m);
+}
+
+// Issue 13 (trial item 2): a resize re-routes the shape's edges one by one, draw.io's own route
+// or one round the shapes in the way; those routes kept no distance from other edges, and
+// `resize Kafka` on the trial's file left 13 pairs of edges on one line (Kafka's 7 edges all at
+// the middle of its side). The re-routed runs now move to lanes 10 px from other edges, also
+// Driver location -> Kafka, which finds no way round and keeps its route through Surge (the `?`
+// line names it). The two kinked ends are the trial file's own API Gateway edges, untouched.
+TEST_F(TieredLayoutTest, AResizeKeepsTheReroutedEdgesApartFromOthers) {
+  const fs::path file = dir_ / "ridehail.drawio";
+  fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial11.drawio", file);
+  ASSERT_FALSE(session_.run_session("open " + file.string(), {}).reply.is_error);
+  const auto result = session_.run_ops(std::vector<std::string>{"resize Kafka to:170x120"}, {});
+  ASSERT_FALSE(result.reply.is_error) << result.reply.text;
+  const std::string& reply = result.reply.text;
+  EXPECT_NE(reply.find("re-routed 7 edges of Kafka"), std::string::npos) << reply;
+  const metrics::Metrics m = metrics::measure(metrics::read_saved(saved_xml()));
+  std::cout << "[ metrics ] ridehail-trial11 resize Kafka: " << summary(m) << "\n";
+  EXPECT_EQ(m.co_running, 0) << details(m);
+  EXPECT_LE(m.end_kinks, 2) << details(m);
+}
+
+// Issue 13 (trial item 1): a layout with shapes pinned sent routes through shapes that the
+// re-route after a move had laid round them. On the trial's file after `resize Kafka` and
+// `swap "Maps API" "Payment processor"`, `layout … pin:@group:External` passed Payments ->
+// Payment processor through Trips DB and Maps adapter -> Maps API through Redis. Such a route is
+// now laid again round the shapes (in lanes of its own); only one with no way round keeps the
+// layout's route and its `?` line (APinnedLayoutWarnsAboutEveryFinalRouteThroughAShape).
+TEST_F(TieredLayoutTest, APinnedLayoutRoutesRoundShapesWhenAWayRoundExists) {
+  const fs::path file = dir_ / "ridehail.drawio";
+  fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial11.drawio", file);
+  ASSERT_FALSE(session_.run_session("open " + file.string(), {}).reply.is_error);
+  run({"resize Kafka to:170x120", "swap \"Maps API\" \"Payment processor\""});
+  const auto result = session_.run_ops(
+      std::vector<std::string>{"layout @all algo:layered dir:LR pin:@group:External"}, {});
+  ASSERT_FALSE(result.reply.is_error) << result.reply.text;
+  EXPECT_EQ(result.reply.text.find("passes through"), std::string::npos) << result.reply.text;
+  const metrics::Metrics m = metrics::measure(metrics::read_saved(saved_xml()));
+  std::cout << "[ metrics ] ridehail-trial11 pinned layout: " << summary(m) << "\n";
+  EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
+  EXPECT_EQ(m.co_running, 0) << details(m);
 }
 
 // Session 11 (issue 13): a layout settles in one run. Laying the same diagram out again changes
