@@ -274,6 +274,11 @@ class Daemon {
           std::_Exit(1);
         }
       }
+      // The server tears down the subscriptions/listen streams: stdio and TCP clients get
+      // notifications/cancelled naming each one, HTTP streams close (MCP 2026-07-28).
+      if (const std::size_t ended = server_->subscriptions().end_streams("fcpd is shutting down");
+          ended > 0)
+        spdlog::info("ended {} subscription stream(s)", ended);
       // The last replies were handed to their transports just before their calls ended: give
       // the writes a moment before the connections close.
       std::this_thread::sleep_for(std::chrono::milliseconds(200));

@@ -54,6 +54,8 @@ class HttpResponder final : public mcp::Responder {
   void open_stream() override {
     if (peer_) peer_->post_open_stream(serial_);
   }
+  // Closing the event stream is the end of it on HTTP: no notification.
+  void end_stream(std::string /*cancelled*/) override { no_reply(); }
 
  private:
   void finish(std::optional<std::string> reply, unsigned http_status = 0) {
