@@ -13,40 +13,22 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <future>
-#include <regex>
 
-#include "http_client.hpp"
-#include "mcp/server.hpp"
-#include "tests/support/path_policies.hpp"
-#include "tests/support/test_domain.hpp"
-#include "transport/http.hpp"
+#include "mcp_test_client.hpp"
 #include "transport/stdio.hpp"
-#include "transport/tcp.hpp"
 
 namespace fcp::transport {
 namespace {
-namespace net = boost::asio;
 namespace json = boost::json;
-using net::ip::tcp;
 using testing::HttpClient;
-using testing::IoThreads;
 
-std::string message(int id, const std::string& method, json::object params = {}) {
-  return json::serialize(
-      json::object{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}});
-}
-std::string initialize(int id) {
-  return message(id, "initialize", {{"protocolVersion", "2025-11-25"}});
-}
-std::string tool_call(int id, const std::string& tool, json::object arguments) {
-  return message(id, "tools/call", {{"name", tool}, {"arguments", std::move(arguments)}});
-}
-std::string handle_in(const json::value& reply) {
-  const std::string text(reply.at("result").at("content").at(0).at("text").as_string());
-  std::smatch match;
-  EXPECT_TRUE(std::regex_search(text, match, std::regex("handle: (doc:de-[0-9a-f]{32})"))) << text;
-  return match.size() > 1 ? match[1].str() : std::string();
-}
+using testing::handle_in;
+using testing::initialize;
+using testing::message;
+using testing::text_of;
+using testing::tool_call;
+using LineClient = testing::JsonLineClient;
+
 // A 2026-07-28 subscriptions/listen request for `uri`'s updates.
 std::string listen(int id, const std::string& uri) {
   const json::object meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
@@ -67,16 +49,6 @@ std::size_t count(const std::string& text, const std::string& needle) {
     ++n;
   return n;
 }
-
-class LineClient : public testing::LineClient {
- public:
-  using testing::LineClient::LineClient;
-  json::value ask(const std::string& text) {
-    send(text + "\n");
-    return json::parse(read_line());
-  }
-  json::value next() { return json::parse(read_line()); }
-};
 
 // fcpd's stdio on a pair of pipes: what the test writes is the transport's stdin, what it reads
 // the transport's stdout.
@@ -125,29 +97,12 @@ class StdioClient {
   std::string output_;
 };
 
-class ResourceSubscriptionTest : public ::testing::Test {
+class ResourceSubscriptionTest : public testing::DeckServerTest {
  protected:
-  ResourceSubscriptionTest() : domain_(fcp::testing::make_deck_domain()) {
-    server_ = std::make_unique<mcp::Server>(io_.io.get_executor(),
-                                            std::vector<const core::Domain*>{domain_.get()}, paths_,
-                                            mcp::ServerOptions{});
-    const tcp::endpoint loopback(net::ip::make_address("127.0.0.1"), 0);
-    tcp_ = std::make_unique<TcpServer>(io_.io, *server_, loopback, Limits{});
-    http_ = std::make_unique<HttpServer>(io_.io, *server_, loopback, HttpOptions{});
-    EXPECT_TRUE(tcp_->start());
-    EXPECT_TRUE(http_->start());
-  }
-  ~ResourceSubscriptionTest() override {
-    tcp_->stop();
-    http_->stop();
-    io_.stop();
-  }
-  LineClient line_client() { return LineClient(io_.io, tcp_->local_endpoint()); }
-  HttpClient http_client() { return HttpClient(io_.io, http_->local_endpoint()); }
   // The editor: a TCP session with a new document; its handle.
   std::string edit(LineClient& editor) {
     editor.ask(initialize(1));
-    return handle_in(editor.ask(tool_call(2, "deck_session", {{"action", "new Board"}})));
+    return handle_in(text_of(editor.ask(tool_call(2, "deck_session", {{"action", "new Board"}}))));
   }
   json::value http_call(HttpClient& c, const std::string& session, const std::string& body) {
     auto request = c.post(body, session);
@@ -156,13 +111,6 @@ class ResourceSubscriptionTest : public ::testing::Test {
     EXPECT_EQ(response.result(), testing::http::status::ok) << response.body();
     return json::parse(response.body());
   }
-
-  IoThreads io_;
-  fcp::testing::NoFiles paths_;
-  std::unique_ptr<core::Domain> domain_;
-  std::unique_ptr<mcp::Server> server_;
-  std::unique_ptr<TcpServer> tcp_;
-  std::unique_ptr<HttpServer> http_;
 };
 
 TEST_F(ResourceSubscriptionTest, TcpSubscriberHearsTheOtherClientsBatchAndNotItsQuery) {
