@@ -207,6 +207,9 @@ class Daemon {
       options.limits = limits;
       options.allowed_origins = config_.allowed_origins;
       options.allowed_hosts = config_.allowed_hosts;
+      // Checked when the config was read.
+      if (auto proxies = transport::TrustedProxies::parse(config_.trusted_proxies); proxies)
+        options.trusted_proxies = std::move(*proxies);
       options.session_idle_timeout = std::chrono::seconds(config_.http_session_idle_seconds);
       // Replicas: session ids start with the replica's name, so a load balancer keeps a legacy
       // session on the replica that holds it (deploy/nginx.conf.template).

@@ -87,6 +87,9 @@ struct ConnectionInfo {
   // started the daemon). nullopt: the client must authenticate in band when the daemon has tokens
   // (TCP: `initialize` params `fcp.token`, or `_meta["fcp/token"]`).
   std::optional<std::string> principal;
+  // The client's address for its share of call threads, when it is not the peer's (HTTP behind a
+  // trusted proxy: from X-Forwarded-For). Empty: the peer's address.
+  std::string client_address{};
 };
 
 // One MCP client connection (a stdio process, a TCP socket, an HTTP Mcp-Session-Id).
