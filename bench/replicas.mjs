@@ -14,16 +14,15 @@
 // rather than that limit.
 //
 // Needs nginx (NGINX=path, default on PATH or /usr/sbin/nginx).
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { spawn } from 'node:child_process';
+import { chmodSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir, removeDir, sleep, waitFor } from '../tests/e2e/lib.mjs';
+import { META, VERSION, freePort, readLease, startNginx } from '../tests/e2e/replica-setup.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const deploy = path.resolve(here, '..', 'deploy');
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {
   const i = argv.indexOf(`--${name}`);
@@ -36,24 +35,7 @@ const KILLS = Number(option('kills', 5));
 const JSON_FILE = option('json', null);
 const CONFIG = option('config', null);
 const FCPD = process.env.FCPD ?? path.resolve(here, '..', 'build', 'release', 'src', 'fcpd');
-const NGINX = process.env.NGINX ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx');
-const VERSION = '2026-07-28';
-const META = {
-  'io.modelcontextprotocol/protocolVersion': VERSION,
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
 const HANDLE = /handle: (doc:dw-[0-9a-f]{32})/;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 class Setup {
   constructor(count) {
@@ -79,37 +61,24 @@ class Setup {
 
   async start() {
     for (let i = 1; i <= this.count; ++i) await this.startReplica(`r${i}`, await freePort());
-    const port = await freePort();
-    const addresses = Object.values(this.replicas).map((r) => `${r.name}=127.0.0.1:${r.port}`);
-    const rendered = spawnSync('bash', [path.join(deploy, 'nginx-conf.sh'), this.prefix,
-                                        `127.0.0.1:${port}`, ...addresses], { encoding: 'utf8' });
-    if (rendered.status !== 0) throw new Error(rendered.stderr);
     chmodSync(this.root, 0o755);
-    writeFileSync(path.join(this.prefix, 'nginx.conf'), rendered.stdout);
-    this.nginx = spawn(NGINX, ['-p', this.prefix, '-e', path.join(this.prefix, 'error.log'),
-                               '-c', path.join(this.prefix, 'nginx.conf'), '-g', 'daemon off;'],
-                       { stdio: 'ignore' });
-    this.url = `http://127.0.0.1:${port}/mcp`;
-    await waitFor(async () => (await fetch(this.url, { method: 'POST', headers: headers('server/discover'),
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } }) })).ok,
-    { what: 'nginx', timeout: 10_000 });
+    this.nginx = await startNginx(this.prefix, Object.fromEntries(
+      Object.values(this.replicas).map((r) => [r.name, r.port])));
+    this.url = this.nginx.url;
   }
 
   // nginx forgets that a replica failed (its peers' state) with a reload.
   async reloadNginx() {
-    this.nginx.kill('SIGHUP');
+    this.nginx.child.kill('SIGHUP');
     await sleep(300);
   }
 
   lease(handle) {
-    const file = path.join(this.state, `${handle.slice(4)}.lease`);
-    if (!existsSync(file)) return null;
-    return Object.fromEntries(readFileSync(file, 'utf8').split('\n').slice(1).filter(Boolean)
-      .map((line) => line.split(' ')));
+    return readLease(this.state, handle);
   }
 
   async stop() {
-    this.nginx?.kill('SIGTERM');
+    this.nginx?.child.kill('SIGTERM');
     for (const replica of Object.values(this.replicas)) {
       replica.child.kill('SIGTERM');
       await replica.exit;

@@ -44,8 +44,9 @@ trap 'exit 0' INT TERM
 replicas=()
 for ((i = 1; i <= count; ++i)); do
   address="127.0.0.1:$((first + i - 1))"
+  # nginx runs here: its X-Forwarded-For names each client (limits.max_calls_per_client).
   "$fcpd" --http "$address" --state-dir "$state" --replica-id "r$i" --root "$root" \
-    --log-file "$state/r$i.log" 2>/dev/null &
+    --trusted-proxy 127.0.0.1 --log-file "$state/r$i.log" 2>/dev/null &
   pids+=($!)
   replicas+=("r$i=$address")
 done

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "mcp/document_lease.hpp"
+#include "transport/trusted_proxies.hpp"
 
 namespace fcp::daemon {
 namespace json = boost::json;
@@ -164,6 +165,13 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
     return assign(size_value(value, key), config.shutdown_grace_seconds);
   if (key == "http.allowed_origins") return assign(string_list(value, key), config.allowed_origins);
   if (key == "http.allowed_hosts") return assign(string_list(value, key), config.allowed_hosts);
+  if (key == "http.trusted_proxies") {
+    auto entries = string_list(value, key);
+    if (!entries) return entries.error();
+    if (auto parsed = transport::TrustedProxies::parse(*entries); !parsed) return parsed.error();
+    config.trusted_proxies = std::move(*entries);
+    return {};
+  }
   if (key == "http.session_idle_seconds")
     return assign(size_value(value, key), config.http_session_idle_seconds);
   if (key == "drawio.layout_workers") {  // read by fcpd's main: Graphviz worker processes

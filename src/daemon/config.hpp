@@ -66,6 +66,9 @@ struct Config {
   bool insecure = false;
   std::vector<std::string> allowed_origins;
   std::vector<std::string> allowed_hosts;
+  // Reverse proxies (addresses or networks) whose X-Forwarded-For names the client for its share
+  // of call threads (max_calls_per_client). Empty: every HTTP peer is its own client.
+  std::vector<std::string> trusted_proxies;
   std::size_t http_session_idle_seconds = 3600;
   // After SIGINT/SIGTERM, how long calls still running may take to finish before they are
   // stopped (rolled back) and the daemon exits.

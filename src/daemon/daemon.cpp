@@ -207,6 +207,9 @@ class Daemon {
       options.limits = limits;
       options.allowed_origins = config_.allowed_origins;
       options.allowed_hosts = config_.allowed_hosts;
+      // Checked when the config was read.
+      if (auto proxies = transport::TrustedProxies::parse(config_.trusted_proxies); proxies)
+        options.trusted_proxies = std::move(*proxies);
       options.session_idle_timeout = std::chrono::seconds(config_.http_session_idle_seconds);
       // Replicas: session ids start with the replica's name, so a load balancer keeps a legacy
       // session on the replica that holds it (deploy/nginx.conf.template).
@@ -274,6 +277,11 @@ class Daemon {
           std::_Exit(1);
         }
       }
+      // The server tears down the subscriptions/listen streams: stdio and TCP clients get
+      // notifications/cancelled naming each one, HTTP streams close (MCP 2026-07-28).
+      if (const std::size_t ended = server_->subscriptions().end_streams("fcpd is shutting down");
+          ended > 0)
+        spdlog::info("ended {} subscription stream(s)", ended);
       // The last replies were handed to their transports just before their calls ended: give
       // the writes a moment before the connections close.
       std::this_thread::sleep_for(std::chrono::milliseconds(200));

@@ -5,6 +5,7 @@
 
 #include "daemon/config.hpp"
 #include "mcp/document_lease.hpp"
+#include "transport/trusted_proxies.hpp"
 
 namespace fcp::daemon {
 using core::make_error;
@@ -113,6 +114,11 @@ Result<void> apply_flag(const std::string& flag, int& i, int argc, const char* c
     config.allowed_hosts.push_back(*value);
     return {};
   }
+  if (flag == "--trusted-proxy") {
+    if (auto parsed = transport::TrustedProxies::parse({*value}); !parsed) return parsed.error();
+    config.trusted_proxies.push_back(*value);
+    return {};
+  }
   if (flag == "--busy-poll-us") {
     char* end = nullptr;
     const unsigned long long us = std::strtoull(value->c_str(), &end, 10);
@@ -209,6 +215,8 @@ Options:
   --insecure              allow TCP/HTTP on a non-loopback address without a token
   --allow-origin ORIGIN   an HTTP Origin to accept besides localhost (repeatable)
   --allow-host HOST       an HTTP Host name to accept besides localhost (repeatable)
+  --trusted-proxy ADDR    a reverse proxy (address or network) whose X-Forwarded-For
+                          names the client for its share of call threads (repeatable)
   --conformance-fixtures  host the MCP conformance suite's fixture tools, resources,
                           prompts and completions (testing only)
   --version, --help

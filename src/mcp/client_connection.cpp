@@ -67,6 +67,12 @@ void ReplyOnce::none() {
   if (claim()) responder_->no_reply();
 }
 
+void ReplyOnce::end_stream(std::string_view reason) {
+  if (!claim()) return;
+  responder_->end_stream(jsonrpc::notification(
+      "notifications/cancelled", json::object{{"requestId", id_}, {"reason", reason}}));
+}
+
 void ReplyOnce::notify(std::string message) {
   if (!answered_.load()) responder_->notify(std::move(message));
 }
@@ -200,6 +206,12 @@ void ClientConnection::on_notification(const jsonrpc::Incoming& message) {
   if (message.method != "notifications/cancelled") return;  // initialized, progress, …
   const auto* id = message.params.if_contains("requestId");
   if (id == nullptr) return;
+  // On stdio and TCP a client ends its subscriptions/listen stream this way (HTTP: it closes it).
+  if (const auto listen = listen_of(json::serialize(*id)); listen != 0) {
+    spdlog::debug("{} client {}: listen {} cancelled", info_.transport, info_.peer,
+                  json::serialize(*id));
+    return end_listen(listen, ListenEnd::by_client);
+  }
   std::lock_guard lock(mutex_);
   if (auto it = in_flight_.find(json::serialize(*id)); it != in_flight_.end()) {
     it->second->cancelled = true;
@@ -479,7 +491,7 @@ void ClientConnection::close() {
       listens.push_back(entry.first);
   }
   for (const auto id : listens)
-    end_listen(id);
+    end_listen(id, ListenEnd::by_client);
   // Outside mutex_: the registry calls releasable() (which takes mutex_) under its own lock.
   if (session && !session->name().empty())
     registry_->detach(session->principal(), session->name(), this);

@@ -38,6 +38,10 @@ class ReplyOnce {
   void result(const boost::json::value& value);
   void error(int code, std::string_view message, boost::json::value data = nullptr);
   void none();
+  // Ends a stream opened with open_stream() from the server's side (Responder::end_stream):
+  // notifications/cancelled naming this request on stdio and TCP, the event stream closed on
+  // HTTP. `reason` goes in the notification.
+  void end_stream(std::string_view reason);
   // Answers in the stateless 2026-07-28 shape: results with resultType (and `hint` as their
   // caching hint), every answer with its HTTP status. Before any answer.
   void speak_stateless(std::optional<lifecycle::CacheHint> hint) {
@@ -83,6 +87,8 @@ class ClientConnection final : public Connection,
   void handle_oversized(std::size_t size, std::shared_ptr<Responder> responder) override;
   bool initialized() const override { return initialized_.load(); }
   void close() override;
+  // stdin ended: its listen streams end as the server's (see end_listen).
+  void input_ended() override;
 
   bool releasable() const override;
   void revoke() override { revoked_ = true; }
@@ -139,8 +145,14 @@ class ClientConnection final : public Connection,
   // The caller's open document `uri` names (fcp://DOMAIN/doc/HANDLE[.FORM]); the error says why
   // not.
   core::Result<std::shared_ptr<StoredDocument>> subscribable(std::string_view uri) const;
+  // How a listen stream ends: the client left or cancelled it (nothing to tell), or the server
+  // tears it down (ReplyOnce::end_stream, with the reason).
+  enum class ListenEnd { by_client, by_server };
   // Ends the listen stream `id`: no more notifications, and its request gets no answer.
-  void end_listen(ResourceSubscriptions::Id id);
+  void end_listen(ResourceSubscriptions::Id id, ListenEnd how,
+                  std::string_view reason = "the stream ended");
+  // The listen stream opened by request `request_id` (serialized), 0 when none is open.
+  ResourceSubscriptions::Id listen_of(const std::string& request_id) const;
   // Where one tool call runs: a stored document on its queue, or the client's empty session.
   struct CallTarget {
     core::Session* session = nullptr;

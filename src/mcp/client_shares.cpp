@@ -50,7 +50,9 @@ std::size_t ClientShares::waiting(const std::string& client) const {
   return it == clients_.end() ? 0 : it->second.waiting.size();
 }
 
-std::string client_key(const std::string& principal, const std::string& peer) {
+std::string client_key(const std::string& principal, const std::string& peer,
+                       const std::string& client_address) {
+  if (!client_address.empty()) return principal + "@" + client_address;
   const auto colon = peer.rfind(':');
   return principal + "@" + (colon == std::string::npos ? peer : peer.substr(0, colon));
 }

@@ -48,7 +48,9 @@ class ClientShares {
   std::map<std::string, Client> clients_;
 };
 
-// "principal@address" for a connection's peer ("127.0.0.1:51234" → the address without the port).
-std::string client_key(const std::string& principal, const std::string& peer);
+// "principal@address" for a connection's peer ("127.0.0.1:51234" → the address without the port),
+// or for `client_address` when it is not empty (already without a port).
+std::string client_key(const std::string& principal, const std::string& peer,
+                       const std::string& client_address = {});
 
 }  // namespace fcp::mcp

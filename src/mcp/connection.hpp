@@ -58,6 +58,15 @@ class Responder {
   // status 200, even for a request outside a session). Before any notify(). Transports that
   // write each message at once need nothing.
   virtual void open_stream() {}
+  // The server ends a stream it opened with open_stream() (a subscriptions/listen it tears down)
+  // and answers its request no further. `cancelled`: the notifications/cancelled that names the
+  // request. Transports that carry every stream on one channel (stdio, TCP) send it, then count
+  // the request as answered; HTTP closes the event stream instead, which is how the client learns
+  // of it there (MCP 2026-07-28, Subscriptions: Cancellation).
+  virtual void end_stream(std::string cancelled) {
+    notify(std::move(cancelled));
+    no_reply();
+  }
   // The headers that came with the message (null: the transport has none, stdio and TCP).
   virtual const TransportHeaders* headers() const { return nullptr; }
 };
@@ -78,6 +87,9 @@ struct ConnectionInfo {
   // started the daemon). nullopt: the client must authenticate in band when the daemon has tokens
   // (TCP: `initialize` params `fcp.token`, or `_meta["fcp/token"]`).
   std::optional<std::string> principal;
+  // The client's address for its share of call threads, when it is not the peer's (HTTP behind a
+  // trusted proxy: from X-Forwarded-For). Empty: the peer's address.
+  std::string client_address{};
 };
 
 // One MCP client connection (a stdio process, a TCP socket, an HTTP Mcp-Session-Id).
@@ -93,6 +105,9 @@ class Connection {
   virtual bool initialized() const = 0;
   // The transport closed: cancel in-flight work and release a named session. Idempotent.
   virtual void close() = 0;
+  // The client will send nothing more but may still read (stdio: stdin ended): the streams only
+  // it could end (subscriptions/listen) are ended by the server.
+  virtual void input_ended() {}
 };
 
 // Creates connections. Implemented by mcp::Server.

@@ -93,31 +93,57 @@ void ClientConnection::on_subscriptions_listen(const jsonrpc::Incoming& message,
   const bool list_changed = asked_list != nullptr && asked_list->is_bool() && asked_list->as_bool();
   json::object agreed{{"resourceSubscriptions", accepted}};
   if (list_changed) agreed["resourcesListChanged"] = true;
-  json::object ack_meta{{kSubscriptionId, message.id}};
-  if (!refused.empty()) ack_meta[resource_meta::not_honored] = std::move(refused);
-  // The acknowledgement comes first on the stream, before any notification of it.
-  reply->open_stream();
-  reply->notify(jsonrpc::notification(
-      "notifications/subscriptions/acknowledged",
-      json::object{{"notifications", std::move(agreed)}, {"_meta", std::move(ack_meta)}}));
+  // The stream is registered before its acknowledgement (a client may cancel it as soon as it
+  // reads that), but hears nothing until the acknowledgement is out: it subscribes after it.
   auto& hub = server_.subscriptions();
+  std::weak_ptr<ClientConnection> weak = shared_from_this();
   const auto id = hub.add(
       session_->principal(), [reply](std::string text) { reply->notify(std::move(text)); },
-      message.id, list_changed);
-  for (const auto& uri : accepted)
-    hub.subscribe(id, std::string(uri.as_string()));
+      message.id, false,
+      [weak](ResourceSubscriptions::Id ended, std::string_view reason) {
+        if (auto self = weak.lock()) self->end_listen(ended, ListenEnd::by_server, reason);
+      });
   {
     std::lock_guard lock(mutex_);
     listens_.emplace(id, reply);
   }
-  // The stream ends when the client leaves (HTTP: its POST closed) or the connection closes.
-  std::weak_ptr<ClientConnection> weak = shared_from_this();
+  json::object ack_meta{{kSubscriptionId, message.id}};
+  if (!refused.empty()) ack_meta[resource_meta::not_honored] = std::move(refused);
+  reply->open_stream();
+  reply->notify(jsonrpc::notification(
+      "notifications/subscriptions/acknowledged",
+      json::object{{"notifications", std::move(agreed)}, {"_meta", std::move(ack_meta)}}));
+  for (const auto& uri : accepted)
+    hub.subscribe(id, std::string(uri.as_string()));
+  if (list_changed) hub.hear_list_changes(id);
+  // The stream ends when the client cancels it (stdio, TCP: notifications/cancelled naming the
+  // request), leaves (HTTP: its POST closed) or the connection closes; or when the server tears
+  // it down (shutdown, the end of stdin).
   reply->when_gone([weak, id] {
-    if (auto self = weak.lock()) self->end_listen(id);
+    if (auto self = weak.lock()) self->end_listen(id, ListenEnd::by_client);
   });
 }
 
-void ClientConnection::end_listen(ResourceSubscriptions::Id id) {
+ResourceSubscriptions::Id ClientConnection::listen_of(const std::string& request_id) const {
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, reply] : listens_)
+    if (json::serialize(reply->id()) == request_id) return id;
+  return 0;
+}
+
+void ClientConnection::input_ended() {
+  std::vector<ResourceSubscriptions::Id> listens;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& entry : listens_)
+      listens.push_back(entry.first);
+  }
+  for (const auto id : listens)
+    end_listen(id, ListenEnd::by_server, "the client's input ended");
+}
+
+void ClientConnection::end_listen(ResourceSubscriptions::Id id, ListenEnd how,
+                                  std::string_view reason) {
   subscriptions_->remove(id);
   Reply reply;
   {
@@ -127,6 +153,7 @@ void ClientConnection::end_listen(ResourceSubscriptions::Id id) {
     reply = it->second;
     listens_.erase(it);
   }
+  if (how == ListenEnd::by_server) return reply->end_stream(reason);
   reply->none();
 }
 

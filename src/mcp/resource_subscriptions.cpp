@@ -16,14 +16,35 @@ constexpr std::string_view kSubscriptionId = "io.modelcontextprotocol/subscripti
 }  // namespace
 
 ResourceSubscriptions::Id ResourceSubscriptions::add(std::string principal, Send send,
-                                                     json::value subscription_id,
-                                                     bool list_changed) {
+                                                     json::value subscription_id, bool list_changed,
+                                                     End end) {
   std::lock_guard lock(mutex_);
   const Id id = next_++;
-  listeners_.emplace(
-      id, Listener{
-              std::move(principal), std::move(send), std::move(subscription_id), list_changed, {}});
+  listeners_.emplace(id, Listener{std::move(principal),
+                                  std::move(send),
+                                  std::move(subscription_id),
+                                  list_changed,
+                                  {},
+                                  std::move(end)});
   return id;
+}
+
+std::size_t ResourceSubscriptions::end_streams(std::string_view reason) {
+  std::vector<std::pair<Id, End>> ends;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = listeners_.begin(); it != listeners_.end();) {
+      if (it->second.end) {
+        ends.emplace_back(it->first, std::move(it->second.end));
+        it = listeners_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (const auto& [id, end] : ends)
+    end(id, reason);
+  return ends.size();
 }
 
 void ResourceSubscriptions::remove(Id id) {

@@ -22,12 +22,16 @@ class ResourceSubscriptions {
  public:
   using Id = std::uint64_t;
   using Send = std::function<void(std::string message)>;
+  // Ends the subscriptions/listen stream `id` from the server's side, giving the reason.
+  using End = std::function<void(Id id, std::string_view reason)>;
 
   // A listener of `principal`; its notifications go to `send`. `subscription_id`: the
   // subscriptions/listen request's id, which each notification names in
   // _meta["io.modelcontextprotocol/subscriptionId"] (null: a 2025-era session, none).
-  // `list_changed`: it hears notifications/resources/list_changed.
-  Id add(std::string principal, Send send, boost::json::value subscription_id, bool list_changed);
+  // `list_changed`: it hears notifications/resources/list_changed. `end`: how the server ends it
+  // (a listen stream; empty for a 2025-era session, which ends with its connection).
+  Id add(std::string principal, Send send, boost::json::value subscription_id, bool list_changed,
+         End end = {});
   void remove(Id id);
   // From now on `id` hears notifications/resources/list_changed.
   void hear_list_changes(Id id);
@@ -45,6 +49,9 @@ class ResourceSubscriptions {
   // After `owner` opened or closed a document: notifications/resources/list_changed to the
   // owner's listeners that asked for it.
   void list_changed(const std::string& owner);
+  // The server tears down every listen stream (shutdown): each one's `end` is called with
+  // `reason`, outside the lock, and it is removed. Returns how many there were.
+  std::size_t end_streams(std::string_view reason);
 
  private:
   struct Listener {
@@ -53,6 +60,7 @@ class ResourceSubscriptions {
     boost::json::value subscription_id;
     bool list_changed = false;
     std::set<std::string, std::less<>> uris;
+    End end;
   };
   static std::string message(std::string_view method, boost::json::object params,
                              const boost::json::value& subscription_id);

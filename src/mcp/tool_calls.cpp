@@ -206,7 +206,7 @@ void ClientConnection::on_tools_call(const jsonrpc::Incoming& message, const Rep
   session_->submit([self = shared_from_this(), call](const ClientSession::Done& done) {
     auto session = self->session_;
     self->server_.shares().run(
-        client_key(session->principal(), self->info_.peer),
+        client_key(session->principal(), self->info_.peer, self->info_.client_address),
         [self, call, done](const ClientShares::Release& release) {
           self->route_tool(call, [done, release] {
             release();

@@ -54,6 +54,8 @@ class HttpResponder final : public mcp::Responder {
   void open_stream() override {
     if (peer_) peer_->post_open_stream(serial_);
   }
+  // Closing the event stream is the end of it on HTTP: no notification.
+  void end_stream(std::string /*cancelled*/) override { no_reply(); }
 
  private:
   void finish(std::optional<std::string> reply, unsigned http_status = 0) {
@@ -238,8 +240,7 @@ void HttpPeer::handle_post() {
   if (new_session_) {
     std::optional<std::string> name;
     if (const auto header = request_[kSessionNameHeader]; !header.empty()) name = header;
-    session_ =
-        HttpSession::create(shared_->factory, mcp::ConnectionInfo{"http", name_, name, principal_});
+    session_ = HttpSession::create(shared_->factory, connection_info(name));
   } else {
     session_ = find_session();
     if (!session_) return;
@@ -251,6 +252,20 @@ void HttpPeer::handle_post() {
   auto responder = std::make_shared<HttpResponder>(self(), ++serial_, mcp_headers(request_));
   session_->connection().handle(request_.body(), std::move(responder));
   if (awaiting_) probe_client();
+}
+
+mcp::ConnectionInfo HttpPeer::connection_info(std::optional<std::string> session_name) const {
+  mcp::ConnectionInfo info{"http", name_, std::move(session_name), principal_};
+  const auto& proxies = shared_->options.trusted_proxies;
+  if (proxies.empty() || !proxies.trusts(address_)) return info;
+  std::vector<std::string_view> forwarded;
+  const auto [first, last] = request_.equal_range("X-Forwarded-For");
+  for (auto field = first; field != last; ++field)
+    forwarded.push_back(field->value());
+  const auto client = proxies.client_address(address_, forwarded).to_string();
+  info.peer = client + " via " + name_;
+  info.client_address = client;
+  return info;
 }
 
 void HttpPeer::probe_client() {

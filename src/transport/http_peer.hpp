@@ -57,6 +57,9 @@ class HttpPeer final : public HttpLink, public EventSink {
   void shutdown(std::string reason = {});
   // Any thread. The client's address (unspecified if it was unknown at accept).
   const boost::asio::ip::address& address() const { return address_; }
+  // Who a new session's requests come from: this peer, or behind a trusted proxy the client
+  // X-Forwarded-For names (TrustedProxies::client_address).
+  mcp::ConnectionInfo connection_info(std::optional<std::string> session_name) const;
   // Any thread. Since when the connection has waited for a request (a request whose header has
   // not arrived whole counts as none), or nullopt while it serves one or streams: the
   // connection a full listener closes first.

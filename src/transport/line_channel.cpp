@@ -189,6 +189,10 @@ void LineChannel::close_connection() {
   held_while_full_.reset();
 }
 
+void LineChannel::end_input() {
+  if (!connection_closed_ && connection_) connection_->input_ended();
+}
+
 void LineChannel::stop_writing() {
   writing_stopped_ = true;
   queue_.clear();

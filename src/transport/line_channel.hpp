@@ -67,6 +67,9 @@ class LineChannel : public std::enable_shared_from_this<LineChannel> {
   void read_on_after_calls();
   // Calls Connection::close() once. Strand.
   void close_connection();
+  // Tells the Connection that no more input comes (Connection::input_ended), unless it is
+  // closed. Strand.
+  void end_input();
   // Drops queued output and every later message (the sink is gone). Strand.
   void stop_writing();
   // Completion of write_batch(). Strand.

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "transport/trusted_proxies.hpp"
+
 namespace fcp::transport {
 
 // A byte count shared by every connection whose Limits were copied from one Limits.
@@ -57,6 +59,9 @@ struct HttpOptions {
   std::chrono::milliseconds session_idle_timeout{std::chrono::hours(1)};
   // SSE streams carry a comment this often so that proxies and clients keep them open.
   std::chrono::milliseconds sse_keepalive_interval{std::chrono::seconds(15)};
+  // Reverse proxies whose X-Forwarded-For names the client (config http.trusted_proxies): a
+  // request from one counts, for the client's share of call threads, as that client's.
+  TrustedProxies trusted_proxies;
 };
 
 }  // namespace fcp::transport

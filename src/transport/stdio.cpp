@@ -151,6 +151,8 @@ class StdioChannel final : public LineChannel {
       spdlog::warn("stdio: closing with {} request(s) unanswered", self->requests_in_flight());
       self->begin_close();
     });
+    // Streams only the client could end (subscriptions/listen) end now: nothing more comes.
+    end_input();
     maybe_close();
   }
 

@@ -129,6 +129,23 @@ TEST(Config, ReplicaSettings) {
   EXPECT_FALSE(parse({"--http", "127.0.0.1:0", "--replica-id", "r/2"}));
 }
 
+TEST(Config, TrustedProxies) {
+  Config config;
+  EXPECT_TRUE(config.trusted_proxies.empty());
+  ASSERT_TRUE(apply_config_json(R"({"http":{"trusted_proxies":["127.0.0.1","10.0.0.0/8","::1"]}})",
+                                config));
+  EXPECT_EQ(config.trusted_proxies, (std::vector<std::string>{"127.0.0.1", "10.0.0.0/8", "::1"}));
+  const auto bad = apply_config_json(R"({"http":{"trusted_proxies":["nginx"]}})", config);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("\"nginx\" is not an IP address or network"),
+            std::string::npos)
+      << bad.error().message;
+  auto flags = parse({"--http", "127.0.0.1:0", "--trusted-proxy", "127.0.0.1"});
+  ASSERT_TRUE(flags);
+  EXPECT_EQ(flags->config.trusted_proxies, std::vector<std::string>{"127.0.0.1"});
+  EXPECT_FALSE(parse({"--http", "127.0.0.1:0", "--trusted-proxy", "10.0.0.0/33"}));
+}
+
 TEST(Config, JournalSettings) {
   Config config;
   EXPECT_TRUE(config.journals);

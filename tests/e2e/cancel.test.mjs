@@ -6,11 +6,10 @@
 // Run: FCPD_REAL=…/fcpd node --test cancel.test.mjs   (CTest: e2e_cancel)
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Daemon, LineClient, makeTempDir, removeDir, sleep } from './lib.mjs';
-import { locateFcpd } from './real-daemon.mjs';
+import { LineClient, makeTempDir, removeDir, sleep } from './lib.mjs';
+import { callTool, locateFcpd, startTcpFcpd, tcpClient } from './real-daemon.mjs';
 import { bigDrawio, bigMaxpat, bigMidi, longSong } from './big_files.mjs';
 
 const FCPD = locateFcpd();
@@ -25,27 +24,9 @@ before(() => {
   longSong(path.join(root, 'long.mid'), 20 * 60);           // 20 minutes of music
 });
 
-async function startFcpd(config = {}) {
-  const file = path.join(root, `config-${Math.random().toString(36).slice(2)}.json`);
-  fs.writeFileSync(file, JSON.stringify(config));
-  const child = spawn(FCPD, ['--tcp', '127.0.0.1:0', '--root', root, '--log-level', 'info',
-    '--config', file], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
-  const daemon = new Daemon(child, { stdio: false });
-  const tcpPort = await daemon.port(/listening for MCP over TCP on 127\.0\.0\.1:(\d+)/, 'the TCP port');
-  return { daemon, tcpPort };
-}
-
-async function client(port) {
-  const c = await LineClient.tcp(port);
-  await c.initialize();
-  return c;
-}
-
-async function call(c, name, args, timeout = 120_000) {
-  const reply = await c.request('tools/call', { name, arguments: args }, { timeout });
-  if (reply.error) throw new Error(JSON.stringify(reply.error));
-  return { text: reply.result.content[0].text, isError: reply.result.isError };
-}
+const startFcpd = (config = {}) => startTcpFcpd(FCPD, root, config);
+const client = (port) => tcpClient(port);
+const call = (c, name, args, timeout = 120_000) => callTool(c, name, args, timeout);
 
 async function timed(c, name, args) {
   const started = Date.now();

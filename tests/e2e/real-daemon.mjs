@@ -1,12 +1,15 @@
-// What the domain end-to-end tests (drawio, midi, lofi) share: the real `fcpd` with every
-// domain, an official-SDK client over stdio, and helpers for reading replies.
+// What the end-to-end tests of the real `fcpd` (with every domain) share: the domain tests
+// (drawio, midi, lofi) an official-SDK client over stdio and helpers for reading replies; the
+// work and cancel tests a daemon on TCP with a config of their own and raw line clients.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Daemon, LineClient } from './lib.mjs';
 
 export const sourceRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -22,6 +25,33 @@ export function locateFcpd() {
     if (existsSync(candidate)) return candidate;
   }
   throw new Error('set FCPD_REAL to the path of fcpd (not found in any build directory)');
+}
+
+// `fcpd --tcp 127.0.0.1:0 --root ROOT` with `config` (written to a file in ROOT) and log level
+// info. Returns { daemon, tcpPort }.
+export async function startTcpFcpd(fcpd, root, config = {}) {
+  const file = path.join(root, `config-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(config));
+  const child = spawn(fcpd, ['--tcp', '127.0.0.1:0', '--root', root, '--log-level', 'info',
+    '--config', file], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  const daemon = new Daemon(child, { stdio: false });
+  const tcpPort = await daemon.port(/listening for MCP over TCP on 127\.0\.0\.1:(\d+)/, 'the TCP port');
+  return { daemon, tcpPort };
+}
+
+// An initialized raw client on the daemon's TCP port; `localAddress` (127.0.0.2, …) makes it
+// another client for the daemon's per-client share of call threads.
+export async function tcpClient(port, localAddress = undefined) {
+  const c = await LineClient.tcp(port, '127.0.0.1', localAddress);
+  await c.initialize();
+  return c;
+}
+
+// tools/call on a raw client: { text (of the first content), isError }; a JSON-RPC error throws.
+export async function callTool(c, name, args, timeout = 60_000) {
+  const reply = await c.request('tools/call', { name, arguments: args }, { timeout });
+  if (reply.error) throw new Error(JSON.stringify(reply.error));
+  return { text: reply.result.content[0].text, isError: reply.result.isError };
 }
 
 export function makeTempDir(prefix) {

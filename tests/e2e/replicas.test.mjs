@@ -7,22 +7,10 @@
 // Run by tests/e2e/replicas.sh (which installs nginx); env FCPD (the real fcpd), NGINX.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { chmodSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { httpInitialize, makeTempDir, postMcp, removeDir, sleep, startDaemon,
-         waitFor } from './lib.mjs';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const deploy = path.resolve(here, '..', '..', 'deploy');
-const NGINX = process.env.NGINX ?? 'nginx';
-const VERSION = '2026-07-28';
-const META = {
-  'io.modelcontextprotocol/protocolVersion': VERSION,
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
+import { httpInitialize, makeTempDir, postMcp, removeDir, sleep, startDaemon } from './lib.mjs';
+import { META, VERSION, readLease, startNginx } from './replica-setup.mjs';
 const HANDLE = /handle: (doc:dw-[0-9a-f]{32})/;
 const BEFORE_KILL = 12;
 const AFTER_KILL = 12;
@@ -35,48 +23,11 @@ let nginx;
 let url;
 const routed = [];  // documents of the first test, two shapes each
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function startReplica(name) {
   replicas[name] = await startDaemon({
     http: true, root, logLevel: 'info',
     args: ['--state-dir', state, '--replica-id', name],
   });
-}
-
-async function startNginx() {
-  const port = await freePort();
-  const addresses = Object.entries(replicas).map(([name, r]) => `${name}=127.0.0.1:${r.httpPort}`);
-  const rendered = spawnSync('bash', [path.join(deploy, 'nginx-conf.sh'), prefix,
-                                      `127.0.0.1:${port}`, ...addresses], { encoding: 'utf8' });
-  assert.equal(rendered.status, 0, rendered.stderr);
-  writeFileSync(path.join(prefix, 'nginx.conf'), rendered.stdout);
-  const child = spawn(NGINX, ['-p', prefix, '-e', path.join(prefix, 'error.log'),
-                              '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'],
-                      { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr.on('data', (chunk) => { log += chunk; });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  nginx = { child, exited, log: () => log };
-  url = `http://127.0.0.1:${port}/mcp`;
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`nginx exited: ${log}`);
-    return (await discover()).status === 200;
-  }, { what: 'nginx to answer server/discover', timeout: 10_000 });
-}
-
-function discover() {
-  return postMcp(url, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } },
-                 { 'MCP-Protocol-Version': VERSION, 'Mcp-Method': 'server/discover' });
 }
 
 let nextId = 100;
@@ -102,13 +53,7 @@ async function ok(name, args) {
   return result.text;
 }
 
-function leaseOf(handle) {
-  const file = path.join(state, `${handle.slice(4)}.lease`);
-  if (!existsSync(file)) return null;
-  const fields = Object.fromEntries(readFileSync(file, 'utf8').split('\n').slice(1)
-    .filter(Boolean).map((line) => line.split(' ')));
-  return fields;
-}
+const leaseOf = (handle) => readLease(state, handle);
 
 function labels(file) {
   const xml = readFileSync(file, 'utf8');
@@ -123,7 +68,9 @@ before(async () => {
   chmodSync(prefix, 0o755);
   await startReplica('r1');
   await startReplica('r2');
-  await startNginx();
+  nginx = await startNginx(prefix, Object.fromEntries(
+    Object.entries(replicas).map(([name, r]) => [name, r.httpPort])));
+  url = nginx.url;
 });
 
 after(async () => {

@@ -4,8 +4,9 @@
 // Run: FCPD=… node --test stateless.test.mjs
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import httpModule from 'node:http';
 import { LineClient, httpInitialize, makeTempDir, postMcp, removeDir,
-         startDaemon } from './lib.mjs';
+         startDaemon, textOf as toolText, withTimeout } from './lib.mjs';
 
 const VERSION = '2026-07-28';
 const META = {
@@ -159,6 +160,93 @@ describe('TCP and stdio', () => {
       assert.ok(listed.result.tools.length > 0);
     } finally {
       client.close();
+    }
+  });
+});
+
+// How a subscriptions/listen stream ends (2026-07-28, Subscriptions: Cancellation): when the
+// server shuts down it sends notifications/cancelled naming the listen request on stdio and TCP,
+// and closes the event stream on HTTP; a client ends its stream on stdio/TCP with the same
+// notification. A daemon of its own: this one is stopped.
+describe('listen streams', () => {
+  let own;
+  let ownRoot;
+  before(async () => {
+    ownRoot = makeTempDir('fcp-e2e-listen-');
+    own = await startDaemon({ tcp: true, http: true, stdio: true, root: ownRoot });
+  });
+  after(async () => {
+    await own?.daemon.stop();
+    removeDir(ownRoot);
+  });
+
+  const listen = (id, uri) => ({
+    jsonrpc: '2.0', id, method: 'subscriptions/listen',
+    params: { _meta: META, notifications: { resourceSubscriptions: [uri] } },
+  });
+  const acknowledged = (id) => (m) => m.method === 'notifications/subscriptions/acknowledged'
+    && m.params._meta['io.modelcontextprotocol/subscriptionId'] === id;
+  const cancelledOf = (id) => (m) => m.method === 'notifications/cancelled' && m.params.requestId === id;
+
+  it('end with notifications/cancelled (stdio, TCP) or a closed stream (HTTP) when fcpd stops', async () => {
+    const stdio = new LineClient(own.daemon.child.stdout, own.daemon.child.stdin);
+    const opened = await stdio.request('tools/call', {
+      name: 'deck_session', arguments: { action: 'new "Shutdown"' }, _meta: META });
+    assert.ok(opened.result, JSON.stringify(opened));
+    const uri = `fcp://deck/doc/${toolText(opened.result).match(HANDLE)[1]}`;
+    const tcp = await LineClient.tcp(own.tcpPort);
+    try {
+      // A stream the client ends itself, then the ones the shutdown ends.
+      await tcp.send(listen(40, uri));
+      await tcp.next(acknowledged(40));
+      await tcp.notify('notifications/cancelled', { requestId: 40 });
+      await tcp.send(listen(41, uri));
+      await tcp.next(acknowledged(41));
+      await stdio.send(listen(42, uri));
+      await stdio.next(acknowledged(42));
+
+      const body = JSON.stringify(listen(43, uri));
+      const http = await new Promise((resolve, reject) => {
+        const request = httpModule.request(own.url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream',
+                     'MCP-Protocol-Version': VERSION, 'Mcp-Method': 'subscriptions/listen' },
+        }, (response) => {
+          let text = '';
+          let acked;
+          const ack = new Promise((done) => { acked = done; });
+          const ended = new Promise((done, failed) => {
+            response.on('end', () => done(text));
+            response.on('aborted', () => failed(new Error(`the stream was aborted after: ${text}`)));
+            response.on('error', failed);
+          });
+          response.setEncoding('utf8');
+          response.on('data', (chunk) => {
+            text += chunk;
+            if (text.includes('acknowledged')) acked();
+          });
+          resolve({ status: response.statusCode, ack, ended });
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+      assert.equal(http.status, 200);
+      await http.ack;
+
+      own.daemon.child.kill('SIGTERM');
+      const tcpEnd = await tcp.next(cancelledOf(41));
+      assert.equal(tcpEnd.params.reason, 'fcpd is shutting down');
+      assert.equal(tcpEnd.id, undefined);
+      const stdioEnd = await stdio.next(cancelledOf(42));
+      assert.equal(stdioEnd.params.reason, 'fcpd is shutting down');
+      const text = await withTimeout(http.ended, 10_000, 'the end of the HTTP listen stream');
+      assert.ok(!text.includes('cancelled'), text);
+      assert.deepEqual(await own.daemon.exit, { code: 0, signal: null });
+      // Stream 40 was the client's to end: nothing was sent about it.
+      assert.ok(!tcp.all.some((line) => line.includes('"requestId":40')), tcp.all.join('\n'));
+      assert.match(own.daemon.log, /ended 3 subscription stream\(s\)/);
+    } finally {
+      tcp.close();
     }
   });
 });

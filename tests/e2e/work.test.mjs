@@ -5,25 +5,15 @@
 // Run: FCPD_REAL=…/fcpd node --test work.test.mjs   (CTest: e2e_work)
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import { Daemon, LineClient, makeTempDir, removeDir, sleep, waitFor } from './lib.mjs';
-import { locateFcpd } from './real-daemon.mjs';
+import { makeTempDir, removeDir, sleep, waitFor } from './lib.mjs';
+import { callTool, locateFcpd, startTcpFcpd, tcpClient } from './real-daemon.mjs';
 
 const FCPD = locateFcpd();
 const root = makeTempDir('fcp-e2e-work-');
 after(() => removeDir(root));
 
-async function startFcpd(config = {}) {
-  const file = path.join(root, `config-${Math.random().toString(36).slice(2)}.json`);
-  fs.writeFileSync(file, JSON.stringify(config));
-  const child = spawn(FCPD, ['--tcp', '127.0.0.1:0', '--root', root, '--log-level', 'info',
-    '--config', file], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
-  const daemon = new Daemon(child, { stdio: false });
-  const tcpPort = await daemon.port(/listening for MCP over TCP on 127\.0\.0\.1:(\d+)/, 'the TCP port');
-  return { daemon, tcpPort };
-}
+const startFcpd = (config = {}) => startTcpFcpd(FCPD, root, config);
 
 // The Graphviz workers the daemon runs now (its child processes).
 function children(pid) {
@@ -35,17 +25,8 @@ function children(pid) {
   return found;
 }
 
-async function client(port, localAddress = undefined) {
-  const c = await LineClient.tcp(port, '127.0.0.1', localAddress);
-  await c.initialize();
-  return c;
-}
-
-async function call(c, name, args, timeout = 60_000) {
-  const reply = await c.request('tools/call', { name, arguments: args }, { timeout });
-  if (reply.error) throw new Error(JSON.stringify(reply.error));
-  return { text: reply.result.content[0].text, isError: reply.result.isError };
-}
+const client = tcpClient;
+const call = callTool;
 
 // A new diagram of `count` shapes in a tree with cross links (about 1.5 edges per shape).
 async function bigDiagram(c, count) {

@@ -5,93 +5,39 @@
 
 #include <gtest/gtest.h>
 
-#include <boost/asio/read_until.hpp>
-#include <boost/asio/streambuf.hpp>
-#include <boost/asio/write.hpp>
 #include <boost/json.hpp>
 #include <chrono>
-#include <istream>
-#include <regex>
 #include <thread>
 
-#include "http_client.hpp"
 #include "mcp/jsonrpc.hpp"
-#include "mcp/server.hpp"
-#include "tests/support/path_policies.hpp"
-#include "tests/support/test_domain.hpp"
-#include "transport/http.hpp"
-#include "transport/tcp.hpp"
+#include "mcp_test_client.hpp"
 
 namespace fcp::transport {
 namespace {
-namespace net = boost::asio;
 namespace json = boost::json;
-using net::ip::tcp;
 using testing::HttpClient;
-using testing::IoThreads;
 
 const std::string kAliceToken = "alice-0123456789abcdef";
 const std::string kBobToken = "bob-0123456789abcdef0000";
 
-std::string initialize(int id, const std::optional<std::string>& token, bool in_meta = false) {
-  json::object params{{"protocolVersion", "2025-11-25"}};
-  if (token && in_meta) params["_meta"] = json::object{{"fcp/token", *token}};
-  if (token && !in_meta) params["fcp"] = json::object{{"token", *token}};
-  return json::serialize(
-      json::object{{"jsonrpc", "2.0"}, {"id", id}, {"method", "initialize"}, {"params", params}});
+using testing::handle_in;
+using testing::initialize;
+using testing::text_of;
+using testing::tool_call;
+using LineClient = testing::JsonLineClient;
+
+mcp::ServerOptions alice_and_bob(std::size_t calls_per_principal) {
+  mcp::ServerOptions options;
+  options.principal_limits.max_calls_in_flight = calls_per_principal;
+  options.auth = std::make_shared<const mcp::Authenticator>(
+      std::vector<mcp::Authenticator::Entry>{{"alice", kAliceToken}, {"bob", kBobToken}});
+  return options;
 }
 
-std::string tool_call(int id, const std::string& tool, json::object arguments) {
-  return json::serialize(
-      json::object{{"jsonrpc", "2.0"},
-                   {"id", id},
-                   {"method", "tools/call"},
-                   {"params", json::object{{"name", tool}, {"arguments", std::move(arguments)}}}});
-}
-
-std::string text_of(const json::value& reply) {
-  return std::string(reply.at("result").at("content").at(0).at("text").as_string());
-}
-
-std::string handle_in(const std::string& text) {
-  std::smatch match;
-  EXPECT_TRUE(std::regex_search(text, match, std::regex("handle: (doc:de-[0-9a-f]{32})"))) << text;
-  return match.size() > 1 ? match[1].str() : std::string();
-}
-
-// A line client that sends one JSON-RPC message and reads the JSON answer.
-class LineClient : public testing::LineClient {
- public:
-  using testing::LineClient::LineClient;
-  json::value ask(const std::string& message) {
-    send(message + "\n");
-    return json::parse(read_line());
-  }
-};
-
-class AuthTest : public ::testing::Test {
+class AuthTest : public testing::DeckServerTest {
  protected:
   explicit AuthTest(std::size_t calls_per_principal = 64)
-      : domain_(fcp::testing::make_deck_domain()) {
-    mcp::ServerOptions options;
-    options.principal_limits.max_calls_in_flight = calls_per_principal;
-    options.auth = std::make_shared<const mcp::Authenticator>(
-        std::vector<mcp::Authenticator::Entry>{{"alice", kAliceToken}, {"bob", kBobToken}});
-    server_ = std::make_unique<mcp::Server>(
-        io_.io.get_executor(), std::vector<const core::Domain*>{domain_.get()}, paths_, options);
-    const tcp::endpoint loopback(net::ip::make_address("127.0.0.1"), 0);
-    tcp_ = std::make_unique<TcpServer>(io_.io, *server_, loopback, Limits{});
-    http_ = std::make_unique<HttpServer>(io_.io, *server_, loopback, HttpOptions{});
-    EXPECT_TRUE(tcp_->start());
-    EXPECT_TRUE(http_->start());
-  }
-  ~AuthTest() override {
-    tcp_->stop();
-    http_->stop();
-    io_.stop();  // before server_ goes: the connections closing now still reach it
-  }
-  LineClient line_client() { return LineClient(io_.io, tcp_->local_endpoint()); }
-  HttpClient http_client() { return HttpClient(io_.io, http_->local_endpoint()); }
+      : DeckServerTest(alice_and_bob(calls_per_principal)) {}
   // An initialized HTTP session of the token's principal: its Mcp-Session-Id.
   std::string http_session(HttpClient& c, const std::string& token) {
     auto request = c.post(initialize(1, std::nullopt));
@@ -109,13 +55,6 @@ class AuthTest : public ::testing::Test {
     EXPECT_EQ(response.result(), testing::http::status::ok) << response.body();
     return json::parse(response.body());
   }
-
-  IoThreads io_;
-  fcp::testing::NoFiles paths_;
-  std::unique_ptr<core::Domain> domain_;
-  std::unique_ptr<mcp::Server> server_;
-  std::unique_ptr<TcpServer> tcp_;
-  std::unique_ptr<HttpServer> http_;
 };
 
 TEST_F(AuthTest, TcpWithoutATokenIsAnsweredWithAnErrorAndClosed) {

@@ -86,6 +86,14 @@ class HttpClient {
     return body;
   }
 
+  // Streams: the whole body, once the server has ended the response (its last chunk).
+  std::string read_stream_to_end() {
+    while (!parser_->is_done()) {
+      await(http::async_read_some(stream_, buffer_, *parser_, boost::asio::use_future));
+    }
+    return parser_->get().body();
+  }
+
   // True when the server closed the connection.
   bool closed_by_server() {
     try {

@@ -2,42 +2,46 @@
 // test domain): a second client, in a session of its own, hears notifications/resources/updated
 // after the first client's batch and nothing after its query: over TCP (on the connection), over
 // HTTP (on the session's GET stream), and on a 2026-07-28 subscriptions/listen stream (an SSE
-// answer to its POST).
+// answer to its POST). How a listen stream ends (MCP 2026-07-28, Subscriptions: Cancellation): the
+// client cancels it (stdio, TCP: notifications/cancelled) or the server tears it down
+// (notifications/cancelled naming the request on stdio and TCP, the event stream closed on HTTP).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <unistd.h>
 
 #include <boost/json.hpp>
-#include <regex>
+#include <chrono>
+#include <future>
 
-#include "http_client.hpp"
-#include "mcp/server.hpp"
-#include "tests/support/path_policies.hpp"
-#include "tests/support/test_domain.hpp"
-#include "transport/http.hpp"
-#include "transport/tcp.hpp"
+#include "mcp_test_client.hpp"
+#include "transport/stdio.hpp"
 
 namespace fcp::transport {
 namespace {
-namespace net = boost::asio;
 namespace json = boost::json;
-using net::ip::tcp;
 using testing::HttpClient;
-using testing::IoThreads;
 
-std::string message(int id, const std::string& method, json::object params = {}) {
-  return json::serialize(
-      json::object{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}});
+using testing::handle_in;
+using testing::initialize;
+using testing::message;
+using testing::text_of;
+using testing::tool_call;
+using LineClient = testing::JsonLineClient;
+
+// A 2026-07-28 subscriptions/listen request for `uri`'s updates.
+std::string listen(int id, const std::string& uri) {
+  const json::object meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                          {"io.modelcontextprotocol/clientCapabilities", json::object{}}};
+  return message(
+      id, "subscriptions/listen",
+      {{"_meta", meta},
+       {"notifications", json::object{{"resourceSubscriptions", json::array{json::string(uri)}}}}});
 }
-std::string initialize(int id) {
-  return message(id, "initialize", {{"protocolVersion", "2025-11-25"}});
-}
-std::string tool_call(int id, const std::string& tool, json::object arguments) {
-  return message(id, "tools/call", {{"name", tool}, {"arguments", std::move(arguments)}});
-}
-std::string handle_in(const json::value& reply) {
-  const std::string text(reply.at("result").at("content").at(0).at("text").as_string());
-  std::smatch match;
-  EXPECT_TRUE(std::regex_search(text, match, std::regex("handle: (doc:de-[0-9a-f]{32})"))) << text;
-  return match.size() > 1 ? match[1].str() : std::string();
+std::string cancelled(int request_id) {
+  return json::serialize(json::object{{"jsonrpc", "2.0"},
+                                      {"method", "notifications/cancelled"},
+                                      {"params", json::object{{"requestId", request_id}}}});
 }
 std::size_t count(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
@@ -46,39 +50,59 @@ std::size_t count(const std::string& text, const std::string& needle) {
   return n;
 }
 
-class LineClient : public testing::LineClient {
+// fcpd's stdio on a pair of pipes: what the test writes is the transport's stdin, what it reads
+// the transport's stdout.
+class StdioClient {
  public:
-  using testing::LineClient::LineClient;
-  json::value ask(const std::string& text) {
-    send(text + "\n");
-    return json::parse(read_line());
+  StdioClient() {
+    if (::pipe2(in_, O_CLOEXEC) != 0 || ::pipe2(out_, O_CLOEXEC) != 0)
+      throw std::runtime_error("pipe");
   }
-  json::value next() { return json::parse(read_line()); }
+  ~StdioClient() {
+    for (int* fd : {&in_[0], &in_[1], &out_[0], &out_[1]})
+      close_fd(*fd);
+  }
+  StdioClient(const StdioClient&) = delete;
+  StdioClient& operator=(const StdioClient&) = delete;
+  int stdin_fd() const { return in_[0]; }
+  int stdout_fd() const { return out_[1]; }
+  void send(const std::string& line) {
+    const std::string data = line + "\n";
+    ASSERT_EQ(::write(in_[1], data.data(), data.size()), static_cast<ssize_t>(data.size()));
+  }
+  void end_input() { close_fd(in_[1]); }
+  json::value next() {
+    for (;;) {
+      if (auto newline = output_.find('\n'); newline != std::string::npos) {
+        auto line = output_.substr(0, newline);
+        output_.erase(0, newline + 1);
+        return json::parse(line);
+      }
+      pollfd fd{out_[0], POLLIN, 0};
+      if (::poll(&fd, 1, 5000) != 1) throw std::runtime_error("no output");
+      char chunk[4096];
+      const auto n = ::read(out_[0], chunk, sizeof chunk);
+      if (n <= 0) throw std::runtime_error("output closed");
+      output_.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+
+ private:
+  static void close_fd(int& fd) {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+  int in_[2] = {-1, -1};
+  int out_[2] = {-1, -1};
+  std::string output_;
 };
 
-class ResourceSubscriptionTest : public ::testing::Test {
+class ResourceSubscriptionTest : public testing::DeckServerTest {
  protected:
-  ResourceSubscriptionTest() : domain_(fcp::testing::make_deck_domain()) {
-    server_ = std::make_unique<mcp::Server>(io_.io.get_executor(),
-                                            std::vector<const core::Domain*>{domain_.get()}, paths_,
-                                            mcp::ServerOptions{});
-    const tcp::endpoint loopback(net::ip::make_address("127.0.0.1"), 0);
-    tcp_ = std::make_unique<TcpServer>(io_.io, *server_, loopback, Limits{});
-    http_ = std::make_unique<HttpServer>(io_.io, *server_, loopback, HttpOptions{});
-    EXPECT_TRUE(tcp_->start());
-    EXPECT_TRUE(http_->start());
-  }
-  ~ResourceSubscriptionTest() override {
-    tcp_->stop();
-    http_->stop();
-    io_.stop();
-  }
-  LineClient line_client() { return LineClient(io_.io, tcp_->local_endpoint()); }
-  HttpClient http_client() { return HttpClient(io_.io, http_->local_endpoint()); }
   // The editor: a TCP session with a new document; its handle.
   std::string edit(LineClient& editor) {
     editor.ask(initialize(1));
-    return handle_in(editor.ask(tool_call(2, "deck_session", {{"action", "new Board"}})));
+    return handle_in(text_of(editor.ask(tool_call(2, "deck_session", {{"action", "new Board"}}))));
   }
   json::value http_call(HttpClient& c, const std::string& session, const std::string& body) {
     auto request = c.post(body, session);
@@ -87,13 +111,6 @@ class ResourceSubscriptionTest : public ::testing::Test {
     EXPECT_EQ(response.result(), testing::http::status::ok) << response.body();
     return json::parse(response.body());
   }
-
-  IoThreads io_;
-  fcp::testing::NoFiles paths_;
-  std::unique_ptr<core::Domain> domain_;
-  std::unique_ptr<mcp::Server> server_;
-  std::unique_ptr<TcpServer> tcp_;
-  std::unique_ptr<HttpServer> http_;
 };
 
 TEST_F(ResourceSubscriptionTest, TcpSubscriberHearsTheOtherClientsBatchAndNotItsQuery) {
@@ -181,6 +198,98 @@ TEST_F(ResourceSubscriptionTest, HttpListenStreamOf2026CarriesTheNotifications) 
   editor.ask(tool_call(6, "deck", {{"ops", json::array{"add B"}}, {"doc", handle}}));
   body = listener.read_stream_until_count("notifications/resources/updated", 2);
   EXPECT_EQ(body.find("list_changed"), std::string::npos) << body;
+}
+
+TEST_F(ResourceSubscriptionTest, TcpListenEndsWithCancelledWhenTheServerTearsItDown) {
+  auto editor = line_client();
+  const auto handle = edit(editor);
+  auto listener = line_client();
+  listener.send(listen(7, "fcp://deck/doc/" + handle) + "\n");
+  EXPECT_EQ(listener.next().at("method"), "notifications/subscriptions/acknowledged");
+
+  EXPECT_EQ(server_->subscriptions().end_streams("fcpd is shutting down"), 1u);
+  const auto end = listener.next();
+  EXPECT_EQ(end.at("method"), "notifications/cancelled") << end;
+  EXPECT_EQ(end.at("params").at("requestId").as_int64(), 7) << end;
+  EXPECT_EQ(end.at("params").at("reason").as_string(), "fcpd is shutting down") << end;
+  EXPECT_FALSE(end.as_object().contains("id")) << end;  // no answer to the listen request
+  // The stream is gone: a batch sends nothing on it, the next line answers a ping.
+  editor.ask(tool_call(3, "deck", {{"ops", json::array{"add A"}}, {"doc", handle}}));
+  EXPECT_EQ(listener.ask(message(8, "ping")).at("id").as_int64(), 8);
+}
+
+TEST_F(ResourceSubscriptionTest, TcpClientEndsItsListenWithCancelled) {
+  auto editor = line_client();
+  const auto handle = edit(editor);
+  const std::string uri = "fcp://deck/doc/" + handle;
+  auto listener = line_client();
+  listener.send(listen(7, uri) + "\n");
+  listener.send(listen(9, uri) + "\n");
+  EXPECT_EQ(listener.next().at("method"), "notifications/subscriptions/acknowledged");
+  EXPECT_EQ(listener.next().at("method"), "notifications/subscriptions/acknowledged");
+  listener.send(cancelled(7) + "\n");
+  // Its ping's answer says the cancellation (read before it) has been handled.
+  EXPECT_EQ(listener.ask(message(10, "ping")).at("id").as_int64(), 10);
+  // Only stream 9 hears the batch; the client ended 7, so the server sends nothing about it.
+  editor.ask(tool_call(3, "deck", {{"ops", json::array{"add A"}}, {"doc", handle}}));
+  const auto updated = listener.next();
+  EXPECT_EQ(updated.at("method"), "notifications/resources/updated") << updated;
+  EXPECT_EQ(updated.at("params").at("_meta").at("io.modelcontextprotocol/subscriptionId"), 9)
+      << updated;
+  EXPECT_EQ(listener.ask(message(8, "ping")).at("id").as_int64(), 8);
+  EXPECT_EQ(server_->subscriptions().end_streams("test"), 1u);  // 9 is still open, 7 is not
+}
+
+TEST_F(ResourceSubscriptionTest, HttpListenStreamClosesWhenTheServerTearsItDown) {
+  auto editor = line_client();
+  const auto handle = edit(editor);
+  auto listener = http_client();
+  auto request = listener.post(listen(7, "fcp://deck/doc/" + handle));
+  request.set("MCP-Protocol-Version", "2026-07-28");
+  request.set("Mcp-Method", "subscriptions/listen");
+  listener.write(request);
+  listener.read_stream_header();
+  ASSERT_EQ(listener.stream().get().result(), testing::http::status::ok);
+  listener.read_stream_until("notifications/subscriptions/acknowledged");
+
+  EXPECT_EQ(server_->subscriptions().end_streams("fcpd is shutting down"), 1u);
+  // The event stream ends (its last chunk), with no answer and no notification: on HTTP the
+  // closed stream is the end.
+  const auto body = listener.read_stream_to_end();
+  EXPECT_EQ(count(body, "data:"), 1u) << body;
+  EXPECT_EQ(body.find("cancelled"), std::string::npos) << body;
+}
+
+TEST_F(ResourceSubscriptionTest, StdioListenEndsWithCancelledWhenTheServerEndsItOrStdinEnds) {
+  auto editor = line_client();
+  const auto handle = edit(editor);
+  const std::string uri = "fcp://deck/doc/" + handle;
+  StdioClient client;
+  std::promise<void> closed;
+  auto closed_future = closed.get_future();
+  StdioTransport stdio(io_.io, *server_, Limits{}, client.stdin_fd(), client.stdout_fd());
+  stdio.start([&closed] { closed.set_value(); });
+
+  client.send(listen(7, uri));
+  EXPECT_EQ(client.next().at("method"), "notifications/subscriptions/acknowledged");
+  EXPECT_EQ(server_->subscriptions().end_streams("fcpd is shutting down"), 1u);
+  auto end = client.next();
+  EXPECT_EQ(end.at("method"), "notifications/cancelled") << end;
+  EXPECT_EQ(end.at("params").at("requestId").as_int64(), 7) << end;
+
+  // Once stdin ends, the client can no longer cancel a stream: the server ends it, and the
+  // transport closes at once instead of waiting out its grace for an unanswered request.
+  client.send(listen(8, uri));
+  EXPECT_EQ(client.next().at("method"), "notifications/subscriptions/acknowledged");
+  const auto ended_at = std::chrono::steady_clock::now();
+  client.end_input();
+  end = client.next();
+  EXPECT_EQ(end.at("method"), "notifications/cancelled") << end;
+  EXPECT_EQ(end.at("params").at("requestId").as_int64(), 8) << end;
+  EXPECT_EQ(end.at("params").at("reason").as_string(), "the client's input ended") << end;
+  ASSERT_EQ(closed_future.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  EXPECT_LT(std::chrono::steady_clock::now() - ended_at, std::chrono::seconds(5));
+  stdio.stop();
 }
 
 }  // namespace

@@ -5,48 +5,36 @@
 #include <string>
 #include <vector>
 
-#include "core/session.hpp"
 #include "domains/drawio/document.hpp"
 #include "domains/drawio/domain.hpp"
-#include "tests/support/path_policies.hpp"
+#include "tests/support/cost_session.hpp"
 #include "tests/support/source_dir.hpp"
 
 namespace fcp::drawio {
 namespace {
 
-using testing::AllowAll;
-
 class CostTest : public ::testing::Test {
  protected:
-  explicit CostTest(core::SessionLimits limits = {})
-      : domain_(make_drawio_domain()), session_(*domain_, paths_, limits) {
-    (void)session_.run_session("new \"Cost\"", {});
-  }
+  explicit CostTest(const core::SessionLimits& limits = {})
+      : domain_(make_drawio_domain()), cost_(*domain_, limits) {}
 
-  core::ToolReply ops(std::vector<std::string> list) {
-    auto result = session_.run_ops(list, {});
+  core::ToolReply ops(const std::vector<std::string>& list) {
+    auto result = cost_.session().run_ops(list, {});
     EXPECT_FALSE(result.pending);
     return result.reply;
   }
   static std::string last_line(const core::ToolReply& reply) {
     return reply.text.substr(reply.text.rfind('\n') + 1);
   }
-  std::string digest() const { return *session_.digest(); }
+  std::string digest() const { return cost_.digest(); }
 
-  AllowAll paths_;
   std::unique_ptr<core::Domain> domain_;
-  core::Session session_;
+  testing::CostSession cost_;
 };
-
-core::SessionLimits creation_limit(std::size_t limit) {
-  core::SessionLimits limits;
-  limits.max_created_per_call = limit;
-  return limits;
-}
 
 class CreationLimitTest : public CostTest {
  protected:
-  CreationLimitTest() : CostTest(creation_limit(100)) {}
+  CreationLimitTest() : CostTest(testing::creation_limit(100)) {}
 };
 
 // The finding: `copy @all` repeated doubles the page each time, 60 bytes a request. Past the
@@ -97,12 +85,7 @@ TEST_F(CreationLimitTest, ManyAddsInOneCallAreRolledBackPastTheLimit) {
 
 class ReplyLimitTest : public CostTest {
  protected:
-  static core::SessionLimits limits() {
-    core::SessionLimits limits;
-    limits.max_reply_bytes = 600;
-    return limits;
-  }
-  ReplyLimitTest() : CostTest(limits()) {}
+  ReplyLimitTest() : CostTest(testing::reply_limit(600)) {}
 };
 
 // An image export larger than a reply may carry is refused with the op that writes it to a
@@ -142,37 +125,21 @@ TEST_F(CostTest, OverlapWarningsOverAPileAreBounded) {
       << reply.text;
 }
 
-core::SessionLimits memory_limit(std::size_t limit) {
-  core::SessionLimits limits;
-  limits.max_document_bytes = limit;
-  return limits;
-}
-
 // kBytesPerCell (about 1 950 bytes) a cell: a batch past limits.max_document_bytes is rolled back,
 // an open whose file is estimated past it is refused before parsing; both errors name the setting.
 class MemoryLimitTest : public CostTest {
  protected:
-  MemoryLimitTest() : CostTest(memory_limit(kBytesPerCell * 12)) {}
+  MemoryLimitTest() : CostTest(testing::memory_limit(kBytesPerCell * 12)) {}
 };
 
 TEST_F(MemoryLimitTest, BatchesAndOpensPastTheLimitAreRefused) {
   ASSERT_FALSE(ops({"add box A", "add box B"}).is_error);
-  const std::string before = digest();
   std::vector<std::string> many;
   for (int i = 0; i < 10; ++i)
     many.push_back("add box N" + std::to_string(i));
-  auto refused = ops(many);
-  EXPECT_TRUE(refused.is_error);
-  EXPECT_NE(refused.text.find("more than one document may hold (limits.max_document_bytes = " +
-                              std::to_string(kBytesPerCell * 12) + " bytes"),
-            std::string::npos)
-      << refused.text;
-  EXPECT_EQ(digest(), before);
-  const auto file = testing::source_dir() / "fixtures" / "drawio" / "crowded.drawio";
-  auto opened = session_.run_session("open " + file.string() + " discard:true", {}).reply;
-  EXPECT_TRUE(opened.is_error);
-  EXPECT_NE(opened.text.find("opens into an estimated"), std::string::npos) << opened.text;
-  EXPECT_EQ(digest(), before);
+  cost_.expect_refused(many, "more than one document may hold (limits.max_document_bytes = " +
+                                 std::to_string(kBytesPerCell * 12) + " bytes");
+  cost_.expect_open_refused(testing::source_dir() / "fixtures" / "drawio" / "crowded.drawio");
 }
 
 // An undo or redo that stops inside a batch (`redo 3` of `add ×3; remove ×3`) would hold more
@@ -187,14 +154,14 @@ TEST_F(MemoryLimitTest, UndoAndRedoPastTheLimitAreRefused) {
   ASSERT_FALSE(swap.is_error) << swap.text;
   const std::string nine_boxes = digest();
   const auto session = [this](std::string_view action) {
-    auto result = session_.run_session(action, {});
+    auto result = cost_.session().run_session(action, {});
     EXPECT_FALSE(result.pending);
     return result.reply;
   };
   auto undo = session("undo 3");  // N0, N1 and N2 back beside P, Q and R
   EXPECT_TRUE(undo.is_error) << undo.text;
-  EXPECT_NE(undo.text.find("more than one document may hold (limits.max_document_bytes = "
-                           "45600 bytes"),
+  EXPECT_NE(undo.text.find("more than one document may hold (limits.max_document_bytes = " +
+                           std::to_string(kBytesPerCell * 12) + " bytes"),
             std::string::npos)
       << undo.text;
   EXPECT_NE(undo.text.find("nothing undone: the document is unchanged"), std::string::npos)
