@@ -957,10 +957,6 @@ std::optional<core::Result<core::QueryAnswer>> run_query(const DrawioDocument& d
                                                          std::string_view args,
                                                          const core::CallContext& ctx) {
   using Answer = core::Result<core::QueryAnswer>;
-  const auto text = [](core::Result<std::string> answer) -> Answer {
-    if (!answer) return answer.error();
-    return core::QueryAnswer{std::move(*answer)};
-  };
   const std::string word = core::to_lower(verb);
   static const std::unordered_set<std::string_view> known{
       "list", "describe", "connections", "stats", "map",
@@ -972,14 +968,14 @@ std::optional<core::Result<core::QueryAnswer>> run_query(const DrawioDocument& d
   const SelectorQuery query{*tokens, ctx.log, written};
   if (word == "list") return query_list(doc, query);
   if (word == "describe") return query_describe(doc, query);
-  if (word == "connections") return text(query_connections(doc, query));
-  if (word == "find") return text(query_find(doc, *tokens));
+  if (word == "connections") return core::text_only(query_connections(doc, query));
+  if (word == "find") return core::text_only(query_find(doc, *tokens));
   if (word == "stats") return Answer(query_stats(doc));
   if (word == "map") return Answer(query_map(doc));
-  if (word == "pages") return text(query_pages(doc));
-  if (word == "layers") return text(query_layers(doc));
-  if (word == "types") return text(query_types(doc));
-  return text(query_themes(doc));
+  if (word == "pages") return core::text_only(query_pages(doc));
+  if (word == "layers") return core::text_only(query_layers(doc));
+  if (word == "types") return core::text_only(query_types(doc));
+  return core::text_only(query_themes(doc));
 }
 
 std::vector<core::VerbSpec> query_specs() {

@@ -1143,10 +1143,6 @@ std::optional<core::Result<core::QueryAnswer>> run_query(const MidiDocument& doc
                                                          std::string_view args,
                                                          const core::CallContext& ctx) {
   using Answer = core::Result<core::QueryAnswer>;
-  const auto text = [](core::Result<std::string> answer) -> Answer {
-    if (!answer) return answer.error();
-    return core::QueryAnswer{std::move(*answer)};
-  };
   static const std::array<std::string_view, 10> known = {
       "map",  "tracks",     "events",  "describe",    "stats",
       "find", "piano-roll", "tracker", "instruments", "drums"};
@@ -1154,19 +1150,19 @@ std::optional<core::Result<core::QueryAnswer>> run_query(const MidiDocument& doc
   if (!view && std::find(known.begin(), known.end(), verb) == known.end()) return std::nullopt;
   auto tokens = core::tokenize(args);
   if (!tokens) return Answer(tokens.error());
-  if (view) return text(query_conductor(doc.song(), *view, *tokens));
+  if (view) return core::text_only(query_conductor(doc.song(), *view, *tokens));
   Query query{std::string(verb), std::move(*tokens)};
   const Song& song = doc.song();
   if (verb == "map") return Answer(query_map(doc));
-  if (verb == "tracks") return text(query_tracks(song));
+  if (verb == "tracks") return core::text_only(query_tracks(song));
   if (verb == "stats") return Answer(query_stats(doc));
-  if (verb == "events") return text(query_events(song, query));
+  if (verb == "events") return core::text_only(query_events(song, query));
   if (verb == "describe") return query_describe(song, query);
-  if (verb == "find") return text(query_find(song, query, ctx.log));
-  if (verb == "piano-roll") return text(query_piano_roll(song, query));
-  if (verb == "tracker") return text(query_tracker(song, std::move(query)));
-  if (verb == "drums") return text(query_drums(query));
-  return text(query_instruments(doc, std::move(query)));
+  if (verb == "find") return core::text_only(query_find(song, query, ctx.log));
+  if (verb == "piano-roll") return core::text_only(query_piano_roll(song, query));
+  if (verb == "tracker") return core::text_only(query_tracker(song, std::move(query)));
+  if (verb == "drums") return core::text_only(query_drums(query));
+  return core::text_only(query_instruments(doc, std::move(query)));
 }
 
 std::vector<core::VerbSpec> query_specs() {

@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/result.hpp"
+
 namespace fcp::core {
 
 // A fact about an entity, typed: a position is a number, a flag a boolean.
@@ -49,6 +51,12 @@ struct QueryAnswer {
   std::string text;
   std::optional<QueryData> data;
 };
+
+// The answer of a query that has text only, or its error.
+inline Result<QueryAnswer> text_only(Result<std::string> answer) {
+  if (!answer) return answer.error();
+  return QueryAnswer{std::move(*answer)};
+}
 
 // A rough size of `data` as JSON, for limits.max_reply_bytes (counted with the text).
 std::size_t estimated_json_bytes(const QueryData& data);

@@ -22,7 +22,7 @@ function locate(envName, relative) {
     if (!existsSync(fromEnv)) throw new Error(`${envName}=${fromEnv} does not exist`);
     return fromEnv;
   }
-  for (const dir of ['build-e2e', 'build', 'build-cli', 'build-transport', 'build-core']) {
+  for (const dir of ['build/release', 'build-e2e', 'build', 'build-cli', 'build-transport', 'build-core']) {
     const candidate = path.join(sourceRoot, dir, relative);
     if (existsSync(candidate)) return candidate;
   }
