@@ -41,8 +41,11 @@ void port_onto_outline(const OpContext& ctx, Cell& edge, bool exit, layout::Poin
   if (r.width <= 0 || r.height <= 0) return;
   const rd::Box box{r.x, r.y, r.width, r.height};
   const rd::Vec port{r.x + fx * r.width, r.y + fy * r.height};
+  // Waypoints are in the coordinates of the edge's parent (its group, when it is in one); the
+  // shape's rect is on the page.
+  const auto [ox, oy] = child_origin(ctx.page(), edge.parent.value_or(""));
   const Point& next = exit ? edge.geometry->points->front() : edge.geometry->points->back();
-  const rd::Vec from{next.x_or_zero(), next.y_or_zero()};
+  const rd::Vec from{next.x_or_zero() + ox, next.y_or_zero() + oy};
   const bool straight = std::abs(from.x - port.x) < 0.5 || std::abs(from.y - port.y) < 0.5;
   if (!straight) return;
   const double size = rd::perimeter_size(style, perimeter, r.width);
