@@ -1,6 +1,7 @@
 // Position verbs: move (with collision ripple), resize, swap, align, distribute, orient, layout.
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <optional>
 #include <unordered_set>
@@ -15,6 +16,54 @@
 
 namespace fcp::drawio {
 namespace {
+
+// The layout's ports are written in whole hundredths of the shape's side and its waypoints in
+// whole pixels, so a first (last) run that was straight can come out bent by a fraction of a pixel,
+// which draw.io draws as a kink at the end. The waypoints on that run take the port's line.
+void run_in_line_with_port(const OpContext& ctx, Cell& edge, bool exit) {
+  const std::optional<std::string>& end = exit ? edge.source : edge.target;
+  if (!end || !edge.style || !edge.geometry || !edge.geometry->points ||
+      edge.geometry->points->empty())
+    return;
+  const std::string prefix = exit ? "exit" : "entry";
+  const auto number = [&](const std::string& key) -> std::optional<double> {
+    const std::optional<std::string_view> text = edge.style->get(key);
+    double value = 0;
+    if (!text ||
+        std::from_chars(text->data(), text->data() + text->size(), value).ec != std::errc())
+      return std::nullopt;
+    return value;
+  };
+  const std::optional<double> fx = number(prefix + "X"), fy = number(prefix + "Y");
+  const Cell* shape = ctx.page().find(*end);
+  if (!fx || !fy || shape == nullptr) return;
+  const Rect r = absolute_rect(ctx.page(), *shape);
+  // Waypoints are in the coordinates of the edge's parent; the shape's rect is on the page.
+  const auto [ox, oy] = child_origin(ctx.page(), edge.parent.value_or(""));
+  const double px = r.x + *fx * r.width - ox, py = r.y + *fy * r.height - oy;
+  std::vector<Point>& points = *edge.geometry->points;
+  const auto run = [&](auto&& coordinate, double line) {
+    const double was = coordinate(exit ? points.front() : points.back());
+    if (std::abs(was - line) >= 1 || std::abs(was - line) < 1e-9) return false;
+    const double to = std::round(line * 100) / 100;
+    // Every waypoint of that run: consecutive ones on the old line.
+    const auto set = [&](Point& point) {
+      if (std::abs(coordinate(point) - was) > 1e-9) return false;
+      coordinate(point) = to;
+      return true;
+    };
+    if (exit) {
+      for (auto it = points.begin(); it != points.end() && set(*it); ++it) {
+      }
+    } else {
+      for (auto it = points.rbegin(); it != points.rend() && set(*it); ++it) {
+      }
+    }
+    return true;
+  };
+  if (!run([](Point& p) -> double& { return p.y.emplace(p.y.value_or(0)); }, py))
+    run([](Point& p) -> double& { return p.x.emplace(p.x.value_or(0)); }, px);
+}
 
 // A port the layout put on the bounding box of a shape with a slanted or round outline
 // (hexagon, parallelogram, rhombus, ellipse, cloud): draw.io projects a fixed port onto the
@@ -681,6 +730,8 @@ core::Result<void> verb_layout(OpContext& ctx) {
         for (const char* key : {"exitPerimeter", "entryPerimeter"})
           edge.style->erase(key);
       }
+      if (route.exit) run_in_line_with_port(ctx, edge, true);
+      if (route.entry) run_in_line_with_port(ctx, edge, false);
       if (route.exit) port_onto_outline(ctx, edge, true, *route.exit);
       if (route.entry) port_onto_outline(ctx, edge, false, *route.entry);
     });
