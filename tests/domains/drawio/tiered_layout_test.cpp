@@ -435,9 +435,12 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   EXPECT_EQ(m.co_running, 0) << details(m);
   // Labels take a straight run of their own edge clear of other edges and of group borders
   // where the route has one. Left: the two HTTPS labels of the 48 px gutter between Clients and
-  // Edge (wider than any run there), and 7 labels among the Kafka and Trip lanes 13 px apart.
-  EXPECT_LE(m.labels_on_borders, 2) << details(m);
-  EXPECT_LE(m.labels_near_edges, 7) << details(m);
+  // Edge (wider than any run there), labels among the Kafka and Trip lanes 13 px apart, and,
+  // since consumers fed only by Kafka sit at the end of their tier next to it (fewer crossings),
+  // two "events" labels on short gutter crossings with no run clear of a group border. Before
+  // session 12: 20 labels near other edges, 2 across a border (issue 13: open).
+  EXPECT_LE(m.labels_on_borders, 4) << details(m);
+  EXPECT_LE(m.labels_near_edges, 8) << details(m);
 }
 
 // The file the session 11 trial saved (fixtures/drawio/ridehail-trial11.drawio), laid out again
@@ -460,8 +463,10 @@ TEST_F(TieredLayoutTest, TheTrialsFileKeepsEveryTwoEdgesApart) {
   EXPECT_LE(m.co_running_px, 40) << details(m);
   // Labels: 20 within 8 px of another edge and 4 across a group border before (the judge's 18
   // and 4, measured in draw.io); left are those with no clear straight run on their route.
-  EXPECT_LE(m.labels_near_edges, 7) << details(m);
-  EXPECT_LE(m.labels_on_borders, 2) << details(m);
+  // The tier order that puts Kafka's consumers beside it leaves 11 and 4 (7 and 2 without it):
+  // the short "events" gutter crossings have no run clear of other lines (issue 13: open).
+  EXPECT_LE(m.labels_near_edges, 11) << details(m);
+  EXPECT_LE(m.labels_on_borders, 4) << details(m);
 }
 
 // Issue 13 (trial item 2): a resize re-routes the shape's edges one by one, draw.io's own route
