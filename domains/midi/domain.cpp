@@ -146,9 +146,9 @@ core::Result<std::vector<std::string>> export_audio(const core::SessionCommand& 
                                   size_text(kMaxInlineAudioBytes) + ": write a file",
                               {"export " + name + " path:song." + name});
     }
-    lines.push_back(core::meta("export " + name + ": the audio is in this reply (" +
-                               audio->detail(settings.sample_rate) + "; up to " +
-                               size_text(kMaxInlineAudioBytes) + " in a reply)"));
+    lines.push_back(core::created("export " + name + ": the audio is in this reply (" +
+                                  audio->detail(settings.sample_rate) + "; up to " +
+                                  size_text(kMaxInlineAudioBytes) + " in a reply)"));
     ctx.attachments->push_back({audio->mime_type(), std::move(audio->bytes)});
   }
   if (audio->stats.peak <= 0.0001)

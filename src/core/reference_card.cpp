@@ -50,7 +50,9 @@ std::vector<VerbSpec> session_specs(const Domain& domain) {
           .with(key("as", "PATH"))
           .with(bool_key("force", "replace a file its owner made read-only (it stays read-only)")),
       VerbSpec{"checkpoint", "NAME", "session", "name the current state"},
-      VerbSpec{"undo", "[N]", "session", "undo N ops (one op = one step), or back to a checkpoint"}
+      VerbSpec{"undo", "[N]", "session",
+               "undo N ops, one op each, not a whole batch (undo 3 after a batch of 3 ops), or "
+               "back to a checkpoint (undo to:NAME)"}
           .with(key("to", "NAME")),
       VerbSpec{"redo", "[N]", "session", "redo N undone ops"},
       VerbSpec{"close", "", "session",

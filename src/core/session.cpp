@@ -326,7 +326,7 @@ void Session::assert_reply_lines(std::span<const std::string> lines) {
 }
 
 std::string Session::checkpoint_line(std::string_view name) const {
-  return meta("checkpoint \"" + std::string(name) + "\" after " + plural(log_.undoable(), "op"));
+  return created("checkpoint \"" + std::string(name) + "\" after " + plural(log_.undoable(), "op"));
 }
 
 void Session::add_warnings(ReplyText& reply, const std::vector<PendingChange::Step>& steps) const {

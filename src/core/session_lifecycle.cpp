@@ -223,13 +223,14 @@ CallResult Session::session_undo(const SessionCommand& command) {
     }
     if (!*undone) {
       return CallResult{with_digest(ToolReply{
-          meta("nothing to undo: already at checkpoint \"" + *target + "\""), false, {}})};
+          warning_line("nothing to undo: already at checkpoint \"" + *target + "\""), false, {}})};
     }
     events = std::move(**undone);
   } else {
     events = log_.undo(static_cast<std::size_t>(command.count.value_or(1)));
   }
-  if (events.empty()) return CallResult{with_digest(ToolReply{meta("nothing to undo"), false, {}})};
+  if (events.empty())
+    return CallResult{with_digest(ToolReply{warning_line("nothing to undo"), false, {}})};
   return apply_history(events, false, std::move(mark));
 }
 
@@ -237,7 +238,8 @@ CallResult Session::session_redo(const SessionCommand& command) {
   if (!document_) return CallResult{error_reply(no_document_error())};
   auto mark = log_.mark();
   auto events = log_.redo(static_cast<std::size_t>(command.count.value_or(1)));
-  if (events.empty()) return CallResult{with_digest(ToolReply{meta("nothing to redo"), false, {}})};
+  if (events.empty())
+    return CallResult{with_digest(ToolReply{warning_line("nothing to redo"), false, {}})};
   return apply_history(events, true, std::move(mark));
 }
 

@@ -98,8 +98,16 @@ std::string Session::query_status() const {
   ReplyText text;
   text.add(std::string(domain_.name()) + " document \"" + document_->title() + "\"");
   text.add("  file: " + (file_path_ ? file_path_->string() : std::string("(not saved yet)")));
-  text.add("  unsaved changes: " + std::string(has_unsaved_changes() ? "yes" : "no") + " (" +
-           std::to_string(changes_since_save_) + " changes since open/save)");
+  // changes_since_save_ counts ops, undos and redos; undoing them all leaves nothing unsaved,
+  // and the line says so rather than "no (2 changes …)".
+  const std::string changes = plural(changes_since_save_, "change") + " since open/save";
+  if (has_unsaved_changes())
+    text.add("  unsaved changes: yes (" + changes + ")");
+  else if (changes_since_save_ == 0)
+    text.add("  unsaved changes: no");
+  else
+    text.add("  unsaved changes: no (the " + changes +
+             " cancel out: the document is as it was opened or last saved)");
   text.add("  log: " + std::to_string(log_.undoable()) + " undoable, " +
            std::to_string(log_.redoable()) + " redoable");
   std::string checkpoints;

@@ -92,7 +92,9 @@ void ResourceSubscriptions::notify_updated(const StoredDocument& document, bool 
   std::vector<std::string> uris{document_uri(document.domain(), document.handle())};
   for (const auto& form : document.domain().resource_forms())
     uris.push_back(document_uri(document.domain(), document.handle(), form.suffix));
-  json::object meta{{resource_meta::revision, document.revision()}};
+  // The close is the document's last change: it gets the next revision, so a client that skips
+  // the notifications a read already covers (their revision <= the read's) never skips it.
+  json::object meta{{resource_meta::revision, document.revision() + (closed ? 1 : 0)}};
   if (closed) meta[resource_meta::closed] = true;
   std::vector<std::pair<Send, std::string>> out;
   {

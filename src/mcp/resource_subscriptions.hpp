@@ -44,7 +44,8 @@ class ResourceSubscriptions {
   // document's revision (StoredDocument::revision), as its resources/read results carry it.
   void updated(const StoredDocument& document);
   // After `document` was closed: the same notifications, with _meta["fcp/closed"] true (a read
-  // now answers that it was closed), and its URIs leave every subscription.
+  // now answers that it was closed) and the revision after its last change plus one (the close
+  // is a change no read covers), and its URIs leave every subscription.
   void closed(const StoredDocument& document);
   // After `owner` opened or closed a document: notifications/resources/list_changed to the
   // owner's listeners that asked for it.

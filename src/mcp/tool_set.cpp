@@ -88,8 +88,9 @@ std::string description_for(ToolKind kind, const core::Domain& domain, std::stri
         extensions += ", " + spec.syntax();
       return "Lifecycle of the " + what +
              " document: new, open (both answer with a handle doc:" + std::string(prefix) +
-             "-… that any session can pass as `doc`), save [as:PATH], checkpoint, undo [N] / undo "
-             "to:NAME, redo [N], close [HANDLE], list (the open documents)" +
+             "-… that any session can pass as `doc`), save [as:PATH], checkpoint, undo [N] (N "
+             "ops, one each, not a whole batch) / undo to:NAME (back to a checkpoint), redo [N], "
+             "close [HANDLE], list (the open documents)" +
              extensions + " (see " + name + "_help).";
     }
     case ToolKind::fixture:

@@ -346,9 +346,9 @@ TEST_F(ContractSession, GluedArrowsWork) {
 TEST_F(ContractSession, CheckpointIsAnEngineVerbWithOneReplyFormat) {
   auto reply = ops({"add A", "checkpoint v1", "add B"});
   ASSERT_FALSE(reply.is_error) << reply.text;
-  EXPECT_NE(reply.text.find("! checkpoint \"v1\" after 1 op"), std::string::npos) << reply.text;
+  EXPECT_NE(reply.text.find("+ checkpoint \"v1\" after 1 op"), std::string::npos) << reply.text;
   auto session_reply = session_.run_session("checkpoint v2", {}).reply;
-  EXPECT_NE(session_reply.text.find("! checkpoint \"v2\" after 2 ops"), std::string::npos);
+  EXPECT_NE(session_reply.text.find("+ checkpoint \"v2\" after 2 ops"), std::string::npos);
   EXPECT_TRUE(ops({"checkpoint"}).is_error);
   EXPECT_TRUE(ops({"checkpoint a b"}).is_error);
   EXPECT_NE(session_.help().find("checkpoint NAME"), std::string::npos);

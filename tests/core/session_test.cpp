@@ -78,7 +78,7 @@ TEST_F(SessionTest, FailedOpRollsBackWholeBatchAndLog) {
   EXPECT_EQ(last_line(reply), "[1c 0l]");
   // The log holds only the first call: one undo empties the deck, a second has nothing left.
   EXPECT_EQ(last_line(action("undo")), "[0c 0l]");
-  EXPECT_NE(action("undo").text.find("! nothing to undo"), std::string::npos);
+  EXPECT_NE(action("undo").text.find("? nothing to undo"), std::string::npos);
 }
 
 TEST_F(SessionTest, RollbackKeepsRedoTailAndCheckpoints) {
@@ -211,12 +211,29 @@ TEST_F(SessionTest, QueriesNeverChangeModelOrLog) {
 TEST_F(SessionTest, StatusNamesCheckpointsByTheOpsBeforeThem) {
   action("new X");
   ops({"add A color:red"});
-  EXPECT_EQ(action("checkpoint one").text.substr(0, 29), "! checkpoint \"one\" after 1 op");
+  EXPECT_EQ(action("checkpoint one").text.substr(0, 29), "+ checkpoint \"one\" after 1 op");
   ops({"add B color:red"});
-  EXPECT_EQ(action("checkpoint two").text.substr(0, 30), "! checkpoint \"two\" after 2 ops");
+  EXPECT_EQ(action("checkpoint two").text.substr(0, 30), "+ checkpoint \"two\" after 2 ops");
   EXPECT_NE(session_.run_query("status").text.find("checkpoints: one after 1 op, two after 2 ops"),
             std::string::npos)
       << session_.run_query("status").text;
+}
+
+// Edits that were all undone leave nothing unsaved: status says so without a count that reads
+// like "no, but 2" (trial s12: "unsaved changes: no (2 changes since open/save)").
+TEST_F(SessionTest, StatusAfterUndoingEverySinceOpen) {
+  action("new X");
+  EXPECT_NE(session_.run_query("status").text.find("  unsaved changes: no\n"), std::string::npos);
+  ops({"add A color:red"});
+  EXPECT_NE(
+      session_.run_query("status").text.find("unsaved changes: yes (1 change since open/save)"),
+      std::string::npos);
+  action("undo");
+  auto status = session_.run_query("status").text;
+  EXPECT_NE(status.find("unsaved changes: no (the 2 changes since open/save cancel out: the "
+                        "document is as it was opened or last saved)"),
+            std::string::npos)
+      << status;
 }
 
 TEST_F(SessionTest, HistoryDiffAndStatus) {

@@ -660,7 +660,7 @@ describe('midi over stdio with the official SDK client (real fcpd)', { timeout: 
        { skip: NO_SOUNDFONT }, async () => {
          const result = await midi.session('export wav', { timeout: 60_000 });
          assertOk(result);
-         assert.match(textOf(result), /^! export wav: the audio is in this reply \(.*; up to 4 MB in a reply\)$/m);
+         assert.match(textOf(result), /^\+ export wav: the audio is in this reply \(.*; up to 4 MB in a reply\)$/m);
          assert.equal(digestOf(result).line, digest.line, 'export changes nothing');
          const { mimeType, bytes } = audioOf(result);
          assert.equal(mimeType, 'audio/wav');
@@ -694,7 +694,7 @@ describe('midi over stdio with the official SDK client (real fcpd)', { timeout: 
        { skip: NO_SOUNDFONT }, async () => {
          const result = await midi.ops(['preview @range:1-2']);
          assertOk(result);
-         assert.match(textOf(result), /^! preview 1\.1-2\.4 \(as heard\): the audio is in this reply \(5\.0 s \(4\.0 s of music, then 1\.0 s of release tail\), .*22050 Hz.*; up to 4 MB in a reply\)$/m);
+         assert.match(textOf(result), /^\+ preview 1\.1-2\.4 \(as heard\): the audio is in this reply \(5\.0 s \(4\.0 s of music, then 1\.0 s of release tail\), .*22050 Hz.*; up to 4 MB in a reply\)$/m);
          assert.equal(digestOf(result).line, digest.line, 'a preview changes nothing');
          const { mimeType, bytes } = audioOf(result);
          assert.equal(mimeType, 'audio/wav');
@@ -708,7 +708,7 @@ describe('midi over stdio with the official SDK client (real fcpd)', { timeout: 
     it('preview @range:1-2 @track:Drums fmt:ogg: only the drums, as audio/ogg', { skip: NO_SOUNDFONT }, async () => {
       const result = await midi.ops(['preview @range:1-2 @track:Drums fmt:ogg']);
       assertOk(result);
-      assert.match(textOf(result), /^! preview 1\.1-2\.4 \(Drums\): /m);
+      assert.match(textOf(result), /^\+ preview 1\.1-2\.4 \(Drums\): /m);
       assert.equal(audioOf(result).mimeType, 'audio/ogg');
     });
 

@@ -152,18 +152,20 @@ TEST_F(ResourceSubscriptionsTest, ClosingADocumentTellsItsSubscribers) {
   call(*editor, 4, "deck", {{"ops", json::array{"add A"}}, {"doc", handle}});
   heard->take();
   call(*editor, 5, "deck_session", {{"action", "close discard:true"}, {"doc", handle}});
-  // The session subscriber: updated (closed, with the last revision), then the list changed.
+  // The session subscriber: updated (closed, one revision after the batch's 2: a client that
+  // skips revisions a read covers must not skip the close), then the list changed.
   const auto messages = heard->take();
   ASSERT_EQ(methods(messages), (std::vector<std::string>{"notifications/resources/updated",
                                                          "notifications/resources/list_changed"}));
   EXPECT_EQ(messages[0].at("params"),
             json::parse(R"({"uri":"fcp://deck/doc/)" + handle +
-                        R"(","_meta":{"fcp/revision":2,"fcp/closed":true}})"));
+                        R"(","_meta":{"fcp/revision":3,"fcp/closed":true}})"));
   // The listen stream hears the same, with its subscription id.
   ASSERT_EQ(stream->notifications.size(), 3u);  // acknowledged, the batch, the close
   const auto& last = stream->notifications.back();
   EXPECT_EQ(last.at("method"), "notifications/resources/updated");
   EXPECT_EQ(last.at("params").at("_meta").at("fcp/closed"), true);
+  EXPECT_EQ(last.at("params").at("_meta").at("fcp/revision"), 3);
   EXPECT_EQ(last.at("params").at("_meta").at("io.modelcontextprotocol/subscriptionId"), 77);
   // A read now says why the document is gone.
   const auto read = request(*watcher, 6, "resources/read", {{"uri", uri_of(handle)}});

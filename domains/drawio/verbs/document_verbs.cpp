@@ -105,7 +105,7 @@ core::Result<void> verb_load(OpContext& ctx) {
   const auto& loaded = ctx.doc.state().loaded_packs;
   if (std::find(loaded.begin(), loaded.end(), id) != loaded.end()) {
     ctx.lines.push_back(
-        core::meta("stencil pack \"" + std::string(pack->name) + "\" is already loaded"));
+        core::warning_line("stencil pack \"" + std::string(pack->name) + "\" is already loaded"));
     return {};
   }
   ctx.edit.update_state([&](DocumentState& state) { state.loaded_packs.push_back(id); });

@@ -128,10 +128,10 @@ core::Result<void> verb_preview(OpContext& ctx) {
   std::string heard = scope->names.empty() ? std::string("as heard") : "";
   for (const auto& name : scope->names)
     heard += (heard.empty() ? "" : ", ") + name;
-  ctx.lines.push_back(core::meta("preview " + range_text(ctx.song(), scope->start, scope->stop) +
-                                 " (" + heard + "): the audio is in this reply (" +
-                                 audio->detail(settings.sample_rate) + "; up to " +
-                                 size_text(kMaxInlineAudioBytes) + " in a reply)"));
+  ctx.lines.push_back(core::created("preview " + range_text(ctx.song(), scope->start, scope->stop) +
+                                    " (" + heard + "): the audio is in this reply (" +
+                                    audio->detail(settings.sample_rate) + "; up to " +
+                                    size_text(kMaxInlineAudioBytes) + " in a reply)"));
   if (audio->stats.peak <= 0.0001)
     ctx.lines.push_back(
         core::warning_line("the preview is silent (no audible notes in the range)"));

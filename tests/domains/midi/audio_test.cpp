@@ -151,9 +151,10 @@ TEST_F(MidiAudioReplies, PreviewGivesTheBarsAsAudioAndChangesNothing) {
   EXPECT_EQ(reply.attachments[0].mime_type, "audio/wav");
   // Two bars at 120 BPM and a second of ring-out, at the preview's 22050 Hz.
   EXPECT_NEAR(wav_seconds(reply.attachments[0].bytes, 22050), 5.0, 0.05);
-  EXPECT_NE(reply.text.find("preview 2.1-3.4 (as heard): the audio is in this reply (5.0 s (4.0 s "
-                            "of music, then 1.0 s of release tail), "),
-            std::string::npos)
+  EXPECT_NE(
+      reply.text.find("+ preview 2.1-3.4 (as heard): the audio is in this reply (5.0 s (4.0 s "
+                      "of music, then 1.0 s of release tail), "),
+      std::string::npos)
       << reply.text;
   EXPECT_NE(reply.text.find("up to 4 MB in a reply"), std::string::npos) << reply.text;
   EXPECT_EQ(session_.run_query("map").text, before);
@@ -210,7 +211,7 @@ TEST_F(MidiAudioReplies, ExportWithoutAPathIsAudioInTheReply) {
   EXPECT_EQ(wav.attachments[0].mime_type, "audio/wav");
   // Eight bars at 120 BPM (the last note ends at 8.3 plus an eighth) and two seconds of tail.
   EXPECT_NEAR(wav_seconds(wav.attachments[0].bytes, 44100), 15.25 + 2.0, 0.05);
-  EXPECT_NE(wav.text.find("! export wav: the audio is in this reply"), std::string::npos)
+  EXPECT_NE(wav.text.find("+ export wav: the audio is in this reply"), std::string::npos)
       << wav.text;
   const auto ogg = session_.run_session("export ogg rate:22050", {}).reply;
   ASSERT_FALSE(ogg.is_error) << ogg.text;
