@@ -64,8 +64,9 @@ std::string Server::instructions() const {
       "DOMAIN_help() returns the reference card. Start with DOMAIN_session 'new \"Title\"' or "
       "'open PATH', then send ops; call DOMAIN_help when unsure of the syntax. Every mutating "
       "reply "
-      "ends with a state digest; lines starting with '!' are errors, '?' are warnings, 'try:' "
-      "lines are suggested fixes.";
+      "ends with a state digest; a line starting with '!' is an error when the call failed "
+      "(isError) and otherwise a note (a list's header, a buffered or open block), '?' lines "
+      "are warnings, 'try:' lines are suggested fixes.";
   if (!domains_.empty()) {
     text += " Domains here:";
     for (const auto* domain : domains_) {

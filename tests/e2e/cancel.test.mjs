@@ -340,7 +340,9 @@ describe('SIGTERM while a long render and a long export run', { timeout: 120_000
         'no audio file was written');
     }
     assert.match(daemon.log, /shutting down; no new connections; 2 call\(s\) running, waiting up to 1 s/);
-    assert.match(daemon.log, new RegExp(`${exportStopped ? 2 : 1} call\\(s\\) still running 1 s after the signal: stopping them`));
+    // An export that was still running at the deadline may still finish before it reaches a
+    // point where it stops (it then answers and writes its file), so 2 may be named either way.
+    assert.match(daemon.log, new RegExp(`${exportStopped ? '2' : '[12]'} call\\(s\\) still running 1 s after the signal: stopping them`));
     assert.match(daemon.log, /the stopped calls have ended: closing the connections/);
     // The song's note, and the diagram's new shape when its batch was not rolled back.
     assert.match(daemon.log, new RegExp(`${exportStopped ? 1 : 2} document\\(s\\) with unsaved work kept in their journals`));

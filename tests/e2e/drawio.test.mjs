@@ -320,7 +320,7 @@ describe('drawio over stdio with the official SDK client (real fcpd)', { timeout
     it('checkpoint v1', async () => {
       const result = await drawio.session('checkpoint v1');
       assertOk(result);
-      assert.match(textOf(result), /^! checkpoint "v1" after 17 ops/);
+      assert.match(textOf(result), /^\+ checkpoint "v1" after 17 ops/);
       assert.equal(digestOf(result).line, digest.line);
     });
 
