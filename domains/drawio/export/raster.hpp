@@ -52,6 +52,21 @@ inline constexpr std::size_t kRasterWorkerMemory = std::size_t{2} << 30;
 void use_raster_workers(std::vector<std::string> command,
                         std::size_t max_memory = kRasterWorkerMemory);
 
+// Whether the worker can limit its address space. Not in an AddressSanitizer or
+// ThreadSanitizer build: their shadow memory reserves terabytes of address space at start-up,
+// so any RLIMIT_AS a job could live with aborts the worker before it reads the job.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kWorkerMemoryLimitApplies = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr bool kWorkerMemoryLimitApplies = false;
+#else
+inline constexpr bool kWorkerMemoryLimitApplies = true;
+#endif
+#else
+inline constexpr bool kWorkerMemoryLimitApplies = true;
+#endif
+
 // The worker's side (`fcpd raster-worker MAX_MEMORY`): limits its memory to `max_memory` bytes
 // (0: no limit), reads one job from `in`, rasterizes it here and writes the bytes (or the error)
 // to `out`. Returns the process exit status (0 also when librsvg failed: the error is in the

@@ -141,7 +141,7 @@ core::Result<std::string> rasterize(const RasterJob& job) {
 }
 
 int run_raster_worker(std::size_t max_memory, std::istream& in, std::ostream& out) {
-  if (max_memory > 0) {
+  if (max_memory > 0 && kWorkerMemoryLimitApplies) {
     const rlimit limit{max_memory, max_memory};
     if (::setrlimit(RLIMIT_AS, &limit) != 0) return 2;
   }
