@@ -33,8 +33,13 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "graphviz-worker")
     return fcp::drawio::layout::run_graphviz_worker(std::cin, std::cout);
   if (argc > 2 && std::string_view(argv[1]) == "raster-worker") {
-    return fcp::drawio::render::run_raster_worker(std::strtoull(argv[2], nullptr, 10), std::cin,
-                                                  std::cout);
+    // One job, then _Exit: the answer is flushed, and fontconfig's caches, which it never frees,
+    // must not turn into a failed job in a leak-checking build whose environment the daemon's
+    // client did not pass on.
+    const int status = fcp::drawio::render::run_raster_worker(std::strtoull(argv[2], nullptr, 10),
+                                                              std::cin, std::cout);
+    std::cout.flush();
+    std::_Exit(status);
   }
   return fcp::daemon::run(argc, argv, [](const fcp::daemon::DomainEnvironment& environment) {
     // Graphviz's global state forbids threads: each layout runs in a worker process of this
