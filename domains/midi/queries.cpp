@@ -272,7 +272,9 @@ core::QueryAnswer query_map(const MidiDocument& doc) {
   return {out.str(), std::move(data)};
 }
 
-std::string query_tracks(const Song& song) {
+// midi's list: each track as the text shows it, with its cc and bend counts.
+core::QueryAnswer query_tracks(const Song& song) {
+  core::QueryData data = song_data(song);
   core::ReplyText out;
   out.add("Tracks (" + std::to_string(song.tracks().size()) + "):");
   std::size_t number = 0;
@@ -291,9 +293,13 @@ std::string query_tracks(const Song& song) {
     if (track.muted) line += " [MUTED]";
     if (track.solo) line += " [SOLO]";
     out.add(std::move(line));
+    core::QueryItem item = track_item(song, track);
+    item.fields.emplace_back("ccs", static_cast<std::int64_t>(counts.cc));
+    item.fields.emplace_back("bends", static_cast<std::int64_t>(counts.bend));
+    data.add(std::move(item));
   }
   if (song.tracks().empty()) out.add("  (none: track add Piano instrument:acoustic-grand-piano)");
-  return out.str();
+  return {out.str(), std::move(data)};
 }
 
 std::string with_changes(std::string text, std::size_t changes) {
@@ -1154,7 +1160,7 @@ std::optional<core::Result<core::QueryAnswer>> run_query(const MidiDocument& doc
   Query query{std::string(verb), std::move(*tokens)};
   const Song& song = doc.song();
   if (verb == "map") return Answer(query_map(doc));
-  if (verb == "tracks") return core::text_only(query_tracks(song));
+  if (verb == "tracks") return Answer(query_tracks(song));
   if (verb == "stats") return Answer(query_stats(doc));
   if (verb == "events") return core::text_only(query_events(song, query));
   if (verb == "describe") return query_describe(song, query);
@@ -1174,7 +1180,8 @@ std::vector<core::VerbSpec> query_specs() {
           .with_structured_answer(),
       VerbSpec{"tracks", "", "queries",
                "each track: channel, instrument, bank, note/cc/bend counts, program changes, "
-               "mute/solo"},
+               "mute/solo"}
+          .with_structured_answer(),
       VerbSpec{"events", "TRACK|@track:T|*|all [M.B-M.B|@range:R]", "queries",
                "a track's notes, CCs, bends, programs, text and SysEx in time order (end beat "
                "included; first 500)"}

@@ -279,7 +279,7 @@ TEST_F(StructuredQueryTest, OnlyTheQueryToolsDeclareAnOutputSchema) {
   };
   EXPECT_EQ(kinds("drawio_query"),
             (std::vector<std::string>{"list", "describe", "stats", "map", "other"}));
-  EXPECT_EQ(kinds("midi_query"), (std::vector<std::string>{"map", "describe", "stats", "other"}));
+  EXPECT_EQ(kinds("midi_query"), (std::vector<std::string>{"map", "tracks", "describe", "stats", "other"}));
   EXPECT_EQ(kinds("lofi_query"),
             (std::vector<std::string>{"map", "stats", "describe", "list", "other"}));
 }
@@ -460,6 +460,25 @@ TEST_F(StructuredQueryTest, MidiDataShowsWhatTheTextShows) {
   }
   EXPECT_EQ(item_ids(map), shown) << text;
   EXPECT_EQ(map.at("total").to_number<std::uint64_t>(), 3u);
+  // tracks is midi's list: the same tracks in the same order, with the counts its text shows.
+  const auto tracks = query("midi", "tracks", &text);
+  EXPECT_EQ(tracks.at("kind").as_string(), "tracks") << text;
+  EXPECT_EQ(item_ids(tracks), shown) << text;
+  static const std::regex listed(
+      R"(^  \d+\. (\S+) \(ch:(\d+)\) .* \| (\d+) notes?, (\d+) cc, (\d+) bends?.*$)");
+  std::size_t listed_index = 0;
+  for (const auto& line : lines_of(text)) {
+    std::smatch t;
+    if (!std::regex_match(line, t, listed)) continue;
+    ASSERT_LT(listed_index, tracks.at("items").as_array().size()) << line;
+    const auto& item = tracks.at("items").at(listed_index++).as_object();
+    EXPECT_EQ(item.at("id").as_string(), t[1].str());
+    EXPECT_EQ(field(item, "channel"), t[2].str());
+    EXPECT_EQ(field(item, "notes"), t[3].str());
+    EXPECT_EQ(field(item, "ccs"), t[4].str());
+    EXPECT_EQ(field(item, "bends"), t[5].str());
+  }
+  EXPECT_EQ(listed_index, shown.size()) << text;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(text, m, std::regex(R"(Tracks \((\d+)\):)")));
   EXPECT_EQ(count(map, "tracks"), std::stoi(m[1]));
