@@ -279,7 +279,8 @@ TEST_F(StructuredQueryTest, OnlyTheQueryToolsDeclareAnOutputSchema) {
   };
   EXPECT_EQ(kinds("drawio_query"),
             (std::vector<std::string>{"list", "describe", "stats", "map", "other"}));
-  EXPECT_EQ(kinds("midi_query"), (std::vector<std::string>{"map", "tracks", "describe", "stats", "other"}));
+  EXPECT_EQ(kinds("midi_query"),
+            (std::vector<std::string>{"map", "tracks", "describe", "stats", "other"}));
   EXPECT_EQ(kinds("lofi_query"),
             (std::vector<std::string>{"map", "stats", "describe", "list", "other"}));
 }
