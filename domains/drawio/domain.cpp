@@ -187,8 +187,15 @@ class DrawioDomain final : public core::Domain {
   core::Result<std::unique_ptr<core::Document>> create(
       const core::SessionCommand& command) const override {
     Diagram diagram;
+    // What draw.io writes on <mxfile> when it saves (EditorUi's file data): host (the app's
+    // host: "Electron", "app.diagrams.net"), agent (the browser's user agent), version (of the
+    // editor that wrote it), type (where it is kept: "device" for a file on disk) — here fcp's
+    // own, true of fcpd. draw.io's modified and etag are left out: they would change the saved
+    // bytes on every save of the same diagram. An opened file keeps its own attributes.
     diagram.file_attributes().set("host", "fcp");
-    diagram.file_attributes().set("agent", "fcpd");
+    diagram.file_attributes().set("agent", "fcpd/" FCP_VERSION);
+    diagram.file_attributes().set("version", FCP_VERSION);
+    diagram.file_attributes().set("type", "device");
     diagram.add_page(Page::make_blank(diagram.allocate_id(), "Page-1"));
     DocumentState state;
     state.sized_pages.insert(std::string(diagram.pages().front().id()));

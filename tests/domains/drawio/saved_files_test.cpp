@@ -356,6 +356,44 @@ TEST_F(SavedFilesTest, NewPagesCarryDrawioSettingsAndReadPagesKeepTheirs) {
   EXPECT_STREQ(second.child("mxGraphModel").attribute("grid").value(), "1");
 }
 
+// Issue 13: a new file's <mxfile> carries the attributes draw.io writes when it saves (host,
+// agent, version, type: EditorUi's file data), naming fcp, its version, and "device" (a file on
+// disk) — no draw.io version fcp is not. A file that was opened keeps its own <mxfile>
+// attributes through an edit, whatever wrote them.
+TEST_F(SavedFilesTest, NewFilesSayFcpWroteThemAndOpenedFilesKeepTheirFileAttributes) {
+  create();
+  must("add svc Web at:40,40");
+  pugi::xml_document xml;
+  ASSERT_TRUE(xml.load_string(save("new.drawio").c_str()));
+  const pugi::xml_node file = xml.child("mxfile");
+  std::vector<std::pair<std::string, std::string>> attributes;
+  for (const pugi::xml_attribute& attribute : file.attributes())
+    attributes.emplace_back(attribute.name(), attribute.value());
+  const std::string version = file.attribute("version").value();
+  EXPECT_FALSE(version.empty());
+  EXPECT_EQ(version.find_first_not_of("0123456789."), std::string::npos) << version;
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"host", "fcp"}, {"agent", "fcpd/" + version}, {"version", version}, {"type", "device"}};
+  EXPECT_EQ(attributes, expected);
+
+  const fs::path path = fs::temp_directory_path() / "fcp-drawio-attributes.drawio";
+  const std::string drawio_file =
+      "<mxfile host=\"Electron\" agent=\"Mozilla/5.0 draw.io/24.7.17\" version=\"24.7.17\" "
+      "type=\"device\">\n  <diagram id=\"p1\" name=\"Page-1\">\n    <mxGraphModel>\n"
+      "      <root>\n        <mxCell id=\"0\"/>\n        <mxCell id=\"1\" parent=\"0\"/>\n"
+      "      </root>\n    </mxGraphModel>\n  </diagram>\n</mxfile>\n";
+  std::ofstream(path, std::ios::binary) << drawio_file;
+  open(path);
+  must("add svc Api at:40,40");
+  const std::string saved = save(path);
+  fs::remove(path);
+  EXPECT_EQ(saved.rfind("<mxfile host=\"Electron\" agent=\"Mozilla/5.0 draw.io/24.7.17\" "
+                        "version=\"24.7.17\" type=\"device\">\n",
+                        0),
+            0U)
+      << saved.substr(0, 200);
+}
+
 // An older fcp kept private fields in the file; they are read at open, and the first save with
 // an edit leaves them out (without an edit the file comes back as it was).
 TEST_F(SavedFilesTest, PrivateFieldsOfAnOlderFcpAreReadAndDroppedAtTheFirstEdit) {
