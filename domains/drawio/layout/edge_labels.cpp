@@ -14,6 +14,7 @@ constexpr double kTolerance = 0.5;
 // route, out to 5 % from either end (a long route's middle runs where other edges run too: a
 // hub's trunk lanes; its ends, where it fans out to its own shape, are often clear).
 constexpr int kLabelSteps = 36;
+constexpr double kLabelStep = 0.025;
 
 struct Segment {
   Point2 a, b;
@@ -142,10 +143,55 @@ Point2 along(const std::vector<Point2>& path, double fraction) {
   return path.back();
 }
 
+// Whether segments ab and cd cross at a point inside both.
+bool segments_cross(Point2 a, Point2 b, Point2 c, Point2 d) {
+  auto side = [](Point2 o, Point2 p, Point2 q) {
+    return (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x);
+  };
+  const double d1 = side(c, d, a), d2 = side(c, d, b), d3 = side(a, b, c), d4 = side(a, b, d);
+  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
 }  // namespace
 
+RouteFigures measure_routes(const Drawing& drawing, const IndexedGraph& graph,
+                            const std::vector<EdgeRoute>& routes) {
+  RouteFigures figures;
+  std::vector<std::vector<Point2>> paths(routes.size());
+  std::vector<Box> bounds(routes.size());
+  for (size_t i = 0; i < routes.size(); ++i) {
+    const IndexedGraph::Edge& edge = graph.edges[i];
+    if (edge.source == edge.target) continue;
+    paths[i] = path_of(drawing.nodes[static_cast<size_t>(edge.source)],
+                       drawing.nodes[static_cast<size_t>(edge.target)], routes[i]);
+    Box box{paths[i].front().x, paths[i].front().y, 0, 0};
+    for (size_t k = 0; k + 1 < paths[i].size(); ++k) {
+      figures.length +=
+          std::hypot(paths[i][k + 1].x - paths[i][k].x, paths[i][k + 1].y - paths[i][k].y);
+      box = unite(box, Box{paths[i][k + 1].x, paths[i][k + 1].y, 0, 0});
+    }
+    bounds[i] = box;
+  }
+  for (size_t i = 0; i < paths.size(); ++i) {
+    for (size_t j = i + 1; j < paths.size(); ++j) {
+      if (paths[i].empty() || paths[j].empty()) continue;
+      const Box& a = bounds[i];
+      const Box& b = bounds[j];
+      if (a.x > b.right() || b.x > a.right() || a.y > b.bottom() || b.y > a.bottom()) continue;
+      for (size_t k = 0; k + 1 < paths[i].size(); ++k) {
+        for (size_t m = 0; m + 1 < paths[j].size(); ++m) {
+          if (segments_cross(paths[i][k], paths[i][k + 1], paths[j][m], paths[j][m + 1]))
+            ++figures.crossings;
+        }
+      }
+    }
+  }
+  return figures;
+}
+
 void place_labels(const Drawing& drawing, const IndexedGraph& graph,
-                  const std::vector<LayoutEdge>& edges, std::vector<EdgeRoute>& routes) {
+                  const std::vector<LayoutEdge>& edges, std::vector<EdgeRoute>& routes,
+                  const std::vector<std::optional<Box>>& borders) {
   std::vector<std::vector<Point2>> paths(routes.size());
   SegmentGrid grid;
   for (size_t i = 0; i < routes.size(); ++i) {
@@ -175,7 +221,7 @@ void place_labels(const Drawing& drawing, const IndexedGraph& graph,
     double best_score = 1e18, best_fraction = 0.5;
     for (int k = 0; k <= kLabelSteps; ++k) {
       const int step = (k + 1) / 2;  // 0, 1, 1, 2, 2, …: alternately after and before the middle
-      const double fraction = 0.5 + (k % 2 == 0 ? 1 : -1) * 0.025 * static_cast<double>(step);
+      const double fraction = 0.5 + (k % 2 == 0 ? 1 : -1) * kLabelStep * static_cast<double>(step);
       const Point2 at = along(paths[i], fraction);
       const Box box{at.x - edges[i].label_width / 2, at.y - edges[i].label_height / 2,
                     edges[i].label_width, edges[i].label_height};
@@ -207,7 +253,7 @@ void place_labels(const Drawing& drawing, const IndexedGraph& graph,
       for (size_t corner = 1; corner + 1 < paths[i].size(); ++corner) {
         if (contains(grown(box, kCornerMargin), paths[i][corner])) score += kCornerCost;
       }
-      for (const std::optional<Box>& cluster : drawing.clusters) {
+      for (const std::optional<Box>& cluster : borders) {
         if (cluster && straddles(box, *cluster)) score += kBorderCost;
       }
       if (score < best_score) {

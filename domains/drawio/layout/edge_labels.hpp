@@ -12,7 +12,19 @@ namespace fcp::drawio::layout::detail {
 // label's box lies on the fewest shapes that are not the edge's ends, then on the fewest labels
 // placed before it, then under the fewest other edges, nearest the middle. Positions are draw.io's
 // relative label positions (−1 at the source, 0 the middle, 1 at the target).
+// The routes as draw.io draws them (from the source's port through the waypoints to the
+// target's): points where two edges cross, and their length together.
+struct RouteFigures {
+  int crossings = 0;
+  double length = 0;
+};
+RouteFigures measure_routes(const Drawing& drawing, const IndexedGraph& graph,
+                            const std::vector<EdgeRoute>& routes);
+
+// A label across a border of `borders` (the cluster boxes as the caller will draw them, aligned
+// with drawing.clusters) costs as much as one near another edge.
 void place_labels(const Drawing& drawing, const IndexedGraph& graph,
-                  const std::vector<LayoutEdge>& edges, std::vector<EdgeRoute>& routes);
+                  const std::vector<LayoutEdge>& edges, std::vector<EdgeRoute>& routes,
+                  const std::vector<std::optional<Box>>& borders);
 
 }  // namespace fcp::drawio::layout::detail

@@ -12,6 +12,7 @@
 #include "domains/drawio/layout/edge_routes.hpp"
 #include "domains/drawio/layout/graphviz_engine.hpp"
 #include "domains/drawio/layout/separation.hpp"
+#include "domains/drawio/layout/tier_order.hpp"
 #include "domains/drawio/layout/tree_placement.hpp"
 
 namespace fcp::drawio::layout {
@@ -20,6 +21,7 @@ namespace {
 using detail::Box;
 using detail::Drawing;
 using detail::IndexedGraph;
+using detail::Row;
 using detail::RowCrossing;
 
 constexpr double kPinTolerance = 0.5;  // px a pinned node may be off before it counts as moved
@@ -156,6 +158,104 @@ void align_tiers(Drawing& drawing, const LayoutRequest& request, const IndexedGr
   drawing.curves_from_engine = false;
 }
 
+// The cluster boxes as the caller draws them: round their contents with the paddings of the
+// request only (the engine's boxes may hold more room), for labels to keep off their borders.
+std::vector<std::optional<Box>> drawn_clusters(const Drawing& drawing, const LayoutRequest& request,
+                                               const IndexedGraph& graph) {
+  const double pad = request.cluster_padding;
+  const double bottom = request.cluster_padding_bottom < 0 ? pad : request.cluster_padding_bottom;
+  std::vector<std::optional<Box>> boxes(request.clusters.size());
+  for (auto it = graph.clusters_parents_first.rbegin(); it != graph.clusters_parents_first.rend();
+       ++it) {
+    const auto i = static_cast<size_t>(*it);
+    std::optional<Box> content;
+    auto add = [&content](const Box& box) {
+      content = content ? detail::unite(*content, box) : box;
+    };
+    for (int node : graph.cluster_nodes[i])
+      add(drawing.nodes[static_cast<size_t>(node)]);
+    for (int child : graph.cluster_children[i]) {
+      if (boxes[static_cast<size_t>(child)]) add(*boxes[static_cast<size_t>(child)]);
+    }
+    if (!content) {
+      boxes[i] = drawing.clusters[i];
+      continue;
+    }
+    const double header = request.clusters[i].label.empty() ? 0 : request.cluster_header;
+    boxes[i] = detail::inflate(*content, pad, pad + header, pad, bottom);
+  }
+  return boxes;
+}
+
+// Keeps top-level clusters (tiers) at least `gap` apart where they stand next to each other,
+// along the rank axis (one tier after the other) or across it (two groups of one column): the
+// engine leaves clusters only a few points apart, no room for the edges that run between them.
+// Measured on the boxes the caller draws (drawn_clusters). Where two are closer, a band is
+// opened across the whole drawing at the start of the later one: everything from there on moves
+// on by the missing room (a cluster the band runs through grows by it), so nothing that was
+// apart comes together and every row keeps its order.
+void space_tiers(Drawing& drawing, const LayoutRequest& request, const IndexedGraph& graph,
+                 double gap) {
+  std::vector<std::optional<Box>> drawn = drawn_clusters(drawing, request, graph);
+  std::vector<size_t> tiers;
+  for (size_t c = 0; c < drawing.clusters.size(); ++c) {
+    if (graph.cluster_parent[c] < 0 && drawn[c]) tiers.push_back(c);
+  }
+  for (const bool along_x : {true, false}) {
+    auto lo = [along_x](const Box& box) { return along_x ? box.x : box.y; };
+    auto hi = [along_x](const Box& box) { return along_x ? box.right() : box.bottom(); };
+    auto other_lo = [along_x](const Box& box) { return along_x ? box.y : box.x; };
+    auto other_hi = [along_x](const Box& box) { return along_x ? box.bottom() : box.right(); };
+    // The later tier of each pair is taken in order along the axis, so a band opened for one
+    // pair carries every later tier with it and is counted once.
+    std::sort(tiers.begin(), tiers.end(),
+              [&](size_t a, size_t b) { return lo(*drawn[a]) < lo(*drawn[b]); });
+    for (size_t later : tiers) {
+      const Box b = *drawn[later];
+      double missing = 0;
+      for (size_t earlier : tiers) {
+        if (earlier == later) continue;
+        const Box& a = *drawn[earlier];
+        const bool facing = other_lo(a) < other_hi(b) && other_lo(b) < other_hi(a);
+        if (!facing || hi(a) > lo(b) + kPinTolerance) continue;  // not before it
+        missing = std::max(missing, gap - (lo(b) - hi(a)));
+      }
+      if (missing <= kPinTolerance) continue;
+      const double line = lo(b) - kPinTolerance;
+      auto open = [&](Box& box, bool grows) {
+        if (lo(box) >= line) {
+          (along_x ? box.x : box.y) += missing;
+        } else if (grows && hi(box) > line) {
+          (along_x ? box.w : box.h) += missing;
+        }
+      };
+      for (Box& node : drawing.nodes)
+        open(node, false);
+      for (std::optional<Box>& cluster : drawing.clusters) {
+        if (cluster) open(*cluster, true);
+      }
+      for (std::optional<Box>& cluster : drawn) {
+        if (cluster) open(*cluster, true);
+      }
+      if (along_x == drawing.vertical_ranks) {  // across the rank axis: where edges cross rows
+        for (auto& crossings : drawing.crossings) {
+          for (RowCrossing& crossing : crossings) {
+            if (crossing.cross >= line) crossing.cross += missing;
+          }
+        }
+      } else {  // along it: the rows after the line
+        for (Row& row : drawing.rows) {
+          if (row.lo >= line) {
+            row.lo += missing;
+            row.hi += missing;
+          }
+        }
+      }
+      drawing.curves_from_engine = false;  // dot's splines no longer fit
+    }
+  }
+}
+
 // Translates the drawing so the pinned nodes move least on average, then puts each exactly back.
 void hold_pinned(Drawing& drawing, const LayoutRequest& request) {
   double dx = 0, dy = 0;
@@ -276,25 +376,52 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
   if (!drawing) return drawing.error();
   const bool force = request.algorithm == Algorithm::force;
   if (!force) align_tiers(*drawing, request, *graph);
-  // Long edges cross the rows between their ends through the gaps among the shapes, not round
-  // the groups in the way (Graphviz keeps them out of every cluster).
-  if (!force && request.routing == EdgeRouting::orthogonal && !request.clusters.empty())
-    detail::choose_corridors(*drawing, *graph);
-  // Room for the lanes of orthogonal routes, made before pinned nodes are put back so that a
-  // pinned layout is the free one moved with its pins.
-  if (!force && request.routing == EdgeRouting::orthogonal)
-    detail::widen_for_routes(*drawing, *graph, request.spacing);
-  if (force && !any_pinned && request.clusters.empty()) orient(*drawing, *graph, request.direction);
-  if (any_pinned) hold_pinned(*drawing, request);
-  if (force || any_pinned) {
-    std::vector<bool> fixed(request.nodes.size());
-    for (size_t i = 0; i < fixed.size(); ++i)
-      fixed[i] = request.nodes[i].pinned;
-    detail::separate_boxes(drawing->nodes, fixed, std::max(request.spacing, 0.0), drawing->moved);
+  // From the placed drawing to its routes.
+  auto finish = [&](Drawing& d) {
+    if (!force) space_tiers(d, request, *graph, std::max(request.spacing, 0.0));
+    // Long edges cross the rows between their ends through the gaps among the shapes, not round
+    // the groups in the way (Graphviz keeps them out of every cluster).
+    if (!force && request.routing == EdgeRouting::orthogonal && !request.clusters.empty())
+      detail::choose_corridors(d, *graph);
+    // Room for the lanes of orthogonal routes, made before pinned nodes are put back so that a
+    // pinned layout is the free one moved with its pins.
+    if (!force && request.routing == EdgeRouting::orthogonal)
+      detail::widen_for_routes(d, *graph, request.spacing);
+    if (force && !any_pinned && request.clusters.empty()) orient(d, *graph, request.direction);
+    if (any_pinned) hold_pinned(d, request);
+    if (force || any_pinned) {
+      std::vector<bool> fixed(request.nodes.size());
+      for (size_t i = 0; i < fixed.size(); ++i)
+        fixed[i] = request.nodes[i].pinned;
+      detail::separate_boxes(d.nodes, fixed, std::max(request.spacing, 0.0), d.moved);
+    }
+    fit_clusters(d, request, *graph);
+    return detail::route_edges(d, *graph, request.routing, request.spacing);
+  };
+  std::optional<Drawing> ordered;
+  if (!force && request.routing == EdgeRouting::orthogonal && !request.clusters.empty()) {
+    // Each shape of a group near the shapes it connects to in the other groups (Graphviz orders
+    // a cluster's nodes by the cluster's own edges first). Only where the corridors are chosen
+    // anew (the places Graphviz kept for long edges may now hold a shape), and only when the
+    // routes then cross fewer edges, or as many over a shorter way: the order is judged on
+    // straight lines, the routes go round.
+    ordered = *drawing;
+    if (!detail::order_within_clusters(*ordered, *graph).changed) ordered.reset();
   }
-  fit_clusters(*drawing, request, *graph);
-  auto routes = detail::route_edges(*drawing, *graph, request.routing, request.spacing);
-  detail::place_labels(*drawing, *graph, request.edges, routes);
+  auto routes = finish(*drawing);
+  if (ordered) {
+    ordered->curves_from_engine = false;
+    auto ordered_routes = finish(*ordered);
+    const detail::RouteFigures was = detail::measure_routes(*drawing, *graph, routes);
+    const detail::RouteFigures now = detail::measure_routes(*ordered, *graph, ordered_routes);
+    if (now.crossings < was.crossings ||
+        (now.crossings == was.crossings && now.length < was.length - 0.5)) {
+      *drawing = std::move(*ordered);
+      routes = std::move(ordered_routes);
+    }
+  }
+  detail::place_labels(*drawing, *graph, request.edges, routes,
+                       drawn_clusters(*drawing, request, *graph));
   if (!any_pinned) move_to_origin(*drawing, routes, request);
   return assemble(*drawing, std::move(routes), request);
 }

@@ -106,6 +106,10 @@ struct LayoutRequest {
                                         // nothing is pinned
   double cluster_padding = 20;          // px between a cluster's border and what it contains
   double cluster_header = 30;           // px band above the contents of a cluster with a label
+  // px between a cluster's bottom border and what it contains, where the caller's groups keep
+  // less (or more) room there than on the sides; < 0: cluster_padding. Labels keep off the
+  // borders of the boxes the caller fits round each cluster's contents with these paddings.
+  double cluster_padding_bottom = -1;
 };
 
 struct Point2 {

@@ -623,6 +623,7 @@ core::Result<void> verb_layout(OpContext& ctx) {
   // The room the layout leaves round a group's members is what fit_group gives it.
   request.cluster_padding = kGroupPadSide;
   request.cluster_header = kGroupPadTop - kGroupPadSide;
+  request.cluster_padding_bottom = kGroupPadBottom;
   if (!scope.empty()) {
     const Rect box = bounds_of(ctx, scope);
     request.origin_x = box.x + 40;
@@ -644,11 +645,20 @@ core::Result<void> verb_layout(OpContext& ctx) {
 
   // Groups first take their new boxes (members are relative to them), outermost first; then
   // shapes go to their absolute positions; finally groups refit around their members.
-  std::size_t moved = 0;
-  for (const auto& placement : result->nodes) {
-    const Rect r = bounds_of(ctx, placement.id);
-    if (std::abs(r.x - placement.x) > 0.5 || std::abs(r.y - placement.y) > 0.5) ++moved;
+  // Counted on the file: a shape moved when its saved place changed (rounded as written).
+  std::size_t moved = 0, pinned_in_layout = 0, pinned_moved = 0;
+  for (size_t i = 0; i < result->nodes.size(); ++i) {
+    const auto& placement = result->nodes[i];
+    const Rect before = bounds_of(ctx, placement.id);
     place_cell(ctx, placement.id, std::round(placement.x), std::round(placement.y));
+    const Rect after = bounds_of(ctx, placement.id);
+    const bool changed = std::abs(before.x - after.x) > 0.5 || std::abs(before.y - after.y) > 0.5;
+    if (request.nodes[i].pinned) {
+      ++pinned_in_layout;
+      if (changed) ++pinned_moved;
+    } else if (changed) {
+      ++moved;
+    }
   }
   // Deepest groups first, so outer groups fit around already-fitted inner ones.
   std::vector<std::pair<int, std::string>> by_depth;
@@ -746,18 +756,33 @@ core::Result<void> verb_layout(OpContext& ctx) {
         [&](DocumentState& state) { state.flows[ctx.edit.page_index()] = dir_name; });
   }
   // What really changed: a layout that leaves every shape and route as it was says so.
-  const std::string pinned_note =
-      pinned.empty() ? std::string() : " (" + std::to_string(pinned.size()) + " pinned)";
+  // With pins: how many of the free shapes moved, and whether the pinned ones stayed (as they
+  // should: the layout puts each back where it was).
+  const std::size_t free_count = result->nodes.size() - pinned_in_layout;
+  std::string pinned_note;
+  if (pinned_in_layout > 0) {
+    pinned_note = " (" + std::to_string(pinned_in_layout) + " pinned";
+    pinned_note += pinned_moved == 0 ? std::string(" stayed")
+                                     : ", " + std::to_string(pinned_moved) + " of them moved";
+    pinned_note += ")";
+  }
   const std::size_t edge_count = result->edges.size();
   std::string summary =
       "layout " + std::string(layout::algorithm_name(request.algorithm)) + " " + dir_name + " — ";
-  if (moved == 0 && rerouted == 0) {
+  if (moved == 0 && pinned_moved == 0 && rerouted == 0) {
     summary += "nothing to change: the shapes" + pinned_note +
                (edge_count == 0 ? std::string()
                                 : " and the routes of " + core::plural(edge_count, "edge")) +
                " are already where it puts them";
   } else {
-    summary += "repositioned " + core::plural(moved, "shape") + pinned_note;
+    if (pinned_in_layout == 0) {
+      summary += "repositioned " + core::plural(moved, "shape");
+    } else if (free_count == 0) {
+      summary += "no free shape to move" + pinned_note;
+    } else {
+      summary += "repositioned " + std::to_string(moved) + " of " +
+                 core::plural(free_count, "free shape") + pinned_note;
+    }
     if (rerouted == edge_count && edge_count > 0) {
       summary += ", re-routed " + core::plural(edge_count, "edge");
     } else if (edge_count > 0) {

@@ -728,4 +728,63 @@ inline Drawing read_saved(const std::string& xml) {
   return d;
 }
 
+// ---- Lengths and gaps (issue 13: order within tiers, room between tiers) ----
+
+// Length of an edge's path as drawn, px.
+inline double path_length(const Edge& e) {
+  double total = 0;
+  for (size_t i = 0; i + 1 < e.path.size(); ++i)
+    total += std::hypot(e.path[i + 1].x - e.path[i].x, e.path[i + 1].y - e.path[i].y);
+  return total;
+}
+
+// Length of every edge's path together, px.
+inline double total_edge_length(const Drawing& d) {
+  double total = 0;
+  for (const Edge& e : d.edges)
+    total += path_length(e);
+  return total;
+}
+
+// The path length of the edge from the shape labelled `from` to the one labelled `to`; -1 if
+// there is none.
+inline double edge_length(const Drawing& d, const std::string& from, const std::string& to) {
+  for (const Edge& e : d.edges) {
+    if (e.source >= 0 && e.target >= 0 && d.shapes[static_cast<size_t>(e.source)].label == from &&
+        d.shapes[static_cast<size_t>(e.target)].label == to)
+      return path_length(e);
+  }
+  return -1;
+}
+
+// The smallest gap between two top-level groups that stand side by side (their spans overlap on
+// one axis, so edges between them run through the gap on the other); `pair` names them. 1e18
+// without such a pair; negative when two overlap.
+inline double min_group_gap(const Drawing& d, std::string* pair = nullptr) {
+  double best = 1e18;
+  for (size_t i = 0; i < d.shapes.size(); ++i) {
+    const Shape& a = d.shapes[i];
+    if (!a.group || !a.ancestors.empty()) continue;
+    for (size_t j = i + 1; j < d.shapes.size(); ++j) {
+      const Shape& b = d.shapes[j];
+      if (!b.group || !b.ancestors.empty()) continue;
+      const bool x_overlap = a.box.x < b.box.right() && b.box.x < a.box.right();
+      const bool y_overlap = a.box.y < b.box.bottom() && b.box.y < a.box.bottom();
+      double gap = 1e18;
+      if (x_overlap && y_overlap) {
+        gap = -1;
+      } else if (x_overlap) {
+        gap = std::max(b.box.y - a.box.bottom(), a.box.y - b.box.bottom());
+      } else if (y_overlap) {
+        gap = std::max(b.box.x - a.box.right(), a.box.x - b.box.right());
+      }
+      if (gap < best) {
+        best = gap;
+        if (pair != nullptr) *pair = a.label + " and " + b.label;
+      }
+    }
+  }
+  return best;
+}
+
 }  // namespace fcp::drawio::metrics

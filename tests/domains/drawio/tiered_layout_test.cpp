@@ -241,9 +241,18 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
       (std::string(c.layout_op).find("spacing") != std::string::npos ? "spacing80" : "default");
   const fs::path png = output_dir() / (name + ".png");
   run({"export fmt:png width:1600 as:" + png.string()});
+  std::string closest;
+  const double gap = metrics::min_group_gap(saved, &closest);
   std::cout << "[ metrics ] " << name << " (" << c.layout_op << ") fcp: " << summary(ours)
+            << ", total edge length " << std::lround(metrics::total_edge_length(saved))
+            << " px, closest groups " << closest << " " << gap << " px"
             << "\n[ metrics ] " << name << " dot: " << summary(dot) << "\n[ picture ] "
             << png.string() << "\n";
+  // Issue 13: groups next to each other (tier after tier, or two in one column) are at least
+  // the layout's spacing apart as drawn, room for the edges that run between them (Graphviz
+  // leaves clusters 8 pt apart: 24–48 px between the fitted groups before).
+  const double spacing = std::string(c.layout_op).find("spacing:80") != std::string::npos ? 80 : 60;
+  EXPECT_GE(gap, spacing - 0.5) << closest;
 
   EXPECT_EQ(ours.edge_shape_crossings, 0) << details(ours);
   EXPECT_EQ(ours.group_overlaps, 0) << details(ours);
@@ -424,11 +433,34 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
     ops.push_back(std::string("style ") + link + " dashed");
   run(ops);
   run({"layout @all algo:layered dir:LR"});
-  const metrics::Metrics m = metrics::measure(metrics::read_saved(saved_xml()));
+  const metrics::Drawing saved = metrics::read_saved(saved_xml());
+  const metrics::Metrics m = metrics::measure(saved);
   const fs::path png = output_dir() / "ridehailing.png";
   run({"export fmt:png width:2000 as:" + png.string()});
-  std::cout << "[ metrics ] ridehailing: " << summary(m) << "\n[ picture ] " << png.string()
-            << "\n";
+  std::string closest;
+  const double gap = metrics::min_group_gap(saved, &closest);
+  const double auth_users = metrics::edge_length(saved, "Auth service", "Users DB");
+  std::cout << "[ metrics ] ridehailing: " << summary(m) << ", total edge length "
+            << std::lround(metrics::total_edge_length(saved)) << " px, Auth -> Users DB "
+            << std::lround(auth_users) << " px, closest groups " << closest << " " << gap
+            << " px\n[ picture ] " << png.string() << "\n";
+  // Issue 13: within each tier a shape sits near the shapes it connects to. Users DB, read by
+  // Auth (Edge tier) and Risk, sat second in the Data column, below Surge cache (the judge
+  // measured Auth -> Users DB 1466 px across 11 edges): now it is the Data shape nearest Auth's
+  // height; edge-edge crossings 59 -> 50, total edge length 19 227 -> 18 634 px. Its route still
+  // runs 1 702 px (was 1 574): the corridor chosen for it passes below the Services group, not
+  // between its shapes.
+  std::map<std::string, const metrics::Shape*> by_label;
+  for (const metrics::Shape& shape : saved.shapes)
+    by_label[shape.label] = &shape;
+  const double auth_y = by_label.at("Auth service")->box.centre().y;
+  const double users_dy = std::abs(by_label.at("Users DB")->box.centre().y - auth_y);
+  for (const char* data : {"Trips DB (Postgres)", "Redis (geo index)", "Kafka (events)",
+                           "Object storage", "Analytics warehouse", "Surge cache (Redis)"})
+    EXPECT_LT(users_dy, std::abs(by_label.at(data)->box.centre().y - auth_y)) << data;
+  EXPECT_GT(auth_users, 0);
+  // Data and External, tier after tier, were 24 px apart (the other gaps 48).
+  EXPECT_GE(gap, 59.5) << closest;
   EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
   EXPECT_EQ(m.group_overlaps, 0) << details(m);
   EXPECT_EQ(m.end_kinks, 0) << details(m);
@@ -438,8 +470,11 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   // Edge (wider than any run there), labels among the Kafka and Trip lanes 13 px apart, and,
   // since consumers fed only by Kafka sit at the end of their tier next to it (fewer crossings),
   // two "events" labels on short gutter crossings with no run clear of a group border. Before
-  // session 12: 20 labels near other edges, 2 across a border (issue 13: open).
-  EXPECT_LE(m.labels_on_borders, 4) << details(m);
+  // session 12: 20 labels near other edges, 2 across a border. Issue 13: labels keep off the
+  // borders of the groups as they are drawn (fitted round their members), no longer those of
+  // Graphviz's larger cluster boxes: 2 across a border, was 4; 8 near other edges, as before
+  // (the two HTTPS labels of the Clients gutter, Kafka's and Trip's lanes 13 px apart).
+  EXPECT_LE(m.labels_on_borders, 2) << details(m);
   EXPECT_LE(m.labels_near_edges, 8) << details(m);
 }
 
@@ -463,10 +498,13 @@ TEST_F(TieredLayoutTest, TheTrialsFileKeepsEveryTwoEdgesApart) {
   EXPECT_LE(m.co_running_px, 40) << details(m);
   // Labels: 20 within 8 px of another edge and 4 across a group border before (the judge's 18
   // and 4, measured in draw.io); left are those with no clear straight run on their route.
-  // The tier order that puts Kafka's consumers beside it leaves 11 and 4 (7 and 2 without it):
-  // the short "events" gutter crossings have no run clear of other lines (issue 13: open).
-  EXPECT_LE(m.labels_near_edges, 11) << details(m);
-  EXPECT_LE(m.labels_on_borders, 4) << details(m);
+  // The tier order that puts Kafka's consumers beside it left 11 and 4. Issue 13: with each
+  // shape ordered near its neighbours in its tier, tiers 60 px apart and labels judged against
+  // the group borders as drawn, 7 and 3: left are the HTTPS label of the Clients gutter, the
+  // gRPC label at the Edge border and an "events" label at the Services border, on routes with
+  // no run clear of both borders and other lanes.
+  EXPECT_LE(m.labels_near_edges, 7) << details(m);
+  EXPECT_LE(m.labels_on_borders, 3) << details(m);
 }
 
 // Issue 13 (trial item 2): a resize re-routes the shape's edges one by one, draw.io's own route
@@ -500,11 +538,38 @@ TEST_F(TieredLayoutTest, APinnedLayoutRoutesRoundShapesWhenAWayRoundExists) {
   fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial11.drawio", file);
   ASSERT_FALSE(session_.run_session("open " + file.string(), {}).reply.is_error);
   run({"resize Kafka to:170x120", "swap \"Maps API\" \"Payment processor\""});
+  const metrics::Drawing before = metrics::read_saved(saved_xml());
   const auto result = session_.run_ops(
       std::vector<std::string>{"layout @all algo:layered dir:LR pin:@group:External"}, {});
   ASSERT_FALSE(result.reply.is_error) << result.reply.text;
   EXPECT_EQ(result.reply.text.find("passes through"), std::string::npos) << result.reply.text;
-  const metrics::Metrics m = metrics::measure(metrics::read_saved(saved_xml()));
+  const metrics::Drawing after = metrics::read_saved(saved_xml());
+  // Issue 13: the reply says how many of the free shapes moved and that the pinned ones stayed,
+  // as the file shows (it said "repositioned 0 shapes" and nothing of the pinned ones staying).
+  std::map<std::string, metrics::Box> was;
+  for (const metrics::Shape& shape : before.shapes)
+    was[shape.id] = shape.box;
+  int moved = 0, free_shapes = 0, pinned_moved = 0;
+  for (const metrics::Shape& shape : after.shapes) {
+    if (shape.group) continue;
+    const metrics::Box& old = was.at(shape.id);
+    const bool changed = std::abs(old.x - shape.box.x) > 0.5 || std::abs(old.y - shape.box.y) > 0.5;
+    const bool pinned = shape.label == "Maps API" || shape.label == "Payment processor" ||
+                        shape.label == "SMS/Push provider";  // the External group
+    if (pinned) {
+      pinned_moved += changed ? 1 : 0;
+    } else {
+      ++free_shapes;
+      moved += changed ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(pinned_moved, 0);
+  EXPECT_GT(moved, 0);
+  EXPECT_NE(result.reply.text.find("repositioned " + std::to_string(moved) + " of " +
+                                   std::to_string(free_shapes) + " free shapes (3 pinned stayed)"),
+            std::string::npos)
+      << result.reply.text;
+  const metrics::Metrics m = metrics::measure(after);
   std::cout << "[ metrics ] ridehail-trial11 pinned layout: " << summary(m) << "\n";
   EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
   EXPECT_EQ(m.co_running, 0) << details(m);

@@ -1,0 +1,258 @@
+#include "domains/drawio/layout/tier_order.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace fcp::drawio::layout::detail {
+namespace {
+
+constexpr int kSweeps = 4;
+constexpr double kShorter = 0.5;  // px an order must save to count as shorter
+
+// Nodes of one cluster in one row, in their order across the rank axis, and the gaps between
+// the places they take.
+struct Run {
+  std::vector<int> nodes;
+  std::vector<double> gaps;  // gaps[i]: between the i-th and the (i+1)-th place
+  double start = 0;
+};
+
+class Orderer {
+ public:
+  Orderer(Drawing& drawing, const IndexedGraph& graph)
+      : drawing_(drawing), graph_(graph), across_x_(drawing.vertical_ranks) {
+    incident_.resize(drawing.nodes.size());
+    for (size_t e = 0; e < graph.edges.size(); ++e) {
+      const IndexedGraph::Edge& edge = graph.edges[e];
+      if (edge.source == edge.target) continue;
+      incident_[static_cast<size_t>(edge.source)].push_back(e);
+      incident_[static_cast<size_t>(edge.target)].push_back(e);
+    }
+  }
+
+  OrderFigures run() {
+    OrderFigures figures;
+    figures.crossings_before = total_crossings();
+    figures.length_before = total_length();
+    std::vector<Run> runs = find_runs();
+    for (int sweep = 0; sweep < kSweeps; ++sweep) {
+      bool changed = false;
+      // Forward, then backward: each row's order then sees its neighbours' new orders.
+      for (size_t k = 0; k < runs.size(); ++k) {
+        Run& run = runs[sweep % 2 == 0 ? k : runs.size() - 1 - k];
+        changed = improve(run) || changed;
+      }
+      figures.changed = figures.changed || changed;
+      if (!changed) break;
+    }
+    figures.crossings_after = total_crossings();
+    figures.length_after = total_length();
+    return figures;
+  }
+
+ private:
+  double lo(const Box& box) const { return across_x_ ? box.x : box.y; }
+  double hi(const Box& box) const { return across_x_ ? box.right() : box.bottom(); }
+  double size(const Box& box) const { return across_x_ ? box.w : box.h; }
+  double mid(const Box& box) const { return across_x_ ? box.cx() : box.cy(); }
+  Point2 centre(int node) const {
+    const Box& box = drawing_.nodes[static_cast<size_t>(node)];
+    return Point2{box.cx(), box.cy()};
+  }
+
+  bool ancestor_of(int cluster, int of) const {
+    for (int c = of; c >= 0; c = graph_.cluster_parent[static_cast<size_t>(c)]) {
+      if (c == cluster) return true;
+    }
+    return false;
+  }
+
+  // Runs of two or more nodes of one innermost cluster, side by side in a row, with nothing
+  // else of the row and no other cluster between them.
+  std::vector<Run> find_runs() const {
+    std::vector<Run> runs;
+    for (const Row& row : drawing_.rows) {
+      std::vector<int> nodes = row.nodes;
+      std::sort(nodes.begin(), nodes.end(), [&](int a, int b) {
+        return lo(drawing_.nodes[static_cast<size_t>(a)]) <
+               lo(drawing_.nodes[static_cast<size_t>(b)]);
+      });
+      for (size_t i = 0; i < nodes.size();) {
+        const int cluster = graph_.node_cluster[static_cast<size_t>(nodes[i])];
+        size_t j = i + 1;
+        while (j < nodes.size() && graph_.node_cluster[static_cast<size_t>(nodes[j])] == cluster)
+          ++j;
+        if (cluster >= 0 && j - i >= 2 && clear(row, cluster, nodes, i, j)) {
+          Run run;
+          run.nodes.assign(nodes.begin() + static_cast<std::ptrdiff_t>(i),
+                           nodes.begin() + static_cast<std::ptrdiff_t>(j));
+          run.start = lo(drawing_.nodes[static_cast<size_t>(run.nodes.front())]);
+          for (size_t k = 0; k + 1 < run.nodes.size(); ++k) {
+            run.gaps.push_back(lo(drawing_.nodes[static_cast<size_t>(run.nodes[k + 1])]) -
+                               hi(drawing_.nodes[static_cast<size_t>(run.nodes[k])]));
+          }
+          runs.push_back(std::move(run));
+        }
+        i = j;
+      }
+    }
+    return runs;
+  }
+
+  // Whether the other nodes of `cluster` in this row are all in [i, j) (the run is the whole
+  // of the cluster in the row) and no cluster that is not an ancestor lies across the run.
+  bool clear(const Row& row, int cluster, const std::vector<int>& nodes, size_t i, size_t j) const {
+    for (size_t k = 0; k < nodes.size(); ++k) {
+      if ((k < i || k >= j) && graph_.node_cluster[static_cast<size_t>(nodes[k])] == cluster)
+        return false;
+    }
+    const double from = lo(drawing_.nodes[static_cast<size_t>(nodes[i])]);
+    const double to = hi(drawing_.nodes[static_cast<size_t>(nodes[j - 1])]);
+    for (size_t c = 0; c < drawing_.clusters.size(); ++c) {
+      const std::optional<Box>& box = drawing_.clusters[c];
+      if (!box || ancestor_of(static_cast<int>(c), cluster)) continue;
+      const double rank_lo = across_x_ ? box->y : box->x;
+      const double rank_hi = across_x_ ? box->bottom() : box->right();
+      if (rank_lo < row.hi && row.lo < rank_hi && lo(*box) < to && from < hi(*box)) return false;
+    }
+    return true;
+  }
+
+  // Puts the run's nodes into its places in `order`.
+  void place(Run& run, const std::vector<int>& order) {
+    double cursor = run.start;
+    for (size_t k = 0; k < order.size(); ++k) {
+      Box& box = drawing_.nodes[static_cast<size_t>(order[k])];
+      (across_x_ ? box.x : box.y) = cursor;
+      cursor += size(box) + (k < run.gaps.size() ? run.gaps[k] : 0);
+    }
+    run.nodes = order;
+  }
+
+  static bool lines_cross(Point2 a, Point2 b, Point2 c, Point2 d) {
+    auto side = [](Point2 o, Point2 p, Point2 q) {
+      return (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x);
+    };
+    const double d1 = side(c, d, a), d2 = side(c, d, b), d3 = side(a, b, c), d4 = side(a, b, d);
+    return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+  }
+  bool edges_cross(size_t e, size_t f) const {
+    const IndexedGraph::Edge& a = graph_.edges[e];
+    const IndexedGraph::Edge& b = graph_.edges[f];
+    if (a.source == b.source || a.source == b.target || a.target == b.source ||
+        a.target == b.target)
+      return false;
+    return lines_cross(centre(a.source), centre(a.target), centre(b.source), centre(b.target));
+  }
+  double length(size_t e) const {
+    const IndexedGraph::Edge& edge = graph_.edges[e];
+    return std::abs(mid(drawing_.nodes[static_cast<size_t>(edge.source)]) -
+                    mid(drawing_.nodes[static_cast<size_t>(edge.target)]));
+  }
+  int total_crossings() const {
+    int count = 0;
+    for (size_t e = 0; e < graph_.edges.size(); ++e) {
+      if (graph_.edges[e].source == graph_.edges[e].target) continue;
+      for (size_t f = e + 1; f < graph_.edges.size(); ++f) {
+        if (graph_.edges[f].source != graph_.edges[f].target && edges_cross(e, f)) ++count;
+      }
+    }
+    return count;
+  }
+  double total_length() const {
+    double sum = 0;
+    for (size_t e = 0; e < graph_.edges.size(); ++e) {
+      if (graph_.edges[e].source != graph_.edges[e].target) sum += length(e);
+    }
+    return sum;
+  }
+
+  // Crossings and length of the edges at the run's nodes (a crossing of two of them counted
+  // twice, alike before and after).
+  std::pair<int, double> local_cost(const std::vector<size_t>& edges) const {
+    int crossings = 0;
+    double sum = 0;
+    for (size_t e : edges) {
+      sum += length(e);
+      for (size_t f = 0; f < graph_.edges.size(); ++f) {
+        if (f != e && graph_.edges[f].source != graph_.edges[f].target && edges_cross(e, f))
+          ++crossings;
+      }
+    }
+    return {crossings, sum};
+  }
+
+  // Tries the barycentre order, then swaps of neighbours; keeps what is better. Returns whether
+  // the run's order changed.
+  bool improve(Run& run) {
+    std::vector<size_t> edges;
+    for (int node : run.nodes) {
+      const auto& at = incident_[static_cast<size_t>(node)];
+      edges.insert(edges.end(), at.begin(), at.end());
+    }
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+    if (edges.empty()) return false;
+    const std::vector<int> original = run.nodes;
+    auto best = local_cost(edges);
+    auto better = [](std::pair<int, double> a, std::pair<int, double> b) {
+      return a.first < b.first || (a.first == b.first && a.second < b.second - kShorter);
+    };
+    auto attempt = [&](const std::vector<int>& order) {
+      const std::vector<int> kept = run.nodes;
+      place(run, order);
+      const auto cost = local_cost(edges);
+      if (better(cost, best)) {
+        best = cost;
+        return true;
+      }
+      place(run, kept);
+      return false;
+    };
+    // Barycentres of the nodes each connects to outside the run.
+    std::vector<std::pair<double, int>> keyed;
+    for (int node : run.nodes) {
+      double sum = 0;
+      int count = 0;
+      for (size_t e : incident_[static_cast<size_t>(node)]) {
+        const IndexedGraph::Edge& edge = graph_.edges[e];
+        const int other = edge.source == node ? edge.target : edge.source;
+        if (std::find(run.nodes.begin(), run.nodes.end(), other) != run.nodes.end()) continue;
+        sum += mid(drawing_.nodes[static_cast<size_t>(other)]);
+        ++count;
+      }
+      keyed.emplace_back(count > 0 ? sum / count : mid(drawing_.nodes[static_cast<size_t>(node)]),
+                         node);
+    }
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<int> by_barycentre;
+    for (const auto& [key, node] : keyed)
+      by_barycentre.push_back(node);
+    if (by_barycentre != run.nodes) attempt(by_barycentre);
+    for (bool swapped = true; swapped;) {
+      swapped = false;
+      for (size_t k = 0; k + 1 < run.nodes.size(); ++k) {
+        std::vector<int> order = run.nodes;
+        std::swap(order[k], order[k + 1]);
+        swapped = attempt(order) || swapped;
+      }
+    }
+    return run.nodes != original;
+  }
+
+  Drawing& drawing_;
+  const IndexedGraph& graph_;
+  bool across_x_;
+  std::vector<std::vector<size_t>> incident_;
+};
+
+}  // namespace
+
+OrderFigures order_within_clusters(Drawing& drawing, const IndexedGraph& graph) {
+  if (drawing.rows.empty() || drawing.node_row.size() != drawing.nodes.size()) return {};
+  return Orderer(drawing, graph).run();
+}
+
+}  // namespace fcp::drawio::layout::detail

@@ -1,0 +1,24 @@
+// Order of the shapes of one group within a rank row: each near the shapes it connects to.
+#pragma once
+
+#include "domains/drawio/layout/drawing.hpp"
+
+namespace fcp::drawio::layout::detail {
+
+// What the ordering measured on the drawing's straight centre-to-centre lines.
+struct OrderFigures {
+  int crossings_before = 0, crossings_after = 0;  // pairs of edges whose lines cross
+  double length_before = 0, length_after = 0;     // px across the rank axis, all edges
+  bool changed = false;                           // some run took another order
+};
+
+// Reorders, within each rank row, the nodes of one innermost cluster that stand side by side
+// (no other node or cluster between them) among the places they already take: by the barycentre
+// of the nodes they connect to (in any row, in any cluster), then by swapping neighbours. An
+// order is kept only when it crosses fewer edges, or as many over a shorter distance across the
+// rank axis (centre-to-centre lines; the rank axis positions do not change). Graphviz orders
+// the nodes of a cluster by the cluster's own edges first; a shape used mostly from another tier
+// (a database its service reads) could end at the far side of its group. Returns the figures.
+OrderFigures order_within_clusters(Drawing& drawing, const IndexedGraph& graph);
+
+}  // namespace fcp::drawio::layout::detail
