@@ -18,7 +18,9 @@ struct OrderFigures {
 // order is kept only when it crosses fewer edges, or as many over a shorter distance across the
 // rank axis (centre-to-centre lines; the rank axis positions do not change). Graphviz orders
 // the nodes of a cluster by the cluster's own edges first; a shape used mostly from another tier
-// (a database its service reads) could end at the far side of its group. Returns the figures.
+// (a database its service reads) could end at the far side of its group. The work is bounded
+// (a fixed number of edge pairs tested): a large diagram keeps the orders improved until then.
+// Returns the figures.
 OrderFigures order_within_clusters(Drawing& drawing, const IndexedGraph& graph);
 
 }  // namespace fcp::drawio::layout::detail
