@@ -260,6 +260,30 @@ void space_tiers(Drawing& drawing, const LayoutRequest& request, const IndexedGr
   }
 }
 
+// Where hold_pinned will put each pinned node, in the drawing's present coordinates (the drawing
+// moved by the pinned nodes' mean offset); empty without pinned nodes. Free shapes are ordered
+// near the pinned ones they connect to where those are, not where the free layout has them.
+std::vector<std::optional<Box>> held_places(const Drawing& drawing, const LayoutRequest& request) {
+  double dx = 0, dy = 0;
+  int pinned = 0;
+  for (size_t i = 0; i < request.nodes.size(); ++i) {
+    if (!request.nodes[i].pinned) continue;
+    dx += request.nodes[i].x - drawing.nodes[i].x;
+    dy += request.nodes[i].y - drawing.nodes[i].y;
+    ++pinned;
+  }
+  if (pinned == 0) return {};
+  dx /= pinned;
+  dy /= pinned;
+  std::vector<std::optional<Box>> held(request.nodes.size());
+  for (size_t i = 0; i < request.nodes.size(); ++i) {
+    const LayoutNode& node = request.nodes[i];
+    if (node.pinned)
+      held[i] = Box{node.x - dx, node.y - dy, drawing.nodes[i].w, drawing.nodes[i].h};
+  }
+  return held;
+}
+
 // Translates the drawing so the pinned nodes move least on average, then puts each exactly back.
 void hold_pinned(Drawing& drawing, const LayoutRequest& request) {
   double dx = 0, dy = 0;
@@ -411,7 +435,8 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
     // routes then cross fewer edges, or as many over a shorter way: the order is judged on
     // straight lines, the routes go round.
     ordered = *drawing;
-    if (!detail::order_within_clusters(*ordered, *graph).changed) ordered.reset();
+    if (!detail::order_within_clusters(*ordered, *graph, held_places(*drawing, request)).changed)
+      ordered.reset();
   }
   auto routes = finish(*drawing);
   if (ordered) {

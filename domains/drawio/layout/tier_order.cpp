@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 namespace fcp::drawio::layout::detail {
 namespace {
@@ -24,8 +25,8 @@ struct Run {
 
 class Orderer {
  public:
-  Orderer(Drawing& drawing, const IndexedGraph& graph)
-      : drawing_(drawing), graph_(graph), across_x_(drawing.vertical_ranks) {
+  Orderer(Drawing& drawing, const IndexedGraph& graph, const std::vector<std::optional<Box>>& held)
+      : drawing_(drawing), graph_(graph), held_(held), across_x_(drawing.vertical_ranks) {
     incident_.resize(drawing.nodes.size());
     for (size_t e = 0; e < graph.edges.size(); ++e) {
       const IndexedGraph::Edge& edge = graph.edges[e];
@@ -61,8 +62,13 @@ class Orderer {
   double hi(const Box& box) const { return across_x_ ? box.right() : box.bottom(); }
   double size(const Box& box) const { return across_x_ ? box.w : box.h; }
   double mid(const Box& box) const { return across_x_ ? box.cx() : box.cy(); }
+  // Where a node will be: a held node where it is held, any other where it is now.
+  const Box& box_of(int node) const {
+    const auto n = static_cast<size_t>(node);
+    return n < held_.size() && held_[n] ? *held_[n] : drawing_.nodes[n];
+  }
   Point2 centre(int node) const {
-    const Box& box = drawing_.nodes[static_cast<size_t>(node)];
+    const Box& box = box_of(node);
     return Point2{box.cx(), box.cy()};
   }
 
@@ -111,6 +117,8 @@ class Orderer {
     for (size_t k = 0; k < nodes.size(); ++k) {
       if ((k < i || k >= j) && graph_.node_cluster[static_cast<size_t>(nodes[k])] == cluster)
         return false;
+      const auto n = static_cast<size_t>(nodes[k]);
+      if (k >= i && k < j && n < held_.size() && held_[n]) return false;  // put back later
     }
     const double from = lo(drawing_.nodes[static_cast<size_t>(nodes[i])]);
     const double to = hi(drawing_.nodes[static_cast<size_t>(nodes[j - 1])]);
@@ -152,8 +160,7 @@ class Orderer {
   }
   double length(size_t e) const {
     const IndexedGraph::Edge& edge = graph_.edges[e];
-    return std::abs(mid(drawing_.nodes[static_cast<size_t>(edge.source)]) -
-                    mid(drawing_.nodes[static_cast<size_t>(edge.target)]));
+    return std::abs(mid(box_of(edge.source)) - mid(box_of(edge.target)));
   }
   int total_crossings() const {
     int count = 0;
@@ -226,7 +233,7 @@ class Orderer {
         const IndexedGraph::Edge& edge = graph_.edges[e];
         const int other = edge.source == node ? edge.target : edge.source;
         if (std::find(run.nodes.begin(), run.nodes.end(), other) != run.nodes.end()) continue;
-        sum += mid(drawing_.nodes[static_cast<size_t>(other)]);
+        sum += mid(box_of(other));
         ++count;
       }
       keyed.emplace_back(count > 0 ? sum / count : mid(drawing_.nodes[static_cast<size_t>(node)]),
@@ -251,6 +258,7 @@ class Orderer {
 
   Drawing& drawing_;
   const IndexedGraph& graph_;
+  const std::vector<std::optional<Box>>& held_;
   bool across_x_;
   std::vector<std::vector<size_t>> incident_;
   long long budget_ = kPairBudget;
@@ -258,9 +266,10 @@ class Orderer {
 
 }  // namespace
 
-OrderFigures order_within_clusters(Drawing& drawing, const IndexedGraph& graph) {
+OrderFigures order_within_clusters(Drawing& drawing, const IndexedGraph& graph,
+                                   const std::vector<std::optional<Box>>& held) {
   if (drawing.rows.empty() || drawing.node_row.size() != drawing.nodes.size()) return {};
-  return Orderer(drawing, graph).run();
+  return Orderer(drawing, graph, held).run();
 }
 
 }  // namespace fcp::drawio::layout::detail

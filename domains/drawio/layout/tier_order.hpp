@@ -1,6 +1,9 @@
 // Order of the shapes of one group within a rank row: each near the shapes it connects to.
 #pragma once
 
+#include <optional>
+#include <vector>
+
 #include "domains/drawio/layout/drawing.hpp"
 
 namespace fcp::drawio::layout::detail {
@@ -20,7 +23,9 @@ struct OrderFigures {
 // the nodes of a cluster by the cluster's own edges first; a shape used mostly from another tier
 // (a database its service reads) could end at the far side of its group. The work is bounded
 // (a fixed number of edge pairs tested): a large diagram keeps the orders improved until then.
-// Returns the figures.
-OrderFigures order_within_clusters(Drawing& drawing, const IndexedGraph& graph);
+// Nodes with a box in `held` (pinned ones: where they will be put back, in the drawing's
+// coordinates) count there and are not reordered. Returns the figures.
+OrderFigures order_within_clusters(Drawing& drawing, const IndexedGraph& graph,
+                                   const std::vector<std::optional<Box>>& held);
 
 }  // namespace fcp::drawio::layout::detail

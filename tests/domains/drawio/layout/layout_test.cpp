@@ -329,6 +329,38 @@ TEST(TreeLayout, FallsBackToLayeredWhenNotAForest) {
   EXPECT_GE(smallest_gap(request, *result), request.spacing * 0.9);
 }
 
+// Issue 13: with shapes pinned, the free shapes are ordered near the pinned shapes they connect
+// to where those stay, not where the free layout would have put them. Two tiers, p and q feeding
+// x and y; p and q pinned the other way round from the free layout: x and y swap with them (the
+// layout moved everything with the pins and left the two edges crossing).
+TEST(LayoutTiers, FreeShapesAreOrderedNearThePinnedShapesTheyConnectTo) {
+  using namespace test_support;  // NOLINT(google-build-using-namespace): the test's helpers
+  LayoutRequest request;
+  request.direction = Direction::LR;
+  request.clusters = {cluster("T1"), cluster("T2")};
+  request.nodes = {node("p", 120, 40, "T1"), node("q", 120, 40, "T1"), node("x", 120, 40, "T2"),
+                   node("y", 120, 40, "T2")};
+  request.edges = {edge("p", "x"), edge("q", "y")};
+  auto free_layout = run_layout(request);
+  ASSERT_TRUE(free_layout) << free_layout.error().message;
+  const Rect p = box_of(request, *free_layout, "p"), q = box_of(request, *free_layout, "q");
+  const Rect x = box_of(request, *free_layout, "x"), y = box_of(request, *free_layout, "y");
+  ASSERT_NE(p.cy() < q.cy(), q.cy() < p.cy());
+  EXPECT_EQ(p.cy() < q.cy(), x.cy() < y.cy());  // dot: each feeds the one beside it
+  request.nodes[0].x = p.x;                     // p where q was, q where p was
+  request.nodes[0].y = q.y;
+  request.nodes[0].pinned = true;
+  request.nodes[1].x = q.x;
+  request.nodes[1].y = p.y;
+  request.nodes[1].pinned = true;
+  auto pinned = run_layout(request);
+  ASSERT_TRUE(pinned) << pinned.error().message;
+  const Rect pinned_x = box_of(request, *pinned, "x"), pinned_y = box_of(request, *pinned, "y");
+  EXPECT_EQ(box_of(request, *pinned, "p").y, q.y);
+  EXPECT_EQ(q.y < p.y, pinned_x.cy() < pinned_y.cy())
+      << "x " << pinned_x.cy() << ", y " << pinned_y.cy();
+}
+
 TEST(LayoutErrors, ReportUnknownAndDuplicateIds) {
   auto message_of = [](const LayoutRequest& request) {
     auto result = run_layout(request);
