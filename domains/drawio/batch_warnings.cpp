@@ -498,7 +498,8 @@ void warn_edges_through_shapes(const BatchView& view, const std::vector<const Ce
 }  // namespace
 
 std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex& index,
-                                              std::span<const std::string> edge_ids) {
+                                              std::span<const std::string> edge_ids,
+                                              double clearance) {
   std::vector<std::string> out;
   std::optional<ShapeGrid> grid;
   for (const auto& id : edge_ids) {
@@ -513,14 +514,21 @@ std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex&
     if (!grid) grid.emplace(page, index);
     const auto source_up = ancestors(page, *source), target_up = ancestors(page, *target);
     std::size_t unbounded = std::numeric_limits<std::size_t>::max();
-    grid->visit_overlapping(path_bounds(path), unbounded, [&](const ShapeGrid::Item& item) {
+    Rect reach = path_bounds(path);
+    reach = Rect{reach.x - clearance, reach.y - clearance, reach.width + 2 * clearance,
+                 reach.height + 2 * clearance};
+    grid->visit_overlapping(reach, unbounded, [&](const ShapeGrid::Item& item) {
       const Cell* shape = item.cell;
       if (shape == source || shape == target || shape->is_text() ||
           contains(source_up, shape->id) || contains(target_up, shape->id))
         return true;
-      if (path_crosses(path, item.rect))
-        out.push_back("edge " + message_name(*source) + " -> " + message_name(*target) +
-                      " passes through " + message_name(*shape));
+      const std::string name = "edge " + message_name(*source) + " -> " + message_name(*target);
+      if (path_crosses(path, item.rect)) {
+        out.push_back(name + " passes through " + message_name(*shape));
+      } else if (clearance > 0 && path_near(path, item.rect, clearance)) {
+        out.push_back(name + " runs within " + format_number(clearance) + " px of " +
+                      message_name(*shape));
+      }
       return true;
     });
   }

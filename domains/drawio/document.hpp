@@ -167,7 +167,10 @@ class Edit {
 
 // "edge A -> B passes through C" for each of `edge_ids` whose path as draw.io draws it now runs
 // through a shape that is not one of its ends (or their groups): what layout replies warn about.
+// With a `clearance`, also "edge A -> B runs within N px of C" for a path that passes closer
+// than that to a shape without entering it.
 std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex& index,
-                                              std::span<const std::string> edge_ids);
+                                              std::span<const std::string> edge_ids,
+                                              double clearance = 0);
 
 }  // namespace fcp::drawio

@@ -165,6 +165,11 @@ bool path_crosses(std::span<const PathPoint> path, const Rect& box) {
   return false;
 }
 
+bool path_near(std::span<const PathPoint> path, const Rect& box, double clearance) {
+  return path_crosses(path, Rect{box.x - clearance, box.y - clearance, box.width + 2 * clearance,
+                                 box.height + 2 * clearance});
+}
+
 Rect path_bounds(std::span<const PathPoint> path) {
   if (path.empty()) return {};
   double x0 = path.front().x, y0 = path.front().y, x1 = x0, y1 = y0;

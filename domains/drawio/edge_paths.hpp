@@ -32,6 +32,12 @@ std::vector<PathPoint> drawn_path(const Cell& edge, const Rect& source, const Re
 // Whether the path runs through the inside of `box` (1 px in from its border).
 bool path_crosses(std::span<const PathPoint> path, const Rect& box);
 
+// Whether the path passes closer than `clearance` px to `box` (through it included; 1 px spare).
+bool path_near(std::span<const PathPoint> path, const Rect& box, double clearance);
+
+// px an orthogonal route keeps from every shape that is not one of its ends.
+constexpr double kShapeClearance = 10;
+
 // The bounding box of a path (empty paths give an empty box at 0,0).
 Rect path_bounds(std::span<const PathPoint> path);
 

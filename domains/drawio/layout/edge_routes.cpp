@@ -303,15 +303,15 @@ int side_toward(const Stop& a, const Stop& b) {
   return 0;
 }
 
-constexpr double kPortGap = 10;   // px at least between the ports of one side
+constexpr double kPortGap = 15;   // px at least between the ports of one side
 constexpr double kCornerGap = 5;  // px at least from a port to its side's corners
 
 // Edges that leave (or reach) one side of a node get ports spread evenly along that side, in the
 // order of where they go next, so that no two share a run and they do not cross at the node. A
 // side too short for its ports kPortGap apart takes as many as fit; the others go round the
-// corners onto the two sides next to it (the first toward the low side, the last toward the high
-// side), kPortGap from the corner and from each other, and step out kPortGap each before turning
-// toward the gap.
+// corners onto the two sides next to it (those whose next stops lie furthest beyond the side's
+// ends, each round the corner toward it), kPortGap from the corner and from each other, and step
+// out kPortGap each before turning toward the gap.
 void spread_ports(std::vector<Plan>& plans, const Drawing& drawing, const IndexedGraph& graph,
                   bool vertical) {
   struct End {
@@ -345,7 +345,19 @@ void spread_ports(std::vector<Plan>& plans, const Drawing& drawing, const Indexe
     const size_t over = ends.size() - on_side;
     // Round the corners: at most as many as the next sides hold (from the facing corner inward).
     const auto room = static_cast<size_t>(std::max(0.0, std::floor((depth / 2) / kPortGap)));
-    const size_t low_over = std::min(over / 2, room), high_over = std::min(over - over / 2, room);
+    // Those whose next stops lie furthest beyond the side's ends go round: an edge heading far
+    // up (down) leaves by the side facing that way.
+    const double middle = (vertical ? box.cx() : box.cy());
+    size_t low_over = 0, high_over = 0;
+    for (size_t k = 0; k < over; ++k) {
+      const double low_reach = middle - ends[low_over].next;
+      const double high_reach = ends[ends.size() - 1 - high_over].next - middle;
+      if (low_over < room && (high_over >= room || low_reach > high_reach)) {
+        ++low_over;
+      } else if (high_over < room) {
+        ++high_over;
+      }
+    }
     const size_t first = low_over, count = ends.size() - low_over - high_over;
     const double side = key.second > 0 ? 1 : 0;
     for (size_t k = 0; k < ends.size(); ++k) {
@@ -526,7 +538,8 @@ void widen_gaps(Drawing& drawing, std::vector<std::pair<double, double>> widen) 
 
 // A run that ends where another run of the same gap starts (same height: dot lines up nodes of
 // neighbouring rows) would share that line with it unless it turned later, which the order of
-// lanes cannot always give; such an end moves half a lane along its side instead.
+// lanes cannot always give; such an end moves half a lane along its side instead (or the end it
+// meets does), when that keeps it kPortGap from the other ends of its side.
 void part_meeting_ends(std::vector<Plan>& plans, const IndexedGraph& graph, bool vertical) {
   struct End {
     size_t plan = 0, stop = 0;
@@ -630,8 +643,8 @@ void part_meeting_ends(std::vector<Plan>& plans, const IndexedGraph& graph, bool
             return move_port(left, by) || move_port(left, -by);
           });
       if (other_moved) continue;
-      stop.cross += first;
-      set_port(right);
+      // Else it stays: moved anyway it would end closer than kPortGap to its neighbours (a hub's
+      // ports 4 px apart); the run separator parts the two runs if they lie on one line.
     }
   }
 }
@@ -691,7 +704,9 @@ Point2 centre(const Box& box) {
 constexpr double kMinRunGap = 10;  // px: parallel runs of two edges closer than this...
 constexpr double kRunShift = 12;   // ...are moved this far apart (the lanes' spacing)
 constexpr int kMaxSeparationPasses = 3;
-constexpr double kPortMargin = 6;  // px a moved port keeps from its side's corners
+constexpr double kPortMargin = 6;       // px a moved port keeps from its side's corners
+constexpr double kMinStep = 15;         // px: a shorter run between corners reads as a kink
+constexpr double kShapeClearance = 10;  // px a route keeps from shapes that are not its ends
 
 // The polyline of an orthogonal route: its source port, its corners, its target port. A port
 // without fractions is the middle of the side the first (last) corner lines up with.
@@ -748,7 +763,11 @@ class RunSeparator {
         bounds_(routes.size()) {
     for (size_t e = 0; e < routes.size(); ++e) {
       const IndexedGraph::Edge& edge = graph.edges[e];
-      if (edge.source == edge.target || routes[e].waypoints.empty()) continue;
+      // A straight route between two ports is held too: it moves nothing, but its ports and its
+      // run count for the others.
+      if (edge.source == edge.target ||
+          (routes[e].waypoints.empty() && !(routes[e].exit && routes[e].entry)))
+        continue;
       const auto start = port_point(drawing.nodes[static_cast<size_t>(edge.source)], routes[e].exit,
                                     routes[e].waypoints, true);
       const auto end = port_point(drawing.nodes[static_cast<size_t>(edge.target)], routes[e].entry,
@@ -782,11 +801,44 @@ class RunSeparator {
       moved += this_pass;
       if (this_pass == 0) break;
     }
+    return moved;
+  }
+
+  // Takes every route off the shapes it passes closer than kShapeClearance (a run moved to that
+  // distance on its side), then straightens steps shorter than kMinStep: an S-step's run moves
+  // onto the line of the run after it (a port along its side), a short run from a port moves out
+  // to kMinStep. Every move keeps the conditions of `separate`. Returns the number of runs moved.
+  size_t tidy() {
+    tidying_ = true;
+    size_t moved = 0;
+    for (int pass = 0; pass < kMaxSeparationPasses; ++pass) {
+      size_t this_pass = 0;
+      for (size_t a = 0; a < paths_.size(); ++a) {
+        for (size_t i = 0; i + 1 < paths_[a].size(); ++i) {
+          if (clear_shape(a, i)) ++this_pass;
+        }
+        // A straightened step changes the path: look at it again from its start, a bounded
+        // number of times.
+        for (size_t i = 0, tries = 2 * paths_[a].size(); i + 1 < paths_[a].size(); ++i) {
+          if (tries > 0 && straighten(a, i)) {
+            ++this_pass;
+            --tries;
+            i = static_cast<size_t>(-1);
+          }
+        }
+      }
+      moved += this_pass;
+      if (this_pass == 0) break;
+    }
+    return moved;
+  }
+
+  // The routes' waypoints as the runs now lie.
+  void finish() {
     for (size_t e = 0; e < paths_.size(); ++e) {
       if (paths_[e].size() < 2) continue;
       routes_[e].waypoints.assign(paths_[e].begin() + 1, paths_[e].end() - 1);
     }
-    return moved;
   }
 
  private:
@@ -860,6 +912,116 @@ class RunSeparator {
       }
     }
     return std::nullopt;
+  }
+
+  static double run_length(Point2 p, Point2 q) { return std::abs(q.x - p.x) + std::abs(q.y - p.y); }
+
+  // Whether run p–q passes within kShapeClearance of node n (a px to spare).
+  bool near_node(Point2 p, Point2 q, size_t n) const {
+    return segment_enters(p, q, drawing_.nodes[n], -(kShapeClearance - 0.5));
+  }
+  bool is_end(size_t a, size_t n) const {
+    return graph_.edges[a].source == static_cast<int>(n) ||
+           graph_.edges[a].target == static_cast<int>(n);
+  }
+  // Pairs of (run, node not an end of edge a) closer than kShapeClearance, and runs shorter than
+  // kMinStep, among `runs`: what a move may not make worse.
+  std::pair<int, int> flaws(size_t a, const std::vector<std::pair<Point2, Point2>>& runs) const {
+    int near = 0, short_runs = 0;
+    const Box reach = runs_box(runs, kShapeClearance);
+    for (size_t n = 0; n < drawing_.nodes.size(); ++n) {
+      if (is_end(a, n) || !boxes_meet(reach, drawing_.nodes[n])) continue;
+      for (const auto& [p, q] : runs)
+        near += near_node(p, q, n) ? 1 : 0;
+    }
+    for (const auto& [p, q] : runs) {
+      const double length = run_length(p, q);
+      short_runs += length >= kTolerance && length < kMinStep ? 1 : 0;
+    }
+    return {near, short_runs};
+  }
+
+  // Moves run i of edge a off a node it passes closer than kShapeClearance (not one of its ends),
+  // to that distance on the side of the node it is on (a run across the node's span is left to
+  // the runs beside it).
+  bool clear_shape(size_t a, size_t i) {
+    const Point2 p = paths_[a][i], q = paths_[a][i + 1];
+    const bool flat = horizontal(p, q);
+    if (!flat && !vertical(p, q)) return false;
+    for (size_t n = 0; n < drawing_.nodes.size(); ++n) {
+      if (is_end(a, n) || !near_node(p, q, n)) continue;
+      const Box& box = drawing_.nodes[n];
+      const double at = flat ? p.y : p.x;
+      const double lo = flat ? box.y : box.x, hi = flat ? box.bottom() : box.right();
+      if (at > lo && at < hi) continue;
+      const double side = at <= lo ? -1 : 1;
+      const double edge = side < 0 ? lo : hi;
+      for (const double extra : {0.0, kRunShift / 2, kRunShift}) {
+        if (move_run(a, i, edge + side * (kShapeClearance + extra))) return true;
+      }
+    }
+    return false;
+  }
+
+  // Removes a step shorter than kMinStep at run i of edge a: an S-step (the runs beside it going
+  // the same way) by moving one of them onto the other's line, a short first (last) run from a
+  // port by moving the run after (before) it out to kMinStep from the port.
+  bool straighten(size_t a, size_t i) {
+    std::vector<Point2>& path = paths_[a];
+    const size_t n = path.size();
+    if (n < 3 || i + 1 >= n) return false;
+    const double length = run_length(path[i], path[i + 1]);
+    if (length < kTolerance || length >= kMinStep) return false;
+    bool done = false;
+    if (i > 0 && i + 2 < n) {
+      const Point2 before = path[i - 1], from = path[i], to = path[i + 1], after = path[i + 2];
+      const bool flat = horizontal(before, from);  // the runs beside the step
+      const double d1 = flat ? from.x - before.x : from.y - before.y;
+      const double d2 = flat ? after.x - to.x : after.y - to.y;
+      const double line_before = flat ? from.y : from.x, line_after = flat ? to.y : to.x;
+      if (d1 * d2 > 0) {
+        done = move_run(a, i - 1, line_after) || move_run(a, i + 1, line_before);
+      } else {
+        const double side = line_after > line_before ? 1 : -1;
+        done = move_run(a, i + 1, line_before + side * kMinStep) ||
+               move_run(a, i - 1, line_after - side * kMinStep);
+      }
+    } else {
+      // A run from (to) a port: the run beside it moves out to kMinStep from the port.
+      const Point2 port = i == 0 ? path[0] : path[n - 1];
+      const Point2 corner = i == 0 ? path[1] : path[n - 2];
+      const size_t next = i == 0 ? 1 : n - 3;
+      const bool flat = horizontal(port, corner);
+      const double out = flat ? (corner.x > port.x ? 1 : -1) : (corner.y > port.y ? 1 : -1);
+      const double line = (flat ? port.x : port.y) + out * kMinStep;
+      done = move_run(a, next, line);
+    }
+    if (!done) return false;
+    simplify(path);
+    bounds_[a] = path_box(path);
+    return true;
+  }
+
+  // Drops corners of no length and corners on a straight line between their neighbours (the
+  // ports stay).
+  static void simplify(std::vector<Point2>& path) {
+    if (path.size() < 3) return;
+    std::vector<Point2> distinct{path.front()};
+    for (size_t k = 1; k + 1 < path.size(); ++k) {
+      if (run_length(distinct.back(), path[k]) >= kTolerance) distinct.push_back(path[k]);
+    }
+    while (distinct.size() > 1 && run_length(distinct.back(), path.back()) < kTolerance)
+      distinct.pop_back();
+    distinct.push_back(path.back());
+    std::vector<Point2> out{distinct.front()};
+    for (size_t k = 1; k + 1 < distinct.size(); ++k) {
+      const Point2 p = out.back(), q = distinct[k], r = distinct[k + 1];
+      const bool straight =
+          (vertical(p, q) && vertical(q, r)) || (horizontal(p, q) && horizontal(q, r));
+      if (!straight) out.push_back(q);
+    }
+    out.push_back(distinct.back());
+    path = std::move(out);
   }
 
   // Runs i-1, i, i+1 of `path` (those that exist).
@@ -962,11 +1124,16 @@ class RunSeparator {
     const auto before = around(path, i);
     const int crossings_before = crossings(a, before);
     const auto clusters_before = clusters_entered(before);
+    const auto [near_before, short_before] = flaws(a, before);
     const std::vector<Point2> kept = path;
     for (const size_t k : {i, i + 1})
       (flat ? path[k].y : path[k].x) = to;
     const auto after = around(path, i);
     bool ok = clusters_entered(after) == clusters_before && crossings(a, after) <= crossings_before;
+    if (ok && tidying_) {
+      const auto [near_after, short_after] = flaws(a, after);
+      ok = near_after <= near_before && short_after <= short_before;
+    }
     const Box reach = runs_box(after, kMinRunGap);
     for (size_t n = 0; ok && n < drawing_.nodes.size(); ++n) {
       if (!boxes_meet(reach, drawing_.nodes[n])) continue;
@@ -1011,6 +1178,9 @@ class RunSeparator {
   std::vector<std::vector<Point2>> paths_;  // per edge: port, corners, port (empty: not held)
   std::vector<Box> bounds_;                 // per edge: the box round its path
   std::unordered_map<std::int64_t, std::vector<std::pair<size_t, size_t>>> runs_;
+  // While tidying, a move may not bring a run nearer a shape or add a short step (separating
+  // runs that read as one line matters more than either).
+  bool tidying_ = false;
 };
 
 }  // namespace
@@ -1122,7 +1292,12 @@ std::vector<EdgeRoute> route_edges(const Drawing& drawing, const IndexedGraph& g
         curve_through(plans[i].turns, centre(drawing.nodes[static_cast<size_t>(edge.source)]),
                       centre(drawing.nodes[static_cast<size_t>(edge.target)]));
   }
-  if (orthogonal) RunSeparator(drawing, graph, routes).separate();
+  if (orthogonal) {
+    RunSeparator separator(drawing, graph, routes);
+    separator.separate();
+    separator.tidy();
+    separator.finish();
+  }
   return routes;
 }
 

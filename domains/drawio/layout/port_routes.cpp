@@ -23,6 +23,8 @@ bool meets(const Rect& a, const Rect& b) {
   return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 }
 
+constexpr double kMinStep = 15;  // px: a shorter first or last run reads as a kink
+
 // Moves right, down, left, up (y down).
 constexpr std::array<int, 4> kDx = {1, 0, -1, 0};
 constexpr std::array<int, 4> kDy = {0, 1, 0, -1};
@@ -160,11 +162,13 @@ std::optional<std::vector<Point2>> route_between_ports(const PortEnd& source, co
                                                        double clearance) {
   const int exit_side = side_of(source), entry_side = side_of(target);
   const Point2 exit = port_point(source, exit_side), entry = port_point(target, entry_side);
-  // One clearance straight out of each side before the first turn.
-  const Point2 start{exit.x + kDx[static_cast<size_t>(exit_side)] * clearance,
-                     exit.y + kDy[static_cast<size_t>(exit_side)] * clearance};
-  const Point2 goal{entry.x + kDx[static_cast<size_t>(entry_side)] * clearance,
-                    entry.y + kDy[static_cast<size_t>(entry_side)] * clearance};
+  // Straight out of each side before the first turn: a clearance, and no shorter than a step
+  // reads as one (kMinStep).
+  const double stub = std::max(clearance, kMinStep);
+  const Point2 start{exit.x + kDx[static_cast<size_t>(exit_side)] * stub,
+                     exit.y + kDy[static_cast<size_t>(exit_side)] * stub};
+  const Point2 goal{entry.x + kDx[static_cast<size_t>(entry_side)] * stub,
+                    entry.y + kDy[static_cast<size_t>(entry_side)] * stub};
   const Rect source_rect = grown(source.box, clearance - 0.5);
   const Rect target_rect = grown(target.box, clearance - 0.5);
   const std::vector<Rect> ends{source_rect, target_rect};

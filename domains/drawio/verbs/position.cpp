@@ -808,7 +808,10 @@ core::Result<void> verb_layout(OpContext& ctx) {
   routed_ids.reserve(result->edges.size());
   for (const auto& route : result->edges)
     routed_ids.push_back(route.id);
-  for (const auto& through : edges_through_shapes(ctx.page(), ctx.index(), routed_ids))
+  // Orthogonal routes also keep kShapeClearance from the shapes they pass (the layout moves
+  // runs off them where the lanes allow): one that cannot is named too.
+  const double clearance = request.routing == layout::EdgeRouting::orthogonal ? kShapeClearance : 0;
+  for (const auto& through : edges_through_shapes(ctx.page(), ctx.index(), routed_ids, clearance))
     ctx.lines.push_back(core::warning_line(through));
   for (const auto& id : unrouted) {
     const auto* entry = ctx.index().entry(id);

@@ -11,6 +11,7 @@
 #include <pugixml.hpp>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace fcp::drawio::metrics {
@@ -82,6 +83,16 @@ struct Metrics {
                                  // slanted or round outline) is not in line with the next corner
   int labels_near_edges = 0;     // label boxes another edge's line passes within kLabelClearance
   int labels_on_borders = 0;     // label boxes a group's border runs through
+  // Ports: edge ends on one side of a shape (the side the end's first run leaves by), sorted
+  // along it. min_port_gap is the smallest gap between neighbouring ends of one side (-1: no side
+  // holds two); close_ports counts neighbouring pairs closer than kMinPortGap on a side long
+  // enough for all its ends kMinPortGap apart and kPortCornerGap from its corners.
+  double min_port_gap = -1;
+  int close_ports = 0;
+  int short_jogs = 0;   // runs of an orthogonal route shorter than kMinJog px between two
+                        // corners, or from a port to the first corner (S-steps, kinks)
+  int near_shapes = 0;  // (edge, shape) pairs: the route passes within kShapeClearance px of a
+                        // leaf shape that is not one of its ends (through it included)
   std::vector<std::string> details;
 };
 
@@ -89,6 +100,10 @@ constexpr double kMinParallelGap = 10;  // px between parallel runs of distinct 
 constexpr double kCoRunGap = 2;         // px: parallel runs this close read as one line...
 constexpr double kCoRunLength = 20;     // ...when side by side for longer than this
 constexpr double kLabelClearance = 8;   // px a label keeps from other edges' lines
+constexpr double kMinPortGap = 15;      // px between neighbouring ports of one side
+constexpr double kPortCornerGap = 5;    // px from a port to its side's corners
+constexpr double kMinJog = 15;          // px: a shorter run between corners reads as a kink
+constexpr double kShapeClearance = 10;  // px a route keeps from shapes that are not its ends
 // A detour: a route longer than kDetourFactor times the Manhattan distance between its ends, or
 // one whose bounding box leaves the group hull (the box round every group, when there are groups).
 constexpr double kDetourFactor = 2;
@@ -195,6 +210,91 @@ inline bool in_ends(const Drawing& d, const Edge& e, Pt p) {
 
 inline bool is_ancestor(const Shape& shape, const std::string& group) {
   return std::find(shape.ancestors.begin(), shape.ancestors.end(), group) != shape.ancestors.end();
+}
+
+// The side of `box` an end at `at` whose run heads to `next` leaves by: 0 right, 1 bottom,
+// 2 left, 3 top; -1 when the run is not axis-parallel or has no length.
+inline int end_side(Pt at, Pt next) {
+  const double dx = next.x - at.x, dy = next.y - at.y;
+  if (std::abs(dy) < 0.5 && std::abs(dx) >= 0.5) return dx > 0 ? 0 : 2;
+  if (std::abs(dx) < 0.5 && std::abs(dy) >= 0.5) return dy > 0 ? 1 : 3;
+  return -1;
+}
+
+inline void measure_ports(const Drawing& d, Metrics& m) {
+  std::map<std::pair<int, int>, std::vector<std::pair<double, std::string>>> sides;
+  for (const Edge& e : d.edges) {
+    if (e.path.size() < 2 || e.source == e.target) continue;
+    const size_t n = e.path.size();
+    for (const auto& [shape, at, next] : {std::tuple{e.source, e.path[0], e.path[1]},
+                                          std::tuple{e.target, e.path[n - 1], e.path[n - 2]}}) {
+      const int side = end_side(at, next);
+      if (shape < 0 || side < 0) continue;
+      sides[{shape, side}].emplace_back(side % 2 == 0 ? at.y : at.x, e.id);
+    }
+  }
+  for (auto& [key, ends] : sides) {
+    if (ends.size() < 2) continue;
+    std::sort(ends.begin(), ends.end());
+    const Shape& shape = d.shapes[static_cast<size_t>(key.first)];
+    const double length = key.second % 2 == 0 ? shape.box.h : shape.box.w;
+    // Room: the ends kMinPortGap apart and kPortCornerGap from the side's corners.
+    const bool room =
+        static_cast<double>(ends.size() - 1) * kMinPortGap + 2 * kPortCornerGap <= length;
+    static constexpr const char* kSides[] = {"right", "bottom", "left", "top"};
+    for (size_t i = 0; i + 1 < ends.size(); ++i) {
+      const double gap = ends[i + 1].first - ends[i].first;
+      if (m.min_port_gap < 0 || gap < m.min_port_gap) m.min_port_gap = gap;
+      if (!room || gap >= kMinPortGap - 0.5) continue;
+      ++m.close_ports;
+      m.details.push_back("edges " + ends[i].second + " and " + ends[i + 1].second + " end " +
+                          std::to_string(gap).substr(0, 4) + " px apart on the " +
+                          kSides[key.second] + " side of " + shape.label + " (" +
+                          std::to_string(ends.size()) + " ends on " +
+                          std::to_string(static_cast<int>(length)) + " px)");
+    }
+  }
+}
+
+inline void measure_jogs(const Drawing& d, Metrics& m) {
+  for (const Edge& e : d.edges) {
+    // Orthogonal routes only (every run axis-parallel), with at least one corner.
+    if (e.path.size() < 3) continue;
+    bool orthogonal = true;
+    for (size_t i = 0; i + 1 < e.path.size() && orthogonal; ++i)
+      orthogonal = std::abs(e.path[i].x - e.path[i + 1].x) < 0.5 ||
+                   std::abs(e.path[i].y - e.path[i + 1].y) < 0.5;
+    if (!orthogonal) continue;
+    for (size_t i = 0; i + 1 < e.path.size(); ++i) {
+      const double length =
+          std::abs(e.path[i + 1].x - e.path[i].x) + std::abs(e.path[i + 1].y - e.path[i].y);
+      if (length < 0.5 || length >= kMinJog) continue;
+      // The last run into a port after a corner counts as the first one does.
+      ++m.short_jogs;
+      m.details.push_back("edge " + e.id + " (" + e.label + ") has a " +
+                          std::to_string(length).substr(0, 4) + " px step (run " +
+                          std::to_string(i) + " of " + std::to_string(e.path.size() - 1) + ")");
+    }
+  }
+}
+
+inline void measure_clearance(const Drawing& d, Metrics& m) {
+  for (const Edge& e : d.edges) {
+    for (size_t s = 0; s < d.shapes.size(); ++s) {
+      const Shape& shape = d.shapes[s];
+      if (shape.group || static_cast<int>(s) == e.source || static_cast<int>(s) == e.target)
+        continue;
+      for (size_t i = 0; i + 1 < e.path.size(); ++i) {
+        if (segment_hits_box(e.path[i], e.path[i + 1], shape.box, -(kShapeClearance - 0.5))) {
+          ++m.near_shapes;
+          m.details.push_back("edge " + e.id + " (" + e.label + ") runs within " +
+                              std::to_string(static_cast<int>(kShapeClearance)) + " px of " +
+                              shape.label);
+          break;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace detail
@@ -514,6 +614,9 @@ inline Metrics measure(const Drawing& d) {
     }
     label_boxes.emplace_back(box, k);
   }
+  detail::measure_ports(d, m);
+  detail::measure_jogs(d, m);
+  detail::measure_clearance(d, m);
   return m;
 }
 
