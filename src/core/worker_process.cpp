@@ -4,10 +4,12 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 
 #include "core/call_scope.hpp"
@@ -85,6 +87,12 @@ Result<void> WorkerProcess::start(const std::vector<std::string>& command) {
   return {};
 }
 
+bool WorkerProcess::ended() const {
+  if (pid_ <= 0 || from_child_ < 0) return true;
+  pollfd fd{from_child_, POLLIN, 0};
+  return ::poll(&fd, 1, 0) != 0;
+}
+
 Result<std::string> WorkerProcess::exchange(std::string_view job) {
   std::string answer;
   std::size_t sent = 0;
@@ -120,6 +128,19 @@ Result<std::string> WorkerProcess::exchange(std::string_view job) {
                       names_.crashed);
   }
   return answer;
+}
+
+bool limit_worker_memory(std::size_t max_memory) {
+  if (max_memory == 0 || !kWorkerMemoryLimitApplies) return true;
+  const rlimit limit{max_memory, max_memory};
+  return ::setrlimit(RLIMIT_AS, &limit) == 0;
+}
+
+std::optional<std::size_t> worker_memory_argument(std::string_view text) {
+  std::size_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
 }
 
 }  // namespace fcp::core

@@ -7,6 +7,8 @@
 
 #include <sys/types.h>
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +42,11 @@ class WorkerProcess {
   // killed and the error is the stop's reason ("the call was cancelled").
   Result<std::string> exchange(std::string_view job);
   pid_t pid() const { return pid_; }
+  // Whether a started worker that has not had its job yet has ended (or written something, which
+  // an idle worker never does): it cannot take a job. Does not wait.
+  bool ended() const;
+  // The descriptor its output arrives on (readable or hung up once it ended); -1 when none.
+  int output_fd() const { return from_child_; }
 
  private:
   Error failure(const char* what) const;
@@ -50,5 +57,34 @@ class WorkerProcess {
   int to_child_ = -1;
   int from_child_ = -1;
 };
+
+// The default address-space limit of a worker process (config drawio.worker_memory_bytes): an
+// 8 192 × 8 192 px PNG peaks at about 270 MB.
+inline constexpr std::size_t kWorkerMemory = std::size_t{2} << 30;
+// The smallest limit the config accepts (other than 0, no limit). Measured with fcpd
+// raster-worker rendering a line of text: it fails at random below about 384 MiB (pango starts
+// threads, each reserving its stack and a malloc arena), never in 12 runs at 384 and 512 MiB.
+inline constexpr std::size_t kMinWorkerMemory = std::size_t{512} << 20;
+
+// Whether a worker can limit its address space. Not in an AddressSanitizer or ThreadSanitizer
+// build: their shadow memory reserves terabytes of address space at start-up, so any RLIMIT_AS a
+// job could live with aborts the worker before it reads the job.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kWorkerMemoryLimitApplies = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr bool kWorkerMemoryLimitApplies = false;
+#else
+inline constexpr bool kWorkerMemoryLimitApplies = true;
+#endif
+#else
+inline constexpr bool kWorkerMemoryLimitApplies = true;
+#endif
+
+// The worker's side: limits this process's address space to `max_memory` bytes (setrlimit
+// RLIMIT_AS; 0, or a sanitizer build: no limit). False when the limit could not be set.
+bool limit_worker_memory(std::size_t max_memory);
+// A worker's MAX_MEMORY argument ("2147483648"); none when it is not a whole number.
+std::optional<std::size_t> worker_memory_argument(std::string_view text);
 
 }  // namespace fcp::core

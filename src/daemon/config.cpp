@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 #include <charconv>
 
+#include "core/worker_process.hpp"
 #include "mcp/document_lease.hpp"
 #include "transport/trusted_proxies.hpp"
 
@@ -180,6 +181,20 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
     auto& drawio = config.domain_settings["drawio"];
     if (!drawio.is_object()) drawio = json::object{};
     drawio.as_object()["layout_workers"] = *workers;
+    return {};
+  }
+  if (key == "drawio.worker_memory_bytes") {  // read by fcpd's main: Graphviz and raster workers
+    auto bytes = count_value(value, key);
+    if (!bytes) return bytes.error();
+    if (*bytes != 0 && *bytes < core::kMinWorkerMemory) {
+      return make_error("config: \"drawio.worker_memory_bytes\" must be 0 (no limit) or at least " +
+                        std::to_string(core::kMinWorkerMemory) +
+                        " (512 MiB: with less a worker fails at random as it renders text); " +
+                        "the default is " + std::to_string(core::kWorkerMemory) + " (2 GiB)");
+    }
+    auto& drawio = config.domain_settings["drawio"];
+    if (!drawio.is_object()) drawio = json::object{};
+    drawio.as_object()["worker_memory_bytes"] = *bytes;
     return {};
   }
   if (key == "state_dir") {

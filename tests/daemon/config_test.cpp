@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/worker_process.hpp"
 #include "daemon/daemon.hpp"
 
 namespace fcp::daemon {
@@ -88,6 +89,9 @@ TEST(Config, TheShippedConfigFileIsValid) {
   EXPECT_EQ(config.max_created_per_call, defaults.max_created_per_call);
   EXPECT_EQ(config.max_reply_bytes, defaults.max_reply_bytes);
   EXPECT_EQ(config.max_document_bytes, defaults.max_document_bytes);
+  // What it says is fcpd's default.
+  EXPECT_EQ(config.domain_settings.at("drawio").at("worker_memory_bytes").to_number<std::size_t>(),
+            core::kWorkerMemory);
 }
 
 // What one call may cost: the entities it adds and the bytes of its reply.
@@ -259,6 +263,37 @@ TEST(Config, WorkLimits) {
   EXPECT_FALSE(apply_config_json(R"({"limits":{"max_query_seconds":0}})", config));
   EXPECT_FALSE(apply_config_json(R"({"drawio":{"layout_workers":-1}})", config));
   EXPECT_FALSE(apply_config_json(R"({"drawio":{"layout_threads":2}})", config));
+}
+
+// The workers' memory limit: bytes, 0 for none, nothing a worker could not start with.
+TEST(Config, WorkerMemory) {
+  Config config;
+  EXPECT_FALSE(config.domain_settings.contains("drawio"));  // fcpd's main: core::kWorkerMemory
+  ASSERT_TRUE(apply_config_json(R"({"drawio":{"worker_memory_bytes":4294967296}})", config));
+  EXPECT_EQ(config.domain_settings.at("drawio").at("worker_memory_bytes").to_number<long long>(),
+            4294967296LL);
+  ASSERT_TRUE(apply_config_json(R"({"drawio":{"worker_memory_bytes":0}})", config));
+  EXPECT_EQ(config.domain_settings.at("drawio").at("worker_memory_bytes").to_number<int>(), 0);
+  ASSERT_TRUE(apply_config_json(R"({"drawio":{"worker_memory_bytes":536870912}})", config));
+  for (const char* bad :
+       {R"({"drawio":{"worker_memory_bytes":-1}})", R"({"drawio":{"worker_memory_bytes":"2G"}})",
+        R"({"drawio":{"worker_memory_bytes":1.5e9}})",
+        R"({"drawio":{"worker_memory_bytes":null}})"}) {
+    auto refused = apply_config_json(bad, config);
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.error().message,
+              "config: \"drawio.worker_memory_bytes\" must be a whole number, 0 or more")
+        << bad;
+  }
+  auto tiny = apply_config_json(R"({"drawio":{"worker_memory_bytes":1000}})", config);
+  ASSERT_FALSE(tiny);
+  EXPECT_EQ(tiny.error().message,
+            "config: \"drawio.worker_memory_bytes\" must be 0 (no limit) or at least 536870912 "
+            "(512 MiB: with less a worker fails at random as it renders text); the default is "
+            "2147483648 (2 GiB)");
+  // The last valid value stays.
+  EXPECT_EQ(config.domain_settings.at("drawio").at("worker_memory_bytes").to_number<long long>(),
+            536870912LL);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { LineClient, makeTempDir, removeDir, sleep } from './lib.mjs';
+import { LineClient, makeTempDir, removeDir, sleep, waitFor } from './lib.mjs';
 import { callTool, locateFcpd, startTcpFcpd, tcpClient } from './real-daemon.mjs';
 import { bigDrawio, bigMaxpat, bigMidi, longSong } from './big_files.mjs';
 
@@ -188,6 +188,25 @@ function childrenOf(pid) {
     fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
 }
 
+// What a child runs: 'raster-worker', 'graphviz-worker' ('' for a zombie or one gone).
+function workerKind(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1] ?? '';
+  } catch {
+    return '';
+  }
+}
+
+// An idle daemon's only children are its spare workers, one raster and one Graphviz worker
+// waiting for a job (README): waits for that, returns the raster spare.
+async function rasterSpareOnly(pid) {
+  await waitFor(() => {
+    const kinds = childrenOf(pid).map(workerKind).sort();
+    return kinds.join() === 'graphviz-worker,raster-worker';
+  }, { timeout: 5000, what: 'only the two idle spare workers' });
+  return childrenOf(pid).find((child) => workerKind(child) === 'raster-worker');
+}
+
 describe('a PNG export (librsvg) that must stop', { timeout: 120_000 }, () => {
   before(() => slowPictureDrawio(path.join(root, 'slow-picture.drawio')));
 
@@ -197,13 +216,15 @@ describe('a PNG export (librsvg) that must stop', { timeout: 120_000 }, () => {
       const c = await client(tcpPort);
       assert.equal((await call(c, 'drawio_session', { action: 'open slow-picture.drawio' })).isError, false);
       const before = files();
+      const spare = await rasterSpareOnly(daemon.pid);
       const { latency, answered } = await cancelAfter(c, 'drawio', { ops: ['export file as:cut.png'] },
         1500, { name: 'drawio_session', args: { action: 'list' } });
       console.log(`PNG export cancelled after 1.5 s: the next call was answered ${latency} ms after the cancel`);
       assert.ok(latency < 1000, `answered ${latency} ms after the cancel`);
       assert.equal(answered, false, 'a cancelled call gets no reply');
       assert.deepEqual(files(), before, 'no image file was written');
-      assert.deepEqual(childrenOf(daemon.pid), [], 'the raster worker was killed and reaped');
+      assert.ok(!fs.existsSync(`/proc/${spare}`), 'the raster worker was killed and reaped');
+      assert.notEqual(await rasterSpareOnly(daemon.pid), spare, 'a new spare waits');
       c.close();
     } finally {
       await daemon.stop();
@@ -216,16 +237,33 @@ describe('a PNG export (librsvg) that must stop', { timeout: 120_000 }, () => {
       const c = await client(tcpPort);
       assert.equal((await call(c, 'drawio_session', { action: 'open slow-picture.drawio' })).isError, false);
       const before = files();
+      const spare = await rasterSpareOnly(daemon.pid);
       const exported = await timed(c, 'drawio', { ops: ['export fmt:png'] });
       assert.equal(exported.isError, true, exported.text);
       assert.match(exported.text, /^! export stopped after 1(\.\d)? s: the call ran past its time limit of 1 s \(limits\.max_call_seconds\); no image was made and no file written/);
       assert.ok(exported.took < 2500, `answered after ${exported.took} ms`);
       assert.deepEqual(files(), before, 'no image file was written');
-      assert.deepEqual(childrenOf(daemon.pid), [], 'the raster worker was killed and reaped');
+      assert.ok(!fs.existsSync(`/proc/${spare}`), 'the raster worker was killed and reaped');
+      assert.notEqual(await rasterSpareOnly(daemon.pid), spare, 'a new spare waits');
       c.close();
     } finally {
       await daemon.stop();
     }
+  });
+});
+
+describe('the spare workers', { timeout: 60_000 }, () => {
+  it('are killed and reaped when the daemon stops', async () => {
+    const { daemon } = await startFcpd();
+    let spares = [];
+    try {
+      await rasterSpareOnly(daemon.pid);
+      spares = childrenOf(daemon.pid);
+      assert.equal(spares.length, 2);
+    } finally {
+      await daemon.stop();
+    }
+    for (const spare of spares) assert.ok(!fs.existsSync(`/proc/${spare}`), `spare ${spare} is gone`);
   });
 });
 

@@ -2,6 +2,7 @@
 // daemon called use_raster_workers (librsvg cannot be interrupted: a worker can be killed).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <istream>
 #include <ostream>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "core/worker_pool.hpp"
 
 namespace fcp::drawio::render {
 
@@ -45,32 +47,24 @@ struct RasterJob {
 // Every later raster job runs in a worker process started as `command` (program path first, e.g.
 // {"/proc/self/exe", "raster-worker"}; the memory limit is added as its last argument), which is
 // killed when the call must stop (cancelled, past its time limit, the daemon shutting down).
-// `max_memory`: the worker's address-space limit in bytes (setrlimit RLIMIT_AS; 0: none). An empty
-// command: every job runs in this process again (tests, tools).
-// Thread: call before exports start (the daemon does at start-up).
-inline constexpr std::size_t kRasterWorkerMemory = std::size_t{2} << 30;
+// `max_memory`: the worker's address-space limit in bytes (setrlimit RLIMIT_AS; 0: none; config
+// drawio.worker_memory_bytes). `spares` workers are started ahead and wait idle, so a job does not
+// wait for a process to start (core::WorkerPool); 0: each job starts its own. An empty command:
+// every job runs in this process again, and the spares are killed and reaped (the daemon does at
+// shutdown).
+// Thread: call before exports start and after they ended (the daemon does at start-up and exit).
 void use_raster_workers(std::vector<std::string> command,
-                        std::size_t max_memory = kRasterWorkerMemory);
+                        std::size_t max_memory = core::kWorkerMemory, std::size_t spares = 1);
 
-// Whether the worker can limit its address space. Not in an AddressSanitizer or
-// ThreadSanitizer build: their shadow memory reserves terabytes of address space at start-up,
-// so any RLIMIT_AS a job could live with aborts the worker before it reads the job.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-inline constexpr bool kWorkerMemoryLimitApplies = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-inline constexpr bool kWorkerMemoryLimitApplies = false;
-#else
-inline constexpr bool kWorkerMemoryLimitApplies = true;
-#endif
-#else
-inline constexpr bool kWorkerMemoryLimitApplies = true;
-#endif
+// The raster workers started so far and the idle spares (tests, benchmarks).
+core::WorkerPool::Stats raster_worker_stats();
+// Waits until a spare raster worker is idle or `timeout` passed; whether one is.
+bool wait_for_raster_spare(std::chrono::milliseconds timeout);
 
 // The worker's side (`fcpd raster-worker MAX_MEMORY`): limits its memory to `max_memory` bytes
-// (0: no limit), reads one job from `in`, rasterizes it here and writes the bytes (or the error)
-// to `out`. Returns the process exit status (0 also when librsvg failed: the error is in the
-// output).
+// (0: no limit), loads librsvg's fonts while it waits, reads one job from `in`, rasterizes it here
+// and writes the bytes (or the error) to `out`. Returns the process exit status (0 also when
+// librsvg failed: the error is in the output).
 int run_raster_worker(std::size_t max_memory, std::istream& in, std::ostream& out);
 
 // The job in this process or in a worker, as use_raster_workers chose.

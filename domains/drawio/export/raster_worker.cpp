@@ -1,7 +1,5 @@
 // Raster jobs in worker processes (see raster.hpp): the wire format, the daemon's side and the
 // worker's side.
-#include <sys/resource.h>
-
 #include <charconv>
 #include <iterator>
 #include <mutex>
@@ -14,10 +12,11 @@ namespace {
 
 constexpr std::string_view kJobMagic = "fcp-raster-1";
 
-// What use_raster_workers set. Guarded by mutex.
+// What use_raster_workers set: whether jobs run in workers (guarded by mutex), and the workers.
 struct Workers {
   std::mutex mutex;
-  std::vector<std::string> command;  // the memory limit included
+  bool in_workers = false;
+  core::WorkerPool pool;
 };
 
 Workers& workers() {
@@ -25,11 +24,17 @@ Workers& workers() {
   return instance;
 }
 
-std::vector<std::string> worker_command() {
+bool in_workers() {
   Workers& w = workers();
   const std::lock_guard lock(w.mutex);
-  return w.command;
+  return w.in_workers;
 }
+
+// A small text rendered before the job: fontconfig and pango load their fonts and caches while
+// a spare worker waits, not while its job does.
+constexpr std::string_view kWarmUpSvg =
+    R"(<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8">)"
+    R"(<text x="0" y="6" font-family="Helvetica" font-size="6">fcp</text></svg>)";
 
 // LENGTH:BYTES, so any bytes pass.
 void put_string(std::string& out, std::string_view value) {
@@ -121,30 +126,42 @@ core::Result<std::string> decode_raster_answer(std::string answer) {
 
 }  // namespace detail
 
-void use_raster_workers(std::vector<std::string> command, std::size_t max_memory) {
-  if (!command.empty()) command.push_back(std::to_string(max_memory));
+void use_raster_workers(std::vector<std::string> command, std::size_t max_memory,
+                        std::size_t spares) {
   Workers& w = workers();
-  const std::lock_guard lock(w.mutex);
-  w.command = std::move(command);
+  core::WorkerNames names{"cannot render SVG: ", "the rasterizing worker",
+                          "(a crash in librsvg or cairo, or more memory than its limit of " +
+                              std::to_string(max_memory) +
+                              " bytes, config drawio.worker_memory_bytes)"};
+  if (max_memory == 0) names.crashed = "(a crash in librsvg or cairo)";
+  {
+    const std::lock_guard lock(w.mutex);
+    w.in_workers = !command.empty();
+  }
+  if (!command.empty()) command.push_back(std::to_string(max_memory));
+  w.pool.configure(std::move(names), std::move(command), spares);
+}
+
+core::WorkerPool::Stats raster_worker_stats() {
+  return workers().pool.stats();
+}
+
+bool wait_for_raster_spare(std::chrono::milliseconds timeout) {
+  return workers().pool.wait_for_spares(1, timeout);
 }
 
 core::Result<std::string> rasterize(const RasterJob& job) {
-  const auto command = worker_command();
-  if (command.empty()) return rasterize_in_process(job);
-  core::WorkerProcess worker({"cannot render SVG: ", "the rasterizing worker",
-                              "(a crash in librsvg or cairo, or more memory than its limit of " +
-                                  command.back() + " bytes)"});
-  if (auto ok = worker.start(command); !ok) return ok.error();
-  auto answer = worker.exchange(detail::encode_raster_job(job));
+  if (!in_workers()) return rasterize_in_process(job);
+  auto worker = workers().pool.take();
+  if (!worker) return worker.error();
+  auto answer = (*worker)->exchange(detail::encode_raster_job(job));
   if (!answer) return answer.error();
   return detail::decode_raster_answer(std::move(*answer));
 }
 
 int run_raster_worker(std::size_t max_memory, std::istream& in, std::ostream& out) {
-  if (max_memory > 0 && kWorkerMemoryLimitApplies) {
-    const rlimit limit{max_memory, max_memory};
-    if (::setrlimit(RLIMIT_AS, &limit) != 0) return 2;
-  }
+  if (!core::limit_worker_memory(max_memory)) return 2;
+  [[maybe_unused]] const auto warm = rasterize_in_process({RasterJob::Kind::png, kWarmUpSvg});
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto job = detail::decode_raster_job(text);
   const core::Result<std::string> result =

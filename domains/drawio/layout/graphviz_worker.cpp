@@ -24,6 +24,7 @@ struct Workers {
   std::size_t max = 1;
   std::size_t in_process_up_to = kInProcessLayoutUpTo;
   std::size_t running = 0;
+  core::WorkerPool pool;  // not guarded by mutex (it has its own)
 };
 
 Workers& workers() {
@@ -66,13 +67,29 @@ class Slot {
 }  // namespace
 
 void use_graphviz_workers(std::vector<std::string> command, std::size_t max_workers,
-                          std::size_t in_process_up_to) {
+                          std::size_t in_process_up_to, std::size_t max_memory,
+                          std::size_t spares) {
   Workers& w = workers();
-  const std::lock_guard lock(w.mutex);
-  w.command = std::move(command);
-  w.in_process_up_to = in_process_up_to;
-  if (max_workers == 0) max_workers = std::max(1U, std::thread::hardware_concurrency());
-  w.max = max_workers;
+  core::WorkerNames names{"Layout: ", "the Graphviz worker",
+                          "(a crash in Graphviz, or more memory than its limit of " +
+                              std::to_string(max_memory) +
+                              " bytes, config drawio.worker_memory_bytes); the document was not "
+                              "changed"};
+  if (max_memory == 0) names.crashed = "(a crash in Graphviz); the document was not changed";
+  std::vector<std::string> pool_command = command;
+  if (!pool_command.empty()) pool_command.push_back(std::to_string(max_memory));
+  {
+    const std::lock_guard lock(w.mutex);
+    w.command = std::move(command);
+    w.in_process_up_to = in_process_up_to;
+    if (max_workers == 0) max_workers = std::max(1U, std::thread::hardware_concurrency());
+    w.max = max_workers;
+  }
+  w.pool.configure(std::move(names), std::move(pool_command), spares);
+}
+
+core::WorkerPool::Stats graphviz_worker_stats() {
+  return workers().pool.stats();
 }
 
 std::size_t graphviz_workers_running() {
@@ -367,16 +384,14 @@ core::Result<Drawing> decode_drawing(std::string_view text) {
 
 namespace {
 
-// The worker command for a layout of `size` nodes and edges; empty: lay it out here.
-std::vector<std::string> worker_command(std::size_t size) {
+// Whether a layout of `size` nodes and edges runs in a worker (else here).
+bool in_worker(std::size_t size) {
   Workers& w = workers();
   const std::lock_guard lock(w.mutex);
-  if (size <= w.in_process_up_to) return {};
-  return w.command;
+  return !w.command.empty() && size > w.in_process_up_to;
 }
 
-core::Result<Drawing> run_in_worker(const std::vector<std::string>& command,
-                                    const LayoutRequest& request, const EngineOptions& options) {
+core::Result<Drawing> run_in_worker(const LayoutRequest& request, const EngineOptions& options) {
   const auto started = Clock::now();
   const auto stopped = [&started](const std::string& why) {
     const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
@@ -384,10 +399,9 @@ core::Result<Drawing> run_in_worker(const std::vector<std::string>& command,
   };
   Slot slot;
   if (auto stop = slot.acquire()) return stopped(*stop + " while it waited for a Graphviz worker");
-  core::WorkerProcess worker(
-      {"Layout: ", "the Graphviz worker", "(a crash in Graphviz); the document was not changed"});
-  if (auto ok = worker.start(command); !ok) return ok.error();
-  auto answer = worker.exchange(encode_job(request, options));
+  auto worker = workers().pool.take();
+  if (!worker) return worker.error();
+  auto answer = (*worker)->exchange(encode_job(request, options));
   if (!answer) {
     if (core::call_stop()) return stopped(answer.error().message);
     return answer.error();
@@ -399,9 +413,9 @@ core::Result<Drawing> run_in_worker(const std::vector<std::string>& command,
 
 core::Result<Drawing> run_graphviz(const LayoutRequest& request, const IndexedGraph& graph,
                                    const EngineOptions& options) {
-  const auto command = worker_command(request.nodes.size() + request.edges.size());
-  if (command.empty()) return run_graphviz_in_process(request, graph, options);
-  return run_in_worker(command, request, options);
+  if (!in_worker(request.nodes.size() + request.edges.size()))
+    return run_graphviz_in_process(request, graph, options);
+  return run_in_worker(request, options);
 }
 
 }  // namespace fcp::drawio::layout::detail

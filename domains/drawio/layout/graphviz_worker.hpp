@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/worker_pool.hpp"
 #include "domains/drawio/layout/graphviz_engine.hpp"
 
 namespace fcp::drawio::layout {
@@ -18,12 +19,16 @@ namespace fcp::drawio::layout {
 // process started as `command` (program path first, e.g. {"/proc/self/exe", "graphviz-worker"}),
 // at most `max_workers` at once (0: one per core); a call waiting for a free worker waits in
 // line. Smaller layouts take a few ms in this process, less than starting a worker (60–130 ms
-// measured), and hold the process-wide Graphviz lock only that long. An empty command: every
-// layout runs in this process again.
-// Thread: call before layouts start (the daemon does at start-up).
+// measured), and hold the process-wide Graphviz lock only that long. `max_memory`: each worker's
+// address-space limit in bytes (0: none; added to the command as its last argument). `spares`
+// workers are started ahead and wait idle (core::WorkerPool; not counted in max_workers), so a
+// layout does not wait for a process to start. An empty command: every layout runs in this
+// process again, and the spares are killed and reaped (the daemon does at shutdown).
+// Thread: call before layouts start and after they ended (the daemon does at start-up and exit).
 inline constexpr std::size_t kInProcessLayoutUpTo = 400;
 void use_graphviz_workers(std::vector<std::string> command, std::size_t max_workers,
-                          std::size_t in_process_up_to = kInProcessLayoutUpTo);
+                          std::size_t in_process_up_to = kInProcessLayoutUpTo,
+                          std::size_t max_memory = 0, std::size_t spares = 1);
 
 // The worker's side: reads one request from `in`, lays it out in this process and writes the
 // drawing (or the error) to `out`. Returns the process exit status (0 also when Graphviz failed:
@@ -32,6 +37,8 @@ int run_graphviz_worker(std::istream& in, std::ostream& out);
 
 // Workers running now (for tests and logs).
 std::size_t graphviz_workers_running();
+// The Graphviz workers started so far and the idle spares (tests).
+core::WorkerPool::Stats graphviz_worker_stats();
 
 }  // namespace fcp::drawio::layout
 

@@ -1,12 +1,17 @@
 // PNG and PDF in a worker process (fcpd raster-worker): the same bytes as in this process, errors
 // that say what went wrong, and a job that must stop (cancelled, past its time limit) is killed
-// within a bound and reaped.
+// within a bound and reaped. A spare worker waits for the next job: an export after the warm-up
+// starts no process, and none is left once workers are turned off (as fcpd does at exit).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,9 +40,10 @@ constexpr std::string_view kSlowSvg =
 
 // Every raster job of the test in a worker of the fcpd just built; in process again afterwards.
 struct InWorkers {
-  explicit InWorkers(std::size_t max_memory = kRasterWorkerMemory,
-                     std::vector<std::string> command = {FCPD_PATH, "raster-worker"}) {
-    use_raster_workers(std::move(command), max_memory);
+  explicit InWorkers(std::size_t max_memory = core::kWorkerMemory,
+                     std::vector<std::string> command = {FCPD_PATH, "raster-worker"},
+                     std::size_t spares = 1) {
+    use_raster_workers(std::move(command), max_memory, spares);
   }
   ~InWorkers() { use_raster_workers({}); }
   InWorkers(const InWorkers&) = delete;
@@ -59,6 +65,37 @@ bool no_child_left() {
   return ::waitpid(-1, &status, WNOHANG) < 0 && errno == ECHILD;
 }
 
+// The processes whose parent is this one (from /proc).
+std::set<pid_t> children() {
+  std::set<pid_t> found;
+  const std::string self = std::to_string(::getpid());
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream in(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(in, line)) continue;
+    // pid (comm) state ppid …: comm may hold spaces, so read from the last ')'.
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 1));
+    std::string state, ppid;
+    rest >> state >> ppid;
+    if (ppid == self) found.insert(static_cast<pid_t>(std::stoi(entry.path().filename())));
+  }
+  return found;
+}
+
+// Once a spare is idle again: the only child left is that spare (no worker of a job running or a
+// zombie).
+bool only_the_spare_left() {
+  if (!wait_for_raster_spare(std::chrono::seconds(10))) return false;
+  const auto spares = raster_worker_stats().spares;
+  return children() == std::set<pid_t>(spares.begin(), spares.end());
+}
+
+bool alive(pid_t pid) {
+  return ::kill(pid, 0) == 0;
+}
+
 TEST(RasterWorker, GivesTheBytesOfThisProcess) {
   const Diagram diagram = testing::diagram_from(testing::mxfile_with(
       R"(<mxCell id="a" value="Hello" vertex="1" parent="1"><mxGeometry x="0" y="0" width="120" height="60" as="geometry"/></mxCell>)"));
@@ -75,13 +112,63 @@ TEST(RasterWorker, GivesTheBytesOfThisProcess) {
     ASSERT_TRUE(bytes) << bytes.error().message;
     here.push_back(job.kind == RasterJob::Kind::pdf ? undated(*bytes) : *bytes);
   }
-  const InWorkers workers;
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    auto bytes = rasterize(jobs[i]);
-    ASSERT_TRUE(bytes) << i << ": " << bytes.error().message;
-    EXPECT_EQ(jobs[i].kind == RasterJob::Kind::pdf ? undated(*bytes) : *bytes, here[i]) << i;
+  {
+    const InWorkers workers;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      auto bytes = rasterize(jobs[i]);
+      ASSERT_TRUE(bytes) << i << ": " << bytes.error().message;
+      EXPECT_EQ(jobs[i].kind == RasterJob::Kind::pdf ? undated(*bytes) : *bytes, here[i]) << i;
+    }
+    EXPECT_TRUE(only_the_spare_left());
   }
   EXPECT_TRUE(no_child_left());
+}
+
+// After the warm-up an export takes the idle spare (the process that renders it was started
+// before the call), and a new spare is started for the next one.
+TEST(RasterWorker, AnExportAfterTheWarmUpStartsNoProcess) {
+  {
+    const InWorkers workers;
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_TRUE(wait_for_raster_spare(std::chrono::seconds(10)));
+      const auto before = raster_worker_stats();
+      ASSERT_EQ(before.spares.size(), 1u);
+      auto png = svg_to_png(kSvg);
+      ASSERT_TRUE(png) << png.error().message;
+      EXPECT_TRUE(png->starts_with("\x89PNG"));
+      const auto after = raster_worker_stats();
+      EXPECT_EQ(after.started_on_demand, 0u);
+      EXPECT_FALSE(alive(before.spares.front()));  // it served this job and was reaped
+      EXPECT_TRUE(only_the_spare_left());
+      EXPECT_EQ(raster_worker_stats().started, before.started + 1);
+    }
+  }
+  EXPECT_TRUE(no_child_left());
+}
+
+// Without spares each export starts its worker, as before.
+TEST(RasterWorker, WithoutASpareEachExportStartsItsWorker) {
+  {
+    const InWorkers workers(core::kWorkerMemory, {FCPD_PATH, "raster-worker"}, 0);
+    ASSERT_TRUE(svg_to_png(kSvg));
+    ASSERT_TRUE(svg_to_pdf(kSvg));
+    EXPECT_EQ(raster_worker_stats().started_on_demand, 2u);
+    EXPECT_TRUE(raster_worker_stats().spares.empty());
+  }
+  EXPECT_TRUE(no_child_left());
+}
+
+// Turning workers off (fcpd does at exit) kills and reaps the idle spare.
+TEST(RasterWorker, TurningWorkersOffLeavesNoChild) {
+  use_raster_workers({FCPD_PATH, "raster-worker"});
+  ASSERT_TRUE(wait_for_raster_spare(std::chrono::seconds(10)));
+  const pid_t spare = raster_worker_stats().spares.front();
+  EXPECT_TRUE(alive(spare));
+  use_raster_workers({});
+  EXPECT_FALSE(alive(spare));
+  EXPECT_TRUE(no_child_left());
+  auto png = svg_to_png(kSvg);  // in this process again
+  EXPECT_TRUE(png) << png.error().message;
 }
 
 TEST(RasterWorker, ItsErrorsAreThoseOfThisProcess) {
@@ -101,6 +188,8 @@ TEST(RasterWorker, ItsErrorsAreThoseOfThisProcess) {
 
 TEST(RasterWorker, ACancelledJobStopsWithinABoundAndLeavesNoProcess) {
   const InWorkers workers;
+  ASSERT_TRUE(wait_for_raster_spare(std::chrono::seconds(10)));
+  const pid_t spare = raster_worker_stats().spares.front();
   std::atomic<bool> cancelled{false};
   std::thread canceller([&cancelled] {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -114,7 +203,10 @@ TEST(RasterWorker, ACancelledJobStopsWithinABoundAndLeavesNoProcess) {
   ASSERT_FALSE(png);
   EXPECT_EQ(png.error().message, "the call was cancelled");
   EXPECT_LT(took, std::chrono::milliseconds(1500));
-  EXPECT_TRUE(no_child_left());
+  EXPECT_FALSE(alive(spare));  // the worker the job took: killed and reaped
+  EXPECT_TRUE(only_the_spare_left());
+  EXPECT_NE(raster_worker_stats().spares.front(), spare);  // replaced
+  EXPECT_EQ(raster_worker_stats().started_on_demand, 0u);
 }
 
 TEST(RasterWorker, AJobPastTheCallsTimeLimitIsStopped) {
@@ -127,19 +219,41 @@ TEST(RasterWorker, AJobPastTheCallsTimeLimitIsStopped) {
   EXPECT_EQ(pdf.error().message,
             "the call ran past its time limit of 300 ms (limits.max_call_seconds)");
   EXPECT_LT(took, std::chrono::milliseconds(1500));
-  EXPECT_TRUE(no_child_left());
+  EXPECT_TRUE(only_the_spare_left());
 }
 
 // 8192 × 8192 px needs a 256 MiB image: a worker limited to 200 MiB fails, and says so; this
 // process is untouched.
 TEST(RasterWorker, AJobPastItsMemoryLimitIsAnError) {
-  if (!kWorkerMemoryLimitApplies) GTEST_SKIP() << "a sanitizer build sets no RLIMIT_AS";
-  const InWorkers workers(std::size_t{200} << 20);
-  auto png = svg_to_png(kSvg, 8192, 8192);
-  ASSERT_FALSE(png);
-  EXPECT_TRUE(png.error().message.starts_with("cannot create the image: out of memory") ||
-              png.error().message.find("the rasterizing worker ended with") != std::string::npos)
-      << png.error().message;
+  if (!core::kWorkerMemoryLimitApplies) GTEST_SKIP() << "a sanitizer build sets no RLIMIT_AS";
+  {
+    const InWorkers workers(std::size_t{200} << 20);
+    auto png = svg_to_png(kSvg, 8192, 8192);
+    ASSERT_FALSE(png);
+    EXPECT_TRUE(png.error().message.starts_with("cannot create the image: out of memory") ||
+                png.error().message.find("the rasterizing worker ended with") != std::string::npos)
+        << png.error().message;
+  }
+  EXPECT_TRUE(no_child_left());
+}
+
+// The limit (config drawio.worker_memory_bytes) is the one a crashed worker's error names.
+TEST(RasterWorker, AWorkerPastATinyLimitNamesItAndTheSetting) {
+  if (!core::kWorkerMemoryLimitApplies) GTEST_SKIP() << "a sanitizer build sets no RLIMIT_AS";
+  const auto previous = ::signal(SIGPIPE, SIG_IGN);  // as in fcpd: the worker may die first
+  {
+    const InWorkers workers(std::size_t{1} << 20);  // 1 MiB: not even the worker's start fits
+    auto png = svg_to_png(kSvg);
+    ASSERT_FALSE(png);
+    EXPECT_EQ(png.error().message.rfind("cannot render SVG: the rasterizing worker ended with ", 0),
+              0u)
+        << png.error().message;
+    EXPECT_TRUE(png.error().message.ends_with(
+        "(a crash in librsvg or cairo, or more memory than its limit of 1048576 bytes, config "
+        "drawio.worker_memory_bytes)"))
+        << png.error().message;
+  }
+  ::signal(SIGPIPE, previous);
   EXPECT_TRUE(no_child_left());
 }
 
@@ -160,7 +274,7 @@ TEST(RasterWorker, AWorkerThatFailsIsAClearError) {
     ASSERT_FALSE(png);
     EXPECT_EQ(png.error().message,
               "cannot render SVG: the rasterizing worker ended with exit status 1 (a crash in "
-              "librsvg or cairo, or more memory than its limit of 0 bytes)");
+              "librsvg or cairo)");
   }
   ::signal(SIGPIPE, previous);
   EXPECT_TRUE(no_child_left());

@@ -196,6 +196,45 @@ TEST(GraphvizWorker, AWorkerThatFailsIsAClearError) {
   ::signal(SIGPIPE, previous);
 }
 
+// fcpd graphviz-worker limits its address space as told (config drawio.worker_memory_bytes): past
+// it the worker ends, and the error names the limit and the setting. Within it, fcpd's worker
+// lays out as this process does; its spare took the job.
+TEST(GraphvizWorker, TheWorkersMemoryLimitApplies) {
+  if (!core::kWorkerMemoryLimitApplies) GTEST_SKIP() << "a sanitizer build sets no RLIMIT_AS";
+  auto here = run_layout(chain());  // no workers configured: in this process
+  ASSERT_TRUE(here) << here.error().message;
+  const auto previous = ::signal(SIGPIPE, SIG_IGN);  // as in fcpd: the worker may die first
+  use_graphviz_workers({FCPD_PATH, "graphviz-worker"}, 1, 0, std::size_t{1} << 20);
+  // 1 MiB: what the worker has mapped at start may hold a tiny layout, not a job of 3 000 nodes.
+  LayoutRequest big;
+  for (int i = 0; i < 3000; ++i) {
+    big.nodes.push_back(node("n" + std::to_string(i)));
+    if (i > 0) big.edges.push_back(edge("n" + std::to_string(i - 1), "n" + std::to_string(i)));
+  }
+  auto starved = run_layout(big);
+  use_graphviz_workers({FCPD_PATH, "graphviz-worker"}, 1, 0, core::kWorkerMemory);
+  for (int i = 0; i < 200 && graphviz_worker_stats().spares.empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto fits = run_layout(chain());
+  const auto stats = graphviz_worker_stats();
+  use_graphviz_workers({}, 0);
+  ::signal(SIGPIPE, previous);
+  ASSERT_FALSE(starved);
+  EXPECT_EQ(starved.error().message.rfind("Layout: the Graphviz worker ended with ", 0), 0u)
+      << starved.error().message;
+  EXPECT_TRUE(starved.error().message.ends_with(
+      "(a crash in Graphviz, or more memory than its limit of 1048576 bytes, config "
+      "drawio.worker_memory_bytes); the document was not changed"))
+      << starved.error().message;
+  ASSERT_TRUE(fits) << fits.error().message;
+  ASSERT_EQ(fits->nodes.size(), here->nodes.size());
+  for (std::size_t i = 0; i < here->nodes.size(); ++i) {
+    EXPECT_EQ(fits->nodes[i].x, here->nodes[i].x) << i;
+    EXPECT_EQ(fits->nodes[i].y, here->nodes[i].y) << i;
+  }
+  EXPECT_EQ(stats.started_on_demand, 0u);  // the spare, started before the layout, took it
+}
+
 // At most max_workers at once: a second layout waits for the first's worker, and a call that
 // must stop while it waits gives up without starting one.
 // Small layouts stay in process: a few ms, less than starting a worker.
