@@ -101,7 +101,7 @@ std::string message_name(const Cell& cell) {
 }
 
 std::string shape_type(const Cell& cell) {
-  if (!cell.notes.type.empty()) return cell.notes.type;
+  if (!cell.note_type().empty()) return std::string(cell.note_type());
   if (!cell.style) return "box";
   const Style& style = *cell.style;
   if (const StencilOrigin* origin = stencil_origin(cell)) return origin->id;
@@ -198,10 +198,10 @@ void PageIndex::add(const Page& page, const Cell& cell) {
       ++shapes_;
       std::string label = cell_label(cell);
       if (!label.empty()) entry.names.push_back(std::move(label));
-      if (!cell.notes.alias.empty()) entry.names.push_back(cell.notes.alias);
+      if (!cell.note_alias().empty()) entry.names.emplace_back(cell.note_alias());
       for (const auto& name : entry.names)
         shape_names_.add(name, cell.id);
-      touched_[cell.id] = ++clock_;
+      entry.touched = ++clock_;
       latest_ = cell.id;
       if (parent == CellKind::group) latest_child_[entry.parent] = cell.id;
       break;
@@ -277,7 +277,6 @@ void PageIndex::remove(std::string_view id) {
       --shapes_;
       for (const auto& name : entry.names)
         shape_names_.remove(name, it->first);
-      touched_.erase(it->first);
       if (auto latest = latest_child_.find(entry.parent);
           latest != latest_child_.end() && latest->second == it->first)
         latest_child_.erase(latest);
@@ -318,17 +317,17 @@ const std::vector<std::string>& PageIndex::incident_edges(std::string_view id) c
 }
 
 std::uint64_t PageIndex::touched_at(std::string_view id) const {
-  auto it = touched_.find(std::string(id));
-  return it == touched_.end() ? 0 : it->second;
+  const Entry* found = entry(id);
+  return found != nullptr && found->kind == CellKind::shape ? found->touched : 0;
 }
 
 std::string PageIndex::latest_shape() const {
-  if (!latest_.empty() && touched_.contains(latest_)) return latest_;
+  if (!latest_.empty() && kind(latest_) == CellKind::shape) return latest_;
   std::string best;
   std::uint64_t best_time = 0;
-  for (const auto& [id, time] : touched_) {
-    if (time > best_time) {
-      best_time = time;
+  for (const auto& [id, entry] : entries_) {
+    if (entry.kind == CellKind::shape && entry.touched > best_time) {
+      best_time = entry.touched;
       best = id;
     }
   }

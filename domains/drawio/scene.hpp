@@ -57,6 +57,7 @@ class PageIndex {
     std::string source, target;      // edges
     std::string parent;
     std::size_t child_slot = 0;  // its place in children(parent)
+    std::uint64_t touched = 0;   // shapes: when last added or changed (see touched_at)
   };
 
   void rebuild(const Page& page);
@@ -113,7 +114,6 @@ class PageIndex {
   std::vector<std::string> layers_;
   Links incident_;
   Links children_;
-  std::unordered_map<std::string, std::uint64_t> touched_;
   std::uint64_t clock_ = 0;
   std::string latest_;
   std::unordered_map<std::string, std::string> latest_child_;  // group -> latest shape in it
