@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace fcp::drawio {
@@ -34,12 +35,21 @@ class SlotList {
       : size_(other.size_),
         inline_(other.inline_),
         heap_(other.heap_ ? std::make_unique<std::vector<Slot>>(*other.heap_) : nullptr) {}
-  SlotList(SlotList&& other) noexcept = default;
+  // A moved-from list is empty, like a moved-from std::vector.
+  SlotList(SlotList&& other) noexcept
+      : size_(std::exchange(other.size_, 0)),
+        inline_(other.inline_),
+        heap_(std::move(other.heap_)) {}
   SlotList& operator=(const SlotList& other) {
     if (this != &other) *this = SlotList(other);
     return *this;
   }
-  SlotList& operator=(SlotList&& other) noexcept = default;
+  SlotList& operator=(SlotList&& other) noexcept {
+    size_ = std::exchange(other.size_, 0);
+    inline_ = other.inline_;
+    heap_ = std::move(other.heap_);
+    return *this;
+  }
   ~SlotList() = default;
 
   void push_back(Slot slot) {

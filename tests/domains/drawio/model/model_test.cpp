@@ -246,6 +246,12 @@ TEST(SlotListTest, KeepsOrderInlineAndPastInline) {
   EXPECT_NE(shorter, slots);
   shorter = copy;
   EXPECT_EQ(shorter, slots);
+  SlotList<CellSlot> moved = std::move(shorter);
+  EXPECT_EQ(moved, slots);
+  EXPECT_TRUE(shorter.empty());  // NOLINT(bugprone-use-after-move): moved-from is empty
+  shorter = std::move(moved);
+  EXPECT_EQ(shorter, slots);
+  EXPECT_TRUE(moved.empty());  // NOLINT(bugprone-use-after-move)
   slots.clear();
   EXPECT_TRUE(slots.empty());
   EXPECT_EQ(slots, SlotList<CellSlot>());
