@@ -23,11 +23,11 @@ class Edit;
 
 // Thread: owned by one session and only touched from that session's strand.
 // Memory estimates for limits.max_document_bytes, from bench_big's peak RSS (bench/README.md,
-// `bench_big` open of the generated 1 M-cell file: 1.93 GB peak for 1 M cells and 131 MB of
-// file, the bytes read and the model together, 2026-11-26): about 1 950 bytes a cell, 15 per
-// file byte.
-inline constexpr std::size_t kBytesPerCell = 1950;
-inline constexpr std::size_t kBytesPerFileByte = 15;
+// `bench_big` open of the generated 1 M-cell file: 1.66 GB peak for 1 M cells and 131 MB of
+// file, the bytes read and the model together, 2026-11-26, branch compact15; 1.93 GB before):
+// about 1 700 bytes a cell, 13 per file byte.
+inline constexpr std::size_t kBytesPerCell = 1700;
+inline constexpr std::size_t kBytesPerFileByte = 13;
 
 class DrawioDocument final : public core::Document {
  public:

@@ -78,11 +78,11 @@ void adopt_cell_fields(Page& page) {
     if (!legacy) continue;
     Cell* changed = page.find(cell.id);
     if (auto type = changed->attributes.get(kLegacyType)) {
-      changed->notes.type = std::string(*type);
+      changed->set_note_type(std::string(*type));
       changed->attributes.erase(kLegacyType);
     }
     if (auto alias = changed->attributes.get(kLegacyAlias)) {
-      changed->notes.alias = std::string(*alias);
+      changed->set_note_alias(std::string(*alias));
       changed->attributes.erase(kLegacyAlias);
     }
     if (changed->style) changed->style->erase(kLegacyBadge);

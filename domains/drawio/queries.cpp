@@ -301,7 +301,7 @@ core::Result<std::string> query_find(const DrawioDocument& doc,
   Lines lines;
   for (const Cell* cell : shapes_in_order(v)) {
     bool match = core::to_lower(cell_label(*cell)).find(needle) != std::string::npos;
-    if (const std::string& alias = cell->notes.alias; !match && !alias.empty())
+    if (const std::string_view alias = cell->note_alias(); !match && !alias.empty())
       match = core::to_lower(alias).find(needle) != std::string::npos;
     if (match) lines.push_back(list_entry(*cell));
   }
@@ -375,7 +375,7 @@ Lines describe_shape(const View& v, const Cell& cell, const PageFacts& facts) {
   }
   if (std::string layer = layer_of(v, facts, cell); !layer.empty())
     lines.push_back("  layer: " + layer);
-  if (const std::string& alias = cell.notes.alias; !alias.empty())
+  if (const std::string_view alias = cell.note_alias(); !alias.empty())
     lines.push_back("  alias: " + one_line(alias));
   lines.push_back("  id: " + cell.id);
   add_properties(cell, lines);

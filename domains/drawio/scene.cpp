@@ -101,7 +101,7 @@ std::string message_name(const Cell& cell) {
 }
 
 std::string shape_type(const Cell& cell) {
-  if (!cell.notes.type.empty()) return cell.notes.type;
+  if (!cell.note_type().empty()) return std::string(cell.note_type());
   if (!cell.style) return "box";
   const Style& style = *cell.style;
   if (const StencilOrigin* origin = stencil_origin(cell)) return origin->id;
@@ -147,6 +147,7 @@ Rect absolute_rect(const Page& page, const Cell& cell) {
 void PageIndex::rebuild(const Page& page) {
   *this = PageIndex();
   page_ = &page;
+  entries_.reserve(page.cell_count());
   for (const Cell& cell : page.cells())
     add(page, cell);
 }
@@ -154,6 +155,7 @@ void PageIndex::rebuild(const Page& page) {
 bool PageIndex::build_for_open(const Page& page) {
   *this = PageIndex();
   page_ = &page;
+  entries_.reserve(page.cell_count());
   constexpr std::size_t kStopCheckCells = 1024;
   std::size_t added = 0;
   for (const Cell& cell : page.cells()) {
@@ -198,10 +200,10 @@ void PageIndex::add(const Page& page, const Cell& cell) {
       ++shapes_;
       std::string label = cell_label(cell);
       if (!label.empty()) entry.names.push_back(std::move(label));
-      if (!cell.notes.alias.empty()) entry.names.push_back(cell.notes.alias);
+      if (!cell.note_alias().empty()) entry.names.emplace_back(cell.note_alias());
       for (const auto& name : entry.names)
         shape_names_.add(name, cell.id);
-      touched_[cell.id] = ++clock_;
+      entry.touched = ++clock_;
       latest_ = cell.id;
       if (parent == CellKind::group) latest_child_[entry.parent] = cell.id;
       break;
@@ -266,7 +268,7 @@ void PageIndex::place_in_grid(const Page& page, const Cell& cell, const Entry& e
 }
 
 void PageIndex::remove(std::string_view id) {
-  auto it = entries_.find(std::string(id));
+  auto it = entries_.find(id);
   if (it == entries_.end()) return;
   const Entry& entry = it->second;
   if (!entry.parent.empty()) unlink_child(entry, it->first);
@@ -277,7 +279,6 @@ void PageIndex::remove(std::string_view id) {
       --shapes_;
       for (const auto& name : entry.names)
         shape_names_.remove(name, it->first);
-      touched_.erase(it->first);
       if (auto latest = latest_child_.find(entry.parent);
           latest != latest_child_.end() && latest->second == it->first)
         latest_child_.erase(latest);
@@ -308,27 +309,27 @@ CellKind PageIndex::kind(std::string_view id) const {
 }
 
 const PageIndex::Entry* PageIndex::entry(std::string_view id) const {
-  auto it = entries_.find(std::string(id));
+  auto it = entries_.find(id);
   return it == entries_.end() ? nullptr : &it->second;
 }
 
 const std::vector<std::string>& PageIndex::incident_edges(std::string_view id) const {
-  auto it = incident_.find(std::string(id));
+  auto it = incident_.find(id);
   return it == incident_.end() ? kNoIds : it->second;
 }
 
 std::uint64_t PageIndex::touched_at(std::string_view id) const {
-  auto it = touched_.find(std::string(id));
-  return it == touched_.end() ? 0 : it->second;
+  const Entry* found = entry(id);
+  return found != nullptr && found->kind == CellKind::shape ? found->touched : 0;
 }
 
 std::string PageIndex::latest_shape() const {
-  if (!latest_.empty() && touched_.contains(latest_)) return latest_;
+  if (!latest_.empty() && kind(latest_) == CellKind::shape) return latest_;
   std::string best;
   std::uint64_t best_time = 0;
-  for (const auto& [id, time] : touched_) {
-    if (time > best_time) {
-      best_time = time;
+  for (const auto& [id, entry] : entries_) {
+    if (entry.kind == CellKind::shape && entry.touched > best_time) {
+      best_time = entry.touched;
       best = id;
     }
   }
@@ -336,8 +337,7 @@ std::string PageIndex::latest_shape() const {
 }
 
 std::string PageIndex::latest_shape_in(std::string_view parent) const {
-  if (auto it = latest_child_.find(std::string(parent)); it != latest_child_.end())
-    return it->second;
+  if (auto it = latest_child_.find(parent); it != latest_child_.end()) return it->second;
   // The latest was removed: the most recent of the others.
   std::string best;
   std::uint64_t best_time = 0;
@@ -352,7 +352,7 @@ std::string PageIndex::latest_shape_in(std::string_view parent) const {
 }
 
 const std::vector<std::string>& PageIndex::children(std::string_view id) const {
-  auto it = children_.find(std::string(id));
+  auto it = children_.find(id);
   return it == children_.end() ? kNoIds : it->second;
 }
 
@@ -362,7 +362,7 @@ void PageIndex::link(Links& links, const std::string& key, const std::string& id
 
 void PageIndex::link_child(Entry& entry, const std::string& id) {
   auto& list = children_[entry.parent];
-  entry.child_slot = list.size();
+  entry.child_slot = static_cast<std::uint32_t>(list.size());
   list.push_back(id);
 }
 
@@ -377,7 +377,7 @@ void PageIndex::unlink_child(const Entry& entry, const std::string& id) {
   if (at + 1 != list.size()) {
     list[at] = std::move(list.back());
     if (auto moved = entries_.find(list[at]); moved != entries_.end())
-      moved->second.child_slot = at;
+      moved->second.child_slot = static_cast<std::uint32_t>(at);
   }
   list.pop_back();
   if (list.empty()) children_.erase(it);

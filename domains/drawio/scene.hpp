@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,10 +54,11 @@ class PageIndex {
  public:
   struct Entry {
     CellKind kind = CellKind::other;
+    std::uint32_t child_slot = 0;    // its place in children(parent)
     std::vector<std::string> names;  // label and alias (shapes and groups)
     std::string source, target;      // edges
     std::string parent;
-    std::size_t child_slot = 0;  // its place in children(parent)
+    std::uint64_t touched = 0;  // shapes: when last added or changed (see touched_at)
   };
 
   void rebuild(const Page& page);
@@ -100,8 +102,13 @@ class PageIndex {
   std::string latest_shape_in(std::string_view parent) const;
 
  private:
-  using Map = std::unordered_map<std::string, Entry>;
-  using Links = std::unordered_map<std::string, std::vector<std::string>>;
+  // Looked up by string_view without making a string (ids longer than 15 bytes allocate).
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+  };
+  using Map = std::unordered_map<std::string, Entry, Hash, std::equal_to<>>;
+  using Links = std::unordered_map<std::string, std::vector<std::string>, Hash, std::equal_to<>>;
   static void link(Links& links, const std::string& key, const std::string& id);
   static void unlink(Links& links, const std::string& key, const std::string& id);
   void link_child(Entry& entry, const std::string& id);
@@ -113,10 +120,10 @@ class PageIndex {
   std::vector<std::string> layers_;
   Links incident_;
   Links children_;
-  std::unordered_map<std::string, std::uint64_t> touched_;
   std::uint64_t clock_ = 0;
   std::string latest_;
-  std::unordered_map<std::string, std::string> latest_child_;  // group -> latest shape in it
+  // group -> latest shape in it
+  std::unordered_map<std::string, std::string, Hash, std::equal_to<>> latest_child_;
   void place_in_grid(const Page& page, const Cell& cell, const Entry& entry, CellKind parent) const;
   const Page* page_ = nullptr;  // the page indexed, for the grid built at first use
   // Built by grid() (the document's strand only, like every other use of the index).

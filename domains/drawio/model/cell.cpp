@@ -36,4 +36,18 @@ std::optional<std::string_view> Cell::property(std::string_view name) const {
   return wrapper->attributes.get(name);
 }
 
+void Cell::set_note_type(std::string type) {
+  if (!notes && type.empty()) return;
+  SessionNotes& set = notes ? *notes : notes.emplace();
+  set.type = std::move(type);
+  if (set.type.empty() && set.alias.empty()) notes.reset();
+}
+
+void Cell::set_note_alias(std::string alias) {
+  if (!notes && alias.empty()) return;
+  SessionNotes& set = notes ? *notes : notes.emplace();
+  set.alias = std::move(alias);
+  if (set.type.empty() && set.alias.empty()) notes.reset();
+}
+
 }  // namespace fcp::drawio

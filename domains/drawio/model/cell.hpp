@@ -10,6 +10,7 @@
 #include "domains/drawio/model/attributes.hpp"
 #include "domains/drawio/model/boxed.hpp"
 #include "domains/drawio/model/geometry.hpp"
+#include "domains/drawio/model/slot_list.hpp"
 #include "domains/drawio/model/style.hpp"
 #include "domains/drawio/model/xml_node.hpp"
 
@@ -68,8 +69,8 @@ struct Cell {
   std::optional<Geometry> geometry;
   std::vector<XmlNode> children;  // other mxCell children, verbatim, after the geometry
   Boxed<Wrapper> wrapper;         // out of line: most cells have none
-  std::vector<CellSlot> order;    // where the <mxCell> attributes sat, as read; empty when new
-  SessionNotes notes;             // never in a file
+  SlotList<CellSlot> order;       // where the <mxCell> attributes sat, as read; empty when new
+  Boxed<SessionNotes> notes;      // never in a file; out of line: most cells have none
 
   bool operator==(const Cell&) const = default;
 
@@ -82,6 +83,14 @@ struct Cell {
   bool is_container() const;  // container=1 or a swimlane; connectable="0" alone is NOT one
   bool is_visible() const;    // false for visible="0" (hidden layers and shapes)
   bool is_locked() const;     // style locked=1
+
+  // The session notes' custom type and alias ("" when none).
+  std::string_view note_type() const { return notes ? std::string_view(notes->type) : ""; }
+  std::string_view note_alias() const { return notes ? std::string_view(notes->alias) : ""; }
+  // Set one note ("" clears it); a cell whose notes are all empty holds none, so it equals a
+  // cell that never had any.
+  void set_note_type(std::string type);
+  void set_note_alias(std::string alias);
 
   // A custom property: the wrapper attribute `name`, or nullopt (always for unwrapped cells).
   std::optional<std::string_view> property(std::string_view name) const;

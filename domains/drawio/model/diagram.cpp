@@ -1,6 +1,8 @@
 #include "domains/drawio/model/diagram.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <system_error>
 
 namespace fcp::drawio {
 
@@ -15,21 +17,31 @@ Page& Diagram::add_page(Page page) {
 
 std::string Diagram::allocate_id() {
   while (true) {
-    std::string candidate = id_prefix_ + "-" + std::to_string(next_id_++);
+    const std::uint64_t number = next_id_++;
+    // Numbers below next_id_ are never made again: a reservation is done with once passed.
+    if (reserved_numbers_.erase(number) > 0) continue;
+    std::string candidate = id_prefix_ + "-" + std::to_string(number);
     if (id_in_use(candidate)) continue;
-    reserved_ids_.insert(candidate);
     return candidate;
   }
 }
 
 bool Diagram::id_in_use(std::string_view id) const {
-  if (reserved_ids_.contains(id)) return true;
   return std::any_of(pages_.begin(), pages_.end(),
                      [&](const Page& page) { return page.id() == id || page.contains(id); });
 }
 
 void Diagram::reserve_id(std::string_view id) {
-  if (!id.empty()) reserved_ids_.emplace(id);
+  // Only `prefix-N`, N written as std::to_string writes it, can be allocated.
+  if (id.size() <= id_prefix_.size() + 1 || !id.starts_with(id_prefix_) ||
+      id[id_prefix_.size()] != '-')
+    return;
+  const std::string_view digits = id.substr(id_prefix_.size() + 1);
+  if (digits.front() == '0') return;
+  std::uint64_t number = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+  if (error != std::errc() || end != digits.data() + digits.size() || number < next_id_) return;
+  reserved_numbers_.insert(number);
 }
 
 void Diagram::reserve_ids_in_use() {

@@ -52,10 +52,12 @@ class Diagram {
   // O(1) expected per call (a set lookup plus one index lookup per page).
   std::string allocate_id();
   // Marks ids as taken: one id, or every cell and page id currently in the diagram (readers
-  // call the latter after loading).
+  // call the latter after loading). Only an id the allocator could still hand out (the prefix,
+  // '-' and a number not yet passed) is remembered: a file's own ids cost nothing.
   void reserve_id(std::string_view id);
   void reserve_ids_in_use();
   // The prefix of allocated ids; draw.io itself uses a random 20-character prefix per session.
+  // Set it before ids are reserved: ids reserved under another prefix are not remembered.
   void set_id_prefix(std::string prefix) { id_prefix_ = std::move(prefix); }
 
   // Same content: file attributes, extras and pages (not the allocator state).
@@ -70,7 +72,8 @@ class Diagram {
   SourceFormat source_format_ = SourceFormat::mxfile;
   std::string id_prefix_ = "fcp";
   std::uint64_t next_id_ = 1;
-  std::unordered_set<std::string, IdHash, std::equal_to<>> reserved_ids_;
+  // Reserved ids `prefix-N` with N >= next_id_, by N (the only ones allocate_id could make).
+  std::unordered_set<std::uint64_t> reserved_numbers_;
 };
 
 }  // namespace fcp::drawio

@@ -7,6 +7,7 @@
 
 #include "domains/drawio/model/attributes.hpp"
 #include "domains/drawio/model/boxed.hpp"
+#include "domains/drawio/model/slot_list.hpp"
 #include "domains/drawio/model/xml_node.hpp"
 
 namespace fcp::drawio {
@@ -43,11 +44,11 @@ struct Geometry {
   // Out of line (Boxed): most geometries have none of them.
   Boxed<Point> source_point;
   Boxed<Point> target_point;
-  Boxed<std::vector<Point>> points;  // <Array as="points">, waypoints; may be empty
-  Boxed<Point> offset;               // label offset
-  std::vector<XmlNode> children;     // every other child, e.g. <mxRectangle as="alternateBounds">
-  std::vector<GeometrySlot> child_order;      // document order of the children above, as read
-  std::vector<GeometryAttr> attribute_order;  // document order of the attributes, as read
+  Boxed<std::vector<Point>> points;    // <Array as="points">, waypoints; may be empty
+  Boxed<Point> offset;                 // label offset
+  std::vector<XmlNode> children;       // every other child, e.g. <mxRectangle as="alternateBounds">
+  SlotList<GeometrySlot> child_order;  // document order of the children above, as read
+  SlotList<GeometryAttr> attribute_order;  // document order of the attributes, as read
 
   bool operator==(const Geometry&) const = default;
 };

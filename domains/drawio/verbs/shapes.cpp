@@ -261,8 +261,8 @@ core::Result<void> verb_add(OpContext& ctx) {
     cell.style->set_trailing_semicolon(true);
     cell.value = stored_label(cell, label);
     if (theme) apply_theme(*cell.style, *theme);
-    if (kind->custom) cell.notes.type = kind->type;
-    if (aliased) cell.notes.alias = typed_label + suffix;
+    if (kind->custom) cell.set_note_type(kind->type);
+    if (aliased) cell.set_note_alias(typed_label + suffix);
     cell.vertex = true;
     cell.parent = parent;
     auto [ox, oy] = child_origin(ctx.page(), parent);

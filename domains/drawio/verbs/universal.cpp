@@ -53,7 +53,7 @@ std::vector<std::string> clone_shapes(OpContext& ctx, const std::vector<std::str
       copy.wrapper = original->wrapper;
     }
     copy.value = stored_label(copy, relabel(cell_label(*original)));
-    copy.notes.alias.clear();
+    copy.set_note_alias("");
     if (copy.geometry) {
       copy.geometry->x = copy.geometry->x.value_or(0) + dx;
       copy.geometry->y = copy.geometry->y.value_or(0) + dy;
@@ -274,7 +274,7 @@ core::Result<void> verb_modify(OpContext& ctx) {
         if (key == "label") {
           cell.value = stored_label(cell, value);
         } else if (key == "alias") {
-          cell.notes.alias = value;
+          cell.set_note_alias(value);
         } else if (key == "fill") {
           cell.style->set("fillColor", *parse_color_param(ctx, value, key));
         } else if (key == "stroke") {

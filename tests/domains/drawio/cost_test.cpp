@@ -125,7 +125,7 @@ TEST_F(CostTest, OverlapWarningsOverAPileAreBounded) {
       << reply.text;
 }
 
-// kBytesPerCell (about 1 950 bytes) a cell: a batch past limits.max_document_bytes is rolled back,
+// kBytesPerCell (about 1 700 bytes) a cell: a batch past limits.max_document_bytes is rolled back,
 // an open whose file is estimated past it is refused before parsing; both errors name the setting.
 class MemoryLimitTest : public CostTest {
  protected:

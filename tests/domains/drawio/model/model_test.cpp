@@ -8,6 +8,7 @@
 #include "domains/drawio/model/attributes.hpp"
 #include "domains/drawio/model/diagram.hpp"
 #include "domains/drawio/model/page.hpp"
+#include "domains/drawio/model/slot_list.hpp"
 
 namespace fcp::drawio {
 namespace {
@@ -203,6 +204,74 @@ TEST(DiagramTest, ReservedIdsAndPrefixes) {
   diagram.set_id_prefix("x");
   diagram.reserve_id("x-1");
   EXPECT_EQ(diagram.allocate_id(), "x-2");
+}
+
+TEST(DiagramTest, RemembersOnlyReservationsItCouldHandOut) {
+  Diagram diagram;
+  // Ids of other forms can never be allocated: reserving them changes nothing.
+  for (const char* id : {"fcp-02", "fcp-", "fcp-2x", "other-2", "fcp2", "x-fcp-2"})
+    diagram.reserve_id(id);
+  diagram.reserve_id("fcp-3");
+  diagram.reserve_id("fcp-18446744073709551616");  // past uint64: not a number it makes
+  EXPECT_EQ(diagram.allocate_id(), "fcp-1");
+  EXPECT_EQ(diagram.allocate_id(), "fcp-2");
+  EXPECT_EQ(diagram.allocate_id(), "fcp-4");
+  // A number already passed is not remembered, and is not made again either.
+  diagram.reserve_id("fcp-1");
+  EXPECT_EQ(diagram.allocate_id(), "fcp-5");
+  // A file's ids, reserved then erased, are still not handed out.
+  Page page = layered_page();
+  page.insert(make_cell("fcp-6", "1"));
+  page.insert(make_cell("fcp-7", "1"));
+  diagram.add_page(std::move(page));
+  diagram.pages()[0].erase("fcp-6");
+  diagram.pages()[0].erase("fcp-7");
+  EXPECT_EQ(diagram.allocate_id(), "fcp-8");
+}
+
+TEST(SlotListTest, KeepsOrderInlineAndPastInline) {
+  SlotList<CellSlot> slots{CellSlot::id, CellSlot::value};
+  EXPECT_EQ(slots.size(), 2U);
+  const std::vector<CellSlot> pattern{CellSlot::id,     CellSlot::value, CellSlot::style,
+                                      CellSlot::parent, CellSlot::other, CellSlot::vertex};
+  std::vector<CellSlot> expected{CellSlot::id, CellSlot::value};
+  for (std::size_t i = 0; i < 3 * SlotList<CellSlot>::kInline; ++i) {
+    slots.push_back(pattern[i % pattern.size()]);
+    expected.push_back(pattern[i % pattern.size()]);
+    ASSERT_THAT(slots, ::testing::ElementsAreArray(expected)) << i;
+  }
+  const SlotList<CellSlot> copy = slots;
+  EXPECT_EQ(copy, slots);
+  SlotList<CellSlot> shorter{CellSlot::id, CellSlot::value};
+  EXPECT_NE(shorter, slots);
+  shorter = copy;
+  EXPECT_EQ(shorter, slots);
+  SlotList<CellSlot> moved = std::move(shorter);
+  EXPECT_EQ(moved, slots);
+  EXPECT_TRUE(shorter.empty());  // NOLINT(bugprone-use-after-move): moved-from is empty
+  shorter = std::move(moved);
+  EXPECT_EQ(shorter, slots);
+  EXPECT_TRUE(moved.empty());  // NOLINT(bugprone-use-after-move)
+  slots.clear();
+  EXPECT_TRUE(slots.empty());
+  EXPECT_EQ(slots, SlotList<CellSlot>());
+  slots.push_back(CellSlot::edge);
+  EXPECT_THAT(slots, ::testing::ElementsAre(CellSlot::edge));
+}
+
+TEST(CellTest, EmptySessionNotesAreNoNotes) {
+  Cell plain = make_cell("a", "1");
+  Cell noted = plain;
+  noted.set_note_alias("web");
+  noted.set_note_type("svc");
+  EXPECT_EQ(noted.note_alias(), "web");
+  EXPECT_EQ(noted.note_type(), "svc");
+  EXPECT_NE(noted, plain);
+  noted.set_note_alias("");
+  EXPECT_NE(noted, plain);
+  noted.set_note_type("");
+  EXPECT_EQ(noted, plain);  // equal again: nothing left of the notes
+  EXPECT_EQ(noted.note_type(), "");
 }
 
 }  // namespace
