@@ -8,6 +8,9 @@
 
 namespace fcp::drawio::layout::detail {
 
+// px an orthogonal route keeps from shapes that are not its ends (closer is warned about).
+inline constexpr double kShapeClearance = 10;
+
 // An axis-aligned box, top-left corner and size, page coordinates (y down), px.
 struct Box {
   double x = 0, y = 0, w = 0, h = 0;

@@ -5,6 +5,8 @@
 #include <optional>
 #include <unordered_map>
 
+#include "domains/drawio/rect.hpp"
+
 namespace fcp::drawio::layout::detail {
 namespace {
 
@@ -171,6 +173,19 @@ RouteFigures measure_routes(const Drawing& drawing, const IndexedGraph& graph,
       box = unite(box, Box{paths[i][k + 1].x, paths[i][k + 1].y, 0, 0});
     }
     bounds[i] = box;
+    for (size_t n = 0; n < drawing.nodes.size(); ++n) {
+      if (static_cast<int>(n) == edge.source || static_cast<int>(n) == edge.target) continue;
+      const Box& node = drawing.nodes[n];
+      const Rect shape{node.x, node.y, node.w, node.h};
+      if (!shape.overlaps(Rect{box.x, box.y, box.w, box.h}, kShapeClearance)) continue;
+      for (size_t k = 0; k + 1 < paths[i].size(); ++k) {
+        const Point2 a = paths[i][k], b = paths[i][k + 1];
+        if (shape.segment_enters(a.x, a.y, b.x, b.y, -(kShapeClearance - 0.5))) {
+          ++figures.near_shapes;
+          break;
+        }
+      }
+    }
   }
   for (size_t i = 0; i < paths.size(); ++i) {
     for (size_t j = i + 1; j < paths.size(); ++j) {

@@ -13,10 +13,12 @@ namespace fcp::drawio::layout::detail {
 // placed before it, then under the fewest other edges, nearest the middle. Positions are draw.io's
 // relative label positions (−1 at the source, 0 the middle, 1 at the target).
 // The routes as draw.io draws them (from the source's port through the waypoints to the
-// target's): points where two edges cross, and their length together.
+// target's): points where two edges cross, their length together, and the (segment, shape)
+// pairs where a route passes within kShapeClearance of a shape that is not one of its ends.
 struct RouteFigures {
   int crossings = 0;
   double length = 0;
+  int near_shapes = 0;
 };
 RouteFigures measure_routes(const Drawing& drawing, const IndexedGraph& graph,
                             const std::vector<EdgeRoute>& routes);

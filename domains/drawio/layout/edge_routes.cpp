@@ -704,9 +704,8 @@ Point2 centre(const Box& box) {
 constexpr double kMinRunGap = 10;  // px: parallel runs of two edges closer than this...
 constexpr double kRunShift = 12;   // ...are moved this far apart (the lanes' spacing)
 constexpr int kMaxSeparationPasses = 3;
-constexpr double kPortMargin = 6;       // px a moved port keeps from its side's corners
-constexpr double kMinStep = 15;         // px: a shorter run between corners reads as a kink
-constexpr double kShapeClearance = 10;  // px a route keeps from shapes that are not its ends
+constexpr double kPortMargin = 6;  // px a moved port keeps from its side's corners
+constexpr double kMinStep = 15;    // px: a shorter run between corners reads as a kink
 
 // The polyline of an orthogonal route: its source port, its corners, its target port. A port
 // without fractions is the middle of the side the first (last) corner lines up with.
