@@ -497,8 +497,16 @@ Lines describe_edge(const View& v, const Cell& edge, const PageFacts& facts) {
                     ", entry " + (entry_port.empty() ? std::string("free") : entry_port) +
                     (v.doc.has_automatic_ports(edge.id) ? " (chosen automatically)" : ""));
   }
-  if (edge.geometry && edge.geometry->points && !edge.geometry->points->empty())
-    lines.push_back("  waypoints: " + std::to_string(edge.geometry->points->size()));
+  if (edge.geometry && edge.geometry->points && !edge.geometry->points->empty()) {
+    // In page coordinates, as `position` of a shape: an edge inside a group keeps its points
+    // relative to the group.
+    const auto [dx, dy] = child_origin(v.page, edge.parent.value_or(""));
+    std::string text = "  waypoints: " + std::to_string(edge.geometry->points->size());
+    for (const Point& point : *edge.geometry->points)
+      text += " (" + format_number(point.x_or_zero() + dx) + ", " +
+              format_number(point.y_or_zero() + dy) + ")";
+    lines.push_back(std::move(text));
+  }
   if (std::string layer = layer_of(v, facts, edge); !layer.empty())
     lines.push_back("  layer: " + layer);
   lines.push_back("  id: " + edge.id);

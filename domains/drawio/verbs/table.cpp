@@ -165,7 +165,8 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                "automatic layout (Graphviz); pinned shapes stay; the reply counts the "
                "shapes it moved and the edges whose route it changed, or says there was "
                "nothing to change; spacing: is the gap between the shapes it places "
-               "(refused when every shape is pinned). Layered: top-level groups are tiers "
+               "(so refused with every shape pinned); pin:@all keeps every shape where it is "
+               "and re-routes the edges only. Layered: top-level groups are tiers "
                "along dir: in the "
                "order their edges run (clients → edge → services → data), never on each "
                "other, starting level (LR: same top, TB: same left); orthogonal edges leave "
@@ -184,7 +185,8 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                "pass a shape is laid again round the shapes, 10 px from other edges; one with no "
                "way round stays: every final route is checked and a ? line names both. Ports set "
                "with exit:/entry: stay: those "
-               "edges are routed from them round every shape, their own ends included"}
+               "edges are routed from them round every shape, their own ends included, but "
+               "not moved apart from other edges (ports set alike share a line)"}
           .with(choice_key("algo", {"layered", "tree", "force"}))
           .with(choice_key("dir", {"TB", "LR", "BT", "RL"}))
           .with(number_key("spacing").between(5, 2000))
