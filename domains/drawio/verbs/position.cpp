@@ -71,13 +71,16 @@ void run_in_line_with_port(const OpContext& ctx, Cell& edge, bool exit) {
 // run and adds a short kink or a hooked arrowhead. The port moves on along that run onto the
 // outline instead, and the edge keeps it there (exitPerimeter=0 / entryPerimeter=0), so the run
 // reaches the outline straight. Ports of rectangles, and ports draw.io already projects onto the
-// run's line, stay as they are.
-void port_onto_outline(const OpContext& ctx, Cell& edge, bool exit, layout::Point2 fraction) {
+// run's line, stay as they are. A route with no waypoints runs straight to the other end's port
+// (`other`, a fraction of that shape's box): that port is where the run comes from (projected
+// along the ray, the port left a step of a few px beside the other end, issue 13).
+void port_onto_outline(const OpContext& ctx, Cell& edge, bool exit, layout::Point2 fraction,
+                       const std::optional<layout::Point2>& other) {
   namespace rd = render::detail;
   const std::optional<std::string>& end = exit ? edge.source : edge.target;
-  if (!end || !edge.style || !edge.geometry || !edge.geometry->points ||
-      edge.geometry->points->empty())
-    return;
+  const std::optional<std::string>& other_end = exit ? edge.target : edge.source;
+  const bool has_points = edge.geometry && edge.geometry->points && !edge.geometry->points->empty();
+  if (!end || !edge.style || !edge.geometry || (!has_points && (!other || !other_end))) return;
   const Cell* shape = ctx.page().find(*end);
   if (shape == nullptr) return;
   const rd::StyleView style(*shape, false);
@@ -93,8 +96,17 @@ void port_onto_outline(const OpContext& ctx, Cell& edge, bool exit, layout::Poin
   // Waypoints are in the coordinates of the edge's parent (its group, when it is in one); the
   // shape's rect is on the page.
   const auto [ox, oy] = child_origin(ctx.page(), edge.parent.value_or(""));
-  const Point& next = exit ? edge.geometry->points->front() : edge.geometry->points->back();
-  const rd::Vec from{next.x_or_zero() + ox, next.y_or_zero() + oy};
+  rd::Vec from{};
+  if (has_points) {
+    const Point& next = exit ? edge.geometry->points->front() : edge.geometry->points->back();
+    from = rd::Vec{next.x_or_zero() + ox, next.y_or_zero() + oy};
+  } else {
+    const Cell* far = ctx.page().find(*other_end);
+    if (far == nullptr) return;
+    const Rect f = absolute_rect(ctx.page(), *far);
+    from = rd::Vec{f.x + std::round(other->x * 100) / 100 * f.width,
+                   f.y + std::round(other->y * 100) / 100 * f.height};
+  }
   const bool straight = std::abs(from.x - port.x) < 0.5 || std::abs(from.y - port.y) < 0.5;
   if (!straight) return;
   const double size = rd::perimeter_size(style, perimeter, r.width);
@@ -742,8 +754,8 @@ core::Result<void> verb_layout(OpContext& ctx) {
       }
       if (route.exit) run_in_line_with_port(ctx, edge, true);
       if (route.entry) run_in_line_with_port(ctx, edge, false);
-      if (route.exit) port_onto_outline(ctx, edge, true, *route.exit);
-      if (route.entry) port_onto_outline(ctx, edge, false, *route.entry);
+      if (route.exit) port_onto_outline(ctx, edge, true, *route.exit, route.entry);
+      if (route.entry) port_onto_outline(ctx, edge, false, *route.entry, route.exit);
     });
     ctx.edit.set_automatic_ports(route.id, false);
     if (!pinned.empty() && route_round_pinned_shapes(ctx, route.id)) laid_round.push_back(route.id);
