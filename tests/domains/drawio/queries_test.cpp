@@ -332,7 +332,7 @@ TEST_F(QueriesTest, DescribeEdge) {
             "  arrows: none -> arrow\n"
             "  routing: straight\n"
             "  style: dashed\n"
-            "  waypoints: 2\n"
+            "  waypoints: 2 (430, 760) (200, 760)\n"
             "  layer: Default\n"
             "  id: e2");
   EXPECT_NE(ask("describe Gateway -> Auth").find("  label: \"routes\"\n"), std::string::npos);
