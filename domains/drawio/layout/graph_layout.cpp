@@ -162,6 +162,20 @@ void align_tiers(Drawing& drawing, const LayoutRequest& request, const IndexedGr
   drawing.curves_from_engine = false;
 }
 
+// The box round cluster i's own nodes and the boxes `child_boxes` gives its child clusters;
+// nullopt when it holds neither.
+std::optional<Box> cluster_content(const Drawing& drawing, const IndexedGraph& graph, size_t i,
+                                   const std::vector<std::optional<Box>>& child_boxes) {
+  std::optional<Box> content;
+  auto add = [&content](const Box& box) { content = content ? detail::unite(*content, box) : box; };
+  for (int node : graph.cluster_nodes[i])
+    add(drawing.nodes[static_cast<size_t>(node)]);
+  for (int child : graph.cluster_children[i]) {
+    if (child_boxes[static_cast<size_t>(child)]) add(*child_boxes[static_cast<size_t>(child)]);
+  }
+  return content;
+}
+
 // The cluster boxes as the caller draws them: round their contents with the paddings of the
 // request only (the engine's boxes may hold more room), for labels to keep off their borders.
 std::vector<std::optional<Box>> drawn_clusters(const Drawing& drawing, const LayoutRequest& request,
@@ -172,15 +186,7 @@ std::vector<std::optional<Box>> drawn_clusters(const Drawing& drawing, const Lay
   for (auto it = graph.clusters_parents_first.rbegin(); it != graph.clusters_parents_first.rend();
        ++it) {
     const auto i = static_cast<size_t>(*it);
-    std::optional<Box> content;
-    auto add = [&content](const Box& box) {
-      content = content ? detail::unite(*content, box) : box;
-    };
-    for (int node : graph.cluster_nodes[i])
-      add(drawing.nodes[static_cast<size_t>(node)]);
-    for (int child : graph.cluster_children[i]) {
-      if (boxes[static_cast<size_t>(child)]) add(*boxes[static_cast<size_t>(child)]);
-    }
+    const std::optional<Box> content = cluster_content(drawing, graph, i, boxes);
     if (!content) {
       boxes[i] = drawing.clusters[i];
       continue;
@@ -260,10 +266,9 @@ void space_tiers(Drawing& drawing, const LayoutRequest& request, const IndexedGr
   }
 }
 
-// Where hold_pinned will put each pinned node, in the drawing's present coordinates (the drawing
-// moved by the pinned nodes' mean offset); empty without pinned nodes. Free shapes are ordered
-// near the pinned ones they connect to where those are, not where the free layout has them.
-std::vector<std::optional<Box>> held_places(const Drawing& drawing, const LayoutRequest& request) {
+// The mean offset from where the drawing has the pinned nodes to where they are pinned;
+// nullopt without pinned nodes.
+std::optional<Point2> pinned_offset(const Drawing& drawing, const LayoutRequest& request) {
   double dx = 0, dy = 0;
   int pinned = 0;
   for (size_t i = 0; i < request.nodes.size(); ++i) {
@@ -272,9 +277,17 @@ std::vector<std::optional<Box>> held_places(const Drawing& drawing, const Layout
     dy += request.nodes[i].y - drawing.nodes[i].y;
     ++pinned;
   }
-  if (pinned == 0) return {};
-  dx /= pinned;
-  dy /= pinned;
+  if (pinned == 0) return std::nullopt;
+  return Point2{dx / pinned, dy / pinned};
+}
+
+// Where hold_pinned will put each pinned node, in the drawing's present coordinates (the drawing
+// moved by the pinned nodes' mean offset); empty without pinned nodes. Free shapes are ordered
+// near the pinned ones they connect to where those are, not where the free layout has them.
+std::vector<std::optional<Box>> held_places(const Drawing& drawing, const LayoutRequest& request) {
+  const std::optional<Point2> offset = pinned_offset(drawing, request);
+  if (!offset) return {};
+  const double dx = offset->x, dy = offset->y;
   std::vector<std::optional<Box>> held(request.nodes.size());
   for (size_t i = 0; i < request.nodes.size(); ++i) {
     const LayoutNode& node = request.nodes[i];
@@ -286,15 +299,8 @@ std::vector<std::optional<Box>> held_places(const Drawing& drawing, const Layout
 
 // Translates the drawing so the pinned nodes move least on average, then puts each exactly back.
 void hold_pinned(Drawing& drawing, const LayoutRequest& request) {
-  double dx = 0, dy = 0;
-  int pinned = 0;
-  for (size_t i = 0; i < request.nodes.size(); ++i) {
-    if (!request.nodes[i].pinned) continue;
-    dx += request.nodes[i].x - drawing.nodes[i].x;
-    dy += request.nodes[i].y - drawing.nodes[i].y;
-    ++pinned;
-  }
-  detail::translate(drawing, dx / pinned, dy / pinned);
+  if (const std::optional<Point2> offset = pinned_offset(drawing, request))
+    detail::translate(drawing, offset->x, offset->y);
   for (size_t i = 0; i < request.nodes.size(); ++i) {
     const LayoutNode& node = request.nodes[i];
     if (!node.pinned) continue;
@@ -314,16 +320,7 @@ void fit_clusters(Drawing& drawing, const LayoutRequest& request, const IndexedG
   for (auto it = graph.clusters_parents_first.rbegin(); it != graph.clusters_parents_first.rend();
        ++it) {
     const auto i = static_cast<size_t>(*it);
-    std::optional<Box> content;
-    auto add = [&content](const Box& box) {
-      content = content ? detail::unite(*content, box) : box;
-    };
-    for (int node : graph.cluster_nodes[i])
-      add(drawing.nodes[static_cast<size_t>(node)]);
-    for (int child : graph.cluster_children[i]) {
-      if (drawing.clusters[static_cast<size_t>(child)])
-        add(*drawing.clusters[static_cast<size_t>(child)]);
-    }
+    const std::optional<Box> content = cluster_content(drawing, graph, i, drawing.clusters);
     std::optional<Box>& box = drawing.clusters[i];
     if (!content) continue;
     const double header = request.clusters[i].label.empty() ? 0 : request.cluster_header;

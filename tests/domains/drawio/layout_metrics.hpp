@@ -278,23 +278,32 @@ inline void measure_jogs(const Drawing& d, Metrics& m) {
   }
 }
 
-inline void measure_clearance(const Drawing& d, Metrics& m) {
+// Calls found(edge, shape) once for each edge and leaf shape other than its ends that one of
+// the edge's segments enters, the box shrunk by `inset` (negative: grown).
+template <typename Found>
+void for_each_shape_entered(const Drawing& d, double inset, Found found) {
   for (const Edge& e : d.edges) {
     for (size_t s = 0; s < d.shapes.size(); ++s) {
       const Shape& shape = d.shapes[s];
       if (shape.group || static_cast<int>(s) == e.source || static_cast<int>(s) == e.target)
         continue;
       for (size_t i = 0; i + 1 < e.path.size(); ++i) {
-        if (segment_hits_box(e.path[i], e.path[i + 1], shape.box, -(kShapeClearance - 0.5))) {
-          ++m.near_shapes;
-          m.details.push_back("edge " + e.id + " (" + e.label + ") runs within " +
-                              std::to_string(static_cast<int>(kShapeClearance)) + " px of " +
-                              shape.label);
+        if (segment_hits_box(e.path[i], e.path[i + 1], shape.box, inset)) {
+          found(e, shape);
           break;
         }
       }
     }
   }
+}
+
+inline void measure_clearance(const Drawing& d, Metrics& m) {
+  for_each_shape_entered(d, -(kShapeClearance - 0.5), [&m](const Edge& e, const Shape& shape) {
+    ++m.near_shapes;
+    m.details.push_back("edge " + e.id + " (" + e.label + ") runs within " +
+                        std::to_string(static_cast<int>(kShapeClearance)) + " px of " +
+                        shape.label);
+  });
 }
 
 }  // namespace detail
@@ -304,20 +313,10 @@ inline Metrics measure(const Drawing& d) {
 
   Metrics m;
   // Edges through shapes (leaf shapes only: an edge may cross a group's border to reach a member).
-  for (const Edge& e : d.edges) {
-    for (size_t s = 0; s < d.shapes.size(); ++s) {
-      const Shape& shape = d.shapes[s];
-      if (shape.group || static_cast<int>(s) == e.source || static_cast<int>(s) == e.target)
-        continue;
-      for (size_t i = 0; i + 1 < e.path.size(); ++i) {
-        if (detail::segment_hits_box(e.path[i], e.path[i + 1], shape.box, 0.5)) {
-          ++m.edge_shape_crossings;
-          m.details.push_back("edge " + e.id + " (" + e.label + ") passes through " + shape.label);
-          break;
-        }
-      }
-    }
-  }
+  detail::for_each_shape_entered(d, 0.5, [&m](const Edge& e, const Shape& shape) {
+    ++m.edge_shape_crossings;
+    m.details.push_back("edge " + e.id + " (" + e.label + ") passes through " + shape.label);
+  });
   // Through its own ends: any segment that passes the inside of the edge's source or target,
   // but the first (last) one when it starts (ends) at the box's centre, where draw.io starts a
   // route whose port it chooses itself on the perimeter.
