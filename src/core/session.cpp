@@ -222,6 +222,14 @@ CallResult Session::run_ops(std::span<const std::string> ops, const CallOptions&
     roll_back(mark, steps);  // keep the session consistent, then let the safety net report
     throw;
   }
+  // A cancel that arrived while the last op ran (one that does not look at it, like a layout's
+  // routing) still rolls the batch back: nothing was answered yet, and the client that cancelled
+  // must not find the change applied.
+  if (is_cancelled(options)) {
+    (void)document_->close_open_block();
+    roll_back(mark, steps);
+    return CallResult{error_reply(make_error("cancelled; the batch was rolled back"))};
+  }
   auto open = document_->close_open_block();
   if (!open) open = over_memory_limit(bytes_at_start);
   if (open) {

@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "tests/support/test_domain.hpp"
 
@@ -364,6 +367,26 @@ TEST_F(SessionTest, CancellationRollsBack) {
   options.cancelled = &cancelled;
   auto reply = session_.run_ops(std::vector<std::string>{"add A color:red"}, options).reply;
   EXPECT_TRUE(reply.is_error);
+  EXPECT_EQ(last_line(reply), "[0c 0l]");
+}
+
+// A cancel that arrives while the batch's last op runs (an op that does not look at it, like a
+// layout's routing) rolls the batch back too: the client that cancelled is told nothing else,
+// so the change must not land (the e2e abort test found a layout committed after its abort).
+TEST_F(SessionTest, ACancelDuringTheLastOpRollsTheBatchBack) {
+  action("new X");
+  std::atomic<bool> cancelled{false};
+  CallOptions options;
+  options.cancelled = &cancelled;
+  std::thread canceller([&cancelled] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    cancelled.store(true);
+  });
+  auto reply = session_.run_ops(std::vector<std::string>{"add A", "sleep 200"}, options).reply;
+  canceller.join();
+  EXPECT_TRUE(reply.is_error) << reply.text;
+  EXPECT_NE(reply.text.find("cancelled; the batch was rolled back"), std::string::npos)
+      << reply.text;
   EXPECT_EQ(last_line(reply), "[0c 0l]");
 }
 
