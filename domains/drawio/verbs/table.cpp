@@ -170,7 +170,7 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                "along dir: in the "
                "order their edges run (clients → edge → services → data), never on each "
                "other, starting level (LR: same top, TB: same left); orthogonal edges leave "
-               "a shared side at ports of their own at least 10 px apart (exitX/exitY, "
+               "a shared side at ports of their own at least 15 px apart (exitX/exitY, "
                "entryX/entryY; when the side is too short, the extra ones leave round its "
                "corners), cross gaps on lines of their own, run at least 10 px from "
                "other edges beside them, also those into and out of one hub (a crowded gap "
