@@ -432,8 +432,17 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
     // routes then cross fewer edges, or as many over a shorter way: the order is judged on
     // straight lines, the routes go round.
     ordered = *drawing;
-    if (!detail::order_within_clusters(*ordered, *graph, held_places(*drawing, request)).changed)
+    if (detail::order_within_clusters(*ordered, *graph, held_places(*drawing, request)).changed) {
+      // Shapes moved within their tiers: each group round its contents again (the engine's box
+      // was round the old places).
+      for (size_t c = 0; c < request.clusters.size(); ++c) {
+        if (!graph->cluster_nodes[c].empty() || !graph->cluster_children[c].empty())
+          ordered->clusters[c].reset();
+      }
+      fit_clusters(*ordered, request, *graph);
+    } else {
       ordered.reset();
+    }
   }
   auto routes = finish(*drawing);
   if (ordered) {

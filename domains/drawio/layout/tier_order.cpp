@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <optional>
 
@@ -21,6 +22,12 @@ struct Run {
   std::vector<int> nodes;
   std::vector<double> gaps;  // gaps[i]: between the i-th and the (i+1)-th place
   double start = 0;
+  // Where the run's nodes may go across the rank axis: clear of the row's other nodes and of the
+  // clusters that are not its own, the smallest gap away (unbounded where there are none), and
+  // the gap they keep between each other.
+  double min_lo = -std::numeric_limits<double>::infinity();
+  double max_hi = std::numeric_limits<double>::infinity();
+  double gap = 0;
 };
 
 class Orderer {
@@ -103,6 +110,7 @@ class Orderer {
             run.gaps.push_back(lo(drawing_.nodes[static_cast<size_t>(run.nodes[k + 1])]) -
                                hi(drawing_.nodes[static_cast<size_t>(run.nodes[k])]));
           }
+          bound(row, cluster, run);
           runs.push_back(std::move(run));
         }
         i = j;
@@ -130,6 +138,116 @@ class Orderer {
       if (rank_lo < row.hi && row.lo < rank_hi && lo(*box) < to && from < hi(*box)) return false;
     }
     return true;
+  }
+
+  // The room of a run: between the row's nodes and the clusters (not its own or an ancestor)
+  // across the row before and after it, the run's smallest gap away from them.
+  void bound(const Row& row, int cluster, Run& run) const {
+    run.gap = *std::min_element(run.gaps.begin(), run.gaps.end());
+    if (run.gap < 0) return;  // overlapping places: the run keeps them
+    const double from = run.start;
+    const double to = hi(drawing_.nodes[static_cast<size_t>(run.nodes.back())]);
+    auto obstacle = [&](const Box& box) {
+      if (hi(box) <= from) run.min_lo = std::max(run.min_lo, hi(box) + run.gap);
+      if (lo(box) >= to) run.max_hi = std::min(run.max_hi, lo(box) - run.gap);
+    };
+    for (int node : row.nodes) {
+      if (std::find(run.nodes.begin(), run.nodes.end(), node) == run.nodes.end())
+        obstacle(drawing_.nodes[static_cast<size_t>(node)]);
+    }
+    // Within the extent of its tier's nodes (the outermost cluster's): the tier keeps its size.
+    int tier = cluster;
+    while (graph_.cluster_parent[static_cast<size_t>(tier)] >= 0)
+      tier = graph_.cluster_parent[static_cast<size_t>(tier)];
+    double tier_lo = std::numeric_limits<double>::infinity();
+    double tier_hi = -std::numeric_limits<double>::infinity();
+    for (size_t n = 0; n < drawing_.nodes.size(); ++n) {
+      const int of = graph_.node_cluster[n];
+      if (of < 0 || !ancestor_of(tier, of)) continue;
+      tier_lo = std::min(tier_lo, lo(drawing_.nodes[n]));
+      tier_hi = std::max(tier_hi, hi(drawing_.nodes[n]));
+    }
+    run.min_lo = std::max(run.min_lo, tier_lo);
+    run.max_hi = std::min(run.max_hi, tier_hi);
+    for (size_t c = 0; c < drawing_.clusters.size(); ++c) {
+      const std::optional<Box>& box = drawing_.clusters[c];
+      if (!box || ancestor_of(static_cast<int>(c), cluster)) continue;
+      const double rank_lo = across_x_ ? box->y : box->x;
+      const double rank_hi = across_x_ ? box->bottom() : box->right();
+      if (rank_lo < row.hi && row.lo < rank_hi) obstacle(*box);
+    }
+  }
+
+  // The barycentre of each node: the mean place across the rank axis of the nodes it connects
+  // to outside the run; its own centre when it connects to none.
+  double barycentre(const Run& run, int node) const {
+    double sum = 0;
+    int count = 0;
+    for (size_t e : incident_[static_cast<size_t>(node)]) {
+      const IndexedGraph::Edge& edge = graph_.edges[e];
+      const int other = edge.source == node ? edge.target : edge.source;
+      if (std::find(run.nodes.begin(), run.nodes.end(), other) != run.nodes.end()) continue;
+      sum += mid(box_of(other));
+      ++count;
+    }
+    return count > 0 ? sum / count : mid(drawing_.nodes[static_cast<size_t>(node)]);
+  }
+
+  // Starts for the nodes of `order`, each as near its barycentre as the order, the run's gap
+  // between neighbours and its room allow (least squares: the differences to the barycentres
+  // with their offsets taken out, made non-decreasing by pooling adjacent violators, then held
+  // in the room). Empty when the nodes do not fit in the room.
+  std::vector<double> level_starts(const Run& run, const std::vector<int>& order) const {
+    const size_t n = order.size();
+    std::vector<double> offset(n, 0), target(n);
+    for (size_t k = 0; k < n; ++k) {
+      const Box& box = drawing_.nodes[static_cast<size_t>(order[k])];
+      if (k > 0) {
+        offset[k] =
+            offset[k - 1] + size(drawing_.nodes[static_cast<size_t>(order[k - 1])]) + run.gap;
+      }
+      target[k] = barycentre(run, order[k]) - size(box) / 2 - offset[k];
+    }
+    const double last = offset.back() + size(drawing_.nodes[static_cast<size_t>(order.back())]);
+    if (run.max_hi - run.min_lo < last) return {};
+    // Blocks of pooled values: mean and count.
+    std::vector<std::pair<double, size_t>> blocks;
+    for (double value : target) {
+      blocks.emplace_back(value, 1);
+      while (blocks.size() >= 2 && blocks[blocks.size() - 2].first > blocks.back().first) {
+        const auto [mean, count] = blocks.back();
+        blocks.pop_back();
+        auto& before = blocks.back();
+        const auto total = static_cast<double>(before.second + count);
+        before.first = (before.first * static_cast<double>(before.second) +
+                        mean * static_cast<double>(count)) /
+                       total;
+        before.second += count;
+      }
+    }
+    std::vector<double> starts;
+    for (const auto& [mean, count] : blocks) {
+      const double held = std::clamp(mean, run.min_lo, run.max_hi - last);
+      for (size_t k = 0; k < count; ++k)
+        starts.push_back(held + offset[starts.size()]);
+    }
+    return starts;
+  }
+
+  // Puts the run's nodes in `order` level with their barycentres where the run has a gap of its
+  // own (see level_starts), else into its places.
+  void place_level(Run& run, const std::vector<int>& order) {
+    if (run.gap >= 0) {
+      const std::vector<double> starts = level_starts(run, order);
+      if (!starts.empty()) {
+        for (size_t k = 0; k < order.size(); ++k)
+          (across_x_ ? drawing_.nodes[static_cast<size_t>(order[k])].x
+                     : drawing_.nodes[static_cast<size_t>(order[k])].y) = starts[k];
+        run.nodes = order;
+        return;
+      }
+    }
+    place(run, order);
   }
 
   // Puts the run's nodes into its places in `order`.
@@ -196,8 +314,8 @@ class Orderer {
     return {crossings, sum};
   }
 
-  // Tries the barycentre order, then swaps of neighbours; keeps what is better. Returns whether
-  // the run's order changed.
+  // Tries the nodes level with their barycentres in their order, in the barycentre order, then
+  // with neighbours swapped; keeps what is better. Returns whether a node of the run moved.
   bool improve(Run& run) {
     std::vector<size_t> edges;
     for (int node : run.nodes) {
@@ -207,7 +325,14 @@ class Orderer {
     std::sort(edges.begin(), edges.end());
     edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
     if (edges.empty() || budget_ <= 0) return false;
+    auto where = [&](const std::vector<int>& nodes) {
+      std::vector<double> starts;
+      for (int node : nodes)
+        starts.push_back(lo(drawing_.nodes[static_cast<size_t>(node)]));
+      return starts;
+    };
     const std::vector<int> original = run.nodes;
+    const std::vector<double> original_starts = where(original);
     auto best = local_cost(edges);
     auto better = [](std::pair<int, double> a, std::pair<int, double> b) {
       return a.first < b.first || (a.first == b.first && a.second < b.second - kShorter);
@@ -215,30 +340,24 @@ class Orderer {
     auto attempt = [&](const std::vector<int>& order) {
       if (budget_ <= 0) return false;
       const std::vector<int> kept = run.nodes;
-      place(run, order);
+      const std::vector<double> kept_starts = where(kept);
+      place_level(run, order);
       const auto cost = local_cost(edges);
       if (better(cost, best)) {
         best = cost;
         return true;
       }
-      place(run, kept);
+      for (size_t k = 0; k < kept.size(); ++k) {
+        Box& box = drawing_.nodes[static_cast<size_t>(kept[k])];
+        (across_x_ ? box.x : box.y) = kept_starts[k];
+      }
+      run.nodes = kept;
       return false;
     };
-    // Barycentres of the nodes each connects to outside the run.
+    attempt(run.nodes);
     std::vector<std::pair<double, int>> keyed;
-    for (int node : run.nodes) {
-      double sum = 0;
-      int count = 0;
-      for (size_t e : incident_[static_cast<size_t>(node)]) {
-        const IndexedGraph::Edge& edge = graph_.edges[e];
-        const int other = edge.source == node ? edge.target : edge.source;
-        if (std::find(run.nodes.begin(), run.nodes.end(), other) != run.nodes.end()) continue;
-        sum += mid(box_of(other));
-        ++count;
-      }
-      keyed.emplace_back(count > 0 ? sum / count : mid(drawing_.nodes[static_cast<size_t>(node)]),
-                         node);
-    }
+    for (int node : run.nodes)
+      keyed.emplace_back(barycentre(run, node), node);
     std::stable_sort(keyed.begin(), keyed.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<int> by_barycentre;
@@ -253,7 +372,12 @@ class Orderer {
         swapped = attempt(order) || swapped;
       }
     }
-    return run.nodes != original;
+    if (run.nodes != original) return true;
+    const std::vector<double> now = where(run.nodes);
+    for (size_t k = 0; k < now.size(); ++k) {
+      if (std::abs(now[k] - original_starts[k]) > kShorter) return true;
+    }
+    return false;
   }
 
   Drawing& drawing_;
