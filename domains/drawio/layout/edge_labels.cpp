@@ -154,6 +154,21 @@ bool segments_cross(Point2 a, Point2 b, Point2 c, Point2 d) {
   return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
 }
 
+// Whether two axis-parallel segments lie along each other, kOneLineGap apart or less, for more
+// than kOneLineLength.
+bool one_line(Point2 a, Point2 b, Point2 c, Point2 d) {
+  for (const bool horizontal : {true, false}) {
+    auto along = [horizontal](Point2 p) { return horizontal ? p.x : p.y; };
+    auto across = [horizontal](Point2 p) { return horizontal ? p.y : p.x; };
+    if (std::abs(across(a) - across(b)) > 0.5 || std::abs(across(c) - across(d)) > 0.5) continue;
+    if (std::abs(across(a) - across(c)) > kOneLineGap) continue;
+    const double lo = std::max(std::min(along(a), along(b)), std::min(along(c), along(d)));
+    const double hi = std::min(std::max(along(a), along(b)), std::max(along(c), along(d)));
+    if (hi - lo > kOneLineLength) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 RouteFigures measure_routes(const Drawing& drawing, const IndexedGraph& graph,
@@ -197,6 +212,8 @@ RouteFigures measure_routes(const Drawing& drawing, const IndexedGraph& graph,
         for (size_t m = 0; m + 1 < paths[j].size(); ++m) {
           if (segments_cross(paths[i][k], paths[i][k + 1], paths[j][m], paths[j][m + 1]))
             ++figures.crossings;
+          if (one_line(paths[i][k], paths[i][k + 1], paths[j][m], paths[j][m + 1]))
+            ++figures.one_line;
         }
       }
     }

@@ -14,11 +14,16 @@ namespace fcp::drawio::layout::detail {
 // relative label positions (−1 at the source, 0 the middle, 1 at the target).
 // The routes as draw.io draws them (from the source's port through the waypoints to the
 // target's): points where two edges cross, their length together, and the (segment, shape)
-// pairs where a route passes within kShapeClearance of a shape that is not one of its ends.
+// pairs where a route passes within kShapeClearance of a shape that is not one of its ends, and
+// the pairs of runs of two edges that read as one line (kOneLineGap apart or less, side by side
+// for more than kOneLineLength).
+inline constexpr double kOneLineGap = 2;
+inline constexpr double kOneLineLength = 20;
 struct RouteFigures {
   int crossings = 0;
   double length = 0;
   int near_shapes = 0;
+  int one_line = 0;
 };
 RouteFigures measure_routes(const Drawing& drawing, const IndexedGraph& graph,
                             const std::vector<EdgeRoute>& routes);

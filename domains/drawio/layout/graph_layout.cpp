@@ -450,12 +450,14 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
     auto ordered_routes = finish(*ordered);
     const detail::RouteFigures was = detail::measure_routes(*drawing, *graph, routes);
     const detail::RouteFigures now = detail::measure_routes(*ordered, *graph, ordered_routes);
-    // With as many crossings, fewer routes squeezed past shapes (closer than kShapeClearance,
-    // which the reply warns about) come first, then the shorter way.
-    if (now.crossings < was.crossings ||
-        (now.crossings == was.crossings &&
-         (now.near_shapes < was.near_shapes ||
-          (now.near_shapes == was.near_shapes && now.length < was.length - 0.5)))) {
+    // Never more pairs of edges that read as one line; with as many crossings, fewer routes
+    // squeezed past shapes (closer than kShapeClearance, which the reply warns about) come
+    // first, then the shorter way.
+    if (now.one_line <= was.one_line &&
+        (now.crossings < was.crossings ||
+         (now.crossings == was.crossings &&
+          (now.near_shapes < was.near_shapes ||
+           (now.near_shapes == was.near_shapes && now.length < was.length - 0.5))))) {
       *drawing = std::move(*ordered);
       routes = std::move(ordered_routes);
     }
