@@ -86,10 +86,13 @@ class Orderer {
     return false;
   }
 
-  // Runs of two or more nodes of one innermost cluster, side by side in a row, with nothing
-  // else of the row and no other cluster between them.
+  // Runs of the nodes of one innermost cluster, side by side in a row, with nothing else of the
+  // row and no other cluster between them. A run of one node is only moved level with its
+  // neighbours, kept the smallest gap of the longer runs from the row's other nodes and clusters
+  // (none without longer runs).
   std::vector<Run> find_runs() const {
     std::vector<Run> runs;
+    std::vector<std::pair<const Row*, int>> of;  // per run: its row and cluster
     for (const Row& row : drawing_.rows) {
       std::vector<int> nodes = row.nodes;
       std::sort(nodes.begin(), nodes.end(), [&](int a, int b) {
@@ -101,7 +104,7 @@ class Orderer {
         size_t j = i + 1;
         while (j < nodes.size() && graph_.node_cluster[static_cast<size_t>(nodes[j])] == cluster)
           ++j;
-        if (cluster >= 0 && j - i >= 2 && clear(row, cluster, nodes, i, j)) {
+        if (cluster >= 0 && clear(row, cluster, nodes, i, j)) {
           Run run;
           run.nodes.assign(nodes.begin() + static_cast<std::ptrdiff_t>(i),
                            nodes.begin() + static_cast<std::ptrdiff_t>(j));
@@ -110,13 +113,27 @@ class Orderer {
             run.gaps.push_back(lo(drawing_.nodes[static_cast<size_t>(run.nodes[k + 1])]) -
                                hi(drawing_.nodes[static_cast<size_t>(run.nodes[k])]));
           }
-          bound(row, cluster, run);
           runs.push_back(std::move(run));
+          of.emplace_back(&row, cluster);
         }
         i = j;
       }
     }
-    return runs;
+    double smallest = -1;
+    for (const Run& run : runs) {
+      for (double gap : run.gaps) {
+        if (gap >= 0 && (smallest < 0 || gap < smallest)) smallest = gap;
+      }
+    }
+    std::vector<Run> kept;
+    for (size_t r = 0; r < runs.size(); ++r) {
+      Run& run = runs[r];
+      if (run.gaps.empty() && smallest < 0) continue;
+      run.gap = run.gaps.empty() ? smallest : *std::min_element(run.gaps.begin(), run.gaps.end());
+      bound(*of[r].first, of[r].second, run);
+      kept.push_back(std::move(run));
+    }
+    return kept;
   }
 
   // Whether the other nodes of `cluster` in this row are all in [i, j) (the run is the whole
@@ -143,7 +160,6 @@ class Orderer {
   // The room of a run: between the row's nodes and the clusters (not its own or an ancestor)
   // across the row before and after it, the run's smallest gap away from them.
   void bound(const Row& row, int cluster, Run& run) const {
-    run.gap = *std::min_element(run.gaps.begin(), run.gaps.end());
     if (run.gap < 0) return;  // overlapping places: the run keeps them
     const double from = run.start;
     const double to = hi(drawing_.nodes[static_cast<size_t>(run.nodes.back())]);
