@@ -423,43 +423,42 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
     fit_clusters(d, request, *graph);
     return detail::route_edges(d, *graph, request.routing, request.spacing);
   };
-  std::optional<Drawing> ordered;
+  const Drawing placed = *drawing;  // finish changes the drawing it routes
+  auto routes = finish(*drawing);
   if (!force && request.routing == EdgeRouting::orthogonal && !request.clusters.empty() &&
       graph->edges.size() <= kOrderEdgesUpTo) {
     // Each shape of a group near the shapes it connects to in the other groups (Graphviz orders
-    // a cluster's nodes by the cluster's own edges first). Only where the corridors are chosen
-    // anew (the places Graphviz kept for long edges may now hold a shape), and only when the
-    // routes then cross fewer edges, or as many over a shorter way: the order is judged on
-    // straight lines, the routes go round.
-    ordered = *drawing;
-    if (detail::order_within_clusters(*ordered, *graph, held_places(*drawing, request)).changed) {
-      // Shapes moved within their tiers: each group round its contents again (the engine's box
+    // a cluster's nodes by the cluster's own edges first and packs them from its start), each
+    // tier kept in its place, then with the tiers free to sit level with their neighbours. Only
+    // where the corridors are chosen anew (the places Graphviz kept for long edges may now hold
+    // a shape), and only when the routes then put no more pairs of edges on one line and cross
+    // fewer edges, or as many past fewer shapes (closer than kShapeClearance, which the reply
+    // warns about), or over a shorter way: the order is judged on straight lines, the routes go
+    // round.
+    detail::RouteFigures best = detail::measure_routes(*drawing, *graph, routes);
+    const std::vector<std::optional<Box>> held = held_places(placed, request);
+    for (const detail::TierRoom room : {detail::TierRoom::own, detail::TierRoom::free}) {
+      Drawing ordered = placed;
+      if (!detail::order_within_clusters(ordered, *graph, held, room).changed) continue;
+      // Shapes moved within their groups: each group round its contents again (the engine's box
       // was round the old places).
       for (size_t c = 0; c < request.clusters.size(); ++c) {
         if (!graph->cluster_nodes[c].empty() || !graph->cluster_children[c].empty())
-          ordered->clusters[c].reset();
+          ordered.clusters[c].reset();
       }
-      fit_clusters(*ordered, request, *graph);
-    } else {
-      ordered.reset();
-    }
-  }
-  auto routes = finish(*drawing);
-  if (ordered) {
-    ordered->curves_from_engine = false;
-    auto ordered_routes = finish(*ordered);
-    const detail::RouteFigures was = detail::measure_routes(*drawing, *graph, routes);
-    const detail::RouteFigures now = detail::measure_routes(*ordered, *graph, ordered_routes);
-    // Never more pairs of edges that read as one line; with as many crossings, fewer routes
-    // squeezed past shapes (closer than kShapeClearance, which the reply warns about) come
-    // first, then the shorter way.
-    if (now.one_line <= was.one_line &&
-        (now.crossings < was.crossings ||
-         (now.crossings == was.crossings &&
-          (now.near_shapes < was.near_shapes ||
-           (now.near_shapes == was.near_shapes && now.length < was.length - 0.5))))) {
-      *drawing = std::move(*ordered);
-      routes = std::move(ordered_routes);
+      fit_clusters(ordered, request, *graph);
+      ordered.curves_from_engine = false;
+      auto ordered_routes = finish(ordered);
+      const detail::RouteFigures now = detail::measure_routes(ordered, *graph, ordered_routes);
+      if (now.one_line <= best.one_line &&
+          (now.crossings < best.crossings ||
+           (now.crossings == best.crossings &&
+            (now.near_shapes < best.near_shapes ||
+             (now.near_shapes == best.near_shapes && now.length < best.length - 0.5))))) {
+        best = now;
+        *drawing = std::move(ordered);
+        routes = std::move(ordered_routes);
+      }
     }
   }
   detail::place_labels(*drawing, *graph, request.edges, routes,

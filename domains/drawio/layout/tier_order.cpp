@@ -32,8 +32,13 @@ struct Run {
 
 class Orderer {
  public:
-  Orderer(Drawing& drawing, const IndexedGraph& graph, const std::vector<std::optional<Box>>& held)
-      : drawing_(drawing), graph_(graph), held_(held), across_x_(drawing.vertical_ranks) {
+  Orderer(Drawing& drawing, const IndexedGraph& graph, const std::vector<std::optional<Box>>& held,
+          bool tiers_free)
+      : drawing_(drawing),
+        graph_(graph),
+        held_(held),
+        across_x_(drawing.vertical_ranks),
+        tiers_free_(tiers_free) {
     incident_.resize(drawing.nodes.size());
     for (size_t e = 0; e < graph.edges.size(); ++e) {
       const IndexedGraph::Edge& edge = graph.edges[e];
@@ -171,7 +176,8 @@ class Orderer {
       if (std::find(run.nodes.begin(), run.nodes.end(), node) == run.nodes.end())
         obstacle(drawing_.nodes[static_cast<size_t>(node)]);
     }
-    // Within the extent of its tier's nodes (the outermost cluster's): the tier keeps its size.
+    // Within the extent of its tier's nodes (the outermost cluster's): the tier keeps its size;
+    // or, with tiers free, within the extent of all clustered nodes: the drawing keeps its size.
     int tier = cluster;
     while (graph_.cluster_parent[static_cast<size_t>(tier)] >= 0)
       tier = graph_.cluster_parent[static_cast<size_t>(tier)];
@@ -179,7 +185,7 @@ class Orderer {
     double tier_hi = -std::numeric_limits<double>::infinity();
     for (size_t n = 0; n < drawing_.nodes.size(); ++n) {
       const int of = graph_.node_cluster[n];
-      if (of < 0 || !ancestor_of(tier, of)) continue;
+      if (of < 0 || (!tiers_free_ && !ancestor_of(tier, of))) continue;
       tier_lo = std::min(tier_lo, lo(drawing_.nodes[n]));
       tier_hi = std::max(tier_hi, hi(drawing_.nodes[n]));
     }
@@ -400,6 +406,7 @@ class Orderer {
   const IndexedGraph& graph_;
   const std::vector<std::optional<Box>>& held_;
   bool across_x_;
+  bool tiers_free_;
   std::vector<std::vector<size_t>> incident_;
   long long budget_ = kPairBudget;
 };
@@ -407,9 +414,9 @@ class Orderer {
 }  // namespace
 
 OrderFigures order_within_clusters(Drawing& drawing, const IndexedGraph& graph,
-                                   const std::vector<std::optional<Box>>& held) {
+                                   const std::vector<std::optional<Box>>& held, TierRoom tiers) {
   if (drawing.rows.empty() || drawing.node_row.size() != drawing.nodes.size()) return {};
-  return Orderer(drawing, graph, held).run();
+  return Orderer(drawing, graph, held, tiers == TierRoom::free).run();
 }
 
 }  // namespace fcp::drawio::layout::detail

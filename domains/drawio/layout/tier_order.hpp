@@ -15,17 +15,25 @@ struct OrderFigures {
   bool changed = false;                           // some run took another order
 };
 
+// Where the shapes of a tier may move across the rank axis: within the extent of their tier's
+// nodes (each tier keeps its size and place), or within the extent of all clustered nodes (the
+// drawing keeps its size; a tier may move up or down to sit level with its neighbours).
+enum class TierRoom { own, free };
+
 // Reorders, within each rank row, the nodes of one innermost cluster that stand side by side
-// (no other node or cluster between them) among the places they already take: by the barycentre
-// of the nodes they connect to (in any row, in any cluster), then by swapping neighbours. An
-// order is kept only when it crosses fewer edges, or as many over a shorter distance across the
-// rank axis (centre-to-centre lines; the rank axis positions do not change). Graphviz orders
-// the nodes of a cluster by the cluster's own edges first; a shape used mostly from another tier
-// (a database its service reads) could end at the far side of its group. The work is bounded
-// (a fixed number of edge pairs tested): a large diagram keeps the orders improved until then.
-// Nodes with a box in `held` (pinned ones: where they will be put back, in the drawing's
-// coordinates) count there and are not reordered. Returns the figures.
+// (no other node or cluster between them): by the barycentre of the nodes they connect to (in
+// any row, in any cluster), then by swapping neighbours, each order placed level with the
+// barycentres (least squares, the order and the run's smallest gap kept, clear of the row's
+// other nodes and clusters, within the room `tiers` gives). A node alone in its row is only
+// moved level. An order or place is kept only when it crosses fewer edges, or as many over a
+// shorter distance across the rank axis (centre-to-centre lines; the rank axis positions do not
+// change). Graphviz orders the nodes of a cluster by the cluster's own edges first and packs
+// them from the cluster's start; a shape used mostly from another tier (a database its service
+// writes) could end far from it. The work is bounded (a fixed number of edge pairs tested): a
+// large diagram keeps the orders improved until then. Nodes with a box in `held` (pinned ones:
+// where they will be put back, in the drawing's coordinates) count there and are not moved.
+// Returns the figures.
 OrderFigures order_within_clusters(Drawing& drawing, const IndexedGraph& graph,
-                                   const std::vector<std::optional<Box>>& held);
+                                   const std::vector<std::optional<Box>>& held, TierRoom tiers);
 
 }  // namespace fcp::drawio::layout::detail
