@@ -40,11 +40,12 @@ void WorkerPool::stop_keeper() {
   stopping_ = false;
 }
 
-void WorkerPool::configure(WorkerNames names, std::vector<std::string> command,
-                           std::size_t spares) {
+void WorkerPool::configure(WorkerNames names, std::vector<std::string> command, std::size_t spares,
+                           SpareStart start) {
   const std::lock_guard configuring(configuring_);
   if (command.empty()) spares = 0;
-  if (spares == 0) stop_keeper();
+  const bool deferred = spares != 0 && start == SpareStart::on_first_use;
+  if (spares == 0 || deferred) stop_keeper();
   std::deque<std::unique_ptr<WorkerProcess>> old;
   {
     const std::lock_guard lock(mutex_);
@@ -56,9 +57,10 @@ void WorkerPool::configure(WorkerNames names, std::vector<std::string> command,
     pause_ = std::chrono::milliseconds(0);
     next_start_ = {};
     counts_ = {};
+    deferred_ = deferred;
   }
   old.clear();  // killed and reaped, outside the lock
-  if (spares == 0) return;
+  if (spares == 0 || deferred) return;
   if (keeper_.joinable()) {
     wake();
     return;
@@ -94,10 +96,23 @@ Result<std::unique_ptr<WorkerProcess>> WorkerPool::take() {
   if (command.empty()) return make_error(names.prefix + names.worker + " is not configured");
   worker = std::make_unique<WorkerProcess>(names);
   if (auto ok = worker->start(command); !ok) return ok.error();
-  const std::lock_guard lock(mutex_);
-  ++counts_.started;
-  ++counts_.started_on_demand;
+  {
+    const std::lock_guard lock(mutex_);
+    ++counts_.started;
+    ++counts_.started_on_demand;
+  }
+  start_keeper();  // after this job's worker started: the spare does not delay it
   return worker;
+}
+
+void WorkerPool::start_keeper() {
+  const std::lock_guard configuring(configuring_);
+  {
+    const std::lock_guard lock(mutex_);
+    if (!deferred_) return;
+    deferred_ = false;
+  }
+  if (!keeper_.joinable()) keeper_ = std::thread([this] { keep(); });
 }
 
 WorkerPool::Stats WorkerPool::stats() const {

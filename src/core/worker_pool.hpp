@@ -4,7 +4,8 @@
 // it owns it (a WorkerProcess: killed when the call must stop), and the pool's keeper thread starts
 // its replacement in the background. A spare that dies while idle is reaped and replaced (after a
 // pause that doubles while they keep dying, from 100 ms to 30 s). Nothing of a client is held by
-// an idle spare; the keeper thread, not a call, starts the spares.
+// an idle spare; the keeper thread, not a call, starts the spares. With SpareStart::on_first_use no
+// spare is started before the first take(): a daemon that never needs a worker has none.
 #pragma once
 
 #include <sys/types.h>
@@ -24,6 +25,10 @@
 
 namespace fcp::core {
 
+// When the spares are first started: at configure(), or once a job took its first worker (that job
+// starts its own, the keeper a spare for the next).
+enum class SpareStart { at_configure, on_first_use };
+
 // Thread: safe to call from any thread; configure is meant for start-up and shutdown.
 class WorkerPool {
  public:
@@ -42,9 +47,10 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   // Workers started as `command` from now on, `spares` of them kept idle (0: each started when
-  // taken). The spares of an earlier configuration are killed and reaped first. An empty command:
-  // no workers (take() fails) and no keeper thread.
-  void configure(WorkerNames names, std::vector<std::string> command, std::size_t spares);
+  // taken), started as `start` says. The spares of an earlier configuration are killed and reaped
+  // first. An empty command: no workers (take() fails) and no keeper thread.
+  void configure(WorkerNames names, std::vector<std::string> command, std::size_t spares,
+                 SpareStart start = SpareStart::at_configure);
   // A started worker ready for its job: an idle spare (its replacement is started in the
   // background), else one started now.
   Result<std::unique_ptr<WorkerProcess>> take();
@@ -59,6 +65,7 @@ class WorkerPool {
   void keep();  // the keeper thread
   void wake() const;
   void stop_keeper();
+  void start_keeper();  // once, when spares are wanted and it is not running
 
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;  // a spare was added
@@ -72,7 +79,8 @@ class WorkerPool {
   std::chrono::milliseconds pause_{0};  // before the next spare, after one died or did not start
   Clock::time_point next_start_{};
   bool stopping_ = false;
-  const int wake_fd_;  // an eventfd: the keeper's poll returns when the pool changed
+  bool deferred_ = false;  // SpareStart::on_first_use and no worker taken yet: no keeper
+  const int wake_fd_;      // an eventfd: the keeper's poll returns when the pool changed
   std::thread keeper_;
 };
 

@@ -197,6 +197,19 @@ Result<void> apply_key(const std::string& key, const json::value& value, Config&
     drawio.as_object()["worker_memory_bytes"] = *bytes;
     return {};
   }
+  if (key == "drawio.spare_workers") {  // read by fcpd's main: when the spare workers start
+    if (!value.is_string() ||
+        (value.as_string() != "on_first_use" && value.as_string() != "at_start")) {
+      return make_error(
+          "config: \"drawio.spare_workers\" must be \"on_first_use\" (the default: a spare "
+          "raster and Graphviz worker are started by the first export or layout that needs one) "
+          "or \"at_start\" (both wait from start-up, so the first export does not wait either)");
+    }
+    auto& drawio = config.domain_settings["drawio"];
+    if (!drawio.is_object()) drawio = json::object{};
+    drawio.as_object()["spare_workers"] = value.as_string();
+    return {};
+  }
   if (key == "state_dir") {
     if (value.is_null()) {
       config.journals = false;

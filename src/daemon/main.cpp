@@ -28,6 +28,17 @@ std::size_t drawio_setting(const boost::json::object& settings, std::string_view
   return fallback;
 }
 
+// config "drawio": {"spare_workers": "at_start"} (validated by the config reader): spares from
+// start-up; by default the first export or layout starts them.
+fcp::core::SpareStart spare_start(const boost::json::object& settings) {
+  const auto* drawio = settings.if_contains("drawio");
+  if (drawio == nullptr || !drawio->is_object()) return fcp::core::SpareStart::on_first_use;
+  const auto* value = drawio->as_object().if_contains("spare_workers");
+  if (value != nullptr && value->is_string() && value->as_string() == "at_start")
+    return fcp::core::SpareStart::at_configure;
+  return fcp::core::SpareStart::on_first_use;
+}
+
 // The worker's MAX_MEMORY argument; exits 2 when it is not a number.
 std::size_t worker_memory(int argc, char** argv) {
   if (argc < 3) return 0;
@@ -62,16 +73,20 @@ int main(int argc, char** argv) {
       fcp::daemon::run(argc, argv, [](const fcp::daemon::DomainEnvironment& environment) {
         const std::size_t memory =
             drawio_setting(environment.settings, "worker_memory_bytes", fcp::core::kWorkerMemory);
+        const fcp::core::SpareStart start = spare_start(environment.settings);
         // Graphviz's global state forbids threads: each layout runs in a worker process of this
         // executable, so layouts run in parallel and one that must stop is killed.
         fcp::drawio::layout::use_graphviz_workers(
             {"/proc/self/exe", "graphviz-worker"},
             drawio_setting(environment.settings, "layout_workers", 0),
-            fcp::drawio::layout::kInProcessLayoutUpTo, memory);
+            fcp::drawio::layout::kInProcessLayoutUpTo, memory, 1, start);
         // librsvg and cairo cannot be interrupted either: PNG and PDF exports run in a worker
-        // process too, killed when the call must stop, its memory bounded. One spare waits
-        // from start-up, so no export (the first included) waits for a process to start.
-        fcp::drawio::render::use_raster_workers({"/proc/self/exe", "raster-worker"}, memory);
+        // process too, killed when the call must stop, its memory bounded. One spare of each
+        // waits, so an export does not wait for a process to start: from the first export or
+        // layout on (an idle daemon that never needs one has none: about 50 MB), or from
+        // start-up with drawio.spare_workers "at_start" (the first export does not wait either).
+        fcp::drawio::render::use_raster_workers({"/proc/self/exe", "raster-worker"}, memory, 1,
+                                                start);
         return fcp::domains::make_all(environment);
       });
   // The idle spare workers are killed and reaped: no worker outlives the daemon.

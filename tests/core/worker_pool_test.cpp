@@ -56,6 +56,47 @@ TEST(WorkerPool, AJobAfterTheWarmUpTakesTheSpareAndItIsReplaced) {
   EXPECT_TRUE(no_child_left());
 }
 
+// SpareStart::on_first_use: no process until a job takes a worker; that job starts its own, and a
+// spare is started behind it, which the next job takes.
+TEST(WorkerPool, OnFirstUseNothingStartsBeforeTheFirstJobThenASpareWaits) {
+  {
+    WorkerPool pool;
+    pool.configure(kNames, {"/bin/cat"}, 1, SpareStart::on_first_use);
+    EXPECT_FALSE(pool.wait_for_spares(1, 300ms));  // nothing started while no job came
+    EXPECT_EQ(pool.stats().started, 0u);
+    EXPECT_TRUE(no_child_left());
+    auto first = pool.take();
+    ASSERT_TRUE(first) << first.error().message;
+    EXPECT_EQ(*(*first)->exchange("one"), "one");
+    EXPECT_EQ(pool.stats().started_on_demand, 1u);
+    ASSERT_TRUE(pool.wait_for_spares(1, 5s));  // the spare for the next job
+    const auto warm = pool.stats();
+    ASSERT_EQ(warm.spares.size(), 1u);
+    auto second = pool.take();
+    ASSERT_TRUE(second) << second.error().message;
+    EXPECT_EQ((*second)->pid(), warm.spares.front());  // the spare: no process started now
+    EXPECT_EQ(*(*second)->exchange("two"), "two");
+    ASSERT_TRUE(pool.wait_for_spares(1, 5s));  // replaced as before
+    EXPECT_EQ(pool.stats().started_on_demand, 1u);
+    // Configured again on first use: its spares are gone and none starts before a job.
+    pool.configure(kNames, {"/bin/cat"}, 1, SpareStart::on_first_use);
+    EXPECT_TRUE(pool.stats().spares.empty());
+    EXPECT_FALSE(pool.wait_for_spares(1, 300ms));
+    EXPECT_TRUE(no_child_left());
+  }
+  EXPECT_TRUE(no_child_left());
+}
+
+// A worker that cannot start: the job's error, and no keeper keeps trying in the background.
+TEST(WorkerPool, OnFirstUseAWorkerThatCannotStartStartsNoSpare) {
+  WorkerPool pool;
+  pool.configure(kNames, {"/nonexistent/worker"}, 1, SpareStart::on_first_use);
+  auto worker = pool.take();
+  EXPECT_FALSE(worker);
+  EXPECT_EQ(pool.stats().started, 0u);
+  EXPECT_TRUE(no_child_left());
+}
+
 TEST(WorkerPool, WithoutASpareAJobStartsItsOwnWorker) {
   {
     WorkerPool pool;

@@ -92,6 +92,7 @@ TEST(Config, TheShippedConfigFileIsValid) {
   // What it says is fcpd's default.
   EXPECT_EQ(config.domain_settings.at("drawio").at("worker_memory_bytes").to_number<std::size_t>(),
             core::kWorkerMemory);
+  EXPECT_EQ(config.domain_settings.at("drawio").at("spare_workers").as_string(), "on_first_use");
 }
 
 // What one call may cost: the entities it adds and the bytes of its reply.
@@ -294,6 +295,28 @@ TEST(Config, WorkerMemory) {
   // The last valid value stays.
   EXPECT_EQ(config.domain_settings.at("drawio").at("worker_memory_bytes").to_number<long long>(),
             536870912LL);
+}
+
+// When the spare workers start: on first use (the default, nothing in the settings) or at start.
+TEST(Config, SpareWorkers) {
+  Config config;
+  EXPECT_FALSE(config.domain_settings.contains("drawio"));  // fcpd's main: on first use
+  ASSERT_TRUE(apply_config_json(R"({"drawio":{"spare_workers":"at_start"}})", config));
+  EXPECT_EQ(config.domain_settings.at("drawio").at("spare_workers").as_string(), "at_start");
+  ASSERT_TRUE(apply_config_json(R"({"drawio":{"spare_workers":"on_first_use"}})", config));
+  EXPECT_EQ(config.domain_settings.at("drawio").at("spare_workers").as_string(), "on_first_use");
+  for (const char* bad :
+       {R"({"drawio":{"spare_workers":"never"}})", R"({"drawio":{"spare_workers":true}})",
+        R"({"drawio":{"spare_workers":1}})"}) {
+    auto refused = apply_config_json(bad, config);
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.error().message,
+              "config: \"drawio.spare_workers\" must be \"on_first_use\" (the default: a spare "
+              "raster and Graphviz worker are started by the first export or layout that needs "
+              "one) or \"at_start\" (both wait from start-up, so the first export does not wait "
+              "either)")
+        << bad;
+  }
 }
 
 }  // namespace

@@ -24,7 +24,10 @@ before(() => {
   longSong(path.join(root, 'long.mid'), 20 * 60);           // 20 minutes of music
 });
 
-const startFcpd = (config = {}) => startTcpFcpd(FCPD, root, config);
+// The spare workers wait from start-up (drawio.spare_workers at_start), as these tests expect;
+// 'the spare workers' below also tests the default, on first use.
+const startFcpd = (config = {}) =>
+  startTcpFcpd(FCPD, root, { drawio: { spare_workers: 'at_start' }, ...config });
 const client = (port) => tcpClient(port);
 const call = (c, name, args, timeout = 120_000) => callTool(c, name, args, timeout);
 
@@ -253,6 +256,28 @@ describe('a PNG export (librsvg) that must stop', { timeout: 120_000 }, () => {
 });
 
 describe('the spare workers', { timeout: 60_000 }, () => {
+  it('start with the first export by default: an idle daemon has no child process', async () => {
+    fs.writeFileSync(path.join(root, 'small.drawio'), '<mxfile host="fcp-test"><diagram id="p1" ' +
+      'name="Page-1"><mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>' +
+      '<mxCell id="a" value="A" vertex="1" parent="1"><mxGeometry x="10" y="10" width="80" ' +
+      'height="40" as="geometry"/></mxCell></root></mxGraphModel></diagram></mxfile>\n');
+    const { daemon, tcpPort } = await startTcpFcpd(FCPD, root, {});
+    try {
+      const c = await client(tcpPort);
+      assert.equal((await call(c, 'drawio_session', { action: 'open small.drawio' })).isError, false);
+      await sleep(500);
+      assert.deepEqual(childrenOf(daemon.pid), [], 'no worker before the first export');
+      const exported = await call(c, 'drawio', { ops: ['export fmt:png'] });
+      assert.equal(exported.isError, false, exported.text);
+      // The export's own worker served it and exited; a spare waits for the next one.
+      await waitFor(() => childrenOf(daemon.pid).map(workerKind).join() === 'raster-worker',
+        { timeout: 5000, what: 'one idle raster spare after the first export' });
+      c.close();
+    } finally {
+      await daemon.stop();
+    }
+  });
+
   it('are killed and reaped when the daemon stops', async () => {
     const { daemon } = await startFcpd();
     let spares = [];

@@ -13,7 +13,9 @@ const FCPD = locateFcpd();
 const root = makeTempDir('fcp-e2e-work-');
 after(() => removeDir(root));
 
-const startFcpd = (config = {}) => startTcpFcpd(FCPD, root, config);
+// The spare workers wait from start-up (drawio.spare_workers at_start), as these tests expect.
+const startFcpd = (config = {}) =>
+  startTcpFcpd(FCPD, root, { drawio: { spare_workers: 'at_start' }, ...config });
 
 // The daemon's child processes now (zombies included).
 function allChildren(pid) {

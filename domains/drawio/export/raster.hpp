@@ -49,12 +49,14 @@ struct RasterJob {
 // killed when the call must stop (cancelled, past its time limit, the daemon shutting down).
 // `max_memory`: the worker's address-space limit in bytes (setrlimit RLIMIT_AS; 0: none; config
 // drawio.worker_memory_bytes). `spares` workers are started ahead and wait idle, so a job does not
-// wait for a process to start (core::WorkerPool); 0: each job starts its own. An empty command:
+// wait for a process to start (core::WorkerPool), from now or from the first job as `start` says;
+// 0: each job starts its own. An empty command:
 // every job runs in this process again, and the spares are killed and reaped (the daemon does at
 // shutdown).
 // Thread: call before exports start and after they ended (the daemon does at start-up and exit).
 void use_raster_workers(std::vector<std::string> command,
-                        std::size_t max_memory = core::kWorkerMemory, std::size_t spares = 1);
+                        std::size_t max_memory = core::kWorkerMemory, std::size_t spares = 1,
+                        core::SpareStart start = core::SpareStart::at_configure);
 
 // The raster workers started so far and the idle spares (tests, benchmarks).
 core::WorkerPool::Stats raster_worker_stats();

@@ -127,7 +127,7 @@ core::Result<std::string> decode_raster_answer(std::string answer) {
 }  // namespace detail
 
 void use_raster_workers(std::vector<std::string> command, std::size_t max_memory,
-                        std::size_t spares) {
+                        std::size_t spares, core::SpareStart start) {
   Workers& w = workers();
   core::WorkerNames names{"cannot render SVG: ", "the rasterizing worker",
                           "(a crash in librsvg or cairo, or more memory than its limit of " +
@@ -139,7 +139,7 @@ void use_raster_workers(std::vector<std::string> command, std::size_t max_memory
     w.in_workers = !command.empty();
   }
   if (!command.empty()) command.push_back(std::to_string(max_memory));
-  w.pool.configure(std::move(names), std::move(command), spares);
+  w.pool.configure(std::move(names), std::move(command), spares, start);
 }
 
 core::WorkerPool::Stats raster_worker_stats() {

@@ -67,8 +67,8 @@ class Slot {
 }  // namespace
 
 void use_graphviz_workers(std::vector<std::string> command, std::size_t max_workers,
-                          std::size_t in_process_up_to, std::size_t max_memory,
-                          std::size_t spares) {
+                          std::size_t in_process_up_to, std::size_t max_memory, std::size_t spares,
+                          core::SpareStart start) {
   Workers& w = workers();
   core::WorkerNames names{"Layout: ", "the Graphviz worker",
                           "(a crash in Graphviz, or more memory than its limit of " +
@@ -85,7 +85,7 @@ void use_graphviz_workers(std::vector<std::string> command, std::size_t max_work
     if (max_workers == 0) max_workers = std::max(1U, std::thread::hardware_concurrency());
     w.max = max_workers;
   }
-  w.pool.configure(std::move(names), std::move(pool_command), spares);
+  w.pool.configure(std::move(names), std::move(pool_command), spares, start);
 }
 
 core::WorkerPool::Stats graphviz_worker_stats() {

@@ -28,7 +28,8 @@ namespace fcp::drawio::layout {
 inline constexpr std::size_t kInProcessLayoutUpTo = 400;
 void use_graphviz_workers(std::vector<std::string> command, std::size_t max_workers,
                           std::size_t in_process_up_to = kInProcessLayoutUpTo,
-                          std::size_t max_memory = 0, std::size_t spares = 1);
+                          std::size_t max_memory = 0, std::size_t spares = 1,
+                          core::SpareStart start = core::SpareStart::at_configure);
 
 // The worker's side: reads one request from `in`, lays it out in this process and writes the
 // drawing (or the error) to `out`. Returns the process exit status (0 also when Graphviz failed:
