@@ -171,6 +171,13 @@ bool one_line(Point2 a, Point2 b, Point2 c, Point2 d) {
 
 }  // namespace
 
+bool routes_better(const RouteFigures& now, const RouteFigures& best) {
+  if (now.one_line > best.one_line) return false;
+  if (now.crossings != best.crossings) return now.crossings < best.crossings;
+  if (now.near_shapes != best.near_shapes) return now.near_shapes < best.near_shapes;
+  return now.length < best.length - 0.5;
+}
+
 RouteFigures measure_routes(const Drawing& drawing, const IndexedGraph& graph,
                             const std::vector<EdgeRoute>& routes) {
   RouteFigures figures;

@@ -28,6 +28,11 @@ struct RouteFigures {
 RouteFigures measure_routes(const Drawing& drawing, const IndexedGraph& graph,
                             const std::vector<EdgeRoute>& routes);
 
+// Whether routes measuring `now` beat routes measuring `best`: no more pairs of edges on one
+// line, and fewer crossings, or as many past fewer shapes, or as many past as many shapes over a
+// way shorter by more than half a pixel (the tie-breaks of the order within tiers).
+bool routes_better(const RouteFigures& now, const RouteFigures& best);
+
 // A label across a border of `borders` (the cluster boxes as the caller will draw them, aligned
 // with drawing.clusters) costs as much as one near another edge.
 void place_labels(const Drawing& drawing, const IndexedGraph& graph,

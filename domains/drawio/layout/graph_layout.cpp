@@ -451,11 +451,7 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
       ordered.curves_from_engine = false;
       auto ordered_routes = finish(ordered);
       const detail::RouteFigures now = detail::measure_routes(ordered, *graph, ordered_routes);
-      if (now.one_line <= best.one_line &&
-          (now.crossings < best.crossings ||
-           (now.crossings == best.crossings &&
-            (now.near_shapes < best.near_shapes ||
-             (now.near_shapes == best.near_shapes && now.length < best.length - 0.5))))) {
+      if (detail::routes_better(now, best)) {
         best = now;
         *drawing = std::move(ordered);
         routes = std::move(ordered_routes);
