@@ -93,12 +93,21 @@ struct Metrics {
                         // corners, or from a port to the first corner (S-steps, kinks)
   int near_shapes = 0;  // (edge, shape) pairs: the route passes within kShapeClearance px of a
                         // leaf shape that is not one of its ends (through it included)
+  // Lanes (issue 13, judge items 2 and 4): pairs of distinct edges (sharing an end or not) with
+  // parallel runs side by side for more than kLongRun px outside their end shapes, more than
+  // kCoRunGap apart (closer is co_running) and closer than kLaneGap. Each pair counts once, by
+  // its closest such runs; min_lane_gap is the smallest of those gaps (-1: none).
+  int lanes_under_10 = 0;  // ... closer than kMinParallelGap
+  int lanes_under_20 = 0;  // ... closer than kLaneGap
+  double min_lane_gap = -1;
   std::vector<std::string> details;
 };
 
 constexpr double kMinParallelGap = 10;  // px between parallel runs of distinct edges
 constexpr double kCoRunGap = 2;         // px: parallel runs this close read as one line...
 constexpr double kCoRunLength = 20;     // ...when side by side for longer than this
+constexpr double kLaneGap = 20;         // px between parallel lanes of two edges...
+constexpr double kLongRun = 30;         // ...side by side for longer than this
 constexpr double kLabelClearance = 8;   // px a label keeps from other edges' lines
 constexpr double kMinPortGap = 15;      // px between neighbouring ports of one side
 constexpr double kPortCornerGap = 5;    // px from a port to its side's corners
@@ -219,6 +228,29 @@ inline int end_side(Pt at, Pt next) {
   if (std::abs(dy) < 0.5 && std::abs(dx) >= 0.5) return dx > 0 ? 0 : 2;
   if (std::abs(dx) < 0.5 && std::abs(dy) >= 0.5) return dy > 0 ? 1 : 3;
   return -1;
+}
+
+// The sides of shape `label` (0 right, 1 bottom, 2 left, 3 top; bit i set for side i) its
+// incoming and outgoing edges' ends use (issue 13, judge item 2: a hub's producers and consumers
+// should not all share one side).
+struct HubSides {
+  unsigned in = 0, out = 0;
+};
+inline HubSides hub_sides(const Drawing& d, const std::string& label) {
+  HubSides sides;
+  for (const Edge& e : d.edges) {
+    if (e.path.size() < 2 || e.source == e.target) continue;
+    const size_t n = e.path.size();
+    if (d.shapes[e.source].label == label) {
+      const int side = end_side(e.path[0], e.path[1]);
+      if (side >= 0) sides.out |= 1U << side;
+    }
+    if (d.shapes[e.target].label == label) {
+      const int side = end_side(e.path[n - 1], e.path[n - 2]);
+      if (side >= 0) sides.in |= 1U << side;
+    }
+  }
+  return sides;
 }
 
 inline void measure_ports(const Drawing& d, Metrics& m) {
@@ -421,6 +453,50 @@ inline Metrics measure(const Drawing& d) {
           }
         }
       }
+    }
+  }
+  // Long parallel lanes of two edges closer than kLaneGap (pairs sharing an end included: two
+  // edges into one shape side by side for long read as one bus).
+  for (size_t a = 0; a < d.edges.size(); ++a) {
+    for (size_t b = a + 1; b < d.edges.size(); ++b) {
+      const Edge& ea = d.edges[a];
+      const Edge& eb = d.edges[b];
+      double best = -1, best_len = 0;
+      for (size_t i = 0; i + 1 < ea.path.size(); ++i) {
+        for (size_t j = 0; j + 1 < eb.path.size(); ++j) {
+          const Pt p0 = ea.path[i], p1 = ea.path[i + 1], q0 = eb.path[j], q1 = eb.path[j + 1];
+          for (const bool horizontal : {true, false}) {
+            auto along = [horizontal](Pt p) { return horizontal ? p.x : p.y; };
+            auto across = [horizontal](Pt p) { return horizontal ? p.y : p.x; };
+            if (std::abs(across(p0) - across(p1)) > 0.5 || std::abs(across(q0) - across(q1)) > 0.5)
+              continue;
+            const double gap = std::abs(across(p0) - across(q0));
+            if (gap <= kCoRunGap || gap >= kLaneGap) continue;
+            const double lo =
+                std::max(std::min(along(p0), along(p1)), std::min(along(q0), along(q1)));
+            const double hi =
+                std::min(std::max(along(p0), along(p1)), std::max(along(q0), along(q1)));
+            if (hi - lo <= kLongRun) continue;
+            const double mid = (lo + hi) / 2;
+            const Pt pa = horizontal ? Pt{mid, across(p0)} : Pt{across(p0), mid};
+            const Pt pb = horizontal ? Pt{mid, across(q0)} : Pt{across(q0), mid};
+            if (detail::in_ends(d, ea, pa) || detail::in_ends(d, eb, pb) ||
+                detail::in_ends(d, ea, pb) || detail::in_ends(d, eb, pa))
+              continue;
+            if (best < 0 || gap < best) {
+              best = gap;
+              best_len = hi - lo;
+            }
+          }
+        }
+      }
+      if (best < 0) continue;
+      ++m.lanes_under_20;
+      if (best < kMinParallelGap) ++m.lanes_under_10;
+      if (m.min_lane_gap < 0 || best < m.min_lane_gap) m.min_lane_gap = best;
+      m.details.push_back("edges " + ea.id + " (" + ea.label + ") and " + eb.id + " (" + eb.label +
+                          ") run in lanes " + std::to_string(static_cast<int>(best)) +
+                          " px apart for " + std::to_string(static_cast<int>(best_len)) + " px");
     }
   }
   for (const Edge& e : d.edges) {

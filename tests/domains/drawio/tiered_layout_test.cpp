@@ -184,7 +184,8 @@ std::string summary(const metrics::Metrics& m) {
       << m.co_running << " (" << m.co_running_px << " px), kinked ends " << m.end_kinks
       << ", min port gap " << m.min_port_gap << " px, ports closer than 15 px " << m.close_ports
       << ", steps under 15 px " << m.short_jogs << ", routes within 10 px of a shape "
-      << m.near_shapes;
+      << m.near_shapes << ", long lanes closer than 10 px " << m.lanes_under_10
+      << ", closer than 20 px " << m.lanes_under_20 << " (min " << m.min_lane_gap << " px)";
   return out.str();
 }
 
@@ -285,6 +286,12 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   // stay 6–9 px apart where two facing shapes of neighbouring ranks both have two ports on the
   // sides that face each other: the lanes of the gap between them interleave their last runs.
   EXPECT_LE(ours.close_parallels, c.shapes < 200 ? 0 : 3) << details(ours);
+  // Long parallel lanes (over 30 px side by side) closer than 20 px read as one bus (issue 13,
+  // judge items 2 and 4). Routes through one gap between shapes are spread 20 px apart where the
+  // gap has the room (session 14): on the 200-shape diagram 120 -> 105 such pairs (one at 9.8 px
+  // where a gap's lanes meet a port run), 50 shapes 28 -> 26; steps under 15 px 12 -> 5, 4 -> 1.
+  EXPECT_LE(ours.lanes_under_10, c.shapes < 200 ? 0 : 1) << details(ours);
+  EXPECT_LE(ours.lanes_under_20, c.shapes < 50 ? 4 : c.shapes < 200 ? 26 : 105) << details(ours);
   EXPECT_EQ(ours.labels_off_edge, 0) << details(ours);
   EXPECT_EQ(ours.label_overlaps, 0) << details(ours);
   EXPECT_EQ(ours.labels_on_shapes, 0) << details(ours);
@@ -487,7 +494,9 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   std::string closest;
   const double gap = metrics::min_group_gap(saved, &closest);
   const double auth_users = metrics::edge_length(saved, "Auth service", "Users DB");
-  std::cout << "[ metrics ] ridehailing: " << summary(m) << ", total edge length "
+  const metrics::detail::HubSides kafka = metrics::detail::hub_sides(saved, "Kafka (events)");
+  std::cout << "[ metrics ] ridehailing: " << summary(m) << ", Kafka sides in " << kafka.in
+            << " out " << kafka.out << " (bits: right, bottom, left, top), total edge length "
             << std::lround(metrics::total_edge_length(saved)) << " px, Auth -> Users DB "
             << std::lround(auth_users) << " px, closest groups " << closest << " " << gap
             << " px\n[ picture ] " << png.string() << "\n";
@@ -508,6 +517,10 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   EXPECT_GT(auth_users, 0);
   // Data and External, tier after tier, were 24 px apart (the other gaps 48).
   EXPECT_GE(gap, 59.5) << closest;
+  // Long lanes closer than 20 px (session 14): 20 on main, 21 with lanes 20 px apart where a gap
+  // has the room (Kafka's consumers and producers still share its left side: in 4, out 5).
+  EXPECT_EQ(m.lanes_under_10, 0) << details(m);
+  EXPECT_LE(m.lanes_under_20, 21) << details(m);
   EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
   EXPECT_EQ(m.group_overlaps, 0) << details(m);
   EXPECT_EQ(m.end_kinks, 0) << details(m);
@@ -633,6 +646,9 @@ TEST_F(TieredLayoutTest, TheTrialsFileKeepsEveryTwoEdgesApart) {
   EXPECT_EQ(near_lines, static_cast<size_t>(m.near_shapes)) << reply << "\n" << details(m);
   EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
   EXPECT_EQ(m.end_kinks, 0) << details(m);
+  // Long lanes closer than 20 px: 20 on main, 19 with lanes 20 px apart where a gap has the room.
+  EXPECT_EQ(m.lanes_under_10, 0) << details(m);
+  EXPECT_LE(m.lanes_under_20, 19) << details(m);
   // One pair is left 1 px apart for 36 px: Dispatch -> Maps adapter leaves Dispatch at the
   // height where Payments -> Kafka crosses the Services column, among Kafka lanes 13 px apart
   // that leave no free line 10 px from both (the separator cannot move either).
