@@ -217,6 +217,30 @@ inline bool in_ends(const Drawing& d, const Edge& e, Pt p) {
          (e.target >= 0 && d.shapes[static_cast<size_t>(e.target)].box.contains(p, 0.5));
 }
 
+// Calls visit(gap, length, on_a, on_b) for every pair of parallel horizontal or vertical runs
+// of two edges: the distance between their lines, the length of the stretch they share along
+// them (negative when they share none), and the middle of that stretch on each line.
+template <class Visit>
+void for_each_parallel_runs(const Edge& ea, const Edge& eb, Visit&& visit) {
+  for (size_t i = 0; i + 1 < ea.path.size(); ++i) {
+    for (size_t j = 0; j + 1 < eb.path.size(); ++j) {
+      const Pt p0 = ea.path[i], p1 = ea.path[i + 1], q0 = eb.path[j], q1 = eb.path[j + 1];
+      for (const bool horizontal : {true, false}) {
+        auto along = [horizontal](Pt p) { return horizontal ? p.x : p.y; };
+        auto across = [horizontal](Pt p) { return horizontal ? p.y : p.x; };
+        if (std::abs(across(p0) - across(p1)) > 0.5 || std::abs(across(q0) - across(q1)) > 0.5)
+          continue;
+        const double lo = std::max(std::min(along(p0), along(p1)), std::min(along(q0), along(q1)));
+        const double hi = std::min(std::max(along(p0), along(p1)), std::max(along(q0), along(q1)));
+        const double mid = (lo + hi) / 2;
+        const Pt on_a = horizontal ? Pt{mid, across(p0)} : Pt{across(p0), mid};
+        const Pt on_b = horizontal ? Pt{mid, across(q0)} : Pt{across(q0), mid};
+        visit(std::abs(across(p0) - across(q0)), hi - lo, on_a, on_b);
+      }
+    }
+  }
+}
+
 inline bool is_ancestor(const Shape& shape, const std::string& group) {
   return std::find(shape.ancestors.begin(), shape.ancestors.end(), group) != shape.ancestors.end();
 }
@@ -390,35 +414,17 @@ inline Metrics measure(const Drawing& d) {
           ea.target == eb.target)
         continue;
       bool close = false;
-      for (size_t i = 0; i + 1 < ea.path.size() && !close; ++i) {
-        for (size_t j = 0; j + 1 < eb.path.size() && !close; ++j) {
-          const Pt p0 = ea.path[i], p1 = ea.path[i + 1], q0 = eb.path[j], q1 = eb.path[j + 1];
-          for (const bool horizontal : {true, false}) {
-            auto along = [horizontal](Pt p) { return horizontal ? p.x : p.y; };
-            auto across = [horizontal](Pt p) { return horizontal ? p.y : p.x; };
-            if (std::abs(across(p0) - across(p1)) > 0.5 || std::abs(across(q0) - across(q1)) > 0.5)
-              continue;
-            const double gap = std::abs(across(p0) - across(q0));
-            if (gap < 0.5 || gap >= kMinParallelGap) continue;
-            const double lo =
-                std::max(std::min(along(p0), along(p1)), std::min(along(q0), along(q1)));
-            const double hi =
-                std::min(std::max(along(p0), along(p1)), std::max(along(q0), along(q1)));
-            if (hi - lo <= 1) continue;
-            const double mid = (lo + hi) / 2;
-            const Pt pa = horizontal ? Pt{mid, across(p0)} : Pt{across(p0), mid};
-            const Pt pb = horizontal ? Pt{mid, across(q0)} : Pt{across(q0), mid};
-            if (detail::in_ends(d, ea, pa) || detail::in_ends(d, eb, pb) ||
-                detail::in_ends(d, ea, pb) || detail::in_ends(d, eb, pa))
-              continue;
-            close = true;
-            ++m.close_parallels;
-            m.details.push_back("edges " + ea.id + " (" + ea.label + ") and " + eb.id + " (" +
-                                eb.label + ") run " + std::to_string(static_cast<int>(gap)) +
-                                " px apart");
-          }
-        }
-      }
+      detail::for_each_parallel_runs(ea, eb, [&](double gap, double length, Pt on_a, Pt on_b) {
+        if (close || gap < 0.5 || gap >= kMinParallelGap || length <= 1) return;
+        if (detail::in_ends(d, ea, on_a) || detail::in_ends(d, eb, on_b) ||
+            detail::in_ends(d, ea, on_b) || detail::in_ends(d, eb, on_a))
+          return;
+        close = true;
+        ++m.close_parallels;
+        m.details.push_back("edges " + ea.id + " (" + ea.label + ") and " + eb.id + " (" +
+                            eb.label + ") run " + std::to_string(static_cast<int>(gap)) +
+                            " px apart");
+      });
     }
   }
   // Runs of any two edges on (nearly) one line.
@@ -426,33 +432,15 @@ inline Metrics measure(const Drawing& d) {
     for (size_t b = a + 1; b < d.edges.size(); ++b) {
       const Edge& ea = d.edges[a];
       const Edge& eb = d.edges[b];
-      for (size_t i = 0; i + 1 < ea.path.size(); ++i) {
-        for (size_t j = 0; j + 1 < eb.path.size(); ++j) {
-          const Pt p0 = ea.path[i], p1 = ea.path[i + 1], q0 = eb.path[j], q1 = eb.path[j + 1];
-          for (const bool horizontal : {true, false}) {
-            auto along = [horizontal](Pt p) { return horizontal ? p.x : p.y; };
-            auto across = [horizontal](Pt p) { return horizontal ? p.y : p.x; };
-            if (std::abs(across(p0) - across(p1)) > 0.5 || std::abs(across(q0) - across(q1)) > 0.5)
-              continue;
-            const double gap = std::abs(across(p0) - across(q0));
-            if (gap > kCoRunGap) continue;
-            const double lo =
-                std::max(std::min(along(p0), along(p1)), std::min(along(q0), along(q1)));
-            const double hi =
-                std::min(std::max(along(p0), along(p1)), std::max(along(q0), along(q1)));
-            if (hi - lo <= kCoRunLength) continue;
-            const double mid = (lo + hi) / 2;
-            const Pt pa = horizontal ? Pt{mid, across(p0)} : Pt{across(p0), mid};
-            if (detail::in_ends(d, ea, pa) || detail::in_ends(d, eb, pa)) continue;
-            ++m.co_running;
-            m.co_running_px += hi - lo;
-            m.details.push_back("edges " + ea.id + " (" + ea.label + ") and " + eb.id + " (" +
-                                eb.label + ") run " + std::to_string(static_cast<int>(gap)) +
-                                " px apart for " + std::to_string(static_cast<int>(hi - lo)) +
-                                " px");
-          }
-        }
-      }
+      detail::for_each_parallel_runs(ea, eb, [&](double gap, double length, Pt on_a, Pt) {
+        if (gap > kCoRunGap || length <= kCoRunLength) return;
+        if (detail::in_ends(d, ea, on_a) || detail::in_ends(d, eb, on_a)) return;
+        ++m.co_running;
+        m.co_running_px += length;
+        m.details.push_back("edges " + ea.id + " (" + ea.label + ") and " + eb.id + " (" +
+                            eb.label + ") run " + std::to_string(static_cast<int>(gap)) +
+                            " px apart for " + std::to_string(static_cast<int>(length)) + " px");
+      });
     }
   }
   // Long parallel lanes of two edges closer than kLaneGap (pairs sharing an end included: two
@@ -462,34 +450,16 @@ inline Metrics measure(const Drawing& d) {
       const Edge& ea = d.edges[a];
       const Edge& eb = d.edges[b];
       double best = -1, best_len = 0;
-      for (size_t i = 0; i + 1 < ea.path.size(); ++i) {
-        for (size_t j = 0; j + 1 < eb.path.size(); ++j) {
-          const Pt p0 = ea.path[i], p1 = ea.path[i + 1], q0 = eb.path[j], q1 = eb.path[j + 1];
-          for (const bool horizontal : {true, false}) {
-            auto along = [horizontal](Pt p) { return horizontal ? p.x : p.y; };
-            auto across = [horizontal](Pt p) { return horizontal ? p.y : p.x; };
-            if (std::abs(across(p0) - across(p1)) > 0.5 || std::abs(across(q0) - across(q1)) > 0.5)
-              continue;
-            const double gap = std::abs(across(p0) - across(q0));
-            if (gap <= kCoRunGap || gap >= kLaneGap) continue;
-            const double lo =
-                std::max(std::min(along(p0), along(p1)), std::min(along(q0), along(q1)));
-            const double hi =
-                std::min(std::max(along(p0), along(p1)), std::max(along(q0), along(q1)));
-            if (hi - lo <= kLongRun) continue;
-            const double mid = (lo + hi) / 2;
-            const Pt pa = horizontal ? Pt{mid, across(p0)} : Pt{across(p0), mid};
-            const Pt pb = horizontal ? Pt{mid, across(q0)} : Pt{across(q0), mid};
-            if (detail::in_ends(d, ea, pa) || detail::in_ends(d, eb, pb) ||
-                detail::in_ends(d, ea, pb) || detail::in_ends(d, eb, pa))
-              continue;
-            if (best < 0 || gap < best) {
-              best = gap;
-              best_len = hi - lo;
-            }
-          }
+      detail::for_each_parallel_runs(ea, eb, [&](double gap, double length, Pt on_a, Pt on_b) {
+        if (gap <= kCoRunGap || gap >= kLaneGap || length <= kLongRun) return;
+        if (detail::in_ends(d, ea, on_a) || detail::in_ends(d, eb, on_b) ||
+            detail::in_ends(d, ea, on_b) || detail::in_ends(d, eb, on_a))
+          return;
+        if (best < 0 || gap < best) {
+          best = gap;
+          best_len = length;
         }
-      }
+      });
       if (best < 0) continue;
       ++m.lanes_under_20;
       if (best < kMinParallelGap) ++m.lanes_under_10;
