@@ -147,7 +147,12 @@ CallResult Session::session_open(const SessionCommand& command, const CallOption
     error.message = "cannot open \"" + *requested + "\": " + error.message;
     return CallResult{error_reply(error)};
   }
-  // A document read whole after its call had to stop is dropped, not installed half-answered.
+  // What tells the outside world of the document (a device's boxes and lines for Max) is built
+  // before the document is installed, and a document read whole after its call had to stop is
+  // dropped then, not installed half-answered: a cancel that arrives while those messages are
+  // built (a second for a large patcher) leaves the session as it was.
+  EffectSink effects;
+  (*document)->opened(effects);
   if (auto stop = stop_error("opening \"" + *requested + "\"", "no document was opened"))
     return CallResult{error_reply(*stop)};
   if (const auto estimate = (*document)->estimated_bytes(); estimate > limits_.max_document_bytes)
@@ -157,8 +162,6 @@ CallResult Session::session_open(const SessionCommand& command, const CallOption
   ReplyText text;
   text.add(created("opened \"" + path->string() + "\" (" + document_->summary() + ")"));
   if (!replaying_) text.add_all(domain_.adopt(*document_, state_.get()));
-  EffectSink effects;
-  document_->opened(effects);
   ToolReply reply{text.str(), false, {}};
   return finish(std::move(reply), effects.take(), log_.mark(), {}, false);
 }

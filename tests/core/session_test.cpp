@@ -9,6 +9,7 @@
 #include <fstream>
 #include <thread>
 
+#include "core/call_scope.hpp"
 #include "tests/support/test_domain.hpp"
 
 namespace fcp::core {
@@ -388,6 +389,30 @@ TEST_F(SessionTest, ACancelDuringTheLastOpRollsTheBatchBack) {
   EXPECT_NE(reply.text.find("cancelled; the batch was rolled back"), std::string::npos)
       << reply.text;
   EXPECT_EQ(last_line(reply), "[0c 0l]");
+}
+
+// A cancel that arrives while an open builds what it tells the outside world (a large device's
+// messages for Max, which do not look at the cancel) opens nothing: the client that cancelled
+// got no reply and must not find the document open (e2e_cancel caught it on a loaded machine).
+TEST_F(SessionTest, ACancelWhileAnOpenBuildsItsMessagesOpensNothing) {
+  {
+    std::ofstream out(root_.dir() / "slow.deck");
+    out << "slow_open\tred\n";
+  }
+  std::atomic<bool> cancelled{false};
+  std::thread canceller([&cancelled] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    cancelled.store(true);
+  });
+  ToolReply reply;
+  {
+    const CallScope scope(&cancelled, std::chrono::milliseconds(0), "");
+    reply = session_.run_session("open slow.deck", {}).reply;
+  }
+  canceller.join();
+  EXPECT_TRUE(reply.is_error) << reply.text;
+  EXPECT_NE(reply.text.find("no document was opened"), std::string::npos) << reply.text;
+  EXPECT_FALSE(session_.has_document());
 }
 
 // A batch of cheap-looking ops once ran for minutes while its client waited; past the limit it

@@ -71,16 +71,20 @@ describe('an open cancelled midway', { timeout: 300_000 }, () => {
       const { daemon, tcpPort } = await startFcpd();
       try {
         const c = await client(tcpPort);
-        // Timed on a third open: the first one reads a cold file and warms the allocator, and
+        // Timed on warm opens: the first one reads a cold file and warms the allocator, and
         // cancelling a warm open at a quarter of a cold one's time could come after its end.
-        for (let round = 0; round < 2; ++round) {
-          const opened = await call(c, `${domain}_session`, { action: `open ${file}` });
-          assert.equal(opened.isError, false, opened.text);
-          await call(c, `${domain}_session`, { action: 'close' });
-        }
-        const whole = await timed(c, `${domain}_session`, { action: `open ${file}` });
-        assert.equal(whole.isError, false, whole.text);
+        // The quickest of the second and third opens: on a loaded machine one of them can take
+        // twice as long, and a quarter of that came after the end of the open cancelled.
+        const opened = await call(c, `${domain}_session`, { action: `open ${file}` });
+        assert.equal(opened.isError, false, opened.text);
         await call(c, `${domain}_session`, { action: 'close' });
+        let whole = null;
+        for (let round = 0; round < 2; ++round) {
+          const warm = await timed(c, `${domain}_session`, { action: `open ${file}` });
+          assert.equal(warm.isError, false, warm.text);
+          await call(c, `${domain}_session`, { action: 'close' });
+          if (whole === null || warm.took < whole.took) whole = warm;
+        }
         const { latency, reply, answered } = await cancelAfter(c, `${domain}_session`,
           { action: `open ${file}` }, Math.floor(whole.took / 4),
           { name: `${domain}_session`, args: { action: 'list' } });

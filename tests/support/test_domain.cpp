@@ -179,6 +179,11 @@ class DeckDocument final : public core::Document {
   }
   std::string title() const override { return title_; }
   std::string summary() const override { return std::to_string(cards_.size()) + " cards"; }
+  // A deck with a card named slow_open takes 200 ms to tell the outside world of itself, as a
+  // large device takes to build its messages for Max, and does not look at the call's stop.
+  void opened(core::EffectSink&) override {
+    if (cards_.contains("slow_open")) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
   std::string help_additions() const override {
     return "  cards: " + std::to_string(cards_.size());
   }
