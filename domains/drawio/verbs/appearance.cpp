@@ -77,9 +77,16 @@ core::Result<void> add_flag(StyleSet& set, std::string_view flag, bool edge) {
   return {};
 }
 
-// Sets a port from exit:/entry: (FACE[@0..1]) as draw.io's four keys.
-core::Result<void> add_port(StyleSet& set, const std::string& end, std::string_view value) {
-  auto port = port_position(value, end);
+// Sets a port from exit:/entry: (FACE[@0..1]) as draw.io's four keys; `auto` takes them out
+// (with the port's perimeter key), so fcp chooses that end's port again.
+core::Result<void> add_port(StyleSet& set, const std::string& end, std::string_view value,
+                            std::string_view op) {
+  if (value == kAutomaticPort) {
+    for (const char* suffix : {"X", "Y", "Dx", "Dy", "Perimeter"})
+      set.keys.emplace_back(end + suffix, "");
+    return {};
+  }
+  auto port = port_position(value, end, op);
   if (!port) return port.error();
   set.keys.emplace_back(end + "X", format_number(port->first));
   set.keys.emplace_back(end + "Y", format_number(port->second));
@@ -134,7 +141,7 @@ core::Result<void> add_param(const OpContext& ctx, StyleSet& set, const core::Pa
     set.keys.emplace_back("fontColor", theme->font_color);
     return {};
   }
-  if (edge && (key == "exit" || key == "entry")) return add_port(set, key, value);
+  if (edge && (key == "exit" || key == "entry")) return add_port(set, key, value, ctx.op.raw);
   if (edge && (key == "source-arrow" || key == "target-arrow")) {
     const auto* kind = data::find_arrow_kind(value);
     if (kind == nullptr) return core::make_error("unknown arrow kind \"" + value + "\"");
@@ -265,22 +272,46 @@ core::Result<std::string> restyle_edges(OpContext& ctx, const EdgeReference& edg
   if (!set) return set.error();
   // Ports the user chose stay where they are: moves no longer re-route the edge.
   const bool fixes_ports = std::any_of(set->keys.begin(), set->keys.end(), [](const auto& key) {
-    return key.first.starts_with("exit") || key.first.starts_with("entry");
+    return (key.first.starts_with("exit") || key.first.starts_with("entry")) && !key.second.empty();
+  });
+  // exit:auto / entry:auto: that end's port is fcp's to choose again.
+  const bool frees_ports = std::any_of(set->keys.begin(), set->keys.end(), [](const auto& key) {
+    return (key.first == "exitX" || key.first == "entryX") && key.second.empty();
   });
   // Waypoints laid for the old ports would take the edge through shapes: it is routed anew from
   // the new ones, round the other shapes and its own ends.
-  std::size_t routed = 0, by_style = 0;
+  std::size_t routed = 0, by_style = 0, automatic = 0;
   for (const auto& edge : edges.ids) {
     ctx.edit.update(edge, [&](Cell& cell) { apply_set(cell, *set); });
-    if (!fixes_ports) continue;
+    if (!fixes_ports && !frees_ports) continue;
+    // The other end keeps a port the user (or the file) gave it; ports fcp chose go together.
+    const Cell* cell = ctx.page().find(edge);
+    const bool ports_left =
+        cell != nullptr && !ctx.doc.has_automatic_ports(edge) &&
+        (cell->style_value("exitX").has_value() || cell->style_value("entryX").has_value());
+    if (!fixes_ports && !ports_left) {
+      // No port of the user's left: the edge is automatic again, as connect makes it.
+      if (give_ports_back(ctx, edge)) ++routed;
+      ++automatic;
+      continue;
+    }
     ctx.edit.set_automatic_ports(edge, false);
     ctx.edit.update_state([&edge](DocumentState& state) { state.user_ports.insert(edge); });
     const EdgeRouteResult result = route_edge_around_shapes(ctx, edge);
     if (result == EdgeRouteResult::routed) ++routed;
     if (result == EdgeRouteResult::by_style) ++by_style;
   }
-  if (!fixes_ports) return echo(*set);
+  if (!fixes_ports && !frees_ports) return echo(*set);
   const std::size_t count = edges.ids.size();
+  if (automatic == count) {
+    const std::string chosen = count == 1
+                                   ? ", its ports chosen by fcp again (faces toward each other)"
+                                   : ", their ports chosen by fcp again (faces toward each other)";
+    if (routed == 0) return echo(*set) + chosen + ", no waypoints";
+    if (routed == count) return echo(*set) + chosen + ", re-routed round the shapes in the way";
+    return echo(*set) + chosen + ", " + std::to_string(routed) + " of " + std::to_string(count) +
+           " re-routed round the shapes in the way (the others without waypoints)";
+  }
   if (routed == count) return echo(*set) + ", re-routed round the shapes";
   if (by_style == count)
     return echo(*set) + ", no waypoints (its edgeStyle routes it from the ports)";

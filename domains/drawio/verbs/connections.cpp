@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/op_contract.hpp"
 #include "domains/drawio/data/arrows.hpp"
 #include "domains/drawio/data/colors.hpp"
 #include "domains/drawio/labels.hpp"
@@ -79,25 +80,31 @@ Face opposite(Face face) {
   return Face::left;
 }
 
-// exit:/entry: values: top|bottom|left|right[@0..1].
-core::Result<std::pair<double, double>> parse_port(std::string_view text, std::string_view param) {
+// exit:/entry: values: top|bottom|left|right[@0..1]. Errors offer `op` (the op as written) with
+// the value corrected.
+core::Result<std::pair<double, double>> parse_port(std::string_view text, std::string_view param,
+                                                   std::string_view op) {
   std::string_view face = text;
   double along = 0.5;
   if (auto at = text.find('@'); at != std::string_view::npos) {
     face = text.substr(0, at);
     auto value = parse_number(text.substr(at + 1), param);
     if (!value || *value < 0 || *value > 1)
-      return core::make_error("invalid " + std::string(param) + ":" + std::string(text) +
-                              " — the position after @ is 0..1, e.g. " + std::string(param) +
-                              ":bottom@0.25");
+      return core::make_error(
+          "invalid " + std::string(param) + ":" + std::string(text) +
+              " — the position after @ is 0..1, e.g. " + std::string(param) + ":bottom@0.25",
+          {core::replace_param_token(op, param,
+                                     std::string(param) + ":" + std::string(face) + "@0.5")});
     along = *value;
   }
   for (Face f : {Face::top, Face::right, Face::bottom, Face::left}) {
     if (face == face_name(f)) return face_point(f, along);
   }
   return core::make_error("invalid " + std::string(param) + ":" + std::string(text) +
-                              " — use top, bottom, left or right, optionally @0..1",
-                          {std::string(param) + ":right", std::string(param) + ":bottom@0.25"});
+                              " — use top, bottom, left or right, optionally @0..1, or auto (fcp "
+                              "chooses)",
+                          {core::replace_param_token(op, param, std::string(param) + ":right"),
+                           core::replace_param_token(op, param, std::string(param) + ":auto")});
 }
 
 struct EdgeLook {
@@ -198,7 +205,14 @@ core::Result<EdgeLook> edge_look(const OpContext& ctx, std::string_view arrow) {
   }
   if (auto width = ctx.op.number("width"))
     look.keys.emplace_back("strokeWidth", format_number(*width));
-  look.sets_ports = ctx.op.has_param("exit") || ctx.op.has_param("entry");
+  const auto user_port = [&ctx](std::string_view end) {
+    const std::string* value = ctx.op.param(end);
+    return value != nullptr && *value != kAutomaticPort;
+  };
+  look.sets_ports = user_port("exit") || user_port("entry");
+  for (const char* end : {"exit", "entry"}) {
+    if (const std::string* value = ctx.op.param(end)) look.words.push_back(end + (":" + *value));
+  }
   for (const auto& param : ctx.op.params) {
     if (is_connect_key(param.key)) continue;
     auto value = drawio_style_value(ctx, param.key, param.value);
@@ -290,16 +304,16 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
   const std::string* entry = ctx.op.param("entry");
   std::optional<Face> auto_exit, auto_entry;
   if (look.sets_ports) {
-    if (exit != nullptr) {
-      auto port = parse_port(*exit, "exit");
+    if (exit != nullptr && *exit != kAutomaticPort) {
+      auto port = parse_port(*exit, "exit", ctx.op.raw);
       if (!port) return port.error();
       style.set("exitX", format_number(port->first));
       style.set("exitY", format_number(port->second));
       style.set("exitDx", "0");
       style.set("exitDy", "0");
     }
-    if (entry != nullptr) {
-      auto port = parse_port(*entry, "entry");
+    if (entry != nullptr && *entry != kAutomaticPort) {
+      auto port = parse_port(*entry, "entry", ctx.op.raw);
       if (!port) return port.error();
       style.set("entryX", format_number(port->first));
       style.set("entryY", format_number(port->second));
@@ -379,9 +393,29 @@ bool has_same_edge(const OpContext& ctx, const std::vector<std::string>& edges) 
 
 }  // namespace
 
-core::Result<std::pair<double, double>> port_position(std::string_view text,
-                                                      std::string_view param) {
-  return parse_port(text, param);
+core::Result<std::pair<double, double>> port_position(std::string_view text, std::string_view param,
+                                                      std::string_view op) {
+  return parse_port(text, param, op);
+}
+
+bool give_ports_back(OpContext& ctx, const std::string& edge_id) {
+  const Cell* edge = ctx.page().find(edge_id);
+  if (edge == nullptr || !edge->source || !edge->target) return false;
+  const std::string source = *edge->source, target = *edge->target;
+  ctx.edit.update(edge_id, [](Cell& cell) {
+    if (cell.geometry) cell.geometry->points.reset();
+    if (!cell.style) cell.style = Style{};
+    for (const char* key : {"exitX", "exitY", "exitDx", "exitDy", "exitPerimeter", "entryX",
+                            "entryY", "entryDx", "entryDy", "entryPerimeter"})
+      cell.style->erase(key);
+  });
+  ctx.edit.update_state([&edge_id](DocumentState& state) { state.user_ports.erase(edge_id); });
+  if (source == target) return false;
+  ctx.edit.set_automatic_ports(edge_id, true);
+  refresh_ports(ctx, source);
+  refresh_ports(ctx, target);
+  if (edges_through_shapes(ctx.page(), ctx.index(), std::span(&edge_id, 1)).empty()) return false;
+  return route_edge_around_shapes(ctx, edge_id) == EdgeRouteResult::routed;
 }
 
 void refresh_ports(OpContext& ctx, const std::string& shape_id) {

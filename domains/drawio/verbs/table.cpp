@@ -74,8 +74,10 @@ void add_connection_verbs(core::VerbTable<OpContext>& verbs) {
                      "edges; endpoints may be selectors; an edge that exists is not added again"}
                 .with(key("label", "\"text\""))
                 .with(key("style", "dashed,thick…"))
-                .with(key("exit", "FACE[@0..1]", "where it leaves its source"))
-                .with(key("entry", "FACE[@0..1]", "where it enters its target"))
+                .with(key("exit", "FACE[@0..1]|auto",
+                          "where it leaves its source (default auto: fcp chooses and keeps "
+                          "choosing as shapes move)"))
+                .with(key("entry", "FACE[@0..1]|auto", "where it enters its target"))
                 .with(key("source-arrow", "K"))
                 .with(key("target-arrow", "K"))
                 .with(color_key("stroke").also({"color"}))
@@ -112,15 +114,16 @@ void add_appearance_verbs(core::VerbTable<OpContext>& verbs) {
           .with(number_key("width", "N", "stroke width").between(0.5, 50).also({"stroke-width"}))
           .with(key("source-arrow", "K"))
           .with(key("target-arrow", "K"))
-          .with(key("exit", "FACE[@0..1]",
+          .with(key("exit", "FACE[@0..1]|auto",
                     "edges: where it leaves its source (the edge is re-routed from its new ports "
-                    "round the shapes; layout keeps them)"))
-          .with(key("entry", "FACE[@0..1]", "edges: where it enters its target"))
+                    "round the shapes; layout keeps them); auto hands the port back to fcp"))
+          .with(key("entry", "FACE[@0..1]|auto", "edges: where it enters its target"))
           .arrows()
           .accepting(drawio_keys())
           .example("style Auth fill:#dae8fc bold")
           .example("style Web -> Orders dashed stroke:red")
           .example("style Web -> Orders exit:top entry:bottom jumpStyle:arc")
+          .example("style Web -> Orders exit:auto entry:auto")
           .example("style Web -> @all dashed")
           .example("style @all -> Orders dashed"),
       verb_style);
@@ -259,8 +262,8 @@ void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
                 .with(color_key("font"))
                 .with(key("theme", "T"))
                 .with(members_key())
-                .with(key("exit", "FACE[@0..1]", "edges"))
-                .with(key("entry", "FACE[@0..1]", "edges"))
+                .with(key("exit", "FACE[@0..1]|auto", "edges"))
+                .with(key("entry", "FACE[@0..1]|auto", "edges"))
                 .with(key("source-arrow", "K", "edges"))
                 .with(key("target-arrow", "K", "edges"))
                 .arrows()

@@ -133,6 +133,11 @@ std::string make_badge(OpContext& ctx, const std::string& shape_id, const std::s
 // Re-chooses the automatic ports (faces toward the other end, spread per face) of the edges
 // attached to a shape after it moved. Edges with ports the user gave are left alone.
 void refresh_ports(OpContext& ctx, const std::string& shape_id);
+// Makes an edge's ports automatic again, as connect gives them: its port keys and waypoints go,
+// its ends' faces point toward each other (spread with the other automatic edges on them), and
+// the edge is no longer one whose ports the user set. When draw.io's route from those ports
+// runs through a shape it is laid round the shapes; returns whether it was.
+bool give_ports_back(OpContext& ctx, const std::string& edge_id);
 // ---- re-routing after a hand move or resize (reroute.cpp) ----------------------------------
 // The edges of the active page that have waypoints: taken before an op moves anything, they say
 // which edges had routes of their own (translate_cells drops the waypoints that went stale).
@@ -197,9 +202,12 @@ std::string layer_name(const Page& page, const Cell& layer);
 // has html=1, verbatim otherwise.
 std::string stored_label(const Cell& cell, std::string_view text);
 
-// An exit:/entry: value (top|bottom|left|right[@0..1]) as draw.io's relative port x,y.
-core::Result<std::pair<double, double>> port_position(std::string_view text,
-                                                      std::string_view param);
+// The exit:/entry: value that hands an end's port back to fcp (style, modify on edges).
+inline constexpr std::string_view kAutomaticPort = "auto";
+// An exit:/entry: value (top|bottom|left|right[@0..1]) as draw.io's relative port x,y; an
+// error offers `op` (the op as written) with the value corrected.
+core::Result<std::pair<double, double>> port_position(std::string_view text, std::string_view param,
+                                                      std::string_view op);
 
 // Parsers for param values; errors name the param and the accepted form.
 core::Result<std::pair<double, double>> parse_xy(std::string_view text, std::string_view param);
