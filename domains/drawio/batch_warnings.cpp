@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -27,6 +28,12 @@ constexpr std::size_t kMaxPlacedScan = 64;  // placed shapes checked one by one 
 constexpr std::size_t kOverlapChecks = 250'000;
 constexpr std::size_t kOverlapChecksPerShape = 16;
 constexpr int kMaxDepth = 64;
+// Runs of two edges closer than kOneLineGap side by side over more than kOneLineLength read as
+// one line; pages with more edges than kMaxOneLineEdges are not checked (the check is
+// touched edges × all edges).
+constexpr double kOneLineGap = 4;
+constexpr double kOneLineLength = 20;
+constexpr std::size_t kMaxOneLineEdges = 4000;
 
 // Ids of every ancestor of a cell (bounded).
 std::vector<std::string_view> ancestors(const Page& page, const Cell& cell) {
@@ -495,6 +502,90 @@ void warn_edges_through_shapes(const BatchView& view, const std::vector<const Ce
   }
 }
 
+// ---- edges on one line ----
+
+// Whether two drawn paths have axis-parallel runs closer than kOneLineGap side by side over more
+// than kOneLineLength.
+bool paths_on_one_line(const std::vector<PathPoint>& p, const std::vector<PathPoint>& q) {
+  for (std::size_t k = 0; k + 1 < p.size(); ++k) {
+    for (std::size_t m = 0; m + 1 < q.size(); ++m) {
+      const PathPoint a = p[k], b = p[k + 1], c = q[m], d = q[m + 1];
+      for (const bool horizontal : {true, false}) {
+        const auto along = [horizontal](PathPoint v) { return horizontal ? v.x : v.y; };
+        const auto across = [horizontal](PathPoint v) { return horizontal ? v.y : v.x; };
+        if (across(a) != across(b) || across(c) != across(d)) continue;
+        if (std::abs(across(a) - across(c)) >= kOneLineGap) continue;
+        const double lo = std::max(std::min(along(a), along(b)), std::min(along(c), along(d)));
+        const double hi = std::min(std::max(along(a), along(b)), std::max(along(c), along(d)));
+        if (hi - lo > kOneLineLength) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Pairs of edges the batch put on one line: one of them created, re-routed or with an end it
+// placed, and not on one line before the batch. Two edges with a shape in common are not warned:
+// their shared run is a fork (or a merge) a reader follows to their common end.
+void warn_edges_on_one_line(const BatchView& view, const std::vector<const Cell*>& placed,
+                            WarningList& warnings) {
+  const Page& page = view.page();
+  const PageIndex& index = view.index();
+  std::unordered_set<std::string_view> touched_ids;
+  for (const Cell* edge : view.changed_cells(CellKind::edge))
+    touched_ids.insert(edge->id);
+  for (const Cell* shape : placed) {
+    for (const auto& id : index.incident_edges(shape->id))
+      touched_ids.insert(id);
+  }
+  if (touched_ids.empty() || index.edges() > kMaxOneLineEdges) return;
+  struct Drawn {
+    const Cell* edge;
+    const Cell* source;
+    const Cell* target;
+    std::vector<PathPoint> path;
+    Rect bounds;
+    bool touched;
+  };
+  std::vector<Drawn> drawn;
+  for (const Cell& edge : page.cells()) {
+    if (index.kind(edge.id) != CellKind::edge || !edge.source || !edge.target) continue;
+    const Cell* source = page.find(*edge.source);
+    const Cell* target = page.find(*edge.target);
+    if (source == nullptr || target == nullptr || source == target || !edge.is_visible()) continue;
+    auto path = drawn_path(edge, absolute_rect(page, *source), absolute_rect(page, *target),
+                           edge_offset(page, edge));
+    const Rect bounds = path_bounds(path);
+    drawn.push_back(
+        {&edge, source, target, std::move(path), bounds, touched_ids.contains(edge.id)});
+  }
+  const auto path_then = [&](const Drawn& d) -> std::optional<std::vector<PathPoint>> {
+    if (view.created(*d.edge)) return std::nullopt;
+    const Cell* edge_then = view.before(*d.edge);
+    const auto source_then = view.rect_before(*d.source), target_then = view.rect_before(*d.target);
+    if (edge_then == nullptr || !source_then || !target_then) return std::nullopt;
+    return drawn_path(*edge_then, *source_then, *target_then, edge_offset(page, *d.edge));
+  };
+  for (std::size_t i = 0; i < drawn.size(); ++i) {
+    for (std::size_t j = i + 1; j < drawn.size(); ++j) {
+      const Drawn& a = drawn[i];
+      const Drawn& b = drawn[j];
+      if (!a.touched && !b.touched) continue;
+      if (a.source == b.source || a.source == b.target || a.target == b.source ||
+          a.target == b.target)
+        continue;
+      if (!a.bounds.overlaps(b.bounds, kOneLineGap)) continue;
+      if (!paths_on_one_line(a.path, b.path)) continue;
+      const auto a_then = path_then(a), b_then = path_then(b);
+      if (a_then && b_then && paths_on_one_line(*a_then, *b_then)) continue;  // as it was
+      warnings.add("edge " + message_name(*a.source) + " -> " + message_name(*a.target) +
+                   " runs on one line with edge " + message_name(*b.source) + " -> " +
+                   message_name(*b.target) + " (under " + format_number(kOneLineGap) +
+                   " px apart): set exit:/entry: or move a shape");
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex& index,
@@ -546,6 +637,7 @@ std::vector<std::string> DrawioDocument::warnings(std::span<const core::EventPtr
   warn_long_labels(view, warnings);
   warn_crossings(view, placed, warnings);
   warn_edges_through_shapes(view, placed, warnings);
+  warn_edges_on_one_line(view, placed, warnings);
   return warnings.take();
 }
 
