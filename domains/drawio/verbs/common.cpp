@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <span>
 #include <unordered_set>
 
 #include "domains/drawio/data/colors.hpp"
@@ -76,9 +77,6 @@ std::vector<std::string> group_members(const OpContext& ctx, std::string_view gr
   return members;
 }
 
-namespace {
-
-// Moves a group's box to `box` (absolute) keeping its members where they are on the page.
 void set_group_box(OpContext& ctx, const std::string& group_id, const Rect& old, const Rect& box) {
   const double dx = old.x - box.x, dy = old.y - box.y;
   if (dx != 0 || dy != 0) {
@@ -93,8 +91,6 @@ void set_group_box(OpContext& ctx, const std::string& group_id, const Rect& old,
   }
   place_cell(ctx, group_id, box.x, box.y, std::pair{box.width, box.height});
 }
-
-}  // namespace
 
 void fit_group(OpContext& ctx, std::string_view group_id, bool outer_groups) {
   std::string current(group_id);
@@ -131,6 +127,45 @@ bool grow_group(OpContext& ctx, const std::string& group_id, std::span<const Rec
   if (box == old) return false;
   set_group_box(ctx, group_id, old, box);
   return true;
+}
+
+std::vector<std::string> hold_in_groups(OpContext& ctx, std::span<const std::string> ids) {
+  struct Grown {
+    Rect before, after;
+    std::vector<std::string> held;  // the cells it grew for, by name
+  };
+  std::vector<std::pair<std::string, Grown>> grown;  // in the order they first grew
+  for (const auto& id : ids) {
+    std::string held = id;
+    for (int depth = 0; depth < 64; ++depth) {
+      const std::string group = parent_group(ctx, held);
+      if (group.empty()) break;
+      const Rect before = bounds_of(ctx, group);
+      const Rect hold = bounds_of(ctx, held);
+      if (!grow_group(ctx, group, std::span(&hold, 1))) break;
+      auto it = std::find_if(grown.begin(), grown.end(),
+                             [&](const auto& entry) { return entry.first == group; });
+      if (it == grown.end()) it = grown.insert(grown.end(), {group, Grown{before, before, {}}});
+      it->second.after = bounds_of(ctx, group);
+      const std::string name = display_name(ctx.doc, held);
+      if (std::find(it->second.held.begin(), it->second.held.end(), name) == it->second.held.end())
+        it->second.held.push_back(name);
+      held = group;
+    }
+  }
+  std::vector<std::string> lines;
+  for (const auto& [group, g] : grown) {
+    std::string names;
+    constexpr std::size_t kNamed = 3;
+    for (std::size_t i = 0; i < g.held.size() && i < kNamed; ++i)
+      names += (i == 0 ? "" : ", ") + g.held[i];
+    if (g.held.size() > kNamed) names += " and " + std::to_string(g.held.size() - kNamed) + " more";
+    lines.push_back(core::property_changed(
+        "group " + display_name(ctx.doc, group) + " grown from " + format_number(g.before.width) +
+        "x" + format_number(g.before.height) + " to " + format_number(g.after.width) + "x" +
+        format_number(g.after.height) + " to hold " + names));
+  }
+  return lines;
 }
 
 void translate_cells(OpContext& ctx, const std::vector<std::string>& ids, double dx, double dy) {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "domains/drawio/data/regions.hpp"
@@ -217,14 +218,14 @@ std::vector<std::string> ripple(OpContext& ctx, const std::vector<std::string>& 
   return shifted;
 }
 
-void after_geometry_change(OpContext& ctx, const std::vector<std::string>& ids) {
-  std::unordered_set<std::string> groups;
-  for (const auto& id : ids) {
+// Ports follow the cells; the groups round them grow to hold them (as draw.io extends a parent
+// to hold a moved child; a box the user set is never shrunk). Returns the lines naming the
+// groups that grew, for the reply.
+[[nodiscard]] std::vector<std::string> after_geometry_change(OpContext& ctx,
+                                                             const std::vector<std::string>& ids) {
+  for (const auto& id : ids)
     refresh_ports(ctx, id);
-    if (auto group = parent_group(ctx, id); !group.empty()) groups.insert(group);
-  }
-  for (const auto& group : groups)
-    fit_group(ctx, group);
+  return hold_in_groups(ctx, ids);
 }
 
 Rect union_of(const OpContext& ctx, const std::vector<std::string>& ids) {
@@ -232,6 +233,124 @@ Rect union_of(const OpContext& ctx, const std::vector<std::string>& ids) {
   for (const auto& id : ids)
     all = all.united(bounds_of(ctx, id));
   return all;
+}
+
+// After a layout with pins: a group whose members still fit (with fit_group's room) in the box it
+// had keeps that box, when it covers nothing outside the group; the others keep the box fitted
+// round their members. Deepest first, so an outer group fits round its inner groups' kept
+// boxes. `shapes_before`: the laid-out shapes' boxes before the layout. Returns the reply's lines:
+// the kept boxes and, per changed group, old -> new size.
+std::vector<std::string> keep_group_boxes(
+    OpContext& ctx, const std::vector<std::pair<int, std::string>>& by_depth,
+    const std::unordered_map<std::string, Rect>& box_before,
+    const std::vector<std::pair<std::string, Rect>>& shapes_before) {
+  auto inside = [](const Rect& inner, const Rect& outer) {
+    return inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 &&
+           inner.right() <= outer.right() + 0.5 && inner.bottom() <= outer.bottom() + 0.5;
+  };
+  auto within = [&](std::string id, const std::string& group) {
+    for (int depth = 0; depth < 64 && !id.empty(); ++depth) {
+      if (id == group) return true;
+      id = parent_group(ctx, id);
+    }
+    return false;
+  };
+  // A shape outside `group` that `box` would cover and did not cover before the layout (the
+  // layout placed it there), or "".
+  auto covered = [&](const std::string& group, const Rect& box) -> std::string {
+    for (const auto& [id, before] : shapes_before) {
+      if (within(id, group)) continue;
+      if (bounds_of(ctx, id).overlaps(box) && !before.overlaps(box))
+        return display_name(ctx.doc, id);
+    }
+    return {};
+  };
+  std::vector<std::string> kept, changed;
+  for (const auto& [depth, group] : by_depth) {
+    const auto before = box_before.find(group);
+    if (before == box_before.end()) continue;
+    fit_group(ctx, group, false);  // round its inner groups' boxes as they are now
+    const Rect fitted = bounds_of(ctx, group);
+    const Rect& user = before->second;
+    if (fitted == user) continue;
+    const std::string name = display_name(ctx.doc, group);
+    std::string why = "its members no longer fit the box it had";
+    if (inside(fitted, user)) {
+      const std::string other = covered(group, user);
+      if (other.empty()) {
+        set_group_box(ctx, group, fitted, user);
+        kept.push_back(name + " " + format_number(user.width) + "x" + format_number(user.height));
+        continue;
+      }
+      why = "the box it had would cover " + other + ", which the layout placed there";
+    }
+    changed.push_back(name + " " + format_number(user.width) + "x" + format_number(user.height) +
+                      " -> " + format_number(fitted.width) + "x" + format_number(fitted.height) +
+                      " (" + why + ")");
+  }
+  auto listed = [](const std::vector<std::string>& items) {
+    std::string text;
+    for (const auto& item : items)
+      text += (text.empty() ? "" : ", ") + item;
+    return text;
+  };
+  std::vector<std::string> lines;
+  if (!kept.empty())
+    lines.push_back(core::bulk("kept the box" + std::string(kept.size() == 1 ? "" : "es") +
+                               " as set of " + core::plural(kept.size(), "group") + " (" +
+                               (kept.size() == 1 ? "its members fit" : "their members fit") +
+                               "): " + listed(kept)));
+  if (!changed.empty())
+    lines.push_back(core::bulk("refitted " + core::plural(changed.size(), "group") + " round " +
+                               (changed.size() == 1 ? "its" : "their") +
+                               " members: " + listed(changed)));
+  return lines;
+}
+
+// resize GROUP to:fit: each group's box fits its members with the padding layout and add give
+// (it grows or shrinks); the groups round it grow to hold it, never shrink.
+core::Result<void> resize_to_fit(OpContext& ctx, std::span<const OpToken> tokens) {
+  auto targets = resolve_targets(ctx, tokens, resolve_shape_or_group);
+  if (!targets) return targets.error();
+  if (nothing_to_change(ctx, *targets)) return {};
+  const std::vector<std::string> ids = std::move(targets->ids);
+  for (const auto& id : ids) {
+    if (ctx.index().kind(id) != CellKind::group)
+      return core::make_error("resize " + display_name(ctx.doc, id) +
+                                  " to:fit — to:fit fits a group to its members; a shape takes "
+                                  "to:WxH",
+                              {"resize " + quote_token(display_name(ctx.doc, id)) + " to:200x80"});
+    if (group_members(ctx, id).empty())
+      return core::make_error("resize " + display_name(ctx.doc, id) +
+                              " to:fit — the group has no members to fit; give it a size: "
+                              "to:WxH");
+  }
+  const auto routed_before = edges_with_waypoints(ctx);
+  for (const auto& id : ids) {
+    const Rect before = bounds_of(ctx, id);
+    fit_group(ctx, id, false);
+    const Rect after = bounds_of(ctx, id);
+    const std::string size = format_number(after.width) + "x" + format_number(after.height);
+    if (before == after) {
+      ctx.lines.push_back(core::property_changed("group " + display_name(ctx.doc, id) +
+                                                 " already fits its members at " + size +
+                                                 " (unchanged)"));
+      continue;
+    }
+    ctx.lines.push_back(core::property_changed(
+        "resized group " + display_name(ctx.doc, id) +
+        " to fit its members: " + format_number(before.width) + "x" + format_number(before.height) +
+        " -> " + size + " at (" + format_xy(after.x, after.y) + ")"));
+  }
+  for (const auto& id : ids)
+    refresh_ports(ctx, id);
+  for (auto& line : hold_in_groups(ctx, ids))
+    ctx.lines.push_back(std::move(line));
+  const std::string name =
+      ids.size() == 1 ? display_name(ctx.doc, ids[0]) : core::plural(ids.size(), "group");
+  if (auto line = reroute_edges(ctx, ids, routed_before, one_line(name)); !line.empty())
+    ctx.lines.push_back(std::move(line));
+  return {};
 }
 
 }  // namespace
@@ -318,7 +437,7 @@ core::Result<void> verb_move(OpContext& ctx) {
   }
   const auto routed_before = edges_with_waypoints(ctx);
   translate_cells(ctx, ids, x - box.x, y - box.y);
-  after_geometry_change(ctx, ids);
+  const auto grown = after_geometry_change(ctx, ids);
   const std::vector<std::string> shifted_units =
       strict ? std::vector<std::string>() : ripple(ctx, ids);
   const std::size_t shifted = shifted_units.size();
@@ -340,6 +459,7 @@ core::Result<void> verb_move(OpContext& ctx) {
     ctx.lines.push_back(core::bulk("moved " + core::plural(ids.size(), "shape") + " by (" +
                                    format_xy(x - box.x, y - box.y) + ")" + tail));
   }
+  ctx.lines.insert(ctx.lines.end(), grown.begin(), grown.end());
   std::vector<std::string> moved = ids;
   moved.insert(moved.end(), shifted_units.begin(), shifted_units.end());
   std::string name =
@@ -354,7 +474,9 @@ core::Result<void> verb_resize(OpContext& ctx) {
   const auto tokens = ordered_tokens(ctx.op);
   const std::string* to = ctx.op.param("to");
   if (tokens.empty() || to == nullptr)
-    return core::make_error("resize requires REF to:WxH", {"resize Auth to:200x80"});
+    return core::make_error("resize requires REF to:WxH (a group also to:fit)",
+                            {"resize Auth to:200x80", "resize @group:Backend to:fit"});
+  if (*to == "fit") return resize_to_fit(ctx, tokens);
   auto size = parse_size(*to);
   if (!size) return size.error();
   auto targets = resolve_targets(ctx, tokens, resolve_shape_or_group);
@@ -383,8 +505,30 @@ core::Result<void> verb_resize(OpContext& ctx) {
     ctx.lines.push_back(core::property_changed("resized " + display_name(ctx.doc, id) + " to " +
                                                format_number(size->first) + "x" +
                                                format_number(size->second)));
+    // A group set smaller than its members: they stay where they are, outside its box.
+    if (ctx.index().kind(id) == CellKind::group) {
+      const Rect box = bounds_of(ctx, id);
+      std::vector<std::string> out;
+      for (const auto& member : group_members(ctx, id)) {
+        const Rect m = bounds_of(ctx, member);
+        if (m.x < box.x || m.y < box.y || m.right() > box.right() || m.bottom() > box.bottom())
+          out.push_back(display_name(ctx.doc, member));
+      }
+      if (!out.empty()) {
+        std::string names;
+        for (std::size_t i = 0; i < out.size() && i < 4; ++i)
+          names += (i == 0 ? "" : ", ") + out[i];
+        if (out.size() > 4) names += " and " + std::to_string(out.size() - 4) + " more";
+        ctx.lines.push_back(core::warning_line(
+            "group " + display_name(ctx.doc, id) + " at " + format_number(size->first) + "x" +
+            format_number(size->second) + " no longer holds " + names +
+            " (they stay where they are); resize " + quote_token(display_name(ctx.doc, id)) +
+            " to:fit fits it to its members"));
+      }
+    }
   }
-  after_geometry_change(ctx, ids);
+  for (auto& line : after_geometry_change(ctx, ids))
+    ctx.lines.push_back(std::move(line));
   const std::string name =
       ids.size() == 1 ? display_name(ctx.doc, ids[0]) : core::plural(ids.size(), "shape");
   if (auto line = reroute_edges(ctx, ids, routed_before, one_line(name)); !line.empty())
@@ -407,9 +551,10 @@ core::Result<void> verb_swap(OpContext& ctx) {
              std::round(rb.center_y() - ra.height / 2));
   place_cell(ctx, *b, std::round(ra.center_x() - rb.width / 2),
              std::round(ra.center_y() - rb.height / 2));
-  after_geometry_change(ctx, {*a, *b});
+  const auto grown = after_geometry_change(ctx, {*a, *b});
   ctx.lines.push_back(
       core::bulk("swapped " + display_name(ctx.doc, *a) + " <-> " + display_name(ctx.doc, *b)));
+  ctx.lines.insert(ctx.lines.end(), grown.begin(), grown.end());
   if (auto line =
           reroute_edges(ctx, {*a, *b}, routed_before,
                         one_line(display_name(ctx.doc, *a) + " and " + display_name(ctx.doc, *b)));
@@ -454,8 +599,9 @@ core::Result<void> verb_align(OpContext& ctx) {
     if (mode == "middle") y = mean - r.height / 2;
     translate_cells(ctx, {id}, x - r.x, y - r.y);
   }
-  after_geometry_change(ctx, ids);
+  const auto grown = after_geometry_change(ctx, ids);
   ctx.lines.push_back(core::bulk("aligned " + core::plural(ids.size(), "shape") + " " + mode));
+  ctx.lines.insert(ctx.lines.end(), grown.begin(), grown.end());
   return {};
 }
 
@@ -495,10 +641,11 @@ core::Result<void> verb_distribute(OpContext& ctx) {
     translate_cells(ctx, {id}, horizontal ? pos - r.x : 0, horizontal ? 0 : pos - r.y);
     cursor += (horizontal ? r.width : r.height) + step;
   }
-  after_geometry_change(ctx, ids);
+  const auto grown = after_geometry_change(ctx, ids);
   ctx.lines.push_back(core::bulk("distributed " + core::plural(ids.size(), "shape") + " " +
                                  (horizontal ? "horizontally" : "vertically") +
                                  (gap ? " gap:" + format_number(*gap) : std::string())));
+  ctx.lines.insert(ctx.lines.end(), grown.begin(), grown.end());
   return {};
 }
 
@@ -659,6 +806,13 @@ core::Result<void> verb_layout(OpContext& ctx) {
   // shapes go to their absolute positions; finally groups refit around their members.
   // Counted on the file: a shape moved when its saved place changed (rounded as written).
   std::size_t moved = 0, pinned_in_layout = 0, pinned_moved = 0;
+  std::unordered_map<std::string, Rect> box_before;  // each group's box as the user left it
+  for (const auto& group : groups)
+    box_before.emplace(group, bounds_of(ctx, group));
+  std::vector<std::pair<std::string, Rect>> shapes_before;
+  shapes_before.reserve(request.nodes.size());
+  for (const auto& node : request.nodes)
+    shapes_before.emplace_back(node.id, bounds_of(ctx, node.id));
   for (size_t i = 0; i < result->nodes.size(); ++i) {
     const auto& placement = result->nodes[i];
     const Rect before = bounds_of(ctx, placement.id);
@@ -684,6 +838,9 @@ core::Result<void> verb_layout(OpContext& ctx) {
   for (const auto& [depth, group] : by_depth)
     fit_group(ctx, group);
   if (!scope.empty()) fit_group(ctx, scope);
+  const std::vector<std::string> box_lines =
+      pinned.empty() ? std::vector<std::string>()
+                     : keep_group_boxes(ctx, by_depth, box_before, shapes_before);
   // Ports the user set this session (style/connect exit:/entry:) stay: such an edge is routed
   // from them round the shapes instead of along the layout's route. Ports fcp chose (connect
   // without exit:/entry:, an earlier layout) or a file brought are the layout's to change.
@@ -803,6 +960,7 @@ core::Result<void> verb_layout(OpContext& ctx) {
     }
   }
   ctx.lines.push_back(core::bulk(summary));
+  ctx.lines.insert(ctx.lines.end(), box_lines.begin(), box_lines.end());
   if (!kept_ports.empty()) {
     const std::size_t routed = kept_ports.size() - unrouted.size() - self_routed;
     std::string line = "kept the ports set on " + core::plural(kept_ports.size(), "edge");

@@ -153,8 +153,9 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                 .example("move Cache near:Auth dir:below"),
             verb_move);
   verbs.add(VerbSpec{"resize", "REF", "position",
-                     "change a shape's size (its edges are re-routed as after move)"}
-                .with(key("to", "WxH").require()),
+                     "change a shape's size (its edges are re-routed as after move); a group "
+                     "to:fit fits its members"}
+                .with(key("to", "WxH|fit").require()),
             verb_resize);
   verbs.add(VerbSpec{"swap", "REF REF", "position", "exchange two shapes' places"}, verb_swap);
   verbs.add(

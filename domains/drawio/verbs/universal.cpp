@@ -297,6 +297,12 @@ core::Result<void> verb_modify(OpContext& ctx) {
   std::vector<std::string> moved(ids.begin(), ids.end());
   for (const auto& id : moved)
     refresh_ports(ctx, id);
+  // x:, y:, width:, height: can take a member outside its group: the group grows to hold it.
+  const bool placed = std::any_of(params.begin(), params.end(), [](const core::Param& param) {
+    return param.key == "x" || param.key == "y" || param.key == "width" || param.key == "height" ||
+           param.key == "w" || param.key == "h";
+  });
+  const auto grown = placed ? hold_in_groups(ctx, ids) : std::vector<std::string>();
   std::string props;
   for (const auto& item : echo)
     props += " " + item;
@@ -307,6 +313,7 @@ core::Result<void> verb_modify(OpContext& ctx) {
   std::string what = groups < ids.size() ? core::plural(ids.size() - groups, "shape") : "";
   if (groups > 0) what += (what.empty() ? "" : ", ") + core::plural(groups, "group");
   ctx.lines.push_back(core::property_changed("modified " + what + props));
+  ctx.lines.insert(ctx.lines.end(), grown.begin(), grown.end());
   for (auto& note : member_theme_notes(ctx, tokens))
     ctx.lines.push_back(std::move(note));
   for (const auto& text : themed)

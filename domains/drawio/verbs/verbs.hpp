@@ -87,6 +87,13 @@ constexpr double kGroupPadSide = 40, kGroupPadTop = 50, kGroupPadBottom = 35;
 // keeping its members where they are on the page; true when it changed. O(1) unless the group
 // grows left or up (its members' coordinates then shift).
 bool grow_group(OpContext& ctx, const std::string& group_id, std::span<const Rect> rects);
+// Moves a group's box from `old` to `box` (absolute) keeping its members where they are on the
+// page.
+void set_group_box(OpContext& ctx, const std::string& group_id, const Rect& old, const Rect& box);
+// Grows the groups round each of `ids` (and the groups round those) to hold it, as draw.io
+// extends a parent to hold a moved child; never shrinks one. Members keep their places on the
+// page. Returns one "* group NAME grown from WxH to WxH to hold X" line per group that grew.
+std::vector<std::string> hold_in_groups(OpContext& ctx, std::span<const std::string> ids);
 // Moves every cell in `ids` by (dx, dy), translating the waypoints of edges both of whose ends
 // move and dropping those of edges only one end of which moves (they would be stale).
 void translate_cells(OpContext& ctx, const std::vector<std::string>& ids, double dx, double dy);
