@@ -16,6 +16,7 @@
 #include "domains/drawio/edge_paths.hpp"
 #include "domains/drawio/label_room.hpp"
 #include "domains/drawio/labels.hpp"
+#include "domains/drawio/scene.hpp"
 
 namespace fcp::drawio {
 namespace {
@@ -586,6 +587,115 @@ void warn_edges_on_one_line(const BatchView& view, const std::vector<const Cell*
   }
 }
 
+// The box draw.io draws an edge's label in, estimated as layout sizes it (7 px a character, 8
+// spare, 18 high): centred on the point at geometry x (-1 the source end, 0 the middle, 1 the
+// target end) along the path, moved by the geometry's offset. nullopt: no label, or no path.
+std::optional<Rect> edge_label_box(const Cell& edge, std::span<const PathPoint> path) {
+  const std::string text = cell_label(edge);
+  if (text.empty() || path.size() < 2) return std::nullopt;
+  double length = 0;
+  for (std::size_t i = 1; i < path.size(); ++i)
+    length += std::hypot(path[i].x - path[i - 1].x, path[i].y - path[i - 1].y);
+  double along = 0, y_offset = 0;
+  if (edge.geometry) {
+    along = std::clamp(edge.geometry->x.value_or(0), -1.0, 1.0);
+    y_offset = edge.geometry->y.value_or(0);
+  }
+  double left = (along + 1) / 2 * length;
+  PathPoint at = path.front();
+  double nx = 0, ny = 0;  // the normal of the run the point is on
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    const double run = std::hypot(path[i].x - path[i - 1].x, path[i].y - path[i - 1].y);
+    if (run <= 0) continue;
+    const double t = std::min(1.0, left / run);
+    at = {path[i - 1].x + (path[i].x - path[i - 1].x) * t,
+          path[i - 1].y + (path[i].y - path[i - 1].y) * t};
+    nx = -(path[i].y - path[i - 1].y) / run;
+    ny = (path[i].x - path[i - 1].x) / run;
+    if (left <= run) break;
+    left -= run;
+  }
+  double cx = at.x + nx * y_offset, cy = at.y + ny * y_offset;
+  if (edge.geometry && edge.geometry->offset) {
+    cx += edge.geometry->offset->x_or_zero();
+    cy += edge.geometry->offset->y_or_zero();
+  }
+  const double width = 7 * static_cast<double>(utf8_length(text)) + 8, height = 18;
+  return Rect{cx - width / 2, cy - height / 2, width, height};
+}
+
+// Whether two label boxes overlap by more than a sliver (2 px each way).
+bool labels_overlap(const Rect& a, const Rect& b) {
+  constexpr double kSliver = 2;
+  return std::min(a.right(), b.right()) - std::max(a.x, b.x) > kSliver &&
+         std::min(a.bottom(), b.bottom()) - std::max(a.y, b.y) > kSliver;
+}
+
+// Labels of the edges the batch changed or whose ends it moved that now lie on another edge's
+// label (and did not before the batch): a reader cannot tell which label is whose. Touched
+// edges x labelled edges, pages up to kMaxOneLineEdges edges.
+void warn_labels_on_labels(const BatchView& view, const std::vector<const Cell*>& placed,
+                           WarningList& warnings) {
+  const Page& page = view.page();
+  const PageIndex& index = view.index();
+  std::unordered_set<std::string_view> touched_ids;
+  for (const Cell* edge : view.changed_cells(CellKind::edge))
+    touched_ids.insert(edge->id);
+  for (const Cell* shape : placed) {
+    for (const auto& id : index.incident_edges(shape->id))
+      touched_ids.insert(id);
+  }
+  if (touched_ids.empty() || index.edges() > kMaxOneLineEdges) return;
+  struct Labelled {
+    const Cell* edge;
+    const Cell* source;
+    const Cell* target;
+    Rect box;
+    std::optional<Rect> box_then;  // before the batch
+    bool touched;
+  };
+  std::vector<Labelled> labelled;
+  for (const Cell& edge : page.cells()) {
+    if (index.kind(edge.id) != CellKind::edge || !edge.source || !edge.target) continue;
+    if (!edge.is_visible() || cell_label(edge).empty()) continue;
+    const Cell* source = page.find(*edge.source);
+    const Cell* target = page.find(*edge.target);
+    if (source == nullptr || target == nullptr || source == target) continue;
+    const auto path = drawn_path(edge, absolute_rect(page, *source), absolute_rect(page, *target),
+                                 edge_offset(page, edge));
+    const auto box = edge_label_box(edge, path);
+    if (!box) continue;
+    const bool touched = touched_ids.contains(edge.id);
+    std::optional<Rect> then;
+    if (!view.created(edge)) {
+      const Cell* edge_then = view.before(edge);
+      const auto source_then = view.rect_before(*source), target_then = view.rect_before(*target);
+      if (edge_then != nullptr && source_then && target_then)
+        then = edge_label_box(*edge_then, drawn_path(*edge_then, *source_then, *target_then,
+                                                     edge_offset(page, edge)));
+    }
+    labelled.push_back({&edge, source, target, *box, then, touched});
+  }
+  auto name = [](const Labelled& l) {
+    return "label \"" + cell_label(*l.edge) + "\" of edge " + message_name(*l.source) + " -> " +
+           message_name(*l.target);
+  };
+  for (std::size_t i = 0; i < labelled.size(); ++i) {
+    for (std::size_t j = i + 1; j < labelled.size(); ++j) {
+      const Labelled& a = labelled[i];
+      const Labelled& b = labelled[j];
+      if (!a.touched && !b.touched) continue;
+      if (!labels_overlap(a.box, b.box)) continue;
+      if (a.box_then && b.box_then && labels_overlap(*a.box_then, *b.box_then)) continue;
+      const Labelled& moved = a.touched ? a : b;
+      const Labelled& other = a.touched ? b : a;
+      warnings.add(name(moved) + " lies on " + name(other) +
+                   ": a reader cannot tell which is whose; set exit:/entry: on one of them or "
+                   "move a shape");
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex& index,
@@ -638,6 +748,7 @@ std::vector<std::string> DrawioDocument::warnings(std::span<const core::EventPtr
   warn_crossings(view, placed, warnings);
   warn_edges_through_shapes(view, placed, warnings);
   warn_edges_on_one_line(view, placed, warnings);
+  warn_labels_on_labels(view, placed, warnings);
   return warnings.take();
 }
 

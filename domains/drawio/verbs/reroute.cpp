@@ -398,8 +398,9 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
   for (auto& id : edges_blocked_by(ctx, with_members(ctx, moved), seen))
     edges.push_back(std::move(id));
   std::size_t rerouted_own = 0, rerouted_round = 0;
-  std::vector<std::string> ends;  // of edges whose ports fcp chooses again
-  std::vector<std::string> laid;  // edges given a new route
+  std::vector<std::string> named;  // the re-routed edges, "Src->Tgt", for the reply
+  std::vector<std::string> ends;   // of edges whose ports fcp chooses again
+  std::vector<std::string> laid;   // edges given a new route
   for (std::size_t i = 0; i < edges.size(); ++i) {
     const std::string& edge_id = edges[i];
     std::size_t& rerouted = i < own ? rerouted_own : rerouted_round;
@@ -429,6 +430,7 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
       route_edge_around_shapes(ctx, edge_id);
       laid.push_back(edge_id);
       ++rerouted;
+      named.push_back(display_name(ctx.doc, source->id) + "->" + display_name(ctx.doc, target->id));
       continue;
     }
     // draw.io's own route between the sides facing each other, when it runs through nothing.
@@ -442,6 +444,7 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
       ends.push_back(target->id);
       laid.push_back(edge_id);
       ++rerouted;
+      named.push_back(display_name(ctx.doc, source->id) + "->" + display_name(ctx.doc, target->id));
       continue;
     }
     if (auto route = route_around(s, t, obstacles)) {
@@ -456,6 +459,7 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
       }
       laid.push_back(edge_id);
       ++rerouted;
+      named.push_back(display_name(ctx.doc, source->id) + "->" + display_name(ctx.doc, target->id));
     } else if (routed) {
       // No way round within reach: stale waypoints go; the `?` warning names what it crosses.
       make_automatic(ctx, edge_id);
@@ -463,19 +467,26 @@ std::string reroute_edges(OpContext& ctx, const std::vector<std::string>& moved,
       ends.push_back(target->id);
       laid.push_back(edge_id);
       ++rerouted;
+      named.push_back(display_name(ctx.doc, source->id) + "->" + display_name(ctx.doc, target->id));
     }
   }
   for (const auto& id : ends)
     refresh_ports(ctx, id);
   separate_lanes(ctx, laid);
   if (rerouted_own == 0 && rerouted_round == 0) return {};
+  // Which edges, the first few by name: the reply says what changed beyond what the op named.
+  constexpr std::size_t kNamed = 3;
+  std::string which;
+  for (std::size_t i = 0; i < named.size() && i < kNamed; ++i)
+    which += (i == 0 ? "" : ", ") + named[i];
+  if (named.size() > kNamed) which += " and " + std::to_string(named.size() - kNamed) + " more";
   std::string line = "re-routed ";
   if (rerouted_own > 0) line += core::plural(rerouted_own, "edge") + " of " + name;
   if (rerouted_own > 0 && rerouted_round > 0) line += " and ";
   if (rerouted_round > 0)
     line += core::plural(rerouted_round, "edge") + " round " + (rerouted_own > 0 ? "it" : name) +
             " (it lay on their routes)";
-  return core::connection_changed(line);
+  return core::connection_changed(line + ": " + which);
 }
 
 }  // namespace fcp::drawio
