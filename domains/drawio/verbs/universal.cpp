@@ -355,6 +355,9 @@ core::Result<void> verb_copy(OpContext& ctx) {
   report_created(ctx, created);
   ctx.lines.push_back(core::created("copied " + core::plural(created.size(), "shape") + ", " +
                                     core::plural(edges, "edge")));
+  // A copy stays in its original's group: the group grows to hold it.
+  for (auto& line : hold_in_groups(ctx, created))
+    ctx.lines.push_back(std::move(line));
   return {};
 }
 
@@ -387,6 +390,8 @@ core::Result<void> verb_repeat(OpContext& ctx) {
   }
   report_created(ctx, created);
   ctx.lines.push_back(core::created("repeated " + label + " ×" + std::to_string(created.size())));
+  for (auto& line : hold_in_groups(ctx, created))
+    ctx.lines.push_back(std::move(line));
   return {};
 }
 
