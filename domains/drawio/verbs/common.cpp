@@ -129,12 +129,8 @@ bool grow_group(OpContext& ctx, const std::string& group_id, std::span<const Rec
   return true;
 }
 
-std::vector<std::string> hold_in_groups(OpContext& ctx, std::span<const std::string> ids) {
-  struct Grown {
-    Rect before, after;
-    std::vector<std::string> held;  // the cells it grew for, by name
-  };
-  std::vector<std::pair<std::string, Grown>> grown;  // in the order they first grew
+std::vector<GroupGrowth> grow_groups_to_hold(OpContext& ctx, std::span<const std::string> ids) {
+  std::vector<GroupGrowth> grown;  // in the order they first grew
   for (const auto& id : ids) {
     std::string held = id;
     for (int depth = 0; depth < 64; ++depth) {
@@ -144,19 +140,24 @@ std::vector<std::string> hold_in_groups(OpContext& ctx, std::span<const std::str
       const Rect hold = bounds_of(ctx, held);
       if (!grow_group(ctx, group, std::span(&hold, 1))) break;
       auto it = std::find_if(grown.begin(), grown.end(),
-                             [&](const auto& entry) { return entry.first == group; });
-      if (it == grown.end()) it = grown.insert(grown.end(), {group, Grown{before, before, {}}});
-      it->second.after = bounds_of(ctx, group);
+                             [&](const GroupGrowth& entry) { return entry.group == group; });
+      if (it == grown.end()) it = grown.insert(grown.end(), GroupGrowth{group, before, before, {}});
+      it->after = bounds_of(ctx, group);
       const std::string name = display_name(ctx.doc, held);
-      if (std::find(it->second.held.begin(), it->second.held.end(), name) == it->second.held.end())
-        it->second.held.push_back(name);
+      if (std::find(it->held.begin(), it->held.end(), name) == it->held.end())
+        it->held.push_back(name);
       held = group;
     }
   }
+  return grown;
+}
+
+std::vector<std::string> growth_lines(const OpContext& ctx, std::span<const GroupGrowth> grown) {
   std::vector<std::string> lines;
-  for (const auto& [group, g] : grown) {
+  constexpr std::size_t kNamed = 3;
+  for (const GroupGrowth& g : grown) {
+    const std::string& group = g.group;
     std::string names;
-    constexpr std::size_t kNamed = 3;
     for (std::size_t i = 0; i < g.held.size() && i < kNamed; ++i)
       names += (i == 0 ? "" : ", ") + g.held[i];
     if (g.held.size() > kNamed) names += " and " + std::to_string(g.held.size() - kNamed) + " more";
@@ -164,8 +165,50 @@ std::vector<std::string> hold_in_groups(OpContext& ctx, std::span<const std::str
         "group " + display_name(ctx.doc, group) + " grown from " + format_number(g.before.width) +
         "x" + format_number(g.before.height) + " to " + format_number(g.after.width) + "x" +
         format_number(g.after.height) + " to hold " + names));
+    // What the grown box now covers that it did not: shapes and groups neither in it nor round
+    // it (nothing is pushed aside; the reply says so).
+    std::vector<std::string> covered;
+    std::unordered_set<std::string> covered_ids;
+    auto within = [&](std::string id, const std::string& outer) {
+      for (int depth = 0; depth < 64 && !id.empty(); ++depth) {
+        if (id == outer) return true;
+        id = parent_group(ctx, id);
+      }
+      return false;
+    };
+    for (const Cell& cell : ctx.page().cells()) {
+      const CellKind kind = ctx.index().kind(cell.id);
+      if (kind != CellKind::shape && kind != CellKind::group) continue;
+      if (within(cell.id, group) || within(group, cell.id)) continue;
+      // A group covered is named, not its members.
+      bool in_covered = false;
+      for (std::string up = parent_group(ctx, cell.id); !up.empty() && !in_covered;
+           up = parent_group(ctx, up))
+        in_covered = covered_ids.contains(up);
+      if (in_covered) continue;
+      const Rect r = bounds_of(ctx, cell.id);
+      if (r.overlaps(g.after) && !r.overlaps(g.before)) {
+        covered.push_back(display_name(ctx.doc, cell.id));
+        covered_ids.insert(cell.id);
+      }
+    }
+    if (!covered.empty()) {
+      std::string list;
+      for (std::size_t i = 0; i < covered.size() && i < kNamed; ++i)
+        list += (i == 0 ? "" : ", ") + covered[i];
+      if (covered.size() > kNamed)
+        list += " and " + std::to_string(covered.size() - kNamed) + " more";
+      lines.push_back(core::warning_line(
+          "group " + display_name(ctx.doc, group) + " grown over " + list +
+          " (nothing was pushed aside); move what it covers, or the member that made it grow"));
+    }
   }
   return lines;
+}
+
+std::vector<std::string> hold_in_groups(OpContext& ctx, std::span<const std::string> ids) {
+  const auto grown = grow_groups_to_hold(ctx, ids);
+  return growth_lines(ctx, grown);
 }
 
 void translate_cells(OpContext& ctx, const std::vector<std::string>& ids, double dx, double dy) {

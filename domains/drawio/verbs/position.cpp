@@ -437,7 +437,10 @@ core::Result<void> verb_move(OpContext& ctx) {
   }
   const auto routed_before = edges_with_waypoints(ctx);
   translate_cells(ctx, ids, x - box.x, y - box.y);
-  const auto grown = after_geometry_change(ctx, ids);
+  for (const auto& id : ids)
+    refresh_ports(ctx, id);
+  // The reply's lines once the ripple has pushed what it pushes: what a grown group still covers.
+  const auto growth = grow_groups_to_hold(ctx, ids);
   const std::vector<std::string> shifted_units =
       strict ? std::vector<std::string>() : ripple(ctx, ids);
   const std::size_t shifted = shifted_units.size();
@@ -459,7 +462,8 @@ core::Result<void> verb_move(OpContext& ctx) {
     ctx.lines.push_back(core::bulk("moved " + core::plural(ids.size(), "shape") + " by (" +
                                    format_xy(x - box.x, y - box.y) + ")" + tail));
   }
-  ctx.lines.insert(ctx.lines.end(), grown.begin(), grown.end());
+  for (auto& line : growth_lines(ctx, growth))
+    ctx.lines.push_back(std::move(line));
   std::vector<std::string> moved = ids;
   moved.insert(moved.end(), shifted_units.begin(), shifted_units.end());
   std::string name =

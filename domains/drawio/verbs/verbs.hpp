@@ -90,9 +90,21 @@ bool grow_group(OpContext& ctx, const std::string& group_id, std::span<const Rec
 // Moves a group's box from `old` to `box` (absolute) keeping its members where they are on the
 // page.
 void set_group_box(OpContext& ctx, const std::string& group_id, const Rect& old, const Rect& box);
+// A group that grew to hold cells: its absolute box before and after, the cells' names.
+struct GroupGrowth {
+  std::string group;
+  Rect before, after;
+  std::vector<std::string> held;
+};
 // Grows the groups round each of `ids` (and the groups round those) to hold it, as draw.io
 // extends a parent to hold a moved child; never shrinks one. Members keep their places on the
-// page. Returns one "* group NAME grown from WxH to WxH to hold X" line per group that grew.
+// page. Returns the groups that grew, in the order they first grew.
+std::vector<GroupGrowth> grow_groups_to_hold(OpContext& ctx, std::span<const std::string> ids);
+// The reply's lines for `grown`, as the page is now: "* group NAME grown from WxH to WxH to hold
+// X" per group, and a `?` line naming what a grown box now covers that it did not (nothing is
+// pushed aside).
+std::vector<std::string> growth_lines(const OpContext& ctx, std::span<const GroupGrowth> grown);
+// grow_groups_to_hold, then growth_lines.
 std::vector<std::string> hold_in_groups(OpContext& ctx, std::span<const std::string> ids);
 // Moves every cell in `ids` by (dx, dy), translating the waypoints of edges both of whose ends
 // move and dropping those of edges only one end of which moves (they would be stale).
