@@ -144,7 +144,8 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                      "edges are re-routed where waypoints went stale or the route would cross a "
                      "shape, and other edges whose route they now lie on are laid round them; "
                      "a re-routed run keeps 10 px from other edges (its port slides along the "
-                     "side)"}
+                     "side); a member's group grows to hold it, never shrinks (so do modify x:/y:, "
+                     "resize, align, distribute, swap, copy), and the reply names the group"}
                 .with(key("to", "X,Y|REGION"))
                 .with(key("by", "DX,DY"))
                 .with(key("near", "REF"))
