@@ -736,6 +736,63 @@ std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex&
   return out;
 }
 
+namespace {
+
+// Interior crossings of two orthogonal paths: a horizontal run of one across a vertical run of
+// the other, not at either run's end.
+std::size_t path_crossings(const std::vector<PathPoint>& p, const std::vector<PathPoint>& q) {
+  std::size_t count = 0;
+  const auto cross = [](PathPoint a, PathPoint b, PathPoint c, PathPoint d) {
+    if (a.y != b.y || c.x != d.x) return false;  // a-b horizontal, c-d vertical
+    return c.x > std::min(a.x, b.x) && c.x < std::max(a.x, b.x) && a.y > std::min(c.y, d.y) &&
+           a.y < std::max(c.y, d.y);
+  };
+  for (std::size_t k = 0; k + 1 < p.size(); ++k) {
+    for (std::size_t m = 0; m + 1 < q.size(); ++m) {
+      if (cross(p[k], p[k + 1], q[m], q[m + 1]) || cross(q[m], q[m + 1], p[k], p[k + 1])) ++count;
+    }
+  }
+  return count;
+}
+
+}  // namespace
+
+DrawnRouteFigures drawn_route_figures(const Page& page, const PageIndex& index,
+                                      std::span<const std::string> edge_ids, double clearance) {
+  DrawnRouteFigures figures;
+  figures.near_shapes = edges_through_shapes(page, index, edge_ids, clearance).size();
+  struct Drawn {
+    const Cell* source;
+    const Cell* target;
+    std::vector<PathPoint> path;
+    Rect bounds;
+  };
+  std::vector<Drawn> drawn;
+  for (const auto& id : edge_ids) {
+    const Cell* edge = page.find(id);
+    if (edge == nullptr || !edge->source || !edge->target) continue;
+    const Cell* source = page.find(*edge->source);
+    const Cell* target = page.find(*edge->target);
+    if (source == nullptr || target == nullptr || source == target) continue;
+    auto path = drawn_path(*edge, absolute_rect(page, *source), absolute_rect(page, *target),
+                           edge_offset(page, *edge));
+    const Rect bounds = path_bounds(path);
+    drawn.push_back({source, target, std::move(path), bounds});
+  }
+  for (std::size_t i = 0; i < drawn.size(); ++i) {
+    for (std::size_t j = i + 1; j < drawn.size(); ++j) {
+      const Drawn& a = drawn[i];
+      const Drawn& b = drawn[j];
+      if (!a.bounds.overlaps(b.bounds, kOneLineGap)) continue;
+      figures.crossings += path_crossings(a.path, b.path);
+      const bool share_a_shape = a.source == b.source || a.source == b.target ||
+                                 a.target == b.source || a.target == b.target;
+      if (!share_a_shape && paths_on_one_line(a.path, b.path)) ++figures.one_line_pairs;
+    }
+  }
+  return figures;
+}
+
 std::vector<std::string> DrawioDocument::warnings(std::span<const core::EventPtr> batch,
                                                   core::Applied applied) const {
   const BatchView view(page(), index(), state_.active_page, batch, applied);

@@ -173,4 +173,16 @@ std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex&
                                               std::span<const std::string> edge_ids,
                                               double clearance = 0);
 
+// How well `edge_ids` read as draw.io draws them now, worst defect first: edges through a shape
+// (or within `clearance` of one), pairs of edges with no shape in common on one line (under 4 px
+// apart for over 20 px), crossings between them.
+struct DrawnRouteFigures {
+  std::size_t near_shapes = 0;
+  std::size_t one_line_pairs = 0;
+  std::size_t crossings = 0;
+  auto operator<=>(const DrawnRouteFigures&) const = default;
+};
+DrawnRouteFigures drawn_route_figures(const Page& page, const PageIndex& index,
+                                      std::span<const std::string> edge_ids, double clearance);
+
 }  // namespace fcp::drawio

@@ -18,6 +18,10 @@
 namespace fcp::drawio {
 namespace {
 
+// A layout with every shape pinned compares its routes with the edges' own up to this many edges
+// (the comparison looks at every pair).
+constexpr std::size_t kMaxComparedRoutes = 1000;
+
 // The layout's ports are written in whole hundredths of the shape's side and its waypoints in
 // whole pixels, so a first (last) run that was straight can come out bent by a fraction of a pixel,
 // which draw.io draws as a kink at the end. The waypoints on that run take the port's line.
@@ -854,6 +858,25 @@ core::Result<void> verb_layout(OpContext& ctx) {
   for (const auto& route : result->edges) {
     if (ctx.doc.state().user_ports.contains(route.id)) kept_ports.push_back(route.id);
   }
+  // With every shape pinned where it stayed, the routes the edges have are an answer too: when
+  // the layout's read worse (more edges by or through shapes, more pairs on one line, more
+  // crossings) they are kept, and the reply says so.
+  std::vector<std::string> routed_ids;
+  routed_ids.reserve(result->edges.size());
+  for (const auto& route : result->edges)
+    routed_ids.push_back(route.id);
+  const double clearance = request.routing == layout::EdgeRouting::orthogonal ? kShapeClearance : 0;
+  const bool only_routes = pinned_in_layout == result->nodes.size() && pinned_moved == 0 &&
+                           routed_ids.size() <= kMaxComparedRoutes;
+  std::optional<DrawnRouteFigures> figures_before;
+  std::vector<std::pair<Cell, bool>> edges_before;  // each edge, and whether fcp chose its ports
+  if (only_routes) {
+    figures_before = drawn_route_figures(ctx.page(), ctx.index(), routed_ids, clearance);
+    for (const auto& id : routed_ids) {
+      if (const Cell* cell = ctx.page().find(id))
+        edges_before.emplace_back(*cell, ctx.doc.has_automatic_ports(id));
+    }
+  }
   std::vector<std::string> unrouted;
   std::size_t self_routed = 0;          // kept ports, edgeStyle routes the edge from them
   std::size_t rerouted = 0;             // edges whose route (waypoints, ports, label place) changed
@@ -923,6 +946,29 @@ core::Result<void> verb_layout(OpContext& ctx) {
     count_change();
   }
   separate_lanes(ctx, laid_round);
+  std::string kept_routes_line;
+  if (figures_before && rerouted > 0) {
+    const DrawnRouteFigures after =
+        drawn_route_figures(ctx.page(), ctx.index(), routed_ids, clearance);
+    if (*figures_before < after) {
+      for (const auto& [cell, automatic] : edges_before) {
+        ctx.edit.update(cell.id, [&cell](Cell& edge) { edge = cell; });
+        ctx.edit.set_automatic_ports(cell.id, automatic);
+      }
+      const auto figures_text = [](const DrawnRouteFigures& f) {
+        return core::plural(f.near_shapes, "edge") + " by or through shapes, " +
+               core::plural(f.one_line_pairs, "pair") + " on one line, " +
+               core::plural(f.crossings, "crossing");
+      };
+      kept_routes_line =
+          "kept the edges' routes as they were: they read better than the "
+          "layout's (" +
+          figures_text(*figures_before) + " against " + figures_text(after) + ")";
+      rerouted = 0;
+      unrouted.clear();
+      self_routed = 0;
+    }
+  }
   const std::string dir_name(layout::direction_name(request.direction));
   if (scope.empty()) {
     ctx.edit.update_state(
@@ -942,7 +988,7 @@ core::Result<void> verb_layout(OpContext& ctx) {
   const std::size_t edge_count = result->edges.size();
   std::string summary =
       "layout " + std::string(layout::algorithm_name(request.algorithm)) + " " + dir_name + " — ";
-  if (moved == 0 && pinned_moved == 0 && rerouted == 0) {
+  if (moved == 0 && pinned_moved == 0 && rerouted == 0 && kept_routes_line.empty()) {
     summary += "nothing to change: the shapes" + pinned_note +
                (edge_count == 0 ? std::string()
                                 : " and the routes of " + core::plural(edge_count, "edge")) +
@@ -956,7 +1002,9 @@ core::Result<void> verb_layout(OpContext& ctx) {
       summary += "repositioned " + std::to_string(moved) + " of " +
                  core::plural(free_count, "free shape") + pinned_note;
     }
-    if (rerouted == edge_count && edge_count > 0) {
+    if (!kept_routes_line.empty()) {
+      summary += ", no edge re-routed";
+    } else if (rerouted == edge_count && edge_count > 0) {
       summary += ", re-routed " + core::plural(edge_count, "edge");
     } else if (edge_count > 0) {
       summary += ", re-routed " + std::to_string(rerouted) + " of " +
@@ -976,15 +1024,10 @@ core::Result<void> verb_layout(OpContext& ctx) {
       line += ", " + std::to_string(self_routed) + " routed by their edgeStyle (no waypoints)";
     ctx.lines.push_back(core::bulk(line));
   }
+  if (!kept_routes_line.empty()) ctx.lines.push_back(core::bulk(kept_routes_line));
   // Checked on the final routes, whether or not this layout changed them: a pinned shape can
-  // leave a route no way round it.
-  std::vector<std::string> routed_ids;
-  routed_ids.reserve(result->edges.size());
-  for (const auto& route : result->edges)
-    routed_ids.push_back(route.id);
-  // Orthogonal routes also keep kShapeClearance from the shapes they pass (the layout moves
-  // runs off them where the lanes allow): one that cannot is named too.
-  const double clearance = request.routing == layout::EdgeRouting::orthogonal ? kShapeClearance : 0;
+  // leave a route no way round it. Orthogonal routes also keep kShapeClearance from the shapes
+  // they pass (the layout moves runs off them where the lanes allow): one that cannot is named.
   for (const auto& through : edges_through_shapes(ctx.page(), ctx.index(), routed_ids, clearance))
     ctx.lines.push_back(core::warning_line(through));
   for (const auto& id : unrouted) {
