@@ -25,6 +25,11 @@ constexpr double kForeignRowCost = 50;
 // its source and reaches its target straight, where it can.
 constexpr double kBendCost = 60;
 constexpr double kStraight = 0.5;  // px: closer than this is no step
+// A step off an end's port stretch shorter than this reads as a kink (the router's kMinStep); a
+// route takes one only where nothing better is to be had: the tidy that straightens it later
+// moves the port out to a side's corner, where a round outline is inside the box.
+constexpr double kMinStep = 15;
+constexpr double kShortStepCost = 2 * kBendCost;
 // px from a side's ends within which a lone port is put in line with its route (edge_routes'
 // kPortGap).
 constexpr double kPortInset = 15;
@@ -34,6 +39,12 @@ constexpr double kFar = 1e7;
 
 struct Span {
   double lo = 0, hi = 0;
+};
+
+// The side of a route's end that faces the rows it crosses.
+struct EndSide {
+  Span span;          // where a port may sit on it, across the rank axis
+  bool lone = false;  // the route's port is the only one there
 };
 
 // A gap between the shapes of a row (and cluster borders) where routes may cross it.
@@ -81,19 +92,21 @@ class CorridorChooser {
     const std::vector<int> own = own_clusters(edge);
     const int step = to > from ? 1 : -1;
     // Where the route may leave the source (reach the target) without a step: anywhere along
-    // the side when its port is the only one there (it is put in line with the route), else
-    // nowhere known before the side's ports are spread.
+    // the side's port stretch when its port is the only one there (it is put in line with the
+    // route); with others there, where the spread puts it (not known yet). Either way a step
+    // shorter than kMinStep off the stretch is a kink the side cannot absorb.
     const double start = middle(cross(drawing_.nodes[s])), goal = middle(cross(drawing_.nodes[t]));
-    const std::optional<Span> source = free_side(edge.source, step),
-                              target = free_side(edge.target, -step);
+    const EndSide source = end_side(edge.source, step), target = end_side(edge.target, -step);
     std::vector<int> rows;
     for (int row = from + step; row != to; row += step)
       rows.push_back(row);
     // The lines a route may want to keep: its ends' middles and port stretches, and Graphviz's
     // crossings.
     std::vector<double> lines{start, goal};
-    for (const std::optional<Span>& end : {source, target}) {
-      if (end) lines.insert(lines.end(), {end->lo, end->hi});
+    for (const EndSide& end : {source, target}) {
+      const Span stretch = end.span;
+      if (end.lone) lines.insert(lines.end(), {stretch.lo, stretch.hi});
+      lines.insert(lines.end(), {stretch.lo - kMinStep, stretch.hi + kMinStep});
     }
     std::vector<double> engines(rows.size());
     for (size_t k = 0; k < rows.size(); ++k) {
@@ -107,24 +120,46 @@ class CorridorChooser {
       size_t back = 0;           // candidate of the row before
       std::vector<int> foreign;  // clusters holding neither end the place is in
     };
+    // Per row, the gaps with a lane left; when none has, any (the lanes are spread closer then).
+    std::vector<std::vector<size_t>> open(rows.size());
+    for (size_t k = 0; k < rows.size(); ++k) {
+      const std::vector<Gap>& gaps = gaps_[static_cast<size_t>(rows[k])];
+      for (size_t g = 0; g < gaps.size(); ++g) {
+        const Span span = gaps[g].span;
+        const auto lanes = static_cast<size_t>(std::floor((span.hi - span.lo) / kPlaceGap)) + 1;
+        if (gaps[g].routes.size() < lanes) open[k].push_back(g);
+      }
+      if (open[k].empty()) {
+        for (size_t g = 0; g < gaps.size(); ++g)
+          open[k].push_back(g);
+      }
+    }
+    // A line that one row's gap forces (a wanted line clamped into it) is a candidate in the
+    // other rows too, so that the route can keep it through them rather than step twice (were
+    // Graphviz's crossings and the ends' lines the only candidates, a gap that holds none of
+    // them would make the route step into it and out again).
+    const size_t wanted_lines = lines.size();
+    for (size_t k = 0; k < rows.size(); ++k) {
+      const std::vector<Gap>& gaps = gaps_[static_cast<size_t>(rows[k])];
+      for (const size_t g : open[k]) {
+        const Gap& gap = gaps[g];
+        for (size_t w = 0; w < wanted_lines; ++w) {
+          const double place = std::clamp(lines[w], gap.span.lo, gap.span.hi);
+          if (place >= hull_->lo && place <= hull_->hi) lines.push_back(place);
+        }
+      }
+    }
+    std::sort(lines.begin(), lines.end());
+    lines.erase(std::unique(lines.begin(), lines.end(),
+                            [](double x, double y) { return std::abs(x - y) < kStraight; }),
+                lines.end());
     std::vector<std::vector<Candidate>> table(rows.size());
     for (size_t k = 0; k < rows.size(); ++k) {
       const Row& row = drawing_.rows[static_cast<size_t>(rows[k])];
       const double line = (row.lo + row.hi) / 2;
       const std::vector<Gap>& gaps = gaps_[static_cast<size_t>(rows[k])];
       std::vector<Candidate>& here = table[k];
-      // Gaps with a lane left; when none has, any (the lanes are spread closer then).
-      std::vector<size_t> open;
-      for (size_t g = 0; g < gaps.size(); ++g) {
-        const Span span = gaps[g].span;
-        const auto lanes = static_cast<size_t>(std::floor((span.hi - span.lo) / kPlaceGap)) + 1;
-        if (gaps[g].routes.size() < lanes) open.push_back(g);
-      }
-      if (open.empty()) {
-        for (size_t g = 0; g < gaps.size(); ++g)
-          open.push_back(g);
-      }
-      for (const size_t g : open) {
+      for (const size_t g : open[k]) {
         const Span span = gaps[g].span;
         const size_t first = here.size();
         for (const double wanted : lines) {
@@ -139,13 +174,14 @@ class CorridorChooser {
           if (place < hull_->lo || place > hull_->hi) own_cost += kOutsideCost;
           if (k == 0) {
             c.cost = own_cost + std::abs(place - start) + entry_cost({}, c.foreign) +
-                     (steps_off(place, source) ? kBendCost : 0);
+                     step_cost(place, source);
           } else {
             for (size_t b = 0; b < table[k - 1].size(); ++b) {
               const Candidate& before = table[k - 1][b];
               const double jump = std::abs(place - before.place);
               const double cost = before.cost + own_cost + jump +
                                   (jump > kStraight ? kBendCost : 0) +
+                                  (jump > kStraight && jump < kMinStep ? kShortStepCost : 0) +
                                   entry_cost(before.foreign, c.foreign);
               if (cost < c.cost) {
                 c.cost = cost;
@@ -161,8 +197,7 @@ class CorridorChooser {
     double best_cost = std::numeric_limits<double>::infinity();
     for (size_t c = 0; c < table.back().size(); ++c) {
       const Candidate& last = table.back()[c];
-      const double cost =
-          last.cost + std::abs(goal - last.place) + (steps_off(last.place, target) ? kBendCost : 0);
+      const double cost = last.cost + std::abs(goal - last.place) + step_cost(last.place, target);
       if (cost < best_cost) {
         best_cost = cost;
         best = c;
@@ -263,14 +298,19 @@ class CorridorChooser {
     return own;
   }
 
-  // The stretch of `node`'s side toward `step` (+1: higher rows) where its port can be put in
-  // line with a route: none when other edges end on that side too.
-  std::optional<Span> free_side(int node, int step) {
-    if (side_ends_[{node, step}] > 1) return std::nullopt;
-    return port_span(drawing_.nodes[static_cast<size_t>(node)]);
+  // The stretch of `node`'s side toward `step` (+1: higher rows) where its port can sit, and
+  // whether the port is the only one there (then it is put in line with the route wherever the
+  // stretch reaches it; with others, only where their order and spacing let it).
+  EndSide end_side(int node, int step) {
+    return {port_span(drawing_.nodes[static_cast<size_t>(node)]), side_ends_[{node, step}] <= 1};
   }
-  static bool steps_off(double place, const std::optional<Span>& side) {
-    return !side || distance(place, *side) > kStraight;
+  // What the step between a crossing at `place` and the port of an end's side costs: none where
+  // a lone port can be put in line (its stretch reaches the place), else a bend pair, and more
+  // where the step would be shorter than kMinStep (the stretch ends short of the place).
+  static double step_cost(double place, const EndSide& side) {
+    const double off = distance(place, side.span);
+    if (side.lone && off <= kStraight) return 0;
+    return kBendCost + (off > kStraight && off < kMinStep ? kShortStepCost : 0);
   }
 
   // The clusters holding neither end that `place` on a row's centre `line` is in.
