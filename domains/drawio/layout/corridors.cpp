@@ -216,11 +216,19 @@ class CorridorChooser {
     return out;
   }
 
-  // Spreads the places taken in each gap a lane apart (in the order wanted), inside the gap.
+  // Spreads the places taken in each gap a lane apart (in the order wanted), inside the gap;
+  // then a route that keeps one line through several rows keeps one line after the spread too.
   void spread(std::vector<std::vector<RowCrossing>>& crossings) const {
+    // (row, edge) → the gap's lanes in order: (place, edge), and the gap's span.
+    struct Lanes {
+      Span span;
+      std::vector<std::pair<double, size_t>> order;
+    };
+    std::vector<Lanes> lanes;
+    std::map<std::pair<size_t, size_t>, size_t> lanes_of;
     for (size_t r = 0; r < gaps_.size(); ++r) {
       for (const Gap& gap : gaps_[r]) {
-        if (gap.routes.size() < 2) continue;
+        if (gap.routes.empty()) continue;
         std::vector<std::pair<double, size_t>> order;
         for (const auto& [edge, place] : gap.routes)
           order.emplace_back(place, edge);
@@ -238,10 +246,77 @@ class CorridorChooser {
           places[k] =
               std::min(places[k], k + 1 == order.size() ? gap.span.hi : places[k + 1] - step);
         for (size_t k = 0; k < order.size(); ++k) {
-          for (RowCrossing& crossing : crossings[order[k].second]) {
-            if (crossing.row == static_cast<int>(r)) crossing.cross = places[k];
+          order[k].first = places[k];
+          lanes_of[{r, order[k].second}] = lanes.size();
+        }
+        lanes.push_back({gap.span, std::move(order)});
+      }
+    }
+    const auto lane_at = [&](size_t r, size_t e) -> std::pair<double, size_t>* {
+      const auto it = lanes_of.find({r, e});
+      if (it == lanes_of.end()) return nullptr;
+      for (auto& lane : lanes[it->second].order) {
+        if (lane.second == e) return &lane;
+      }
+      return nullptr;
+    };
+    // Whether `place` is a lane for edge e in row r: inside the gap, in the gap's order and a
+    // kPlaceGap off the lanes next to it.
+    const auto fits = [&](size_t r, size_t e, double place) {
+      const auto it = lanes_of.find({r, e});
+      if (it == lanes_of.end()) return true;
+      const Lanes& gap = lanes[it->second];
+      if (place < gap.span.lo || place > gap.span.hi) return false;
+      bool before = true;
+      for (const auto& [other, edge] : gap.order) {
+        if (edge == e) {
+          before = false;
+          continue;
+        }
+        if (before ? other > place - kPlaceGap : other < place + kPlaceGap) return false;
+      }
+      return true;
+    };
+    for (size_t e = 0; e < crossings.size(); ++e) {
+      std::vector<RowCrossing>& route = crossings[e];
+      for (size_t a = 0; a < route.size();) {
+        size_t b = a + 1;
+        while (b < route.size() && std::abs(route[b].cross - route[a].cross) < kStraight)
+          ++b;
+        // Rows a..b-1 share one wanted line: the spread place nearest it that fits all of them.
+        std::vector<double> options;
+        for (size_t k = a; k < b; ++k) {
+          const auto* lane = lane_at(static_cast<size_t>(route[k].row), e);
+          options.push_back(lane ? lane->first : route[k].cross);
+        }
+        const double wanted = route[a].cross;
+        const bool one = std::all_of(options.begin(), options.end(), [&](double x) {
+          return std::abs(x - options.front()) < kStraight;
+        });
+        std::optional<double> line;
+        if (a == 0 || b == route.size()) options.push_back(wanted);
+        if (one && options.size() == b - a) {
+          line = options.front();
+        } else {
+          std::sort(options.begin(), options.end(), [&](double x, double y) {
+            return std::abs(x - wanted) < std::abs(y - wanted);
+          });
+          for (const double option : options) {
+            bool all = true;
+            for (size_t k = a; k < b && all; ++k)
+              all = fits(static_cast<size_t>(route[k].row), e, option);
+            if (all) {
+              line = option;
+              break;
+            }
           }
         }
+        for (size_t k = a; k < b; ++k) {
+          auto* lane = lane_at(static_cast<size_t>(route[k].row), e);
+          if (lane && line) lane->first = *line;
+          route[k].cross = lane ? lane->first : route[k].cross;
+        }
+        a = b;
       }
     }
   }

@@ -291,9 +291,11 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
                                       : c.shapes == 50 ? (wide ? 44 : 43)
                                                        : 752)
       << details(ours);
+  // With lanes 20 px apart where a gap has the room (main's hub spacing), a route's lane moves
+  // off the line chosen for it: 2 / 12 / 49 (spacing 80: 6).
   EXPECT_LE(ours.bendy_edges, c.shapes == 20   ? 2
-                              : c.shapes == 50 ? (wide ? 7 : 11)
-                                               : 47)
+                              : c.shapes == 50 ? (wide ? 6 : 12)
+                                               : 49)
       << details(ours);
   EXPECT_EQ(ours.shared_run, 0) << details(ours);
   // Runs of unrelated edges closer than 10 px (where dot lines up nodes of neighbouring ranks)
@@ -313,7 +315,9 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   // gap has the room (session 14): on the 200-shape diagram 120 -> 105 such pairs (one at 9.8 px
   // where a gap's lanes meet a port run), 50 shapes 28 -> 26; steps under 15 px 12 -> 5, 4 -> 1.
   EXPECT_LE(ours.lanes_under_10, c.shapes < 200 ? 0 : 1) << details(ours);
-  EXPECT_LE(ours.lanes_under_20, c.shapes < 50 ? 4 : c.shapes < 200 ? 26 : 105) << details(ours);
+  // Corridors chosen per route (session 14) put more long edges through the same gaps than
+  // main's routing did: 29 / 119 with lanes 20 px apart where the gap has room (28 / 134 without).
+  EXPECT_LE(ours.lanes_under_20, c.shapes < 50 ? 4 : c.shapes < 200 ? 29 : 119) << details(ours);
   EXPECT_EQ(ours.labels_off_edge, 0) << details(ours);
   EXPECT_EQ(ours.label_overlaps, 0) << details(ours);
   EXPECT_EQ(ours.labels_on_shapes, 0) << details(ours);
@@ -341,8 +345,9 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   // Session 14, shapes level with their neighbours, gaps between rows widened for lanes 20 px
   // apart, corridors chosen per route: 0 / 6 / 7 (spacing 80: 0 / 6). A crossing placed so
   // that the step to its end's port (or to the next crossing) is 0 or at least 15 px: 0 / 2 / 6
-  // (spacing 80: 0 / 1).
-  const int max_steps = c.shapes == 20 ? 0 : c.shapes == 50 ? (wide ? 1 : 2) : 6;
+  // (spacing 80: 0 / 1). A route keeping one line through its rows after the lanes are spread:
+  // 0 / 2 / 2 (spacing 80: 0 / 0).
+  const int max_steps = c.shapes == 20 ? 0 : c.shapes == 50 ? (wide ? 0 : 2) : 2;
   EXPECT_LE(ours.short_jogs, max_steps) << details(ours);
 
   // The groups read left to right in tier order, each wholly right of the one before: Clients,
@@ -549,9 +554,11 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
             1.3 * (std::abs(auth_to.x - auth_from.x) + std::abs(auth_to.y - auth_from.y)));
   EXPECT_LE(metrics::detail::bends(*auth_edge), 4);
   EXPECT_LE(m.edge_edge_crossings, 33) << details(m);
-  EXPECT_LE(m.bends, 73) << details(m);  // session 14, after the merge
+  // Session 14, after the merge: 73 bends, 8 routes with 4 or more; 75 and 9 with lanes 20 px
+  // apart where a gap has the room (lanes closer than 20 px 18 -> 16).
+  EXPECT_LE(m.bends, 75) << details(m);
   EXPECT_LE(m.max_bends, 4) << details(m);
-  EXPECT_LE(m.bendy_edges, 8) << details(m);  // session 14, after the merge
+  EXPECT_LE(m.bendy_edges, 9) << details(m);
   // Item 5: Payments -> Payment processor doubled back into a gap of Data (6 bends); the gaps of
   // the rows in between leave it a straight line, which it now takes: one step (2 bends), its
   // port on Payment processor put in line. (Notifications -> SMS/Push provider and Maps adapter
@@ -576,9 +583,10 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   // Data and External, tier after tier, were 24 px apart (the other gaps 48).
   EXPECT_GE(gap, 59.5) << closest;
   // Long lanes closer than 20 px (session 14): 20 on main, 21 with lanes 20 px apart where a gap
-  // has the room (Kafka's consumers and producers still share its left side: in 4, out 5).
+  // has the room (Kafka's consumers and producers still share its left side: in 4, out 5); 16
+  // with corridors chosen per route, a route keeping one line through its rows after the spread.
   EXPECT_EQ(m.lanes_under_10, 0) << details(m);
-  EXPECT_LE(m.lanes_under_20, 21) << details(m);
+  EXPECT_LE(m.lanes_under_20, 16) << details(m);
   EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
   EXPECT_EQ(m.group_overlaps, 0) << details(m);
   EXPECT_EQ(m.end_kinks, 0) << details(m);
@@ -609,8 +617,9 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   EXPECT_LE(m.near_shapes, 1) << details(m);
   // 8 before session 14; 1 on each merged branch alone. Left (issue 13: open): three steps of
   // 9-13 px at Kafka (events)'s left side, which holds more ends than fit 15 px apart, so its
-  // ports are spread evenly, not in line with the crossings of the Services rows.
-  EXPECT_LE(m.short_jogs, 3) << details(m);
+  // ports are spread evenly, not in line with the crossings of the Services rows. 0 once a
+  // route keeps one line through its rows after the lanes are spread.
+  EXPECT_LE(m.short_jogs, 0) << details(m);
   // Issue 13, item 3 (session 14): the Data stores sat in the places Graphviz gave the column,
   // top down, far from their writers (Trips DB and Redis at the bottom, 348 and 488 px below
   // the mean height of their neighbours; 233 px on average from their neighbours in other
@@ -706,9 +715,10 @@ TEST_F(TieredLayoutTest, TheTrialsFileKeepsEveryTwoEdgesApart) {
   EXPECT_EQ(near_lines, static_cast<size_t>(m.near_shapes)) << reply << "\n" << details(m);
   EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
   EXPECT_EQ(m.end_kinks, 0) << details(m);
-  // Long lanes closer than 20 px: 20 on main, 19 with lanes 20 px apart where a gap has the room.
+  // Long lanes closer than 20 px: 20 on main, 19 with lanes 20 px apart where a gap has the room;
+  // 21 with corridors chosen per route (22 with lanes 13 px apart).
   EXPECT_EQ(m.lanes_under_10, 0) << details(m);
-  EXPECT_LE(m.lanes_under_20, 19) << details(m);
+  EXPECT_LE(m.lanes_under_20, 21) << details(m);
   // One pair is left 1 px apart for 36 px: Dispatch -> Maps adapter leaves Dispatch at the
   // height where Payments -> Kafka crosses the Services column, among Kafka lanes 13 px apart
   // that leave no free line 10 px from both (the separator cannot move either).
