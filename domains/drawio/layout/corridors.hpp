@@ -10,11 +10,13 @@ namespace fcp::drawio::layout::detail {
 
 // Chooses drawing.crossings anew for every edge between unmoved nodes whose rows are two or more
 // apart, when the drawing has rows and clusters: in each row between its ends the route passes at
-// the free place (at least a lane's width off the row's nodes and off cluster borders) that keeps
-// it in the clusters holding its ends and out of the others, inside the box round all top-level
-// clusters, and nearest the straight way from where it comes from to where it goes (Graphviz's
-// crossing breaks ties). Places of one gap between shapes are a lane apart; a gap takes no more
-// routes than it has lanes for. Returns the number of edges whose crossings changed.
+// a free place (at least a lane's width off the row's nodes and off cluster borders) inside the
+// box round all top-level clusters. The places of one edge are chosen together, the cheapest
+// route over length, steps aside (bends) and groups entered that hold neither end, so that a
+// route goes straight through the gaps of a group in the way rather than round it when that is
+// much shorter, and keeps its line from row to row (Graphviz's crossing breaks ties). Places of
+// one gap between shapes are a lane apart; a gap takes no more routes than it has lanes for.
+// Returns the number of edges whose crossings changed.
 size_t choose_corridors(Drawing& drawing, const IndexedGraph& graph);
 
 }  // namespace fcp::drawio::layout::detail

@@ -309,37 +309,79 @@ int side_toward(const Stop& a, const Stop& b) {
 constexpr double kPortGap = 15;   // px at least between the ports of one side
 constexpr double kCornerGap = 5;  // px at least from a port to its side's corners
 
+// Ports in line with the routes that cross rows (fractions of the side, in side order, whole
+// hundredths): each such end at the height of its first (last) row crossing where the side
+// reaches it, a port gap in from the corners, the others where an even spread puts them; then
+// kept in order at least `min_step` apart. Empty when they do not fit that way.
+template <typename End>
+std::vector<double> ports_in_line(const std::vector<End>& ends, double length, double min_step) {
+  if (std::none_of(ends.begin(), ends.end(), [](const End& end) { return end.fixed; })) return {};
+  const double inset = kPortGap / length;
+  if (inset >= 0.5) return {};
+  const auto count = static_cast<double>(ends.size());
+  std::vector<double> at(ends.size());
+  for (size_t k = 0; k < ends.size(); ++k) {
+    at[k] = ends[k].fixed ? std::clamp(ends[k].along, inset, 1 - inset)
+                          : static_cast<double>(k + 1) / (count + 1);
+  }
+  for (size_t k = 1; k < at.size(); ++k)
+    at[k] = std::max(at[k], at[k - 1] + min_step);
+  for (size_t k = at.size(); k-- > 0;) {
+    if (k + 1 < at.size()) at[k] = std::min(at[k], at[k + 1] - min_step);
+  }
+  for (double& fraction : at)
+    fraction = std::round(100 * fraction) / 100;
+  for (size_t k = 0; k < at.size(); ++k) {
+    if (at[k] < kCornerGap / length - 1e-9 || at[k] > 1 - kCornerGap / length + 1e-9 ||
+        (k > 0 && at[k] - at[k - 1] < min_step - 1e-9))
+      return {};
+  }
+  return at;
+}
+
 // Edges that leave (or reach) one side of a node get ports spread evenly along that side, in the
 // order of where they go next, so that no two share a run and they do not cross at the node. A
 // side too short for its ports kPortGap apart takes as many as fit; the others go round the
 // corners onto the two sides next to it (those whose next stops lie furthest beyond the side's
 // ends, each round the corner toward it), kPortGap from the corner and from each other, and step
-// out kPortGap each before turning toward the gap.
+// out kPortGap each before turning toward the gap. Where all fit and no shape was moved, the
+// ends whose route crosses rows sit in line with their first (last) crossing instead, when the
+// side reaches it (ports_in_line), so that the route needs no step there.
 void spread_ports(std::vector<Plan>& plans, const Drawing& drawing, const IndexedGraph& graph,
                   bool vertical) {
   struct End {
     double next = 0;  // cross coordinate of the neighbouring stop
     size_t plan = 0;
     bool source = true;
+    bool fixed = false;  // the neighbouring stop is a row crossing (not a node's port)
+    double along = 0;    // where `next` lies along the node's side, a fraction of it
   };
   std::map<std::pair<int, int>, std::vector<End>> sides;  // (node, side) → ends
   for (size_t i = 0; i < plans.size(); ++i) {
     const std::vector<Stop>& stops = plans[i].stops;
     if (stops.size() < 2) continue;
+    const bool crosses_rows = stops.size() > 2;
     if (const int side = side_toward(stops[0], stops[1]); side != 0)
-      sides[{graph.edges[i].source, side}].push_back({stops[1].cross, i, true});
+      sides[{graph.edges[i].source, side}].push_back({stops[1].cross, i, true, crosses_rows});
     const size_t last = stops.size() - 1;
     if (const int side = side_toward(stops[last], stops[last - 1]); side != 0)
-      sides[{graph.edges[i].target, side}].push_back({stops[last - 1].cross, i, false});
+      sides[{graph.edges[i].target, side}].push_back(
+          {stops[last - 1].cross, i, false, crosses_rows});
   }
+  // Ports go in line with routes only where every shape kept its place in the rows (after a
+  // pinned layout moved some, routes round them share sides the rows know nothing of).
+  const bool any_moved =
+      std::find(drawing.moved.begin(), drawing.moved.end(), true) != drawing.moved.end();
   for (auto& [key, ends] : sides) {
-    if (ends.size() < 2) continue;
+    if (ends.size() < 2 && (!ends.front().fixed || any_moved)) continue;
     std::sort(ends.begin(), ends.end(), [](const End& a, const End& b) {
       return a.next != b.next ? a.next < b.next : a.plan < b.plan;
     });
     const Box& box = drawing.nodes[static_cast<size_t>(key.first)];
     const double length = vertical ? box.w : box.h;  // of the side, across the rank axis
-    const double depth = vertical ? box.h : box.w;   // of the sides next to it
+    for (End& end : ends)
+      end.along = (end.next - (vertical ? box.x : box.y)) / length;
+    const double depth = vertical ? box.h : box.w;  // of the sides next to it
     // The closest ports may be, in whole hundredths of the side (as the file keeps them).
     const double min_step = std::ceil(100 * kPortGap / length) / 100;
     const size_t fit = std::max<size_t>(
@@ -363,6 +405,9 @@ void spread_ports(std::vector<Plan>& plans, const Drawing& drawing, const Indexe
     }
     const size_t first = low_over, count = ends.size() - low_over - high_over;
     const double side = key.second > 0 ? 1 : 0;
+    const std::vector<double> in_line =
+        over == 0 && !any_moved ? ports_in_line(ends, length, min_step) : std::vector<double>{};
+    if (ends.size() < 2 && in_line.empty()) continue;
     for (size_t k = 0; k < ends.size(); ++k) {
       Plan& plan = plans[ends[k].plan];
       Stop& stop = ends[k].source ? plan.stops.front() : plan.stops.back();
@@ -381,8 +426,16 @@ void spread_ports(std::vector<Plan>& plans, const Drawing& drawing, const Indexe
         }
         const double start =
             std::round(100 * (1 - step * static_cast<double>(count - 1)) / 2) / 100;
-        const double fraction = start + step * static_cast<double>(k - first);
+        const double fraction =
+            in_line.empty() ? start + step * static_cast<double>(k - first) : in_line[k];
         stop.cross = stop.cross_lo + (stop.cross_hi - stop.cross_lo) * fraction;
+        // A row crossing the port was put in line with takes the port's line exactly (the
+        // fraction is rounded to hundredths, as the file keeps it).
+        if (!in_line.empty() && ends[k].fixed) {
+          Stop& next = ends[k].source ? plan.stops[1] : plan.stops[plan.stops.size() - 2];
+          if (std::abs(next.cross - stop.cross) <= (stop.cross_hi - stop.cross_lo) / 100)
+            next.cross = next.cross_lo = next.cross_hi = stop.cross;
+        }
         port = vertical ? Point2{fraction, side} : Point2{side, fraction};
       } else {
         // j-th round the corner, counted from the side it leaves by.

@@ -100,6 +100,9 @@ struct Metrics {
   int lanes_under_10 = 0;  // ... closer than kMinParallelGap
   int lanes_under_20 = 0;  // ... closer than kLaneGap
   double min_lane_gap = -1;
+  int bends = 0;        // corners of all routes as drawn (where a run turns)
+  int max_bends = 0;    // on one route
+  int bendy_edges = 0;  // routes with kManyBends corners or more
   std::vector<std::string> details;
 };
 
@@ -111,6 +114,7 @@ constexpr double kLongRun = 30;         // ...side by side for longer than this
 constexpr double kLabelClearance = 8;   // px a label keeps from other edges' lines
 constexpr double kMinPortGap = 15;      // px between neighbouring ports of one side
 constexpr double kPortCornerGap = 5;    // px from a port to its side's corners
+constexpr int kManyBends = 4;           // corners: a route doubling back or round something
 constexpr double kMinJog = 15;          // px: a shorter run between corners reads as a kink
 constexpr double kShapeClearance = 10;  // px a route keeps from shapes that are not its ends
 // A detour: a route longer than kDetourFactor times the Manhattan distance between its ends, or
@@ -350,6 +354,27 @@ void for_each_shape_entered(const Drawing& d, double inset, Found found) {
         }
       }
     }
+  }
+}
+
+// Corners of a route as drawn: points where its run turns.
+inline int bends(const Edge& e) {
+  int corners = 0;
+  for (size_t i = 1; i + 1 < e.path.size(); ++i) {
+    const Pt a = e.path[i - 1], b = e.path[i], c = e.path[i + 1];
+    // Not in line: the cross product of the two runs is not zero.
+    if (std::abs((b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)) > 0.5) ++corners;
+  }
+  return corners;
+}
+
+inline void measure_bends(const Drawing& d, Metrics& m) {
+  for (const Edge& e : d.edges) {
+    const int corners = bends(e);
+    m.bends += corners;
+    m.max_bends = std::max(m.max_bends, corners);
+    // Counted, not listed in details (which tests read as defects: a route may need them).
+    if (corners >= kManyBends) ++m.bendy_edges;
   }
 }
 
@@ -662,6 +687,7 @@ inline Metrics measure(const Drawing& d) {
   detail::measure_ports(d, m);
   detail::measure_jogs(d, m);
   detail::measure_clearance(d, m);
+  detail::measure_bends(d, m);
   return m;
 }
 
@@ -896,6 +922,16 @@ inline double total_edge_length(const Drawing& d) {
 
 // The path length of the edge from the shape labelled `from` to the one labelled `to`; -1 if
 // there is none.
+// The edge between the shapes labelled `from` and `to`, or null.
+inline const Edge* find_edge(const Drawing& d, const std::string& from, const std::string& to) {
+  for (const Edge& e : d.edges) {
+    if (e.source >= 0 && e.target >= 0 && d.shapes[static_cast<size_t>(e.source)].label == from &&
+        d.shapes[static_cast<size_t>(e.target)].label == to)
+      return &e;
+  }
+  return nullptr;
+}
+
 inline double edge_length(const Drawing& d, const std::string& from, const std::string& to) {
   for (const Edge& e : d.edges) {
     if (e.source >= 0 && e.target >= 0 && d.shapes[static_cast<size_t>(e.source)].label == from &&

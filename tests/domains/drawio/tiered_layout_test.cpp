@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/session.hpp"
@@ -185,7 +187,9 @@ std::string summary(const metrics::Metrics& m) {
       << ", min port gap " << m.min_port_gap << " px, ports closer than 15 px " << m.close_ports
       << ", steps under 15 px " << m.short_jogs << ", routes within 10 px of a shape "
       << m.near_shapes << ", long lanes closer than 10 px " << m.lanes_under_10
-      << ", closer than 20 px " << m.lanes_under_20 << " (min " << m.min_lane_gap << " px)";
+      << ", closer than 20 px " << m.lanes_under_20 << " (min " << m.min_lane_gap << " px)"
+      << ", bends " << m.bends << " (max " << m.max_bends << ", routes with " << metrics::kManyBends
+      << " or more " << m.bendy_edges << ")";
   return out.str();
 }
 
@@ -274,10 +278,24 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   const int allowance = c.shapes < 50 ? 2 : 0;
   EXPECT_LE(ours.edge_edge_crossings, dot.edge_edge_crossings + allowance) << details(ours);
   // Session 14: shapes (and tiers) level with the mean of their neighbours where that crosses
-  // fewer edges: 6 / 65 / 1 331 (spacing 80: 6 / 53) -> 3 / 48 / 790 (3 / 48).
-  EXPECT_LE(ours.edge_edge_crossings, c.shapes == 20   ? 3
-                                      : c.shapes == 50 ? 48
-                                                       : 790)
+  // fewer edges, and the places where a long edge crosses the rows between its ends chosen
+  // together, weighing length, bends and groups entered that hold neither end (2 000 per row
+  // before, now 300 per group entered and 50 per row in it), a lone port in line with its route.
+  // Crossings 6 / 65 / 1 331 (spacing 80: 6 / 65) -> 1 / 45 / 1255 (44); routes with 4
+  // bends or more 4 / 19 / 60 (spacing 80: 3 / 20) -> 2 / 14 / 54 (15). With the shapes level
+  // with their neighbours as well, the line a gap of one row forces is a candidate in the other
+  // rows (the route keeps it through them instead of stepping into the gap and out again), and
+  // a step shorter than 15 px costs more: 1 / 43 / 752 (44), 2 / 11 / 47 (7).
+  const bool wide = std::string(c.layout_op).find("spacing:80") != std::string::npos;
+  EXPECT_LE(ours.edge_edge_crossings, c.shapes == 20   ? 1
+                                      : c.shapes == 50 ? (wide ? 44 : 43)
+                                                       : 752)
+      << details(ours);
+  // With lanes 20 px apart where a gap has the room (main's hub spacing), a route's lane moves
+  // off the line chosen for it: 2 / 12 / 49 (spacing 80: 6).
+  EXPECT_LE(ours.bendy_edges, c.shapes == 20   ? 2
+                              : c.shapes == 50 ? (wide ? 6 : 12)
+                                               : 49)
       << details(ours);
   EXPECT_EQ(ours.shared_run, 0) << details(ours);
   // Runs of unrelated edges closer than 10 px (where dot lines up nodes of neighbouring ranks)
@@ -285,13 +303,21 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   // 200-shape diagram, since long edges take the gaps between shapes (session 11), three pairs
   // stay 6–9 px apart where two facing shapes of neighbouring ranks both have two ports on the
   // sides that face each other: the lanes of the gap between them interleave their last runs.
-  EXPECT_LE(ours.close_parallels, c.shapes < 200 ? 0 : 3) << details(ours);
+  // Since the corridors are chosen per route (session 14): none on 200 shapes, one pair 6 px
+  // apart on 50 (issue 13: open). With the shapes level with their neighbours too, three pairs
+  // 6-8 px apart on 200 shapes (issue 13: open): a crossing whose gap's spread moved it 36 px
+  // off the line it was chosen for, next to a port of the row before, and a route whose
+  // crossing lies in front of a shape of the row before with two ports on that side, between
+  // their runs (the separator finds no line 10 px from both, nor room to move the ports).
+  EXPECT_LE(ours.close_parallels, c.shapes == 20 ? 0 : c.shapes == 50 ? 1 : 3) << details(ours);
   // Long parallel lanes (over 30 px side by side) closer than 20 px read as one bus (issue 13,
   // judge items 2 and 4). Routes through one gap between shapes are spread 20 px apart where the
   // gap has the room (session 14): on the 200-shape diagram 120 -> 105 such pairs (one at 9.8 px
   // where a gap's lanes meet a port run), 50 shapes 28 -> 26; steps under 15 px 12 -> 5, 4 -> 1.
   EXPECT_LE(ours.lanes_under_10, c.shapes < 200 ? 0 : 1) << details(ours);
-  EXPECT_LE(ours.lanes_under_20, c.shapes < 50 ? 4 : c.shapes < 200 ? 26 : 105) << details(ours);
+  // Corridors chosen per route (session 14) put more long edges through the same gaps than
+  // main's routing did: 29 / 119 with lanes 20 px apart where the gap has room (28 / 134 without).
+  EXPECT_LE(ours.lanes_under_20, c.shapes < 50 ? 4 : c.shapes < 200 ? 29 : 119) << details(ours);
   EXPECT_EQ(ours.labels_off_edge, 0) << details(ours);
   EXPECT_EQ(ours.label_overlaps, 0) << details(ours);
   EXPECT_EQ(ours.labels_on_shapes, 0) << details(ours);
@@ -310,17 +336,18 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   // (issue 13: open).
   EXPECT_EQ(ours.close_ports, 0) << details(ours);
   EXPECT_EQ(ours.near_shapes, near_lines) << reply << details(ours);
-  // With the shapes of a tier's column also moved level with their neighbours (issue 13,
-  // session 14): none.
+  // Session 14 (shapes level with their neighbours, corridors chosen per route): 0 / 0 / 0.
   EXPECT_EQ(ours.near_shapes, 0) << details(ours);
   // Steps under 15 px: S-steps straightened (a port shifted along its side) and short runs from
   // ports moved out where that keeps the route clear. Before: 8 / 25 / 95 (spacing 80: 5 / 26);
   // left (7 / 8 / 8, spacing 80: 0 / 9 with the order by use): steps whose straightening would
   // cross another edge or pass a shape.
-  // Session 14, shapes level with their neighbours and gaps between rows widened for lanes 20 px
-  // apart: 0 / 4 / 12 (spacing 80: 0 / 5); 4 more on the 200-shape diagram, whose crossings fell
-  // from 1 331 to 790.
-  const int max_steps = c.shapes == 20 ? 0 : c.shapes == 50 ? 6 : 12;
+  // Session 14, shapes level with their neighbours, gaps between rows widened for lanes 20 px
+  // apart, corridors chosen per route: 0 / 6 / 7 (spacing 80: 0 / 6). A crossing placed so
+  // that the step to its end's port (or to the next crossing) is 0 or at least 15 px: 0 / 2 / 6
+  // (spacing 80: 0 / 1). A route keeping one line through its rows after the lanes are spread:
+  // 0 / 2 / 2 (spacing 80: 0 / 0).
+  const int max_steps = c.shapes == 20 ? 0 : c.shapes == 50 ? (wide ? 0 : 2) : 2;
   EXPECT_LE(ours.short_jogs, max_steps) << details(ours);
 
   // The groups read left to right in tier order, each wholly right of the one before: Clients,
@@ -503,9 +530,8 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   // Issue 13: within each tier a shape sits near the shapes it connects to. Users DB, read by
   // Auth (Edge tier) and Risk, sat second in the Data column, below Surge cache (the judge
   // measured Auth -> Users DB 1466 px across 11 edges): now it is the Data shape nearest Auth's
-  // height; edge-edge crossings 59 -> 50, total edge length 19 227 -> 18 634 px. Its route still
-  // runs 1 702 px (was 1 574): the corridor chosen for it passes below the Services group, not
-  // between its shapes.
+  // height; edge-edge crossings 59 -> 50, total edge length 19 227 -> 18 634 px. (Its route then
+  // still ran 1 702 px, below the Services group: see below.)
   std::map<std::string, const metrics::Shape*> by_label;
   for (const metrics::Shape& shape : saved.shapes)
     by_label[shape.label] = &shape;
@@ -515,12 +541,52 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
                            "Object storage", "Analytics warehouse", "Surge cache (Redis)"})
     EXPECT_LT(users_dy, std::abs(by_label.at(data)->box.centre().y - auth_y)) << data;
   EXPECT_GT(auth_users, 0);
+  // Issue 13 (the judge's item 1, session 14): Auth -> Users DB went down under the whole
+  // Services group and back up, 1 690 px for 970 px between its ports, 4 bends, 18 crossings
+  // (a group holding neither end cost 2 000 per row crossed inside it). It now runs through the
+  // free space at the top of Services, stepping once round Maps adapter, which stands in its
+  // line, and once onto Users DB's side: 1 053 px. Crossings on the whole diagram 50 -> 33,
+  // bends 91 -> 77, routes with 4 bends or more 15 -> 10, the most on one route 7 -> 4.
+  const metrics::Edge* auth_edge = metrics::find_edge(saved, "Auth service", "Users DB");
+  ASSERT_NE(auth_edge, nullptr);
+  const metrics::Pt auth_from = auth_edge->path.front(), auth_to = auth_edge->path.back();
+  EXPECT_LT(auth_users,
+            1.3 * (std::abs(auth_to.x - auth_from.x) + std::abs(auth_to.y - auth_from.y)));
+  EXPECT_LE(metrics::detail::bends(*auth_edge), 4);
+  EXPECT_LE(m.edge_edge_crossings, 33) << details(m);
+  // Session 14, after the merge: 73 bends, 8 routes with 4 or more; 75 and 9 with lanes 20 px
+  // apart where a gap has the room (lanes closer than 20 px 18 -> 16).
+  EXPECT_LE(m.bends, 75) << details(m);
+  EXPECT_LE(m.max_bends, 4) << details(m);
+  EXPECT_LE(m.bendy_edges, 9) << details(m);
+  // Item 5: Payments -> Payment processor doubled back into a gap of Data (6 bends); the gaps of
+  // the rows in between leave it a straight line, which it now takes: one step (2 bends), its
+  // port on Payment processor put in line. (Notifications -> SMS/Push provider and Maps adapter
+  // -> Maps API keep 4: a Data shape stands in each one's line.) Item 6: the API Gateway's
+  // routes into Services pass Auth's row at their targets' height: 2 bends each, were 4.
+  // Session 14, with the shapes level with their neighbours: Kafka (events), levelled with its
+  // producers, stands in the Data column in front of Payment processor, whose side ends 15 px
+  // from its corners (590 - 15 = 575) above the first free line under Kafka (580 + 12 = 592):
+  // no route through the rows reaches its port straight, and the source side holds three ends.
+  // A step at each end (4 bends) is the fewest this placement allows (6 at the merge).
+  for (const auto& [from, to, most] : std::vector<std::tuple<std::string, std::string, int>>{
+           {"Payments", "Payment processor", 4},
+           {"API Gateway", "Trip", 2},
+           {"API Gateway", "Pricing", 2},
+           {"API Gateway", "Driver location", 2},
+           {"Notifications", "SMS/Push provider", 4},
+           {"Maps adapter", "Maps API", 4}}) {
+    const metrics::Edge* edge = metrics::find_edge(saved, from, to);
+    ASSERT_NE(edge, nullptr) << from << " -> " << to;
+    EXPECT_LE(metrics::detail::bends(*edge), most) << from << " -> " << to;
+  }
   // Data and External, tier after tier, were 24 px apart (the other gaps 48).
   EXPECT_GE(gap, 59.5) << closest;
   // Long lanes closer than 20 px (session 14): 20 on main, 21 with lanes 20 px apart where a gap
-  // has the room (Kafka's consumers and producers still share its left side: in 4, out 5).
+  // has the room (Kafka's consumers and producers still share its left side: in 4, out 5); 16
+  // with corridors chosen per route, a route keeping one line through its rows after the spread.
   EXPECT_EQ(m.lanes_under_10, 0) << details(m);
-  EXPECT_LE(m.lanes_under_20, 21) << details(m);
+  EXPECT_LE(m.lanes_under_20, 16) << details(m);
   EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
   EXPECT_EQ(m.group_overlaps, 0) << details(m);
   EXPECT_EQ(m.end_kinks, 0) << details(m);
@@ -536,11 +602,10 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   // (the two HTTPS labels of the Clients gutter, Kafka's and Trip's lanes 13 px apart). With
   // ports 15 px apart and steps straightened as well, 11 near other edges (issue 13: open; the
   // label search scores the layout's routes, the metric the saved ones with ports on outlines).
-  // Session 14: 3 (a gRPC and an "events" label on short crossings of the Services border, as
-  // Auth service, alone in its row, moved level with Users DB and API Gateway).
-  EXPECT_LE(m.labels_on_borders, 3) << details(m);
-  // Session 14, shapes level with their neighbours, lanes 20 px apart: 3.
-  EXPECT_LE(m.labels_near_edges, 3) << details(m);
+  // Session 14 (shapes level with their neighbours, lanes 20 px apart, corridors chosen per
+  // route): 2 across a border, 4 near other edges.
+  EXPECT_LE(m.labels_on_borders, 2) << details(m);
+  EXPECT_LE(m.labels_near_edges, 4) << details(m);
   // Issue 13 (the routing review): 6 pairs of ends were closer than 15 px (Kafka's 6 left-side
   // ends 10.2 px apart; the reviewer saw 4.2 px where an end meeting another run was moved half a
   // lane regardless), and 22 steps were under 15 px. Now the ends of a side are 15 px apart
@@ -550,7 +615,11 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   // With the order by use, one "writes" route passes within 10 px of Risk, which the reply
   // names (issue 13: open).
   EXPECT_LE(m.near_shapes, 1) << details(m);
-  EXPECT_LE(m.short_jogs, 1) << details(m);  // 8 before session 14
+  // 8 before session 14; 1 on each merged branch alone. Left (issue 13: open): three steps of
+  // 9-13 px at Kafka (events)'s left side, which holds more ends than fit 15 px apart, so its
+  // ports are spread evenly, not in line with the crossings of the Services rows. 0 once a
+  // route keeps one line through its rows after the lanes are spread.
+  EXPECT_LE(m.short_jogs, 0) << details(m);
   // Issue 13, item 3 (session 14): the Data stores sat in the places Graphviz gave the column,
   // top down, far from their writers (Trips DB and Redis at the bottom, 348 and 488 px below
   // the mean height of their neighbours; 233 px on average from their neighbours in other
@@ -559,7 +628,7 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   // column, six stores, is twice as tall as the Services rows); edge-edge crossings 50 -> 28.
   // Analytics warehouse, alone in the second Data column, sat at its bottom, 280 px below Kafka
   // (events), its one neighbour: a shape alone in its row moves level with its neighbours too.
-  EXPECT_LE(m.edge_edge_crossings, 28) << details(m);
+  EXPECT_LE(m.edge_edge_crossings, 21) << details(m);  // 28 at the merge of the two branches
   EXPECT_LT(std::abs(by_label.at("Analytics warehouse")->box.centre().y -
                      by_label.at("Kafka (events)")->box.centre().y),
             1)
@@ -646,9 +715,10 @@ TEST_F(TieredLayoutTest, TheTrialsFileKeepsEveryTwoEdgesApart) {
   EXPECT_EQ(near_lines, static_cast<size_t>(m.near_shapes)) << reply << "\n" << details(m);
   EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
   EXPECT_EQ(m.end_kinks, 0) << details(m);
-  // Long lanes closer than 20 px: 20 on main, 19 with lanes 20 px apart where a gap has the room.
+  // Long lanes closer than 20 px: 20 on main, 19 with lanes 20 px apart where a gap has the room;
+  // 21 with corridors chosen per route (22 with lanes 13 px apart).
   EXPECT_EQ(m.lanes_under_10, 0) << details(m);
-  EXPECT_LE(m.lanes_under_20, 19) << details(m);
+  EXPECT_LE(m.lanes_under_20, 21) << details(m);
   // One pair is left 1 px apart for 36 px: Dispatch -> Maps adapter leaves Dispatch at the
   // height where Payments -> Kafka crosses the Services column, among Kafka lanes 13 px apart
   // that leave no free line 10 px from both (the separator cannot move either).
@@ -664,8 +734,11 @@ TEST_F(TieredLayoutTest, TheTrialsFileKeepsEveryTwoEdgesApart) {
   // 9 near other edges (issue 13: open).
   // Session 14, shapes level with their neighbours (the tiers too), lanes 20 px apart: 9 and 1
   // (9 and 3 before; crossings 42 -> 21).
-  EXPECT_LE(m.edge_edge_crossings, 21) << details(m);
-  EXPECT_LE(m.labels_near_edges, 9) << details(m);
+  // After the merge of the two session 14 branches, a crossing is kept 0 or 15 px and more off
+  // its end's port stretch (it was 7 px past SMS/Push provider's, and the tidy that straightened
+  // the step slid the port 8 px from the cloud's corner, inside its outline): 19 and 7.
+  EXPECT_LE(m.edge_edge_crossings, 19) << details(m);
+  EXPECT_LE(m.labels_near_edges, 7) << details(m);
   EXPECT_LE(m.labels_on_borders, 1) << details(m);
   // Issue 13 (the routing review), left on this file (issue 13: open): two pairs of ends 12 and
   // 13.4 px apart (6 before; API Gateway's right side, Kafka's left side with 7 ends on 100 px),
@@ -676,8 +749,8 @@ TEST_F(TieredLayoutTest, TheTrialsFileKeepsEveryTwoEdgesApart) {
   // and an end 12 px from the next one on the hexagon's side. Its port now moves along the
   // straight run onto the outline, as ports of routes with waypoints do: 0 pairs, 3 steps.
   EXPECT_EQ(m.close_ports, 0) << details(m);
-  EXPECT_LE(m.near_shapes, 2) << details(m);
-  EXPECT_LE(m.short_jogs, 2) << details(m);  // session 14: 3 before
+  EXPECT_LE(m.near_shapes, 0) << details(m);
+  EXPECT_LE(m.short_jogs, 0) << details(m);  // session 14: 3 before, 2 after the first merge
 }
 
 // Trial 7 / session 15: `layout @all pin:@all` right after a free layout re-routed 26 of the 32
