@@ -61,9 +61,15 @@ export async function startNginx(prefix, replicas) {
 
 // The fields of the lease file of `handle` in the state directory (replica, pid, host, …), null
 // when no replica holds the document.
+// A replica rewrites its lease in place under flock (truncate, then write) each time it renews
+// it; read without the lock, the file can be caught empty between the two: read again then.
 export function readLease(state, handle) {
   const file = path.join(state, `${handle.slice(4)}.lease`);
-  if (!existsSync(file)) return null;
-  return Object.fromEntries(readFileSync(file, 'utf8').split('\n').slice(1)
-    .filter(Boolean).map((line) => line.split(' ')));
+  for (let attempt = 0; attempt < 100; ++attempt) {
+    if (!existsSync(file)) return null;
+    const lease = Object.fromEntries(readFileSync(file, 'utf8').split('\n').slice(1)
+      .filter(Boolean).map((line) => line.split(' ')));
+    if (lease.replica !== undefined) return lease;
+  }
+  return {};
 }
