@@ -312,7 +312,10 @@ core::Result<void> verb_modify(OpContext& ctx) {
       }));
   std::string what = groups < ids.size() ? core::plural(ids.size() - groups, "shape") : "";
   if (groups > 0) what += (what.empty() ? "" : ", ") + core::plural(groups, "group");
-  ctx.lines.push_back(core::property_changed("modified " + what + props));
+  // Named, so that the lines of a batch of modifies say which is which (trial 8).
+  const std::string names = names_of(ctx, {ids.begin(), ids.end()});
+  what = ids.size() == 1 ? names : what + " (" + names + ")";
+  ctx.lines.push_back(core::property_changed("modified " + what + ":" + props));
   ctx.lines.insert(ctx.lines.end(), grown.begin(), grown.end());
   for (auto& note : member_theme_notes(ctx, tokens))
     ctx.lines.push_back(std::move(note));
