@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -180,7 +181,11 @@ struct DrawnRouteFigures {
   std::size_t near_shapes = 0;
   std::size_t one_line_pairs = 0;
   std::size_t crossings = 0;
-  auto operator<=>(const DrawnRouteFigures&) const = default;
+  // Worse: more edges by shapes, else more pairs on one line, else more crossings.
+  bool worse_than(const DrawnRouteFigures& other) const {
+    return std::tie(near_shapes, one_line_pairs, crossings) >
+           std::tie(other.near_shapes, other.one_line_pairs, other.crossings);
+  }
 };
 DrawnRouteFigures drawn_route_figures(const Page& page, const PageIndex& index,
                                       std::span<const std::string> edge_ids, double clearance);

@@ -2,6 +2,7 @@
 // as before/after snapshots, so revert and replay are exact and cost what the op touched.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -32,6 +33,10 @@ struct CustomTheme {
 // Document-wide state that is not a cell, kept for the session only (a draw.io file has no place
 // for it and fcp writes no private fields): the title, custom types and themes, the stencil
 // packs loaded (on open: those the file's shapes use), the active page and layers.
+// Bits for the ends of an edge whose port the user set (DocumentState::user_ports).
+inline constexpr std::uint8_t kExitPort = 1;
+inline constexpr std::uint8_t kEntryPort = 2;
+
 struct DocumentState {
   std::string title;
   std::map<std::string, CustomType> custom_types;
@@ -43,9 +48,10 @@ struct DocumentState {
   // one, the page's flow is read from its drawing (page_flow).
   std::vector<std::string> flows;
   // Edges whose ports the user set this session (connect or style with exit:/entry: or
-  // draw.io's port keys): layout keeps those ports. Ports a file brought or fcp chose are
-  // layout's to choose again.
-  std::set<std::string> user_ports;
+  // draw.io's port keys), with which ends (kExitPort | kEntryPort): layout keeps those ports. Ports
+  // a file brought or fcp chose are layout's to choose again; exit:auto / entry:auto take an end
+  // back.
+  std::map<std::string, std::uint8_t> user_ports;
   // Ids of the pages fcp made (a new document, `page add`): their page size is fcp's to keep
   // covering the diagram when saved. Pages read from a file keep the settings they have.
   std::set<std::string> sized_pages;

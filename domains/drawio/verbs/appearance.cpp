@@ -270,33 +270,46 @@ core::Result<std::string> restyle_edges(OpContext& ctx, const EdgeReference& edg
                                         std::span<const core::Param> params) {
   auto set = style_changes(ctx, flags, params, true);
   if (!set) return set.error();
-  // Ports the user chose stay where they are: moves no longer re-route the edge.
-  const bool fixes_ports = std::any_of(set->keys.begin(), set->keys.end(), [](const auto& key) {
-    return (key.first.starts_with("exit") || key.first.starts_with("entry")) && !key.second.empty();
-  });
-  // exit:auto / entry:auto: that end's port is fcp's to choose again.
-  const bool frees_ports = std::any_of(set->keys.begin(), set->keys.end(), [](const auto& key) {
-    return (key.first == "exitX" || key.first == "entryX") && key.second.empty();
-  });
+  // Ports the user chose stay where they are: moves no longer re-route the edge. exit:auto /
+  // entry:auto hand that end's port back to fcp.
+  std::uint8_t fixes = 0, frees = 0;
+  for (const auto& [key, value] : set->keys) {
+    const std::uint8_t end = key.starts_with("exit")    ? kExitPort
+                             : key.starts_with("entry") ? kEntryPort
+                                                        : 0;
+    if (!value.empty()) fixes |= end;
+    if (value.empty() && (key == "exitX" || key == "entryX")) frees |= end;
+  }
+  const bool fixes_ports = fixes != 0, frees_ports = frees != 0;
   // Waypoints laid for the old ports would take the edge through shapes: it is routed anew from
   // the new ones, round the other shapes and its own ends.
   std::size_t routed = 0, by_style = 0, automatic = 0;
   for (const auto& edge : edges.ids) {
     ctx.edit.update(edge, [&](Cell& cell) { apply_set(cell, *set); });
     if (!fixes_ports && !frees_ports) continue;
-    // The other end keeps a port the user (or the file) gave it; ports fcp chose go together.
+    const auto& user_ports = ctx.doc.state().user_ports;
+    const auto found = user_ports.find(edge);
+    const std::uint8_t before = found == user_ports.end() ? 0 : found->second;
+    const std::uint8_t after = static_cast<std::uint8_t>((before | fixes) & ~frees);
+    // A port the file gave the other end stays (ports fcp or a layout chose go with the user's).
     const Cell* cell = ctx.page().find(edge);
-    const bool ports_left =
-        cell != nullptr && !ctx.doc.has_automatic_ports(edge) &&
+    const bool file_port_left =
+        before == 0 && cell != nullptr && !ctx.doc.has_automatic_ports(edge) &&
         (cell->style_value("exitX").has_value() || cell->style_value("entryX").has_value());
-    if (!fixes_ports && !ports_left) {
+    if (after == 0 && !file_port_left) {
       // No port of the user's left: the edge is automatic again, as connect makes it.
       if (give_ports_back(ctx, edge)) ++routed;
       ++automatic;
       continue;
     }
     ctx.edit.set_automatic_ports(edge, false);
-    ctx.edit.update_state([&edge](DocumentState& state) { state.user_ports.insert(edge); });
+    ctx.edit.update_state([&edge, after](DocumentState& state) {
+      if (after == 0) {
+        state.user_ports.erase(edge);
+      } else {
+        state.user_ports[edge] = after;
+      }
+    });
     const EdgeRouteResult result = route_edge_around_shapes(ctx, edge);
     if (result == EdgeRouteResult::routed) ++routed;
     if (result == EdgeRouteResult::by_style) ++by_style;

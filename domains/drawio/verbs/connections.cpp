@@ -114,7 +114,8 @@ struct EdgeLook {
   std::vector<std::string> removed;                         // keys taken out of the base
   std::vector<std::pair<std::string, std::string>> drawio;  // draw.io keys, set last
   std::vector<std::string> words;                           // for the reply
-  bool sets_ports = false;  // exit:/entry: or a draw.io port key: the user chose the ports
+  bool sets_ports = false;          // exit:/entry: or a draw.io port key: the user chose the ports
+  std::uint8_t user_port_ends = 0;  // which (kExitPort, kEntryPort)
 };
 
 bool is_connect_key(std::string_view key) {
@@ -210,6 +211,8 @@ core::Result<EdgeLook> edge_look(const OpContext& ctx, std::string_view arrow) {
     return value != nullptr && *value != kAutomaticPort;
   };
   look.sets_ports = user_port("exit") || user_port("entry");
+  if (user_port("exit")) look.user_port_ends |= kExitPort;
+  if (user_port("entry")) look.user_port_ends |= kEntryPort;
   for (const char* end : {"exit", "entry"}) {
     if (const std::string* value = ctx.op.param(end)) look.words.push_back(end + (":" + *value));
   }
@@ -220,6 +223,8 @@ core::Result<EdgeLook> edge_look(const OpContext& ctx, std::string_view arrow) {
     look.drawio.emplace_back(param.key, *value);
     look.words.push_back(param.key + ":" + param.value);
     if (param.key.starts_with("exit") || param.key.starts_with("entry")) look.sets_ports = true;
+    if (param.key.starts_with("exit")) look.user_port_ends |= kExitPort;
+    if (param.key.starts_with("entry")) look.user_port_ends |= kEntryPort;
   }
   return look;
 }
@@ -352,7 +357,8 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
   const std::string edge_id = edge.id;
   ctx.edit.insert(std::move(edge));
   if (look.sets_ports)
-    ctx.edit.update_state([&](DocumentState& state) { state.user_ports.insert(edge_id); });
+    ctx.edit.update_state(
+        [&](DocumentState& state) { state.user_ports[edge_id] |= look.user_port_ends; });
   if (auto_exit) {
     ctx.edit.set_automatic_ports(edge_id, true);
     spread_face(ctx, source, *auto_exit);

@@ -950,10 +950,11 @@ core::Result<void> verb_layout(OpContext& ctx) {
   if (figures_before && rerouted > 0) {
     const DrawnRouteFigures after =
         drawn_route_figures(ctx.page(), ctx.index(), routed_ids, clearance);
-    if (*figures_before < after) {
-      for (const auto& [cell, automatic] : edges_before) {
-        ctx.edit.update(cell.id, [&cell](Cell& edge) { edge = cell; });
-        ctx.edit.set_automatic_ports(cell.id, automatic);
+    if (after.worse_than(*figures_before)) {
+      for (const auto& [before, automatic] : edges_before) {
+        const Cell& kept = before;
+        ctx.edit.update(kept.id, [&kept](Cell& edge) { edge = kept; });
+        ctx.edit.set_automatic_ports(kept.id, automatic);
       }
       const auto figures_text = [](const DrawnRouteFigures& f) {
         return core::plural(f.near_shapes, "edge") + " by or through shapes, " +
