@@ -525,64 +525,115 @@ bool paths_on_one_line(const std::vector<PathPoint>& p, const std::vector<PathPo
   return false;
 }
 
-// Pairs of edges the batch put on one line: one of them created, re-routed or with an end it
-// placed, and not on one line before the batch. Two edges with a shape in common are not warned:
-// their shared run is a fork (or a merge) a reader follows to their common end.
-void warn_edges_on_one_line(const BatchView& view, const std::vector<const Cell*>& placed,
-                            WarningList& warnings) {
-  const Page& page = view.page();
-  const PageIndex& index = view.index();
-  std::unordered_set<std::string_view> touched_ids;
-  for (const Cell* edge : view.changed_cells(CellKind::edge))
-    touched_ids.insert(edge->id);
-  for (const Cell* shape : placed) {
-    for (const auto& id : index.incident_edges(shape->id))
-      touched_ids.insert(id);
-  }
-  if (touched_ids.empty() || index.edges() > kMaxOneLineEdges) return;
-  struct Drawn {
-    const Cell* edge;
-    const Cell* source;
-    const Cell* target;
-    std::vector<PathPoint> path;
-    Rect bounds;
-    bool touched;
-  };
-  std::vector<Drawn> drawn;
+// An edge between two different shapes that are there, with its path as draw.io draws it.
+struct DrawnEdge {
+  const Cell* edge;
+  const Cell* source;
+  const Cell* target;
+  std::vector<PathPoint> path;
+};
+std::optional<DrawnEdge> drawn_edge(const Page& page, std::string_view id) {
+  const Cell* edge = page.find(id);
+  if (edge == nullptr || !edge->source || !edge->target) return std::nullopt;
+  const Cell* source = page.find(*edge->source);
+  const Cell* target = page.find(*edge->target);
+  if (source == nullptr || target == nullptr || source == target) return std::nullopt;
+  return DrawnEdge{edge, source, target,
+                   drawn_path(*edge, absolute_rect(page, *source), absolute_rect(page, *target),
+                              edge_offset(page, *edge))};
+}
+
+// Calls fn(edge, source, target, path) for each visible edge of the page between two different
+// shapes that are there, with its path as draw.io draws it.
+template <class Fn>
+void for_each_drawn_edge(const Page& page, const PageIndex& index, Fn&& fn) {
   for (const Cell& edge : page.cells()) {
     if (index.kind(edge.id) != CellKind::edge || !edge.source || !edge.target) continue;
     const Cell* source = page.find(*edge.source);
     const Cell* target = page.find(*edge.target);
     if (source == nullptr || target == nullptr || source == target || !edge.is_visible()) continue;
-    auto path = drawn_path(edge, absolute_rect(page, *source), absolute_rect(page, *target),
-                           edge_offset(page, edge));
-    const Rect bounds = path_bounds(path);
-    drawn.push_back(
-        {&edge, source, target, std::move(path), bounds, touched_ids.contains(edge.id)});
+    fn(edge, *source, *target,
+       drawn_path(edge, absolute_rect(page, *source), absolute_rect(page, *target),
+                  edge_offset(page, edge)));
   }
-  const auto path_then = [&](const Drawn& d) -> std::optional<std::vector<PathPoint>> {
-    if (view.created(*d.edge)) return std::nullopt;
-    const Cell* edge_then = view.before(*d.edge);
-    const auto source_then = view.rect_before(*d.source), target_then = view.rect_before(*d.target);
-    if (edge_then == nullptr || !source_then || !target_then) return std::nullopt;
-    return drawn_path(*edge_then, *source_then, *target_then, edge_offset(page, *d.edge));
+}
+
+// The edge's path as drawn before the batch; nullopt when it, or an end, was not there.
+std::optional<std::vector<PathPoint>> path_before_batch(const BatchView& view, const Cell& edge,
+                                                        const Cell& source, const Cell& target) {
+  if (view.created(edge)) return std::nullopt;
+  const Cell* edge_then = view.before(edge);
+  const auto source_then = view.rect_before(source), target_then = view.rect_before(target);
+  if (edge_then == nullptr || !source_then || !target_then) return std::nullopt;
+  return drawn_path(*edge_then, *source_then, *target_then, edge_offset(view.page(), edge));
+}
+
+// The edges a batch created, changed, or moved an end of (`placed`: the shapes it placed), for
+// the pairwise checks (touched x all); nullopt when there is none or the page has more than
+// kMaxOneLineEdges edges.
+std::optional<std::unordered_set<std::string_view>> edges_to_check(
+    const BatchView& view, const std::vector<const Cell*>& placed) {
+  if (view.index().edges() > kMaxOneLineEdges) return std::nullopt;
+  std::unordered_set<std::string_view> ids;
+  for (const Cell* edge : view.changed_cells(CellKind::edge))
+    ids.insert(edge->id);
+  for (const Cell* shape : placed) {
+    for (const auto& id : view.index().incident_edges(shape->id))
+      ids.insert(id);
+  }
+  if (ids.empty()) return std::nullopt;
+  return ids;
+}
+
+// An edge and its ends, and whether the batch touched it (edges_to_check).
+struct EdgeEnds {
+  const Cell* edge;
+  const Cell* source;
+  const Cell* target;
+  bool touched;
+  std::string name() const {
+    return "edge " + message_name(*source) + " -> " + message_name(*target);
+  }
+  bool share_a_shape(const EdgeEnds& other) const {
+    return source == other.source || source == other.target || target == other.source ||
+           target == other.target;
+  }
+};
+
+// Pairs of edges the batch put on one line: one of them created, re-routed or with an end it
+// placed, and not on one line before the batch. Two edges with a shape in common are not warned:
+// their shared run is a fork (or a merge) a reader follows to their common end.
+void warn_edges_on_one_line(const BatchView& view, const std::vector<const Cell*>& placed,
+                            WarningList& warnings) {
+  const auto touched_ids = edges_to_check(view, placed);
+  if (!touched_ids) return;
+  struct Drawn {
+    EdgeEnds ends;
+    std::vector<PathPoint> path;
+    Rect bounds;
+  };
+  std::vector<Drawn> drawn;
+  for_each_drawn_edge(
+      view.page(), view.index(),
+      [&](const Cell& edge, const Cell& source, const Cell& target, std::vector<PathPoint> path) {
+        const Rect bounds = path_bounds(path);
+        drawn.push_back(
+            {{&edge, &source, &target, touched_ids->contains(edge.id)}, std::move(path), bounds});
+      });
+  const auto path_then = [&](const Drawn& d) {
+    return path_before_batch(view, *d.ends.edge, *d.ends.source, *d.ends.target);
   };
   for (std::size_t i = 0; i < drawn.size(); ++i) {
     for (std::size_t j = i + 1; j < drawn.size(); ++j) {
       const Drawn& a = drawn[i];
       const Drawn& b = drawn[j];
-      if (!a.touched && !b.touched) continue;
-      if (a.source == b.source || a.source == b.target || a.target == b.source ||
-          a.target == b.target)
-        continue;
+      if ((!a.ends.touched && !b.ends.touched) || a.ends.share_a_shape(b.ends)) continue;
       if (!a.bounds.overlaps(b.bounds, kOneLineGap)) continue;
       if (!paths_on_one_line(a.path, b.path)) continue;
       const auto a_then = path_then(a), b_then = path_then(b);
       if (a_then && b_then && paths_on_one_line(*a_then, *b_then)) continue;  // as it was
-      warnings.add("edge " + message_name(*a.source) + " -> " + message_name(*a.target) +
-                   " runs on one line with edge " + message_name(*b.source) + " -> " +
-                   message_name(*b.target) + " (under " + format_number(kOneLineGap) +
-                   " px apart): set exit:/entry: or move a shape");
+      warnings.add(a.ends.name() + " runs on one line with " + b.ends.name() + " (under " +
+                   format_number(kOneLineGap) + " px apart): set exit:/entry: or move a shape");
     }
   }
 }
@@ -636,59 +687,38 @@ bool labels_overlap(const Rect& a, const Rect& b) {
 // edges x labelled edges, pages up to kMaxOneLineEdges edges.
 void warn_labels_on_labels(const BatchView& view, const std::vector<const Cell*>& placed,
                            WarningList& warnings) {
-  const Page& page = view.page();
-  const PageIndex& index = view.index();
-  std::unordered_set<std::string_view> touched_ids;
-  for (const Cell* edge : view.changed_cells(CellKind::edge))
-    touched_ids.insert(edge->id);
-  for (const Cell* shape : placed) {
-    for (const auto& id : index.incident_edges(shape->id))
-      touched_ids.insert(id);
-  }
-  if (touched_ids.empty() || index.edges() > kMaxOneLineEdges) return;
+  const auto touched_ids = edges_to_check(view, placed);
+  if (!touched_ids) return;
   struct Labelled {
-    const Cell* edge;
-    const Cell* source;
-    const Cell* target;
+    EdgeEnds ends;
     Rect box;
     std::optional<Rect> box_then;  // before the batch
-    bool touched;
   };
   std::vector<Labelled> labelled;
-  for (const Cell& edge : page.cells()) {
-    if (index.kind(edge.id) != CellKind::edge || !edge.source || !edge.target) continue;
-    if (!edge.is_visible() || cell_label(edge).empty()) continue;
-    const Cell* source = page.find(*edge.source);
-    const Cell* target = page.find(*edge.target);
-    if (source == nullptr || target == nullptr || source == target) continue;
-    const auto path = drawn_path(edge, absolute_rect(page, *source), absolute_rect(page, *target),
-                                 edge_offset(page, edge));
-    const auto box = edge_label_box(edge, path);
-    if (!box) continue;
-    const bool touched = touched_ids.contains(edge.id);
-    std::optional<Rect> then;
-    if (!view.created(edge)) {
-      const Cell* edge_then = view.before(edge);
-      const auto source_then = view.rect_before(*source), target_then = view.rect_before(*target);
-      if (edge_then != nullptr && source_then && target_then)
-        then = edge_label_box(*edge_then, drawn_path(*edge_then, *source_then, *target_then,
-                                                     edge_offset(page, edge)));
-    }
-    labelled.push_back({&edge, source, target, *box, then, touched});
-  }
+  for_each_drawn_edge(
+      view.page(), view.index(),
+      [&](const Cell& edge, const Cell& source, const Cell& target,
+          const std::vector<PathPoint>& path) {
+        if (cell_label(edge).empty()) return;
+        const auto box = edge_label_box(edge, path);
+        if (!box) return;
+        std::optional<Rect> then;
+        if (const auto path_then = path_before_batch(view, edge, source, target))
+          then = edge_label_box(*view.before(edge), *path_then);
+        labelled.push_back({{&edge, &source, &target, touched_ids->contains(edge.id)}, *box, then});
+      });
   auto name = [](const Labelled& l) {
-    return "label \"" + cell_label(*l.edge) + "\" of edge " + message_name(*l.source) + " -> " +
-           message_name(*l.target);
+    return "label \"" + cell_label(*l.ends.edge) + "\" of " + l.ends.name();
   };
   for (std::size_t i = 0; i < labelled.size(); ++i) {
     for (std::size_t j = i + 1; j < labelled.size(); ++j) {
       const Labelled& a = labelled[i];
       const Labelled& b = labelled[j];
-      if (!a.touched && !b.touched) continue;
+      if (!a.ends.touched && !b.ends.touched) continue;
       if (!labels_overlap(a.box, b.box)) continue;
       if (a.box_then && b.box_then && labels_overlap(*a.box_then, *b.box_then)) continue;
-      const Labelled& moved = a.touched ? a : b;
-      const Labelled& other = a.touched ? b : a;
+      const Labelled& moved = a.ends.touched ? a : b;
+      const Labelled& other = a.ends.touched ? b : a;
       warnings.add(name(moved) + " lies on " + name(other) +
                    ": a reader cannot tell which is whose; set exit:/entry: on one of them or "
                    "move a shape");
@@ -704,14 +734,11 @@ std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex&
   std::vector<std::string> out;
   std::optional<ShapeGrid> grid;
   for (const auto& id : edge_ids) {
-    const Cell* edge = page.find(id);
-    if (edge == nullptr || !edge->source || !edge->target) continue;
-    const Cell* source = page.find(*edge->source);
-    const Cell* target = page.find(*edge->target);
-    if (source == nullptr || target == nullptr || source == target) continue;
-    const std::vector<PathPoint> path =
-        drawn_path(*edge, absolute_rect(page, *source), absolute_rect(page, *target),
-                   edge_offset(page, *edge));
+    const auto drawn = drawn_edge(page, id);
+    if (!drawn) continue;
+    const Cell* source = drawn->source;
+    const Cell* target = drawn->target;
+    const std::vector<PathPoint>& path = drawn->path;
     if (!grid) grid.emplace(page, index);
     const auto source_up = ancestors(page, *source), target_up = ancestors(page, *target);
     std::size_t unbounded = std::numeric_limits<std::size_t>::max();
@@ -769,15 +796,10 @@ DrawnRouteFigures drawn_route_figures(const Page& page, const PageIndex& index,
   };
   std::vector<Drawn> drawn;
   for (const auto& id : edge_ids) {
-    const Cell* edge = page.find(id);
-    if (edge == nullptr || !edge->source || !edge->target) continue;
-    const Cell* source = page.find(*edge->source);
-    const Cell* target = page.find(*edge->target);
-    if (source == nullptr || target == nullptr || source == target) continue;
-    auto path = drawn_path(*edge, absolute_rect(page, *source), absolute_rect(page, *target),
-                           edge_offset(page, *edge));
-    const Rect bounds = path_bounds(path);
-    drawn.push_back({source, target, std::move(path), bounds});
+    auto one = drawn_edge(page, id);
+    if (!one) continue;
+    const Rect bounds = path_bounds(one->path);
+    drawn.push_back({one->source, one->target, std::move(one->path), bounds});
   }
   for (std::size_t i = 0; i < drawn.size(); ++i) {
     for (std::size_t j = i + 1; j < drawn.size(); ++j) {
