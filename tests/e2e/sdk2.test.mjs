@@ -92,11 +92,25 @@ class Child {
 }
 
 // `fcpd simulate-max` (the Max lofi daemon simulator): every message it receives is logged.
+// The ports are free when picked, but a test running beside this one can take one before the
+// simulator binds it (CI failed once: "Address already in use"): then it starts on others.
 async function startSimulator() {
-  const port = await freeUdpPort();
-  const reply = await freeUdpPort();
-  const sim = new Child(['simulate-max', '--port', String(port), '--reply', String(reply)]);
-  await sim.waitLog(/simulating the Max lofi daemon/, 'the simulator to start');
+  for (let attempt = 1; ; ++attempt) {
+    const port = await freeUdpPort();
+    const reply = await freeUdpPort();
+    if (reply === port) continue;  // the system handed the first one out again
+    const sim = new Child(['simulate-max', '--port', String(port), '--reply', String(reply)]);
+    try {
+      await sim.waitLog(/simulating the Max lofi daemon/, 'the simulator to start');
+    } catch (error) {
+      if (attempt < 5 && /Address already in use/.test(sim.log)) continue;
+      throw error;
+    }
+    return withPorts(sim, port, reply);
+  }
+}
+
+function withPorts(sim, port, reply) {
   sim.port = port;
   sim.reply = reply;
   sim.addresses = () => [...sim.log.matchAll(/ info (\/lofi\/\S+) \{/g)].map((m) => m[1]);
