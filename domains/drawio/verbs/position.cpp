@@ -288,6 +288,14 @@ std::vector<std::string> keep_group_boxes(
       }
       why = "the box it had would cover " + other + ", which the layout placed there";
     }
+    const bool same_size =
+        std::abs(fitted.width - user.width) < 0.5 && std::abs(fitted.height - user.height) < 0.5;
+    if (same_size) {  // the members moved together: the box went with them (trial 9)
+      changed.push_back(name + " " + format_number(user.width) + "x" + format_number(user.height) +
+                        " moved with its members from (" + format_xy(user.x, user.y) + ") to (" +
+                        format_xy(fitted.x, fitted.y) + ")");
+      continue;
+    }
     changed.push_back(name + " " + format_number(user.width) + "x" + format_number(user.height) +
                       " -> " + format_number(fitted.width) + "x" + format_number(fitted.height) +
                       " (" + why + ")");
