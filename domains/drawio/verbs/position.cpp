@@ -1023,7 +1023,9 @@ core::Result<void> verb_layout(OpContext& ctx) {
   ctx.lines.push_back(core::bulk(summary));
   ctx.lines.insert(ctx.lines.end(), box_lines.begin(), box_lines.end());
   if (!kept_ports.empty()) {
-    const std::size_t routed = kept_ports.size() - unrouted.size() - self_routed;
+    // Routes kept as they were were not laid again from the ports.
+    const std::size_t routed =
+        kept_routes_line.empty() ? kept_ports.size() - unrouted.size() - self_routed : 0;
     std::string line = "kept the ports set on " + core::plural(kept_ports.size(), "edge");
     if (routed > 0)
       line += (routed == kept_ports.size() ? std::string(", routed from them")

@@ -780,6 +780,25 @@ TEST_F(TieredLayoutTest, APinnedLayoutNeverLeavesTheRoutesWorseThanItFoundThem) 
   }
 }
 
+// The same with ports the user set on one edge: when the routes are kept, that edge was not laid
+// again from its ports either, and the reply does not say it was.
+TEST_F(TieredLayoutTest, KeptRoutesDoNotClaimTheSetPortsWereRoutedAgain) {
+  const fs::path file = dir_ / "ridehail.drawio";
+  fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial11.drawio", file);
+  ASSERT_FALSE(session_.run_session("open " + file.string(), {}).reply.is_error);
+  ASSERT_FALSE(session_.run_ops(std::vector<std::string>{"layout @all algo:layered dir:LR"}, {})
+                   .reply.is_error);
+  const auto styled = session_.run_ops(
+      std::vector<std::string>{"style Risk -> \"Users DB\" exit:top entry:top"}, {});
+  ASSERT_FALSE(styled.reply.is_error) << styled.reply.text;
+  const auto pinned = session_.run_ops(std::vector<std::string>{"layout @all pin:@all"}, {});
+  ASSERT_FALSE(pinned.reply.is_error) << pinned.reply.text;
+  const std::string& reply = pinned.reply.text;
+  ASSERT_NE(reply.find("kept the edges' routes as they were"), std::string::npos) << reply;
+  EXPECT_NE(reply.find("kept the ports set on 1 edge"), std::string::npos) << reply;
+  EXPECT_EQ(reply.find("routed from them"), std::string::npos) << reply;
+}
+
 // Issue 13 (trial item 2): a resize re-routes the shape's edges one by one, draw.io's own route
 // or one round the shapes in the way; those routes kept no distance from other edges, and
 // `resize Kafka` on the trial's file left 13 pairs of edges on one line (Kafka's 7 edges all at
