@@ -165,8 +165,9 @@ std::string maxpat_file(std::size_t boxes) {
 using testing::AllowAll;
 
 // Open, save unchanged, one edit, save again.
-void open_and_save(const core::Domain& domain, const std::string& name, const std::string& bytes,
-                   const std::string& edit) {
+// The file's bytes are shared with the document as the daemon's open shares them.
+void open_and_save(const core::Domain& domain, const std::string& name,
+                   const core::FileBytes& bytes, const std::string& edit) {
   std::printf("  file: %.1f MB\n", static_cast<double>(bytes.size()) / 1e6);
   const Timer opening;
   auto document = domain.load(name, bytes, {});
@@ -176,7 +177,7 @@ void open_and_save(const core::Domain& domain, const std::string& name, const st
   auto same = (*document)->serialize(name);
   if (!same) fail(same.error().message);
   std::printf("  save unchanged: %s (%s)\n", saving.text().c_str(),
-              *same == bytes ? "the bytes read" : "rewritten");
+              *same == bytes.view() ? "the bytes read" : "rewritten");
   AllowAll paths;
   core::EventLog log;
   core::EffectSink effects;

@@ -250,7 +250,7 @@ std::string DrawioDocument::summary() const {
          ", " + core::plural(edges, "edge") + ", " + core::plural(groups, "group");
 }
 
-void DrawioDocument::keep_source(std::string bytes) {
+void DrawioDocument::keep_source(core::FileBytes bytes) {
   source_bytes_ = std::move(bytes);
   source_cells_.clear();
   source_originals_.clear();
@@ -322,7 +322,7 @@ bool DrawioDocument::unchanged_since_source() const {
   if (source_cells_exact_) return touched_cells_as_read();
   // Changes were applied (maybe undone since) that the test above cannot follow: read the source
   // again as the open read it; unchanged means every cell, page and attribute is equal.
-  auto original = read_drawio(source_bytes_);
+  auto original = read_drawio(source_bytes_.view());
   if (!original) return false;
   adopt_file_state(*original);
   return *original == diagram_;
@@ -357,7 +357,7 @@ void cover_with_page(Attributes& model, const std::optional<Rect>& bounds) {
 core::Result<std::string> DrawioDocument::serialize(const std::filesystem::path& path) const {
   if (!source_bytes_.empty() && written_format(diagram_, path) == diagram_.source_format() &&
       unchanged_since_source())
-    return source_bytes_;
+    return source_bytes_.str();
   if (state_.sized_pages.empty()) return serialize_diagram(diagram_, path);
   Diagram sized = diagram_;
   for (std::size_t i = 0; i < sized.pages().size(); ++i) {

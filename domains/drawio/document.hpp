@@ -67,7 +67,7 @@ class DrawioDocument final : public core::Document {
   void set_fallback_title(std::string title) { fallback_title_ = std::move(title); }
   // The bytes the diagram was read from: a save in the same form that finds the diagram as it
   // was read writes them back unchanged (the owner's formatting, byte for byte).
-  void keep_source(std::string bytes);
+  void keep_source(core::FileBytes bytes);
   // The layer new cells of the active page go to.
   std::string active_layer() const;
   // A fresh cell id no cell of any page has or had.
@@ -109,7 +109,7 @@ class DrawioDocument final : public core::Document {
   DocumentState state_;
   std::vector<PageIndex> indexes_;
   std::string fallback_title_;
-  std::string source_bytes_;
+  core::FileBytes source_bytes_;           // shared with the session that read them
   std::vector<std::size_t> source_cells_;  // cells per page as read: a cheap "changed" test
   std::size_t mutations_ = 0;              // changes applied since the source was kept
   // Each cell changed since the source was kept, as read (nullopt: absent) and the id of the cell

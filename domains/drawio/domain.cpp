@@ -209,17 +209,17 @@ class DrawioDomain final : public core::Domain {
   }
 
   core::Result<std::unique_ptr<core::Document>> load(
-      const std::filesystem::path& path, std::string_view bytes,
+      const std::filesystem::path& path, const core::FileBytes& bytes,
       const core::ProgressFn& progress) const override {
     if (progress) progress(0, 0, "parsing");
-    auto diagram = read_drawio(bytes);
+    auto diagram = read_drawio(bytes.view());
     if (!diagram) return diagram.error();
     DocumentState state = adopt_file_state(*diagram);
     auto document = std::make_unique<DrawioDocument>(std::move(*diagram), std::move(state),
                                                      DrawioDocument::FromFile{});
     // Its indexes are incomplete when the call had to stop while they were built.
     if (auto stop = core::stop_error("reading the diagram", "no document was opened")) return *stop;
-    document->keep_source(std::string(bytes));
+    document->keep_source(bytes);
     std::string name = path.filename().string();
     for (std::string_view suffix : {".drawio.svg", ".dio.svg", ".drawio.png", ".dio.png", ".drawio",
                                     ".dio", ".xml", ".svg", ".png"}) {

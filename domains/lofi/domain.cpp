@@ -223,10 +223,10 @@ class LofiDomain final : public core::Domain {
   }
 
   core::Result<std::unique_ptr<core::Document>> load(
-      const std::filesystem::path& path, std::string_view bytes,
+      const std::filesystem::path& path, const core::FileBytes& bytes,
       const core::ProgressFn& progress) const override {
     (void)progress;
-    auto device = read_device(bytes, path.stem().string());
+    auto device = read_device(bytes.view(), path.stem().string());
     if (!device) return device.error();
     return std::unique_ptr<core::Document>(std::make_unique<LofiDocument>(std::move(*device)));
   }

@@ -277,10 +277,10 @@ class MidiDomain final : public core::Domain {
   }
 
   core::Result<std::unique_ptr<core::Document>> load(
-      const std::filesystem::path& path, std::string_view bytes,
+      const std::filesystem::path& path, const core::FileBytes& bytes,
       const core::ProgressFn& progress) const override {
     if (progress) progress(0, 0, "parsing");
-    auto song = read_song(bytes);
+    auto song = read_song(bytes.view());
     if (!song) return song.error();
     auto document = std::make_unique<MidiDocument>(std::move(*song));
     document->set_fallback_title(path.stem().string());

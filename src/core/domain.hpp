@@ -221,9 +221,10 @@ class Domain {
 
   // `new "Title" [params]`.
   virtual Result<std::unique_ptr<Document>> create(const SessionCommand& command) const = 0;
-  // `open PATH`: `bytes` is the file content, already read within the allowed roots.
+  // `open PATH`: `bytes` is the file content, already read within the allowed roots; a
+  // document that keeps them shares them (FileBytes is a shared, immutable copy).
   virtual Result<std::unique_ptr<Document>> load(const std::filesystem::path& path,
-                                                 std::string_view bytes,
+                                                 const FileBytes& bytes,
                                                  const ProgressFn& progress) const = 0;
   // The estimated memory of the document a file of `file_bytes` bytes opens into, checked
   // against limits.max_document_bytes before the file is parsed. Zero: no estimate.

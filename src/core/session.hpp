@@ -145,10 +145,10 @@ class Session {
   Fingerprint fingerprint() const;
   // The file bytes the last successful `open` read (once; empty afterwards), so a journal keeps
   // what was opened even if the file changes later.
-  std::optional<std::string> take_opened_bytes() { return std::exchange(opened_bytes_, {}); }
+  std::optional<FileBytes> take_opened_bytes() { return std::exchange(opened_bytes_, {}); }
   std::optional<std::filesystem::path> file_path() const { return file_path_; }
   // Replays a journaled `open`: the document `bytes` make, as if read from `path` now.
-  Result<void> restore_open(const std::filesystem::path& path, std::string_view bytes);
+  Result<void> restore_open(const std::filesystem::path& path, const FileBytes& bytes);
   // Replays a journaled `save`: marks the current state saved to `path` without writing it.
   void restore_saved(const std::filesystem::path& path);
   // After restore_open of a journal's snapshot: the file it belongs to (none: never saved),
@@ -246,8 +246,8 @@ class Session {
   // The newest applied event when the document was last saved or opened (null: none). The
   // document is unchanged exactly when the newest applied event is still this one.
   EventPtr saved_head_;
-  std::size_t changes_since_save_ = 0;       // ops, undos and redos since then (for status)
-  std::optional<std::string> opened_bytes_;  // see take_opened_bytes()
+  std::size_t changes_since_save_ = 0;     // ops, undos and redos since then (for status)
+  std::optional<FileBytes> opened_bytes_;  // see take_opened_bytes()
 };
 
 // The `checkpoint NAME` op, which the engine answers for every domain.

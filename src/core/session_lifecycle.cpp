@@ -129,8 +129,10 @@ CallResult Session::session_open(const SessionCommand& command, const CallOption
   if (auto ok = check_can_replace(command); !ok) return CallResult{error_reply(ok.error())};
   auto path = paths_.for_reading(*requested);
   if (!path) return CallResult{error_reply(path.error())};
-  auto bytes = read_file(*path, limits_.max_file_bytes);
-  if (!bytes) return CallResult{error_reply(bytes.error())};
+  auto read = read_file(*path, limits_.max_file_bytes);
+  if (!read) return CallResult{error_reply(read.error())};
+  // One copy, shared by the document (if it keeps what it read) and the journal.
+  const FileBytes bytes(std::move(*read));
   const auto too_big = [&](std::size_t estimate, std::string_view basis) {
     return CallResult{error_reply(
         make_error("cannot open \"" + *requested + "\": " + std::string(basis) + " an estimated " +
@@ -138,10 +140,10 @@ CallResult Session::session_open(const SessionCommand& command, const CallOption
                    memory_limit_text(limits_.max_document_bytes) +
                    "): nothing was opened; raise the limit in the config or open a smaller file"))};
   };
-  if (const auto estimate = domain_.estimated_bytes_for_file(bytes->size());
+  if (const auto estimate = domain_.estimated_bytes_for_file(bytes.size());
       estimate > limits_.max_document_bytes)
-    return too_big(estimate, "a file of " + byte_size_text(bytes->size()) + " opens into");
-  auto document = domain_.load(*path, *bytes, options.progress);
+    return too_big(estimate, "a file of " + byte_size_text(bytes.size()) + " opens into");
+  auto document = domain_.load(*path, bytes, options.progress);
   if (!document) {
     auto error = document.error();
     error.message = "cannot open \"" + *requested + "\": " + error.message;
@@ -158,7 +160,7 @@ CallResult Session::session_open(const SessionCommand& command, const CallOption
   if (const auto estimate = (*document)->estimated_bytes(); estimate > limits_.max_document_bytes)
     return too_big(estimate, "its model would hold");
   install(std::move(*document), *path);
-  opened_bytes_ = std::move(*bytes);
+  opened_bytes_ = bytes;
   ReplyText text;
   text.add(created("opened \"" + path->string() + "\" (" + document_->summary() + ")"));
   if (!replaying_) text.add_all(domain_.adopt(*document_, state_.get()));

@@ -17,7 +17,7 @@ Session::Fingerprint Session::fingerprint() const {
   return print;
 }
 
-Result<void> Session::restore_open(const std::filesystem::path& path, std::string_view bytes) {
+Result<void> Session::restore_open(const std::filesystem::path& path, const FileBytes& bytes) {
   auto document = domain_.load(path, bytes, ProgressFn());
   if (!document) return document.error();
   install(std::move(*document), path);

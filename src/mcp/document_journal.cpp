@@ -79,16 +79,22 @@ core::Result<void> sync_directory(const std::filesystem::path& dir) {
 }  // namespace
 
 std::string encode_record(const JournalRecord& record) {
-  std::string payload(1, static_cast<char>(record.kind));
-  for (const auto& field : record.fields) {
-    put_u32(payload, static_cast<std::uint32_t>(field.size()));
-    payload += field;
-  }
+  // Framed in place (one copy of the fields: an `open` record carries a whole file).
+  std::size_t payload_size = 1;
+  for (const auto& field : record.fields)
+    payload_size += 4 + field.size();
   std::string out;
-  out.reserve(kFrame + payload.size());
-  put_u32(out, static_cast<std::uint32_t>(payload.size()));
-  put_u32(out, crc_of(payload));
-  out += payload;
+  out.reserve(kFrame + payload_size);
+  put_u32(out, static_cast<std::uint32_t>(payload_size));
+  put_u32(out, 0);  // the payload's CRC, below
+  out.push_back(static_cast<char>(record.kind));
+  for (const auto& field : record.fields) {
+    put_u32(out, static_cast<std::uint32_t>(field.size()));
+    out += field;
+  }
+  const auto crc = crc_of(std::string_view(out).substr(kFrame));
+  for (std::size_t i = 0; i < 4; ++i)
+    out[4 + i] = static_cast<char>((crc >> (8 * i)) & 0xffu);
   return out;
 }
 

@@ -180,8 +180,8 @@ std::optional<std::string> DocumentStore::journal(StoredDocument& document,
   if (ops) {
     record = JournalRecord{JournalRecord::Kind::ops, *ops};
   } else if (word == "open" && opened && session.file_path()) {
-    record = JournalRecord{JournalRecord::Kind::open,
-                           {session.file_path()->string(), std::move(*opened)}};
+    record =
+        JournalRecord{JournalRecord::Kind::open, {session.file_path()->string(), opened->str()}};
   } else if (word == "save" && session.file_path()) {
     record = JournalRecord{JournalRecord::Kind::saved, {session.file_path()->string()}};
   } else {

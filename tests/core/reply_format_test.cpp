@@ -59,7 +59,7 @@ class HandWrittenDeck final : public Domain {
     if (!document) return document.error();
     return std::unique_ptr<Document>(std::make_unique<HandWrittenDocument>(std::move(*document)));
   }
-  Result<std::unique_ptr<Document>> load(const fs::path& path, std::string_view bytes,
+  Result<std::unique_ptr<Document>> load(const fs::path& path, const FileBytes& bytes,
                                          const ProgressFn& progress) const override {
     auto document = deck_->load(path, bytes, progress);
     if (!document) return document.error();

@@ -478,10 +478,10 @@ class DeckDomain final : public core::Domain {
         std::make_unique<DeckDocument>(title ? *title : "Untitled"));
   }
   Result<std::unique_ptr<core::Document>> load(const std::filesystem::path& path,
-                                               std::string_view bytes,
+                                               const core::FileBytes& bytes,
                                                const core::ProgressFn&) const override {
     auto document = std::make_unique<DeckDocument>(path.stem().string());
-    std::istringstream in{std::string(bytes)};
+    std::istringstream in{bytes.str()};
     std::string line;
     int number = 0;
     while (std::getline(in, line)) {
