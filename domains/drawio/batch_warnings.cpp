@@ -35,6 +35,8 @@ constexpr int kMaxDepth = 64;
 constexpr double kOneLineGap = 4;
 constexpr double kOneLineLength = 20;
 constexpr std::size_t kMaxOneLineEdges = 4000;
+// A run closer than this to a shape's outline is drawn on it (path_near's box: 0.5 px outside).
+constexpr double kOnOutline = 1.5;
 
 // Ids of every ancestor of a cell (bounded).
 std::vector<std::string_view> ancestors(const Page& page, const Cell& cell) {
@@ -467,16 +469,19 @@ void warn_edges_through_shapes(const BatchView& view, const std::vector<const Ce
     const std::vector<PathPoint> path = drawn_path(edge, absolute_rect(page, *source),
                                                    absolute_rect(page, *target), offset_of(edge));
     std::vector<const Cell*> candidates;
+    const Rect bounds = path_bounds(path);
+    const Rect reach{bounds.x - kOnOutline, bounds.y - kOnOutline, bounds.width + 2 * kOnOutline,
+                     bounds.height + 2 * kOnOutline};
     if (rerouted || ends_placed || placed.size() > kMaxPlacedScan) {
       if (!grid) grid.emplace(page, index);
       std::size_t unbounded = std::numeric_limits<std::size_t>::max();
-      grid->visit_overlapping(path_bounds(path), unbounded, [&](const ShapeGrid::Item& item) {
+      grid->visit_overlapping(reach, unbounded, [&](const ShapeGrid::Item& item) {
         candidates.push_back(item.cell);
         return true;
       });
     } else {
       for (const Cell* cell : placed) {
-        if (path_bounds(path).overlaps(absolute_rect(page, *cell))) candidates.push_back(cell);
+        if (reach.overlaps(absolute_rect(page, *cell))) candidates.push_back(cell);
       }
     }
     if (candidates.empty()) continue;
@@ -486,7 +491,9 @@ void warn_edges_through_shapes(const BatchView& view, const std::vector<const Ce
       if (shape == source || shape == target || shape->is_text() ||
           contains(source_up, shape->id) || contains(target_up, shape->id))
         continue;
-      if (!path_crosses(path, absolute_rect(page, *shape))) continue;
+      // Through the shape, or drawn on its outline (it reads as part of the shape).
+      const bool through = path_crosses(path, absolute_rect(page, *shape));
+      if (!through && !path_near(path, absolute_rect(page, *shape), kOnOutline)) continue;
       if (!view.created(edge)) {
         const Cell* edge_then = view.before(edge);
         const auto source_then = view.rect_before(*source), target_then = view.rect_before(*target);
@@ -494,11 +501,15 @@ void warn_edges_through_shapes(const BatchView& view, const std::vector<const Ce
         if (edge_then && source_then && target_then && shape_then) {
           if (!path_before)
             path_before = drawn_path(*edge_then, *source_then, *target_then, offset_of(edge));
-          if (path_crosses(*path_before, *shape_then)) continue;  // as it was
+          if (through ? path_crosses(*path_before, *shape_then)
+                      : path_near(*path_before, *shape_then, kOnOutline))
+            continue;  // as it was
         }
       }
-      warnings.add("edge " + message_name(*source) + " -> " + message_name(*target) +
-                   " passes through " + message_name(*shape));
+      const std::string name = "edge " + message_name(*source) + " -> " + message_name(*target);
+      warnings.add(through ? name + " passes through " + message_name(*shape)
+                           : name + " runs on the outline of " + message_name(*shape) +
+                                 ": it reads as part of the shape");
     }
   }
 }
@@ -742,9 +753,10 @@ std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex&
     if (!grid) grid.emplace(page, index);
     const auto source_up = ancestors(page, *source), target_up = ancestors(page, *target);
     std::size_t unbounded = std::numeric_limits<std::size_t>::max();
+    const double margin = std::max(clearance, kOnOutline);
     Rect reach = path_bounds(path);
-    reach = Rect{reach.x - clearance, reach.y - clearance, reach.width + 2 * clearance,
-                 reach.height + 2 * clearance};
+    reach = Rect{reach.x - margin, reach.y - margin, reach.width + 2 * margin,
+                 reach.height + 2 * margin};
     grid->visit_overlapping(reach, unbounded, [&](const ShapeGrid::Item& item) {
       const Cell* shape = item.cell;
       if (shape == source || shape == target || shape->is_text() ||
@@ -753,6 +765,9 @@ std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex&
       const std::string name = "edge " + message_name(*source) + " -> " + message_name(*target);
       if (path_crosses(path, item.rect)) {
         out.push_back(name + " passes through " + message_name(*shape));
+      } else if (path_near(path, item.rect, kOnOutline)) {
+        out.push_back(name + " runs on the outline of " + message_name(*shape) +
+                      ": it reads as part of the shape");
       } else if (clearance > 0 && path_near(path, item.rect, clearance)) {
         out.push_back(name + " runs within " + format_number(clearance) + " px of " +
                       message_name(*shape));

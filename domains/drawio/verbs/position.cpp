@@ -887,20 +887,21 @@ core::Result<void> verb_layout(OpContext& ctx) {
   }
   std::vector<std::string> unrouted;
   std::size_t self_routed = 0;          // kept ports, edgeStyle routes the edge from them
-  std::size_t rerouted = 0;             // edges whose route (waypoints, ports, label place) changed
   std::vector<std::string> laid_round;  // edges a pinned shape made to lay again round the shapes
+  // Each edge as it was, to count at the end the ones whose route (waypoints, ports, label
+  // place) really changed: a later pass (lanes spread apart) can put one back as it was.
+  std::vector<std::optional<Cell>> routes_before;
+  routes_before.reserve(result->edges.size());
   for (const auto& route : result->edges) {
     const Cell* cell = ctx.page().find(route.id);
-    const std::optional<Cell> before = cell ? std::optional<Cell>(*cell) : std::nullopt;
-    auto count_change = [&] {
-      const Cell* after = ctx.page().find(route.id);
-      if (!before || after == nullptr || !(*after == *before)) ++rerouted;
-    };
+    routes_before.push_back(cell ? std::optional<Cell>(*cell) : std::nullopt);
+  }
+  for (const auto& route : result->edges) {
+    const Cell* cell = ctx.page().find(route.id);
     if (std::find(kept_ports.begin(), kept_ports.end(), route.id) != kept_ports.end()) {
       const EdgeRouteResult routed = route_edge_around_shapes(ctx, route.id);
       if (routed == EdgeRouteResult::no_route) unrouted.push_back(route.id);
       if (routed == EdgeRouteResult::by_style) ++self_routed;
-      count_change();
       continue;
     }
     // Waypoints are in the coordinates of the edge's parent (its group, when it is in one).
@@ -951,9 +952,13 @@ core::Result<void> verb_layout(OpContext& ctx) {
     });
     ctx.edit.set_automatic_ports(route.id, false);
     if (!pinned.empty() && route_round_pinned_shapes(ctx, route.id)) laid_round.push_back(route.id);
-    count_change();
   }
   separate_lanes(ctx, laid_round);
+  std::size_t rerouted = 0;  // edges whose route (waypoints, ports, label place) changed
+  for (std::size_t i = 0; i < result->edges.size(); ++i) {
+    const Cell* after = ctx.page().find(result->edges[i].id);
+    if (!routes_before[i] || after == nullptr || !(*after == *routes_before[i])) ++rerouted;
+  }
   std::string kept_routes_line;
   if (figures_before && rerouted > 0) {
     const DrawnRouteFigures after =

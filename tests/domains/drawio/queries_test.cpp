@@ -750,6 +750,29 @@ TEST_F(ReportsWarningsTest, OrthogonalEdgeWithoutWaypointsIsJudgedByDrawiosRoute
             (std::vector<std::string>{"edge A -> B passes through Mid"}));
 }
 
+// Trial 10: a route drawn exactly along another shape's outline was reported as "runs within 10
+// px of Users DB" after a layout, and not at all after other ops; it reads as part of the shape.
+TEST_F(ReportsWarningsTest, ARouteOnAShapesOutlineIsNamed) {
+  constexpr std::string_view kOrth = "edgeStyle=orthogonalEdgeStyle;endArrow=classic;";
+  // A and B level at y 0 … 40: the straight run is at y 20, the top of Lid (200 … 260, 20 … 60).
+  load(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 0, 80, 40) +
+       vertex("lid", "Lid", 200, 20, 60, 40) + edge("e", "a", "b", "", kOrth));
+  EXPECT_EQ(warnings({created({"e"})}),
+            (std::vector<std::string>{
+                "edge A -> B runs on the outline of Lid: it reads as part of the shape"}));
+  // 2 px away it is not on the outline (the layout's clearance check is another matter).
+  load(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 0, 80, 40) +
+       vertex("lid", "Lid", 200, 22, 60, 40) + edge("e", "a", "b", "", kOrth));
+  EXPECT_TRUE(warnings({created({"e"})}).empty());
+  const std::vector<std::string> ids{"e"};
+  EXPECT_TRUE(edges_through_shapes(doc_->page(), doc_->index(), ids, 0).empty());
+  load(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 0, 80, 40) +
+       vertex("lid", "Lid", 200, 20, 60, 40) + edge("e", "a", "b", "", kOrth));
+  EXPECT_EQ(edges_through_shapes(doc_->page(), doc_->index(), ids, 10),
+            (std::vector<std::string>{
+                "edge A -> B runs on the outline of Lid: it reads as part of the shape"}));
+}
+
 TEST_F(ReportsWarningsTest, EdgeCrossingGroup) {
   load(vertex("g", "Backend", 200, 0, 200, 200, "container=1;") +
        vertex("in", "Inner", 50, 80, 60, 40, "whiteSpace=wrap;", "g") +
