@@ -704,7 +704,9 @@ void warn_edges_on_one_line(const BatchView& view, const std::vector<const Cell*
             run_on_one_line(*a_then, *b_then, shared_then) > 0)
           continue;
       }
-      if (shared.empty()) {
+      if (!warnings.wants_text()) {
+        warnings.count();
+      } else if (shared.empty()) {
         warnings.add(a.ends.name() + " runs on one line with " + b.ends.name() + " (under " +
                      format_number(kOneLineGap) + " px apart): set exit:/entry: or move a shape");
       } else {
@@ -873,7 +875,9 @@ void warn_labels_on_lines(const BatchView& view, const std::vector<const Cell*>&
       // Labels on one another: the pair has its line (warn_labels_on_labels).
       if (a.label && b.label && labels_overlap(*a.label, *b.label)) continue;
       const bool a_on_b = newly_on(a, b), b_on_a = newly_on(b, a);
-      if (a_on_b && b_on_a) {
+      if ((a_on_b || b_on_a) && !warnings.wants_text()) {
+        warnings.count();
+      } else if (a_on_b && b_on_a) {
         warnings.add(label_of(a) + " and " + label_of(b) +
                      " each lie on the other's line: a reader cannot tell whose label is whose; "
                      "set exit:/entry: on one of them or move a shape");
@@ -973,6 +977,10 @@ void warn_routes_along_frames(const BatchView& view, const std::vector<const Cel
           const auto frame_then = view.rect_before(*group.cell);
           if (*path_then && frame_then && run_along_frame(**path_then, *frame_then).length > 0)
             continue;  // as it was
+          if (!warnings.wants_text()) {
+            warnings.count();
+            continue;
+          }
           warnings.add("edge " + message_name(source) + " -> " + message_name(target) +
                        " runs along the frame of group " + message_name(*group.cell) + " for " +
                        format_number(std::round(run.length)) + " px (" +
