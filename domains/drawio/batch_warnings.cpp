@@ -37,6 +37,16 @@ constexpr double kOneLineLength = 20;
 constexpr std::size_t kMaxOneLineEdges = 4000;
 // A run closer than this to a shape's outline is drawn on it (path_near's box: 0.5 px outside).
 constexpr double kOnOutline = 1.5;
+// A label closer than this to a shape that is not an end of its edge reads as the shape's (on
+// the estimated box, itself about 3 px wider than the text each way: 5 px from the text).
+constexpr double kLabelShapeGap = 2;
+// Two edges with a shape in common fork (or merge) there side by side: their runs on one line
+// count only farther than kSharedRunClearance from that shape, and over more than
+// kSharedRunLength (issue 13: edges into Kafka ran together 264 px through a gutter, unwarned).
+// A fork's trunk, out of its shape to where draw.io turns mid-way, is not warned up to 100 px
+// (shapes up to 200 px apart).
+constexpr double kSharedRunClearance = 40;
+constexpr double kSharedRunLength = 60;
 
 // Ids of every ancestor of a cell (bounded).
 std::vector<std::string_view> ancestors(const Page& page, const Cell& cell) {
@@ -52,6 +62,10 @@ std::vector<std::string_view> ancestors(const Page& page, const Cell& cell) {
 
 bool contains(const std::vector<std::string_view>& ids, std::string_view id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+bool contains_cell(const std::vector<const Cell*>& cells, const Cell* cell) {
+  return std::find(cells.begin(), cells.end(), cell) != cells.end();
 }
 
 // Counts every warning but keeps only the first kMaxWarnings texts.
@@ -516,9 +530,11 @@ void warn_edges_through_shapes(const BatchView& view, const std::vector<const Ce
 
 // ---- edges on one line ----
 
-// Whether two drawn paths have axis-parallel runs closer than kOneLineGap side by side over more
-// than kOneLineLength.
-bool paths_on_one_line(const std::vector<PathPoint>& p, const std::vector<PathPoint>& q) {
+// The longest stretch over which two drawn paths have axis-parallel runs closer than kOneLineGap
+// side by side, leaving out what lies inside `keep_out` (0 when none).
+double longest_run_on_one_line(const std::vector<PathPoint>& p, const std::vector<PathPoint>& q,
+                               std::span<const Rect> keep_out) {
+  double longest = 0;
   for (std::size_t k = 0; k + 1 < p.size(); ++k) {
     for (std::size_t m = 0; m + 1 < q.size(); ++m) {
       const PathPoint a = p[k], b = p[k + 1], c = q[m], d = q[m + 1];
@@ -529,11 +545,58 @@ bool paths_on_one_line(const std::vector<PathPoint>& p, const std::vector<PathPo
         if (std::abs(across(a) - across(c)) >= kOneLineGap) continue;
         const double lo = std::max(std::min(along(a), along(b)), std::min(along(c), along(d)));
         const double hi = std::min(std::max(along(a), along(b)), std::max(along(c), along(d)));
-        if (hi - lo > kOneLineLength) return true;
+        if (hi <= lo) continue;
+        // The stretch [lo, hi] less the parts inside the boxes kept out (at most two).
+        std::vector<std::pair<double, double>> pieces{{lo, hi}};
+        const double line = (across(a) + across(c)) / 2;
+        for (const Rect& box : keep_out) {
+          const double box_lo = horizontal ? box.y : box.x;
+          const double box_hi = horizontal ? box.bottom() : box.right();
+          if (line < box_lo || line > box_hi) continue;
+          const double cut_lo = horizontal ? box.x : box.y;
+          const double cut_hi = horizontal ? box.right() : box.bottom();
+          std::vector<std::pair<double, double>> left;
+          for (const auto& [from, to] : pieces) {
+            if (cut_lo > from) left.emplace_back(from, std::min(to, cut_lo));
+            if (cut_hi < to) left.emplace_back(std::max(from, cut_hi), to);
+          }
+          pieces = std::move(left);
+        }
+        for (const auto& [from, to] : pieces)
+          longest = std::max(longest, to - from);
       }
     }
   }
-  return false;
+  return longest;
+}
+
+// How far two edges' drawn paths read as one line: side by side under kOneLineGap apart, over
+// more than kOneLineLength; for two edges with a shape in common (`shared`: where those shapes
+// are), over more than kSharedRunLength farther than kSharedRunClearance from them (a fork or a
+// merge at the shape is read as one). 0 when they do not.
+double run_on_one_line(const std::vector<PathPoint>& p, const std::vector<PathPoint>& q,
+                       std::span<const Rect> shared) {
+  if (shared.empty()) {
+    const double run = longest_run_on_one_line(p, q, {});
+    return run > kOneLineLength ? run : 0;
+  }
+  std::vector<Rect> keep_out;
+  for (const Rect& r : shared) {
+    keep_out.push_back(Rect{r.x - kSharedRunClearance, r.y - kSharedRunClearance,
+                            r.width + 2 * kSharedRunClearance, r.height + 2 * kSharedRunClearance});
+  }
+  const double run = longest_run_on_one_line(p, q, keep_out);
+  return run > kSharedRunLength ? run : 0;
+}
+
+// The shapes two edges have in common (ends of both), at most two.
+std::vector<const Cell*> shared_ends(const Cell* a_source, const Cell* a_target,
+                                     const Cell* b_source, const Cell* b_target) {
+  std::vector<const Cell*> out;
+  for (const Cell* end : {a_source, a_target}) {
+    if ((end == b_source || end == b_target) && !contains_cell(out, end)) out.push_back(end);
+  }
+  return out;
 }
 
 // An edge between two different shapes that are there, with its path as draw.io draws it.
@@ -605,15 +668,11 @@ struct EdgeEnds {
   std::string name() const {
     return "edge " + message_name(*source) + " -> " + message_name(*target);
   }
-  bool share_a_shape(const EdgeEnds& other) const {
-    return source == other.source || source == other.target || target == other.source ||
-           target == other.target;
-  }
 };
 
 // Pairs of edges the batch put on one line: one of them created, re-routed or with an end it
-// placed, and not on one line before the batch. Two edges with a shape in common are not warned:
-// their shared run is a fork (or a merge) a reader follows to their common end.
+// placed, and not on one line before the batch. Two edges with a shape in common fork (or merge)
+// there: they are warned only for a run on one line far from that shape (run_on_one_line).
 void warn_edges_on_one_line(const BatchView& view, const std::vector<const Cell*>& placed,
                             WarningList& warnings) {
   const auto touched_ids = edges_to_check(view, placed);
@@ -638,13 +697,37 @@ void warn_edges_on_one_line(const BatchView& view, const std::vector<const Cell*
     for (std::size_t j = i + 1; j < drawn.size(); ++j) {
       const Drawn& a = drawn[i];
       const Drawn& b = drawn[j];
-      if ((!a.ends.touched && !b.ends.touched) || a.ends.share_a_shape(b.ends)) continue;
+      if (!a.ends.touched && !b.ends.touched) continue;
       if (!a.bounds.overlaps(b.bounds, kOneLineGap)) continue;
-      if (!paths_on_one_line(a.path, b.path)) continue;
+      const auto shared = shared_ends(a.ends.source, a.ends.target, b.ends.source, b.ends.target);
+      std::vector<Rect> shared_now;
+      for (const Cell* shape : shared)
+        shared_now.push_back(absolute_rect(view.page(), *shape));
+      const double run = run_on_one_line(a.path, b.path, shared_now);
+      if (run <= 0) continue;
       const auto a_then = path_then(a), b_then = path_then(b);
-      if (a_then && b_then && paths_on_one_line(*a_then, *b_then)) continue;  // as it was
-      warnings.add(a.ends.name() + " runs on one line with " + b.ends.name() + " (under " +
-                   format_number(kOneLineGap) + " px apart): set exit:/entry: or move a shape");
+      if (a_then && b_then) {  // as it was
+        std::vector<Rect> shared_then;
+        for (const Cell* shape : shared) {
+          if (const auto then = view.rect_before(*shape)) shared_then.push_back(*then);
+        }
+        if (shared_then.size() == shared.size() &&
+            run_on_one_line(*a_then, *b_then, shared_then) > 0)
+          continue;
+      }
+      if (!warnings.wants_text()) {
+        warnings.count();
+      } else if (shared.empty()) {
+        warnings.add(a.ends.name() + " runs on one line with " + b.ends.name() + " (under " +
+                     format_number(kOneLineGap) + " px apart): set exit:/entry: or move a shape");
+      } else {
+        warnings.add(a.ends.name() + " runs on one line with " + b.ends.name() + " for " +
+                     format_number(std::round(run)) + " px (under " + format_number(kOneLineGap) +
+                     " px apart, over " + format_number(kSharedRunClearance) + " px from " +
+                     message_name(*shared.front()) +
+                     (shared.size() > 1 ? " and " + message_name(*shared.back()) : std::string()) +
+                     "): a reader sees one edge; set exit:/entry: or move a shape");
+      }
     }
   }
 }
@@ -686,9 +769,14 @@ std::optional<Rect> edge_label_box(const Cell& edge, std::span<const PathPoint> 
   return Rect{cx - width / 2, cy - height / 2, width, height};
 }
 
+// A label's box less a sliver (2 px) on every side: the estimated box has room to spare.
+constexpr double kSliver = 2;
+Rect label_core(const Rect& box) {
+  return Rect{box.x + kSliver, box.y + kSliver, box.width - 2 * kSliver, box.height - 2 * kSliver};
+}
+
 // Whether two label boxes overlap by more than a sliver (2 px each way).
 bool labels_overlap(const Rect& a, const Rect& b) {
-  constexpr double kSliver = 2;
   return std::min(a.right(), b.right()) - std::max(a.x, b.x) > kSliver &&
          std::min(a.bottom(), b.bottom()) - std::max(a.y, b.y) > kSliver;
 }
@@ -735,6 +823,183 @@ void warn_labels_on_labels(const BatchView& view, const std::vector<const Cell*>
                    "move a shape");
     }
   }
+}
+
+// Labels a line of another edge runs through (the text box crossed by one of its segments): a
+// reader cannot tell whose label it is (two labels on one another are warned as such instead).
+// Pairs of a labelled edge and another edge, one of them changed by the batch or with an end it
+// placed, that were not so before the batch. Pages up to kMaxOneLineEdges edges (touched edges x
+// all).
+void warn_labels_on_lines(const BatchView& view, const std::vector<const Cell*>& placed,
+                          WarningList& warnings) {
+  const auto touched_ids = edges_to_check(view, placed);
+  if (!touched_ids) return;
+  struct Drawn {
+    EdgeEnds ends;
+    std::vector<PathPoint> path;
+    Rect bounds;
+    std::optional<Rect> label;
+    Rect reach;  // the path and its label
+  };
+  std::vector<Drawn> drawn;
+  for_each_drawn_edge(
+      view.page(), view.index(),
+      [&](const Cell& edge, const Cell& source, const Cell& target, std::vector<PathPoint> path) {
+        const Rect bounds = path_bounds(path);
+        auto label = edge_label_box(edge, path);
+        const Rect reach = label ? bounds.united(*label) : bounds;
+        drawn.push_back({{&edge, &source, &target, touched_ids->contains(edge.id)},
+                         std::move(path),
+                         bounds,
+                         label,
+                         reach});
+      });
+  // Whether the label of `labelled` lies on the line of `other` now and did not before the batch.
+  const auto newly_on = [&](const Drawn& labelled, const Drawn& other) {
+    if (!labelled.label || !other.bounds.overlaps(*labelled.label) ||
+        !path_crosses(other.path, label_core(*labelled.label)))
+      return false;
+    const Cell& edge = *labelled.ends.edge;
+    const auto path = path_before_batch(view, edge, *labelled.ends.source, *labelled.ends.target);
+    const auto label_then = path ? edge_label_box(*view.before(edge), *path) : std::nullopt;
+    if (!label_then) return true;
+    const auto other_then =
+        path_before_batch(view, *other.ends.edge, *other.ends.source, *other.ends.target);
+    return !other_then || !path_crosses(*other_then, label_core(*label_then));
+  };
+  const auto label_of = [](const Drawn& d) {
+    return "label \"" + cell_label(*d.ends.edge) + "\" of " + d.ends.name();
+  };
+  // The other edge of a pair with the same ends is told apart by its label.
+  const auto other_name = [](const Drawn& d, const Drawn& labelled) {
+    std::string name = d.ends.name();
+    if (name != labelled.ends.name()) return name;
+    const std::string text = cell_label(*d.ends.edge);
+    return "the other " + name + (text.empty() ? std::string() : " (\"" + text + "\")");
+  };
+  for (std::size_t i = 0; i < drawn.size(); ++i) {
+    for (std::size_t j = i + 1; j < drawn.size(); ++j) {
+      const Drawn& a = drawn[i];
+      const Drawn& b = drawn[j];
+      if ((!a.label && !b.label) || (!a.ends.touched && !b.ends.touched)) continue;
+      if (!a.reach.overlaps(b.reach)) continue;
+      // Labels on one another: the pair has its line (warn_labels_on_labels).
+      if (a.label && b.label && labels_overlap(*a.label, *b.label)) continue;
+      const bool a_on_b = newly_on(a, b), b_on_a = newly_on(b, a);
+      if ((a_on_b || b_on_a) && !warnings.wants_text()) {
+        warnings.count();
+      } else if (a_on_b && b_on_a) {
+        warnings.add(label_of(a) + " and " + label_of(b) +
+                     " each lie on the other's line: a reader cannot tell whose label is whose; "
+                     "set exit:/entry: on one of them or move a shape");
+      } else if (a_on_b || b_on_a) {
+        const Drawn& labelled = a_on_b ? a : b;
+        const Drawn& other = a_on_b ? b : a;
+        warnings.add(label_of(labelled) + " lies on " + other_name(other, labelled) +
+                     ": a reader cannot tell whose label it is; set exit:/entry: on one of them "
+                     "or move a shape");
+      }
+    }
+  }
+}
+
+// ---- routes along group frames ----
+
+// A route closer than kFrameGap to a group's frame (inside or out) along it for over
+// kFrameRunLength reads as part of the frame (issue 13: Driver location -> Redis ran 7 px above
+// the Services frame for 620 px).
+constexpr double kFrameGap = 8;
+constexpr double kFrameRunLength = 100;
+
+// Whether the group draws a frame: draw.io's plain `group` and a box without a stroke do not.
+bool draws_frame(const Cell& group) {
+  return !group.style || (!group.style->has("group") && group.style->get("strokeColor") != "none");
+}
+
+// The longest run of the path along a side of `frame` within kFrameGap of it, and how far from it
+// that run is (length 0: none over kFrameRunLength).
+struct FrameRun {
+  double length = 0;
+  double gap = 0;
+};
+FrameRun run_along_frame(const std::vector<PathPoint>& path, const Rect& frame) {
+  FrameRun best;
+  for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+    const PathPoint a = path[k], b = path[k + 1];
+    for (const bool horizontal : {true, false}) {
+      const double across_a = horizontal ? a.y : a.x, across_b = horizontal ? b.y : b.x;
+      if (across_a != across_b) continue;
+      const double lo = std::max(std::min(horizontal ? a.x : a.y, horizontal ? b.x : b.y),
+                                 horizontal ? frame.x : frame.y);
+      const double hi = std::min(std::max(horizontal ? a.x : a.y, horizontal ? b.x : b.y),
+                                 horizontal ? frame.right() : frame.bottom());
+      if (hi - lo <= kFrameRunLength || hi - lo <= best.length) continue;
+      for (const double side :
+           {horizontal ? frame.y : frame.x, horizontal ? frame.bottom() : frame.right()}) {
+        const double gap = std::abs(across_a - side);
+        if (gap <= kFrameGap && (hi - lo > best.length || gap < best.gap)) best = {hi - lo, gap};
+      }
+    }
+  }
+  return best;
+}
+
+// Routes the batch laid along a group's frame: an edge it created, re-routed or whose end it
+// placed, against every framed group (the first kMaxCrossingGroups), and a group it placed
+// against every edge; not when the route ran along that frame before the batch. Pages up to
+// kMaxOneLineEdges edges.
+void warn_routes_along_frames(const BatchView& view, const std::vector<const Cell*>& placed,
+                              WarningList& warnings) {
+  const Page& page = view.page();
+  const PageIndex& index = view.index();
+  if (index.groups() == 0 || index.edges() > kMaxOneLineEdges) return;
+  struct Group {
+    const Cell* cell;
+    Rect frame;
+    bool placed;
+  };
+  std::vector<Group> groups;
+  bool any_placed = false;
+  for (const Cell& cell : page.cells()) {
+    if (groups.size() >= kMaxCrossingGroups) break;
+    if (index.kind(cell.id) != CellKind::group || !cell.is_visible() || !draws_frame(cell))
+      continue;
+    groups.push_back({&cell, absolute_rect(page, cell), view.placed(cell)});
+    any_placed = any_placed || groups.back().placed;
+  }
+  if (groups.empty()) return;
+  const auto touched_ids = edges_to_check(view, placed);
+  if (!touched_ids && !any_placed) return;
+  for_each_drawn_edge(
+      page, index,
+      [&](const Cell& edge, const Cell& source, const Cell& target,
+          const std::vector<PathPoint>& path) {
+        const bool touched = touched_ids && touched_ids->contains(edge.id);
+        if (!touched && !any_placed) return;
+        const Rect bounds = path_bounds(path);
+        std::optional<std::optional<std::vector<PathPoint>>> path_then;
+        for (const Group& group : groups) {
+          if ((!touched && !group.placed) || group.cell == &source || group.cell == &target)
+            continue;
+          if (!bounds.overlaps(group.frame, kFrameGap)) continue;
+          const FrameRun run = run_along_frame(path, group.frame);
+          if (run.length <= 0) continue;
+          if (!path_then) path_then.emplace(path_before_batch(view, edge, source, target));
+          const auto frame_then = view.rect_before(*group.cell);
+          if (*path_then && frame_then && run_along_frame(**path_then, *frame_then).length > 0)
+            continue;  // as it was
+          if (!warnings.wants_text()) {
+            warnings.count();
+            continue;
+          }
+          warnings.add("edge " + message_name(source) + " -> " + message_name(target) +
+                       " runs along the frame of group " + message_name(*group.cell) + " for " +
+                       format_number(std::round(run.length)) + " px (" +
+                       format_number(std::round(run.gap)) +
+                       " px from it): it reads as part of the frame; set exit:/entry: or move a "
+                       "shape");
+        }
+      });
 }
 
 }  // namespace
@@ -797,6 +1062,73 @@ std::size_t path_crossings(const std::vector<PathPoint>& p, const std::vector<Pa
   return count;
 }
 
+// Labels that read as someone else's: on another edge's line or label, or closer than
+// kLabelShapeGap to a shape that is not an end of their edge (nor holds one). Counted for the
+// labels of `edge_ids`, and for the other labels of the page their lines or labels lie on (every
+// edge of the page is looked at up to kMaxOneLineEdges; past that only `edge_ids`).
+std::size_t misplaced_labels(const Page& page, const PageIndex& index,
+                             std::span<const std::string> edge_ids) {
+  const std::unordered_set<std::string_view> compared(edge_ids.begin(), edge_ids.end());
+  struct Drawn {
+    const Cell* edge;
+    const Cell* source;
+    const Cell* target;
+    std::vector<PathPoint> path;
+    Rect bounds;
+    std::optional<Rect> label;
+    bool compared;
+  };
+  std::vector<Drawn> drawn;
+  auto keep = [&](const Cell& edge, const Cell& source, const Cell& target,
+                  std::vector<PathPoint> path) {
+    const Rect bounds = path_bounds(path);
+    auto label = edge_label_box(edge, path);
+    drawn.push_back(
+        {&edge, &source, &target, std::move(path), bounds, label, compared.contains(edge.id)});
+  };
+  if (index.edges() <= kMaxOneLineEdges) {
+    for_each_drawn_edge(page, index, keep);
+  } else {
+    for (const auto& id : edge_ids) {
+      if (auto one = drawn_edge(page, id); one && one->edge->is_visible())
+        keep(*one->edge, *one->source, *one->target, std::move(one->path));
+    }
+  }
+  std::optional<ShapeGrid> grid;
+  std::size_t count = 0;
+  for (const Drawn& labelled : drawn) {
+    if (!labelled.label) continue;
+    const Rect& box = *labelled.label;
+    bool misplaced = false;
+    for (const Drawn& other : drawn) {
+      if (&other == &labelled || (!labelled.compared && !other.compared)) continue;
+      if ((other.bounds.overlaps(box) && path_crosses(other.path, label_core(box))) ||
+          (other.label && labels_overlap(box, *other.label))) {
+        misplaced = true;
+        break;
+      }
+    }
+    if (!misplaced && labelled.compared) {
+      if (!grid) grid.emplace(page, index);
+      const auto source_up = ancestors(page, *labelled.source);
+      const auto target_up = ancestors(page, *labelled.target);
+      std::size_t unbounded = std::numeric_limits<std::size_t>::max();
+      const Rect reach{box.x - kLabelShapeGap, box.y - kLabelShapeGap,
+                       box.width + 2 * kLabelShapeGap, box.height + 2 * kLabelShapeGap};
+      grid->visit_overlapping(reach, unbounded, [&](const ShapeGrid::Item& item) {
+        const Cell* shape = item.cell;
+        if (shape == labelled.source || shape == labelled.target ||
+            contains(source_up, shape->id) || contains(target_up, shape->id))
+          return true;
+        misplaced = true;
+        return false;
+      });
+    }
+    if (misplaced) ++count;
+  }
+  return count;
+}
+
 }  // namespace
 
 DrawnRouteFigures drawn_route_figures(const Page& page, const PageIndex& index,
@@ -822,11 +1154,13 @@ DrawnRouteFigures drawn_route_figures(const Page& page, const PageIndex& index,
       const Drawn& b = drawn[j];
       if (!a.bounds.overlaps(b.bounds, kOneLineGap)) continue;
       figures.crossings += path_crossings(a.path, b.path);
-      const bool share_a_shape = a.source == b.source || a.source == b.target ||
-                                 a.target == b.source || a.target == b.target;
-      if (!share_a_shape && paths_on_one_line(a.path, b.path)) ++figures.one_line_pairs;
+      std::vector<Rect> shared;
+      for (const Cell* shape : shared_ends(a.source, a.target, b.source, b.target))
+        shared.push_back(absolute_rect(page, *shape));
+      if (run_on_one_line(a.path, b.path, shared) > 0) ++figures.one_line_pairs;
     }
   }
+  figures.labels = misplaced_labels(page, index, edge_ids);
   return figures;
 }
 
@@ -843,6 +1177,8 @@ std::vector<std::string> DrawioDocument::warnings(std::span<const core::EventPtr
   warn_edges_through_shapes(view, placed, warnings);
   warn_edges_on_one_line(view, placed, warnings);
   warn_labels_on_labels(view, placed, warnings);
+  warn_labels_on_lines(view, placed, warnings);
+  warn_routes_along_frames(view, placed, warnings);
   return warnings.take();
 }
 

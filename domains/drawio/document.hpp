@@ -175,16 +175,22 @@ std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex&
                                               double clearance = 0);
 
 // How well `edge_ids` read as draw.io draws them now, worst defect first: edges through a shape
-// (or within `clearance` of one), pairs of edges with no shape in common on one line (under 4 px
-// apart for over 20 px), crossings between them.
+// (or within `clearance` of one); pairs of edges on one line (under 4 px apart for over 20 px; for
+// two edges with a shape in common, for over 60 px farther than 40 px from it); labels that read
+// as someone else's (on another edge's line or label, or within 2 px of a shape that is not an
+// end of their edge), theirs or ones their lines or labels lie on; crossings between them.
+// Labels come after pairs on one line (those mislead about what is connected to what, a label
+// only about what an edge carries) and before crossings (a crossing is read through).
 struct DrawnRouteFigures {
   std::size_t near_shapes = 0;
   std::size_t one_line_pairs = 0;
+  std::size_t labels = 0;
   std::size_t crossings = 0;
-  // Worse: more edges by shapes, else more pairs on one line, else more crossings.
+  // Worse: more edges by shapes, else more pairs on one line, else more labels misplaced, else
+  // more crossings.
   bool worse_than(const DrawnRouteFigures& other) const {
-    return std::tie(near_shapes, one_line_pairs, crossings) >
-           std::tie(other.near_shapes, other.one_line_pairs, other.crossings);
+    return std::tie(near_shapes, one_line_pairs, labels, crossings) >
+           std::tie(other.near_shapes, other.one_line_pairs, other.labels, other.crossings);
   }
 };
 DrawnRouteFigures drawn_route_figures(const Page& page, const PageIndex& index,

@@ -868,7 +868,8 @@ core::Result<void> verb_layout(OpContext& ctx) {
   }
   // With every shape pinned where it stayed, the routes the edges have are an answer too: when
   // the layout's read worse (more edges by or through shapes, more pairs on one line, more
-  // crossings) they are kept, and the reply says so.
+  // labels on other edges or labels or by shapes, more crossings) they are kept, and the reply says
+  // so.
   std::vector<std::string> routed_ids;
   routed_ids.reserve(result->edges.size());
   for (const auto& route : result->edges)
@@ -972,6 +973,7 @@ core::Result<void> verb_layout(OpContext& ctx) {
       const auto figures_text = [](const DrawnRouteFigures& f) {
         return core::plural(f.near_shapes, "edge") + " by or through shapes, " +
                core::plural(f.one_line_pairs, "pair") + " on one line, " +
+               core::plural(f.labels, "label") + " on another edge or label or by a shape, " +
                core::plural(f.crossings, "crossing");
       };
       kept_routes_line =

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -779,10 +780,15 @@ TEST_F(ReportsWarningsTest, EdgeCrossingGroup) {
        vertex("a", "A", 0, 80, 60, 40) + vertex("b", "B", 600, 80, 60, 40) +
        vertex("c", "C", 0, 400, 60, 40) + edge("e1", "a", "b") + edge("e2", "a", "in") +
        edge("e3", "a", "c"));
+  // A -> Inner lies on A -> B's line from A to Inner: far from A, a reader sees one edge.
+  const std::string one_line =
+      "edge A -> B runs on one line with edge A -> Inner for 180 px (under 4 px apart, over 40 "
+      "px from A): a reader sees one edge; set exit:/entry: or move a shape";
   EXPECT_EQ(warnings({created({"e1"})}),
             (std::vector<std::string>{"edge A -> B crosses group Backend",
-                                      "edge A -> B passes through Inner"}));
-  EXPECT_TRUE(warnings({created({"e2"})}).empty());  // ends inside the group
+                                      "edge A -> B passes through Inner", one_line}));
+  // Ends inside the group: no crossing (the line is A -> B's).
+  EXPECT_EQ(warnings({created({"e2"})}), (std::vector<std::string>{one_line}));
   EXPECT_TRUE(warnings({created({"e3"})}).empty());  // passes beside it
 }
 
@@ -803,11 +809,14 @@ TEST_F(ReportsWarningsTest, AnEdgeRoutedRoundAGroupDoesNotCrossIt) {
   EXPECT_EQ(warnings({created({"e"})}),
             (std::vector<std::string>{"edge A -> B crosses group Data"}));
   // A straight edge whose ends' centres are level with the group's corner but whose line
-  // runs along its border (touching, not entering): no crossing.
+  // runs along its border (touching, not entering): no crossing, but a line on the frame.
   load(vertex("g", "Data", 200, 0, 200, 200, "container=1;") + vertex("a", "A", 0, 200, 60, 40) +
        vertex("b", "B", 600, 200, 60, 40) +
        edge("e", "a", "b", "", "edgeStyle=orthogonalEdgeStyle;exitX=1;exitY=0;entryX=0;entryY=0;"));
-  EXPECT_TRUE(warnings({created({"e"})}).empty());
+  EXPECT_EQ(warnings({created({"e"})}),
+            (std::vector<std::string>{
+                "edge A -> B runs along the frame of group Data for 200 px (0 px from it): it "
+                "reads as part of the frame; set exit:/entry: or move a shape"}));
 }
 
 TEST_F(ReportsWarningsTest, OnlyCreatedEdgesAreCheckedForCrossings) {
@@ -886,6 +895,133 @@ TEST_F(ReportsWarningsTest, CrossingsWhereTheBatchMovedAnEndOrTheGroup) {
             (std::vector<std::string>{"edge A -> B crosses group Backend"}));
   // B moved, but the edge crossed the group before too.
   EXPECT_TRUE(warnings({changed("b", at(700, 80))}).empty());
+}
+
+// Issue 13: a label a line of another edge runs through cannot be told apart; the `?` line names
+// both edges, as the label-on-label one does.
+TEST_F(ReportsWarningsTest, LabelOnAnotherEdgesLine) {
+  // A -> B runs straight at y 20; its "HTTPS" label sits mid-way, x 218.5 … 261.5, y 11 … 29.
+  // C -> D runs down x 240 through it.
+  load(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 0, 80, 40) +
+       vertex("c", "C", 220, -200, 40, 40) + vertex("d", "D", 220, 200, 40, 40) +
+       edge("e1", "a", "b", "HTTPS") + edge("e2", "c", "d"));
+  const std::vector<std::string> expected{
+      "label \"HTTPS\" of edge A -> B lies on edge C -> D: a reader cannot tell whose label it "
+      "is; set exit:/entry: on one of them or move a shape"};
+  EXPECT_EQ(warnings({created({"e2"})}), expected);
+  // D moved from the left (C -> D passed beside the label) to below C.
+  EXPECT_EQ(warnings({changed("d", at(100, 200))}), expected);
+  // The label's edge was re-routed onto the line: the same pair.
+  EXPECT_EQ(warnings({changed("e1", [](Cell& cell) { cell.geometry->x = 0.8; })}), expected);
+  // A batch that leaves the label where it was says nothing about it.
+  EXPECT_TRUE(
+      warnings({changed("e2", [](Cell& cell) { cell.style->set("dashed", "1"); })}).empty());
+  // A line that crosses the label's box but not the edge's own bounds (it stops 5 px below
+  // A -> B's line, inside the label) is still on the label.
+  load(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 0, 80, 40) +
+       vertex("c", "C", 220, 25, 40, 40) + vertex("d", "D", 220, 300, 40, 40) +
+       edge("e1", "a", "b", "HTTPS") +
+       edge("e2", "c", "d", "", "endArrow=classic;",
+            "<Array as=\"points\"><mxPoint x=\"240\" y=\"25\"/></Array>"));
+  EXPECT_EQ(warnings({created({"e2"})}), expected);
+  // C -> D passes beside the label: nothing.
+  load(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 0, 80, 40) +
+       vertex("c", "C", 250, -200, 40, 40) + vertex("d", "D", 250, 200, 40, 40) +
+       edge("e1", "a", "b", "HTTPS") + edge("e2", "c", "d"));
+  EXPECT_TRUE(warnings({created({"e2"})}).empty());
+  // A second edge between the same shapes is told apart from the first.
+  load(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 0, 80, 40) +
+       edge("e1", "a", "b", "HTTPS") +
+       edge("e2", "a", "b", "", "endArrow=classic;",
+            "<Array as=\"points\"><mxPoint x=\"240\" y=\"-100\"/><mxPoint x=\"240\" "
+            "y=\"100\"/></Array>"));
+  EXPECT_EQ(warnings({created({"e2"})}),
+            (std::vector<std::string>{
+                "label \"HTTPS\" of edge A -> B lies on the other edge A -> B: a reader cannot "
+                "tell whose label it is; set exit:/entry: on one of them or move a shape"}));
+}
+
+// Issue 13: a route 7 px above the Services frame for 620 px read as part of the frame, unwarned.
+TEST_F(ReportsWarningsTest, RouteAlongAGroupsFrame) {
+  // A -> B runs straight at y 93, 7 px above the frame's top (y 100), over its 400 px width.
+  const auto page = [](double y, std::string_view group_style) {
+    return vertex("g", "Services", 100, 100, 400, 200, group_style) +
+           vertex("a", "A", 0, y - 20, 60, 40) + vertex("b", "B", 600, y - 20, 60, 40) +
+           edge("e", "a", "b");
+  };
+  load(page(93, "container=1;strokeColor=#6c8ebf;"));
+  EXPECT_EQ(warnings({created({"e"})}),
+            (std::vector<std::string>{
+                "edge A -> B runs along the frame of group Services for 400 px (7 px from it): it "
+                "reads as part of the frame; set exit:/entry: or move a shape"}));
+  // The group moved under the edge (it was 300 px lower).
+  EXPECT_EQ(warnings({changed("g", at(100, 400))}).size(), 1u);
+  // Inside the frame, 8 px below its top: still along it (and across the group).
+  load(page(108, "container=1;"));
+  const auto inside = warnings({created({"e"})});
+  EXPECT_NE(std::find(inside.begin(), inside.end(),
+                      "edge A -> B runs along the frame of group Services for 400 px (8 px from "
+                      "it): it reads as part of the frame; set exit:/entry: or move a shape"),
+            inside.end())
+      << ::testing::PrintToString(inside);
+  // 9 px off, a group drawn without a frame, or a route that was there before: nothing.
+  load(page(91, "container=1;"));
+  EXPECT_TRUE(warnings({created({"e"})}).empty());
+  load(page(93, "container=1;strokeColor=none;"));
+  EXPECT_TRUE(warnings({created({"e"})}).empty());
+  load(page(93, "group;"));
+  EXPECT_TRUE(warnings({created({"e"})}).empty());
+  load(page(93, "container=1;"));
+  EXPECT_TRUE(warnings({changed("e", [](Cell& cell) { cell.style->set("dashed", "1"); })}).empty());
+}
+
+// Issue 13: two edges out of one shape that run together far from it (here into X, where H -> Y
+// turns down) read as one edge; a fork that splits near the shape is not warned.
+TEST_F(ReportsWarningsTest, LongSharedRunsOfEdgesWithAShapeInCommon) {
+  constexpr std::string_view kOrth = "edgeStyle=orthogonalEdgeStyle;exitX=1;exitY=0.5;";
+  load(vertex("h", "H", 0, 0, 80, 40) + vertex("x", "X", 600, 0, 80, 40) +
+       vertex("y", "Y", 560, 200, 80, 40) +
+       edge("e1", "h", "x", "", std::string(kOrth) + "entryX=0;entryY=0.5;") +
+       edge("e2", "h", "y", "", std::string(kOrth) + "entryX=0.5;entryY=0;"));
+  // (H -> Y turns down at x 600, on X's left side: that is said too.)
+  EXPECT_EQ(warnings({created({"e2"})}),
+            (std::vector<std::string>{
+                "edge H -> Y runs on the outline of X: it reads as part of the shape",
+                "edge H -> X runs on one line with edge H -> Y for 480 px (under 4 px apart, "
+                "over 40 px from H): a reader sees one edge; set exit:/entry: or move a shape"}));
+  // A fork: out of H's right side together, apart 60 px from it (at x 140).
+  load(vertex("h", "H", 0, 0, 80, 40) + vertex("a", "A", 200, -100, 80, 40) +
+       vertex("b", "B", 200, 100, 80, 40) +
+       edge("e1", "h", "a", "", std::string(kOrth) + "entryX=0;entryY=0.5;") +
+       edge("e2", "h", "b", "", std::string(kOrth) + "entryX=0;entryY=0.5;"));
+  EXPECT_TRUE(warnings({created({"e2"})}).empty());
+}
+
+// Issue 13: the pinned layout's comparison counts labels that read as someone else's: on another
+// edge's line, on another label, or within 2 px of a shape that is not an end of their edge.
+TEST_F(ReportsWarningsTest, RouteFiguresCountMisplacedLabels) {
+  load(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 0, 80, 40) +
+       vertex("c", "C", 220, -200, 40, 40) + vertex("d", "D", 220, 200, 40, 40) +
+       vertex("p", "P", 0, 300, 80, 40) + vertex("q", "Q", 400, 300, 80, 40) +
+       vertex("s", "Stop", 230, 330, 40, 40) + edge("e1", "a", "b", "HTTPS") +
+       edge("e2", "c", "d") + edge("e3", "p", "q", "gRPC"));
+  const std::vector<std::string> ids{"e1", "e2", "e3"};
+  // HTTPS lies on C -> D; gRPC (x 222 … 258, y 311 … 329) 1 px above Stop.
+  EXPECT_EQ(drawn_route_figures(doc_->page(), doc_->index(), ids, 0).labels, 2u);
+  // Only the labels the compared edges have, or lie on: C -> D's line is HTTPS's problem too.
+  EXPECT_EQ(
+      drawn_route_figures(doc_->page(), doc_->index(), std::vector<std::string>{"e2"}, 0).labels,
+      1u);
+  EXPECT_EQ(
+      drawn_route_figures(doc_->page(), doc_->index(), std::vector<std::string>{"e3"}, 0).labels,
+      1u);
+  // A misplaced label weighs more than crossings, less than a pair on one line.
+  DrawnRouteFigures label, crossings, pair;
+  label.labels = 1;
+  crossings.crossings = 5;
+  pair.one_line_pairs = 1;
+  EXPECT_TRUE(label.worse_than(crossings));
+  EXPECT_TRUE(pair.worse_than(label));
 }
 
 TEST_F(ReportsWarningsTest, CappedAtTenWithACount) {

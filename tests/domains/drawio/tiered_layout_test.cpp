@@ -240,11 +240,15 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   const Case c = GetParam();
   run(tiered_diagram(c.shapes, c.seed));
   const std::string reply = session_.run_ops(std::vector<std::string>{c.layout_op}, {}).reply.text;
-  // The only warnings: routes the separator could not keep 10 px from a shape, each named.
+  // The only warnings: routes the separator could not keep 10 px from a shape, each named, and
+  // routes it left along a group's frame (issue 13: the router keeps lanes off shapes, not yet
+  // off frames; on the 50-shape diagram with spacing 80 Svc1 -> Db5 runs 7 px from the Services
+  // frame for 700 px, and the reply says so since that warning came).
   int near_lines = 0;
   for (std::string::size_type at = reply.find("\n? "); at != std::string::npos;
        at = reply.find("\n? ", at + 1)) {
     const std::string line = reply.substr(at + 1, reply.find('\n', at + 1) - at - 1);
+    if (line.find(" runs along the frame of group ") != std::string::npos) continue;
     EXPECT_NE(line.find(" runs within 10 px of "), std::string::npos) << reply;
     ++near_lines;
   }
@@ -823,6 +827,30 @@ TEST_F(TieredLayoutTest, APinnedLayoutCountsOnlyTheRoutesThatChanged) {
     EXPECT_EQ(said, changed) << "round " << round << ": " << reply;
     EXPECT_NE(reply.find("nothing to change"), std::string::npos) << reply;
   }
+}
+
+// Issue 13: the pinned comparison ignored labels. It now counts, for both sets of routes, the
+// labels that read as someone else's (on another edge's line or label, or by a shape that is not
+// an end of their edge), after pairs on one line and before crossings, and the reply names them.
+// On the trial's file the layout's routes put 2 labels on other edges' lines (Trip -> Trips DB's
+// "writes" on Trip -> Object storage, an "events" label on Driver location -> Kafka); the routes
+// kept have none.
+TEST_F(TieredLayoutTest, APinnedLayoutCountsMisplacedLabelsInItsComparison) {
+  const fs::path file = dir_ / "ridehail.drawio";
+  fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial11.drawio", file);
+  ASSERT_FALSE(session_.run_session("open " + file.string(), {}).reply.is_error);
+  ASSERT_FALSE(session_.run_ops(std::vector<std::string>{"layout @all algo:layered dir:LR"}, {})
+                   .reply.is_error);
+  const auto pinned = session_.run_ops(std::vector<std::string>{"layout @all pin:@all"}, {});
+  ASSERT_FALSE(pinned.reply.is_error) << pinned.reply.text;
+  const std::string& reply = pinned.reply.text;
+  ASSERT_NE(reply.find("kept the edges' routes as they were"), std::string::npos) << reply;
+  EXPECT_NE(reply.find("0 pairs on one line, 0 labels on another edge or label or by a shape, "),
+            std::string::npos)
+      << reply;
+  EXPECT_NE(reply.find(" pairs on one line, 2 labels on another edge or label or by a shape, "),
+            std::string::npos)
+      << reply;
 }
 
 // The same with ports the user set on one edge: when the routes are kept, that edge was not laid
