@@ -285,15 +285,18 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   // bends or more 4 / 19 / 60 (spacing 80: 3 / 20) -> 2 / 14 / 54 (15). With the shapes level
   // with their neighbours as well, the line a gap of one row forces is a candidate in the other
   // rows (the route keeps it through them instead of stepping into the gap and out again), and
-  // a step shorter than 15 px costs more: 1 / 43 / 752 (44), 2 / 11 / 47 (7).
+  // a step shorter than 15 px costs more: 1 / 43 / 752 (44), 2 / 11 / 47 (7). Session 16: a
+  // column longer than the band of the tiers it connects to is also tried packed into that band
+  // (the 20-shape diagram's Services and Clients columns): 20 shapes 1 -> 0 crossings, bends
+  // 32 -> 18 (spacing 80: 32 -> 22), routes with 4 bends or more 2 -> 0.
   const bool wide = std::string(c.layout_op).find("spacing:80") != std::string::npos;
-  EXPECT_LE(ours.edge_edge_crossings, c.shapes == 20   ? 1
+  EXPECT_LE(ours.edge_edge_crossings, c.shapes == 20   ? 0
                                       : c.shapes == 50 ? (wide ? 44 : 43)
                                                        : 752)
       << details(ours);
   // With lanes 20 px apart where a gap has the room (main's hub spacing), a route's lane moves
   // off the line chosen for it: 2 / 12 / 49 (spacing 80: 6).
-  EXPECT_LE(ours.bendy_edges, c.shapes == 20   ? 2
+  EXPECT_LE(ours.bendy_edges, c.shapes == 20   ? 0
                               : c.shapes == 50 ? (wide ? 6 : 12)
                                                : 49)
       << details(ours);
@@ -317,7 +320,12 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   EXPECT_LE(ours.lanes_under_10, c.shapes < 200 ? 0 : 1) << details(ours);
   // Corridors chosen per route (session 14) put more long edges through the same gaps than
   // main's routing did: 29 / 119 with lanes 20 px apart where the gap has room (28 / 134 without).
-  EXPECT_LE(ours.lanes_under_20, c.shapes < 50 ? 4 : c.shapes < 200 ? 29 : 119) << details(ours);
+  // Session 16, the 20-shape diagram with its columns packed (no crossing left, 10 bends fewer):
+  // 3 -> 2, with spacing 80 3 -> 5 (the closest still 15 px apart).
+  EXPECT_LE(ours.lanes_under_20, c.shapes < 50    ? (wide ? 5 : 2)
+                                 : c.shapes < 200 ? 29
+                                                  : 119)
+      << details(ours);
   EXPECT_EQ(ours.labels_off_edge, 0) << details(ours);
   EXPECT_EQ(ours.label_overlaps, 0) << details(ours);
   EXPECT_EQ(ours.labels_on_shapes, 0) << details(ours);
