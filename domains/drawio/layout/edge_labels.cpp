@@ -106,8 +106,40 @@ bool overlap(const Box& a, const Box& b) {
   return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
 }
 
-// The end of a route on `box`: its port if it has one, else where draw.io's orthogonal
-// connector leaves toward `toward` (straight across when within the box's span), else the centre.
+Point2 along(const std::vector<Point2>& path, double fraction) {
+  double total = 0;
+  for (size_t i = 0; i + 1 < path.size(); ++i)
+    total += std::hypot(path[i + 1].x - path[i].x, path[i + 1].y - path[i].y);
+  double left = total * fraction;
+  for (size_t i = 0; i + 1 < path.size(); ++i) {
+    const double length = std::hypot(path[i + 1].x - path[i].x, path[i + 1].y - path[i].y);
+    if (left <= length && length > 0) {
+      const double t = left / length;
+      return Point2{path[i].x + t * (path[i + 1].x - path[i].x),
+                    path[i].y + t * (path[i + 1].y - path[i].y)};
+    }
+    left -= length;
+  }
+  return path.back();
+}
+
+// Whether two axis-parallel segments lie along each other, kOneLineGap apart or less, for more
+// than kOneLineLength.
+bool one_line(Point2 a, Point2 b, Point2 c, Point2 d) {
+  for (const bool horizontal : {true, false}) {
+    auto along = [horizontal](Point2 p) { return horizontal ? p.x : p.y; };
+    auto across = [horizontal](Point2 p) { return horizontal ? p.y : p.x; };
+    if (std::abs(across(a) - across(b)) > 0.5 || std::abs(across(c) - across(d)) > 0.5) continue;
+    if (std::abs(across(a) - across(c)) > kOneLineGap) continue;
+    const double lo = std::max(std::min(along(a), along(b)), std::min(along(c), along(d)));
+    const double hi = std::min(std::max(along(a), along(b)), std::max(along(c), along(d)));
+    if (hi - lo > kOneLineLength) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 Point2 end_point(const Box& box, const std::optional<Point2>& port, Point2 toward) {
   if (port) return Point2{box.x + port->x * box.w, box.y + port->y * box.h};
   const bool in_x = toward.x >= box.x - kTolerance && toward.x <= box.right() + kTolerance;
@@ -128,24 +160,6 @@ std::vector<Point2> path_of(const Box& source, const Box& target, const EdgeRout
   return path;
 }
 
-Point2 along(const std::vector<Point2>& path, double fraction) {
-  double total = 0;
-  for (size_t i = 0; i + 1 < path.size(); ++i)
-    total += std::hypot(path[i + 1].x - path[i].x, path[i + 1].y - path[i].y);
-  double left = total * fraction;
-  for (size_t i = 0; i + 1 < path.size(); ++i) {
-    const double length = std::hypot(path[i + 1].x - path[i].x, path[i + 1].y - path[i].y);
-    if (left <= length && length > 0) {
-      const double t = left / length;
-      return Point2{path[i].x + t * (path[i + 1].x - path[i].x),
-                    path[i].y + t * (path[i + 1].y - path[i].y)};
-    }
-    left -= length;
-  }
-  return path.back();
-}
-
-// Whether segments ab and cd cross at a point inside both.
 bool segments_cross(Point2 a, Point2 b, Point2 c, Point2 d) {
   auto side = [](Point2 o, Point2 p, Point2 q) {
     return (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x);
@@ -153,23 +167,6 @@ bool segments_cross(Point2 a, Point2 b, Point2 c, Point2 d) {
   const double d1 = side(c, d, a), d2 = side(c, d, b), d3 = side(a, b, c), d4 = side(a, b, d);
   return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
 }
-
-// Whether two axis-parallel segments lie along each other, kOneLineGap apart or less, for more
-// than kOneLineLength.
-bool one_line(Point2 a, Point2 b, Point2 c, Point2 d) {
-  for (const bool horizontal : {true, false}) {
-    auto along = [horizontal](Point2 p) { return horizontal ? p.x : p.y; };
-    auto across = [horizontal](Point2 p) { return horizontal ? p.y : p.x; };
-    if (std::abs(across(a) - across(b)) > 0.5 || std::abs(across(c) - across(d)) > 0.5) continue;
-    if (std::abs(across(a) - across(c)) > kOneLineGap) continue;
-    const double lo = std::max(std::min(along(a), along(b)), std::min(along(c), along(d)));
-    const double hi = std::min(std::max(along(a), along(b)), std::max(along(c), along(d)));
-    if (hi - lo > kOneLineLength) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 bool routes_better(const RouteFigures& now, const RouteFigures& best) {
   if (now.one_line > best.one_line) return false;

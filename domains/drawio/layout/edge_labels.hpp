@@ -1,6 +1,7 @@
 // Where along its own route each edge label goes: on nothing else if the route allows.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "domains/drawio/layout/drawing.hpp"
@@ -17,6 +18,14 @@ namespace fcp::drawio::layout::detail {
 // pairs where a route passes within kShapeClearance of a shape that is not one of its ends, and
 // the pairs of runs of two edges that read as one line (kOneLineGap apart or less, side by side
 // for more than kOneLineLength).
+// The end of a route on `box`: its port if it has one, else where draw.io's orthogonal connector
+// leaves toward `toward` (straight across when within the box's span), else the centre.
+Point2 end_point(const Box& box, const std::optional<Point2>& port, Point2 toward);
+// The route as draw.io draws it: its source's end, its waypoints, its target's end.
+std::vector<Point2> path_of(const Box& source, const Box& target, const EdgeRoute& route);
+// Whether segments ab and cd cross at a point inside both.
+bool segments_cross(Point2 a, Point2 b, Point2 c, Point2 d);
+
 inline constexpr double kOneLineGap = 2;
 inline constexpr double kOneLineLength = 20;
 struct RouteFigures {

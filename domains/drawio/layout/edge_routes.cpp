@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "domains/drawio/layout/port_swaps.hpp"
 #include "domains/drawio/rect.hpp"
 
 namespace fcp::drawio::layout::detail {
@@ -1352,6 +1353,7 @@ std::vector<EdgeRoute> route_edges(const Drawing& drawing, const IndexedGraph& g
     separator.separate();
     separator.tidy();
     separator.finish();
+    swap_crossed_ports(drawing, graph, routes);
   }
   return routes;
 }

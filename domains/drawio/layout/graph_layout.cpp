@@ -26,9 +26,11 @@ using detail::RowCrossing;
 
 constexpr double kPinTolerance = 0.5;  // px a pinned node may be off before it counts as moved
 // Up to this many edges a layered layout with groups is also tried with each group's shapes
-// ordered by use, twice (each tier in its place, then the tiers free), and routed each time:
-// three routings instead of one (the 200-shape test diagram, ~300 edges: its layout test
-// 0.96 -> 1.3 s; the 1 000-shape benchmark, 1 782 edges, is not ordered).
+// ordered by use, four times (each tier in its place, then the tiers free; with the engine's
+// gaps, then with a column longer than its neighbours' packed into their band), and routed each
+// time: five routings instead of one (the 200-shape test diagram, ~300 edges: its layout test
+// 0.96 -> 1.3 s with two orders, about 1.6 s with four; the 1 000-shape benchmark, 1 782 edges,
+// is not ordered).
 constexpr size_t kOrderEdgesUpTo = 1000;
 
 core::Result<Drawing> place(const LayoutRequest& request, const IndexedGraph& graph,
@@ -430,7 +432,9 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
       graph->edges.size() <= kOrderEdgesUpTo) {
     // Each shape of a group near the shapes it connects to in the other groups (Graphviz orders
     // a cluster's nodes by the cluster's own edges first and packs them from its start), each
-    // tier kept in its place, then with the tiers free to sit level with their neighbours. Only
+    // tier kept in its place, then with the tiers free to sit level with their neighbours; both
+    // again with a column longer than the band of the tiers it connects to packed into it (its
+    // gaps as small as make it fit, down to one lane's room). Only
     // where the corridors are chosen anew (the places Graphviz kept for long edges may now hold
     // a shape), and only when the routes then put no more pairs of edges on one line and cross
     // fewer edges, or as many past fewer shapes (closer than kShapeClearance, which the reply
@@ -438,9 +442,13 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
     // round.
     detail::RouteFigures best = detail::measure_routes(*drawing, *graph, routes);
     const std::vector<std::optional<Box>> held = held_places(placed, request);
-    for (const detail::TierRoom room : {detail::TierRoom::own, detail::TierRoom::free}) {
+    using detail::RunGaps;
+    using detail::TierRoom;
+    for (const auto& [room, gaps] :
+         {std::pair{TierRoom::own, RunGaps::kept}, std::pair{TierRoom::free, RunGaps::kept},
+          std::pair{TierRoom::own, RunGaps::packed}, std::pair{TierRoom::free, RunGaps::packed}}) {
       Drawing ordered = placed;
-      if (!detail::order_within_clusters(ordered, *graph, held, room).changed) continue;
+      if (!detail::order_within_clusters(ordered, *graph, held, room, gaps).changed) continue;
       // Shapes moved within their groups: each group round its contents again (the engine's box
       // was round the old places).
       for (size_t c = 0; c < request.clusters.size(); ++c) {

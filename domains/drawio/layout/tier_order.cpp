@@ -15,6 +15,9 @@ constexpr int kSweeps = 4;
 // diagram keeps what was improved by then.
 constexpr long long kPairBudget = 50'000'000;
 constexpr double kShorter = 0.5;  // px an order must save to count as shorter
+// px the shapes of a run keep apart at least when they are packed into the band of the tiers
+// they connect to: room for one lane between two shapes, kShapeClearance off each.
+constexpr double kPackedGap = 3 * kShapeClearance;
 
 // Nodes of one cluster in one row, in their order across the rank axis, and the gaps between
 // the places they take.
@@ -33,13 +36,21 @@ struct Run {
 class Orderer {
  public:
   Orderer(Drawing& drawing, const IndexedGraph& graph, const std::vector<std::optional<Box>>& held,
-          bool tiers_free)
+          bool tiers_free, bool pack)
       : drawing_(drawing),
         graph_(graph),
         held_(held),
         across_x_(drawing.vertical_ranks),
-        tiers_free_(tiers_free) {
+        tiers_free_(tiers_free),
+        pack_(pack) {
     incident_.resize(drawing.nodes.size());
+    node_tier_.assign(drawing.nodes.size(), -1);
+    for (size_t n = 0; n < drawing.nodes.size(); ++n) {
+      int tier = graph.node_cluster[n];
+      while (tier >= 0 && graph.cluster_parent[static_cast<size_t>(tier)] >= 0)
+        tier = graph.cluster_parent[static_cast<size_t>(tier)];
+      node_tier_[n] = tier;
+    }
     for (size_t e = 0; e < graph.edges.size(); ++e) {
       const IndexedGraph::Edge& edge = graph.edges[e];
       if (edge.source == edge.target) continue;
@@ -215,23 +226,76 @@ class Orderer {
     return count > 0 ? sum / count : mid(drawing_.nodes[static_cast<size_t>(node)]);
   }
 
-  // Starts for the nodes of `order`, each as near its barycentre as the order, the run's gap
-  // between neighbours and its room allow (least squares: the differences to the barycentres
-  // with their offsets taken out, made non-decreasing by pooling adjacent violators, then held
-  // in the room). Empty when the nodes do not fit in the room.
+  // The band across the rank axis of the tiers the run's nodes connect to outside their own
+  // (the extent of all their nodes; a node outside every cluster counts alone); nullopt when
+  // they connect to none.
+  std::optional<std::pair<double, double>> neighbour_band(const Run& run) const {
+    const int own = node_tier_[static_cast<size_t>(run.nodes.front())];
+    std::vector<int> tiers;
+    std::optional<std::pair<double, double>> band;
+    auto add = [&band, this](int node) {
+      const Box& box = box_of(node);
+      band = band ? std::pair{std::min(band->first, lo(box)), std::max(band->second, hi(box))}
+                  : std::pair{lo(box), hi(box)};
+    };
+    for (int node : run.nodes) {
+      for (size_t e : incident_[static_cast<size_t>(node)]) {
+        const IndexedGraph::Edge& edge = graph_.edges[e];
+        const int other = edge.source == node ? edge.target : edge.source;
+        const int tier = node_tier_[static_cast<size_t>(other)];
+        if (tier < 0) {
+          add(other);
+        } else if (tier != own && std::find(tiers.begin(), tiers.end(), tier) == tiers.end()) {
+          tiers.push_back(tier);
+        }
+      }
+    }
+    for (size_t n = 0; n < drawing_.nodes.size(); ++n) {
+      const int tier = node_tier_[n];
+      if (tier >= 0 && std::find(tiers.begin(), tiers.end(), tier) != tiers.end())
+        add(static_cast<int>(n));
+    }
+    return band;
+  }
+
+  // Starts for the nodes of `order`, each as near its barycentre as the order, the gap between
+  // neighbours and the room allow (least squares: the differences to the barycentres with their
+  // offsets taken out, made non-decreasing by pooling adjacent violators, then held in the
+  // room). The gap is the run's own, unless the run would then be longer than the band of the
+  // tiers it connects to (a column of stores next to a shorter column of services): then the
+  // nodes pack as close as makes them fit, down to kPackedGap, and stay in the band when they
+  // fit it. Empty when the nodes do not fit in the room.
   std::vector<double> level_starts(const Run& run, const std::vector<int>& order) const {
     const size_t n = order.size();
+    double total = 0;
+    for (int node : order)
+      total += size(drawing_.nodes[static_cast<size_t>(node)]);
+    double gap = run.gap;
+    double min_lo = run.min_lo, max_hi = run.max_hi;
+    if (pack_ && n > 1) {
+      if (const auto band = neighbour_band(run)) {
+        const double spare = band->second - band->first - total;
+        const auto between = static_cast<double>(n - 1);
+        if (total + gap * between > band->second - band->first)
+          gap = std::clamp(spare / between, std::min(kPackedGap, run.gap), run.gap);
+        const double in_lo = std::max(min_lo, band->first);
+        const double in_hi = std::min(max_hi, band->second);
+        if (in_hi - in_lo >= total + gap * between - kShorter) {
+          min_lo = in_lo;
+          max_hi = std::max(in_hi, in_lo + total + gap * between);
+        }
+      }
+    }
     std::vector<double> offset(n, 0), target(n);
     for (size_t k = 0; k < n; ++k) {
       const Box& box = drawing_.nodes[static_cast<size_t>(order[k])];
       if (k > 0) {
-        offset[k] =
-            offset[k - 1] + size(drawing_.nodes[static_cast<size_t>(order[k - 1])]) + run.gap;
+        offset[k] = offset[k - 1] + size(drawing_.nodes[static_cast<size_t>(order[k - 1])]) + gap;
       }
       target[k] = barycentre(run, order[k]) - size(box) / 2 - offset[k];
     }
     const double last = offset.back() + size(drawing_.nodes[static_cast<size_t>(order.back())]);
-    if (run.max_hi - run.min_lo < last) return {};
+    if (max_hi - min_lo < last) return {};
     // Blocks of pooled values: mean and count.
     std::vector<std::pair<double, size_t>> blocks;
     for (double value : target) {
@@ -240,16 +304,16 @@ class Orderer {
         const auto [mean, count] = blocks.back();
         blocks.pop_back();
         auto& before = blocks.back();
-        const auto total = static_cast<double>(before.second + count);
+        const auto sum = static_cast<double>(before.second + count);
         before.first = (before.first * static_cast<double>(before.second) +
                         mean * static_cast<double>(count)) /
-                       total;
+                       sum;
         before.second += count;
       }
     }
     std::vector<double> starts;
     for (const auto& [mean, count] : blocks) {
-      const double held = std::clamp(mean, run.min_lo, run.max_hi - last);
+      const double held = std::clamp(mean, min_lo, max_hi - last);
       for (size_t k = 0; k < count; ++k)
         starts.push_back(held + offset[starts.size()]);
     }
@@ -407,16 +471,19 @@ class Orderer {
   const std::vector<std::optional<Box>>& held_;
   bool across_x_;
   bool tiers_free_;
+  bool pack_;  // runs longer than their neighbours' band pack into it
   std::vector<std::vector<size_t>> incident_;
+  std::vector<int> node_tier_;  // outermost cluster per node, -1 outside every cluster
   long long budget_ = kPairBudget;
 };
 
 }  // namespace
 
 OrderFigures order_within_clusters(Drawing& drawing, const IndexedGraph& graph,
-                                   const std::vector<std::optional<Box>>& held, TierRoom tiers) {
+                                   const std::vector<std::optional<Box>>& held, TierRoom tiers,
+                                   RunGaps gaps) {
   if (drawing.rows.empty() || drawing.node_row.size() != drawing.nodes.size()) return {};
-  return Orderer(drawing, graph, held, tiers == TierRoom::free).run();
+  return Orderer(drawing, graph, held, tiers == TierRoom::free, gaps == RunGaps::packed).run();
 }
 
 }  // namespace fcp::drawio::layout::detail

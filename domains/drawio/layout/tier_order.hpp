@@ -20,6 +20,12 @@ struct OrderFigures {
 // drawing keeps its size; a tier may move up or down to sit level with its neighbours).
 enum class TierRoom { own, free };
 
+// The gaps between the shapes of a run: those the engine left, or, where the run would then be
+// longer than the band of the tiers its shapes connect to (a column of stores beside a shorter
+// column of the services that use them), as much smaller as makes it fit that band, down to
+// room for one lane; a run that then fits is kept within the band.
+enum class RunGaps { kept, packed };
+
 // Reorders, within each rank row, the nodes of one innermost cluster that stand side by side
 // (no other node or cluster between them): by the barycentre of the nodes they connect to (in
 // any row, in any cluster), then by swapping neighbours, each order placed level with the
@@ -32,8 +38,10 @@ enum class TierRoom { own, free };
 // writes) could end far from it. The work is bounded (a fixed number of edge pairs tested): a
 // large diagram keeps the orders improved until then. Nodes with a box in `held` (pinned ones:
 // where they will be put back, in the drawing's coordinates) count there and are not moved.
-// Returns the figures.
+// With `gaps` packed, a run longer than its neighbours' band is packed (see RunGaps). Returns
+// the figures.
 OrderFigures order_within_clusters(Drawing& drawing, const IndexedGraph& graph,
-                                   const std::vector<std::optional<Box>>& held, TierRoom tiers);
+                                   const std::vector<std::optional<Box>>& held, TierRoom tiers,
+                                   RunGaps gaps = RunGaps::kept);
 
 }  // namespace fcp::drawio::layout::detail

@@ -290,17 +290,22 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   // bends or more 4 / 19 / 60 (spacing 80: 3 / 20) -> 2 / 14 / 54 (15). With the shapes level
   // with their neighbours as well, the line a gap of one row forces is a candidate in the other
   // rows (the route keeps it through them instead of stepping into the gap and out again), and
-  // a step shorter than 15 px costs more: 1 / 43 / 752 (44), 2 / 11 / 47 (7).
+  // a step shorter than 15 px costs more: 1 / 43 / 752 (44), 2 / 11 / 47 (7). Session 16: a
+  // column longer than the band of the tiers it connects to is also tried packed into that band
+  // (the 20-shape diagram's Services and Clients columns): 20 shapes 1 -> 0 crossings, bends
+  // 32 -> 18 (spacing 80: 32 -> 22), routes with 4 bends or more 2 -> 0. Two routes into one
+  // side of a shape that cross on the way swap their ports there: 200 shapes 752 -> 751
+  // crossings, routes with 4 bends or more 49 -> 47; 50 shapes with spacing 80 44 -> 42.
   const bool wide = std::string(c.layout_op).find("spacing:80") != std::string::npos;
-  EXPECT_LE(ours.edge_edge_crossings, c.shapes == 20   ? 1
-                                      : c.shapes == 50 ? (wide ? 44 : 43)
-                                                       : 752)
+  EXPECT_LE(ours.edge_edge_crossings, c.shapes == 20   ? 0
+                                      : c.shapes == 50 ? (wide ? 42 : 43)
+                                                       : 751)
       << details(ours);
   // With lanes 20 px apart where a gap has the room (main's hub spacing), a route's lane moves
   // off the line chosen for it: 2 / 12 / 49 (spacing 80: 6).
-  EXPECT_LE(ours.bendy_edges, c.shapes == 20   ? 2
+  EXPECT_LE(ours.bendy_edges, c.shapes == 20   ? 0
                               : c.shapes == 50 ? (wide ? 6 : 12)
-                                               : 49)
+                                               : 47)
       << details(ours);
   EXPECT_EQ(ours.shared_run, 0) << details(ours);
   // Runs of unrelated edges closer than 10 px (where dot lines up nodes of neighbouring ranks)
@@ -322,7 +327,12 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   EXPECT_LE(ours.lanes_under_10, c.shapes < 200 ? 0 : 1) << details(ours);
   // Corridors chosen per route (session 14) put more long edges through the same gaps than
   // main's routing did: 29 / 119 with lanes 20 px apart where the gap has room (28 / 134 without).
-  EXPECT_LE(ours.lanes_under_20, c.shapes < 50 ? 4 : c.shapes < 200 ? 29 : 119) << details(ours);
+  // Session 16, the 20-shape diagram with its columns packed (no crossing left, 10 bends fewer):
+  // 3 -> 2, with spacing 80 3 -> 5 (the closest still 15 px apart).
+  EXPECT_LE(ours.lanes_under_20, c.shapes < 50    ? (wide ? 5 : 2)
+                                 : c.shapes < 200 ? 29
+                                                  : 119)
+      << details(ours);
   EXPECT_EQ(ours.labels_off_edge, 0) << details(ours);
   EXPECT_EQ(ours.label_overlaps, 0) << details(ours);
   EXPECT_EQ(ours.labels_on_shapes, 0) << details(ours);
@@ -561,9 +571,31 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   EXPECT_LE(m.edge_edge_crossings, 33) << details(m);
   // Session 14, after the merge: 73 bends, 8 routes with 4 or more; 75 and 9 with lanes 20 px
   // apart where a gap has the room (lanes closer than 20 px 18 -> 16).
-  EXPECT_LE(m.bends, 75) << details(m);
+  // Session 16 (judge 8, defect 4): two routes into (out of) one side of a shape that crossed
+  // on the way swap their ports there, each keeping its lane: 67 bends, 5 routes with 4.
+  EXPECT_LE(m.bends, 67) << details(m);
   EXPECT_LE(m.max_bends, 4) << details(m);
-  EXPECT_LE(m.bendy_edges, 9) << details(m);
+  EXPECT_LE(m.bendy_edges, 5) << details(m);
+  // Trip -> Trips DB came down Trip's lane and ran in front of Payments' drop to the port above
+  // Payments': it crossed Payments -> Trips DB next to Trips DB and stepped into its port (4
+  // bends). With the ports swapped, the two nest: no crossing between them, 2 bends each.
+  {
+    const metrics::Edge* trip = metrics::find_edge(saved, "Trip", "Trips DB (Postgres)");
+    const metrics::Edge* payments = metrics::find_edge(saved, "Payments", "Trips DB (Postgres)");
+    ASSERT_NE(trip, nullptr);
+    ASSERT_NE(payments, nullptr);
+    int crossed = 0;
+    for (size_t a = 0; a + 1 < trip->path.size(); ++a) {
+      for (size_t b = 0; b + 1 < payments->path.size(); ++b) {
+        if (metrics::detail::crossing(trip->path[a], trip->path[a + 1], payments->path[b],
+                                      payments->path[b + 1]))
+          ++crossed;
+      }
+    }
+    EXPECT_EQ(crossed, 0);
+    EXPECT_LE(metrics::detail::bends(*trip), 2);
+    EXPECT_LE(metrics::detail::bends(*payments), 2);
+  }
   // Item 5: Payments -> Payment processor doubled back into a gap of Data (6 bends); the gaps of
   // the rows in between leave it a straight line, which it now takes: one step (2 bends), its
   // port on Payment processor put in line. (Notifications -> SMS/Push provider and Maps adapter
@@ -633,7 +665,9 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   // column, six stores, is twice as tall as the Services rows); edge-edge crossings 50 -> 28.
   // Analytics warehouse, alone in the second Data column, sat at its bottom, 280 px below Kafka
   // (events), its one neighbour: a shape alone in its row moves level with its neighbours too.
-  EXPECT_LE(m.edge_edge_crossings, 21) << details(m);  // 28 at the merge of the two branches
+  // 28 at the merge of the two branches; 17 with crossing ports swapped (session 16: Trips DB's
+  // two writers, Kafka's in-port from Trip below its out-ports to Surge and Dispatch).
+  EXPECT_LE(m.edge_edge_crossings, 17) << details(m);
   EXPECT_LT(std::abs(by_label.at("Analytics warehouse")->box.centre().y -
                      by_label.at("Kafka (events)")->box.centre().y),
             1)
@@ -741,8 +775,9 @@ TEST_F(TieredLayoutTest, TheTrialsFileKeepsEveryTwoEdgesApart) {
   // (9 and 3 before; crossings 42 -> 21).
   // After the merge of the two session 14 branches, a crossing is kept 0 or 15 px and more off
   // its end's port stretch (it was 7 px past SMS/Push provider's, and the tidy that straightened
-  // the step slid the port 8 px from the cloud's corner, inside its outline): 19 and 7.
-  EXPECT_LE(m.edge_edge_crossings, 19) << details(m);
+  // the step slid the port 8 px from the cloud's corner, inside its outline): 19 and 7. Session
+  // 16, ports of one side swapped where their routes crossed: 18 crossings.
+  EXPECT_LE(m.edge_edge_crossings, 18) << details(m);
   EXPECT_LE(m.labels_near_edges, 7) << details(m);
   EXPECT_LE(m.labels_on_borders, 1) << details(m);
   // Issue 13 (the routing review), left on this file (issue 13: open): two pairs of ends 12 and
