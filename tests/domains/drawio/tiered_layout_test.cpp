@@ -825,7 +825,7 @@ TEST_F(TieredLayoutTest, APinnedLayoutNeverLeavesTheRoutesWorseThanItFoundThem) 
 // ports the user set was counted when it was laid again from them, and came out as it was; the
 // count is now taken from the final routes. On the trial's file (as it was then, with the same
 // port set) each pinned layout in a row says exactly as many edges as the saved file shows
-// changed (waypoints, ports, label): none.
+// changed (waypoints, ports, label), and the second and third say there is nothing to change.
 TEST_F(TieredLayoutTest, APinnedLayoutCountsOnlyTheRoutesThatChanged) {
   const fs::path file = dir_ / "ridehail.drawio";
   fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial10.drawio", file);
@@ -860,16 +860,18 @@ TEST_F(TieredLayoutTest, APinnedLayoutCountsOnlyTheRoutesThatChanged) {
       said = std::stoi(reply.substr(at + 12));
     }
     EXPECT_EQ(said, changed) << "round " << round << ": " << reply;
-    EXPECT_NE(reply.find("nothing to change"), std::string::npos) << reply;
+    // The second in a row has nothing left to change.
+    if (round > 0) {
+      EXPECT_NE(reply.find("nothing to change"), std::string::npos) << reply;
+    }
   }
 }
 
 // Issue 13: the pinned comparison ignored labels. It now counts, for both sets of routes, the
 // labels that read as someone else's (on another edge's line or label, or by a shape that is not
 // an end of their edge), after pairs on one line and before crossings, and the reply names them.
-// On the trial's file the layout's routes put 2 labels on other edges' lines (Trip -> Trips DB's
-// "writes" on Trip -> Object storage, an "events" label on Driver location -> Kafka); the routes
-// kept have none.
+// On the trial's file the layout's routes put 3 labels on other edges' lines or by shapes; the
+// routes kept have 1 (session 16, after the port swaps; 2 and 0 before).
 TEST_F(TieredLayoutTest, APinnedLayoutCountsMisplacedLabelsInItsComparison) {
   const fs::path file = dir_ / "ridehail.drawio";
   fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial11.drawio", file);
@@ -880,10 +882,10 @@ TEST_F(TieredLayoutTest, APinnedLayoutCountsMisplacedLabelsInItsComparison) {
   ASSERT_FALSE(pinned.reply.is_error) << pinned.reply.text;
   const std::string& reply = pinned.reply.text;
   ASSERT_NE(reply.find("kept the edges' routes as they were"), std::string::npos) << reply;
-  EXPECT_NE(reply.find("0 pairs on one line, 0 labels on another edge or label or by a shape, "),
+  EXPECT_NE(reply.find("0 pairs on one line, 1 label on another edge or label or by a shape, "),
             std::string::npos)
       << reply;
-  EXPECT_NE(reply.find(" pairs on one line, 2 labels on another edge or label or by a shape, "),
+  EXPECT_NE(reply.find(" pairs on one line, 3 labels on another edge or label or by a shape, "),
             std::string::npos)
       << reply;
 }
