@@ -153,8 +153,8 @@ class DrawioDomain final : public core::Domain {
   }
   std::vector<core::VerbSpec> session_extensions() const override {
     core::VerbSpec export_file{"export", "", "",
-                               "write a page as an image file (the drawio verb `export` also "
-                               "returns images)"};
+                               "write a page as an image file inside the allowed roots (the "
+                               "drawio verb `export` also returns images)"};
     export_file.with(core::key("as", "PATH").require())
         .with(core::choice_key("fmt", {"png", "svg", "pdf"}))
         .with(core::integer_key("page"))
