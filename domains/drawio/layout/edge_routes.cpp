@@ -861,15 +861,17 @@ void straighten_neighbours(std::vector<Plan>& plans, const IndexedGraph& graph, 
 }
 
 // Orthogonal turns of every edge of a drawing with rows: stops, ports spread, runs across gaps
-// placed in lanes. `widen` receives the channels too narrow for their lanes.
+// placed in lanes. `widen` receives the channels too narrow for their lanes. With
+// `straight_lines` (orthogonal routes), edges between overlapping neighbours run straight.
 std::vector<Plan> layered_plans(const Drawing& drawing, const IndexedGraph& graph, double spacing,
-                                std::vector<std::pair<double, double>>& widen) {
+                                std::vector<std::pair<double, double>>& widen,
+                                bool straight_lines) {
   const RouteBuilder builder(drawing, drawing.vertical_ranks);
   std::vector<Plan> plans = plan_routes(drawing, graph, builder, spacing);
   separate_crossings(plans, drawing, builder);
   spread_ports(plans, drawing, graph, drawing.vertical_ranks);
   part_meeting_ends(plans, graph, drawing.vertical_ranks);
-  straighten_neighbours(plans, graph, drawing.vertical_ranks);
+  if (straight_lines) straighten_neighbours(plans, graph, drawing.vertical_ranks);
   std::vector<Track> tracks;
   for (size_t i = 0; i < plans.size(); ++i) {
     for (size_t k = 0; k + 1 < plans[i].stops.size(); ++k)
@@ -1459,7 +1461,7 @@ std::vector<Point2> spline_bends(const std::vector<Point2>& controls, const Box&
 bool widen_for_routes(Drawing& drawing, const IndexedGraph& graph, double spacing) {
   if (drawing.rows.empty()) return false;
   std::vector<std::pair<double, double>> widen;
-  layered_plans(drawing, graph, spacing, widen);
+  layered_plans(drawing, graph, spacing, widen, true);
   if (widen.empty()) return false;
   widen_gaps(drawing, std::move(widen));
   return true;
@@ -1478,7 +1480,8 @@ std::vector<EdgeRoute> route_edges(const Drawing& drawing, const IndexedGraph& g
     return routes;
   }
   std::vector<std::pair<double, double>> narrow;
-  const std::vector<Plan> plans = layered_plans(drawing, graph, spacing, narrow);
+  const std::vector<Plan> plans =
+      layered_plans(drawing, graph, spacing, narrow, routing == EdgeRouting::orthogonal);
   bool orthogonal = false;
   for (size_t i = 0; i < graph.edges.size(); ++i) {
     const IndexedGraph::Edge& edge = graph.edges[i];

@@ -344,9 +344,15 @@ void move_to_origin(Drawing& drawing, std::vector<EdgeRoute>& routes,
       add(Box{point.x, point.y, 0, 0});
   }
   if (!all) return;
-  // By whole px: shapes stay on whole px (see run_layout).
-  const double dx = std::round(request.origin_x - all->x),
-               dy = std::round(request.origin_y - all->y);
+  // Orthogonal layered and tree drawings move by whole px: the caller saves each shape at its
+  // place rounded, which is then its place here rounded and moved by this, as the straight
+  // routes between neighbours reckon (straighten_neighbours); the drawing then starts within
+  // half a px of the origin.
+  double dx = request.origin_x - all->x, dy = request.origin_y - all->y;
+  if (request.routing == EdgeRouting::orthogonal && request.algorithm != Algorithm::force) {
+    dx = std::round(dx);
+    dy = std::round(dy);
+  }
   detail::translate(drawing, dx, dy);
   for (auto& route : routes) {
     for (Point2& point : route.waypoints) {
@@ -423,11 +429,14 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
         fixed[i] = request.nodes[i].pinned;
       detail::separate_boxes(d.nodes, fixed, std::max(request.spacing, 0.0), d.moved);
     }
-    // Shapes on whole px, as the caller saves them (the move to the origin is by whole px too):
-    // a route straight from port to port stays straight once saved.
-    for (Box& box : d.nodes) {
-      box.x = std::round(box.x);
-      box.y = std::round(box.y);
+    // A free layered drawing's shapes on whole px, as the caller saves them (the move to the
+    // origin is by whole px too): the routes are laid round the shapes where they will be.
+    if (!any_pinned && request.algorithm == Algorithm::layered &&
+        request.routing == EdgeRouting::orthogonal) {
+      for (Box& box : d.nodes) {
+        box.x = std::round(box.x);
+        box.y = std::round(box.y);
+      }
     }
     fit_clusters(d, request, *graph);
     return detail::route_edges(d, *graph, request.routing, request.spacing);
