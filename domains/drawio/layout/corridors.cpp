@@ -36,6 +36,7 @@ constexpr double kShortStepCost = 2 * kBendCost;
 // px from a side's ends within which a lone port is put in line with its route (edge_routes'
 // kPortGap).
 constexpr double kPortInset = 15;
+constexpr double kPortGap = 15;         // px between the ports of one side (edge_routes' kPortGap)
 constexpr double kOutsideCost = 1e6;    // beyond the box round the top-level clusters
 constexpr double kEngineWeight = 0.05;  // ties go to the place nearest Graphviz's crossing
 constexpr double kFar = 1e7;
@@ -72,6 +73,7 @@ class CorridorChooser {
       ++side_ends_[{edge.source, b > a ? 1 : -1}];
       ++side_ends_[{edge.target, a > b ? 1 : -1}];
     }
+    if (drawing.hub_blocks) predict_hub_ports();
     gaps_.resize(drawing.rows.size());
     for (size_t r = 0; r < drawing.rows.size(); ++r)
       gaps_[r] = free_gaps(r);
@@ -98,7 +100,8 @@ class CorridorChooser {
     // the side's port stretch when its port is the only one there (it is put in line with the
     // route); with others there, where the spread puts it (not known yet). Either way a step
     // shorter than kMinStep off the stretch is a kink the side cannot absorb.
-    const double start = middle(cross(drawing_.nodes[s])), goal = middle(cross(drawing_.nodes[t]));
+    const double start = port_guess(e, true).value_or(middle(cross(drawing_.nodes[s])));
+    const double goal = port_guess(e, false).value_or(middle(cross(drawing_.nodes[t])));
     const EndSide source = end_side(edge.source, step), target = end_side(edge.target, -step);
     std::vector<int> rows;
     for (int row = from + step; row != to; row += step)
@@ -371,6 +374,48 @@ class CorridorChooser {
     return gaps;
   }
 
+  // Where the ports of a hub's sides will be (see port_order: edges leaving in one block,
+  // edges arriving in the other), each end ordered by the middle of the shape at its other end
+  // and spread as the router spreads them: a route leaves a hub from its block, not from the
+  // side's middle, and keeps in line with it where a gap allows.
+  void predict_hub_ports() {
+    std::map<std::pair<int, int>, std::vector<std::pair<size_t, bool>>> sides;  // → (edge, leaves)
+    for (size_t e = 0; e < graph_.edges.size(); ++e) {
+      const IndexedGraph::Edge& edge = graph_.edges[e];
+      const int a = drawing_.node_row[static_cast<size_t>(edge.source)],
+                b = drawing_.node_row[static_cast<size_t>(edge.target)];
+      if (a < 0 || b < 0 || a == b) continue;
+      sides[{edge.source, b > a ? 1 : -1}].emplace_back(e, true);
+      sides[{edge.target, a > b ? 1 : -1}].emplace_back(e, false);
+    }
+    for (const auto& [key, ends] : sides) {
+      std::vector<SideEnd> keys;
+      for (const auto& [e, leaves] : ends) {
+        const IndexedGraph::Edge& edge = graph_.edges[e];
+        const int far = leaves ? edge.target : edge.source;
+        keys.push_back({middle(cross(drawing_.nodes[static_cast<size_t>(far)])), leaves, e});
+      }
+      const size_t leaving = static_cast<size_t>(
+          std::count_if(keys.begin(), keys.end(), [](const SideEnd& k) { return k.leaves; }));
+      if (leaving < kHubBlock || keys.size() - leaving < kHubBlock) continue;
+      const Span side = cross(drawing_.nodes[static_cast<size_t>(key.first)]);
+      const double length = side.hi - side.lo;
+      const auto count = static_cast<double>(keys.size());
+      const double step = std::min(std::max(length / (count + 1), kPortGap), length / count);
+      const double first = middle(side) - step * (count - 1) / 2;
+      const std::vector<size_t> order = port_order(keys, true);
+      for (size_t k = 0; k < order.size(); ++k) {
+        const SideEnd& end = keys[order[k]];
+        guesses_[{end.tie, end.leaves}] = first + step * static_cast<double>(k);
+      }
+    }
+  }
+  std::optional<double> port_guess(size_t e, bool source) const {
+    const auto it = guesses_.find({e, source});
+    if (it == guesses_.end()) return std::nullopt;
+    return it->second;
+  }
+
   // The clusters that hold either end of the edge (the route may run inside them).
   std::vector<int> own_clusters(const IndexedGraph::Edge& edge) const {
     std::vector<int> own;
@@ -431,6 +476,7 @@ class CorridorChooser {
   std::optional<Span> hull_;
   std::vector<std::vector<Gap>> gaps_;            // per row
   std::map<std::pair<int, int>, int> side_ends_;  // (node, toward higher rows ±1) → edge ends
+  std::map<std::pair<size_t, bool>, double> guesses_;  // (edge, at its source) → hub port
 };
 
 }  // namespace

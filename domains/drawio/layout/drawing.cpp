@@ -68,4 +68,44 @@ void build_rows(Drawing& drawing, const std::vector<int>& row_key_of_node) {
   }
 }
 
+std::vector<size_t> port_order(const std::vector<SideEnd>& ends, bool hub_blocks) {
+  std::vector<size_t> order(ends.size());
+  for (size_t k = 0; k < order.size(); ++k)
+    order[k] = k;
+  std::sort(order.begin(), order.end(), [&ends](size_t a, size_t b) {
+    return ends[a].next != ends[b].next ? ends[a].next < ends[b].next : ends[a].tie < ends[b].tie;
+  });
+  if (!hub_blocks) return order;
+  double sum[2] = {0, 0};
+  size_t count[2] = {0, 0};
+  for (const SideEnd& end : ends) {
+    sum[end.leaves ? 1 : 0] += end.next;
+    ++count[end.leaves ? 1 : 0];
+  }
+  if (count[0] < kHubBlock || count[1] < kHubBlock) return order;
+  const bool leaving_first =
+      sum[1] / static_cast<double>(count[1]) < sum[0] / static_cast<double>(count[0]);
+  std::stable_partition(order.begin(), order.end(),
+                        [&](size_t k) { return ends[k].leaves == leaving_first; });
+  return order;
+}
+
+bool has_hub_side(const Drawing& drawing, const IndexedGraph& graph) {
+  if (drawing.node_row.size() != drawing.nodes.size()) return false;
+  std::map<std::pair<int, int>, std::pair<size_t, size_t>> sides;  // → (leaving, arriving)
+  for (const IndexedGraph::Edge& edge : graph.edges) {
+    const int a = drawing.node_row[static_cast<size_t>(edge.source)],
+              b = drawing.node_row[static_cast<size_t>(edge.target)];
+    if (a < 0 || b < 0 || a == b) continue;
+    auto& out = sides[{edge.source, b > a ? 1 : -1}];
+    auto& in = sides[{edge.target, a > b ? 1 : -1}];
+    ++out.first;
+    ++in.second;
+    if ((out.first >= kHubBlock && out.second >= kHubBlock) ||
+        (in.first >= kHubBlock && in.second >= kHubBlock))
+      return true;
+  }
+  return false;
+}
+
 }  // namespace fcp::drawio::layout::detail

@@ -62,11 +62,33 @@ struct Drawing {
   std::vector<Row> rows;      // empty when the drawing has no rank rows (force)
   std::vector<int> node_row;  // row index per node or -1; sized like nodes when rows exist
   std::vector<bool> moved;    // node moved on its own after the placement (rows, curves stale)
+  // The ports of a hub's sides go in blocks by role (port_order), and the corridors of its
+  // routes are chosen from those blocks.
+  bool hub_blocks = false;
 };
 
 void translate(Drawing& drawing, double dx, double dy);
 
 // Groups nodes into rows by their position on the rank axis (nodes of one rank share it).
 void build_rows(Drawing& drawing, const std::vector<int>& row_key_of_node);
+
+// One end of an edge on a side of a shape, for ordering the ports there.
+struct SideEnd {
+  double next = 0;     // where its route goes next, across the rank axis
+  bool leaves = true;  // the edge leaves the shape here (else it arrives)
+  size_t tie = 0;      // breaks ties (the edge's index)
+};
+// The order of the ports of one side, from its low end (top or left) up: by where their routes
+// go next, so that they need not cross at the shape; on a hub's side, one that holds at least
+// kHubBlock edges leaving and as many arriving, in two blocks by role (incoming together,
+// outgoing together: a reader sees which way each runs), the block whose routes go lower
+// across the rank axis (their mean `next`) first, each block in the order of where they go.
+// Returns indices into `ends`. Without `hub_blocks`, every side in the order of where they go.
+inline constexpr size_t kHubBlock = 2;
+std::vector<size_t> port_order(const std::vector<SideEnd>& ends, bool hub_blocks);
+
+// Whether a side of a shape holds a hub's ends (kHubBlock leaving and as many arriving) across
+// the rows: where Drawing::hub_blocks changes anything.
+bool has_hub_side(const Drawing& drawing, const IndexedGraph& graph);
 
 }  // namespace fcp::drawio::layout::detail

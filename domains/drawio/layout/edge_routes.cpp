@@ -341,7 +341,8 @@ std::vector<double> ports_in_line(const std::vector<End>& ends, double length, d
 }
 
 // Edges that leave (or reach) one side of a node get ports spread evenly along that side, in the
-// order of where they go next, so that no two share a run and they do not cross at the node. A
+// order of where they go next, so that no two share a run and they do not cross at the node (on
+// a hub's side, incoming and outgoing in a block each: port_order). A
 // side too short for its ports kPortGap apart takes as many as fit; the others go round the
 // corners onto the two sides next to it (those whose next stops lie furthest beyond the side's
 // ends, each round the corner toward it), kPortGap from the corner and from each other, and step
@@ -375,9 +376,17 @@ void spread_ports(std::vector<Plan>& plans, const Drawing& drawing, const Indexe
       std::find(drawing.moved.begin(), drawing.moved.end(), true) != drawing.moved.end();
   for (auto& [key, ends] : sides) {
     if (ends.size() < 2 && (!ends.front().fixed || any_moved)) continue;
-    std::sort(ends.begin(), ends.end(), [](const End& a, const End& b) {
-      return a.next != b.next ? a.next < b.next : a.plan < b.plan;
-    });
+    {
+      std::vector<SideEnd> keys;
+      keys.reserve(ends.size());
+      for (const End& end : ends)
+        keys.push_back({end.next, end.source, end.plan});
+      std::vector<End> ordered;
+      ordered.reserve(ends.size());
+      for (const size_t k : port_order(keys, drawing.hub_blocks))
+        ordered.push_back(ends[k]);
+      ends = std::move(ordered);
+    }
     const Box& box = drawing.nodes[static_cast<size_t>(key.first)];
     const double length = vertical ? box.w : box.h;  // of the side, across the rank axis
     for (End& end : ends)
@@ -706,15 +715,164 @@ void part_meeting_ends(std::vector<Plan>& plans, const IndexedGraph& graph, bool
   }
 }
 
+constexpr double kLineInset = 10;  // px a straight line between two shapes keeps off their corners
+
+// An edge between shapes of neighbouring rows whose facing sides overlap across the rank axis
+// (by more than kLineInset off the corners of each) gets a straight line instead of a step in
+// the gap (issue 13: API Gateway -> Auth stepped 25 px although the two overlap by 53 px; the
+// even spread of the gateway's ports put its port above Auth's side). Its two ports move onto one
+// line inside the overlap, nearest where they were; other ports of those sides that are in the
+// way move along their side, in order and kPortGap apart, unless they are in line with their own
+// route already (that would give them a step instead) or would leave the side (kCornerGap). The
+// line is one that both ports' fractions, in whole hundredths as the file keeps them, reach
+// within a quarter px on the shapes as they are saved: at their places rounded to whole px (the
+// layout moves the drawing by whole px), so the line here may lean by a px.
+void straighten_neighbours(std::vector<Plan>& plans, const IndexedGraph& graph, bool vertical) {
+  struct End {
+    size_t plan = 0, stop = 0;
+  };
+  const auto node_of = [&](const End& end) {
+    return end.stop == 0 ? graph.edges[end.plan].source : graph.edges[end.plan].target;
+  };
+  const auto toward = [&plans](const End& end) {
+    const std::vector<Stop>& stops = plans[end.plan].stops;
+    return end.stop == 0 ? side_toward(stops[0], stops[1])
+                         : side_toward(stops[end.stop], stops[end.stop - 1]);
+  };
+  const auto has_lead = [&plans](const End& end) {
+    return end.stop == 0 ? plans[end.plan].lead_in.has_value()
+                         : plans[end.plan].lead_out.has_value();
+  };
+  std::map<std::pair<int, int>, std::vector<End>> sides;  // (node, side) → its ports there
+  for (size_t i = 0; i < plans.size(); ++i) {
+    const std::vector<Stop>& stops = plans[i].stops;
+    if (stops.size() < 2) continue;
+    for (const End end : {End{i, 0}, End{i, stops.size() - 1}}) {
+      if (!has_lead(end) && toward(end) != 0) sides[{node_of(end), toward(end)}].push_back(end);
+    }
+  }
+  const auto cross_of = [&plans](const End& end) -> double& {
+    return plans[end.plan].stops[end.stop].cross;
+  };
+  // Whether an end's port is in line with the stop after it (its route leaves it straight).
+  const auto in_line = [&plans](const End& end) {
+    const std::vector<Stop>& stops = plans[end.plan].stops;
+    const Stop& next = end.stop == 0 ? stops[1] : stops[end.stop - 1];
+    return std::abs(stops[end.stop].cross - next.cross) < kTolerance;
+  };
+  // The moves that put `end` at `to` on its side: (end, new place) for it and the ports pushed
+  // aside; nullopt when one of them may not move or would leave the side.
+  using Moves = std::vector<std::pair<End, double>>;
+  const auto place_on_side = [&](const End& end, double to) -> std::optional<Moves> {
+    const Stop& stop = plans[end.plan].stops[end.stop];
+    if (to < stop.cross_lo + kLineInset || to > stop.cross_hi - kLineInset) return std::nullopt;
+    std::vector<End> below, above;
+    for (const End& m : sides[{node_of(end), toward(end)}]) {
+      if (m.plan == end.plan && m.stop == end.stop) continue;
+      (cross_of(m) < stop.cross ? below : above).push_back(m);
+    }
+    const auto by_cross = [&](const End& x, const End& y) { return cross_of(x) < cross_of(y); };
+    std::sort(below.begin(), below.end(), by_cross);
+    std::sort(above.begin(), above.end(), by_cross);
+    const double length = std::max(stop.cross_hi - stop.cross_lo, 1.0);
+    Moves moves{{end, to}};
+    const auto push = [&](const End& m, double limit, bool up) {
+      double at = cross_of(m);
+      if (up ? at >= limit : at <= limit) return true;
+      if (in_line(m)) return false;
+      // In whole hundredths of the side, past the limit.
+      const double fraction = (limit - stop.cross_lo) / length;
+      at = stop.cross_lo +
+           (up ? std::ceil(100 * fraction - 1e-9) : std::floor(100 * fraction + 1e-9)) / 100 *
+               length;
+      if (at < stop.cross_lo + kCornerGap || at > stop.cross_hi - kCornerGap) return false;
+      moves.emplace_back(m, at);
+      return true;
+    };
+    double limit = to;
+    for (const End& m : above) {
+      if (!push(m, limit + kPortGap, true)) return std::nullopt;
+      limit = moves.back().first.plan == m.plan && moves.back().first.stop == m.stop
+                  ? moves.back().second
+                  : cross_of(m);
+    }
+    limit = to;
+    for (auto it = below.rbegin(); it != below.rend(); ++it) {
+      if (!push(*it, limit - kPortGap, false)) return std::nullopt;
+      limit = moves.back().first.plan == it->plan && moves.back().first.stop == it->stop
+                  ? moves.back().second
+                  : cross_of(*it);
+    }
+    return moves;
+  };
+  const auto set_port = [&](const End& end) {
+    const Stop& stop = plans[end.plan].stops[end.stop];
+    std::optional<Point2>& port = end.stop == 0 ? plans[end.plan].exit : plans[end.plan].entry;
+    const double fraction = std::round(100 * (stop.cross - stop.cross_lo) /
+                                       std::max(stop.cross_hi - stop.cross_lo, 1.0)) /
+                            100;
+    const double edge_side = toward(end) > 0 ? 1 : 0;
+    port = vertical ? Point2{fraction, edge_side} : Point2{edge_side, fraction};
+  };
+  for (size_t i = 0; i < plans.size(); ++i) {
+    Plan& plan = plans[i];
+    if (plan.stops.size() != 2 || plan.lead_in || plan.lead_out || !plan.turns.empty()) continue;
+    const End a{i, 0}, b{i, 1};
+    if (toward(a) == 0 || in_line(a)) continue;
+    const Stop& sa = plan.stops[0];
+    const Stop& sb = plan.stops[1];
+    const double lo = std::max(sa.cross_lo, sb.cross_lo) + kLineInset;
+    const double hi = std::min(sa.cross_hi, sb.cross_hi) - kLineInset;
+    if (lo > hi) continue;
+    // Lines both ports reach in whole hundredths, nearest where the two ports are now.
+    // Nearest the source's port now (where the overlap reaches it, only the target's moves).
+    const double wanted = std::clamp(sa.cross, lo, hi);
+    const double length_a = std::max(sa.cross_hi - sa.cross_lo, 1.0);
+    const double length_b = std::max(sb.cross_hi - sb.cross_lo, 1.0);
+    // Saved, each side starts at its place rounded (lines on A here, their fractions the same).
+    const double saved_a = std::round(sa.cross_lo), saved_b = std::round(sb.cross_lo);
+    std::vector<double> lines;
+    for (double f = std::ceil(100 * (lo - sa.cross_lo) / length_a) / 100;
+         sa.cross_lo + f * length_a <= hi + 1e-9; f += 0.01) {
+      const double saved = saved_a + f * length_a;
+      const double on_b = saved_b + std::round(100 * (saved - saved_b) / length_b) / 100 * length_b;
+      if (std::abs(on_b - saved) <= 0.25) lines.push_back(sa.cross_lo + f * length_a);
+    }
+    std::sort(lines.begin(), lines.end(),
+              [wanted](double x, double y) { return std::abs(x - wanted) < std::abs(y - wanted); });
+    for (const double line : lines) {
+      const std::optional<Moves> on_a = place_on_side(a, line);
+      if (!on_a) continue;
+      const std::optional<Moves> on_b = place_on_side(b, line);
+      if (!on_b) continue;
+      for (const Moves* moves : {&*on_a, &*on_b}) {
+        for (const auto& [end, at] : *moves) {
+          cross_of(end) = at;
+          set_port(end);
+        }
+      }
+      // B's port where the saved line meets it (its fraction of B as saved).
+      const double saved = line - sa.cross_lo + saved_a;
+      const double fraction = std::round(100 * (saved - saved_b) / length_b) / 100;
+      const double edge_side = toward(b) > 0 ? 1 : 0;
+      plan.entry = vertical ? Point2{fraction, edge_side} : Point2{edge_side, fraction};
+      break;
+    }
+  }
+}
+
 // Orthogonal turns of every edge of a drawing with rows: stops, ports spread, runs across gaps
-// placed in lanes. `widen` receives the channels too narrow for their lanes.
+// placed in lanes. `widen` receives the channels too narrow for their lanes. With
+// `straight_lines` (orthogonal routes), edges between overlapping neighbours run straight.
 std::vector<Plan> layered_plans(const Drawing& drawing, const IndexedGraph& graph, double spacing,
-                                std::vector<std::pair<double, double>>& widen) {
+                                std::vector<std::pair<double, double>>& widen,
+                                bool straight_lines) {
   const RouteBuilder builder(drawing, drawing.vertical_ranks);
   std::vector<Plan> plans = plan_routes(drawing, graph, builder, spacing);
   separate_crossings(plans, drawing, builder);
   spread_ports(plans, drawing, graph, drawing.vertical_ranks);
   part_meeting_ends(plans, graph, drawing.vertical_ranks);
+  if (straight_lines) straighten_neighbours(plans, graph, drawing.vertical_ranks);
   std::vector<Track> tracks;
   for (size_t i = 0; i < plans.size(); ++i) {
     for (size_t k = 0; k + 1 < plans[i].stops.size(); ++k)
@@ -1304,7 +1462,7 @@ std::vector<Point2> spline_bends(const std::vector<Point2>& controls, const Box&
 bool widen_for_routes(Drawing& drawing, const IndexedGraph& graph, double spacing) {
   if (drawing.rows.empty()) return false;
   std::vector<std::pair<double, double>> widen;
-  layered_plans(drawing, graph, spacing, widen);
+  layered_plans(drawing, graph, spacing, widen, true);
   if (widen.empty()) return false;
   widen_gaps(drawing, std::move(widen));
   return true;
@@ -1323,7 +1481,8 @@ std::vector<EdgeRoute> route_edges(const Drawing& drawing, const IndexedGraph& g
     return routes;
   }
   std::vector<std::pair<double, double>> narrow;
-  const std::vector<Plan> plans = layered_plans(drawing, graph, spacing, narrow);
+  const std::vector<Plan> plans =
+      layered_plans(drawing, graph, spacing, narrow, routing == EdgeRouting::orthogonal);
   bool orthogonal = false;
   for (size_t i = 0; i < graph.edges.size(); ++i) {
     const IndexedGraph::Edge& edge = graph.edges[i];

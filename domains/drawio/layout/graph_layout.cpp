@@ -346,7 +346,15 @@ void move_to_origin(Drawing& drawing, std::vector<EdgeRoute>& routes,
       add(Box{point.x, point.y, 0, 0});
   }
   if (!all) return;
-  const double dx = request.origin_x - all->x, dy = request.origin_y - all->y;
+  // Orthogonal layered and tree drawings move by whole px: the caller saves each shape at its
+  // place rounded, which is then its place here rounded and moved by this, as the straight
+  // routes between neighbours reckon (straighten_neighbours); the drawing then starts within
+  // half a px of the origin.
+  double dx = request.origin_x - all->x, dy = request.origin_y - all->y;
+  if (request.routing == EdgeRouting::orthogonal && request.algorithm != Algorithm::force) {
+    dx = std::round(dx);
+    dy = std::round(dy);
+  }
   detail::translate(drawing, dx, dy);
   for (auto& route : routes) {
     for (Point2& point : route.waypoints) {
@@ -423,10 +431,27 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
         fixed[i] = request.nodes[i].pinned;
       detail::separate_boxes(d.nodes, fixed, std::max(request.spacing, 0.0), d.moved);
     }
+    // A free layered drawing's shapes on whole px, as the caller saves them (the move to the
+    // origin is by whole px too): the routes are laid round the shapes where they will be.
+    if (!any_pinned && request.algorithm == Algorithm::layered &&
+        request.routing == EdgeRouting::orthogonal) {
+      for (Box& box : d.nodes) {
+        box.x = std::round(box.x);
+        box.y = std::round(box.y);
+      }
+    }
     fit_clusters(d, request, *graph);
     return detail::route_edges(d, *graph, request.routing, request.spacing);
   };
+  // A hub's ports in blocks by role, with its routes' corridors chosen from them (issue 13: Kafka's
+  // consumers left among its producers, turning down first toward targets above it): tried on
+  // drawings small enough to be ordered, and kept unless the routes without cross fewer edges.
+  const bool try_hubs = !force && request.routing == EdgeRouting::orthogonal &&
+                        graph->edges.size() <= kOrderEdgesUpTo &&
+                        detail::has_hub_side(*drawing, *graph);
+  drawing->hub_blocks = try_hubs;
   const Drawing placed = *drawing;  // finish changes the drawing it routes
+  Drawing best_placed = placed;     // the best drawing so far as it was before finish
   auto routes = finish(*drawing);
   if (!force && request.routing == EdgeRouting::orthogonal && !request.clusters.empty() &&
       graph->edges.size() <= kOrderEdgesUpTo) {
@@ -457,13 +482,30 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
       }
       fit_clusters(ordered, request, *graph);
       ordered.curves_from_engine = false;
+      const Drawing before_finish = ordered;
       auto ordered_routes = finish(ordered);
       const detail::RouteFigures now = detail::measure_routes(ordered, *graph, ordered_routes);
       if (detail::routes_better(now, best)) {
         best = now;
         *drawing = std::move(ordered);
         routes = std::move(ordered_routes);
+        best_placed = before_finish;
       }
+    }
+  }
+  if (try_hubs) {
+    const detail::RouteFigures with_blocks = detail::measure_routes(*drawing, *graph, routes);
+    Drawing plain = std::move(best_placed);
+    plain.hub_blocks = false;
+    auto plain_routes = finish(plain);
+    const detail::RouteFigures without = detail::measure_routes(plain, *graph, plain_routes);
+    if (without.one_line < with_blocks.one_line ||
+        (without.one_line == with_blocks.one_line &&
+         (without.crossings < with_blocks.crossings ||
+          (without.crossings == with_blocks.crossings &&
+           without.near_shapes < with_blocks.near_shapes)))) {
+      *drawing = std::move(plain);
+      routes = std::move(plain_routes);
     }
   }
   detail::place_labels(*drawing, *graph, request.edges, routes,

@@ -103,7 +103,8 @@ struct LayoutRequest {
   double spacing = 60;  // px between nodes and between ranks
   EdgeRouting routing = EdgeRouting::orthogonal;
   double origin_x = 40, origin_y = 40;  // where the top-left of the laid-out drawing goes when
-                                        // nothing is pinned
+                                        // nothing is pinned (orthogonal layered and tree routes:
+                                        // within half a px, moved by whole px)
   double cluster_padding = 20;          // px between a cluster's border and what it contains
   double cluster_header = 30;           // px band above the contents of a cluster with a label
   // px between a cluster's bottom border and what it contains, where the caller's groups keep

@@ -28,6 +28,11 @@ constexpr size_t kMaxTries = 200;
 // of through it is not worth a crossing).
 constexpr double kLonger = 0.1;
 constexpr double kMinRun = 15;  // px at least of a reshaped route's run into its port
+// px round a route's ends and path within which a new route's search sees the shapes, and how
+// many shapes there at most (the search's grid grows with their square: a route past more keeps
+// its reshaped candidates only).
+constexpr double kRerouteWindow = 200;
+constexpr size_t kMaxRerouteShapes = 60;
 
 // The side of `box` a route's end at `end` (the next point `next`) lies on and leaves straight
 // out of: 0 right, 1 bottom, 2 left, 3 top; nullopt for none (a corner, or a run along it).
@@ -182,23 +187,42 @@ class Swapper {
   }
 
   // Edge e routed between the given ports, clear of every other shape; nullopt when none is.
+  // The search sees the shapes near the route only (those within kRerouteWindow of its ends and
+  // its present path, at most kMaxRerouteShapes: the grid search is quadratic in the shapes it
+  // sees, and a 1 000-shape drawing made each try take a second); a route that strays past them
+  // is checked against every shape.
   std::optional<std::vector<Point2>> reroute(size_t e, Point2 exit, Point2 entry) const {
     const IndexedGraph::Edge& edge = graph_.edges[e];
     auto cluster_box = [](const Box& b) { return ClusterBox{"", b.x, b.y, b.w, b.h}; };
-    std::vector<ClusterBox> obstacles;
-    for (size_t n = 0; n < drawing_.nodes.size(); ++n) {
-      if (static_cast<int>(n) != edge.source && static_cast<int>(n) != edge.target)
-        obstacles.push_back(cluster_box(drawing_.nodes[n]));
-    }
-    const auto bends =
-        route_between_ports({cluster_box(box(edge.source)), exit},
-                            {cluster_box(box(edge.target)), entry}, obstacles, kShapeClearance);
-    if (!bends) return std::nullopt;
     const Box& s = box(edge.source);
     const Box& t = box(edge.target);
+    double lo_x = std::min(s.x, t.x), lo_y = std::min(s.y, t.y);
+    double hi_x = std::max(s.right(), t.right()), hi_y = std::max(s.bottom(), t.bottom());
+    for (const Point2& p : paths_[e]) {
+      lo_x = std::min(lo_x, p.x);
+      lo_y = std::min(lo_y, p.y);
+      hi_x = std::max(hi_x, p.x);
+      hi_y = std::max(hi_y, p.y);
+    }
+    std::vector<ClusterBox> obstacles;
+    for (size_t n = 0; n < drawing_.nodes.size(); ++n) {
+      if (static_cast<int>(n) == edge.source || static_cast<int>(n) == edge.target) continue;
+      const Box& node = drawing_.nodes[n];
+      if (node.right() < lo_x - kRerouteWindow || node.x > hi_x + kRerouteWindow ||
+          node.bottom() < lo_y - kRerouteWindow || node.y > hi_y + kRerouteWindow)
+        continue;
+      obstacles.push_back(cluster_box(node));
+    }
+    if (obstacles.size() > kMaxRerouteShapes) return std::nullopt;
+    const auto bends = route_between_ports({cluster_box(s), exit}, {cluster_box(t), entry},
+                                           obstacles, kShapeClearance);
+    if (!bends) return std::nullopt;
     std::vector<Point2> path{Point2{s.x + exit.x * s.w, s.y + exit.y * s.h}};
     path.insert(path.end(), bends->begin(), bends->end());
     path.push_back(Point2{t.x + entry.x * t.w, t.y + entry.y * t.h});
+    for (size_t k = 0; k + 1 < path.size(); ++k) {
+      if (!clear_of_shapes(e, path[k], path[k + 1])) return std::nullopt;
+    }
     return path;
   }
 

@@ -73,9 +73,11 @@ class EdgeParentTest : public ::testing::Test {
 };
 
 TEST_F(EdgeParentTest, AnEdgeInsideAGroupIsTheGroupsAndMovesWithIt) {
+  // A -> X takes the place under A, so that A -> B has waypoints (between shapes in line a
+  // layout draws a straight edge without any).
   for (const char* op : {"add svc A at:100,100", "add svc B at:100,300", "add svc X at:400,600",
                          "add svc Y at:400,100", "group A B X as:Tier", "connect A -> B",
-                         "connect A -> Y", "layout @all dir:TB"})
+                         "connect A -> Y", "connect A -> X", "layout @all dir:TB"})
     must(op);
   const std::string tier = cell_named("Tier").id;
   EXPECT_EQ(edge("A", "B").parent, tier);

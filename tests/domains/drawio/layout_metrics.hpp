@@ -281,6 +281,31 @@ inline HubSides hub_sides(const Drawing& d, const std::string& label) {
   return sides;
 }
 
+// How often the ends on a side of shape `label` switch between incoming and outgoing edges, in
+// their order along the side, over all its sides: one per side that holds both in a block each
+// (issue 13, judge 8: Kafka's in-ports were mixed among its out-ports).
+inline int hub_role_switches(const Drawing& d, const std::string& label) {
+  std::map<int, std::vector<std::pair<double, bool>>> sides;  // side → (place along it, leaves)
+  for (const Edge& e : d.edges) {
+    if (e.path.size() < 2 || e.source == e.target) continue;
+    const size_t n = e.path.size();
+    for (const auto& [shape, at, next, leaves] :
+         {std::tuple{e.source, e.path[0], e.path[1], true},
+          std::tuple{e.target, e.path[n - 1], e.path[n - 2], false}}) {
+      const int side = end_side(at, next);
+      if (shape < 0 || side < 0 || d.shapes[static_cast<size_t>(shape)].label != label) continue;
+      sides[side].emplace_back(side % 2 == 0 ? at.y : at.x, leaves);
+    }
+  }
+  int switches = 0;
+  for (auto& [side, ends] : sides) {
+    std::sort(ends.begin(), ends.end());
+    for (size_t i = 0; i + 1 < ends.size(); ++i)
+      switches += ends[i].second != ends[i + 1].second ? 1 : 0;
+  }
+  return switches;
+}
+
 inline void measure_ports(const Drawing& d, Metrics& m) {
   std::map<std::pair<int, int>, std::vector<std::pair<double, std::string>>> sides;
   for (const Edge& e : d.edges) {

@@ -328,10 +328,18 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   // Corridors chosen per route (session 14) put more long edges through the same gaps than
   // main's routing did: 29 / 119 with lanes 20 px apart where the gap has room (28 / 134 without).
   // Session 16, the 20-shape diagram with its columns packed (no crossing left, 10 bends fewer):
-  // 3 -> 2, with spacing 80 3 -> 5 (the closest still 15 px apart).
-  EXPECT_LE(ours.lanes_under_20, c.shapes < 50    ? (wide ? 5 : 2)
-                                 : c.shapes < 200 ? 29
+  // 3 -> 2, with spacing 80 3 -> 5 (the closest still 15 px apart). Routes between overlapping
+  // shapes of neighbouring rows straight beside the next port of their side (they stepped in the
+  // gap): 50 shapes 29 -> 30.
+  EXPECT_LE(ours.lanes_under_20, c.shapes < 50    ? (wide ? 5 : 4)
+                                 : c.shapes < 200 ? 30
                                                   : 119)
+      << details(ours);
+  // Session 16: those straight routes, and hubs' ports in blocks by role where that crosses no
+  // more edges: bends 32 / 116 / 505 -> 32 / 114 / 491 (spacing 80: 32 / 94).
+  EXPECT_LE(ours.bends, c.shapes == 20   ? 32
+                        : c.shapes == 50 ? (wide ? 94 : 114)
+                                         : 491)
       << details(ours);
   EXPECT_EQ(ours.labels_off_edge, 0) << details(ours);
   EXPECT_EQ(ours.label_overlaps, 0) << details(ours);
@@ -572,8 +580,9 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   // Session 14, after the merge: 73 bends, 8 routes with 4 or more; 75 and 9 with lanes 20 px
   // apart where a gap has the room (lanes closer than 20 px 18 -> 16).
   // Session 16 (judge 8, defect 4): two routes into (out of) one side of a shape that crossed
-  // on the way swap their ports there, each keeping its lane: 67 bends, 5 routes with 4.
-  EXPECT_LE(m.bends, 67) << details(m);
+  // on the way swap their ports there, each keeping its lane: 67 bends, 5 routes with 4. With
+  // the hub blocks and straight neighbours below as well: 65 and 5 (17 crossings).
+  EXPECT_LE(m.bends, 65) << details(m);
   EXPECT_LE(m.max_bends, 4) << details(m);
   EXPECT_LE(m.bendy_edges, 5) << details(m);
   // Trip -> Trips DB came down Trip's lane and ran in front of Payments' drop to the port above
@@ -596,6 +605,20 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
     EXPECT_LE(metrics::detail::bends(*trip), 2);
     EXPECT_LE(metrics::detail::bends(*payments), 2);
   }
+  // Session 16: 67 and 6. An edge between shapes of neighbouring rows that overlap across the
+  // rows runs straight (API Gateway -> Auth service stepped 25 px: the gateway's four ports were
+  // spread evenly along its side, the one to Auth above Auth's side), and Kafka's consumers
+  // leave from a block of their own, their corridors chosen from it (Kafka -> Dispatch,
+  // Payments -> Kafka and Driver location -> Kafka 4 bends -> 2).
+  const metrics::Edge* gateway_auth = metrics::find_edge(saved, "API Gateway", "Auth service");
+  ASSERT_NE(gateway_auth, nullptr);
+  EXPECT_EQ(metrics::detail::bends(*gateway_auth), 0) << details(m);
+  // Kafka's ends on its left side, top down, were out, out, in, out, out, in, in (judge 8:
+  // consumers whose targets lie above it left from ports below a producer's and turned down
+  // first; 3 crossings between two Kafka edges, 5 Kafka edges with 4 bends): now its consumers
+  // leave from the upper block, in the order of where they go, its producers arrive at the
+  // lower one (no crossing between two Kafka edges, one Kafka edge with 4 bends).
+  EXPECT_LE(metrics::detail::hub_role_switches(saved, "Kafka (events)"), 1) << details(m);
   // Item 5: Payments -> Payment processor doubled back into a gap of Data (6 bends); the gaps of
   // the rows in between leave it a straight line, which it now takes: one step (2 bends), its
   // port on Payment processor put in line. (Notifications -> SMS/Push provider and Maps adapter
@@ -622,8 +645,10 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   // Long lanes closer than 20 px (session 14): 20 on main, 21 with lanes 20 px apart where a gap
   // has the room (Kafka's consumers and producers still share its left side: in 4, out 5); 16
   // with corridors chosen per route, a route keeping one line through its rows after the spread.
+  // Session 16: 17, the straight API Gateway -> Auth service beside the gateway's next port
+  // 15 px away, both running the Edge tier's gap between the two (it stepped across the gap).
   EXPECT_EQ(m.lanes_under_10, 0) << details(m);
-  EXPECT_LE(m.lanes_under_20, 16) << details(m);
+  EXPECT_LE(m.lanes_under_20, 17) << details(m);
   EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
   EXPECT_EQ(m.group_overlaps, 0) << details(m);
   EXPECT_EQ(m.end_kinks, 0) << details(m);
@@ -640,7 +665,8 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   // ports 15 px apart and steps straightened as well, 11 near other edges (issue 13: open; the
   // label search scores the layout's routes, the metric the saved ones with ports on outlines).
   // Session 14 (shapes level with their neighbours, lanes 20 px apart, corridors chosen per
-  // route): 2 across a border, 4 near other edges.
+  // route): 2 across a border, 4 near other edges. Session 16 (Kafka's port blocks): 1 and 3;
+  // with the port swaps of the Trips DB writers as well, 2 and 3.
   EXPECT_LE(m.labels_on_borders, 2) << details(m);
   EXPECT_LE(m.labels_near_edges, 4) << details(m);
   // Issue 13 (the routing review): 6 pairs of ends were closer than 15 px (Kafka's 6 left-side
@@ -755,9 +781,13 @@ TEST_F(TieredLayoutTest, TheTrialsFileKeepsEveryTwoEdgesApart) {
   EXPECT_EQ(m.edge_shape_crossings, 0) << details(m);
   EXPECT_EQ(m.end_kinks, 0) << details(m);
   // Long lanes closer than 20 px: 20 on main, 19 with lanes 20 px apart where a gap has the room;
-  // 21 with corridors chosen per route (22 with lanes 13 px apart).
+  // 21 with corridors chosen per route (22 with lanes 13 px apart). Session 16: 22, a route
+  // between overlapping shapes of neighbouring rows now straight (it stepped in the gap) beside
+  // the next port of its side, 16 px away across the gap (bends 75 -> 71; with the port swaps as
+  // well, 61).
   EXPECT_EQ(m.lanes_under_10, 0) << details(m);
-  EXPECT_LE(m.lanes_under_20, 21) << details(m);
+  EXPECT_LE(m.lanes_under_20, 22) << details(m);
+  EXPECT_LE(m.bends, 61) << details(m);
   // One pair is left 1 px apart for 36 px: Dispatch -> Maps adapter leaves Dispatch at the
   // height where Payments -> Kafka crosses the Services column, among Kafka lanes 13 px apart
   // that leave no free line 10 px from both (the separator cannot move either).
@@ -776,9 +806,14 @@ TEST_F(TieredLayoutTest, TheTrialsFileKeepsEveryTwoEdgesApart) {
   // After the merge of the two session 14 branches, a crossing is kept 0 or 15 px and more off
   // its end's port stretch (it was 7 px past SMS/Push provider's, and the tidy that straightened
   // the step slid the port 8 px from the cloud's corner, inside its outline): 19 and 7. Session
-  // 16, ports of one side swapped where their routes crossed: 18 crossings.
-  EXPECT_LE(m.edge_edge_crossings, 18) << details(m);
-  EXPECT_LE(m.labels_near_edges, 7) << details(m);
+  // 16, ports of one side swapped where their routes crossed: 18 crossings; 8 labels near other
+  // edges, Payments -> Trips DB straight (it stepped 15 px) 15 px beside Payments -> Kafka, the
+  // next port of Payments' side: their labels sit on the two runs. Both together (straight runs,
+  // hub blocks and the port swaps): 20 crossings and 10 labels near other edges, for 61 bends
+  // against 75 and 3 routes with 4 or more against 9: one crossing more than either alone, a
+  // trade kept for 14 bends fewer.
+  EXPECT_LE(m.edge_edge_crossings, 20) << details(m);
+  EXPECT_LE(m.labels_near_edges, 10) << details(m);
   EXPECT_LE(m.labels_on_borders, 1) << details(m);
   // Issue 13 (the routing review), left on this file (issue 13: open): two pairs of ends 12 and
   // 13.4 px apart (6 before; API Gateway's right side, Kafka's left side with 7 ends on 100 px),
@@ -870,8 +905,8 @@ TEST_F(TieredLayoutTest, APinnedLayoutCountsOnlyTheRoutesThatChanged) {
 // Issue 13: the pinned comparison ignored labels. It now counts, for both sets of routes, the
 // labels that read as someone else's (on another edge's line or label, or by a shape that is not
 // an end of their edge), after pairs on one line and before crossings, and the reply names them.
-// On the trial's file the layout's routes put 3 labels on other edges' lines or by shapes; the
-// routes kept have 1 (session 16, after the port swaps; 2 and 0 before).
+// On the trial's file the layout's routes put 6 labels on other edges' lines or by shapes; the
+// routes kept have none (session 16, with the port swaps and hub blocks; 2 and 0 before).
 TEST_F(TieredLayoutTest, APinnedLayoutCountsMisplacedLabelsInItsComparison) {
   const fs::path file = dir_ / "ridehail.drawio";
   fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial11.drawio", file);
@@ -882,10 +917,10 @@ TEST_F(TieredLayoutTest, APinnedLayoutCountsMisplacedLabelsInItsComparison) {
   ASSERT_FALSE(pinned.reply.is_error) << pinned.reply.text;
   const std::string& reply = pinned.reply.text;
   ASSERT_NE(reply.find("kept the edges' routes as they were"), std::string::npos) << reply;
-  EXPECT_NE(reply.find("0 pairs on one line, 1 label on another edge or label or by a shape, "),
+  EXPECT_NE(reply.find("0 pairs on one line, 0 labels on another edge or label or by a shape, "),
             std::string::npos)
       << reply;
-  EXPECT_NE(reply.find(" pairs on one line, 3 labels on another edge or label or by a shape, "),
+  EXPECT_NE(reply.find(" pairs on one line, 6 labels on another edge or label or by a shape, "),
             std::string::npos)
       << reply;
 }

@@ -90,25 +90,58 @@ INSTANTIATE_TEST_SUITE_P(Layout, OrthogonalRoutes,
                          algorithm_and_direction_name);
 
 TEST(OrthogonalRoutes, NonAlignedEdgeGetsTwoCornersBetweenTheRows) {
+  // a over three children: b and d lie beside it, c under it.
   LayoutRequest request;
-  request.nodes = {node("a"), node("b"), node("c")};
+  request.nodes = {node("a"), node("b"), node("c"), node("d")};
+  request.edges = {edge("a", "b"), edge("a", "c"), edge("a", "d")};
+  auto result = run_layout(request);
+  ASSERT_TRUE(result);
+  const Rect a = box_of(request, *result, "a"), b = box_of(request, *result, "b");
+  const Rect d = box_of(request, *result, "d");
+  ASSERT_TRUE(b.right() <= a.x || b.x >= a.right()) << "b beside a";
+  ASSERT_TRUE(d.right() <= a.x || d.x >= a.right()) << "d beside a";
+  // The edges leave a's bottom side at ports a quarter, a half and three quarters along it.
+  for (const auto& [id, fraction, target] :
+       {std::tuple{"a->b", 0.25, b}, std::tuple{"a->d", 0.75, d}}) {
+    const auto& corners = waypoints_of(*result, id);
+    ASSERT_EQ(corners.size(), 2u) << id;
+    EXPECT_NEAR(corners[0].x, a.x + a.w * fraction, 1e-9) << id;
+    EXPECT_DOUBLE_EQ(corners[1].x, target.cx()) << id;
+    EXPECT_DOUBLE_EQ(corners[0].y, corners[1].y) << id;
+    EXPECT_DOUBLE_EQ(corners[0].y, (a.bottom() + target.y) / 2) << id;
+  }
+  const EdgeRoute& route = result->edges[2];
+  ASSERT_TRUE(route.exit.has_value());
+  EXPECT_NEAR(route.exit->x, 0.75, 1e-9);
+  EXPECT_EQ(route.exit->y, 1);
+  EXPECT_FALSE(route.entry.has_value());
+}
+
+// Issue 13 (judge 8): an edge between shapes of neighbouring rows that overlap across the rows
+// runs straight, its two ports on one line, even where its source's ports are spread for others
+// (API Gateway -> Auth service stepped 25 px, the gateway's port put above Auth's side). Here a
+// wide a over b and c: its ports a third and two thirds along its bottom lie over b and c but
+// off their middles (each route stepped in the gap).
+TEST(OrthogonalRoutes, EdgeBetweenOverlappingNeighboursRunsStraight) {
+  LayoutRequest request;
+  request.nodes = {node("a", 300), node("b"), node("c")};
   request.edges = {edge("a", "b"), edge("a", "c")};
   auto result = run_layout(request);
   ASSERT_TRUE(result);
-  const Rect a = box_of(request, *result, "a"), c = box_of(request, *result, "c");
-  const auto& corners = waypoints_of(*result, "a->c");
-  ASSERT_EQ(corners.size(), 2u);
-  // Both edges leave a's bottom side: at ports a third and two thirds along it, toward b and c
-  // (in the whole hundredths a saved file keeps: 0.33 and 0.67).
-  EXPECT_NEAR(corners[0].x, a.x + a.w * 0.67, 1e-9);
-  EXPECT_DOUBLE_EQ(corners[1].x, c.cx());
-  EXPECT_DOUBLE_EQ(corners[0].y, corners[1].y);
-  EXPECT_DOUBLE_EQ(corners[0].y, (a.bottom() + c.y) / 2);
-  const EdgeRoute& route = result->edges[1];
-  ASSERT_TRUE(route.exit.has_value());
-  EXPECT_NEAR(route.exit->x, 0.67, 1e-9);
-  EXPECT_EQ(route.exit->y, 1);
-  EXPECT_FALSE(route.entry.has_value());
+  const Rect a = box_of(request, *result, "a");
+  for (size_t i = 0; i < 2; ++i) {
+    const Rect t = box_of(request, *result, i == 0 ? "b" : "c");
+    const EdgeRoute& route = result->edges[i];
+    EXPECT_TRUE(route.waypoints.empty()) << route.id;
+    ASSERT_TRUE(route.exit.has_value()) << route.id;
+    ASSERT_TRUE(route.entry.has_value()) << route.id;
+    EXPECT_EQ(route.exit->y, 1);
+    EXPECT_EQ(route.entry->y, 0);
+    const double from = a.x + route.exit->x * a.w, to = t.x + route.entry->x * t.w;
+    EXPECT_NEAR(from, to, 0.5) << route.id;
+    EXPECT_GE(from, t.x + 10) << route.id;
+    EXPECT_LE(from, t.right() - 10) << route.id;
+  }
 }
 
 TEST(OrthogonalRoutes, RunsAcrossOneGapNeverShareALine) {

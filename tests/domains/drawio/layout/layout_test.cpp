@@ -130,9 +130,13 @@ TEST_P(EveryAlgorithm, PinnedLayoutMovesRestWithThePins) {
     EXPECT_EQ(pinned->nodes[5].y, request.nodes[5].y);
     return;
   }
+  // A free layered drawing with orthogonal routes puts its shapes on whole px (as a saved file
+  // keeps them, so that straight routes stay straight); the pinned one keeps the pins' offset
+  // from Graphviz's places: within a px.
+  const double within = GetParam() == Algorithm::layered ? 1.0 : 1e-6;
   for (size_t i = 0; i < request.nodes.size(); ++i) {
-    EXPECT_NEAR(pinned->nodes[i].x, free_layout->nodes[i].x + 1000, 1e-6) << i;
-    EXPECT_NEAR(pinned->nodes[i].y, free_layout->nodes[i].y + 500, 1e-6) << i;
+    EXPECT_NEAR(pinned->nodes[i].x, free_layout->nodes[i].x + 1000, within) << i;
+    EXPECT_NEAR(pinned->nodes[i].y, free_layout->nodes[i].y + 500, within) << i;
   }
 }
 
