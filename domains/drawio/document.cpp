@@ -128,8 +128,8 @@ std::string DrawioDocument::page_flow(std::size_t page) const {
   const PageIndex& idx = index(page);
   std::size_t down = 0, up = 0, right = 0, left = 0;
   for (const Cell& cell : p.cells()) {
-    const auto* entry = idx.entry(cell.id);
-    if (entry == nullptr || entry->kind != CellKind::edge) continue;
+    const auto entry = idx.entry(cell.id);
+    if (!entry || entry->kind != CellKind::edge) continue;
     const Cell* source = p.find(entry->source);
     const Cell* target = p.find(entry->target);
     if (source == nullptr || target == nullptr) continue;
