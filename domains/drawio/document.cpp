@@ -84,7 +84,7 @@ void DrawioDocument::apply_cell(std::size_t page_number, const std::string& id,
   PageIndex& idx = indexes_[page_number];
   remember_source_cell(page_number, id);
   Cell* current = p.find(id);
-  if (current != nullptr) idx.remove(id);
+  if (current != nullptr) idx.remove(p, id);
   if (!state) {
     if (current != nullptr) p.erase(id);
     return;
@@ -404,7 +404,7 @@ void Edit::update(std::string_view id, const std::function<void(Cell&)>& change)
   ++document_.mutations_;
   document_.remember_source_cell(page_, id);
   PageIndex& idx = document_.indexes_[page_];
-  idx.remove(id);
+  idx.remove(p, id);
   change(*cell);
   idx.add(p, *cell);
 }

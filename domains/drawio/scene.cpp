@@ -244,11 +244,7 @@ void PageIndex::add(const Page& page, const Cell& cell) {
   switch (kind_of) {
     case CellKind::shape: {
       ++shapes_;
-      std::string label = cell_label(cell);
-      if (!label.empty()) node.names.push_back(std::move(label));
-      if (!cell.note_alias().empty()) node.names.emplace_back(cell.note_alias());
-      for (const auto& name : node.names)
-        shape_names_.add(name, cell.id);
+      add_names(shape_names_, cell, true);
       node.touched = ++clock_;
       latest_ = cell.id;
       if (parent == CellKind::group) latest_child_[*cell.parent] = cell.id;
@@ -256,11 +252,7 @@ void PageIndex::add(const Page& page, const Cell& cell) {
     }
     case CellKind::group: {
       ++groups_;
-      std::string label = cell_label(cell);
-      if (!label.empty()) {
-        group_names_.add(label, cell.id);
-        node.names.push_back(std::move(label));
-      }
+      add_names(group_names_, cell, false);
       break;
     }
     case CellKind::layer:
@@ -324,18 +316,31 @@ void PageIndex::place_in_grid(const Page& page, const Cell& cell, const Node& no
   }
 }
 
-void PageIndex::remove(std::string_view id) {
+void PageIndex::add_names(core::NameIndex<std::string>& names, const Cell& cell, bool with_alias) {
+  if (std::string label = cell_label(cell); !label.empty()) names.add(label, cell.id);
+  if (with_alias && !cell.note_alias().empty()) names.add(cell.note_alias(), cell.id);
+}
+
+void PageIndex::remove_names(core::NameIndex<std::string>& names, const Cell& cell,
+                             bool with_alias) {
+  if (std::string label = cell_label(cell); !label.empty()) names.remove(label, cell.id);
+  if (with_alias && !cell.note_alias().empty()) names.remove(cell.note_alias(), cell.id);
+}
+
+void PageIndex::remove(const Page& page, std::string_view id) {
   const Slot slot = find_slot(id);
   if (slot == kNone || !nodes_[slot].indexed) return;
   Node& node = nodes_[slot];
+  // The cell indexed under the id (the first of repeated ids, as Page::find finds it), unchanged
+  // since add: its names are the ones added.
+  const Cell* cell = page.find(id);
   const std::string& key = node.id;
   if (grid_built_ && (node.kind == CellKind::shape || node.kind == CellKind::group))
     grid_.erase(key);
   switch (node.kind) {
     case CellKind::shape:
       --shapes_;
-      for (const auto& name : node.names)
-        shape_names_.remove(name, key);
+      if (cell != nullptr) remove_names(shape_names_, *cell, true);
       if (node.parent != kNone) {
         if (auto latest = latest_child_.find(std::string_view(nodes_[node.parent].id));
             latest != latest_child_.end() && latest->second == key)
@@ -344,8 +349,7 @@ void PageIndex::remove(std::string_view id) {
       break;
     case CellKind::group:
       --groups_;
-      for (const auto& name : node.names)
-        group_names_.remove(name, key);
+      if (cell != nullptr) remove_names(group_names_, *cell, false);
       break;
     case CellKind::layer:
       std::erase(layers_, key);
@@ -363,7 +367,6 @@ void PageIndex::remove(std::string_view id) {
   if (parent != kNone) unlink_child(parent, slot);
   node.indexed = false;
   node.kind = CellKind::other;
-  node.names = {};
   node.touched = 0;
   node.parent = node.source = node.target = kNone;
   node.child_slot = 0;

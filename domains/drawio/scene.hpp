@@ -146,7 +146,8 @@ class PageIndex {
   // asks core::stop_error after building one); false when it ended early.
   bool build_for_open(const Page& page);
   void add(const Page& page, const Cell& cell);
-  void remove(std::string_view id);
+  // `page` still holds the cell as it was added: its label and alias are the names to drop.
+  void remove(const Page& page, std::string_view id);
 
   CellKind kind(std::string_view id) const;
   std::optional<Entry> entry(std::string_view id) const;
@@ -184,7 +185,6 @@ class PageIndex {
   static constexpr Slot kNone = ~Slot{0};
   struct Node {
     std::string id;                       // the key of ids_ views it: nodes never move (a deque)
-    std::vector<std::string> names;       // label and alias (shapes and groups)
     std::vector<Slot> children;           // the cells whose parent this is
     std::vector<Slot> incident;           // the edges with this at an end
     std::uint64_t touched = 0;            // shapes: when last added or changed (see touched_at)
@@ -203,6 +203,10 @@ class PageIndex {
   Slot find_slot(std::string_view id) const;
   Slot slot_for(std::string_view id);  // finds or makes the id's node
   void release_if_unused(Slot slot);
+  // A shape's names are its label and alias, a group's its label; remove finds them again in
+  // the cell rather than keeping a copy.
+  static void add_names(core::NameIndex<std::string>& names, const Cell& cell, bool with_alias);
+  static void remove_names(core::NameIndex<std::string>& names, const Cell& cell, bool with_alias);
   static void unlink(std::vector<Slot>& list, Slot slot);
   void link_child(Slot parent, Slot child);
   void unlink_child(Slot parent, Slot child);

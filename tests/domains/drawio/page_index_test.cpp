@@ -58,14 +58,14 @@ class Indexed {
     index.add(page, *added);
   }
   void erase(const std::string& id) {
-    index.remove(id);
+    index.remove(page, id);
     page.erase(id);
   }
   template <class Fn>
   void update(const std::string& id, Fn&& change) {
     Cell* cell = page.find(id);
     ASSERT_NE(cell, nullptr);
-    index.remove(id);
+    index.remove(page, id);
     change(*cell);
     index.add(page, *cell);
   }
@@ -138,6 +138,33 @@ TEST(PageIndexTest, ACellParentedToItsOwnEndIsReleasedOnce) {
   // Two ids made after it must get two numbers of their own.
   indexed.insert(edge("f", "1", "y", "z"));
   indexed.expect_matches_page({"e", "f", "x", "y", "z", "1"});
+}
+
+// The index keeps no copy of a shape's or group's label: a change or erase drops the name the
+// cell had when it was added.
+TEST(PageIndexTest, ARelabelOrEraseDropsTheNameTheCellHad) {
+  Indexed indexed;
+  Cell shape = vertex("s", "1");
+  shape.value = "Auth";
+  indexed.insert(shape);
+  Cell group = vertex("g", "1");
+  group.value = "Backend";
+  group.style = Style::parse("group;");
+  indexed.insert(group);
+  ASSERT_EQ(indexed.index.kind("g"), CellKind::group);
+  EXPECT_EQ(indexed.index.shape_names().lookup("Auth").ids, std::vector<std::string>{"s"});
+
+  indexed.update("s", [](Cell& cell) { cell.value = "Billing"; });
+  EXPECT_TRUE(indexed.index.shape_names().lookup("Auth").ids.empty());
+  EXPECT_EQ(indexed.index.shape_names().lookup("Billing").ids, std::vector<std::string>{"s"});
+  EXPECT_EQ(indexed.index.shape_names().names(), std::vector<std::string>{"Billing"});
+
+  indexed.update("g", [](Cell& cell) { cell.value = "Frontend"; });
+  EXPECT_EQ(indexed.index.group_names().names(), std::vector<std::string>{"Frontend"});
+  indexed.erase("g");
+  indexed.erase("s");
+  EXPECT_TRUE(indexed.index.group_names().empty());
+  EXPECT_TRUE(indexed.index.shape_names().empty());
 }
 
 TEST(PageIndexTest, RandomEditsKeepTheIndexEqualToThePage) {
