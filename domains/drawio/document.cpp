@@ -84,7 +84,7 @@ void DrawioDocument::apply_cell(std::size_t page_number, const std::string& id,
   PageIndex& idx = indexes_[page_number];
   remember_source_cell(page_number, id);
   Cell* current = p.find(id);
-  if (current != nullptr) idx.remove(id);
+  if (current != nullptr) idx.remove(p, id);
   if (!state) {
     if (current != nullptr) p.erase(id);
     return;
@@ -128,8 +128,8 @@ std::string DrawioDocument::page_flow(std::size_t page) const {
   const PageIndex& idx = index(page);
   std::size_t down = 0, up = 0, right = 0, left = 0;
   for (const Cell& cell : p.cells()) {
-    const auto* entry = idx.entry(cell.id);
-    if (entry == nullptr || entry->kind != CellKind::edge) continue;
+    const auto entry = idx.entry(cell.id);
+    if (!entry || entry->kind != CellKind::edge) continue;
     const Cell* source = p.find(entry->source);
     const Cell* target = p.find(entry->target);
     if (source == nullptr || target == nullptr) continue;
@@ -404,7 +404,7 @@ void Edit::update(std::string_view id, const std::function<void(Cell&)>& change)
   ++document_.mutations_;
   document_.remember_source_cell(page_, id);
   PageIndex& idx = document_.indexes_[page_];
-  idx.remove(id);
+  idx.remove(p, id);
   change(*cell);
   idx.add(p, *cell);
 }

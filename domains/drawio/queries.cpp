@@ -320,8 +320,8 @@ std::string property_value(std::string_view value) {
 void add_edge_counts(const View& v, const std::string& id, Lines& lines) {
   std::size_t out = 0, in = 0;
   for (const auto& edge_id : v.index.incident_edges(id)) {
-    const auto* entry = v.index.entry(edge_id);
-    if (entry == nullptr) continue;
+    const auto entry = v.index.entry(edge_id);
+    if (!entry) continue;
     if (entry->source == id) ++out;
     if (entry->target == id) ++in;
   }
@@ -466,7 +466,7 @@ std::string routing_text(const Cell& edge) {
 }
 
 Lines describe_edge(const View& v, const Cell& edge, const PageFacts& facts) {
-  const auto* entry = v.index.entry(edge.id);
+  const auto entry = v.index.entry(edge.id);
   const std::string source = end_name(v, entry ? entry->source : "");
   const std::string target = end_name(v, entry ? entry->target : "");
   Lines lines{source + " -> " + target + " (edge)"};
@@ -537,8 +537,8 @@ core::Result<core::QueryAnswer> describe_edges(const View& v, const SelectorQuer
   std::vector<std::string> edges;
   bool reverse_exists = false;
   for (const auto& edge_id : v.index.incident_edges(source->id)) {
-    const auto* entry = v.index.entry(edge_id);
-    if (entry == nullptr) continue;
+    const auto entry = v.index.entry(edge_id);
+    if (!entry) continue;
     const bool forward = entry->source == source->id && entry->target == target->id;
     const bool backward = entry->source == target->id && entry->target == source->id;
     if (forward || (any_direction && backward)) {
@@ -562,10 +562,10 @@ core::Result<core::QueryAnswer> describe_edges(const View& v, const SelectorQuer
     const Cell& edge = *v.page.find(id);
     blocks.push_back(join(describe_edge(v, edge, facts)));
     core::QueryItem item{edge.id, edge_label(v, edge), "edge"};
-    if (const auto* entry = v.index.entry(id)) {
-      item.fields = {{"source", entry->source},
+    if (const auto entry = v.index.entry(id)) {
+      item.fields = {{"source", std::string(entry->source)},
                      {"source_name", end_name(v, entry->source)},
-                     {"target", entry->target},
+                     {"target", std::string(entry->target)},
                      {"target_name", end_name(v, entry->target)}};
     }
     data.add(std::move(item));
@@ -675,13 +675,13 @@ core::Result<core::QueryAnswer> query_describe(const DrawioDocument& doc,
 // ---- connections ------------------------------------------------------------------------------
 
 std::string connections_block(const View& v, const Cell& cell, const PageFacts& facts) {
-  std::vector<std::string> edges = v.index.incident_edges(cell.id);
+  std::vector<std::string> edges = v.index.incident_edges(cell.id).to_vector();
   facts.sort(edges);
   Lines out, in;
   for (const auto& edge_id : edges) {
-    const auto* entry = v.index.entry(edge_id);
+    const auto entry = v.index.entry(edge_id);
     const Cell* edge = v.page.find(edge_id);
-    if (entry == nullptr || edge == nullptr) continue;
+    if (!entry || edge == nullptr) continue;
     const std::string label = edge_label(v, *edge);
     const std::string suffix = label.empty() ? "" : "(\"" + label + "\")";
     if (entry->source == cell.id) out.push_back(end_name(v, entry->target) + suffix);

@@ -10,8 +10,6 @@
 namespace fcp::drawio {
 namespace {
 
-const std::vector<std::string> kNoIds;
-
 // The stencil a style draws: its shape plus the icon it selects (resIcon for AWS resource
 // icons, prIcon for the GCP, Kubernetes and Cisco icon shapes); nullopt for non-stencil shapes.
 std::optional<std::string> stencil_name(const Style& style) {
@@ -147,7 +145,7 @@ Rect absolute_rect(const Page& page, const Cell& cell) {
 void PageIndex::rebuild(const Page& page) {
   *this = PageIndex();
   page_ = &page;
-  entries_.reserve(page.cell_count());
+  ids_.reserve(page.cell_count());
   for (const Cell& cell : page.cells())
     add(page, cell);
 }
@@ -155,7 +153,7 @@ void PageIndex::rebuild(const Page& page) {
 bool PageIndex::build_for_open(const Page& page) {
   *this = PageIndex();
   page_ = &page;
-  entries_.reserve(page.cell_count());
+  ids_.reserve(page.cell_count());
   constexpr std::size_t kStopCheckCells = 1024;
   std::size_t added = 0;
   for (const Cell& cell : page.cells()) {
@@ -165,73 +163,119 @@ bool PageIndex::build_for_open(const Page& page) {
   return true;
 }
 
+PageIndex::Slot PageIndex::find_slot(std::string_view id) const {
+  auto it = ids_.find(id);
+  return it == ids_.end() ? kNone : it->second;
+}
+
+PageIndex::Slot PageIndex::slot_for(std::string_view id) {
+  if (auto it = ids_.find(id); it != ids_.end()) return it->second;
+  Slot slot = 0;
+  if (free_.empty()) {
+    slot = static_cast<Slot>(nodes_.size());
+    nodes_.emplace_back();
+  } else {
+    slot = free_.back();
+    free_.pop_back();
+  }
+  Node& node = nodes_[slot];
+  node.id = id;
+  ids_.emplace(std::string_view(node.id), slot);
+  return slot;
+}
+
+// A node stays while a cell has its id or a cell mentions it (as parent, source or target: it
+// is then in that node's children or incident list).
+void PageIndex::release_if_unused(Slot slot) {
+  Node& node = nodes_[slot];
+  if (node.indexed || !node.children.empty() || !node.incident.empty()) return;
+  // Released already (a cell whose parent is also its source or target, say).
+  const auto it = ids_.find(std::string_view(node.id));
+  if (it == ids_.end() || it->second != slot) return;
+  ids_.erase(it);
+  // The id stays until the node is reused: a caller may still hold it (Edit::erase(child)
+  // with `child` from children()) while the cell goes.
+  std::string id = std::move(node.id);
+  node = Node();
+  node.id = std::move(id);
+  free_.push_back(slot);
+}
+
+const PageIndex::Node* PageIndex::indexed(std::string_view id) const {
+  const Slot slot = find_slot(id);
+  if (slot == kNone || !nodes_[slot].indexed) return nullptr;
+  return &nodes_[slot];
+}
+
 void PageIndex::add(const Page& page, const Cell& cell) {
   if (cell.id.empty()) return;
-  Entry entry;
+  CellKind kind_of = CellKind::other;
   const CellKind parent = cell.parent ? kind(*cell.parent) : CellKind::other;
   if (!cell.parent) {
-    entry.kind = CellKind::root;
+    kind_of = CellKind::root;
   } else if (parent == CellKind::root) {
-    entry.kind = CellKind::layer;
+    kind_of = CellKind::layer;
   } else if (cell.edge) {
-    entry.kind = CellKind::edge;
+    kind_of = CellKind::edge;
   } else if (!cell.vertex) {
-    entry.kind = CellKind::other;
+    kind_of = CellKind::other;
   } else if (parent == CellKind::edge) {
-    entry.kind = CellKind::edge_label;
+    kind_of = CellKind::edge_label;
   } else if (parent == CellKind::shape && is_badge_look(cell)) {
-    entry.kind = CellKind::badge;
+    kind_of = CellKind::badge;
   } else if (is_group_style(cell)) {
-    entry.kind = CellKind::group;
+    kind_of = CellKind::group;
   } else {
-    entry.kind = CellKind::shape;
+    kind_of = CellKind::shape;
   }
+  const Slot slot = slot_for(cell.id);
   // A repeated id: only the first cell is reachable, and it is already indexed.
-  auto [it, inserted] = entries_.try_emplace(cell.id);
-  if (!inserted) return;
+  if (nodes_[slot].indexed) return;
+  nodes_[slot].indexed = true;
+  nodes_[slot].kind = kind_of;
   if (cell.parent) {
-    entry.parent = *cell.parent;
-    link_child(entry, cell.id);
+    const Slot parent_slot = slot_for(*cell.parent);
+    nodes_[slot].parent = parent_slot;
+    link_child(parent_slot, slot);
   }
+  Node& node = nodes_[slot];
   page_ = &page;
-  if (grid_built_) place_in_grid(page, cell, entry, parent);
-  switch (entry.kind) {
+  if (grid_built_) place_in_grid(page, cell, node, parent);
+  switch (kind_of) {
     case CellKind::shape: {
       ++shapes_;
-      std::string label = cell_label(cell);
-      if (!label.empty()) entry.names.push_back(std::move(label));
-      if (!cell.note_alias().empty()) entry.names.emplace_back(cell.note_alias());
-      for (const auto& name : entry.names)
-        shape_names_.add(name, cell.id);
-      entry.touched = ++clock_;
+      add_names(shape_names_, cell, true);
+      node.touched = ++clock_;
       latest_ = cell.id;
-      if (parent == CellKind::group) latest_child_[entry.parent] = cell.id;
+      if (parent == CellKind::group) latest_child_[*cell.parent] = cell.id;
       break;
     }
     case CellKind::group: {
       ++groups_;
-      std::string label = cell_label(cell);
-      if (!label.empty()) {
-        group_names_.add(label, cell.id);
-        entry.names.push_back(std::move(label));
-      }
+      add_names(group_names_, cell, false);
       break;
     }
     case CellKind::layer:
       layers_.push_back(cell.id);
       break;
-    case CellKind::edge:
+    case CellKind::edge: {
       ++edges_;
-      entry.source = cell.source.value_or("");
-      entry.target = cell.target.value_or("");
-      if (!entry.source.empty()) link(incident_, entry.source, cell.id);
-      if (!entry.target.empty() && entry.target != entry.source)
-        link(incident_, entry.target, cell.id);
+      const std::string_view source = cell.source ? std::string_view(*cell.source) : "";
+      const std::string_view target = cell.target ? std::string_view(*cell.target) : "";
+      // slot_for may add nodes: the deque keeps `node` where it is.
+      if (!source.empty()) {
+        node.source = slot_for(source);
+        nodes_[node.source].incident.push_back(slot);
+      }
+      if (!target.empty()) {
+        node.target = slot_for(target);
+        if (target != source) nodes_[node.target].incident.push_back(slot);
+      }
       break;
+    }
     default:
       break;
   }
-  it->second = std::move(entry);
 }
 
 const FrameGrid& PageIndex::grid() const {
@@ -239,87 +283,120 @@ const FrameGrid& PageIndex::grid() const {
   grid_built_ = true;
   for (const Cell& cell : page_->cells()) {
     if (cell.id.empty()) continue;
-    const Entry* indexed = entry(cell.id);
+    const Node* node = indexed(cell.id);
     // A repeated id: only the first cell is indexed.
-    if (indexed == nullptr || page_->find(cell.id) != &cell) continue;
-    place_in_grid(*page_, cell, *indexed, kind(indexed->parent));
+    if (node == nullptr || page_->find(cell.id) != &cell) continue;
+    const CellKind parent = node->parent == kNone || !nodes_[node->parent].indexed
+                                ? CellKind::other
+                                : nodes_[node->parent].kind;
+    place_in_grid(*page_, cell, *node, parent);
   }
   return grid_;
 }
 
-void PageIndex::place_in_grid(const Page& page, const Cell& cell, const Entry& entry,
+void PageIndex::place_in_grid(const Page& page, const Cell& cell, const Node& node,
                               CellKind parent) const {
-  if ((entry.kind == CellKind::shape || entry.kind == CellKind::group) && cell.geometry &&
+  if ((node.kind == CellKind::shape || node.kind == CellKind::group) && cell.geometry &&
       !cell.geometry->relative) {
     const Geometry& g = *cell.geometry;
     const Rect rect{g.x.value_or(0), g.y.value_or(0), g.width.value_or(0), g.height.value_or(0)};
     const bool nested = parent == CellKind::shape || parent == CellKind::group;
+    const std::string_view parent_id =
+        node.parent == kNone ? std::string_view() : std::string_view(nodes_[node.parent].id);
     bool sticks_out = false;
-    if (const Cell* container = nested ? page.find(entry.parent) : nullptr;
+    if (const Cell* container = nested ? page.find(parent_id) : nullptr;
         container != nullptr && container->geometry) {
       const Geometry& box = *container->geometry;
       sticks_out = rect.x < 0 || rect.y < 0 || rect.right() > box.width.value_or(0) ||
                    rect.bottom() > box.height.value_or(0);
     }
     if (rect.width > 0 && rect.height > 0)
-      grid_.insert(nested ? entry.parent : "", cell.id, rect, sticks_out);
+      grid_.insert(nested ? std::string(parent_id) : "", cell.id, rect, sticks_out);
     grid_.container_resized(cell.id, rect.width, rect.height);
   }
 }
 
-void PageIndex::remove(std::string_view id) {
-  auto it = entries_.find(id);
-  if (it == entries_.end()) return;
-  const Entry& entry = it->second;
-  if (!entry.parent.empty()) unlink_child(entry, it->first);
-  if (grid_built_ && (entry.kind == CellKind::shape || entry.kind == CellKind::group))
-    grid_.erase(id);
-  switch (entry.kind) {
+void PageIndex::add_names(core::NameIndex<std::string>& names, const Cell& cell, bool with_alias) {
+  if (std::string label = cell_label(cell); !label.empty()) names.add(label, cell.id);
+  if (with_alias && !cell.note_alias().empty()) names.add(cell.note_alias(), cell.id);
+}
+
+void PageIndex::remove_names(core::NameIndex<std::string>& names, const Cell& cell,
+                             bool with_alias) {
+  if (std::string label = cell_label(cell); !label.empty()) names.remove(label, cell.id);
+  if (with_alias && !cell.note_alias().empty()) names.remove(cell.note_alias(), cell.id);
+}
+
+void PageIndex::remove(const Page& page, std::string_view id) {
+  const Slot slot = find_slot(id);
+  if (slot == kNone || !nodes_[slot].indexed) return;
+  Node& node = nodes_[slot];
+  // The cell indexed under the id (the first of repeated ids, as Page::find finds it), unchanged
+  // since add: its names are the ones added.
+  const Cell* cell = page.find(id);
+  const std::string& key = node.id;
+  if (grid_built_ && (node.kind == CellKind::shape || node.kind == CellKind::group))
+    grid_.erase(key);
+  switch (node.kind) {
     case CellKind::shape:
       --shapes_;
-      for (const auto& name : entry.names)
-        shape_names_.remove(name, it->first);
-      if (auto latest = latest_child_.find(entry.parent);
-          latest != latest_child_.end() && latest->second == it->first)
-        latest_child_.erase(latest);
+      if (cell != nullptr) remove_names(shape_names_, *cell, true);
+      if (node.parent != kNone) {
+        if (auto latest = latest_child_.find(std::string_view(nodes_[node.parent].id));
+            latest != latest_child_.end() && latest->second == key)
+          latest_child_.erase(latest);
+      }
       break;
     case CellKind::group:
       --groups_;
-      for (const auto& name : entry.names)
-        group_names_.remove(name, it->first);
+      if (cell != nullptr) remove_names(group_names_, *cell, false);
       break;
     case CellKind::layer:
-      std::erase(layers_, it->first);
+      std::erase(layers_, key);
       break;
     case CellKind::edge:
       --edges_;
-      if (!entry.source.empty()) unlink(incident_, entry.source, it->first);
-      if (!entry.target.empty() && entry.target != entry.source)
-        unlink(incident_, entry.target, it->first);
+      if (node.source != kNone) unlink(nodes_[node.source].incident, slot);
+      if (node.target != kNone && node.target != node.source)
+        unlink(nodes_[node.target].incident, slot);
       break;
     default:
       break;
   }
-  entries_.erase(it);
+  const Slot parent = node.parent, source = node.source, target = node.target;
+  if (parent != kNone) unlink_child(parent, slot);
+  node.indexed = false;
+  node.kind = CellKind::other;
+  node.touched = 0;
+  node.parent = node.source = node.target = kNone;
+  node.child_slot = 0;
+  for (const Slot mentioned : {parent, source, target}) {
+    if (mentioned != kNone && mentioned != slot) release_if_unused(mentioned);
+  }
+  release_if_unused(slot);
 }
 
 CellKind PageIndex::kind(std::string_view id) const {
-  const Entry* found = entry(id);
+  const Node* found = indexed(id);
   return found ? found->kind : CellKind::other;
 }
 
-const PageIndex::Entry* PageIndex::entry(std::string_view id) const {
-  auto it = entries_.find(id);
-  return it == entries_.end() ? nullptr : &it->second;
+std::optional<PageIndex::Entry> PageIndex::entry(std::string_view id) const {
+  const Node* found = indexed(id);
+  if (found == nullptr) return std::nullopt;
+  const auto id_of = [this](Slot slot) {
+    return slot == kNone ? std::string_view() : std::string_view(nodes_[slot].id);
+  };
+  return Entry{found->kind, id_of(found->source), id_of(found->target), id_of(found->parent)};
 }
 
-const std::vector<std::string>& PageIndex::incident_edges(std::string_view id) const {
-  auto it = incident_.find(id);
-  return it == incident_.end() ? kNoIds : it->second;
+PageIndex::IdList PageIndex::incident_edges(std::string_view id) const {
+  const Slot slot = find_slot(id);
+  return slot == kNone ? IdList() : IdList(this, &nodes_[slot].incident);
 }
 
 std::uint64_t PageIndex::touched_at(std::string_view id) const {
-  const Entry* found = entry(id);
+  const Node* found = indexed(id);
   return found != nullptr && found->kind == CellKind::shape ? found->touched : 0;
 }
 
@@ -327,10 +404,10 @@ std::string PageIndex::latest_shape() const {
   if (!latest_.empty() && kind(latest_) == CellKind::shape) return latest_;
   std::string best;
   std::uint64_t best_time = 0;
-  for (const auto& [id, entry] : entries_) {
-    if (entry.kind == CellKind::shape && entry.touched > best_time) {
-      best_time = entry.touched;
-      best = id;
+  for (const Node& node : nodes_) {
+    if (node.indexed && node.kind == CellKind::shape && node.touched > best_time) {
+      best_time = node.touched;
+      best = node.id;
     }
   }
   return best;
@@ -351,51 +428,41 @@ std::string PageIndex::latest_shape_in(std::string_view parent) const {
   return best;
 }
 
-const std::vector<std::string>& PageIndex::children(std::string_view id) const {
-  auto it = children_.find(id);
-  return it == children_.end() ? kNoIds : it->second;
+PageIndex::IdList PageIndex::children(std::string_view id) const {
+  const Slot slot = find_slot(id);
+  return slot == kNone ? IdList() : IdList(this, &nodes_[slot].children);
 }
 
-void PageIndex::link(Links& links, const std::string& key, const std::string& id) {
-  links[key].push_back(id);
-}
-
-void PageIndex::link_child(Entry& entry, const std::string& id) {
-  auto& list = children_[entry.parent];
-  entry.child_slot = static_cast<std::uint32_t>(list.size());
-  list.push_back(id);
+void PageIndex::link_child(Slot parent, Slot child) {
+  auto& list = nodes_[parent].children;
+  nodes_[child].child_slot = static_cast<std::uint32_t>(list.size());
+  list.push_back(child);
 }
 
 // O(1): a container's children are many (a layer holds the page), and a container that changes
 // (a group growing for each member added) is unlinked and linked again each time.
-void PageIndex::unlink_child(const Entry& entry, const std::string& id) {
-  auto it = children_.find(entry.parent);
-  if (it == children_.end()) return;
-  auto& list = it->second;
-  const std::size_t at = entry.child_slot;
-  if (at >= list.size() || list[at] != id) return;
+void PageIndex::unlink_child(Slot parent, Slot child) {
+  auto& list = nodes_[parent].children;
+  const std::size_t at = nodes_[child].child_slot;
+  if (at >= list.size() || list[at] != child) return;
   if (at + 1 != list.size()) {
-    list[at] = std::move(list.back());
-    if (auto moved = entries_.find(list[at]); moved != entries_.end())
-      moved->second.child_slot = static_cast<std::uint32_t>(at);
+    list[at] = list.back();
+    nodes_[list[at]].child_slot = static_cast<std::uint32_t>(at);
   }
   list.pop_back();
-  if (list.empty()) children_.erase(it);
+  if (list.empty()) list = {};
 }
 
-void PageIndex::unlink(Links& links, const std::string& key, const std::string& id) {
-  auto it = links.find(key);
-  if (it == links.end()) return;
-  auto& list = it->second;
+void PageIndex::unlink(std::vector<Slot>& list, Slot slot) {
   // Swap-and-pop: order does not matter, and recently added edges are found near the end.
   for (std::size_t i = list.size(); i-- > 0;) {
-    if (list[i] == id) {
-      list[i] = std::move(list.back());
+    if (list[i] == slot) {
+      list[i] = list.back();
       list.pop_back();
       break;
     }
   }
-  if (list.empty()) links.erase(it);
+  if (list.empty()) list = {};
 }
 
 }  // namespace fcp::drawio

@@ -2,8 +2,13 @@
 // and types, absolute geometry, and the incremental index that resolves names in O(1).
 #pragma once
 
+#include <boost/unordered/unordered_flat_map.hpp>
+#include <compare>
+#include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,17 +54,91 @@ std::pair<double, double> child_origin(const Page& page, std::string_view parent
 
 // Incremental index of one page. The document calls add() after inserting or changing a cell
 // and remove() before erasing or changing it; lookups are then O(1) expected.
+// Each id the page mentions (a cell's, or a parent, source or target without a cell) has one
+// node holding the id once; entries and lists link nodes by number, not by copies of the id.
 // Thread: owned by the document.
 class PageIndex {
+  using Slot = std::uint32_t;
+  struct Node;
+
  public:
+  // What the index knows of a cell. The views are valid until the next change to the index.
   struct Entry {
     CellKind kind = CellKind::other;
-    std::uint32_t child_slot = 0;    // its place in children(parent)
-    std::vector<std::string> names;  // label and alias (shapes and groups)
-    std::string source, target;      // edges
-    std::string parent;
-    std::uint64_t touched = 0;  // shapes: when last added or changed (see touched_at)
+    std::string_view source, target;  // edges ("" when the end is unset)
+    std::string_view parent;          // "" for the root
   };
+
+  // Ids the index holds (children, incident edges), as a view: valid until the next change to
+  // the index. Copy it (to_vector) before editing while iterating.
+  class IdList {
+   public:
+    class Iterator {
+     public:
+      using iterator_category = std::random_access_iterator_tag;
+      using value_type = std::string;
+      using difference_type = std::ptrdiff_t;
+      using pointer = const std::string*;
+      using reference = const std::string&;
+      Iterator() = default;
+      Iterator(const PageIndex* index, const Slot* at) : index_(index), at_(at) {}
+      reference operator*() const { return index_->nodes_[*at_].id; }
+      pointer operator->() const { return &**this; }
+      reference operator[](difference_type n) const { return index_->nodes_[at_[n]].id; }
+      Iterator& operator++() {
+        ++at_;
+        return *this;
+      }
+      Iterator operator++(int) { return {index_, at_++}; }
+      Iterator& operator--() {
+        --at_;
+        return *this;
+      }
+      Iterator operator--(int) { return {index_, at_--}; }
+      Iterator& operator+=(difference_type n) {
+        at_ += n;
+        return *this;
+      }
+      Iterator& operator-=(difference_type n) {
+        at_ -= n;
+        return *this;
+      }
+      friend Iterator operator+(Iterator it, difference_type n) { return it += n; }
+      friend Iterator operator+(difference_type n, Iterator it) { return it += n; }
+      friend Iterator operator-(Iterator it, difference_type n) { return it -= n; }
+      friend difference_type operator-(const Iterator& a, const Iterator& b) {
+        return a.at_ - b.at_;
+      }
+      friend bool operator==(const Iterator& a, const Iterator& b) { return a.at_ == b.at_; }
+      friend auto operator<=>(const Iterator& a, const Iterator& b) { return a.at_ <=> b.at_; }
+
+     private:
+      const PageIndex* index_ = nullptr;
+      const Slot* at_ = nullptr;
+    };
+
+    IdList() = default;
+    IdList(const PageIndex* index, const std::vector<Slot>* slots) : index_(index), slots_(slots) {}
+    Iterator begin() const { return {index_, slots_ ? slots_->data() : nullptr}; }
+    Iterator end() const { return {index_, slots_ ? slots_->data() + slots_->size() : nullptr}; }
+    std::size_t size() const { return slots_ ? slots_->size() : 0; }
+    bool empty() const { return size() == 0; }
+    const std::string& operator[](std::size_t i) const { return index_->nodes_[(*slots_)[i]].id; }
+    const std::string& front() const { return (*this)[0]; }
+    std::vector<std::string> to_vector() const { return {begin(), end()}; }
+
+   private:
+    const PageIndex* index_ = nullptr;
+    const std::vector<Slot>* slots_ = nullptr;
+  };
+
+  PageIndex() = default;
+  // Not copyable: the id table views the nodes' ids (moving keeps them where they are).
+  PageIndex(const PageIndex&) = delete;
+  PageIndex& operator=(const PageIndex&) = delete;
+  PageIndex(PageIndex&&) = default;
+  PageIndex& operator=(PageIndex&&) = default;
+  ~PageIndex() = default;
 
   void rebuild(const Page& page);
   // rebuild() for a document being opened: ends early, the index incomplete, once the call
@@ -67,17 +146,18 @@ class PageIndex {
   // asks core::stop_error after building one); false when it ended early.
   bool build_for_open(const Page& page);
   void add(const Page& page, const Cell& cell);
-  void remove(std::string_view id);
+  // `page` still holds the cell as it was added: its label and alias are the names to drop.
+  void remove(const Page& page, std::string_view id);
 
   CellKind kind(std::string_view id) const;
-  const Entry* entry(std::string_view id) const;
+  std::optional<Entry> entry(std::string_view id) const;
   const core::NameIndex<std::string>& shape_names() const { return shape_names_; }
   const core::NameIndex<std::string>& group_names() const { return group_names_; }
-  // Edge ids attached to a shape or group (either end), in no particular order. The reference
-  // is invalidated by any change to the page: copy it before editing while iterating.
-  const std::vector<std::string>& incident_edges(std::string_view id) const;
+  // Edge ids attached to a shape or group (either end), in no particular order. A view
+  // (IdList): copy it before editing while iterating.
+  IdList incident_edges(std::string_view id) const;
   // Ids of the cells whose parent is `id` (any kind), in no particular order (same caveat).
-  const std::vector<std::string>& children(std::string_view id) const;
+  IdList children(std::string_view id) const;
 
   // The page's layers in document order (children of the root cell).
   const std::vector<std::string>& layers() const { return layers_; }
@@ -102,29 +182,51 @@ class PageIndex {
   std::string latest_shape_in(std::string_view parent) const;
 
  private:
-  // Looked up by string_view without making a string (ids longer than 15 bytes allocate).
+  static constexpr Slot kNone = ~Slot{0};
+  struct Node {
+    std::string id;                       // the key of ids_ views it: nodes never move (a deque)
+    std::vector<Slot> children;           // the cells whose parent this is
+    std::vector<Slot> incident;           // the edges with this at an end
+    std::uint64_t touched = 0;            // shapes: when last added or changed (see touched_at)
+    Slot parent = kNone;                  // the cell's parent attribute, when it has one
+    Slot source = kNone, target = kNone;  // edges
+    std::uint32_t child_slot = 0;         // its place in the parent's children
+    CellKind kind = CellKind::other;
+    bool indexed = false;  // a cell with this id is indexed (else the id is only mentioned)
+  };
+  // Looked up by string_view without making a string.
   struct Hash {
-    using is_transparent = void;
     std::size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
   };
-  using Map = std::unordered_map<std::string, Entry, Hash, std::equal_to<>>;
-  using Links = std::unordered_map<std::string, std::vector<std::string>, Hash, std::equal_to<>>;
-  static void link(Links& links, const std::string& key, const std::string& id);
-  static void unlink(Links& links, const std::string& key, const std::string& id);
-  void link_child(Entry& entry, const std::string& id);
-  void unlink_child(const Entry& entry, const std::string& id);
 
-  Map entries_;
+  const Node* indexed(std::string_view id) const;
+  Slot find_slot(std::string_view id) const;
+  Slot slot_for(std::string_view id);  // finds or makes the id's node
+  void release_if_unused(Slot slot);
+  // A shape's names are its label and alias, a group's its label; remove finds them again in
+  // the cell rather than keeping a copy.
+  static void add_names(core::NameIndex<std::string>& names, const Cell& cell, bool with_alias);
+  static void remove_names(core::NameIndex<std::string>& names, const Cell& cell, bool with_alias);
+  static void unlink(std::vector<Slot>& list, Slot slot);
+  void link_child(Slot parent, Slot child);
+  void unlink_child(Slot parent, Slot child);
+
+  std::deque<Node> nodes_;
+  std::vector<Slot> free_;  // nodes no id uses, for reuse
+  boost::unordered_flat_map<std::string_view, Slot, Hash> ids_;
   core::NameIndex<std::string> shape_names_;
   core::NameIndex<std::string> group_names_;
   std::vector<std::string> layers_;
-  Links incident_;
-  Links children_;
   std::uint64_t clock_ = 0;
   std::string latest_;
+  // Looked up by string_view without making a string (ids longer than 15 bytes allocate).
+  struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+  };
   // group -> latest shape in it
-  std::unordered_map<std::string, std::string, Hash, std::equal_to<>> latest_child_;
-  void place_in_grid(const Page& page, const Cell& cell, const Entry& entry, CellKind parent) const;
+  std::unordered_map<std::string, std::string, StringHash, std::equal_to<>> latest_child_;
+  void place_in_grid(const Page& page, const Cell& cell, const Node& node, CellKind parent) const;
   const Page* page_ = nullptr;  // the page indexed, for the grid built at first use
   // Built by grid() (the document's strand only, like every other use of the index).
   mutable FrameGrid grid_;

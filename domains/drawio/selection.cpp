@@ -85,9 +85,9 @@ core::Result<core::EntityTest> connected_test(const ShapeScope& scope, std::stri
   const std::string& center = *shape;
   std::unordered_set<std::string> neighbours;
   for (const auto& edge_id : scope.index().incident_edges(center)) {
-    const auto* entry = scope.index().entry(edge_id);
-    if (entry == nullptr) continue;
-    neighbours.insert(entry->source == center ? entry->target : entry->source);
+    const auto entry = scope.index().entry(edge_id);
+    if (!entry) continue;
+    neighbours.emplace(entry->source == center ? entry->target : entry->source);
   }
   neighbours.erase(center);
   return core::EntityTest([&scope, neighbours = std::move(neighbours)](std::size_t i) {

@@ -423,7 +423,7 @@ core::Result<void> verb_label(OpContext& ctx) {
     auto edges = resolve_edge_reference(ctx, tokens);
     if (!edges) return edges.error();
     if (edges->ids.size() > 1 && edges->selected) {
-      const auto* first = ctx.index().entry(edges->ids.front());
+      const auto first = ctx.index().entry(edges->ids.front());
       return core::make_error("label names one edge; " + edges->name + " names " +
                                   std::to_string(edges->ids.size()) + ": " + edges->edge_names(ctx),
                               {"label " + core::quote_token(display_name(ctx.doc, first->source)) +

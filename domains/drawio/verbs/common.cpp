@@ -80,7 +80,7 @@ std::vector<std::string> group_members(const OpContext& ctx, std::string_view gr
 void set_group_box(OpContext& ctx, const std::string& group_id, const Rect& old, const Rect& box) {
   const double dx = old.x - box.x, dy = old.y - box.y;
   if (dx != 0 || dy != 0) {
-    const auto children = ctx.index().children(group_id);  // copy: updates reorder it
+    const auto children = ctx.index().children(group_id).to_vector();  // copy: updates reorder it
     for (const auto& child : children) {
       ctx.edit.update(child, [&](Cell& c) {
         if (!c.geometry || c.geometry->relative || c.edge) return;
@@ -219,12 +219,13 @@ void translate_cells(OpContext& ctx, const std::vector<std::string>& ids, double
   }
   std::unordered_set<std::string> seen;
   for (const auto& id : ids) {
-    const auto edges = ctx.index().incident_edges(id);  // copy: updates reorder it
+    const auto edges = ctx.index().incident_edges(id).to_vector();  // copy: updates reorder it
     for (const auto& edge_id : edges) {
       if (!seen.insert(edge_id).second) continue;
-      const auto* entry = ctx.index().entry(edge_id);
-      if (entry == nullptr) continue;
-      const bool both = moving.contains(entry->source) && moving.contains(entry->target);
+      const auto entry = ctx.index().entry(edge_id);
+      if (!entry) continue;
+      const bool both = moving.contains(std::string(entry->source)) &&
+                        moving.contains(std::string(entry->target));
       ctx.edit.update(edge_id, [&](Cell& edge) {
         if (!edge.geometry || !edge.geometry->points) return;
         if (both) {
@@ -322,13 +323,14 @@ void reparent_edges_at(OpContext& ctx, const std::vector<std::string>& shapes) {
 std::vector<std::string> remove_shape(OpContext& ctx, std::string_view id) {
   std::vector<std::string> removed_edges;
   const std::string shape(id);
-  const auto edges = ctx.index().incident_edges(shape);  // copy: erasing changes the index
+  const auto edges =
+      ctx.index().incident_edges(shape).to_vector();  // copy: erasing changes the index
   for (const auto& edge_id : edges) {
-    const auto* entry = ctx.index().entry(edge_id);
-    if (entry == nullptr) continue;
+    const auto entry = ctx.index().entry(edge_id);
+    if (!entry) continue;
     removed_edges.push_back(display_name(ctx.doc, entry->source) + "->" +
                             display_name(ctx.doc, entry->target));
-    const auto labels = ctx.index().children(edge_id);
+    const auto labels = ctx.index().children(edge_id).to_vector();
     for (const auto& label : labels)
       ctx.edit.erase(label);
     ctx.edit.erase(edge_id);

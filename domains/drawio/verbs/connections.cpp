@@ -274,7 +274,7 @@ void spread_face(OpContext& ctx, const std::string& shape_id, Face face) {
 // Labelled edges leaving one shape get their labels spread along the edges (relative positions
 // -0.3 … 0.3 of each edge's length, draw.io's geometry x) so they do not sit on top of each other.
 void spread_labels(OpContext& ctx, const std::string& source) {
-  const auto incident = ctx.index().incident_edges(source);  // copy: updates reorder it
+  const auto incident = ctx.index().incident_edges(source).to_vector();  // copy: updates reorder it
   if (incident.size() > kMaxSpreadDegree) return;
   std::vector<std::string> labelled;
   for (const auto& edge_id : incident) {
@@ -425,7 +425,7 @@ bool give_ports_back(OpContext& ctx, const std::string& edge_id) {
 }
 
 void refresh_ports(OpContext& ctx, const std::string& shape_id) {
-  const auto incident = ctx.index().incident_edges(shape_id);
+  const auto incident = ctx.index().incident_edges(shape_id).to_vector();
   if (incident.size() > kMaxSpreadDegree) return;
   std::vector<std::pair<std::string, Face>> faces;
   for (const auto& edge_id : incident) {
@@ -611,8 +611,8 @@ std::vector<std::string> edges_between(const OpContext& ctx, const std::string& 
                                        const std::string& target, bool any_direction) {
   std::vector<std::string> found;
   for (const auto& edge_id : ctx.index().incident_edges(source)) {
-    const auto* entry = ctx.index().entry(edge_id);
-    if (entry == nullptr) continue;
+    const auto entry = ctx.index().entry(edge_id);
+    if (!entry) continue;
     if ((entry->source == source && entry->target == target) ||
         (any_direction && entry->source == target && entry->target == source))
       found.push_back(edge_id);
@@ -628,8 +628,8 @@ std::string EdgeReference::edge_names(const OpContext& ctx) const {
   constexpr std::size_t kMaxNamed = 20;
   std::string text;
   for (std::size_t i = 0; i < ids.size() && i < kMaxNamed; ++i) {
-    const auto* entry = ctx.index().entry(ids[i]);
-    if (entry == nullptr) continue;
+    const auto entry = ctx.index().entry(ids[i]);
+    if (!entry) continue;
     text += (text.empty() ? "" : ", ") + one_line(display_name(ctx.doc, entry->source)) + "->" +
             one_line(display_name(ctx.doc, entry->target));
   }
@@ -684,8 +684,9 @@ core::Result<EdgeReference> resolve_edge_selection(const OpContext& ctx,
   const bool any_direction = tokens[1].text != "->";
   auto joins = [&](const std::unordered_set<std::string>& from,
                    const std::unordered_set<std::string>& to, const std::string& edge_id) {
-    const auto* entry = ctx.index().entry(edge_id);
-    return entry != nullptr && from.contains(entry->source) && to.contains(entry->target);
+    const auto entry = ctx.index().entry(edge_id);
+    return entry && from.contains(std::string(entry->source)) &&
+           to.contains(std::string(entry->target));
   };
   // Walk the edges at the smaller end: `Kafka -> @all` looks at Kafka's edges only.
   const auto& walk = ends[0].size() <= ends[1].size() ? ends[0] : ends[1];
@@ -764,7 +765,7 @@ core::Result<void> verb_disconnect(OpContext& ctx) {
       if (edges.empty()) continue;
       if (!all) edges.resize(1);
       for (const auto& edge_id : edges) {
-        const auto labels = ctx.index().children(edge_id);
+        const auto labels = ctx.index().children(edge_id).to_vector();
         for (const auto& label : labels)
           ctx.edit.erase(label);
         ctx.edit.erase(edge_id);

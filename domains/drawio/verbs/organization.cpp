@@ -115,7 +115,7 @@ core::Result<void> verb_ungroup(OpContext& ctx) {
   const std::string name = display_name(ctx.doc, *group);
   const Cell* cell = ctx.page().find(*group);
   const std::string parent = cell->parent.value_or(ctx.doc.active_layer());
-  const auto members = ctx.index().children(*group);  // copy
+  const auto members = ctx.index().children(*group).to_vector();  // copy
   std::size_t shapes = 0;
   for (const auto& id : members) {
     const CellKind kind = ctx.index().kind(id);
@@ -127,9 +127,10 @@ core::Result<void> verb_ungroup(OpContext& ctx) {
     reparent(ctx, id, parent);
   }
   reparent_edges_at(ctx, members);
-  const auto attached = ctx.index().incident_edges(*group);  // copy: they go with the group
+  const auto attached =
+      ctx.index().incident_edges(*group).to_vector();  // copy: they go with the group
   for (const auto& edge : attached) {
-    const auto labels = ctx.index().children(edge);
+    const auto labels = ctx.index().children(edge).to_vector();
     for (const auto& label : labels)
       ctx.edit.erase(label);
     ctx.edit.erase(edge);

@@ -505,7 +505,7 @@ core::Result<void> verb_resize(OpContext& ctx) {
     place_cell(ctx, id, r.x, r.y, *size);
     // Badges keep their place on the shape's outline (a corner, a side's middle, the centre):
     // their centre stays at the same fraction of the shape's width and height.
-    const auto children = ctx.index().children(id);  // copy: updates reorder it
+    const auto children = ctx.index().children(id).to_vector();  // copy: updates reorder it
     for (const auto& child : children) {
       if (ctx.index().kind(child) != CellKind::badge || r.width <= 0 || r.height <= 0) continue;
       ctx.edit.update(child, [&](Cell& badge) {
@@ -780,12 +780,12 @@ core::Result<void> verb_layout(OpContext& ctx) {
   }
   for (const Cell& cell : ctx.page().cells()) {
     if (ctx.index().kind(cell.id) != CellKind::edge) continue;
-    const auto* entry = ctx.index().entry(cell.id);
-    if (!entry || !nodes.contains(entry->source) || !nodes.contains(entry->target) ||
-        entry->source == entry->target)
+    const auto entry = ctx.index().entry(cell.id);
+    if (!entry || !nodes.contains(std::string(entry->source)) ||
+        !nodes.contains(std::string(entry->target)) || entry->source == entry->target)
       continue;
     {
-      layout::LayoutEdge edge{cell.id, entry->source, entry->target};
+      layout::LayoutEdge edge{cell.id, std::string(entry->source), std::string(entry->target)};
       const std::string label = cell_label(cell);
       if (!label.empty()) {
         // One line of draw.io's 11–12 px default text: about 7 px a character.
@@ -1049,8 +1049,8 @@ core::Result<void> verb_layout(OpContext& ctx) {
   for (const auto& through : edges_through_shapes(ctx.page(), ctx.index(), routed_ids, clearance))
     ctx.lines.push_back(core::warning_line(through));
   for (const auto& id : unrouted) {
-    const auto* entry = ctx.index().entry(id);
-    if (entry == nullptr) continue;
+    const auto entry = ctx.index().entry(id);
+    if (!entry) continue;
     const std::string source = display_name(ctx.doc, entry->source);
     const std::string target = display_name(ctx.doc, entry->target);
     ctx.lines.push_back(core::warning_line(

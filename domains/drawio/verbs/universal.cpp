@@ -61,7 +61,7 @@ std::vector<std::string> clone_shapes(OpContext& ctx, const std::vector<std::str
     const std::string new_id = ctx.edit.insert(std::move(copy)).id;
     mapping.emplace(id, new_id);
     created.push_back(new_id);
-    const auto children = ctx.index().children(id);
+    const auto children = ctx.index().children(id).to_vector();
     for (const auto& child : children) {
       if (ctx.index().kind(child) != CellKind::badge) continue;
       Cell badge = *ctx.page().find(child);
@@ -72,7 +72,7 @@ std::vector<std::string> clone_shapes(OpContext& ctx, const std::vector<std::str
   }
   std::unordered_set<std::string> seen;
   for (const auto& id : ids) {
-    const auto incident = ctx.index().incident_edges(id);
+    const auto incident = ctx.index().incident_edges(id).to_vector();
     for (const auto& edge_id : incident) {
       if (!seen.insert(edge_id).second) continue;
       const Cell* edge = ctx.page().find(edge_id);
