@@ -80,10 +80,24 @@ std::vector<std::string> group_members(const OpContext& ctx, std::string_view gr
 void set_group_box(OpContext& ctx, const std::string& group_id, const Rect& old, const Rect& box) {
   const double dx = old.x - box.x, dy = old.y - box.y;
   if (dx != 0 || dy != 0) {
+    // The members stay where they are on the page: their coordinates, and the waypoints and
+    // loose ends of the edges the group holds, are in the group's; its origin moved by -dx,-dy.
+    const auto shift = [dx, dy](Point& point) {
+      point.x = point.x_or_zero() + dx;
+      point.y = point.y_or_zero() + dy;
+    };
     const auto children = ctx.index().children(group_id).to_vector();  // copy: updates reorder it
     for (const auto& child : children) {
       ctx.edit.update(child, [&](Cell& c) {
-        if (!c.geometry || c.geometry->relative || c.edge) return;
+        if (!c.geometry) return;
+        if (c.edge) {
+          if (c.geometry->points)
+            std::for_each(c.geometry->points->begin(), c.geometry->points->end(), shift);
+          if (c.geometry->source_point) shift(*c.geometry->source_point);
+          if (c.geometry->target_point) shift(*c.geometry->target_point);
+          return;
+        }
+        if (c.geometry->relative) return;
         c.geometry->x = c.geometry->x.value_or(0) + dx;
         c.geometry->y = c.geometry->y.value_or(0) + dy;
       });

@@ -269,6 +269,34 @@ TEST_F(PlacementTest, AGrowingGroupMovesItsNeighboursAndSaysSo) {
   EXPECT_EQ(overlaps(saved_vertices(saved_xml())), std::vector<std::string>{});
 }
 
+// Trial 11: a move that grew a group up (its origin moved) kept the members where they were on
+// the page but not the waypoints of the edges the group holds (they are in the group's
+// coordinates too): Trip -> Dispatch moved 30 px and ran through Dispatch, unwarned. The edge's
+// waypoints now stay where they were on the page.
+TEST_F(PlacementTest, AGroupGrowingUpKeepsTheWaypointsOfItsEdges) {
+  run({"add svc A at:100,100", "add svc B at:400,200", "add svc C at:100,300", "group A B C as:Grp",
+       "connect A -> B", "layout @all pin:@all"});
+  const auto waypoints = [](const std::string& xml) {
+    const auto vertices = saved_vertices(xml);
+    pugi::xml_document doc;
+    EXPECT_TRUE(doc.load_string(xml.c_str()));
+    std::vector<std::pair<double, double>> points;
+    const pugi::xml_node edge = doc.select_node("//mxCell[@edge='1']").node();
+    const auto parent = vertices.find(edge.attribute("parent").value());
+    const double ox = parent == vertices.end() ? 0 : parent->second.x;
+    const double oy = parent == vertices.end() ? 0 : parent->second.y;
+    for (const auto& point : edge.select_nodes(".//Array[@as='points']/mxPoint"))
+      points.emplace_back(point.node().attribute("x").as_double() + ox,
+                          point.node().attribute("y").as_double() + oy);
+    return points;
+  };
+  const auto before = waypoints(saved_xml());
+  ASSERT_FALSE(before.empty()) << "the layout gave A -> B no waypoints";
+  run({"move C by:0,-300"});
+  ASSERT_NE(replies_.find("group Grp grown from"), std::string::npos) << replies_;
+  EXPECT_EQ(waypoints(saved_xml()), before);
+}
+
 // The draw.io files of the shared corpus and of the project's fixtures, sorted.
 std::vector<fs::path> drawio_files() {
   std::vector<fs::path> files;
