@@ -975,6 +975,33 @@ TEST_F(ReportsWarningsTest, RouteAlongAGroupsFrame) {
   EXPECT_TRUE(warnings({changed("e", [](Cell& cell) { cell.style->set("dashed", "1"); })}).empty());
 }
 
+// Trial 11: a layout drew two edges on one line (under 4 px apart) and said nothing, because the
+// pair had met on one line somewhere else before. A pair the batch drew again is judged where it
+// runs now; only a pair drawn as it was (a rename, a restyle) is left unwarned.
+TEST_F(ReportsWarningsTest, APairDrawnAgainOnOneLineIsWarnedWhereverItMetBefore) {
+  constexpr std::string_view kOrth = "edgeStyle=orthogonalEdgeStyle;";
+  const auto points = [](double y) {
+    return "<Array as=\"points\"><mxPoint x=\"140\" y=\"" + std::to_string(y) +
+           "\"/><mxPoint x=\"540\" y=\"" + std::to_string(y) + "\"/></Array>";
+  };
+  load(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 600, 0, 80, 40) +
+       vertex("c", "C", 0, 500, 80, 40) + vertex("d", "D", 600, 500, 80, 40) +
+       edge("e1", "a", "b", "", kOrth, points(300)) + edge("e2", "c", "d", "", kOrth, points(302)));
+  // Before the batch both ran at y 100 / 102: on one line there too, but not where they run now.
+  const auto at_y = [](double y) {
+    return [y](Cell& cell) {
+      for (auto& point : *cell.geometry->points)
+        point.y = y;
+    };
+  };
+  EXPECT_EQ(warnings({changed("e1", at_y(100)), changed("e2", at_y(102))}),
+            (std::vector<std::string>{"edge A -> B runs on one line with edge C -> D (under 4 px "
+                                      "apart): set exit:/entry: or move a shape"}));
+  // Drawn as it was (only its style changed): nothing.
+  EXPECT_TRUE(
+      warnings({changed("e1", [](Cell& cell) { cell.style->set("dashed", "1"); })}).empty());
+}
+
 // Issue 13: two edges out of one shape that run together far from it (here into X, where H -> Y
 // turns down) read as one edge; a fork that splits near the shape is not warned.
 TEST_F(ReportsWarningsTest, LongSharedRunsOfEdgesWithAShapeInCommon) {
