@@ -1062,8 +1062,8 @@ std::size_t path_crossings(const std::vector<PathPoint>& p, const std::vector<Pa
 // kLabelShapeGap to a shape that is not an end of their edge (nor holds one). Counted for the
 // labels of `edge_ids`, and for the other labels of the page their lines or labels lie on (every
 // edge of the page is looked at up to kMaxOneLineEdges; past that only `edge_ids`).
-std::size_t misplaced_labels(const Page& page, const PageIndex& index,
-                             std::span<const std::string> edge_ids) {
+std::vector<std::string> misplaced_labels(const Page& page, const PageIndex& index,
+                                          std::span<const std::string> edge_ids) {
   const std::unordered_set<std::string_view> compared(edge_ids.begin(), edge_ids.end());
   struct Drawn {
     const Cell* edge;
@@ -1091,7 +1091,7 @@ std::size_t misplaced_labels(const Page& page, const PageIndex& index,
     }
   }
   std::optional<ShapeGrid> grid;
-  std::size_t count = 0;
+  std::vector<std::string> misplaced_names;
   for (const Drawn& labelled : drawn) {
     if (!labelled.label) continue;
     const Rect& box = *labelled.label;
@@ -1120,9 +1120,12 @@ std::size_t misplaced_labels(const Page& page, const PageIndex& index,
         return false;
       });
     }
-    if (misplaced) ++count;
+    if (misplaced)
+      misplaced_names.push_back("label \"" + cell_label(*labelled.edge) + "\" of edge " +
+                                message_name(*labelled.source) + " -> " +
+                                message_name(*labelled.target));
   }
-  return count;
+  return misplaced_names;
 }
 
 }  // namespace
@@ -1156,7 +1159,8 @@ DrawnRouteFigures drawn_route_figures(const Page& page, const PageIndex& index,
       if (run_on_one_line(a.path, b.path, shared) > 0) ++figures.one_line_pairs;
     }
   }
-  figures.labels = misplaced_labels(page, index, edge_ids);
+  figures.misplaced_labels = misplaced_labels(page, index, edge_ids);
+  figures.labels = figures.misplaced_labels.size();
   return figures;
 }
 

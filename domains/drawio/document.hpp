@@ -186,6 +186,7 @@ struct DrawnRouteFigures {
   std::size_t one_line_pairs = 0;
   std::size_t labels = 0;
   std::size_t crossings = 0;
+  std::vector<std::string> misplaced_labels;  // `label "x" of edge A -> B`, each of `labels`
   // Worse: more edges by shapes, else more pairs on one line, else more labels misplaced, else
   // more crossings.
   bool worse_than(const DrawnRouteFigures& other) const {

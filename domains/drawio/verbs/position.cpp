@@ -1042,7 +1042,24 @@ core::Result<void> verb_layout(OpContext& ctx) {
       line += ", " + std::to_string(self_routed) + " routed by their edgeStyle (no waypoints)";
     ctx.lines.push_back(core::bulk(line));
   }
-  if (!kept_routes_line.empty()) ctx.lines.push_back(core::bulk(kept_routes_line));
+  if (!kept_routes_line.empty()) {
+    ctx.lines.push_back(core::bulk(kept_routes_line));
+    // The labels the kept routes leave where they read as someone else's, by name (trial 11:
+    // "1 label on another edge …" gave the agent nothing to act on).
+    const auto& labels = figures_before->misplaced_labels;
+    if (!labels.empty()) {
+      constexpr std::size_t kNamed = 3;
+      std::string names;
+      for (std::size_t i = 0; i < labels.size() && i < kNamed; ++i)
+        names += (i == 0 ? "" : ", ") + labels[i];
+      if (labels.size() > kNamed)
+        names += " and " + std::to_string(labels.size() - kNamed) + " more";
+      ctx.lines.push_back(core::warning_line(
+          "on the routes kept, " + names + (labels.size() == 1 ? " reads" : " read") +
+          " as another's (on another edge or label, or by a shape): move a shape, or set "
+          "exit:/entry: on the edge"));
+    }
+  }
   // Checked on the final routes, whether or not this layout changed them: a pinned shape can
   // leave a route no way round it. Orthogonal routes also keep kShapeClearance from the shapes
   // they pass (the layout moves runs off them where the lanes allow): one that cannot is named.

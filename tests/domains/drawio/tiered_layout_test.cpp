@@ -925,6 +925,37 @@ TEST_F(TieredLayoutTest, APinnedLayoutCountsMisplacedLabelsInItsComparison) {
       << reply;
 }
 
+// Trial 11: a pinned layout that kept the routes said "3 labels on another edge or label or by a
+// shape" of them and named none, so the agent could not act on it. The labels are named in a ?
+// line (on the trial's hand-placed file).
+TEST_F(TieredLayoutTest, KeptRoutesNameTheLabelsTheyLeaveMisplaced) {
+  const fs::path file = dir_ / "ridehail.drawio";
+  fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial11-hand.drawio",
+                file);
+  ASSERT_FALSE(session_.run_session("open " + file.string(), {}).reply.is_error);
+  const auto pinned = session_.run_ops(std::vector<std::string>{"layout @all pin:@all"}, {});
+  ASSERT_FALSE(pinned.reply.is_error) << pinned.reply.text;
+  const std::string& reply = pinned.reply.text;
+  const auto kept = reply.find("kept the edges' routes as they were");
+  ASSERT_NE(kept, std::string::npos) << reply;
+  const auto figure = reply.find(" on another edge or label or by a shape", kept);
+  ASSERT_NE(figure, std::string::npos) << reply;
+  const auto count_at = reply.rfind(", ", figure) + 2;
+  const int count = std::stoi(reply.substr(count_at));
+  ASSERT_GT(count, 0) << reply;
+  const auto line = reply.find("? on the routes kept, ");
+  ASSERT_NE(line, std::string::npos) << reply;
+  const std::string named = reply.substr(line, reply.find('\n', line) - line);
+  int labels = 0;
+  for (auto at = named.find("label \""); at != std::string::npos;
+       at = named.find("label \"", at + 1))
+    ++labels;
+  EXPECT_EQ(labels, std::min(count, 3)) << named;
+  EXPECT_NE(named.find("label \"publish\" of edge Driver location -> Kafka (events)"),
+            std::string::npos)
+      << named;
+}
+
 // The same with ports the user set on one edge: when the routes are kept, that edge was not laid
 // again from its ports either, and the reply does not say it was.
 TEST_F(TieredLayoutTest, KeptRoutesDoNotClaimTheSetPortsWereRoutedAgain) {
