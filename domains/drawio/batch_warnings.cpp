@@ -38,8 +38,9 @@ constexpr std::size_t kMaxOneLineEdges = 4000;
 // A run closer than this to a shape's outline is drawn on it (path_near's box: 0.5 px outside).
 constexpr double kOnOutline = 1.5;
 // A label closer than this to a shape that is not an end of its edge reads as the shape's (on
-// the estimated box, itself about 3 px wider than the text each way: 5 px from the text).
-constexpr double kLabelShapeGap = 2;
+// the estimated box, edge_label_box: an expert reviewer read labels 4-7 px from a shape as that
+// shape's, issue 13, where the estimated boxes were 3-6 px from it).
+constexpr double kLabelShapeGap = 9;
 // Two edges with a shape in common fork (or merge) there side by side: their runs on one line
 // count only farther than kSharedRunClearance from that shape, and over more than
 // kSharedRunLength (issue 13: edges into Kafka ran together 264 px through a gutter, unwarned).
@@ -670,6 +671,38 @@ struct EdgeEnds {
   }
 };
 
+std::optional<Rect> edge_label_box(const Cell& edge, std::span<const PathPoint> path);
+
+// A drawn edge of the page for the pairwise checks: its ends, its path as draw.io draws it, the
+// path's bounds, its label's box (when asked for and it has one) and the path and label together.
+struct DrawnForPairs {
+  EdgeEnds ends;
+  std::vector<PathPoint> path;
+  Rect bounds;
+  std::optional<Rect> label;
+  Rect reach;
+};
+// Every visible edge of the page between two shapes (for_each_drawn_edge), touched when in
+// `touched_ids`; with `labels`, their label boxes too.
+std::vector<DrawnForPairs> drawn_for_pairs(const BatchView& view,
+                                           const std::unordered_set<std::string_view>& touched_ids,
+                                           bool labels) {
+  std::vector<DrawnForPairs> drawn;
+  for_each_drawn_edge(
+      view.page(), view.index(),
+      [&](const Cell& edge, const Cell& source, const Cell& target, std::vector<PathPoint> path) {
+        const Rect bounds = path_bounds(path);
+        auto label = labels ? edge_label_box(edge, path) : std::nullopt;
+        const Rect reach = label ? bounds.united(*label) : bounds;
+        drawn.push_back({{&edge, &source, &target, touched_ids.contains(edge.id)},
+                         std::move(path),
+                         bounds,
+                         label,
+                         reach});
+      });
+  return drawn;
+}
+
 // Pairs of edges the batch put on one line: one of them created, re-routed or with an end it
 // placed, and not on one line before the batch. Two edges with a shape in common fork (or merge)
 // there: they are warned only for a run on one line far from that shape (run_on_one_line).
@@ -677,19 +710,8 @@ void warn_edges_on_one_line(const BatchView& view, const std::vector<const Cell*
                             WarningList& warnings) {
   const auto touched_ids = edges_to_check(view, placed);
   if (!touched_ids) return;
-  struct Drawn {
-    EdgeEnds ends;
-    std::vector<PathPoint> path;
-    Rect bounds;
-  };
-  std::vector<Drawn> drawn;
-  for_each_drawn_edge(
-      view.page(), view.index(),
-      [&](const Cell& edge, const Cell& source, const Cell& target, std::vector<PathPoint> path) {
-        const Rect bounds = path_bounds(path);
-        drawn.push_back(
-            {{&edge, &source, &target, touched_ids->contains(edge.id)}, std::move(path), bounds});
-      });
+  using Drawn = DrawnForPairs;
+  const std::vector<Drawn> drawn = drawn_for_pairs(view, *touched_ids, false);
   const auto path_then = [&](const Drawn& d) {
     return path_before_batch(view, *d.ends.edge, *d.ends.source, *d.ends.target);
   };
@@ -830,26 +852,8 @@ void warn_labels_on_lines(const BatchView& view, const std::vector<const Cell*>&
                           WarningList& warnings) {
   const auto touched_ids = edges_to_check(view, placed);
   if (!touched_ids) return;
-  struct Drawn {
-    EdgeEnds ends;
-    std::vector<PathPoint> path;
-    Rect bounds;
-    std::optional<Rect> label;
-    Rect reach;  // the path and its label
-  };
-  std::vector<Drawn> drawn;
-  for_each_drawn_edge(
-      view.page(), view.index(),
-      [&](const Cell& edge, const Cell& source, const Cell& target, std::vector<PathPoint> path) {
-        const Rect bounds = path_bounds(path);
-        auto label = edge_label_box(edge, path);
-        const Rect reach = label ? bounds.united(*label) : bounds;
-        drawn.push_back({{&edge, &source, &target, touched_ids->contains(edge.id)},
-                         std::move(path),
-                         bounds,
-                         label,
-                         reach});
-      });
+  using Drawn = DrawnForPairs;
+  const std::vector<Drawn> drawn = drawn_for_pairs(view, *touched_ids, true);
   // Whether the label of `labelled` lies on the line of `other` now and did not before the batch.
   const auto newly_on = [&](const Drawn& labelled, const Drawn& other) {
     if (!labelled.label || !other.bounds.overlaps(*labelled.label) ||
@@ -897,6 +901,77 @@ void warn_labels_on_lines(const BatchView& view, const std::vector<const Cell*>&
       }
     }
   }
+}
+
+// How far apart two boxes are (0 when they touch or overlap).
+double box_gap(const Rect& a, const Rect& b) {
+  const double dx = std::max({0.0, b.x - a.right(), a.x - b.right()});
+  const double dy = std::max({0.0, b.y - a.bottom(), a.y - b.bottom()});
+  return std::hypot(dx, dy);
+}
+
+// The shape nearest a label's box, closer than kLabelShapeGap, that is not an end of the label's
+// edge (nor holds one), with how far it is; nullptr when there is none.
+// With `only`, only the shapes it holds count.
+std::pair<const Cell*, double> shape_by_label(
+    const Page& page, const ShapeGrid& grid, const Rect& box, const Cell& source,
+    const Cell& target, const std::unordered_set<const Cell*>* only = nullptr) {
+  const auto source_up = ancestors(page, source), target_up = ancestors(page, target);
+  std::size_t unbounded = std::numeric_limits<std::size_t>::max();
+  const Rect reach{box.x - kLabelShapeGap, box.y - kLabelShapeGap, box.width + 2 * kLabelShapeGap,
+                   box.height + 2 * kLabelShapeGap};
+  std::pair<const Cell*, double> nearest{nullptr, kLabelShapeGap};
+  grid.visit_overlapping(reach, unbounded, [&](const ShapeGrid::Item& item) {
+    const Cell* shape = item.cell;
+    if (shape == &source || shape == &target || contains(source_up, shape->id) ||
+        contains(target_up, shape->id) || (only != nullptr && !only->contains(shape)))
+      return true;
+    const double gap = box_gap(box, item.rect);
+    if (gap < nearest.second) nearest = {shape, gap};
+    return true;
+  });
+  return nearest;
+}
+
+// Labels that now sit closer than kLabelShapeGap to a shape that is not an end of their edge,
+// where they read as that shape's, and did not sit by that shape before the batch: the labels of
+// the edges the batch touched (edges_to_check) by any shape, the other labels by a shape the
+// batch placed. One line per label, for the nearest shape. Pages up to kMaxOneLineEdges edges.
+void warn_labels_by_shapes(const BatchView& view, const std::vector<const Cell*>& placed,
+                           WarningList& warnings) {
+  const Page& page = view.page();
+  if (view.index().edges() > kMaxOneLineEdges) return;
+  const auto touched_ids = edges_to_check(view, placed);
+  if (!touched_ids && placed.empty()) return;
+  const std::unordered_set<const Cell*> placed_set(placed.begin(), placed.end());
+  std::optional<ShapeGrid> grid;
+  for_each_drawn_edge(
+      page, view.index(),
+      [&](const Cell& edge, const Cell& source, const Cell& target,
+          const std::vector<PathPoint>& path) {
+        const bool touched = touched_ids && touched_ids->contains(edge.id);
+        if (!touched && placed.empty()) return;
+        const auto box = edge_label_box(edge, path);
+        if (!box) return;
+        if (!grid) grid.emplace(page, view.index());
+        const auto [shape, gap] =
+            shape_by_label(page, *grid, *box, source, target, touched ? nullptr : &placed_set);
+        if (shape == nullptr) return;
+        // As it was: the label sat by that shape before the batch too.
+        if (const auto path_then = path_before_batch(view, edge, source, target)) {
+          const auto box_then = edge_label_box(*view.before(edge), *path_then);
+          const auto shape_then = view.rect_before(*shape);
+          if (box_then && shape_then && box_gap(*box_then, *shape_then) < kLabelShapeGap) return;
+        }
+        if (!warnings.wants_text()) {
+          warnings.count();
+          return;
+        }
+        warnings.add("label \"" + cell_label(edge) + "\" of edge " + message_name(source) + " -> " +
+                     message_name(target) + " sits " + format_number(std::round(gap)) +
+                     " px from " + message_name(*shape) + ": it may read as " +
+                     message_name(*shape) + "'s; move a shape or set exit:/entry:");
+      });
 }
 
 // ---- routes along group frames ----
@@ -1105,20 +1180,10 @@ std::vector<std::string> misplaced_labels(const Page& page, const PageIndex& ind
       }
     }
     if (!misplaced && labelled.compared) {
+      // By a shape as the batch warnings judge it (warn_labels_by_shapes).
       if (!grid) grid.emplace(page, index);
-      const auto source_up = ancestors(page, *labelled.source);
-      const auto target_up = ancestors(page, *labelled.target);
-      std::size_t unbounded = std::numeric_limits<std::size_t>::max();
-      const Rect reach{box.x - kLabelShapeGap, box.y - kLabelShapeGap,
-                       box.width + 2 * kLabelShapeGap, box.height + 2 * kLabelShapeGap};
-      grid->visit_overlapping(reach, unbounded, [&](const ShapeGrid::Item& item) {
-        const Cell* shape = item.cell;
-        if (shape == labelled.source || shape == labelled.target ||
-            contains(source_up, shape->id) || contains(target_up, shape->id))
-          return true;
-        misplaced = true;
-        return false;
-      });
+      misplaced =
+          shape_by_label(page, *grid, box, *labelled.source, *labelled.target).first != nullptr;
     }
     if (misplaced)
       misplaced_names.push_back("label \"" + cell_label(*labelled.edge) + "\" of edge " +
@@ -1178,6 +1243,7 @@ std::vector<std::string> DrawioDocument::warnings(std::span<const core::EventPtr
   warn_edges_on_one_line(view, placed, warnings);
   warn_labels_on_labels(view, placed, warnings);
   warn_labels_on_lines(view, placed, warnings);
+  warn_labels_by_shapes(view, placed, warnings);
   warn_routes_along_frames(view, placed, warnings);
   return warnings.take();
 }

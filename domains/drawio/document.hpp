@@ -177,7 +177,7 @@ std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex&
 // How well `edge_ids` read as draw.io draws them now, worst defect first: edges through a shape
 // (or within `clearance` of one); pairs of edges on one line (under 4 px apart for over 20 px; for
 // two edges with a shape in common, for over 60 px farther than 40 px from it); labels that read
-// as someone else's (on another edge's line or label, or within 2 px of a shape that is not an
+// as someone else's (on another edge's line or label, or within 9 px of a shape that is not an
 // end of their edge), theirs or ones their lines or labels lie on; crossings between them.
 // Labels come after pairs on one line (those mislead about what is connected to what, a label
 // only about what an edge carries) and before crossings (a crossing is read through).

@@ -83,6 +83,10 @@ constexpr double kThroughCost = 10;  // per other edge through the label
 constexpr double kNearCost = 3;      // per other edge within kClearance of it
 constexpr double kCornerCost = 2;    // per corner of its own route under it
 constexpr double kBorderCost = 5;    // per group border it lies across
+// A label closer than kShapeGap to a shape that is not an end of its edge reads as that shape's
+// (the batch warnings' threshold, kLabelShapeGap, on the same estimated box).
+constexpr double kShapeGap = 9;
+constexpr double kShapeNearCost = 6;  // per such shape
 
 Box grown(const Box& box, double margin) {
   return Box{box.x - margin, box.y - margin, box.w + 2 * margin, box.h + 2 * margin};
@@ -263,18 +267,23 @@ void place_labels(const Drawing& drawing, const IndexedGraph& graph,
                     edges[i].label_width, edges[i].label_height};
       double score = std::abs(fraction - 0.5);
       std::vector<size_t> hit;
-      cells_of(box, [&](long long key) {
+      const Box reach = grown(box, kShapeGap);
+      cells_of(reach, [&](long long key) {
         const auto it = node_cells.find(key);
         if (it == node_cells.end()) return;
         for (size_t n : it->second) {
-          if (overlap(box, drawing.nodes[n])) hit.push_back(n);
+          if (overlap(reach, drawing.nodes[n])) hit.push_back(n);
         }
       });
       std::sort(hit.begin(), hit.end());
       hit.erase(std::unique(hit.begin(), hit.end()), hit.end());
       for (size_t n : hit) {
         const bool end = static_cast<int>(n) == edge.source || static_cast<int>(n) == edge.target;
-        score += end ? 10 : 1000;
+        if (overlap(box, drawing.nodes[n])) {
+          score += end ? 10 : 1000;
+        } else if (!end) {
+          score += kShapeNearCost;  // beside a shape it does not belong to
+        }
       }
       for (const Box& other : placed) {
         if (overlap(box, other)) score += 1000;

@@ -941,6 +941,34 @@ TEST_F(ReportsWarningsTest, LabelOnAnotherEdgesLine) {
                 "tell whose label it is; set exit:/entry: on one of them or move a shape"}));
 }
 
+// Issue 13: an expert reviewer read labels 4-7 px beside a shape that was not their edge's end as
+// that shape's ("reads" 4 px from Dispatch); the `?` line names the label, its edge and the shape.
+TEST_F(ReportsWarningsTest, LabelBesideAShapeThatIsNotItsEdgesEnd) {
+  // A -> B runs straight at y 20; its "reads" label's box is x 218.5 … 261.5, y 11 … 29. C's top
+  // is 4 px under the box.
+  const auto page = [](double c_y) {
+    return vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 0, 80, 40) +
+           vertex("c", "C", 220, c_y, 40, 40) + edge("e1", "a", "b", "reads");
+  };
+  const std::vector<std::string> expected{
+      "label \"reads\" of edge A -> B sits 4 px from C: it may read as C's; move a shape or set "
+      "exit:/entry:"};
+  load(page(33));
+  EXPECT_EQ(warnings({created({"e1"})}), expected);
+  // C moved there from far below (it has no edges of its own).
+  EXPECT_EQ(warnings({changed("c", at(220, 300))}), expected);
+  // The label's edge was changed but its label sat there before: nothing new.
+  EXPECT_TRUE(
+      warnings({changed("e1", [](Cell& cell) { cell.style->set("dashed", "1"); })}).empty());
+  // 11 px from the box: clear.
+  load(page(40));
+  EXPECT_TRUE(warnings({created({"e1"})}).empty());
+  // By the edge's own ends (3.5 px from either) it reads as the edge's: nothing.
+  load(vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 130, 0, 80, 40) +
+       edge("e1", "a", "b", "reads"));
+  EXPECT_TRUE(warnings({created({"e1"})}).empty());
+}
+
 // Issue 13: a route 7 px above the Services frame for 620 px read as part of the frame, unwarned.
 TEST_F(ReportsWarningsTest, RouteAlongAGroupsFrame) {
   // A -> B runs straight at y 93, 7 px above the frame's top (y 100), over its 400 px width.

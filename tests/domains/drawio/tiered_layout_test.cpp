@@ -811,9 +811,12 @@ TEST_F(TieredLayoutTest, TheTrialsFileKeepsEveryTwoEdgesApart) {
   // next port of Payments' side: their labels sit on the two runs. Both together (straight runs,
   // hub blocks and the port swaps): 20 crossings and 10 labels near other edges, for 61 bends
   // against 75 and 3 routes with 4 or more against 9: one crossing more than either alone, a
-  // trade kept for 14 bends fewer.
+  // trade kept for 14 bends fewer. Session 17, labels kept 9 px off shapes that are not their
+  // edge's ends (an expert reviewer read labels 4-7 px beside one as that shape's): one label
+  // slid off such a shape to within 8 px of another edge, 11 (a label by another edge's line is
+  // told apart by its own line; one beside a shape is read as the shape's).
   EXPECT_LE(m.edge_edge_crossings, 20) << details(m);
-  EXPECT_LE(m.labels_near_edges, 10) << details(m);
+  EXPECT_LE(m.labels_near_edges, 11) << details(m);
   EXPECT_LE(m.labels_on_borders, 1) << details(m);
   // Issue 13 (the routing review), left on this file (issue 13: open): two pairs of ends 12 and
   // 13.4 px apart (6 before; API Gateway's right side, Kafka's left side with 7 ends on 100 px),
@@ -907,6 +910,8 @@ TEST_F(TieredLayoutTest, APinnedLayoutCountsOnlyTheRoutesThatChanged) {
 // an end of their edge), after pairs on one line and before crossings, and the reply names them.
 // On the trial's file the layout's routes put 6 labels on other edges' lines or by shapes; the
 // routes kept have none (session 16, with the port swaps and hub blocks; 2 and 0 before).
+// Session 17: "by a shape" is closer than 9 px (it was 2): the layout's labels slide clear of
+// shapes that are not their edge's ends, 4 left.
 TEST_F(TieredLayoutTest, APinnedLayoutCountsMisplacedLabelsInItsComparison) {
   const fs::path file = dir_ / "ridehail.drawio";
   fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial11.drawio", file);
@@ -920,7 +925,7 @@ TEST_F(TieredLayoutTest, APinnedLayoutCountsMisplacedLabelsInItsComparison) {
   EXPECT_NE(reply.find("0 pairs on one line, 0 labels on another edge or label or by a shape, "),
             std::string::npos)
       << reply;
-  EXPECT_NE(reply.find(" pairs on one line, 6 labels on another edge or label or by a shape, "),
+  EXPECT_NE(reply.find(" pairs on one line, 4 labels on another edge or label or by a shape, "),
             std::string::npos)
       << reply;
 }

@@ -40,5 +40,34 @@ TEST(RouteFigures, MorePairsOnOneLineNeverWin) {
   EXPECT_TRUE(routes_better(figures(3, 0, 100, 1), figures(4, 0, 100, 2)));
 }
 
+// Issue 13: an expert reviewer read labels 4-7 px beside a shape that was not their edge's end as
+// that shape's. The label slides along its route clear of it (9 px or more, as the batch
+// warnings judge it) when the route allows.
+TEST(EdgeLabels, ALabelSlidesAwayFromAShapeBesideTheMiddleOfItsRoute) {
+  // A -> B runs straight at y 20 from x 80 to 400; C sits 4 px under the middle's label box
+  // (x 218.5 … 261.5, y 11 … 29).
+  Drawing drawing;
+  drawing.nodes = {Box{0, 0, 80, 40}, Box{400, 0, 80, 40}, Box{220, 33, 40, 40}};
+  IndexedGraph graph;
+  graph.edges = {IndexedGraph::Edge{0, 1}};
+  LayoutEdge edge;
+  edge.id = "e";
+  edge.source = "a";
+  edge.target = "b";
+  edge.label_width = 43;
+  edge.label_height = 18;
+  std::vector<EdgeRoute> routes(1);
+  routes[0].id = "e";
+  place_labels(drawing, graph, {edge}, routes, {});
+  ASSERT_TRUE(routes[0].label_position);
+  // Relative position p puts the label's centre at x 240 + 160 p.
+  const double centre = 240 + 160 * *routes[0].label_position;
+  EXPECT_TRUE(centre - 21.5 >= 260 + 9 || centre + 21.5 <= 220 - 9) << centre;
+  // Without C the middle is best.
+  drawing.nodes.pop_back();
+  place_labels(drawing, graph, {edge}, routes, {});
+  EXPECT_EQ(routes[0].label_position, 0.0);
+}
+
 }  // namespace
 }  // namespace fcp::drawio::layout::detail
