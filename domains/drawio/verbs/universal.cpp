@@ -156,8 +156,16 @@ core::Result<void> modify_edges(OpContext& ctx, const std::vector<OpToken>& toke
     }
     echo += " " + key + ":" + core::quote_token(param.value);
   }
+  // What restyling did to the routes beyond the keys (ports handed back: waypoints dropped or
+  // laid anew), as style's reply says it: after the keys it echoes, in the order given.
+  std::string routes_note;
   if (!look.empty()) {
-    if (auto changed = restyle_edges(ctx, *edges, {}, look); !changed) return changed.error();
+    auto changed = restyle_edges(ctx, *edges, {}, look);
+    if (!changed) return changed.error();
+    std::string keys;
+    for (const auto& param : look)
+      keys += (keys.empty() ? "" : " ") + param.key + ":" + param.value;
+    if (changed->starts_with(keys)) routes_note = changed->substr(keys.size());
   }
   for (const auto& param : ctx.op.params) {
     if (param.key == "label") set_edge_label(ctx, edges->ids.front(), param.value);
@@ -165,8 +173,8 @@ core::Result<void> modify_edges(OpContext& ctx, const std::vector<OpToken>& toke
     for (const auto& id : edges->ids)
       ctx.edit.update(id, [&](Cell& cell) { set_property(cell, param.key, param.value); });
   }
-  ctx.lines.push_back(
-      core::connection_changed("modified edge " + edges->name + echo + edges->count_note()));
+  ctx.lines.push_back(core::connection_changed("modified edge " + edges->name + echo + routes_note +
+                                               edges->count_note()));
   if (edges->selected) ctx.lines.push_back(edges->touched_line(ctx));
   return {};
 }
