@@ -14,6 +14,7 @@
 
 #include "domains/drawio/document.hpp"
 #include "domains/drawio/edge_paths.hpp"
+#include "domains/drawio/label_clearance.hpp"
 #include "domains/drawio/label_room.hpp"
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/scene.hpp"
@@ -37,10 +38,9 @@ constexpr double kOneLineLength = 20;
 constexpr std::size_t kMaxOneLineEdges = 4000;
 // A run closer than this to a shape's outline is drawn on it (path_near's box: 0.5 px outside).
 constexpr double kOnOutline = 1.5;
-// A label closer than this to a shape that is not an end of its edge reads as the shape's (on
-// the estimated box, edge_label_box: an expert reviewer read labels 4-7 px from a shape as that
-// shape's, issue 13, where the estimated boxes were 3-6 px from it).
-constexpr double kLabelShapeGap = 9;
+// A label closer than kLabelShapeGap (label_clearance.hpp) to a shape that is not an end of its
+// edge reads as the shape's (on the estimated box, edge_label_box: an expert reviewer read labels
+// 4-7 px from a shape as that shape's, issue 13, where the estimated boxes were 3-6 px from it).
 // Two edges with a shape in common fork (or merge) there side by side: their runs on one line
 // count only farther than kSharedRunClearance from that shape, and over more than
 // kSharedRunLength (issue 13: edges into Kafka ran together 264 px through a gutter, unwarned).
@@ -1194,6 +1194,37 @@ std::vector<std::string> misplaced_labels(const Page& page, const PageIndex& ind
 }
 
 }  // namespace
+
+std::optional<double> clear_label_position(const Page& page, const PageIndex& index,
+                                           const Cell& edge) {
+  if (edge.geometry && (edge.geometry->offset || edge.geometry->y.value_or(0) != 0))
+    return std::nullopt;  // placed off its route by hand
+  const auto drawn = drawn_edge(page, edge.id);
+  if (!drawn) return std::nullopt;
+  const auto box = edge_label_box(edge, drawn->path);
+  if (!box) return std::nullopt;
+  const ShapeGrid grid(page, index);
+  const auto by_shape = [&](const Rect& at) {
+    return shape_by_label(page, grid, at, *drawn->source, *drawn->target).first != nullptr;
+  };
+  if (!by_shape(*box)) return std::nullopt;
+  // Places along the route in steps of 2.5 % of it, nearest the current one first (as layout
+  // tries them), out to 5 % from either end.
+  const double now = edge.geometry ? std::clamp(edge.geometry->x.value_or(0), -1.0, 1.0) : 0;
+  constexpr int kSteps = 76;
+  constexpr double kStep = 0.05;  // in geometry x (-1 … 1): 2.5 % of the route
+  for (int k = 1; k <= kSteps; ++k) {
+    const int step = (k + 1) / 2;
+    const double x = now + (k % 2 == 1 ? 1 : -1) * kStep * static_cast<double>(step);
+    if (x < -0.9 || x > 0.9) continue;
+    Cell moved = edge;
+    if (!moved.geometry) moved.geometry = Geometry{};
+    moved.geometry->x = std::round(x * 100) / 100;
+    const auto at = edge_label_box(moved, drawn->path);
+    if (at && !by_shape(*at)) return moved.geometry->x;
+  }
+  return std::nullopt;
+}
 
 DrawnRouteFigures drawn_route_figures(const Page& page, const PageIndex& index,
                                       std::span<const std::string> edge_ids, double clearance) {

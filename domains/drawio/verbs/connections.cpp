@@ -7,6 +7,7 @@
 #include "core/op_contract.hpp"
 #include "domains/drawio/data/arrows.hpp"
 #include "domains/drawio/data/colors.hpp"
+#include "domains/drawio/label_clearance.hpp"
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/layout/port_routes.hpp"
 #include "domains/drawio/scene.hpp"
@@ -521,6 +522,14 @@ EdgeRouteResult route_edge_around_shapes(OpContext& ctx, const std::string& edge
     }
     cell.geometry->points = std::move(points);
   });
+  // A label the new route leaves beside a shape that is not an end of the edge slides along the
+  // route clear of it, when the route has room (the batch warns about one that stays).
+  if (route) {
+    if (const Cell* routed = ctx.page().find(edge_id)) {
+      if (const auto x = clear_label_position(ctx.page(), ctx.index(), *routed))
+        ctx.edit.update(edge_id, [x = *x](Cell& cell) { cell.geometry->x = x; });
+    }
+  }
   if (!corners) return EdgeRouteResult::by_style;
   return route ? EdgeRouteResult::routed : EdgeRouteResult::no_route;
 }

@@ -911,7 +911,8 @@ TEST_F(TieredLayoutTest, APinnedLayoutCountsOnlyTheRoutesThatChanged) {
 // On the trial's file the layout's routes put 6 labels on other edges' lines or by shapes; the
 // routes kept have none (session 16, with the port swaps and hub blocks; 2 and 0 before).
 // Session 17: "by a shape" is closer than 9 px (it was 2): the layout's labels slide clear of
-// shapes that are not their edge's ends, 4 left.
+// shapes that are not their edge's ends, and so do those of the edges laid again round the
+// pinned shapes, 3 left.
 TEST_F(TieredLayoutTest, APinnedLayoutCountsMisplacedLabelsInItsComparison) {
   const fs::path file = dir_ / "ridehail.drawio";
   fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial11.drawio", file);
@@ -925,7 +926,7 @@ TEST_F(TieredLayoutTest, APinnedLayoutCountsMisplacedLabelsInItsComparison) {
   EXPECT_NE(reply.find("0 pairs on one line, 0 labels on another edge or label or by a shape, "),
             std::string::npos)
       << reply;
-  EXPECT_NE(reply.find(" pairs on one line, 4 labels on another edge or label or by a shape, "),
+  EXPECT_NE(reply.find(" pairs on one line, 3 labels on another edge or label or by a shape, "),
             std::string::npos)
       << reply;
 }
