@@ -156,7 +156,20 @@ bool open_channels(Drawing& drawing, const IndexedGraph& graph,
       return out;
     };
     // How far the nearest shape of `group` can move toward `side` inside the content.
+    // None where a shape of `group` alone makes the content's end behind it: the tier's box
+    // would shrink there, off the line the tiers share (align_tiers).
     const auto room_for = [&](const std::vector<size_t>& group, int side) {
+      const double behind = side > 0 ? content_lo : content_hi;
+      const auto at_end = [&](size_t n) {
+        return std::abs((side > 0 ? lo(drawing.nodes[n]) : hi(drawing.nodes[n])) - behind) < kAlong;
+      };
+      if (std::any_of(group.begin(), group.end(), at_end)) {
+        bool held = false;  // another shape of the tier keeps that end
+        for (size_t n = 0; n < drawing.nodes.size() && !held; ++n)
+          held = tier_of(graph, n) == tier &&
+                 std::find(group.begin(), group.end(), n) == group.end() && at_end(n);
+        if (!held) return 0.0;
+      }
       double room = 0;
       for (const auto& [n, slack] : in_order(group, side))
         room += slack;
