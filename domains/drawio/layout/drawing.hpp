@@ -65,6 +65,9 @@ struct Drawing {
   // The ports of a hub's sides go in blocks by role (port_order), and the corridors of its
   // routes are chosen from those blocks.
   bool hub_blocks = false;
+  // The corridors through a tier holding neither end of a route keep kChannel off its shapes
+  // where they can (channels.hpp: keep_channels sets it on the drawings it routes again).
+  bool channels = false;
 };
 
 void translate(Drawing& drawing, double dx, double dy);

@@ -201,6 +201,42 @@ std::string details(const metrics::Metrics& m) {
   return text;
 }
 
+// The closest the runs of `edge` along the rank axis (horizontal with ranks left to right,
+// vertical with ranks top down) come to a shape of an outermost group that holds neither of its
+// ends, and that shape's label in `shape`; 1e9 where they pass none.
+double foreign_clearance(const metrics::Drawing& d, const metrics::Edge& edge, bool horizontal,
+                         std::string* shape = nullptr) {
+  const auto outermost = [&d](int index) -> std::string {
+    const metrics::Shape& s = d.shapes[static_cast<size_t>(index)];
+    return s.ancestors.empty() ? "" : s.ancestors.back();
+  };
+  const std::string from = outermost(edge.source), to = outermost(edge.target);
+  double closest = 1e9;
+  for (size_t k = 0; k + 1 < edge.path.size(); ++k) {
+    const metrics::Pt a = edge.path[k], b = edge.path[k + 1];
+    const double a_line = horizontal ? a.y : a.x, b_line = horizontal ? b.y : b.x;
+    const double a_along = horizontal ? a.x : a.y, b_along = horizontal ? b.x : b.y;
+    if (std::abs(a_line - b_line) > 0.5 || std::abs(a_along - b_along) < 0.5) continue;
+    for (size_t n = 0; n < d.shapes.size(); ++n) {
+      const metrics::Shape& s = d.shapes[n];
+      if (s.group || static_cast<int>(n) == edge.source || static_cast<int>(n) == edge.target ||
+          s.ancestors.empty() || s.ancestors.back() == from || s.ancestors.back() == to)
+        continue;
+      const double lo = horizontal ? s.box.x : s.box.y,
+                   hi = horizontal ? s.box.right() : s.box.bottom();
+      if (hi <= std::min(a_along, b_along) || lo >= std::max(a_along, b_along)) continue;
+      const double top = horizontal ? s.box.y : s.box.x;
+      const double bottom = horizontal ? s.box.bottom() : s.box.right();
+      const double gap = std::max(top - a_line, a_line - bottom);
+      if (gap < closest) {
+        closest = gap;
+        if (shape) *shape = s.label;
+      }
+    }
+  }
+  return closest;
+}
+
 struct Case {
   int shapes;
   std::uint64_t seed;
@@ -576,15 +612,25 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   EXPECT_LT(auth_users,
             1.3 * (std::abs(auth_to.x - auth_from.x) + std::abs(auth_to.y - auth_from.y)));
   EXPECT_LE(metrics::detail::bends(*auth_edge), 4);
+  // Judge 9 (accept-fix 2): it then crossed Services 4.8 px under Notifications and 12 px over
+  // Dispatch/Matching, where it read as theirs (and was warned). Now its corridor keeps kChannel
+  // (30 px) off Services' shapes: Dispatch/Matching moved 18 px down, Notifications 25 px up
+  // (35 px under Maps adapter). Bends 65 -> 63, routes with 4 bends 5 -> 4, routes within 10 px
+  // of a shape 1 -> 0, crossings 17 -> 17.
+  {
+    std::string nearest;
+    EXPECT_GE(foreign_clearance(saved, *auth_edge, true, &nearest), 30 - 0.5) << nearest;
+  }
+  EXPECT_EQ(m.near_shapes, 0) << details(m);
   EXPECT_LE(m.edge_edge_crossings, 33) << details(m);
   // Session 14, after the merge: 73 bends, 8 routes with 4 or more; 75 and 9 with lanes 20 px
   // apart where a gap has the room (lanes closer than 20 px 18 -> 16).
   // Session 16 (judge 8, defect 4): two routes into (out of) one side of a shape that crossed
   // on the way swap their ports there, each keeping its lane: 67 bends, 5 routes with 4. With
   // the hub blocks and straight neighbours below as well: 65 and 5 (17 crossings).
-  EXPECT_LE(m.bends, 65) << details(m);
+  EXPECT_LE(m.bends, 63) << details(m);
   EXPECT_LE(m.max_bends, 4) << details(m);
-  EXPECT_LE(m.bendy_edges, 5) << details(m);
+  EXPECT_LE(m.bendy_edges, 4) << details(m);
   // Trip -> Trips DB came down Trip's lane and ran in front of Payments' drop to the port above
   // Payments': it crossed Payments -> Trips DB next to Trips DB and stepped into its port (4
   // bends). With the ports swapped, the two nest: no crossing between them, 2 bends each.
@@ -814,7 +860,11 @@ TEST_F(TieredLayoutTest, TheTrialsFileKeepsEveryTwoEdgesApart) {
   // trade kept for 14 bends fewer. Session 17, labels kept 9 px off shapes that are not their
   // edge's ends (an expert reviewer read labels 4-7 px beside one as that shape's): one label
   // slid off such a shape to within 8 px of another edge, 11 (a label by another edge's line is
-  // told apart by its own line; one beside a shape is read as the shape's).
+  // told apart by its own line; one beside a shape is read as the shape's). Session 17 (judge
+  // 9, a clear channel through a tier holding neither end): the corridors of the routes through
+  // Data moved toward the middle of its gaps (they fell 98 px short of 30 px off its shapes in
+  // all, now 90; the nudges that would open more cost crossings or bends and are not taken): one
+  // label more beside another edge on its own, 11.
   EXPECT_LE(m.edge_edge_crossings, 20) << details(m);
   EXPECT_LE(m.labels_near_edges, 11) << details(m);
   EXPECT_LE(m.labels_on_borders, 1) << details(m);
@@ -1075,6 +1125,51 @@ TEST_P(TieredLayoutTest, ASecondLayoutChangesNothing) {
   const std::string reply = session_.run_ops(std::vector<std::string>{c.layout_op}, {}).reply.text;
   EXPECT_NE(reply.find("nothing to change"), std::string::npos) << reply;
   EXPECT_EQ(saved_xml(), first);
+}
+
+// Issue 13, judge 9 (accept-fix 2): a route across a tier holding neither of its ends passes
+// that tier's shapes with a clear channel, kChannel = 30 px (its corridor in the middle of the
+// tier's gap between two columns, or the shapes nudged apart where the tier has room), with
+// ranks left to right and top down alike. Here Alpha -> Zeta crosses Middle between its two
+// columns, 60 px apart: it ran 12 px (TB) and 20 px (LR) from M1's column.
+TEST_F(TieredLayoutTest, ARouteAcrossATierHoldingNeitherEndKeepsAClearChannel) {
+  for (const char* dir : {"TB", "LR"}) {
+    SCOPED_TRACE(dir);
+    ASSERT_FALSE(session_.run_session("new \"Channel\"", {}).reply.is_error);
+    run({"add svc A label:Alpha",
+         "add svc B label:Beta",
+         "add svc M1 label:M1",
+         "add svc M2 label:M2",
+         "add svc M3 label:M3",
+         "add svc M4 label:M4",
+         "add svc M5 label:M5",
+         "add db Z label:Zeta",
+         "add db Y label:Ypsilon",
+         "group A B as:Top",
+         "group M1 M2 M3 M4 M5 as:Middle",
+         "group Z Y as:Bottom",
+         "connect A -> M1",
+         "connect B -> M2",
+         "connect M1 -> M3",
+         "connect M2 -> M4",
+         "connect M3 -> M5",
+         "connect M4 -> Y",
+         "connect M5 -> Y",
+         "connect A -> Z label:reads"});
+    run({std::string("layout @all algo:layered dir:") + dir});
+    const metrics::Drawing saved = metrics::read_saved(saved_xml());
+    const metrics::Metrics m = metrics::measure(saved);
+    const metrics::Edge* edge = metrics::find_edge(saved, "Alpha", "Zeta");
+    ASSERT_NE(edge, nullptr);
+    std::string nearest;
+    const double clearance = foreign_clearance(saved, *edge, std::string(dir) == "LR", &nearest);
+    std::cout << "[ metrics ] channel " << dir << ": " << summary(m) << ", Alpha -> Zeta "
+              << clearance << " px from " << nearest << "\n";
+    EXPECT_LT(clearance, 1e9) << "Alpha -> Zeta passes no shape of Middle";
+    EXPECT_GE(clearance, 30 - 0.5) << nearest;
+    EXPECT_EQ(m.edge_edge_crossings, 1) << details(m);  // Alpha -> Zeta over M5 -> Ypsilon
+    EXPECT_LE(m.bends, 6) << details(m);
+  }
 }
 
 class FlowTest : public TieredLayoutTest {};
