@@ -1075,10 +1075,14 @@ void warn_routes_along_frames(const BatchView& view, const std::vector<const Cel
 
 }  // namespace
 
-std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex& index,
-                                              std::span<const std::string> edge_ids,
-                                              double clearance) {
-  std::vector<std::string> out;
+namespace {
+
+// Calls `found(edge id, text)` for each edge of `edge_ids` that runs through, on the outline of
+// or (with a clearance) near a shape that is not one of its ends: see edges_through_shapes.
+template <typename Found>
+void visit_edges_through_shapes(const Page& page, const PageIndex& index,
+                                std::span<const std::string> edge_ids, double clearance,
+                                Found&& found) {
   std::optional<ShapeGrid> grid;
   for (const auto& id : edge_ids) {
     const auto drawn = drawn_edge(page, id);
@@ -1100,17 +1104,28 @@ std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex&
         return true;
       const std::string name = "edge " + message_name(*source) + " -> " + message_name(*target);
       if (path_crosses(path, item.rect)) {
-        out.push_back(name + " passes through " + message_name(*shape));
+        found(id, name + " passes through " + message_name(*shape));
       } else if (path_near(path, item.rect, kOnOutline)) {
-        out.push_back(name + " runs on the outline of " + message_name(*shape) +
+        found(id, name + " runs on the outline of " + message_name(*shape) +
                       ": it reads as part of the shape");
       } else if (clearance > 0 && path_near(path, item.rect, clearance)) {
-        out.push_back(name + " runs within " + format_number(clearance) + " px of " +
-                      message_name(*shape));
+        found(id,
+              name + " runs within " + format_number(clearance) + " px of " + message_name(*shape));
       }
       return true;
     });
   }
+}
+
+}  // namespace
+
+std::vector<std::string> edges_through_shapes(const Page& page, const PageIndex& index,
+                                              std::span<const std::string> edge_ids,
+                                              double clearance) {
+  std::vector<std::string> out;
+  visit_edges_through_shapes(
+      page, index, edge_ids, clearance,
+      [&out](const std::string&, std::string text) { out.push_back(std::move(text)); });
   return out;
 }
 
@@ -1138,7 +1153,8 @@ std::size_t path_crossings(const std::vector<PathPoint>& p, const std::vector<Pa
 // labels of `edge_ids`, and for the other labels of the page their lines or labels lie on (every
 // edge of the page is looked at up to kMaxOneLineEdges; past that only `edge_ids`).
 std::vector<std::string> misplaced_labels(const Page& page, const PageIndex& index,
-                                          std::span<const std::string> edge_ids) {
+                                          std::span<const std::string> edge_ids,
+                                          std::vector<std::string>& edges_of_compared) {
   const std::unordered_set<std::string_view> compared(edge_ids.begin(), edge_ids.end());
   struct Drawn {
     const Cell* edge;
@@ -1185,6 +1201,7 @@ std::vector<std::string> misplaced_labels(const Page& page, const PageIndex& ind
       misplaced =
           shape_by_label(page, *grid, box, *labelled.source, *labelled.target).first != nullptr;
     }
+    if (misplaced && labelled.compared) edges_of_compared.push_back(labelled.edge->id);
     if (misplaced)
       misplaced_names.push_back("label \"" + cell_label(*labelled.edge) + "\" of edge " +
                                 message_name(*labelled.source) + " -> " +
@@ -1229,8 +1246,15 @@ std::optional<double> clear_label_position(const Page& page, const PageIndex& in
 DrawnRouteFigures drawn_route_figures(const Page& page, const PageIndex& index,
                                       std::span<const std::string> edge_ids, double clearance) {
   DrawnRouteFigures figures;
-  figures.near_shapes = edges_through_shapes(page, index, edge_ids, clearance).size();
+  std::vector<std::string>& troubled = figures.troubled_edges;
+  visit_edges_through_shapes(page, index, edge_ids, clearance,
+                             [&](const std::string& id, const std::string&) {
+                               ++figures.near_shapes;
+                               if (troubled.empty() || troubled.back() != id)
+                                 troubled.push_back(id);
+                             });
   struct Drawn {
+    const std::string* id;
     const Cell* source;
     const Cell* target;
     std::vector<PathPoint> path;
@@ -1241,7 +1265,7 @@ DrawnRouteFigures drawn_route_figures(const Page& page, const PageIndex& index,
     auto one = drawn_edge(page, id);
     if (!one) continue;
     const Rect bounds = path_bounds(one->path);
-    drawn.push_back({one->source, one->target, std::move(one->path), bounds});
+    drawn.push_back({&id, one->source, one->target, std::move(one->path), bounds});
   }
   for (std::size_t i = 0; i < drawn.size(); ++i) {
     for (std::size_t j = i + 1; j < drawn.size(); ++j) {
@@ -1252,10 +1276,13 @@ DrawnRouteFigures drawn_route_figures(const Page& page, const PageIndex& index,
       std::vector<Rect> shared;
       for (const Cell* shape : shared_ends(a.source, a.target, b.source, b.target))
         shared.push_back(absolute_rect(page, *shape));
-      if (run_on_one_line(a.path, b.path, shared) > 0) ++figures.one_line_pairs;
+      if (run_on_one_line(a.path, b.path, shared) > 0) {
+        ++figures.one_line_pairs;
+        figures.one_line_edges.emplace_back(*a.id, *b.id);
+      }
     }
   }
-  figures.misplaced_labels = misplaced_labels(page, index, edge_ids);
+  figures.misplaced_labels = misplaced_labels(page, index, edge_ids, troubled);
   figures.labels = figures.misplaced_labels.size();
   return figures;
 }

@@ -187,6 +187,10 @@ struct DrawnRouteFigures {
   std::size_t labels = 0;
   std::size_t crossings = 0;
   std::vector<std::string> misplaced_labels;  // `label "x" of edge A -> B`, each of `labels`
+  // Ids: the pairs on one line; the edges by or through shapes and those (of `edge_ids`) whose
+  // labels are misplaced, each once where it comes twice in a row.
+  std::vector<std::pair<std::string, std::string>> one_line_edges;
+  std::vector<std::string> troubled_edges;
   // Worse: more edges by shapes, else more pairs on one line, else more labels misplaced, else
   // more crossings.
   bool worse_than(const DrawnRouteFigures& other) const {

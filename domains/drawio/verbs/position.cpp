@@ -21,6 +21,83 @@ namespace {
 // A layout with every shape pinned compares its routes with the edges' own up to this many edges
 // (the comparison looks at every pair).
 constexpr std::size_t kMaxComparedRoutes = 1000;
+// ... and tries this many sets of edges (an edge, or both or either of a pair on one line) given
+// back their own routes among the layout's.
+constexpr std::size_t kMaxRestoreTries = 24;
+
+// Each edge of `edges_before` as it was (its cell, and whether fcp chose its ports).
+using EdgesBefore = std::vector<std::pair<Cell, bool>>;
+
+// The layout's routes with some edges given back their own (trial 12: the edges' own routes had
+// 31 crossings and the layout's 20, but the layout put 2 pairs on one line, so all of its routes
+// were refused). Tries, one set at a time, each edge that makes the layout's routes read worse
+// (by or through a shape, its label misplaced) and each pair on one line (either edge, then
+// both), and keeps a set as it was when the routes then read better. `figures` are the routes'
+// figures on entry and on return. Returns the edges given back, in the order tried.
+std::vector<std::string> give_back_routes(OpContext& ctx, const EdgesBefore& edges_before,
+                                          std::span<const std::string> routed_ids, double clearance,
+                                          DrawnRouteFigures& figures) {
+  std::unordered_map<std::string_view, std::size_t> before_at;
+  for (std::size_t i = 0; i < edges_before.size(); ++i)
+    before_at.emplace(edges_before[i].first.id, i);
+  std::vector<std::string> given_back;
+  const auto given = [&given_back](const std::string& id) {
+    return std::find(given_back.begin(), given_back.end(), id) != given_back.end();
+  };
+  // Gives `set` back its own routes; keeps them when the routes then read better.
+  const auto try_set = [&](const std::vector<std::string>& set) {
+    std::vector<std::pair<Cell, bool>> layouts;  // the layout's cells, to put back
+    for (const auto& id : set) {
+      const Cell* now = ctx.page().find(id);
+      const auto at = before_at.find(id);
+      if (now == nullptr || at == before_at.end() || given(id) ||
+          *now == edges_before[at->second].first)
+        continue;
+      layouts.emplace_back(*now, ctx.doc.has_automatic_ports(id));
+      const Cell& kept = edges_before[at->second].first;
+      ctx.edit.update(id, [&kept](Cell& edge) { edge = kept; });
+      ctx.edit.set_automatic_ports(id, edges_before[at->second].second);
+    }
+    if (layouts.empty()) return false;
+    DrawnRouteFigures mixed = drawn_route_figures(ctx.page(), ctx.index(), routed_ids, clearance);
+    if (figures.worse_than(mixed)) {
+      figures = std::move(mixed);
+      for (const auto& [cell, automatic] : layouts)
+        given_back.push_back(cell.id);
+      return true;
+    }
+    for (const auto& layout : layouts) {
+      const Cell& cell = layout.first;
+      ctx.edit.update(cell.id, [&cell](Cell& edge) { edge = cell; });
+      ctx.edit.set_automatic_ports(cell.id, layout.second);
+    }
+    return true;  // tried
+  };
+  // Rounds: a set given back can leave another pair on one line, tried in the next round.
+  std::size_t tried = 0;
+  for (bool again = true; again && tried < kMaxRestoreTries;) {
+    again = false;
+    std::vector<std::vector<std::string>> tries;
+    for (const auto& [a, b] : figures.one_line_edges) {
+      tries.push_back({a});
+      tries.push_back({b});
+      tries.push_back({a, b});
+    }
+    for (const auto& id : figures.troubled_edges)
+      tries.push_back({id});
+    for (const auto& set : tries) {
+      if (tried == kMaxRestoreTries) break;
+      if (std::all_of(set.begin(), set.end(), given)) continue;
+      const std::size_t before = given_back.size();
+      if (try_set(set)) ++tried;
+      if (given_back.size() > before) {
+        again = true;
+        break;  // the figures changed: the next round looks at them afresh
+      }
+    }
+  }
+  return given_back;
+}
 
 // The layout's ports are written in whole hundredths of the shape's side and its waypoints in
 // whole pixels, so a first (last) run that was straight can come out bent by a fraction of a pixel,
@@ -878,7 +955,7 @@ core::Result<void> verb_layout(OpContext& ctx) {
   const bool only_routes = pinned_in_layout == result->nodes.size() && pinned_moved == 0 &&
                            routed_ids.size() <= kMaxComparedRoutes;
   std::optional<DrawnRouteFigures> figures_before;
-  std::vector<std::pair<Cell, bool>> edges_before;  // each edge, and whether fcp chose its ports
+  EdgesBefore edges_before;  // each edge, and whether fcp chose its ports
   if (only_routes) {
     figures_before = drawn_route_figures(ctx.page(), ctx.index(), routed_ids, clearance);
     for (const auto& id : routed_ids) {
@@ -955,31 +1032,61 @@ core::Result<void> verb_layout(OpContext& ctx) {
     if (!pinned.empty() && route_round_pinned_shapes(ctx, route.id)) laid_round.push_back(route.id);
   }
   separate_lanes(ctx, laid_round);
-  std::size_t rerouted = 0;  // edges whose route (waypoints, ports, label place) changed
-  for (std::size_t i = 0; i < result->edges.size(); ++i) {
-    const Cell* after = ctx.page().find(result->edges[i].id);
-    if (!routes_before[i] || after == nullptr || !(*after == *routes_before[i])) ++rerouted;
-  }
+  const auto count_rerouted = [&] {  // edges whose route (waypoints, ports, label place) changed
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < result->edges.size(); ++i) {
+      const Cell* after = ctx.page().find(result->edges[i].id);
+      if (!routes_before[i] || after == nullptr || !(*after == *routes_before[i])) ++count;
+    }
+    return count;
+  };
+  std::size_t rerouted = count_rerouted();
+  const auto figures_text = [](const DrawnRouteFigures& f) {
+    return core::plural(f.near_shapes, "edge") + " by or through shapes, " +
+           core::plural(f.one_line_pairs, "pair") + " on one line, " +
+           core::plural(f.labels, "label") + " on another edge or label or by a shape, " +
+           core::plural(f.crossings, "crossing");
+  };
   std::string kept_routes_line;
+  std::string given_back_line;
+  std::vector<std::string> mixed_labels;  // misplaced on the routes with some given back
   if (figures_before && rerouted > 0) {
-    const DrawnRouteFigures after =
-        drawn_route_figures(ctx.page(), ctx.index(), routed_ids, clearance);
-    if (after.worse_than(*figures_before)) {
+    DrawnRouteFigures after = drawn_route_figures(ctx.page(), ctx.index(), routed_ids, clearance);
+    const DrawnRouteFigures layouts = after;
+    const std::vector<std::string> given_back =
+        give_back_routes(ctx, edges_before, routed_ids, clearance, after);
+    rerouted = count_rerouted();
+    // Every route the layout changed given back: the edges' own routes read better.
+    const bool all_given_back = !given_back.empty() && rerouted == 0;
+    if (!given_back.empty() && !all_given_back && !after.worse_than(*figures_before)) {
+      mixed_labels = after.misplaced_labels;
+      constexpr std::size_t kNamed = 3;
+      std::string names;
+      for (std::size_t i = 0; i < given_back.size() && i < kNamed; ++i) {
+        const Cell* edge = ctx.page().find(given_back[i]);
+        names += i == 0 ? "" : ", ";
+        names += edge != nullptr ? display_name(ctx.doc, edge->source.value_or("")) + " -> " +
+                                       display_name(ctx.doc, edge->target.value_or(""))
+                                 : given_back[i];
+      }
+      if (given_back.size() > kNamed)
+        names += " and " + std::to_string(given_back.size() - kNamed) + " more";
+      given_back_line = "kept the routes of " + core::plural(given_back.size(), "edge") +
+                        " as they were (" + names + "): with them the routes read better (" +
+                        figures_text(after) + " against " + figures_text(layouts) +
+                        " with the layout's alone, " + figures_text(*figures_before) +
+                        " as they were)";
+    }
+    if (all_given_back || after.worse_than(*figures_before)) {
       for (const auto& [before, automatic] : edges_before) {
         const Cell& kept = before;
         ctx.edit.update(kept.id, [&kept](Cell& edge) { edge = kept; });
         ctx.edit.set_automatic_ports(kept.id, automatic);
       }
-      const auto figures_text = [](const DrawnRouteFigures& f) {
-        return core::plural(f.near_shapes, "edge") + " by or through shapes, " +
-               core::plural(f.one_line_pairs, "pair") + " on one line, " +
-               core::plural(f.labels, "label") + " on another edge or label or by a shape, " +
-               core::plural(f.crossings, "crossing");
-      };
       kept_routes_line =
           "kept the edges' routes as they were: they read better than the "
           "layout's (" +
-          figures_text(*figures_before) + " against " + figures_text(after) + ")";
+          figures_text(*figures_before) + " against " + figures_text(layouts) + ")";
       rerouted = 0;
       unrouted.clear();
       self_routed = 0;
@@ -1004,7 +1111,8 @@ core::Result<void> verb_layout(OpContext& ctx) {
   const std::size_t edge_count = result->edges.size();
   std::string summary =
       "layout " + std::string(layout::algorithm_name(request.algorithm)) + " " + dir_name + " — ";
-  if (moved == 0 && pinned_moved == 0 && rerouted == 0 && kept_routes_line.empty()) {
+  if (moved == 0 && pinned_moved == 0 && rerouted == 0 && kept_routes_line.empty() &&
+      given_back_line.empty()) {
     summary += "nothing to change: the shapes" + pinned_note +
                (edge_count == 0 ? std::string()
                                 : " and the routes of " + core::plural(edge_count, "edge")) +
@@ -1018,8 +1126,11 @@ core::Result<void> verb_layout(OpContext& ctx) {
       summary += "repositioned " + std::to_string(moved) + " of " +
                  core::plural(free_count, "free shape") + pinned_note;
     }
-    if (!kept_routes_line.empty()) {
+    if (!kept_routes_line.empty() || (!given_back_line.empty() && rerouted == 0)) {
       summary += ", no edge re-routed";
+    } else if (!given_back_line.empty()) {
+      summary +=
+          ", re-routed " + std::to_string(rerouted) + " of " + core::plural(edge_count, "edge");
     } else if (rerouted == edge_count && edge_count > 0) {
       summary += ", re-routed " + core::plural(edge_count, "edge");
     } else if (edge_count > 0) {
@@ -1042,23 +1153,29 @@ core::Result<void> verb_layout(OpContext& ctx) {
       line += ", " + std::to_string(self_routed) + " routed by their edgeStyle (no waypoints)";
     ctx.lines.push_back(core::bulk(line));
   }
+  // The labels the routes kept (all, or some among the layout's) leave where they read as
+  // someone else's, by name (trial 11: "1 label on another edge …" gave the agent nothing to act
+  // on).
+  const std::vector<std::string>* misplaced = nullptr;
+  if (!given_back_line.empty()) {
+    ctx.lines.push_back(core::bulk(given_back_line));
+    misplaced = &mixed_labels;
+  }
   if (!kept_routes_line.empty()) {
     ctx.lines.push_back(core::bulk(kept_routes_line));
-    // The labels the kept routes leave where they read as someone else's, by name (trial 11:
-    // "1 label on another edge …" gave the agent nothing to act on).
-    const auto& labels = figures_before->misplaced_labels;
-    if (!labels.empty()) {
-      constexpr std::size_t kNamed = 3;
-      std::string names;
-      for (std::size_t i = 0; i < labels.size() && i < kNamed; ++i)
-        names += (i == 0 ? "" : ", ") + labels[i];
-      if (labels.size() > kNamed)
-        names += " and " + std::to_string(labels.size() - kNamed) + " more";
-      ctx.lines.push_back(core::warning_line(
-          "on the routes kept, " + names + (labels.size() == 1 ? " reads" : " read") +
-          " as another's (on another edge or label, or by a shape): move a shape, or set "
-          "exit:/entry: on the edge"));
-    }
+    misplaced = &figures_before->misplaced_labels;
+  }
+  if (misplaced != nullptr && !misplaced->empty()) {
+    const auto& labels = *misplaced;
+    constexpr std::size_t kNamed = 3;
+    std::string names;
+    for (std::size_t i = 0; i < labels.size() && i < kNamed; ++i)
+      names += (i == 0 ? "" : ", ") + labels[i];
+    if (labels.size() > kNamed) names += " and " + std::to_string(labels.size() - kNamed) + " more";
+    ctx.lines.push_back(core::warning_line(
+        "on the routes kept, " + names + (labels.size() == 1 ? " reads" : " read") +
+        " as another's (on another edge or label, or by a shape): move a shape, or set "
+        "exit:/entry: on the edge"));
   }
   // Checked on the final routes, whether or not this layout changed them: a pinned shape can
   // leave a route no way round it. Orthogonal routes also keep kShapeClearance from the shapes

@@ -984,15 +984,18 @@ TEST_F(TieredLayoutTest, APinnedLayoutCountsMisplacedLabelsInItsComparison) {
 // Trial 11: a pinned layout that kept the routes said "3 labels on another edge or label or by a
 // shape" of them and named none, so the agent could not act on it. The labels are named in a ?
 // line (on the trial's hand-placed file).
+// (Session 17: on trial 12's hand-placed file, where the layout's routes are taken with some of
+// the edges' own among them, the labels left misplaced are named the same way.)
 TEST_F(TieredLayoutTest, KeptRoutesNameTheLabelsTheyLeaveMisplaced) {
   const fs::path file = dir_ / "ridehail.drawio";
-  fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial11-hand.drawio",
+  fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial12-hand.drawio",
                 file);
   ASSERT_FALSE(session_.run_session("open " + file.string(), {}).reply.is_error);
-  const auto pinned = session_.run_ops(std::vector<std::string>{"layout @all pin:@all"}, {});
+  const auto pinned =
+      session_.run_ops(std::vector<std::string>{"layout @all pin:@all routing:orthogonal"}, {});
   ASSERT_FALSE(pinned.reply.is_error) << pinned.reply.text;
   const std::string& reply = pinned.reply.text;
-  const auto kept = reply.find("kept the edges' routes as they were");
+  const auto kept = reply.find("@ kept the routes of ");
   ASSERT_NE(kept, std::string::npos) << reply;
   const auto figure = reply.find(" on another edge or label or by a shape", kept);
   ASSERT_NE(figure, std::string::npos) << reply;
@@ -1007,9 +1010,58 @@ TEST_F(TieredLayoutTest, KeptRoutesNameTheLabelsTheyLeaveMisplaced) {
        at = named.find("label \"", at + 1))
     ++labels;
   EXPECT_EQ(labels, std::min(count, 3)) << named;
-  EXPECT_NE(named.find("label \"publish\" of edge Driver location -> Kafka (events)"),
-            std::string::npos)
-      << named;
+}
+
+// Trial 12: on the agent's hand-placed diagram a pinned layout refused all of its routes (20
+// crossings, but 2 edges by shapes and 1 pair on one line) for the edges' own (26 crossings, 5
+// labels misplaced), and the agent kept moving shapes to get the crossings down. The edges that
+// made the layout's routes read worse are given back their own routes one by one, and the mix
+// is kept when it reads better than both: fewer crossings than the routes as they were, nothing
+// worse before them.
+TEST_F(TieredLayoutTest, PinnedLayoutKeepsOnlyTheRoutesThatReadBetter) {
+  const fs::path file = dir_ / "ridehail.drawio";
+  fs::copy_file(testing::source_dir() / "fixtures" / "drawio" / "ridehail-trial12-hand.drawio",
+                file);
+  ASSERT_FALSE(session_.run_session("open " + file.string(), {}).reply.is_error);
+  const metrics::Metrics before = metrics::measure(metrics::read_saved(saved_xml()));
+  const auto pinned =
+      session_.run_ops(std::vector<std::string>{"layout @all pin:@all routing:orthogonal"}, {});
+  ASSERT_FALSE(pinned.reply.is_error) << pinned.reply.text;
+  const std::string& reply = pinned.reply.text;
+  EXPECT_EQ(reply.find("kept the edges' routes as they were"), std::string::npos) << reply;
+  const auto line = reply.find("@ kept the routes of ");
+  ASSERT_NE(line, std::string::npos) << reply;
+  // "... read better (F against G with the layout's alone, H as they were)": F's figures.
+  const auto figures = [&](std::string_view from) {
+    const auto at = reply.find(from, line);
+    EXPECT_NE(at, std::string::npos) << reply;
+    std::vector<int> numbers;
+    std::size_t k = at + from.size();
+    for (int i = 0; i < 4; ++i) {
+      numbers.push_back(std::stoi(reply.substr(k)));
+      k = reply.find(", ", k) + 2;
+    }
+    return numbers;
+  };
+  const std::vector<int> mixed = figures("read better (");
+  const std::vector<int> layouts = figures(" against ");
+  const auto as_they_were_at = reply.find(" with the layout's alone, ", line);
+  ASSERT_NE(as_they_were_at, std::string::npos) << reply;
+  std::vector<int> kept;
+  for (std::size_t k = as_they_were_at + 26, i = 0; i < 4; ++i) {
+    kept.push_back(std::stoi(reply.substr(k)));
+    k = reply.find(", ", k) + 2;
+  }
+  EXPECT_LT(mixed, kept) << reply;     // reads better than the routes as they were ...
+  EXPECT_LT(mixed, layouts) << reply;  // ... and than the layout's alone
+  EXPECT_LE(mixed[0], kept[0]) << reply;
+  EXPECT_LE(mixed[1], kept[1]) << reply;
+  EXPECT_LT(mixed[3], kept[3]) << reply;
+  // The file agrees: fewer crossings than before, no edge through a shape.
+  const metrics::Metrics after = metrics::measure(metrics::read_saved(saved_xml()));
+  std::cout << "[ metrics ] ridehail-trial12 hand-placed, pinned: " << summary(after) << "\n";
+  EXPECT_LT(after.edge_edge_crossings, before.edge_edge_crossings) << details(after);
+  EXPECT_LE(after.edge_shape_crossings, before.edge_shape_crossings) << details(after);
 }
 
 // The same with ports the user set on one edge: when the routes are kept, that edge was not laid
