@@ -35,7 +35,9 @@ std::string make_card_sections() {
   out += "  colours: #RGB, #RRGGBB, CSS names (red, steelblue), none, or a theme name\n";
   out +=
       "  on a group: the container and the members without colours of their own (add's "
-      "default, or the group's earlier theme); members:all recolours every member, "
+      "default, or the group's earlier theme; a shape you coloured this session — theme: on "
+      "add, fill: or theme: in style or modify — keeps its own); members:all recolours every "
+      "member, "
       "members:none only the container; shapes added in:GROUP take its theme\n";
   out +=
       "\nEDGES:\n"

@@ -40,14 +40,21 @@ void Cell::set_note_type(std::string type) {
   if (!notes && type.empty()) return;
   SessionNotes& set = notes ? *notes : notes.emplace();
   set.type = std::move(type);
-  if (set.type.empty() && set.alias.empty()) notes.reset();
+  if (set.empty()) notes.reset();
 }
 
 void Cell::set_note_alias(std::string alias) {
   if (!notes && alias.empty()) return;
   SessionNotes& set = notes ? *notes : notes.emplace();
   set.alias = std::move(alias);
-  if (set.type.empty() && set.alias.empty()) notes.reset();
+  if (set.empty()) notes.reset();
+}
+
+void Cell::set_note_own_colours(bool own) {
+  if (!notes && !own) return;
+  SessionNotes& set = notes ? *notes : notes.emplace();
+  set.own_colours = own;
+  if (set.empty()) notes.reset();
 }
 
 }  // namespace fcp::drawio

@@ -48,6 +48,10 @@ struct Wrapper {
 struct SessionNotes {
   std::string type;   // the custom type (`define`) the shape was added as; "" = from its style
   std::string alias;  // the short name `add TYPE NAME label:"…"` gave it; "" = none
+  // The user gave the shape its colours (theme: on add; fill: or theme: in style or modify): a
+  // group's theme leaves them unless the op says members:all.
+  bool own_colours = false;
+  bool empty() const { return type.empty() && alias.empty() && !own_colours; }
   bool operator==(const SessionNotes&) const = default;
 };
 
@@ -87,10 +91,12 @@ struct Cell {
   // The session notes' custom type and alias ("" when none).
   std::string_view note_type() const { return notes ? std::string_view(notes->type) : ""; }
   std::string_view note_alias() const { return notes ? std::string_view(notes->alias) : ""; }
+  bool note_own_colours() const { return notes && notes->own_colours; }
   // Set one note ("" clears it); a cell whose notes are all empty holds none, so it equals a
   // cell that never had any.
   void set_note_type(std::string type);
   void set_note_alias(std::string alias);
+  void set_note_own_colours(bool own);
 
   // A custom property: the wrapper attribute `name`, or nullopt (always for unwrapped cells).
   std::optional<std::string_view> property(std::string_view name) const;

@@ -198,6 +198,7 @@ core::Result<StyleSet> style_changes(const OpContext& ctx, const std::vector<OpT
 void apply_set(Cell& cell, const StyleSet& set) {
   if (!cell.style) cell.style = Style{};
   for (const auto& [key, value] : set.keys) {
+    if (cell.vertex && key == "fillColor" && !value.empty()) cell.set_note_own_colours(true);
     if (value.empty()) {
       cell.style->erase(key);
     } else {

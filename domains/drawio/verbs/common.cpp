@@ -540,6 +540,7 @@ constexpr int kMaxGroupDepth = 64;
 // Whether a member follows its group's colours: no fill of its own, add's default colours, or
 // the colours the group has now (an earlier group theme gave them).
 bool follows_group(const OpContext& ctx, const Cell& member, const Cell& group) {
+  if (member.note_own_colours()) return false;  // the user coloured it
   const auto fill = member.style_value("fillColor");
   if (!fill) return true;
   const std::string lower = core::to_lower(*fill);
@@ -626,11 +627,15 @@ std::string theme_group(OpContext& ctx, const std::string& group_id, const Theme
   if (!coloured.empty())
     text +=
         " and " + core::plural(coloured.size(), "member") + " (" + names_text(ctx, coloured) + ")";
-  if (!kept.empty())
+  if (!kept.empty()) {
+    const bool one = kept.size() == 1;
     text += "; " + core::plural(kept.size(), "member") + " kept " +
-            (which == MemberColoring::none ? "their colours (members:none)"
-                                           : "their own colours (members:all recolours them)") +
+            (which == MemberColoring::none
+                 ? std::string(one ? "its" : "their") + " colours (members:none)"
+                 : std::string(one ? "its" : "their") + " own colours (members:all recolours " +
+                       (one ? "it" : "them") + ")") +
             ": " + names_text(ctx, kept);
+  }
   return text;
 }
 

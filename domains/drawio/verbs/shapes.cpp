@@ -263,6 +263,7 @@ core::Result<void> verb_add(OpContext& ctx) {
     if (theme) apply_theme(*cell.style, *theme);
     if (kind->custom) cell.set_note_type(kind->type);
     if (aliased) cell.set_note_alias(typed_label + suffix);
+    if (op.has_param("theme")) cell.set_note_own_colours(true);
     cell.vertex = true;
     cell.parent = parent;
     auto [ox, oy] = child_origin(ctx.page(), parent);

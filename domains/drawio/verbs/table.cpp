@@ -35,7 +35,9 @@ core::KeySpec color_key(std::string name, std::string description = {}) {
 void add_shape_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"add", "[TYPE] LABEL", "shapes",
                      "create shapes (TYPE optional: inferred from the label; theme: default "
-                     "blue, or the theme of the group in: names)"}
+                     "blue, or the theme of the group in: names; with label:\"Display\" the "
+                     "LABEL word is the shape's alias, a name to refer to it by, and the label "
+                     "is the text shown)"}
                 .with(key("theme", "T"))
                 .with(key("near", "REF",
                           "beside this shape or group; the first free slot further in dir: "

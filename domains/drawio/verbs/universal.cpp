@@ -285,12 +285,14 @@ core::Result<void> verb_modify(OpContext& ctx) {
           cell.set_note_alias(value);
         } else if (key == "fill") {
           cell.style->set("fillColor", *parse_color_param(ctx, value, key));
+          if (cell.vertex) cell.set_note_own_colours(true);
         } else if (key == "stroke") {
           cell.style->set("strokeColor", *parse_color_param(ctx, value, key));
         } else if (key == "font") {
           cell.style->set("fontColor", *parse_color_param(ctx, value, key));
         } else if (key == "theme") {
           apply_theme(*cell.style, *require_theme(ctx, value));
+          if (cell.vertex) cell.set_note_own_colours(true);
         } else if (key.starts_with("prop.")) {
           set_property(cell, key, value);
         } else if (value.empty()) {
