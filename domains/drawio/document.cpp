@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/call_scope.hpp"
 #include "core/response.hpp"
 #include "domains/drawio/io/reader.hpp"
 #include "domains/drawio/io/writer.hpp"
@@ -366,6 +367,21 @@ core::Result<std::string> DrawioDocument::serialize(const std::filesystem::path&
       cover_with_page(p.model_attributes(), content_bounds(i));
   }
   return serialize_diagram(sized, path);
+}
+
+core::Result<void> DrawioDocument::write_file(
+    const std::filesystem::path& path, const std::function<bool(std::string_view)>& write) const {
+  const SourceFormat format = written_format(diagram_, path);
+  if (format != SourceFormat::mxfile || !state_.sized_pages.empty())
+    return core::Document::write_file(path, write);
+  if (!source_bytes_.empty() && format == diagram_.source_format() && unchanged_since_source()) {
+    write(source_bytes_.view());
+    return {};
+  }
+  write_drawio(diagram_, {}, write);
+  // The writer ends early inside a call that must stop: what went to `write` is incomplete then.
+  if (auto stop = core::stop_error("writing the diagram", "nothing was written")) return *stop;
+  return {};
 }
 
 // ---- Edit -------------------------------------------------------------------------------------

@@ -52,6 +52,10 @@ class DrawioDocument final : public core::Document {
   std::vector<std::string> warnings(std::span<const core::EventPtr> batch,
                                     core::Applied applied) const override;
   core::Result<std::string> serialize(const std::filesystem::path& path) const override;
+  // A standard <mxfile> goes to `write` in pieces as it is made (the bytes read, whole, when
+  // nothing changed); other forms, and pages sized to their content, as serialize makes them.
+  core::Result<void> write_file(const std::filesystem::path& path,
+                                const std::function<bool(std::string_view)>& write) const override;
   std::string title() const override;
   std::string summary() const override;
 

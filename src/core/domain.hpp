@@ -165,6 +165,17 @@ class Document {
   }
   // The file contents for `path` (the format is chosen from its extension), or an error.
   virtual Result<std::string> serialize(const std::filesystem::path& path) const = 0;
+  // The same bytes handed to `write` in pieces, in order (save streams them to its temporary
+  // file, so a document need not hold its whole text beside its model); after `write` returns
+  // false (the file could not take them) the rest may be left out. An error, or a call that
+  // must stop, means the bytes handed over are incomplete. By default: serialize, in one piece.
+  virtual Result<void> write_file(const std::filesystem::path& path,
+                                  const std::function<bool(std::string_view)>& write) const {
+    auto bytes = serialize(path);
+    if (!bytes) return bytes.error();
+    write(*bytes);
+    return {};
+  }
   virtual std::string title() const = 0;
   // A short summary for open/save replies, e.g. "2 pages, 7 shapes, 5 edges, 1 groups".
   virtual std::string summary() const = 0;

@@ -215,6 +215,18 @@ void remove_stale_temporaries(int directory, const std::filesystem::path& path) 
 
 Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes,
                                    WriteOptions options) {
+  return write_file_atomically(
+      path,
+      [bytes](const ByteWriter& write) {
+        write(bytes);
+        return Result<void>{};
+      },
+      options);
+}
+
+Result<void> write_file_atomically(const std::filesystem::path& path,
+                                   const std::function<Result<void>(const ByteWriter&)>& produce,
+                                   WriteOptions options) {
   // Everything happens relative to the directory opened without links: the file checked, the
   // temporary file and the rename are all in that directory, whatever its path leads to later.
   const Descriptor directory = open_directory_without_links(directory_of(path));
@@ -250,18 +262,26 @@ Result<void> write_file_atomically(const std::filesystem::path& path, std::strin
   // between two, before the rename: the target stays as it was and the temporary file goes.
   bool ok = true;
   std::optional<Error> stopped;
-  for (std::string_view rest = bytes; ok && !rest.empty();) {
-    stopped = stop_error("writing \"" + path.string() + "\"",
-                         "nothing was written (the previous file, if any, is unchanged)");
-    if (stopped) break;
-    const auto chunk = rest.substr(0, kStopCheckBytes);
-    ok = write_all(fd, chunk);
-    rest.remove_prefix(chunk.size());
-  }
-  if (stopped) {
+  auto stop = [&] {
+    return stop_error("writing \"" + path.string() + "\"",
+                      "nothing was written (the previous file, if any, is unchanged)");
+  };
+  const ByteWriter write = [&](std::string_view bytes) {
+    for (std::string_view rest = bytes; ok && !stopped && !rest.empty();) {
+      stopped = stop();
+      if (stopped) break;
+      const auto chunk = rest.substr(0, kStopCheckBytes);
+      ok = write_all(fd, chunk);
+      rest.remove_prefix(chunk.size());
+    }
+    return ok && !stopped;
+  };
+  auto produced = produce(write);
+  if (!stopped) stopped = stop();  // the bytes may have ended early
+  if (stopped || !produced) {
     ::close(fd);
     ::unlinkat(directory.get(), temp.c_str(), 0);
-    return *stopped;
+    return stopped ? *stopped : produced.error();
   }
   ok = ok && ::fsync(fd) == 0;
   int saved_errno = errno;

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -56,6 +57,13 @@ struct WriteOptions {
   bool replace_read_only = false;  // the user said so (save force:true); the mode stays read-only
 };
 Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view bytes,
+                                   WriteOptions options = {});
+// The same, with the bytes made while they are written: `produce` hands them to its `write` in
+// pieces, in order (`write` returns false once the file cannot take more: produce may stop).
+// An error from `produce`, a failed write or a call that must stop leaves the target as it was.
+using ByteWriter = std::function<bool(std::string_view)>;
+Result<void> write_file_atomically(const std::filesystem::path& path,
+                                   const std::function<Result<void>(const ByteWriter&)>& produce,
                                    WriteOptions options = {});
 
 }  // namespace fcp::core

@@ -184,12 +184,10 @@ CallResult Session::session_save(const SessionCommand& command) {
   }
   auto path = paths_.for_writing(target);
   if (!path) return CallResult{error_reply(path.error())};
-  auto bytes = document_->serialize(*path);
-  if (!bytes) return CallResult{error_reply(bytes.error())};
-  if (auto stop = stop_error("saving \"" + target + "\"", "nothing was written"))
-    return CallResult{error_reply(*stop)};
+  // The document's text goes to the temporary file as it is made, not whole beside its model.
   const WriteOptions options{says_true(command, "force")};
-  if (auto written = write_file_atomically(*path, *bytes, options); !written) {
+  auto produce = [&](const ByteWriter& write) { return document_->write_file(*path, write); };
+  if (auto written = write_file_atomically(*path, produce, options); !written) {
     return CallResult{error_reply(written.error())};
   }
   file_path_ = *path;

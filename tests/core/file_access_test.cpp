@@ -137,6 +137,27 @@ TEST_F(FileAccessTest, ASaveWhoseCallMustStopWritesNothingAndLeavesNoTemporary) 
       << "the temporary file was removed";
 }
 
+// A save streams its bytes as they are made: the pieces in order; an error while making them,
+// or a file that takes no more, leaves the target as it was and no temporary file.
+TEST_F(FileAccessTest, BytesMadeWhileWrittenGoInOrderAndAFailureWritesNothing) {
+  const auto path = file("old", 0644);
+  ASSERT_TRUE(write_file_atomically(path, [](const ByteWriter& write) {
+    for (const char* piece : {"a", "bc", "", "def"})
+      EXPECT_TRUE(write(piece));
+    return Result<void>{};
+  }));
+  EXPECT_EQ(read(path), "abcdef");
+  auto failed = write_file_atomically(path, [](const ByteWriter& write) -> Result<void> {
+    write("half");
+    return make_error("the document could not be written");
+  });
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error().message, "the document could not be written");
+  EXPECT_EQ(read(path), "abcdef");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1)
+      << "the temporary file was removed";
+}
+
 TEST_F(FileAccessTest, AReadWhoseCallRanPastItsLimitStops) {
   const auto path = file("content", 0644);
   const CallScope scope(nullptr, std::chrono::milliseconds(1), "limits.max_session_seconds");

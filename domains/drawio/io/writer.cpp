@@ -289,6 +289,8 @@ void write_root(XmlOut& out, const Page& page, int depth) {
     if (++written_cells % kStopCheckCells == 0 && core::call_stop()) break;
     write_cell(out, cell, depth + 1);
     if (!extras.empty() && !cell.id.empty()) write_extras_after(cell.id);
+    out.flush_point();
+    if (out.failed()) break;  // the file takes no more: the save fails, the rest is not made
   }
   for (std::size_t i = 0; i < extras.size(); ++i) {
     if (!written[i]) write_node(out, extras[i].node, depth + 1);
@@ -331,12 +333,10 @@ std::size_t estimate_size(const Diagram& diagram) {
   return 1024 + cells * 400;
 }
 
-}  // namespace
+// Pieces a streamed text is handed over in.
+constexpr std::size_t kStreamPiece = std::size_t{1} << 20;
 
-std::string write_drawio(const Diagram& diagram, const WriteOptions& options) {
-  std::string text;
-  text.reserve(estimate_size(diagram));
-  XmlOut out(text, options.indent);
+void write_mxfile(XmlOut& out, const Diagram& diagram, const WriteOptions& options) {
   out.open("mxfile", 0);
   write_attributes(out, diagram.file_attributes());
   const bool has_children = !diagram.pages().empty() || !diagram.file_extras().empty();
@@ -348,8 +348,28 @@ std::string write_drawio(const Diagram& diagram, const WriteOptions& options) {
     write_nodes(out, diagram.file_extras(), 1);
     out.close("mxfile", 0);
   }
+}
+
+}  // namespace
+
+std::string write_drawio(const Diagram& diagram, const WriteOptions& options) {
+  std::string text;
+  text.reserve(estimate_size(diagram));
+  XmlOut out(text, options.indent);
+  write_mxfile(out, diagram, options);
   text += '\n';
   return text;
+}
+
+void write_drawio(const Diagram& diagram, const WriteOptions& options,
+                  const std::function<bool(std::string_view)>& sink) {
+  std::string text;
+  text.reserve(kStreamPiece + kStreamPiece / 4);
+  XmlOut out(text, options.indent);
+  out.stream_to(sink, kStreamPiece);
+  write_mxfile(out, diagram, options);
+  text += '\n';
+  out.flush();
 }
 
 std::string write_graph_model(const Page& page, bool indent) {

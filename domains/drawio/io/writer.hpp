@@ -2,8 +2,10 @@
 // it was read, new pages as XML).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "domains/drawio/model/diagram.hpp"
 #include "domains/drawio/model/page.hpp"
@@ -28,6 +30,11 @@ struct WriteOptions {
 // shutting down) the text ends early and is incomplete: a caller inside a call asks
 // core::stop_error after writing and drops the text (serialize_diagram and the export op do).
 std::string write_drawio(const Diagram& diagram, const WriteOptions& options = {});
+// The same text handed to `sink` in pieces of about a megabyte, in order, so that it is never
+// whole in memory (a save streams it to its file); after `sink` returns false the rest is left
+// out. Cut short inside a call that must stop, like the text above.
+void write_drawio(const Diagram& diagram, const WriteOptions& options,
+                  const std::function<bool(std::string_view)>& sink);
 // Just the page's <mxGraphModel> element (a bare model file, or a page's compressed payload);
 // cut short like write_drawio's text inside a call that must stop.
 std::string write_graph_model(const Page& page, bool indent = true);

@@ -61,6 +61,12 @@ std::string format_number(double value) {
   return std::string(buffer.data(), end);
 }
 
+void XmlOut::flush() {
+  if (sink_ == nullptr || out_.empty()) return;
+  if (!failed_) failed_ = !(*sink_)(out_);
+  out_.clear();
+}
+
 void XmlOut::new_line(int depth) {
   if (!indent_ || inline_) return;
   if (started_) out_ += '\n';

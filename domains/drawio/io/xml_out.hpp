@@ -1,6 +1,8 @@
 // Internal to the writer: appends escaped, optionally indented XML markup to a string.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -25,6 +27,21 @@ class XmlOut {
   void set_inline(bool on) { inline_ = on; }
   bool is_inline() const { return inline_; }
 
+  // From now on the text goes to `sink` in pieces of about `piece` bytes, handed over (and
+  // cleared from the string) at flush points, instead of staying in the string whole.
+  void stream_to(const std::function<bool(std::string_view)>& sink, std::size_t piece) {
+    sink_ = &sink;
+    piece_ = piece;
+  }
+  // Between two elements: hands the text so far to the sink once it holds a piece.
+  void flush_point() {
+    if (sink_ != nullptr && out_.size() >= piece_) flush();
+  }
+  // Hands the rest to the sink.
+  void flush();
+  // The sink refused a piece (the file cannot take more): the caller may stop writing.
+  bool failed() const { return failed_; }
+
  private:
   void new_line(int depth);
 
@@ -32,6 +49,9 @@ class XmlOut {
   bool indent_;
   bool inline_ = false;
   bool started_ = false;
+  const std::function<bool(std::string_view)>* sink_ = nullptr;
+  std::size_t piece_ = 0;
+  bool failed_ = false;
 };
 
 void append_escaped(std::string& out, std::string_view text, bool attribute);

@@ -129,9 +129,19 @@ class SavedFilesTest : public ::testing::Test {
     auto outcome = run(text);
     ASSERT_TRUE(outcome.has_value()) << text << ": " << outcome.error().message;
   }
+  // Also checks that the save's stream (write_file, in pieces) gives the same bytes.
   std::string save(const fs::path& as) const {
     auto bytes = document_->serialize(as);
     EXPECT_TRUE(bytes.has_value()) << as;
+    std::string streamed;
+    auto written = document_->write_file(as, [&](std::string_view piece) {
+      streamed += piece;
+      return true;
+    });
+    EXPECT_TRUE(written.has_value()) << as;
+    if (bytes) {
+      EXPECT_EQ(first_difference(streamed, *bytes), "") << as << ", streamed";
+    }
     return bytes ? *bytes : std::string();
   }
 
@@ -167,6 +177,53 @@ TEST_F(SavedFilesTest, OpenThenSaveWithoutAnEditGivesEveryFileBackByteForByte) {
   }
   std::printf("  %zu of %zu draw.io files saved back byte for byte\n", identical, files.size());
   EXPECT_GE(identical, 20u);
+}
+
+// A save after an edit hands the text to its file in pieces of about a megabyte as it is made
+// (never whole beside the model), the same bytes as serialize; after the file refused a piece
+// no more are made.
+TEST_F(SavedFilesTest, ASaveAfterAnEditStreamsItsTextInPieces) {
+  std::string text = R"(<mxfile host="test"><diagram id="d" name="Page-1"><mxGraphModel>)"
+                     R"(<root><mxCell id="0"/><mxCell id="1" parent="0"/>)";
+  for (int i = 0; i < 20000; ++i) {
+    text += R"(<mxCell id="v)" + std::to_string(i) + R"(" value="N)" + std::to_string(i) +
+            R"(" vertex="1" parent="1"><mxGeometry x=")" + std::to_string(i % 100 * 160) +
+            R"(" y=")" + std::to_string(i / 100 * 100) +
+            R"(" width="120" height="60" as="geometry"/></mxCell>)";
+  }
+  text += "</root></mxGraphModel></diagram></mxfile>\n";
+  auto loaded = domain_->load("big.drawio", text, {});
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  document_.reset(static_cast<DrawioDocument*>(loaded->release()));
+  must(R"(label #v7 "Renamed")");
+  const std::string whole = document_->serialize("big.drawio").value();
+  ASSERT_GT(whole.size(), std::size_t{3} << 20);
+  std::vector<std::size_t> pieces;
+  std::string streamed;
+  ASSERT_TRUE(document_->write_file("big.drawio", [&](std::string_view piece) {
+    pieces.push_back(piece.size());
+    streamed += piece;
+    return true;
+  }));
+  EXPECT_EQ(first_difference(streamed, whole), "");
+  EXPECT_GE(pieces.size(), 3u);
+  for (std::size_t size : pieces)
+    EXPECT_LT(size, std::size_t{1} << 21) << "a piece of about a megabyte";
+  std::size_t calls = 0;
+  ASSERT_TRUE(document_->write_file("big.drawio", [&](std::string_view) {
+    ++calls;
+    return false;
+  }));
+  EXPECT_EQ(calls, 1u) << "nothing more after the file refused a piece";
+  // Unchanged: the bytes read, in one piece.
+  auto again = domain_->load("big.drawio", text, {});
+  ASSERT_TRUE(again.has_value());
+  pieces.clear();
+  ASSERT_TRUE((*again)->write_file("big.drawio", [&](std::string_view piece) {
+    pieces.push_back(piece.size());
+    return piece == text;
+  }));
+  EXPECT_EQ(pieces, std::vector<std::size_t>{text.size()});
 }
 
 // A save after edits compares only the cells the edits touched with how they were read (no
