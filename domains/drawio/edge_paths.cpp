@@ -49,8 +49,16 @@ PathPoint edge_end(const Cell& edge, const Rect& box, PathPoint toward, bool ort
 std::vector<PathPoint> default_orthogonal(const Cell& edge, const Rect& s, const Rect& t) {
   const bool vertical = orthogonal_prefers_vertical(edge.style_value("edgeStyle").value_or(""),
                                                     edge.style_value("elbow").value_or(""), s, t);
-  return default_orthogonal_route({s, fixed_port(edge, s, "exit")},
-                                  {t, fixed_port(edge, t, "entry")}, vertical);
+  const auto text = [&](std::string_view key) { return edge.style_value(key).value_or(""); };
+  const OrthogonalEnd source{
+      s, fixed_port(edge, s, "exit"),
+      jetty_size(text("sourceJettySize"), text("jettySize"),
+                 edge.style_value("startArrow").value_or("none"), text("startSize"))};
+  const OrthogonalEnd target{
+      t, fixed_port(edge, t, "entry"),
+      jetty_size(text("targetJettySize"), text("jettySize"),
+                 edge.style_value("endArrow").value_or("classic"), text("endSize"))};
+  return default_orthogonal_route(source, target, vertical);
 }
 
 }  // namespace

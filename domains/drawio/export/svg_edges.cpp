@@ -95,7 +95,11 @@ std::vector<Vec> elbow_route(const StyleView& style, const Terminal& source,
     if (end.fixed) port = PathPoint{end.fixed->x, end.fixed->y};
     return OrthogonalEnd{rect_of(*end.box), port};
   };
-  const OrthogonalEnd s = end_of(source), t = end_of(target);
+  OrthogonalEnd s = end_of(source), t = end_of(target);
+  s.jetty = jetty_size(style.text("sourceJettySize"), style.text("jettySize"),
+                       style.text("startArrow", "none"), style.text("startSize"));
+  t.jetty = jetty_size(style.text("targetJettySize"), style.text("jettySize"),
+                       style.text("endArrow", "classic"), style.text("endSize"));
   const bool vertical =
       orthogonal_prefers_vertical(style.text("edgeStyle"), style.text("elbow"), s.box, t.box);
   std::vector<Vec> route;

@@ -1,9 +1,11 @@
 #include "domains/drawio/model/orthogonal_route.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <system_error>
 
 namespace fcp::drawio {
 namespace {
@@ -71,7 +73,7 @@ std::vector<PathPoint> simplified(const std::vector<PathPoint>& points) {
 // back on neither jetty and through neither box; the fewest corners, then the shortest. A
 // straight L when every way is blocked (the boxes overlap).
 std::vector<PathPoint> between_jetties(PathPoint a2, PathPoint da, PathPoint b2, PathPoint db,
-                                       const Rect& s, const Rect& t) {
+                                       const Rect& s, const Rect& t, double buffer) {
   const auto through_a_box = [&](PathPoint p, PathPoint q) {
     return s.segment_enters(p.x, p.y, q.x, q.y, 0.5) || t.segment_enters(p.x, p.y, q.x, q.y, 0.5);
   };
@@ -100,7 +102,6 @@ std::vector<PathPoint> between_jetties(PathPoint a2, PathPoint da, PathPoint b2,
   consider({{b2.x, a2.y}});
   consider({{a2.x, b2.y}});
   // Two corners on a line mid-way between the boxes, level with a jetty's end, or beyond both.
-  const double buffer = kOrthBuffer;
   const std::vector<double> xs{a2.x,
                                b2.x,
                                (s.right() + t.x) / 2,
@@ -125,7 +126,26 @@ std::vector<PathPoint> between_jetties(PathPoint a2, PathPoint da, PathPoint b2,
   return best;
 }
 
+bool to_number(std::string_view text, double& value) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc() && end == text.data() + text.size() && std::isfinite(value);
+}
+
 }  // namespace
+
+double jetty_size(std::string_view own, std::string_view shared, std::string_view arrow,
+                  std::string_view marker_size) {
+  const std::string_view value = !own.empty() ? own : shared;
+  if (value == "auto") {
+    if (arrow.empty() || arrow == "none") return 2 * kOrthBuffer;
+    double size = 6;  // mxConstants.DEFAULT_MARKERSIZE
+    if (!to_number(marker_size, size)) size = 6;
+    return std::max(2.0, std::ceil((size + kOrthBuffer) / kOrthBuffer)) * kOrthBuffer;
+  }
+  double px = kOrthBuffer;
+  if (!to_number(value, px) || px < 0) return kOrthBuffer;
+  return std::min(px, 1000.0);
+}
 
 bool orthogonal_prefers_vertical(std::string_view edge_style, std::string_view elbow, const Rect& s,
                                  const Rect& t) {
@@ -159,10 +179,11 @@ std::vector<PathPoint> default_orthogonal_route(const OrthogonalEnd& source,
     if (ahead(a, da, corner) && ahead(b, db, corner)) return {a, corner, b};
   }
   // A port faces away: out of both ports first (draw.io's jetties), then round the boxes.
-  const PathPoint a2{a.x + da.x * kOrthBuffer, a.y + da.y * kOrthBuffer};
-  const PathPoint b2{b.x + db.x * kOrthBuffer, b.y + db.y * kOrthBuffer};
+  const PathPoint a2{a.x + da.x * source.jetty, a.y + da.y * source.jetty};
+  const PathPoint b2{b.x + db.x * target.jetty, b.y + db.y * target.jetty};
   std::vector<PathPoint> path{a, a2};
-  const std::vector<PathPoint> corners = between_jetties(a2, da, b2, db, s, t);
+  const std::vector<PathPoint> corners =
+      between_jetties(a2, da, b2, db, s, t, std::max(source.jetty, target.jetty));
   path.insert(path.end(), corners.begin(), corners.end());
   path.push_back(b2);
   path.push_back(b);

@@ -26,7 +26,16 @@ constexpr double kOrthBuffer = 10;
 struct OrthogonalEnd {
   Rect box;
   std::optional<PathPoint> port;
+  double jetty = kOrthBuffer;  // px the route runs out of a port facing away (jetty_size)
 };
+
+// mxEdgeStyle.getJettySize: px an orthogonal route leaves an end's port straight before it turns.
+// `own` is the end's sourceJettySize / targetJettySize, `shared` the edge's jettySize (empty when
+// the style has none: kOrthBuffer); "auto" gives 20 px at an end without an arrow (`arrow` is the
+// startArrow / endArrow, "none" for none), else room for the arrow of `marker_size` px
+// (startSize / endSize, 6 when empty), whole orthBuffers and at least two.
+double jetty_size(std::string_view own, std::string_view shared, std::string_view arrow,
+                  std::string_view marker_size);
 
 // Whether draw.io runs an orthogonal edge without waypoints vertically between boxes `s` and `t`:
 // elbowEdgeStyle as its `elbow` says, entityRelation and sideToSide never, topToBottom always,
@@ -37,7 +46,7 @@ bool orthogonal_prefers_vertical(std::string_view edge_style, std::string_view e
 // The route from `source` to `target`: each end leaves from its fixed port, else from the middle
 // of the span the boxes share on the side facing the other along the chosen axis (`vertical`);
 // a straight run, an L or a Z turning mid-way when both ports face each other; a port that faces
-// away first runs kOrthBuffer px straight out of its side, then the route turns toward the other
+// away first runs its jetty straight out of its side, then the route turns toward the other
 // end, never back through its own shape. Port to port, corners in between.
 std::vector<PathPoint> default_orthogonal_route(const OrthogonalEnd& source,
                                                 const OrthogonalEnd& target, bool vertical);

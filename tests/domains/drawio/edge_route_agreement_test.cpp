@@ -36,7 +36,9 @@ TEST(RouteEdge, OrthogonalRoutesWithoutWaypointsMatchTheWarningsModel) {
   const std::vector<std::string> ports{"", "0;0.5", "1;0.5", "0.5;0", "0.5;1", "1;0.25", "0.25;1"};
   int fixed_total = 0, fixed_differ = 0, automatic_total = 0, automatic_differ = 0;
   std::string first_difference;
-  for (const std::string_view edge_style : {"orthogonalEdgeStyle", "elbowEdgeStyle"}) {
+  for (const std::string_view edge_style :
+       {"orthogonalEdgeStyle", "elbowEdgeStyle",
+        "orthogonalEdgeStyle;jettySize=auto;endArrow=block;endSize=14"}) {
     for (const double dx : {-220.0, -110.0, -40.0, 0.0, 40.0, 110.0, 220.0}) {
       for (const double dy : {-200.0, -90.0, -30.0, 0.0, 30.0, 90.0, 200.0}) {
         const Rect target{source.x + dx, source.y + dy, 80, 60};
@@ -88,6 +90,17 @@ TEST(RouteEdge, OrthogonalRoutesWithoutWaypointsMatchTheWarningsModel) {
             << " differ, automatic ports " << automatic_differ << " of " << automatic_total << "\n";
   EXPECT_EQ(fixed_differ, 0) << "first: " << first_difference;
   EXPECT_EQ(automatic_differ, 0) << "first: " << first_difference;
+}
+
+// mxEdgeStyle.getJettySize's rules: an end's own size over the edge's, "auto" sized by the arrow.
+TEST(JettySize, FollowsTheStyleAsDrawIoDoes) {
+  EXPECT_EQ(jetty_size("", "", "none", ""), 10);
+  EXPECT_EQ(jetty_size("", "auto", "none", ""), 20);
+  EXPECT_EQ(jetty_size("", "auto", "classic", ""), 20);  // (6 + 10) / 10 → 2 buffers
+  EXPECT_EQ(jetty_size("", "auto", "block", "14"), 30);  // (14 + 10) / 10 → 3 buffers
+  EXPECT_EQ(jetty_size("35", "auto", "classic", ""), 35);
+  EXPECT_EQ(jetty_size("", "15", "classic", ""), 15);
+  EXPECT_EQ(jetty_size("", "wide", "classic", ""), 10);
 }
 
 }  // namespace

@@ -229,10 +229,19 @@ TEST(RouteEdge, FixedPortsFacingAwayLeaveOutwardAndNeverCrossTheirOwnShape) {
     ASSERT_GE(route.size(), 3u);
     expect_axis_parallel(route);
     EXPECT_EQ(route.front(), (Vec{100, 130}));
-    EXPECT_LT(route[1].x, 100);  // out of the left side first
-    EXPECT_EQ(route[1].y, 130);
+    EXPECT_EQ(route[1], (Vec{90, 130}));  // out of the left side first, orthBuffer (10 px)
     EXPECT_FALSE(enters(route, a));
     EXPECT_FALSE(enters(route, b));
+  }
+  {
+    // jettySize=auto (draw.io's default edges): 20 px out of a port without an arrow.
+    const Cell edge = edge_with("edgeStyle=orthogonalEdgeStyle;exitX=0;exitY=0.5;jettySize=auto;");
+    const StyleView style(edge, true);
+    const auto route = route_edge(style, {a, Perimeter::rectangle, Vec{100, 130}},
+                                  {b, Perimeter::rectangle, std::nullopt}, {});
+    ASSERT_GE(route.size(), 3u);
+    EXPECT_EQ(route[1], (Vec{80, 130}));
+    EXPECT_FALSE(enters(route, a));
   }
   {
     // The target's port on its far side, under the source's row: round the target, not through.
