@@ -14,17 +14,23 @@ bool empty_box(const Rect& box) {
   return box.width <= 0 && box.height <= 0;
 }
 
-// The outward direction of a port on `box` (from the side nearest to it). A free end (an empty
-// box) has no side: it leaves along the route's axis toward `other`.
+// The direction a port leaves `box` in, as mxEdgeStyle.OrthConnector fixes it: outward from the
+// side it lies on (within 1 px). At a corner the left or right side: draw.io takes the top or
+// bottom there, which routes (and the warnings and re-routes built on them) do not follow yet.
+// A port off every side (inside the box, as exitX=0.1 at a brace's tip) or a free end (an empty
+// box) has no side: it points at `other` when level with it (a straight run), else along the
+// route's axis toward it.
 PathPoint outward(const Rect& box, PathPoint port, PathPoint other, bool vertical) {
-  if (empty_box(box)) {
-    if (vertical) return {0, other.y >= port.y ? 1.0 : -1.0};
-    return {other.x >= port.x ? 1.0 : -1.0, 0};
+  if (!empty_box(box)) {
+    if (std::abs(port.x - box.x) <= 1) return {-1, 0};
+    if (std::abs(port.x - box.right()) <= 1) return {1, 0};
+    if (std::abs(port.y - box.y) <= 1) return {0, -1};
+    if (std::abs(port.y - box.bottom()) <= 1) return {0, 1};
   }
-  const double left = std::abs(port.x - box.x), right = std::abs(port.x - box.right());
-  const double top = std::abs(port.y - box.y), bottom = std::abs(port.y - box.bottom());
-  if (std::min(top, bottom) < std::min(left, right)) return {0, top <= bottom ? -1.0 : 1.0};
-  return {left <= right ? -1.0 : 1.0, 0};
+  if (std::abs(other.x - port.x) < 0.5 && std::abs(other.y - port.y) >= 0.5) vertical = true;
+  if (std::abs(other.y - port.y) < 0.5 && std::abs(other.x - port.x) >= 0.5) vertical = false;
+  if (vertical) return {0, other.y >= port.y ? 1.0 : -1.0};
+  return {other.x >= port.x ? 1.0 : -1.0, 0};
 }
 
 // A port on the side of `box` facing `other` along the chosen axis, in the middle of the span
@@ -163,7 +169,14 @@ std::vector<PathPoint> default_orthogonal_route(const OrthogonalEnd& source,
   const Rect& t = target.box;
   const PathPoint a = source.port.value_or(facing_port(s, t, vertical));
   const PathPoint b = target.port.value_or(facing_port(t, s, vertical));
-  const PathPoint da = outward(s, a, b, vertical), db = outward(t, b, a, vertical);
+  // An automatic port leaves the side it was put on, facing the other end along the axis (also
+  // where the boxes touch and it lies on a corner).
+  const auto facing = [&](const Rect& box, const Rect& other) {
+    if (vertical) return PathPoint{0, other.center_y() >= box.center_y() ? 1.0 : -1.0};
+    return PathPoint{other.center_x() >= box.center_x() ? 1.0 : -1.0, 0};
+  };
+  const PathPoint da = source.port || empty_box(s) ? outward(s, a, b, vertical) : facing(s, t);
+  const PathPoint db = target.port || empty_box(t) ? outward(t, b, a, vertical) : facing(t, s);
   const bool a_vertical = da.y != 0, b_vertical = db.y != 0;
   if (a_vertical == b_vertical && ahead(a, da, b) && ahead(b, db, a)) {
     if (std::abs(a_vertical ? a.x - b.x : a.y - b.y) < 0.5) return {a, b};

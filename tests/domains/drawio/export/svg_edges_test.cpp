@@ -244,6 +244,36 @@ TEST(RouteEdge, FixedPortsFacingAwayLeaveOutwardAndNeverCrossTheirOwnShape) {
     EXPECT_FALSE(enters(route, a));
   }
   {
+    // A free end straight below a bottom port (a bus line's point): one straight run, even
+    // where the style's axis is horizontal (elbowEdgeStyle without elbow=vertical).
+    const Cell edge = edge_with("edgeStyle=elbowEdgeStyle;exitX=0.5;exitY=1;jettySize=auto;");
+    const StyleView style(edge, true);
+    const auto route = route_edge(style, {a, Perimeter::rectangle, Vec{140, 160}},
+                                  {std::nullopt, Perimeter::rectangle, Vec{140, 220}}, {});
+    EXPECT_EQ(route, (std::vector<Vec>{{140, 160}, {140, 220}}));
+  }
+  {
+    // A port off every side (entryX=0.1 inside a brace's box, at its tip) has no side to leave
+    // from in draw.io: the route comes straight in from the source, as before.
+    const Cell edge = edge_with(
+        "edgeStyle=orthogonalEdgeStyle;exitX=0;exitY=0.5;entryX=0.1;"
+        "entryY=0.5;");
+    const StyleView style(edge, true);
+    const auto route = route_edge(style, {b, Perimeter::rectangle, Vec{300, 130}},
+                                  {a, Perimeter::rectangle, Vec{108, 130}}, {});
+    EXPECT_EQ(route, (std::vector<Vec>{{300, 130}, {108, 130}}));
+  }
+  {
+    // An automatic port where the boxes touch lies on a corner; it still leaves the side facing
+    // the other end (the corpus' medical-diagrams page 8: a junction under a table row).
+    const Cell edge = edge_with("edgeStyle=orthogonalEdgeStyle;entryX=0.5;entryY=1;");
+    const StyleView style(edge, true);
+    const auto route =
+        route_edge(style, {Box{925, 250, 40, 40}, Perimeter::rectangle, std::nullopt},
+                   {Box{725, 142, 200, 26}, Perimeter::rectangle, Vec{825, 168}}, {});
+    EXPECT_EQ(route, (std::vector<Vec>{{925, 250}, {925, 209}, {825, 209}, {825, 168}}));
+  }
+  {
     // The target's port on its far side, under the source's row: round the target, not through.
     const Cell edge = edge_with("edgeStyle=orthogonalEdgeStyle;entryX=1;entryY=0.5;");
     const StyleView style(edge, true);
