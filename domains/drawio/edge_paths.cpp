@@ -45,81 +45,20 @@ PathPoint edge_end(const Cell& edge, const Rect& box, PathPoint toward, bool ort
   return centre;
 }
 
-constexpr double kJetty = 10;  // px an orthogonal route runs straight out of a port that faces away
-
-// The outward direction of a port on `box` (from the side nearest to it).
-PathPoint outward(const Rect& box, PathPoint port) {
-  const double left = std::abs(port.x - box.x), right = std::abs(port.x - box.right());
-  const double top = std::abs(port.y - box.y), bottom = std::abs(port.y - box.bottom());
-  if (std::min(top, bottom) < std::min(left, right)) return {0, top <= bottom ? -1.0 : 1.0};
-  return {left <= right ? -1.0 : 1.0, 0};
-}
-
-// A port on the side of `box` facing `other` along the chosen axis, in the middle of the span
-// the two boxes share across it (the box's centre line when they share none).
-PathPoint facing_port(const Rect& box, const Rect& other, bool vertical) {
-  if (vertical) {
-    const double lo = std::max(box.x, other.x), hi = std::min(box.right(), other.right());
-    const double x = lo <= hi ? (lo + hi) / 2 : box.center_x();
-    return {x, other.center_y() >= box.center_y() ? box.bottom() : box.y};
-  }
-  const double lo = std::max(box.y, other.y), hi = std::min(box.bottom(), other.bottom());
-  const double y = lo <= hi ? (lo + hi) / 2 : box.center_y();
-  return {other.center_x() >= box.center_x() ? box.right() : box.x, y};
-}
-
-// Whether `to` lies ahead of `from` going `dir` (not behind it, not level with it).
-bool ahead(PathPoint from, PathPoint dir, PathPoint to) {
-  return (to.x - from.x) * dir.x + (to.y - from.y) * dir.y > 0.5;
-}
-bool not_behind(PathPoint from, PathPoint dir, PathPoint to) {
-  return (to.x - from.x) * dir.x + (to.y - from.y) * dir.y > -0.5;
-}
-
-// draw.io's route for an orthogonal edge without waypoints (mxEdgeStyle's orthogonal and elbow
-// connectors, simplified): along the axis with the wider gap between the ends (elbow=vertical
-// or horizontal for elbowEdgeStyle), a straight run, an L, or a Z turning mid-way; a fixed port
-// that faces away first runs straight out of its side, then the route turns toward the other.
+// draw.io's route for an orthogonal edge without waypoints: see default_orthogonal_route.
 std::vector<PathPoint> default_orthogonal(const Cell& edge, const Rect& s, const Rect& t) {
-  bool vertical = false;
-  if (edge.style_value("edgeStyle") == "elbowEdgeStyle") {
-    vertical = edge.style_value("elbow") == "vertical";
-  } else {
-    const double horizontal_gap = std::max(t.x - s.right(), s.x - t.right());
-    const double vertical_gap = std::max(t.y - s.bottom(), s.y - t.bottom());
-    vertical = vertical_gap > horizontal_gap;
-  }
-  const PathPoint a = fixed_port(edge, s, "exit").value_or(facing_port(s, t, vertical));
-  const PathPoint b = fixed_port(edge, t, "entry").value_or(facing_port(t, s, vertical));
-  const PathPoint da = outward(s, a), db = outward(t, b);
-  const bool a_vertical = da.y != 0, b_vertical = db.y != 0;
-  if (a_vertical == b_vertical && ahead(a, da, b) && ahead(b, db, a)) {
-    if (std::abs(a_vertical ? a.x - b.x : a.y - b.y) < 0.5) return {a, b};
-    if (!a_vertical) {
-      const double mx = (a.x + b.x) / 2;
-      return {a, {mx, a.y}, {mx, b.y}, b};
-    }
-    const double my = (a.y + b.y) / 2;
-    return {a, {a.x, my}, {b.x, my}, b};
-  }
-  if (a_vertical != b_vertical) {
-    const PathPoint corner = a_vertical ? PathPoint{a.x, b.y} : PathPoint{b.x, a.y};
-    if (ahead(a, da, corner) && ahead(b, db, corner)) return {a, corner, b};
-  }
-  // Out of both ports first, then an L between the two points reached that turns back on
-  // neither port.
-  const PathPoint a2{a.x + da.x * kJetty, a.y + da.y * kJetty};
-  const PathPoint b2{b.x + db.x * kJetty, b.y + db.y * kJetty};
-  PathPoint corner{b2.x, a2.y};
-  if (!(not_behind(a2, da, corner) && not_behind(b2, db, corner))) corner = {a2.x, b2.y};
-  std::vector<PathPoint> path{a, a2, corner, b2, b};
-  std::vector<PathPoint> out;
-  for (const PathPoint& p : path) {
-    if (!out.empty() && std::abs(out.back().x - p.x) < 0.01 && std::abs(out.back().y - p.y) < 0.01)
-      continue;
-    out.push_back(p);
-  }
-  return out;
+  const bool vertical = orthogonal_prefers_vertical(edge.style_value("edgeStyle").value_or(""),
+                                                    edge.style_value("elbow").value_or(""), s, t);
+  const auto text = [&](std::string_view key) { return edge.style_value(key).value_or(""); };
+  const OrthogonalEnd source{
+      s, fixed_port(edge, s, "exit"),
+      jetty_size(text("sourceJettySize"), text("jettySize"),
+                 edge.style_value("startArrow").value_or("none"), text("startSize"))};
+  const OrthogonalEnd target{
+      t, fixed_port(edge, t, "entry"),
+      jetty_size(text("targetJettySize"), text("jettySize"),
+                 edge.style_value("endArrow").value_or("classic"), text("endSize"))};
+  return default_orthogonal_route(source, target, vertical);
 }
 
 }  // namespace

@@ -8,14 +8,10 @@
 #include <vector>
 
 #include "domains/drawio/model/cell.hpp"
+#include "domains/drawio/model/orthogonal_route.hpp"
 #include "domains/drawio/rect.hpp"
 
 namespace fcp::drawio {
-
-struct PathPoint {
-  double x = 0, y = 0;
-  bool operator==(const PathPoint&) const = default;
-};
 
 // Whether the edge's style makes draw.io route it with axis-parallel segments.
 bool orthogonal_edge(const Cell& edge);
@@ -23,9 +19,11 @@ bool orthogonal_edge(const Cell& edge);
 // The path draw.io draws for `edge` from the box of its source to the box of its target (page
 // coordinates; `offset` is where the edge's parent sits, its waypoints are relative to it). With
 // waypoints: straight runs between the ends' ports and the waypoints, plus the corners the
-// orthogonal styles add. An orthogonal edge without waypoints takes draw.io's default route: from
-// the side of each end facing the other along the axis with the wider gap (or the fixed
-// exitX/exitY, entryX/entryY ports), an L or Z of axis-parallel runs, mid-way between the ends.
+// orthogonal styles add. An orthogonal edge without waypoints takes draw.io's default route
+// (default_orthogonal_route, which the SVG/PNG renderer draws too): from the side of each end
+// facing the other along the axis with the wider gap (or the fixed exitX/exitY, entryX/entryY
+// ports), an L or Z of axis-parallel runs, mid-way between the ends; a fixed port that faces away
+// runs out of its side first and the route turns round the shapes, not back through them.
 std::vector<PathPoint> drawn_path(const Cell& edge, const Rect& source, const Rect& target,
                                   PathPoint offset);
 

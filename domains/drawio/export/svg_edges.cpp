@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "domains/drawio/export/svg_paint.hpp"
+#include "domains/drawio/model/orthogonal_route.hpp"
+#include "domains/drawio/rect.hpp"
 
 namespace fcp::drawio::render::detail {
 namespace {
@@ -76,51 +78,34 @@ std::vector<Vec> orthogonalize(const std::vector<Vec>& points, Axis out_axis, Ax
   return out;
 }
 
-// Whether an orthogonal edge without waypoints should run vertically between its ends.
-bool prefers_vertical(const StyleView& style, const Box& s, const Box& t) {
-  const std::string_view edge_style = style.text("edgeStyle");
-  if (edge_style == "elbowEdgeStyle") return style.text("elbow") == "vertical";
-  if (edge_style == "entityRelationEdgeStyle" || edge_style == "sideToSideEdgeStyle") return false;
-  if (edge_style == "topToBottomEdgeStyle") return true;
-  const double horizontal_gap = std::max(t.x - s.right(), s.x - t.right());
-  const double vertical_gap = std::max(t.y - s.bottom(), s.y - t.bottom());
-  return vertical_gap > horizontal_gap;
+Rect rect_of(const Box& box) {
+  return {box.x, box.y, box.w, box.h};
 }
 
-// A port on the side of `b` facing `other` (along `vertical`), aligned with the overlap of
-// the two boxes when they overlap across that direction.
-Vec elbow_port(const Box& b, const Box& other, bool vertical) {
-  if (vertical) {
-    const double lo = std::max(b.x, other.x), hi = std::min(b.right(), other.right());
-    const double x = lo <= hi ? (lo + hi) / 2 : b.center().x;
-    return {x, other.center().y >= b.center().y ? b.bottom() : b.y};
-  }
-  const double lo = std::max(b.y, other.y), hi = std::min(b.bottom(), other.bottom());
-  const double y = lo <= hi ? (lo + hi) / 2 : b.center().y;
-  return {other.center().x >= b.center().x ? b.right() : b.x, y};
-}
-
+// draw.io's route for an orthogonal edge without waypoints, the one the batch warnings' model
+// (drawn_path) describes: default_orthogonal_route. A free end is an empty box at its point.
 std::vector<Vec> elbow_route(const StyleView& style, const Terminal& source,
                              const Terminal& target) {
-  const Box s = source.box.value_or(Box{center_of(source).x, center_of(source).y, 0, 0});
-  const Box t = target.box.value_or(Box{center_of(target).x, center_of(target).y, 0, 0});
-  const bool vertical = prefers_vertical(style, s, t);
-  const Vec a = source.fixed.value_or(elbow_port(s, t, vertical));
-  const Vec b = target.fixed.value_or(elbow_port(t, s, vertical));
-  const Axis axis = vertical ? Axis::vertical : Axis::horizontal;
-  const Axis a_axis = source.fixed && source.box ? port_axis(s, a) : axis;
-  const Axis b_axis = target.fixed && target.box ? port_axis(t, b) : axis;
-  if (a.x == b.x || a.y == b.y) return {a, b};
-  if (a_axis == b_axis) {
-    if (a_axis == Axis::horizontal) {
-      const double mx = (a.x + b.x) / 2;
-      return {a, {mx, a.y}, {mx, b.y}, b};
+  const auto end_of = [](const Terminal& end) {
+    if (!end.box) {
+      const Vec at = center_of(end);
+      return OrthogonalEnd{Rect{at.x, at.y, 0, 0}, std::nullopt};
     }
-    const double my = (a.y + b.y) / 2;
-    return {a, {a.x, my}, {b.x, my}, b};
-  }
-  if (a_axis == Axis::horizontal) return {a, {b.x, a.y}, b};
-  return {a, {a.x, b.y}, b};
+    std::optional<PathPoint> port;
+    if (end.fixed) port = PathPoint{end.fixed->x, end.fixed->y};
+    return OrthogonalEnd{rect_of(*end.box), port};
+  };
+  OrthogonalEnd s = end_of(source), t = end_of(target);
+  s.jetty = jetty_size(style.text("sourceJettySize"), style.text("jettySize"),
+                       style.text("startArrow", "none"), style.text("startSize"));
+  t.jetty = jetty_size(style.text("targetJettySize"), style.text("jettySize"),
+                       style.text("endArrow", "classic"), style.text("endSize"));
+  const bool vertical =
+      orthogonal_prefers_vertical(style.text("edgeStyle"), style.text("elbow"), s.box, t.box);
+  std::vector<Vec> route;
+  for (const PathPoint& p : default_orthogonal_route(s, t, vertical))
+    route.push_back({p.x, p.y});
+  return route;
 }
 
 void remove_repeats(std::vector<Vec>& points) {

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "domains/drawio/rect.hpp"
+
 namespace fcp::drawio::render::detail {
 namespace {
 
@@ -25,6 +27,15 @@ void expect_axis_parallel(const std::vector<Vec>& route) {
         << "segment " << i << " (" << route[i - 1].x << "," << route[i - 1].y << ") → ("
         << route[i].x << "," << route[i].y << ")";
   }
+}
+
+// Whether a segment of the route runs through the inside of `box` (1 px in from its border).
+bool enters(const std::vector<Vec>& route, const Box& box) {
+  const Rect r{box.x, box.y, box.w, box.h};
+  for (std::size_t i = 1; i < route.size(); ++i) {
+    if (r.segment_enters(route[i - 1].x, route[i - 1].y, route[i].x, route[i].y, 1)) return true;
+  }
+  return false;
 }
 
 Cell edge_with(std::string_view style) {
@@ -196,9 +207,100 @@ TEST(RouteEdge, ElbowEdgesFollowTheElbowDirection) {
   const StyleView style(edge, true);
   const auto route = route_edge(style, {Box{0, 0, 100, 50}, Perimeter::rectangle, std::nullopt},
                                 {Box{300, 30, 100, 50}, Perimeter::rectangle, std::nullopt}, {});
-  ASSERT_EQ(route.size(), 4u);
+  ASSERT_GE(route.size(), 4u);
   expect_axis_parallel(route);
   EXPECT_EQ(route[0].x, route[1].x);  // leaves vertically
+  // The boxes' rows overlap: the bottom port faces away from the target's top one. The route
+  // runs round both boxes (it turned back up through the source before issue 13's fix).
+  EXPECT_GT(route[1].y, 50);
+  EXPECT_FALSE(enters(route, Box{0, 0, 100, 50}));
+  EXPECT_FALSE(enters(route, Box{300, 30, 100, 50}));
+}
+
+// Issue 13: a fixed port facing away from the other end was drawn straight back through its own
+// shape. draw.io leaves the port outward first (a jetty), then turns round the shape.
+TEST(RouteEdge, FixedPortsFacingAwayLeaveOutwardAndNeverCrossTheirOwnShape) {
+  const Box a{100, 100, 80, 60}, b{300, 100, 80, 60};
+  {
+    const Cell edge = edge_with("edgeStyle=orthogonalEdgeStyle;exitX=0;exitY=0.5;");
+    const StyleView style(edge, true);
+    const auto route = route_edge(style, {a, Perimeter::rectangle, Vec{100, 130}},
+                                  {b, Perimeter::rectangle, std::nullopt}, {});
+    ASSERT_GE(route.size(), 3u);
+    expect_axis_parallel(route);
+    EXPECT_EQ(route.front(), (Vec{100, 130}));
+    EXPECT_EQ(route[1], (Vec{90, 130}));  // out of the left side first, orthBuffer (10 px)
+    EXPECT_FALSE(enters(route, a));
+    EXPECT_FALSE(enters(route, b));
+  }
+  {
+    // jettySize=auto (draw.io's default edges): 20 px out of a port without an arrow.
+    const Cell edge = edge_with("edgeStyle=orthogonalEdgeStyle;exitX=0;exitY=0.5;jettySize=auto;");
+    const StyleView style(edge, true);
+    const auto route = route_edge(style, {a, Perimeter::rectangle, Vec{100, 130}},
+                                  {b, Perimeter::rectangle, std::nullopt}, {});
+    ASSERT_GE(route.size(), 3u);
+    EXPECT_EQ(route[1], (Vec{80, 130}));
+    EXPECT_FALSE(enters(route, a));
+  }
+  {
+    // A free end straight below a bottom port (a bus line's point): one straight run, even
+    // where the style's axis is horizontal (elbowEdgeStyle without elbow=vertical).
+    const Cell edge = edge_with("edgeStyle=elbowEdgeStyle;exitX=0.5;exitY=1;jettySize=auto;");
+    const StyleView style(edge, true);
+    const auto route = route_edge(style, {a, Perimeter::rectangle, Vec{140, 160}},
+                                  {std::nullopt, Perimeter::rectangle, Vec{140, 220}}, {});
+    EXPECT_EQ(route, (std::vector<Vec>{{140, 160}, {140, 220}}));
+  }
+  {
+    // A port off every side (entryX=0.1 inside a brace's box, at its tip) has no side to leave
+    // from in draw.io: the route comes straight in from the source, as before.
+    const Cell edge = edge_with(
+        "edgeStyle=orthogonalEdgeStyle;exitX=0;exitY=0.5;entryX=0.1;"
+        "entryY=0.5;");
+    const StyleView style(edge, true);
+    const auto route = route_edge(style, {b, Perimeter::rectangle, Vec{300, 130}},
+                                  {a, Perimeter::rectangle, Vec{108, 130}}, {});
+    EXPECT_EQ(route, (std::vector<Vec>{{300, 130}, {108, 130}}));
+  }
+  {
+    // An automatic port where the boxes touch lies on a corner; it still leaves the side facing
+    // the other end (the corpus' medical-diagrams page 8: a junction under a table row).
+    const Cell edge = edge_with("edgeStyle=orthogonalEdgeStyle;entryX=0.5;entryY=1;");
+    const StyleView style(edge, true);
+    const auto route =
+        route_edge(style, {Box{925, 250, 40, 40}, Perimeter::rectangle, std::nullopt},
+                   {Box{725, 142, 200, 26}, Perimeter::rectangle, Vec{825, 168}}, {});
+    EXPECT_EQ(route, (std::vector<Vec>{{925, 250}, {925, 209}, {825, 209}, {825, 168}}));
+  }
+  {
+    // The target's port on its far side, under the source's row: round the target, not through.
+    const Cell edge = edge_with("edgeStyle=orthogonalEdgeStyle;entryX=1;entryY=0.5;");
+    const StyleView style(edge, true);
+    const auto route = route_edge(style, {a, Perimeter::rectangle, std::nullopt},
+                                  {b, Perimeter::rectangle, Vec{380, 130}}, {});
+    ASSERT_GE(route.size(), 3u);
+    expect_axis_parallel(route);
+    EXPECT_EQ(route.back(), (Vec{380, 130}));
+    EXPECT_GT(route[route.size() - 2].x, 380);  // arrives from the right, heading left
+    EXPECT_FALSE(enters(route, a));
+    EXPECT_FALSE(enters(route, b));
+  }
+  {
+    // Both ports face away, vertically: out of a's top, into b's bottom.
+    const Box below{300, 300, 80, 60};
+    const Cell edge =
+        edge_with("edgeStyle=orthogonalEdgeStyle;exitX=0.5;exitY=0;entryX=0.5;entryY=1;");
+    const StyleView style(edge, true);
+    const auto route = route_edge(style, {a, Perimeter::rectangle, Vec{140, 100}},
+                                  {below, Perimeter::rectangle, Vec{340, 360}}, {});
+    ASSERT_GE(route.size(), 4u);
+    expect_axis_parallel(route);
+    EXPECT_LT(route[1].y, 100);
+    EXPECT_GT(route[route.size() - 2].y, 360);
+    EXPECT_FALSE(enters(route, a));
+    EXPECT_FALSE(enters(route, below));
+  }
 }
 
 TEST(PointOnRoute, FindsTheMidpointAndOffsetsAcrossTheSegment) {
