@@ -209,22 +209,6 @@ PathPoint side_middle(const Rect& r, Side side) {
   return {r.x + f.x * r.width, r.y + f.y * r.height};
 }
 
-std::vector<PathPoint> drop_collinear(const std::vector<PathPoint>& points) {
-  std::vector<PathPoint> out;
-  for (const PathPoint& p : points) {
-    if (!out.empty() && std::abs(out.back().x - p.x) < 0.01 && std::abs(out.back().y - p.y) < 0.01)
-      continue;
-    if (out.size() >= 2) {
-      const PathPoint a = out[out.size() - 2], b = out.back();
-      const bool same_x = std::abs(a.x - b.x) < 0.01 && std::abs(b.x - p.x) < 0.01;
-      const bool same_y = std::abs(a.y - b.y) < 0.01 && std::abs(b.y - p.y) < 0.01;
-      if (same_x || same_y) out.pop_back();
-    }
-    out.push_back(p);
-  }
-  return out;
-}
-
 std::optional<OrthogonalRoute> search(const Rect& source, const Rect& target,
                                       std::span<const Rect> obstacles, double clearance) {
   const RouteGrid grid(source, target, obstacles, clearance);
@@ -305,7 +289,7 @@ std::optional<OrthogonalRoute> search(const Rect& source, const Rect& target,
   route.entry = static_cast<Side>(best_side);
   reversed.push_back(side_middle(source, route.exit));
   std::reverse(reversed.begin(), reversed.end());
-  route.path = drop_collinear(reversed);
+  route.path = simplified(reversed);
   route.corners.assign(route.path.begin() + 1, route.path.end() - 1);
   return route;
 }

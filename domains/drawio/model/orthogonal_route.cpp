@@ -54,26 +54,6 @@ bool not_behind(PathPoint from, PathPoint dir, PathPoint to) {
   return (to.x - from.x) * dir.x + (to.y - from.y) * dir.y > -0.5;
 }
 
-bool same_point(PathPoint a, PathPoint b) {
-  return std::abs(a.x - b.x) < 0.01 && std::abs(a.y - b.y) < 0.01;
-}
-
-// Drops repeated points and the middle one of three on a line.
-std::vector<PathPoint> simplified(const std::vector<PathPoint>& points) {
-  std::vector<PathPoint> out;
-  for (const PathPoint& p : points) {
-    if (!out.empty() && same_point(out.back(), p)) continue;
-    if (out.size() >= 2) {
-      const PathPoint a = out[out.size() - 2], b = out.back();
-      const bool same_x = std::abs(a.x - b.x) < 0.01 && std::abs(b.x - p.x) < 0.01;
-      const bool same_y = std::abs(a.y - b.y) < 0.01 && std::abs(b.y - p.y) < 0.01;
-      if (same_x || same_y) out.pop_back();
-    }
-    out.push_back(p);
-  }
-  return out;
-}
-
 // The way from the end of the source's jetty (`a2`, heading `da`) to the end of the target's
 // (`b2`, which the route leaves toward its port heading -`db`): one or two corners, turning
 // back on neither jetty and through neither box; the fewest corners, then the shortest. A
@@ -138,6 +118,23 @@ bool to_number(std::string_view text, double& value) {
 }
 
 }  // namespace
+
+std::vector<PathPoint> simplified(const std::vector<PathPoint>& points, double tolerance) {
+  std::vector<PathPoint> out;
+  for (const PathPoint& p : points) {
+    if (!out.empty() && std::abs(out.back().x - p.x) < tolerance &&
+        std::abs(out.back().y - p.y) < tolerance)
+      continue;
+    if (out.size() >= 2) {
+      const PathPoint a = out[out.size() - 2], b = out.back();
+      const bool same_x = std::abs(a.x - b.x) < tolerance && std::abs(b.x - p.x) < tolerance;
+      const bool same_y = std::abs(a.y - b.y) < tolerance && std::abs(b.y - p.y) < tolerance;
+      if (same_x || same_y) out.pop_back();
+    }
+    out.push_back(p);
+  }
+  return out;
+}
 
 double jetty_size(std::string_view own, std::string_view shared, std::string_view arrow,
                   std::string_view marker_size) {

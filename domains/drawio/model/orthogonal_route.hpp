@@ -17,6 +17,10 @@ struct PathPoint {
   bool operator==(const PathPoint&) const = default;
 };
 
+// `points` without repeated points and without the middle one of three on a line (coordinates
+// within `tolerance` px count as the same).
+std::vector<PathPoint> simplified(const std::vector<PathPoint>& points, double tolerance = 0.01);
+
 // mxEdgeStyle.orthBuffer: px an orthogonal route runs straight out of a port that faces away
 // from the other end before it turns.
 constexpr double kOrthBuffer = 10;

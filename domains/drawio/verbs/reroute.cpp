@@ -178,6 +178,7 @@ constexpr double kLaneGap = 10;     // px between parallel runs of two edges
 constexpr double kMinOverlap = 10;  // px of common length that makes two runs one line
 constexpr int kMaxLanes = 8;        // lanes tried on each side of a run
 constexpr double kPortMargin = 4;   // px a slid port keeps from its side's corners
+constexpr double kSamePoint = 0.5;  // px within which two coordinates of a path are the same
 
 bool horizontal(const PathPoint& a, const PathPoint& b) {
   return std::abs(a.y - b.y) < 0.5;
@@ -232,24 +233,6 @@ bool port_fits(const PathPoint& p, const Rect& box, bool run_horizontal) {
   }
   return (std::abs(p.y - box.y) < 0.5 || std::abs(p.y - box.bottom()) < 0.5) &&
          p.x >= box.x + kPortMargin && p.x <= box.right() - kPortMargin;
-}
-
-// `path` without points that repeat their predecessor or lie on a straight line through both
-// neighbours.
-std::vector<PathPoint> simplified(const std::vector<PathPoint>& path) {
-  std::vector<PathPoint> out;
-  for (const PathPoint& p : path) {
-    if (!out.empty() && std::abs(out.back().x - p.x) < 0.5 && std::abs(out.back().y - p.y) < 0.5)
-      continue;
-    if (out.size() >= 2) {
-      const PathPoint& a = out[out.size() - 2];
-      const PathPoint& b = out.back();
-      if ((vertical(a, b) && vertical(b, p)) || (horizontal(a, b) && horizontal(b, p)))
-        out.pop_back();
-    }
-    out.push_back(p);
-  }
-  return out;
 }
 
 // A port on the box of the shape `end` for the run that reaches it from `from`: on a slanted or
@@ -340,7 +323,7 @@ void separate_lanes(OpContext& ctx, const std::vector<std::string>& edges) {
       if (entry.first != edge_id && path_bounds(entry.second).overlaps(near))
         others.push_back(entry.second);
     }
-    std::vector<PathPoint> path = simplified(mine->second);
+    std::vector<PathPoint> path = simplified(mine->second, kSamePoint);
     if (path.size() < 2 || co_runs_of(path, others) == 0) continue;
     const Rect s = absolute_rect(ctx.page(), *source), t = absolute_rect(ctx.page(), *target);
     const auto obstacles = obstacles_near(ctx, s.united(t), source->id, target->id);
