@@ -194,7 +194,9 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                "other edges beside them, also those into and out of one hub (a crowded gap "
                "may leave a few closer), pass no "
                "shape, and cross the ranks between their ends "
-               "through the gaps between shapes, not round the groups; a port on a slanted "
+               "through the gaps between shapes (30 px clear of the shapes they pass where "
+               "nudging them apart within their group allows), not round the groups; a port on a "
+               "slanted "
                "or round outline (api, queue, rhombus, ellipse, cloud) sits on the outline "
                "(exitPerimeter=0/entryPerimeter=0), so the run reaches it straight; labels "
                "sit on their own edge, off shapes and "
@@ -203,8 +205,9 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                "pass a shape is laid again round the shapes, 10 px from other edges; one with no "
                "way round stays: every final route is checked against the shapes and a ? line "
                "names the edge and the shape (through it, on its outline, within 10 px); edges "
-               "drawn on one line, labels on other edges or labels, and runs along a group's "
-               "frame get ? lines too. Ports set with exit:/entry: stay: those "
+               "drawn on one line, labels on other edges or labels or within 9 px of a shape "
+               "not their edge's end, and runs along a group's frame get ? lines too. Ports set "
+               "with exit:/entry: stay: those "
                "edges are routed from them round every shape, their own ends included, but "
                "not moved apart from other edges (ports set alike share a line)"}
           .with(choice_key("algo", {"layered", "tree", "force"}))
