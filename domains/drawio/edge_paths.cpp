@@ -86,10 +86,20 @@ std::vector<PathPoint> drawn_path(const Cell& edge, const Rect& source, const Re
   path.insert(path.end(), points.begin(), points.end());
   path.push_back(edge_end(edge, target, last, orthogonal, "entry"));
   if (!orthogonal) return path;
+  // A run whose ends differ by half a pixel across it (a port stored as exitY=0.67 of a 60 px
+  // shape sits at 40.2, its waypoint at 40) is drawn straight: it is taken as straight here too,
+  // so the checks that look for runs along one line (crossings, frames, lines shared) see it.
+  constexpr double kStraight = 0.5;
   std::vector<PathPoint> cornered{path.front()};
   for (std::size_t i = 1; i < path.size(); ++i) {
-    const PathPoint a = cornered.back(), b = path[i];
-    if (std::abs(a.x - b.x) > 0.5 && std::abs(a.y - b.y) > 0.5) cornered.push_back({b.x, a.y});
+    const PathPoint a = cornered.back();
+    PathPoint b = path[i];
+    if (std::abs(a.x - b.x) <= kStraight)
+      b.x = a.x;
+    else if (std::abs(a.y - b.y) <= kStraight)
+      b.y = a.y;
+    else
+      cornered.push_back({b.x, a.y});
     cornered.push_back(b);
   }
   return cornered;

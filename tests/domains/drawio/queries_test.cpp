@@ -1001,6 +1001,19 @@ TEST_F(ReportsWarningsTest, RouteAlongAGroupsFrame) {
   EXPECT_TRUE(warnings({created({"e"})}).empty());
   load(page(93, "container=1;"));
   EXPECT_TRUE(warnings({changed("e", [](Cell& cell) { cell.style->set("dashed", "1"); })}).empty());
+  // Trial 14: the port rounded to exitY=0.67 sits 0.2 px below the waypoint the route runs to,
+  // 5 px inside the frame for 400 px: drawn straight, so along the frame (it went unwarned).
+  load(vertex("g", "Services", 100, 100, 400, 200, "container=1;") +
+       vertex("a", "A", 0, 65, 60, 60) + vertex("b", "B", 600, 300, 60, 40) +
+       edge("e", "a", "b", "", "edgeStyle=orthogonalEdgeStyle;exitX=1;exitY=0.67;",
+            "<Array as=\"points\"><mxPoint x=\"550\" y=\"105\"/><mxPoint x=\"550\" "
+            "y=\"320\"/></Array>"));
+  const auto rounded = warnings({created({"e"})});
+  EXPECT_NE(std::find(rounded.begin(), rounded.end(),
+                      "edge A -> B runs along the frame of group Services for 400 px (5 px from "
+                      "it): it reads as part of the frame; set exit:/entry: or move a shape"),
+            rounded.end())
+      << ::testing::PrintToString(rounded);
 }
 
 // Trial 11: a layout drew two edges on one line (under 4 px apart) and said nothing, because the
