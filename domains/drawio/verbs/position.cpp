@@ -1032,24 +1032,50 @@ core::Result<void> verb_layout(OpContext& ctx) {
     if (!pinned.empty() && route_round_pinned_shapes(ctx, route.id)) laid_round.push_back(route.id);
   }
   separate_lanes(ctx, laid_round);
-  const auto count_rerouted = [&] {  // edges whose route (waypoints, ports, label place) changed
+  // Whether the layout's edge `i` has a new route (waypoints, ports, label place).
+  const auto route_changed = [&](std::size_t i) {
+    const Cell* after = ctx.page().find(result->edges[i].id);
+    return !routes_before[i] || after == nullptr || !(*after == *routes_before[i]);
+  };
+  const auto count_rerouted = [&] {
     std::size_t count = 0;
-    for (std::size_t i = 0; i < result->edges.size(); ++i) {
-      const Cell* after = ctx.page().find(result->edges[i].id);
-      if (!routes_before[i] || after == nullptr || !(*after == *routes_before[i])) ++count;
-    }
+    for (std::size_t i = 0; i < result->edges.size(); ++i)
+      count += route_changed(i) ? 1 : 0;
     return count;
   };
   std::size_t rerouted = count_rerouted();
-  const auto figures_text = [](const DrawnRouteFigures& f) {
+  // Edges, pairs and labels named in the lines below, at most kNamed of each.
+  constexpr std::size_t kNamed = 8;
+  const auto edge_name = [&](const std::string& id) {
+    const Cell* edge = ctx.page().find(id);
+    return edge != nullptr ? display_name(ctx.doc, edge->source.value_or("")) + " -> " +
+                                 display_name(ctx.doc, edge->target.value_or(""))
+                           : id;
+  };
+  // The figures of a set of routes; `named`: with the pairs on one line named (trial 14: "1 pair
+  // on one line" of the routes kept was counted and never named; the labels are named below).
+  const auto figures_text = [&](const DrawnRouteFigures& f, bool named) {
+    std::string pairs;
+    for (std::size_t i = 0; named && i < f.one_line_edges.size() && i < kNamed; ++i) {
+      pairs += (i == 0 ? " (" : "; ") + edge_name(f.one_line_edges[i].first) + " with " +
+               edge_name(f.one_line_edges[i].second);
+    }
+    if (!pairs.empty()) {
+      if (f.one_line_edges.size() > kNamed)
+        pairs += " and " + std::to_string(f.one_line_edges.size() - kNamed) + " more";
+      pairs += ")";
+    }
     return core::plural(f.near_shapes, "edge") + " by or through shapes, " +
-           core::plural(f.one_line_pairs, "pair") + " on one line, " +
+           core::plural(f.one_line_pairs, "pair") + " on one line" + pairs + ", " +
            core::plural(f.labels, "label") + " on another edge or label or by a shape, " +
            core::plural(f.crossings, "crossing");
   };
   std::string kept_routes_line;
   std::string given_back_line;
   std::vector<std::string> mixed_labels;  // misplaced on the routes with some given back
+  // The figures of each set of routes compared, one line each under the line that says which
+  // was kept.
+  std::vector<std::string> figure_lines;
   if (figures_before && rerouted > 0) {
     DrawnRouteFigures after = drawn_route_figures(ctx.page(), ctx.index(), routed_ids, clearance);
     const DrawnRouteFigures layouts = after;
@@ -1060,22 +1086,16 @@ core::Result<void> verb_layout(OpContext& ctx) {
     const bool all_given_back = !given_back.empty() && rerouted == 0;
     if (!given_back.empty() && !all_given_back && !after.worse_than(*figures_before)) {
       mixed_labels = after.misplaced_labels;
-      constexpr std::size_t kNamed = 3;
       std::string names;
-      for (std::size_t i = 0; i < given_back.size() && i < kNamed; ++i) {
-        const Cell* edge = ctx.page().find(given_back[i]);
-        names += i == 0 ? "" : ", ";
-        names += edge != nullptr ? display_name(ctx.doc, edge->source.value_or("")) + " -> " +
-                                       display_name(ctx.doc, edge->target.value_or(""))
-                                 : given_back[i];
-      }
+      for (std::size_t i = 0; i < given_back.size() && i < kNamed; ++i)
+        names += (i == 0 ? "" : ", ") + edge_name(given_back[i]);
       if (given_back.size() > kNamed)
         names += " and " + std::to_string(given_back.size() - kNamed) + " more";
       given_back_line = "kept the routes of " + core::plural(given_back.size(), "edge") +
-                        " as they were (" + names + "): with them the routes read better (" +
-                        figures_text(after) + " against " + figures_text(layouts) +
-                        " with the layout's alone, " + figures_text(*figures_before) +
-                        " as they were)";
+                        " as they were (" + names + "): the routes read better with them";
+      figure_lines = {"with them: " + figures_text(after, true),
+                      "the layout's alone: " + figures_text(layouts, false),
+                      "as they were: " + figures_text(*figures_before, false)};
     }
     if (all_given_back || after.worse_than(*figures_before)) {
       for (const auto& [before, automatic] : edges_before) {
@@ -1083,10 +1103,10 @@ core::Result<void> verb_layout(OpContext& ctx) {
         ctx.edit.update(kept.id, [&kept](Cell& edge) { edge = kept; });
         ctx.edit.set_automatic_ports(kept.id, automatic);
       }
-      kept_routes_line =
-          "kept the edges' routes as they were: they read better than the "
-          "layout's (" +
-          figures_text(*figures_before) + " against " + figures_text(layouts) + ")";
+      kept_routes_line = "kept the edges' routes as they were: they read better than the layout's";
+      figure_lines = {"as they were: " + figures_text(*figures_before, true),
+                      "the layout's: " + figures_text(layouts, false)};
+
       rerouted = 0;
       unrouted.clear();
       self_routed = 0;
@@ -1165,9 +1185,10 @@ core::Result<void> verb_layout(OpContext& ctx) {
     ctx.lines.push_back(core::bulk(kept_routes_line));
     misplaced = &figures_before->misplaced_labels;
   }
+  for (const auto& line : figure_lines)
+    ctx.lines.push_back(core::detail_line(line));
   if (misplaced != nullptr && !misplaced->empty()) {
     const auto& labels = *misplaced;
-    constexpr std::size_t kNamed = 3;
     std::string names;
     for (std::size_t i = 0; i < labels.size() && i < kNamed; ++i)
       names += (i == 0 ? "" : ", ") + labels[i];
