@@ -415,6 +415,7 @@ core::Result<void> resize_to_fit(OpContext& ctx, std::span<const OpToken> tokens
                               "to:WxH");
   }
   const auto routed_before = edges_with_waypoints(ctx);
+  std::vector<std::string> resized;  // a group that already fits is left as it is, edges and all
   for (const auto& id : ids) {
     const Rect before = bounds_of(ctx, id);
     fit_group(ctx, id, false);
@@ -426,18 +427,20 @@ core::Result<void> resize_to_fit(OpContext& ctx, std::span<const OpToken> tokens
                                                  " (unchanged)"));
       continue;
     }
+    resized.push_back(id);
     ctx.lines.push_back(core::property_changed(
         "resized group " + display_name(ctx.doc, id) +
         " to fit its members: " + format_number(before.width) + "x" + format_number(before.height) +
         " -> " + size + " at (" + format_xy(after.x, after.y) + ")"));
   }
-  for (const auto& id : ids)
+  if (resized.empty()) return {};
+  for (const auto& id : resized)
     refresh_ports(ctx, id);
-  for (auto& line : hold_in_groups(ctx, ids))
+  for (auto& line : hold_in_groups(ctx, resized))
     ctx.lines.push_back(std::move(line));
-  const std::string name =
-      ids.size() == 1 ? display_name(ctx.doc, ids[0]) : core::plural(ids.size(), "group");
-  if (auto line = reroute_edges(ctx, ids, routed_before, one_line(name)); !line.empty())
+  const std::string name = resized.size() == 1 ? display_name(ctx.doc, resized[0])
+                                               : core::plural(resized.size(), "group");
+  if (auto line = reroute_edges(ctx, resized, routed_before, one_line(name)); !line.empty())
     ctx.lines.push_back(std::move(line));
   return {};
 }

@@ -261,6 +261,12 @@ core::Result<void> verb_modify(OpContext& ctx) {
   for (const auto& param : ctx.op.params) {
     if (param.key != "theme") params.push_back(param);
   }
+  // x:, y:, width:, height: place the shapes: their edges are re-routed as after move and resize.
+  const bool placed = std::any_of(params.begin(), params.end(), [](const core::Param& param) {
+    return param.key == "x" || param.key == "y" || param.key == "width" || param.key == "height" ||
+           param.key == "w" || param.key == "h";
+  });
+  const auto routed_before = placed ? edges_with_waypoints(ctx) : std::unordered_set<std::string>();
   for (const auto& id : ids) {
     Rect r = bounds_of(ctx, id);
     for (const auto& param : params) {
@@ -308,10 +314,6 @@ core::Result<void> verb_modify(OpContext& ctx) {
   for (const auto& id : moved)
     refresh_ports(ctx, id);
   // x:, y:, width:, height: can take a member outside its group: the group grows to hold it.
-  const bool placed = std::any_of(params.begin(), params.end(), [](const core::Param& param) {
-    return param.key == "x" || param.key == "y" || param.key == "width" || param.key == "height" ||
-           param.key == "w" || param.key == "h";
-  });
   const auto grown = placed ? hold_in_groups(ctx, ids) : std::vector<std::string>();
   std::string props;
   for (const auto& item : echo)
@@ -327,6 +329,11 @@ core::Result<void> verb_modify(OpContext& ctx) {
   what = ids.size() == 1 ? names : what + " (" + names + ")";
   ctx.lines.push_back(core::property_changed("modified " + what + ":" + props));
   ctx.lines.insert(ctx.lines.end(), grown.begin(), grown.end());
+  // Trial 14: waypoints left where the shape was drew routes to its old place.
+  if (placed) {
+    if (auto line = reroute_edges(ctx, moved, routed_before, one_line(names)); !line.empty())
+      ctx.lines.push_back(std::move(line));
+  }
   for (auto& note : member_theme_notes(ctx, tokens))
     ctx.lines.push_back(std::move(note));
   for (const auto& text : themed)
