@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
+#include <tuple>
 
 #include "core/op_contract.hpp"
 #include "domains/drawio/data/arrows.hpp"
@@ -230,6 +232,121 @@ core::Result<EdgeLook> edge_look(const OpContext& ctx, std::string_view arrow) {
   return look;
 }
 
+// The position 0..1 of an edge's port (`prefix` exit/entry) along `face` of its shape, when the
+// style puts it on that face; nullopt otherwise.
+std::optional<double> port_along(const Cell& edge, std::string_view prefix, Face face) {
+  if (!edge.style) return std::nullopt;
+  const auto x = edge.style->get(std::string(prefix) + "X");
+  const auto y = edge.style->get(std::string(prefix) + "Y");
+  if (!x || !y) return std::nullopt;
+  const auto px = parse_number(*x, "port"), py = parse_number(*y, "port");
+  if (!px || !py) return std::nullopt;
+  switch (face) {
+    case Face::left:
+      return *px == 0 ? std::optional<double>(*py) : std::nullopt;
+    case Face::right:
+      return *px == 1 ? std::optional<double>(*py) : std::nullopt;
+    case Face::top:
+      return *py == 0 ? std::optional<double>(*px) : std::nullopt;
+    case Face::bottom:
+      return *py == 1 ? std::optional<double>(*px) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// An edge with automatic ports between two facing sides whose shapes overlap across the gap
+// would be drawn with a jog half-way, its label on it, when its ports are not level (trial 14: a
+// 60 px service level with an 80 px store at the top). A port alone on its side moves onto the
+// other port's line when that lies on its side 10 px clear of the corners; both alone, they meet
+// on the line nearest the middle between the shapes' centres within the overlap. Ports stay
+// 15 px from the other ports on their sides.
+void align_facing_ports(OpContext& ctx, const std::string& edge_id) {
+  constexpr double kCornerInset = 10;
+  constexpr double kPortGap = 15;
+  const Cell* edge = ctx.page().find(edge_id);
+  if (edge == nullptr || !edge->style || !edge->source || !edge->target ||
+      *edge->source == *edge->target || !ctx.doc.has_automatic_ports(edge_id))
+    return;
+  const std::string source = *edge->source, target = *edge->target;
+  const Rect from = bounds_of(ctx, source), to = bounds_of(ctx, target);
+  const Face exit = face_toward(from, to);
+  const Face entry = opposite(exit);
+  const auto exit_along = port_along(*edge, "exit", exit);
+  const auto entry_along = port_along(*edge, "entry", entry);
+  if (!exit_along || !entry_along) return;
+  const bool across_y = exit == Face::left || exit == Face::right;
+  const auto start = [&](const Rect& r) { return across_y ? r.y : r.x; };
+  const auto length = [&](const Rect& r) { return across_y ? r.height : r.width; };
+  const double exit_at = start(from) + *exit_along * length(from);
+  const double entry_at = start(to) + *entry_along * length(to);
+  if (std::abs(exit_at - entry_at) <= 0.5) return;  // already one line
+  // The other ports on each side.
+  const auto others_on = [&](const std::string& shape, Face face, const Rect& rect) {
+    std::vector<double> taken;
+    for (const auto& other_id : ctx.index().incident_edges(shape).to_vector()) {
+      const Cell* other = ctx.page().find(other_id);
+      if (other_id == edge_id || other == nullptr) continue;
+      for (const bool is_source : {true, false}) {
+        if ((is_source ? other->source : other->target) != shape) continue;
+        if (const auto along = port_along(*other, is_source ? "exit" : "entry", face))
+          taken.push_back(start(rect) + *along * length(rect));
+      }
+    }
+    return taken;
+  };
+  const std::vector<double> exit_others = others_on(source, exit, from);
+  const std::vector<double> entry_others = others_on(target, entry, to);
+  const bool move_exit = exit_others.empty(), move_entry = entry_others.empty();
+  if (!move_exit && !move_entry) return;
+  const double lo =
+      std::max(move_exit ? start(from) : -INFINITY, move_entry ? start(to) : -INFINITY) +
+      kCornerInset;
+  const double hi = std::min(move_exit ? start(from) + length(from) : INFINITY,
+                             move_entry ? start(to) + length(to) : INFINITY) -
+                    kCornerInset;
+  // Ports are written to the hundredth of a side (format_number): a line is taken where the ports
+  // written so meet (exactly, else within half a pixel, drawn straight), clear of the others.
+  const auto written = [&](const Rect& r, double at) {
+    return std::round((at - start(r)) / length(r) * 100) / 100;
+  };
+  const auto fits = [&](double at, double tolerance) {
+    if (at < lo || at > hi) return false;
+    const double exit_line = move_exit ? start(from) + written(from, at) * length(from) : exit_at;
+    const double entry_line = move_entry ? start(to) + written(to, at) * length(to) : entry_at;
+    const auto clear = [&](const std::vector<double>& taken) {
+      return std::none_of(taken.begin(), taken.end(),
+                          [&](double port) { return std::abs(port - at) < kPortGap; });
+    };
+    return std::abs(exit_line - entry_line) <= tolerance && clear(exit_others) &&
+           clear(entry_others);
+  };
+  std::optional<double> found;
+  if (move_exit && move_entry) {
+    const double from_mid = start(from) + length(from) / 2, to_mid = start(to) + length(to) / 2;
+    const double middle = std::clamp((from_mid + to_mid) / 2, lo, hi);
+    for (const double tolerance : {0.01, 0.5}) {
+      for (double step = 0; !found && step <= hi - lo; step += 0.1) {
+        for (const double at : {middle - step, middle + step}) {
+          if (!found && fits(at, tolerance)) found = at;
+        }
+      }
+    }
+  } else {
+    const double line = move_exit ? entry_at : exit_at;  // the port that stays
+    if (fits(line, 0.5)) found = line;
+  }
+  if (!found) return;
+  const auto [ex, ey] = face_point(exit, move_exit ? written(from, *found) : *exit_along);
+  const auto [nx, ny] = face_point(entry, move_entry ? written(to, *found) : *entry_along);
+  // Structured bindings are captured by init-capture: clang before 16 cannot capture them.
+  ctx.edit.update(edge_id, [ex = ex, ey = ey, nx = nx, ny = ny](Cell& c) {
+    c.style->set("exitX", format_number(ex));
+    c.style->set("exitY", format_number(ey));
+    c.style->set("entryX", format_number(nx));
+    c.style->set("entryY", format_number(ny));
+  });
+}
+
 // Spreads the ports of the edges leaving (or entering) one face of a shape so they do not
 // overlap: N edges get positions (i+1)/(N+1), ordered by where their other end is.
 void spread_face(OpContext& ctx, const std::string& shape_id, Face face) {
@@ -270,6 +387,8 @@ void spread_face(OpContext& ctx, const std::string& shape_id, Face face) {
       c.style->set(prefix + "Y", format_number(y));
     });
   }
+  for (const Port& port : ports)
+    align_facing_ports(ctx, port.edge);
 }
 
 // Labelled edges leaving one shape get their labels spread along the edges (relative positions
@@ -364,6 +483,7 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
     ctx.edit.set_automatic_ports(edge_id, true);
     spread_face(ctx, source, *auto_exit);
     spread_face(ctx, target, *auto_entry);
+    align_facing_ports(ctx, edge_id);
   }
   if (!ctx.op.param_or("label", "").empty()) spread_labels(ctx, source);
   std::string text = display_name(ctx.doc, source) + std::string(arrow == "->" ? "->" : arrow) +
@@ -449,6 +569,8 @@ void refresh_ports(OpContext& ctx, const std::string& shape_id) {
   }
   for (const auto& [shape, face] : faces)
     spread_face(ctx, shape, face);
+  for (const auto& edge_id : incident)
+    align_facing_ports(ctx, edge_id);
 }
 
 EdgeRouteResult route_edge_around_shapes(OpContext& ctx, const std::string& edge_id) {
