@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -154,13 +155,11 @@ BENCHMARK(BM_DrawioLayout)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 
-// Tier-aware layout (issue 13): 1 000 shapes in 10 groups, each group a tier whose shapes call
-// one to three shapes of the next tier (and now and then one two tiers on), a third of the edges
-// labelled; `layout @all dir:LR` once, routing orthogonal. The diagram is built untimed.
-void BM_DrawioTieredLayout(benchmark::State& state) {
-  auto domain = drawio::make_drawio_domain();
-  AllowAll paths;
-  const int groups = 10, per_group = static_cast<int>(state.range(0)) / groups;
+// The tiered diagram of BM_DrawioTieredLayout: `shapes` shapes in 10 groups (tiers), each shape
+// calling one to three shapes of the next tier (now and then one two tiers on), a third of the
+// edges labelled. Deterministic.
+std::vector<std::string> tiered_ops(int shapes) {
+  const int groups = 10, per_group = shapes / groups;
   std::vector<std::string> ops;
   auto name = [](int group, int i) {
     return "T" + std::to_string(group) + "_" + std::to_string(i);
@@ -188,6 +187,21 @@ void BM_DrawioTieredLayout(benchmark::State& state) {
       }
     }
   }
+  return ops;
+}
+
+std::int64_t count_connects(const std::vector<std::string>& ops) {
+  return std::count_if(ops.begin(), ops.end(),
+                       [](const std::string& op) { return op.starts_with("connect"); });
+}
+
+// Tier-aware layout (issue 13): 1 000 shapes in 10 groups, each group a tier whose shapes call
+// one to three shapes of the next tier (and now and then one two tiers on), a third of the edges
+// labelled; `layout @all dir:LR` once, routing orthogonal. The diagram is built untimed.
+void BM_DrawioTieredLayout(benchmark::State& state) {
+  auto domain = drawio::make_drawio_domain();
+  AllowAll paths;
+  const auto ops = tiered_ops(static_cast<int>(state.range(0)));
   for (auto _ : state) {
     state.PauseTiming();
     core::Session session(*domain, paths);
@@ -200,12 +214,71 @@ void BM_DrawioTieredLayout(benchmark::State& state) {
     if (result.reply.text.find("passes through") != std::string::npos)
       state.SkipWithError("an edge runs through a shape after layout");
   }
-  state.counters["edges"] = static_cast<double>(std::count_if(
-      ops.begin(), ops.end(), [](const std::string& op) { return op.starts_with("connect"); }));
+  state.counters["edges"] = static_cast<double>(count_connects(ops));
 }
 BENCHMARK(BM_DrawioTieredLayout)
     ->Arg(1000)
     ->ArgNames({"shapes"})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
+// The pinned layout's route mix: the tiered diagram with 540 shapes (984 edges: a pinned layout
+// compares routes up to 1 000 edges) laid out once (`layout @all dir:LR`), then moved by hand:
+// 1 shape in 4 of each tier swapped with another of its tier (deterministic), which re-routes
+// their edges round the shapes in the way (the routes as they were: worse in places). Timed: one
+// `layout @all dir:LR pin:@all` (pin:1: every shape stays, the layout's routes are compared with
+// the edges' own and edges are given back theirs in rounds) or the same layout without pin
+// (pin:0). Counters: edges, and given_back (edges whose own route was kept, from the reply).
+void BM_DrawioPinnedLayout(benchmark::State& state) {
+  auto domain = drawio::make_drawio_domain();
+  AllowAll paths;
+  const int shapes = static_cast<int>(state.range(0));
+  const bool pin = state.range(1) != 0;
+  const auto ops = tiered_ops(shapes);
+  std::vector<std::string> by_hand{"layout @all dir:LR"};
+  const int per_group = shapes / 10;
+  std::uint64_t seed = 777;
+  auto next = [&seed](int bound) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int>((seed >> 33) % static_cast<std::uint64_t>(bound));
+  };
+  for (int g = 0; g < 10; ++g) {
+    for (int i = 0; i < per_group; i += 4) {
+      const int other = next(per_group);
+      if (other == i) continue;
+      by_hand.push_back("swap T" + std::to_string(g) + "_" + std::to_string(i) + " T" +
+                        std::to_string(g) + "_" + std::to_string(other));
+    }
+  }
+  if (count_connects(ops) > 1000) state.SkipWithError("over 1 000 edges: no routes compared");
+  double given_back = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    core::Session session(*domain, paths, bench_limits());
+    session.run_session("new \"Bench\"", {});
+    session.run_ops(ops, {});
+    if (auto moved = session.run_ops(by_hand, {}); moved.reply.is_error)
+      state.SkipWithError(moved.reply.text.c_str());
+    state.ResumeTiming();
+    std::vector<std::string> layout{pin ? "layout @all dir:LR pin:@all" : "layout @all dir:LR"};
+    auto result = session.run_ops(layout, {});
+    state.PauseTiming();
+    if (result.reply.is_error) state.SkipWithError(result.reply.text.c_str());
+    const std::string& text = result.reply.text;
+    // "kept the routes of N edges as they were (…)"
+    if (const auto at = text.find("kept the routes of "); at != std::string::npos)
+      given_back = std::atof(text.c_str() + at + std::string("kept the routes of ").size());
+    if (text.find("kept the edges' routes as they were") != std::string::npos)
+      given_back = static_cast<double>(count_connects(ops));
+    state.ResumeTiming();
+  }
+  state.counters["edges"] = static_cast<double>(count_connects(ops));
+  state.counters["given_back"] = given_back;
+}
+BENCHMARK(BM_DrawioPinnedLayout)
+    ->Args({540, 0})
+    ->Args({540, 1})
+    ->ArgNames({"shapes", "pin"})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 

@@ -1102,15 +1102,18 @@ void visit_edges_through_shapes(const Page& page, const PageIndex& index,
       if (shape == source || shape == target || shape->is_text() ||
           contains(source_up, shape->id) || contains(target_up, shape->id))
         return true;
-      const std::string name = "edge " + message_name(*source) + " -> " + message_name(*target);
+      // Named only for a shape it is found by (most shapes in reach are clear of the path).
+      const auto name = [&] {
+        return "edge " + message_name(*source) + " -> " + message_name(*target);
+      };
       if (path_crosses(path, item.rect)) {
-        found(id, name + " passes through " + message_name(*shape));
+        found(id, name() + " passes through " + message_name(*shape));
       } else if (path_near(path, item.rect, kOnOutline)) {
-        found(id, name + " runs on the outline of " + message_name(*shape) +
+        found(id, name() + " runs on the outline of " + message_name(*shape) +
                       ": it reads as part of the shape");
       } else if (clearance > 0 && path_near(path, item.rect, clearance)) {
-        found(id,
-              name + " runs within " + format_number(clearance) + " px of " + message_name(*shape));
+        found(id, name() + " runs within " + format_number(clearance) + " px of " +
+                      message_name(*shape));
       }
       return true;
     });

@@ -266,7 +266,7 @@ std::string stored_label(const Cell& cell, std::string_view text) {
   return label_value(cell, text);
 }
 
-core::Result<std::string> restyle_edges(OpContext& ctx, const EdgeReference& edges,
+core::Result<EdgeRestyle> restyle_edges(OpContext& ctx, const EdgeReference& edges,
                                         const std::vector<OpToken>& flags,
                                         std::span<const core::Param> params) {
   auto set = style_changes(ctx, flags, params, true);
@@ -315,22 +315,30 @@ core::Result<std::string> restyle_edges(OpContext& ctx, const EdgeReference& edg
     if (result == EdgeRouteResult::routed) ++routed;
     if (result == EdgeRouteResult::by_style) ++by_style;
   }
-  if (!fixes_ports && !frees_ports) return echo(*set);
+  EdgeRestyle changed{.echo = echo(*set), .routes_note = {}};
+  if (!fixes_ports && !frees_ports) return changed;
   const std::size_t count = edges.ids.size();
+  std::string& note = changed.routes_note;
   if (automatic == count) {
-    const std::string chosen = count == 1
-                                   ? ", its ports chosen by fcp again (faces toward each other)"
-                                   : ", their ports chosen by fcp again (faces toward each other)";
-    if (routed == 0) return echo(*set) + chosen + ", no waypoints";
-    if (routed == count) return echo(*set) + chosen + ", re-routed round the shapes in the way";
-    return echo(*set) + chosen + ", " + std::to_string(routed) + " of " + std::to_string(count) +
-           " re-routed round the shapes in the way (the others without waypoints)";
+    note = count == 1 ? ", its ports chosen by fcp again (faces toward each other)"
+                      : ", their ports chosen by fcp again (faces toward each other)";
+    if (routed == 0) {
+      note += ", no waypoints";
+    } else if (routed == count) {
+      note += ", re-routed round the shapes in the way";
+    } else {
+      note += ", " + std::to_string(routed) + " of " + std::to_string(count) +
+              " re-routed round the shapes in the way (the others without waypoints)";
+    }
+  } else if (routed == count) {
+    note = ", re-routed round the shapes";
+  } else if (by_style == count) {
+    note = ", no waypoints (its edgeStyle routes it from the ports)";
+  } else {
+    note = ", re-routed round the shapes: " + std::to_string(routed) + " of " +
+           std::to_string(count) + " (the others without waypoints: draw.io routes them)";
   }
-  if (routed == count) return echo(*set) + ", re-routed round the shapes";
-  if (by_style == count)
-    return echo(*set) + ", no waypoints (its edgeStyle routes it from the ports)";
-  return echo(*set) + ", re-routed round the shapes: " + std::to_string(routed) + " of " +
-         std::to_string(count) + " (the others without waypoints: draw.io routes them)";
+  return changed;
 }
 
 core::Result<void> verb_style(OpContext& ctx) {
@@ -344,8 +352,8 @@ core::Result<void> verb_style(OpContext& ctx) {
     std::vector<OpToken> flags(tokens.begin() + 3, tokens.end());
     auto changed = restyle_edges(ctx, *edges, flags, ctx.op.params);
     if (!changed) return changed.error();
-    ctx.lines.push_back(core::connection_changed("styled edge " + edges->name + " " + *changed +
-                                                 edges->count_note()));
+    ctx.lines.push_back(core::connection_changed("styled edge " + edges->name + " " +
+                                                 changed->text() + edges->count_note()));
     if (edges->selected) ctx.lines.push_back(edges->touched_line(ctx));
     return {};
   }

@@ -5,6 +5,7 @@
 #include <functional>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
@@ -162,10 +163,7 @@ core::Result<void> modify_edges(OpContext& ctx, const std::vector<OpToken>& toke
   if (!look.empty()) {
     auto changed = restyle_edges(ctx, *edges, {}, look);
     if (!changed) return changed.error();
-    std::string keys;
-    for (const auto& param : look)
-      keys += (keys.empty() ? "" : " ") + param.key + ":" + param.value;
-    if (changed->starts_with(keys)) routes_note = changed->substr(keys.size());
+    routes_note = std::move(changed->routes_note);
   }
   for (const auto& param : ctx.op.params) {
     if (param.key == "label") set_edge_label(ctx, edges->ids.front(), param.value);

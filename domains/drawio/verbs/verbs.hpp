@@ -205,9 +205,17 @@ struct EdgeReference {
 };
 core::Result<EdgeReference> resolve_edge_reference(const OpContext& ctx,
                                                    std::span<const OpToken> tokens);
+// What restyle_edges changed, as the reply writes it: the keys and flags it set (echo), then what
+// that did to the routes (routes_note: ports handed back, waypoints dropped or laid anew; "" when
+// no port key was given), which starts with ", " when there is one.
+struct EdgeRestyle {
+  std::string echo;
+  std::string routes_note;
+  std::string text() const { return echo + routes_note; }
+};
 // Applies flags (dashed, curved, …) and key:values to the edges as `style SRC -> TGT` does;
-// returns what changed, as the reply writes it. Port keys fix the edges' ports.
-core::Result<std::string> restyle_edges(OpContext& ctx, const EdgeReference& edges,
+// returns what changed. Port keys fix the edges' ports.
+core::Result<EdgeRestyle> restyle_edges(OpContext& ctx, const EdgeReference& edges,
                                         const std::vector<OpToken>& flags,
                                         std::span<const core::Param> params);
 
