@@ -80,6 +80,40 @@ class Orderer {
     return figures;
   }
 
+  // Slides up the tail of each run that ends past its neighbours' band: from the run's end, the
+  // nodes whose centres lie past their barycentres, each toward its barycentre but no nearer the
+  // node before it than `gap` (or the run's own gap where that is smaller). Nothing else moves.
+  // Returns whether a node moved.
+  bool compact_tails(double gap, size_t most) {
+    bool changed = false;
+    for (const Run& run : find_runs()) {
+      const size_t n = run.nodes.size();
+      if (run.gap < 0 || n < 2) continue;
+      const std::optional<std::pair<double, double>> band = neighbour_band(run);
+      if (!band || hi(drawing_.nodes[static_cast<size_t>(run.nodes.back())]) <= band->second)
+        continue;
+      size_t first = n;
+      while (first > 1 && n - first < most) {
+        const int node = run.nodes[first - 1];
+        if (mid(drawing_.nodes[static_cast<size_t>(node)]) <= barycentre(run, node) + kShorter)
+          break;
+        --first;
+      }
+      for (size_t k = first; k < n; ++k) {
+        Box& box = drawing_.nodes[static_cast<size_t>(run.nodes[k])];
+        const Box& before = drawing_.nodes[static_cast<size_t>(run.nodes[k - 1])];
+        const double wanted = barycentre(run, run.nodes[k]) - size(box) / 2;
+        const double start =
+            std::min(lo(box), std::max(hi(before) + std::min(gap, run.gap), wanted));
+        if (start < lo(box) - kShorter) {
+          (across_x_ ? box.x : box.y) = start;
+          changed = true;
+        }
+      }
+    }
+    return changed;
+  }
+
  private:
   double lo(const Box& box) const { return across_x_ ? box.x : box.y; }
   double hi(const Box& box) const { return across_x_ ? box.right() : box.bottom(); }
@@ -484,6 +518,12 @@ OrderFigures order_within_clusters(Drawing& drawing, const IndexedGraph& graph,
                                    RunGaps gaps) {
   if (drawing.rows.empty() || drawing.node_row.size() != drawing.nodes.size()) return {};
   return Orderer(drawing, graph, held, tiers == TierRoom::free, gaps == RunGaps::packed).run();
+}
+
+bool compact_run_tails(Drawing& drawing, const IndexedGraph& graph,
+                       const std::vector<std::optional<Box>>& held, double gap, size_t most) {
+  if (drawing.rows.empty() || drawing.node_row.size() != drawing.nodes.size()) return false;
+  return Orderer(drawing, graph, held, false, false).compact_tails(gap, most);
 }
 
 }  // namespace fcp::drawio::layout::detail

@@ -44,4 +44,13 @@ OrderFigures order_within_clusters(Drawing& drawing, const IndexedGraph& graph,
                                    const std::vector<std::optional<Box>>& held, TierRoom tiers,
                                    RunGaps gaps = RunGaps::kept);
 
+// Slides up the tail of each run (as order_within_clusters finds them) that ends past the band
+// of the tiers its nodes connect to: from the run's end, the nodes that sit past the barycentre
+// of their neighbours, at most `most` of them, each toward it but no nearer the node before it
+// than `gap` (a column of
+// stores hanging below the services that use them). The order and every other node stay;
+// nodes with a box in `held` are not moved. Returns whether a node moved.
+bool compact_run_tails(Drawing& drawing, const IndexedGraph& graph,
+                       const std::vector<std::optional<Box>>& held, double gap, size_t most);
+
 }  // namespace fcp::drawio::layout::detail

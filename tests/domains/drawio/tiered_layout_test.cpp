@@ -372,9 +372,10 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
                                                   : 119)
       << details(ours);
   // Session 16: those straight routes, and hubs' ports in blocks by role where that crosses no
-  // more edges: bends 32 / 116 / 505 -> 32 / 114 / 491 (spacing 80: 32 / 94).
+  // more edges: bends 32 / 116 / 505 -> 32 / 114 / 491 (spacing 80: 32 / 94). Session 18, a
+  // long column's tail slid up toward its neighbours: spacing 80, 50 shapes 94 -> 92.
   EXPECT_LE(ours.bends, c.shapes == 20   ? 32
-                        : c.shapes == 50 ? (wide ? 94 : 114)
+                        : c.shapes == 50 ? (wide ? 92 : 114)
                                          : 491)
       << details(ours);
   EXPECT_EQ(ours.labels_off_edge, 0) << details(ours);
@@ -778,6 +779,11 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   std::sort(tiers.begin(), tiers.end(),
             [](const metrics::Box& a, const metrics::Box& b) { return a.x < b.x; });
   ASSERT_EQ(tiers.size(), 5U);
+  // Issue 13 (judge 11, fix 1): the Data column (six stores, twice the Services column's
+  // height) hung its lowest stores far below the services that write them; its tail slides up
+  // to one lane's room between stores where the routes cross and bend no more: 885 -> 825 px
+  // (Services 534).
+  EXPECT_LE(tiers[3].h, 825 + 0.5) << details(m);
   double closest_lanes = 1e9;
   for (size_t t = 0; t + 1 < tiers.size(); ++t) {
     const double from = tiers[t].right(), to = tiers[t + 1].x;
