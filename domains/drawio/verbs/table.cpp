@@ -270,7 +270,8 @@ void add_structure_verbs(core::VerbTable<OpContext>& verbs) {
 void add_universal_verbs(core::VerbTable<OpContext>& verbs) {
   verbs.add(VerbSpec{"modify", "REF|@SEL | SRC|@SEL -> TGT|@SEL", "universal",
                      "set any property in place (shapes, groups, edges); x:/y: of a group move its "
-                     "members with it (they sit inside it)"}
+                     "members with it (they sit inside it); x:/y:/width:/height: re-route the "
+                     "edges as move and resize do"}
                 .through_keys()
                 .with(key("label", "\"text\""))
                 .with(key("alias", "NAME"))
