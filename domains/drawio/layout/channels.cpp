@@ -12,9 +12,6 @@ namespace fcp::drawio::layout::detail {
 namespace {
 
 constexpr double kAlong = 0.5;
-// px short of kChannel that are let be: a route a few px closer reads as passing as well, and
-// moving shapes for it costs more than it gives.
-constexpr double kChannelSlack = 5;
 // px left between two shapes of one row that a nudge brings closer: room for one lane,
 // kShapeClearance off each (tier_order's packed gap).
 constexpr double kMinGap =

@@ -13,6 +13,9 @@ namespace fcp::drawio::layout::detail {
 // px a route keeps from the shapes of a top-level cluster (tier) holding neither of its ends
 // where it runs past them along the rank axis.
 inline constexpr double kChannel = 30;
+// px short of kChannel that are let be: a route a few px closer reads as passing as well, and
+// moving shapes for it costs more than it gives.
+inline constexpr double kChannelSlack = 5;
 
 // How far the runs of `routes` along the rank axis fall short of kChannel from the shapes they
 // pass in tiers holding neither end of theirs: the sum over (route, shape) pairs, px.

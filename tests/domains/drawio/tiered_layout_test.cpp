@@ -333,15 +333,17 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   // side of a shape that cross on the way swap their ports there: 200 shapes 752 -> 751
   // crossings, routes with 4 bends or more 49 -> 47; 50 shapes with spacing 80 44 -> 42.
   const bool wide = std::string(c.layout_op).find("spacing:80") != std::string::npos;
+  // Session 18 (routes unbent, below): 751 -> 750 on 200 shapes.
   EXPECT_LE(ours.edge_edge_crossings, c.shapes == 20   ? 0
                                       : c.shapes == 50 ? (wide ? 42 : 43)
-                                                       : 751)
+                                                       : 750)
       << details(ours);
   // With lanes 20 px apart where a gap has the room (main's hub spacing), a route's lane moves
   // off the line chosen for it: 2 / 12 / 49 (spacing 80: 6).
+  // Session 18 (routes unbent, below): 12 -> 10 on 50 shapes, 47 -> 45 on 200.
   EXPECT_LE(ours.bendy_edges, c.shapes == 20   ? 0
-                              : c.shapes == 50 ? (wide ? 6 : 12)
-                                               : 47)
+                              : c.shapes == 50 ? (wide ? 6 : 10)
+                                               : 45)
       << details(ours);
   EXPECT_EQ(ours.shared_run, 0) << details(ours);
   // Runs of unrelated edges closer than 10 px (where dot lines up nodes of neighbouring ranks)
@@ -374,9 +376,15 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
   // Session 16: those straight routes, and hubs' ports in blocks by role where that crosses no
   // more edges: bends 32 / 116 / 505 -> 32 / 114 / 491 (spacing 80: 32 / 94). Session 18, a
   // long column's tail slid up toward its neighbours: spacing 80, 50 shapes 94 -> 92.
-  EXPECT_LE(ours.bends, c.shapes == 20   ? 32
-                        : c.shapes == 50 ? (wide ? 92 : 114)
-                                         : 491)
+  // Session 18 (issue 13, judge 11): two bends go where the runs beside a route's inner run are
+  // clear without them: a step next to a port (the port run, its port along its side 10 px off
+  // the corners, onto the line beyond the step) and a dip past both far ends of the runs beside
+  // it (back onto the nearer one's line), neither closer to a foreign tier's shapes than its
+  // clear channel nor into a lane under 20 px from another edge's run. Bends 16 / 114 / 487 ->
+  // 14 / 108 / 483 (spacing 80: 20 / 94 -> 18 / 94).
+  EXPECT_LE(ours.bends, c.shapes == 20   ? (wide ? 18 : 14)
+                        : c.shapes == 50 ? (wide ? 92 : 108)
+                                         : 483)
       << details(ours);
   EXPECT_EQ(ours.labels_off_edge, 0) << details(ours);
   EXPECT_EQ(ours.label_overlaps, 0) << details(ours);
@@ -1164,6 +1172,12 @@ TEST_F(TieredLayoutTest, APinnedLayoutRoutesRoundShapesWhenAWayRoundExists) {
   // than 15 px 4 -> 2, steps under 15 px 8 -> 6.
   EXPECT_LE(m.close_ports, 2) << details(m);
   EXPECT_LE(m.short_jogs, 6) << details(m);
+  // Session 18 (issue 13, judge 11): steps next to a port whose side reaches the line beyond the
+  // step, and dips past both ends, go where the straight run is clear: bends 83 -> 75, routes
+  // with 4 bends or more 12 -> 8, crossings (25) and labels by other edges (5) as they were.
+  EXPECT_LE(m.bends, 75) << details(m);
+  EXPECT_LE(m.bendy_edges, 8) << details(m);
+  EXPECT_LE(m.edge_edge_crossings, 25) << details(m);
 }
 
 // Session 11 (issue 13): a layout settles in one run. Laying the same diagram out again changes
