@@ -374,18 +374,6 @@ void warn_long_labels(const BatchView& view, WarningList& warnings) {
   }
 }
 
-// Where an edge's parent sits on the page: its waypoints are relative to it.
-PathPoint edge_offset(const Page& page, const Cell& edge) {
-  PathPoint offset;
-  if (!edge.parent) return offset;
-  const Cell* parent = page.find(*edge.parent);
-  if (parent != nullptr && parent->vertex) {
-    const Rect r = absolute_rect(page, *parent);
-    offset = {r.x, r.y};
-  }
-  return offset;
-}
-
 // Whether an edge, as draw.io draws it (drawn_path: through its waypoints, or draw.io's own
 // orthogonal route), enters a group that holds neither of its ends (now, or before the batch
 // when `view` is given). An edge routed round the group, or through the gaps beside it, does not.
@@ -982,39 +970,6 @@ void warn_labels_by_shapes(const BatchView& view, const std::vector<const Cell*>
 constexpr double kFrameGap = 8;
 constexpr double kFrameRunLength = 100;
 
-// Whether the group draws a frame: draw.io's plain `group` and a box without a stroke do not.
-bool draws_frame(const Cell& group) {
-  return !group.style || (!group.style->has("group") && group.style->get("strokeColor") != "none");
-}
-
-// The longest run of the path along a side of `frame` within kFrameGap of it, and how far from it
-// that run is (length 0: none over kFrameRunLength).
-struct FrameRun {
-  double length = 0;
-  double gap = 0;
-};
-FrameRun run_along_frame(const std::vector<PathPoint>& path, const Rect& frame) {
-  FrameRun best;
-  for (std::size_t k = 0; k + 1 < path.size(); ++k) {
-    const PathPoint a = path[k], b = path[k + 1];
-    for (const bool horizontal : {true, false}) {
-      const double across_a = horizontal ? a.y : a.x, across_b = horizontal ? b.y : b.x;
-      if (across_a != across_b) continue;
-      const double lo = std::max(std::min(horizontal ? a.x : a.y, horizontal ? b.x : b.y),
-                                 horizontal ? frame.x : frame.y);
-      const double hi = std::min(std::max(horizontal ? a.x : a.y, horizontal ? b.x : b.y),
-                                 horizontal ? frame.right() : frame.bottom());
-      if (hi - lo <= kFrameRunLength || hi - lo <= best.length) continue;
-      for (const double side :
-           {horizontal ? frame.y : frame.x, horizontal ? frame.bottom() : frame.right()}) {
-        const double gap = std::abs(across_a - side);
-        if (gap <= kFrameGap && (hi - lo > best.length || gap < best.gap)) best = {hi - lo, gap};
-      }
-    }
-  }
-  return best;
-}
-
 // Routes the batch laid along a group's frame: an edge it created, re-routed or whose end it
 // placed, against every framed group (the first kMaxCrossingGroups), and a group it placed
 // against every edge; not when the route ran along that frame before the batch. Pages up to
@@ -1053,11 +1008,12 @@ void warn_routes_along_frames(const BatchView& view, const std::vector<const Cel
           if ((!touched && !group.placed) || group.cell == &source || group.cell == &target)
             continue;
           if (!bounds.overlaps(group.frame, kFrameGap)) continue;
-          const FrameRun run = run_along_frame(path, group.frame);
+          const FrameRun run = run_along_frame(path, group.frame, kFrameGap, kFrameRunLength);
           if (run.length <= 0) continue;
           if (!path_then) path_then.emplace(path_before_batch(view, edge, source, target));
           const auto frame_then = view.rect_before(*group.cell);
-          if (*path_then && frame_then && run_along_frame(**path_then, *frame_then).length > 0)
+          if (*path_then && frame_then &&
+              run_along_frame(**path_then, *frame_then, kFrameGap, kFrameRunLength).length > 0)
             continue;  // as it was
           if (!warnings.wants_text()) {
             warnings.count();

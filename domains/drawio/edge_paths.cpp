@@ -10,6 +10,8 @@
 #include <string>
 #include <system_error>
 
+#include "domains/drawio/scene.hpp"
+
 namespace fcp::drawio {
 namespace {
 
@@ -103,6 +105,49 @@ std::vector<PathPoint> drawn_path(const Cell& edge, const Rect& source, const Re
     cornered.push_back(b);
   }
   return cornered;
+}
+
+PathPoint edge_offset(const Page& page, const Cell& edge) {
+  PathPoint offset;
+  if (!edge.parent) return offset;
+  const Cell* parent = page.find(*edge.parent);
+  if (parent != nullptr && parent->vertex) {
+    const Rect r = absolute_rect(page, *parent);
+    offset = {r.x, r.y};
+  }
+  return offset;
+}
+
+bool draws_frame(const Cell& group) {
+  return !group.style || (!group.style->has("group") && group.style->get("strokeColor") != "none");
+}
+
+FrameRun run_along_frame(std::span<const PathPoint> path, const Rect& frame, double gap,
+                         double min_length) {
+  FrameRun best;
+  for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+    const PathPoint a = path[k], b = path[k + 1];
+    for (const bool horizontal : {true, false}) {
+      const double across_a = horizontal ? a.y : a.x, across_b = horizontal ? b.y : b.x;
+      if (across_a != across_b) continue;
+      const double lo = std::max(std::min(horizontal ? a.x : a.y, horizontal ? b.x : b.y),
+                                 horizontal ? frame.x : frame.y);
+      const double hi = std::min(std::max(horizontal ? a.x : a.y, horizontal ? b.x : b.y),
+                                 horizontal ? frame.right() : frame.bottom());
+      if (hi - lo <= min_length || hi - lo <= best.length) continue;
+      const double near_side = horizontal ? frame.y : frame.x;
+      const double far_side = horizontal ? frame.bottom() : frame.right();
+      for (const bool near : {true, false}) {
+        const double side = near ? near_side : far_side;
+        const double distance = std::abs(across_a - side);
+        if (distance > gap || (hi - lo <= best.length && distance >= best.gap)) continue;
+        best = {hi - lo, distance,
+                horizontal ? (near ? Side::top : Side::bottom) : (near ? Side::left : Side::right),
+                across_a > near_side && across_a < far_side};
+      }
+    }
+  }
+  return best;
 }
 
 bool path_crosses(std::span<const PathPoint> path, const Rect& box) {

