@@ -1029,6 +1029,212 @@ void warn_routes_along_frames(const BatchView& view, const std::vector<const Cel
       });
 }
 
+// ---- labels by other edges' lines, group titles and frames ----
+
+// How far segment ab comes to `box` (0 where it touches or enters it).
+double segment_gap(PathPoint a, PathPoint b, const Rect& box) {
+  if (a.x == b.x || a.y == b.y) {  // axis-parallel: its bounds
+    return box_gap(box, Rect{std::min(a.x, b.x), std::min(a.y, b.y), std::abs(a.x - b.x),
+                             std::abs(a.y - b.y)});
+  }
+  const PathPoint path[] = {a, b};
+  if (path_crosses(path, box)) return 0;
+  const auto point_to_box = [&](PathPoint p) { return box_gap(box, Rect{p.x, p.y, 0, 0}); };
+  const auto point_to_segment = [&](PathPoint p) {
+    const double dx = b.x - a.x, dy = b.y - a.y;
+    const double t =
+        std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / (dx * dx + dy * dy), 0.0, 1.0);
+    return std::hypot(a.x + t * dx - p.x, a.y + t * dy - p.y);
+  };
+  return std::min({point_to_box(a), point_to_box(b), point_to_segment({box.x, box.y}),
+                   point_to_segment({box.right(), box.y}), point_to_segment({box.x, box.bottom()}),
+                   point_to_segment({box.right(), box.bottom()})});
+}
+
+// How far `path` comes to `box` (0 where it touches or enters it).
+double path_gap(const std::vector<PathPoint>& path, const Rect& box) {
+  double gap = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k + 1 < path.size(); ++k)
+    gap = std::min(gap, segment_gap(path[k], path[k + 1], box));
+  return gap;
+}
+
+// How far `box` is from the outline of `frame` (0 across it).
+double frame_gap(const Rect& box, const Rect& frame) {
+  if (!box.overlaps(frame)) return box_gap(box, frame);
+  if (box.x < frame.x || box.right() > frame.right() || box.y < frame.y ||
+      box.bottom() > frame.bottom())
+    return 0;
+  return std::min({box.x - frame.x, frame.right() - box.right(), box.y - frame.y,
+                   frame.bottom() - box.bottom()});
+}
+
+// The box of a group's title as draw.io draws it in `frame`: one line at the top (verticalAlign
+// top), bottom or middle of the frame, about 7 px a character plus 8, centred; nullopt for a
+// group without a label.
+std::optional<Rect> title_box(const Cell& group, const Rect& frame) {
+  const std::string text = cell_label(group);
+  if (text.empty()) return std::nullopt;
+  const double width = std::min(frame.width, 7 * static_cast<double>(utf8_length(text)) + 8);
+  const auto align = group.style ? group.style->get("verticalAlign") : std::nullopt;
+  const double y = align == "top"      ? frame.y
+                   : align == "bottom" ? frame.bottom() - kGroupTitleHeight
+                                       : frame.y + (frame.height - kGroupTitleHeight) / 2;
+  return Rect{frame.x + (frame.width - width) / 2, y, width, kGroupTitleHeight};
+}
+
+// The visible groups of the page (the first kMaxCrossingGroups) as labels see them: their
+// titles, and their frames where they draw one; placed: moved or resized by the batch.
+struct LabelGroup {
+  const Cell* cell;
+  Rect frame;
+  std::optional<Rect> title;
+  bool framed;
+  bool placed;
+};
+std::vector<LabelGroup> label_groups(const Page& page, const PageIndex& index,
+                                     const BatchView* view) {
+  std::vector<LabelGroup> groups;
+  if (index.groups() == 0) return groups;
+  for (const Cell& cell : page.cells()) {
+    if (groups.size() >= kMaxCrossingGroups) break;
+    if (index.kind(cell.id) != CellKind::group || !cell.is_visible()) continue;
+    const Rect frame = absolute_rect(page, cell);
+    groups.push_back({&cell, frame, title_box(cell, frame), draws_frame(cell),
+                      view != nullptr && view->placed(cell)});
+  }
+  return groups;
+}
+
+// What a label's box sits closer than kLabelLineGap to, where it reads as theirs: another
+// edge's line (not through the text, which warn_labels_on_lines tells), else a group's title,
+// else a group's frame (across it: gap 0); the nearest of the first kind found. `edge_counts`
+// and `group_counts` say which others are looked at.
+struct LabelNeighbour {
+  enum class Kind { edge, title, frame } kind;
+  std::size_t index;  // into the drawn edges or the groups
+  double gap;
+};
+template <typename EdgeCounts, typename GroupCounts>
+std::optional<LabelNeighbour> label_neighbour(const Rect& box, std::size_t self,
+                                              const std::vector<DrawnForPairs>& drawn,
+                                              const std::vector<LabelGroup>& groups,
+                                              EdgeCounts&& edge_counts,
+                                              GroupCounts&& group_counts) {
+  std::optional<LabelNeighbour> nearest;
+  const auto keep = [&](LabelNeighbour::Kind kind, std::size_t index, double gap) {
+    if (gap < kLabelLineGap && (!nearest || gap < nearest->gap)) nearest = {kind, index, gap};
+  };
+  for (std::size_t j = 0; j < drawn.size(); ++j) {
+    const DrawnForPairs& other = drawn[j];
+    if (j == self || !other.bounds.overlaps(box, kLabelLineGap) || !edge_counts(other)) continue;
+    if (path_crosses(other.path, label_core(box))) continue;  // on its line: told as such
+    keep(LabelNeighbour::Kind::edge, j, path_gap(other.path, box));
+  }
+  if (nearest) return nearest;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].title && group_counts(groups[g]))
+      keep(LabelNeighbour::Kind::title, g, box_gap(box, *groups[g].title));
+  }
+  if (nearest) return nearest;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].framed && group_counts(groups[g]))
+      keep(LabelNeighbour::Kind::frame, g, frame_gap(box, groups[g].frame));
+  }
+  return nearest;
+}
+
+// "sits 5 px from edge A -> B", "lies on the frame of group G", …: what the label of `labelled`
+// is by.
+std::string neighbour_text(const LabelNeighbour& near, const DrawnForPairs& labelled,
+                           const std::vector<DrawnForPairs>& drawn,
+                           const std::vector<LabelGroup>& groups) {
+  const std::string gap = format_number(std::round(near.gap)) + " px";
+  switch (near.kind) {
+    case LabelNeighbour::Kind::edge: {
+      // Another edge between the same shapes is told apart by its label.
+      const EdgeEnds& other = drawn[near.index].ends;
+      std::string name = other.name();
+      if (name == labelled.ends.name()) {
+        const std::string text = cell_label(*other.edge);
+        name = "the other " + name + (text.empty() ? std::string() : " (\"" + text + "\")");
+      }
+      return (near.gap < 0.5 ? "touches " + name : "sits " + gap + " from " + name) +
+             ": it may read as that edge's";
+    }
+    case LabelNeighbour::Kind::title:
+      return "sits " + gap + " from the title of group " + message_name(*groups[near.index].cell) +
+             ": its line may read as the title's underline";
+    case LabelNeighbour::Kind::frame:
+      break;
+  }
+  const std::string group = "group " + message_name(*groups[near.index].cell);
+  return (near.gap < 0.5 ? "lies on the frame of " + group
+                         : "sits " + gap + " from the frame of " + group) +
+         ": it may read as part of the frame";
+}
+
+// Labels that now sit closer than kLabelLineGap to another edge's line, a group's title or a
+// group's frame, and did not sit by it before the batch: the labels of the edges the batch
+// touched (edges_to_check) by anything, the others by an edge it touched or a group it placed.
+// One line per label, for what it is nearest (an edge before a title before a frame). Pages up
+// to kMaxOneLineEdges edges.
+void warn_labels_by_lines_and_frames(const BatchView& view, const std::vector<const Cell*>& placed,
+                                     WarningList& warnings) {
+  if (view.index().edges() > kMaxOneLineEdges) return;
+  const auto touched_ids = edges_to_check(view, placed);
+  const std::vector<LabelGroup> groups = label_groups(view.page(), view.index(), &view);
+  const bool group_placed =
+      std::any_of(groups.begin(), groups.end(), [](const LabelGroup& g) { return g.placed; });
+  if (!touched_ids && !group_placed) return;
+  const std::vector<DrawnForPairs> drawn = drawn_for_pairs(
+      view, touched_ids ? *touched_ids : std::unordered_set<std::string_view>{}, true);
+  for (std::size_t i = 0; i < drawn.size(); ++i) {
+    const DrawnForPairs& labelled = drawn[i];
+    if (!labelled.label) continue;
+    // On another label: that pair has its line (warn_labels_on_labels).
+    if (std::any_of(drawn.begin(), drawn.end(), [&](const DrawnForPairs& other) {
+          return &other != &labelled && other.label &&
+                 labels_overlap(*labelled.label, *other.label);
+        }))
+      continue;
+    const bool touched = labelled.ends.touched;
+    const auto near = label_neighbour(
+        *labelled.label, i, drawn, groups,
+        [touched](const DrawnForPairs& other) { return touched || other.ends.touched; },
+        [touched](const LabelGroup& group) { return touched || group.placed; });
+    if (!near) continue;
+    // As it was: the label sat by the same edge, title or frame before the batch.
+    const EdgeEnds& ends = labelled.ends;
+    if (const auto path_then = path_before_batch(view, *ends.edge, *ends.source, *ends.target)) {
+      if (const auto box_then = edge_label_box(*view.before(*ends.edge), *path_then)) {
+        double gap_then = std::numeric_limits<double>::infinity();
+        if (near->kind == LabelNeighbour::Kind::edge) {
+          const EdgeEnds& other = drawn[near->index].ends;
+          if (const auto other_then =
+                  path_before_batch(view, *other.edge, *other.source, *other.target))
+            gap_then = path_gap(*other_then, *box_then);
+        } else if (const auto frame_then = view.rect_before(*groups[near->index].cell)) {
+          const auto title_then = title_box(*groups[near->index].cell, *frame_then);
+          if (near->kind == LabelNeighbour::Kind::frame) {
+            gap_then = frame_gap(*box_then, *frame_then);
+          } else if (title_then) {
+            gap_then = box_gap(*box_then, *title_then);
+          }
+        }
+        if (gap_then < kLabelLineGap) continue;
+      }
+    }
+    if (!warnings.wants_text()) {
+      warnings.count();
+      continue;
+    }
+    warnings.add("label \"" + cell_label(*ends.edge) + "\" of " + ends.name() + " " +
+                 neighbour_text(*near, labelled, drawn, groups) +
+                 "; move a shape or set exit:/entry:");
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -1108,29 +1314,27 @@ std::size_t path_crossings(const std::vector<PathPoint>& p, const std::vector<Pa
 }
 
 // Labels that read as someone else's: on another edge's line or label, or closer than
-// kLabelShapeGap to a shape that is not an end of their edge (nor holds one). Counted for the
-// labels of `edge_ids`, and for the other labels of the page their lines or labels lie on (every
-// edge of the page is looked at up to kMaxOneLineEdges; past that only `edge_ids`).
+// kLabelShapeGap to a shape that is not an end of their edge (nor holds one). Not counted (issue
+// 13, session 18): labels within kLabelLineGap of another edge's line, a title or a frame, which
+// the batch warns about: on trial 12's hand-placed file the pinned comparison that counted them
+// as misplaced took a mix of routes with 7 labels on other edges' lines (2 before). Counted for
+// the labels of `edge_ids`, and for the other labels of the page their lines or labels
+// lie on (every edge of the page is looked at up to kMaxOneLineEdges; past that only `edge_ids`).
 std::vector<std::string> misplaced_labels(const Page& page, const PageIndex& index,
                                           std::span<const std::string> edge_ids,
                                           std::vector<std::string>& edges_of_compared) {
   const std::unordered_set<std::string_view> compared(edge_ids.begin(), edge_ids.end());
-  struct Drawn {
-    const Cell* edge;
-    const Cell* source;
-    const Cell* target;
-    std::vector<PathPoint> path;
-    Rect bounds;
-    std::optional<Rect> label;
-    bool compared;
-  };
-  std::vector<Drawn> drawn;
+  std::vector<DrawnForPairs> drawn;
   auto keep = [&](const Cell& edge, const Cell& source, const Cell& target,
                   std::vector<PathPoint> path) {
     const Rect bounds = path_bounds(path);
     auto label = edge_label_box(edge, path);
-    drawn.push_back(
-        {&edge, &source, &target, std::move(path), bounds, label, compared.contains(edge.id)});
+    const Rect reach = label ? bounds.united(*label) : bounds;
+    drawn.push_back({{&edge, &source, &target, compared.contains(edge.id)},
+                     std::move(path),
+                     bounds,
+                     label,
+                     reach});
   };
   if (index.edges() <= kMaxOneLineEdges) {
     for_each_drawn_edge(page, index, keep);
@@ -1142,29 +1346,31 @@ std::vector<std::string> misplaced_labels(const Page& page, const PageIndex& ind
   }
   std::optional<ShapeGrid> grid;
   std::vector<std::string> misplaced_names;
-  for (const Drawn& labelled : drawn) {
+  for (std::size_t i = 0; i < drawn.size(); ++i) {
+    const DrawnForPairs& labelled = drawn[i];
     if (!labelled.label) continue;
     const Rect& box = *labelled.label;
+    const bool is_compared = labelled.ends.touched;
     bool misplaced = false;
-    for (const Drawn& other : drawn) {
-      if (&other == &labelled || (!labelled.compared && !other.compared)) continue;
+    for (const DrawnForPairs& other : drawn) {
+      if (&other == &labelled || (!is_compared && !other.ends.touched)) continue;
       if ((other.bounds.overlaps(box) && path_crosses(other.path, label_core(box))) ||
           (other.label && labels_overlap(box, *other.label))) {
         misplaced = true;
         break;
       }
     }
-    if (!misplaced && labelled.compared) {
+    if (!misplaced && is_compared) {
       // By a shape as the batch warnings judge it (warn_labels_by_shapes).
       if (!grid) grid.emplace(page, index);
       misplaced =
-          shape_by_label(page, *grid, box, *labelled.source, *labelled.target).first != nullptr;
+          shape_by_label(page, *grid, box, *labelled.ends.source, *labelled.ends.target).first !=
+          nullptr;
     }
-    if (misplaced && labelled.compared) edges_of_compared.push_back(labelled.edge->id);
+    if (misplaced && is_compared) edges_of_compared.push_back(labelled.ends.edge->id);
     if (misplaced)
-      misplaced_names.push_back("label \"" + cell_label(*labelled.edge) + "\" of edge " +
-                                message_name(*labelled.source) + " -> " +
-                                message_name(*labelled.target));
+      misplaced_names.push_back("label \"" + cell_label(*labelled.ends.edge) + "\" of " +
+                                labelled.ends.name());
   }
   return misplaced_names;
 }
@@ -1261,6 +1467,7 @@ std::vector<std::string> DrawioDocument::warnings(std::span<const core::EventPtr
   warn_labels_on_labels(view, placed, warnings);
   warn_labels_on_lines(view, placed, warnings);
   warn_labels_by_shapes(view, placed, warnings);
+  warn_labels_by_lines_and_frames(view, placed, warnings);
   warn_routes_along_frames(view, placed, warnings);
   return warnings.take();
 }

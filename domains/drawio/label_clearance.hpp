@@ -12,6 +12,12 @@ namespace fcp::drawio {
 
 // px a label's estimated box keeps from a shape that is not an end of its edge (nor holds one).
 inline constexpr double kLabelShapeGap = 9;
+// px a label's estimated box keeps from another edge's line, a group's title and a group's frame
+// (issue 13, judge 11: "events" 5 px above a solid line read as that line's; "HTTPS" under the
+// Data title made its line read as the title's underline).
+inline constexpr double kLabelLineGap = 8;
+// The height of a group's title as draw.io draws it (bold 12 px, one line, with its spacing).
+inline constexpr double kGroupTitleHeight = 20;
 
 // For an edge whose label (on its route, no offset) now sits closer than kLabelShapeGap to such
 // a shape: the relative position along its route as draw.io draws it (geometry x, -1 … 1)

@@ -43,9 +43,16 @@ RouteFigures measure_routes(const Drawing& drawing, const IndexedGraph& graph,
 bool routes_better(const RouteFigures& now, const RouteFigures& best);
 
 // A label across a border of `borders` (the cluster boxes as the caller will draw them, aligned
-// with drawing.clusters) costs as much as one near another edge.
+// with drawing.clusters) costs as much as one near another edge; one within 8 px of another
+// edge's line, of a border or of a title of `titles` (the boxes of the clusters' title text)
+// costs too: it reads as theirs (issue 13, judge 11).
 void place_labels(const Drawing& drawing, const IndexedGraph& graph,
                   const std::vector<LayoutEdge>& edges, std::vector<EdgeRoute>& routes,
-                  const std::vector<std::optional<Box>>& borders);
+                  const std::vector<std::optional<Box>>& borders,
+                  const std::vector<std::optional<Box>>& titles);
+
+// The box of a cluster's title as draw.io draws a group's label (verticalAlign=top, bold 12 px):
+// kTitleHeight px from the top of its frame, about 7 px a character plus 8, centred.
+inline constexpr double kTitleHeight = 20;
 
 }  // namespace fcp::drawio::layout::detail

@@ -204,6 +204,24 @@ std::vector<std::optional<Box>> drawn_clusters(const Drawing& drawing, const Lay
   return boxes;
 }
 
+// The boxes of the clusters' titles in `frames` (drawn_clusters): detail::kTitleHeight px from
+// the top, about 7 px a character plus 8 wide, centred; none for a cluster without a label.
+std::vector<std::optional<Box>> cluster_titles(const std::vector<std::optional<Box>>& frames,
+                                               const LayoutRequest& request) {
+  std::vector<std::optional<Box>> titles(frames.size());
+  for (size_t i = 0; i < frames.size() && i < request.clusters.size(); ++i) {
+    const std::string& label = request.clusters[i].label;
+    if (!frames[i] || label.empty()) continue;
+    // Characters, not bytes: the UTF-8 bytes that start one.
+    const auto characters = std::count_if(label.begin(), label.end(), [](char c) {
+      return (static_cast<unsigned char>(c) & 0xC0U) != 0x80U;
+    });
+    const double width = std::min(frames[i]->w, 7 * static_cast<double>(characters) + 8);
+    titles[i] = Box{frames[i]->cx() - width / 2, frames[i]->y, width, detail::kTitleHeight};
+  }
+  return titles;
+}
+
 // Keeps top-level clusters (tiers) at least `gap` apart where they stand next to each other,
 // along the rank axis (one tier after the other) or across it (two groups of one column): the
 // engine leaves clusters only a few points apart, no room for the edges that run between them.
@@ -364,6 +382,10 @@ void move_to_origin(Drawing& drawing, std::vector<EdgeRoute>& routes,
     for (Point2& point : route.waypoints) {
       point.x += dx;
       point.y += dy;
+    }
+    if (route.label_point) {
+      route.label_point->x += dx;
+      route.label_point->y += dy;
     }
   }
 }
@@ -591,8 +613,9 @@ core::Result<LayoutResult> run_layout(const LayoutRequest& request) {
       routes = std::move(compact_routes);
     }
   }
-  detail::place_labels(*drawing, *graph, request.edges, routes,
-                       drawn_clusters(*drawing, request, *graph));
+  const std::vector<std::optional<Box>> frames = drawn_clusters(*drawing, request, *graph);
+  detail::place_labels(*drawing, *graph, request.edges, routes, frames,
+                       cluster_titles(frames, request));
   if (!any_pinned) move_to_origin(*drawing, routes, request);
   return assemble(*drawing, std::move(routes), request);
 }

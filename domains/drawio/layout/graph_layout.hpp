@@ -134,9 +134,12 @@ struct EdgeRoute {
   // For an edge with a label size: where along the route its label goes, as draw.io's relative
   // label position (−1 at the source, 0 the middle, 1 at the target), chosen where the label
   // lies on no shape but the edge's ends and on no other label if the route allows, then under
-  // the fewest other edges, with the fewest others within 8 px, on no corner of its own route
-  // and across no group border, nearest the middle.
+  // the fewest other edges, with the fewest others within 8 px, on no corner of its own route,
+  // across no group border and 8 px clear of group titles and frames, nearest the middle.
   std::optional<double> label_position;
+  // The label's centre on the layout's path (the ports on the ends' boxes): the caller, whose
+  // drawn path may end elsewhere (a port on a slanted or round outline), keeps the label there.
+  std::optional<Point2> label_point;
 };
 // Every vector is in the order of the request's.
 struct LayoutResult {

@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -145,6 +146,40 @@ void run_in_line_with_port(const OpContext& ctx, Cell& edge, bool exit) {
   };
   if (!run([](Point& p) -> double& { return p.y.emplace(p.y.value_or(0)); }, py))
     run([](Point& p) -> double& { return p.x.emplace(p.x.value_or(0)); }, px);
+}
+
+// The label position (draw.io's geometry x, -1 … 1, to 0.01) that puts an edge's label nearest
+// `point` on its path as draw.io draws it: the layout chose the place on its own path, which ends
+// on the ends' boxes, while a port on a slanted or round outline makes the drawn path longer or
+// shorter (issue 13: "HTTPS" slid 12 px under the Data title the layout had kept it clear of).
+// nullopt when the edge has no drawn path.
+std::optional<double> label_x_at(const OpContext& ctx, const Cell& edge, layout::Point2 point,
+                                 PathPoint offset) {
+  if (!edge.source || !edge.target) return std::nullopt;
+  const Cell* source = ctx.page().find(*edge.source);
+  const Cell* target = ctx.page().find(*edge.target);
+  if (source == nullptr || target == nullptr) return std::nullopt;
+  const std::vector<PathPoint> path = drawn_path(edge, absolute_rect(ctx.page(), *source),
+                                                 absolute_rect(ctx.page(), *target), offset);
+  double total = 0, along = 0, nearest = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+    const double dx = path[k + 1].x - path[k].x, dy = path[k + 1].y - path[k].y;
+    const double length = std::hypot(dx, dy);
+    const double t = length > 0
+                         ? std::clamp(((point.x - path[k].x) * dx + (point.y - path[k].y) * dy) /
+                                          (length * length),
+                                      0.0, 1.0)
+                         : 0.0;
+    const double gap = std::hypot(path[k].x + t * dx - point.x, path[k].y + t * dy - point.y);
+    if (gap < nearest) {
+      nearest = gap;
+      along = total + t * length;
+    }
+    total += length;
+  }
+  if (total <= 0) return std::nullopt;
+  const double x = std::round((2 * along / total - 1) * 100) / 100;
+  return x == 0 ? 0.0 : x;  // never -0 (written "-0", which compares equal to the 0 there)
 }
 
 // A port the layout put on the bounding box of a shape with a slanted or round outline
@@ -1092,6 +1127,10 @@ core::Result<void> verb_layout(OpContext& ctx) {
       if (route.entry) run_in_line_with_port(ctx, edge, false);
       if (route.exit) port_onto_outline(ctx, edge, true, *route.exit, route.entry);
       if (route.entry) port_onto_outline(ctx, edge, false, *route.entry, route.exit);
+      if (route.label_position && route.label_point) {
+        if (const auto x = label_x_at(ctx, edge, *route.label_point, {ox, oy}))
+          edge.geometry->x = *x;
+      }
     });
     ctx.edit.set_automatic_ports(route.id, false);
     if (!pinned.empty() && route_round_pinned_shapes(ctx, route.id)) laid_round.push_back(route.id);
@@ -1265,7 +1304,8 @@ core::Result<void> verb_layout(OpContext& ctx) {
     if (labels.size() > kNamed) names += " and " + std::to_string(labels.size() - kNamed) + " more";
     ctx.lines.push_back(core::warning_line(
         "on the routes kept, " + names + (labels.size() == 1 ? " reads" : " read") +
-        " as another's (on another edge or label, or by a shape): move a shape, or set "
+        " as another's (on another edge or label, or by a shape): move a shape, or "
+        "set "
         "exit:/entry: on the edge"));
   }
   // Checked on the final routes, whether or not this layout changed them: a pinned shape can

@@ -969,6 +969,67 @@ TEST_F(ReportsWarningsTest, LabelBesideAShapeThatIsNotItsEdgesEnd) {
   EXPECT_TRUE(warnings({created({"e1"})}).empty());
 }
 
+// Issue 13 (judge 11): "events" 5 px above another edge's solid line read as that line's, and
+// "HTTPS" under the Data title made its line read as the title's underline; a label across the
+// Services frame belonged to neither side. The `?` line names the label, its edge and the other
+// edge, title or frame, one line per label.
+TEST_F(ReportsWarningsTest, LabelByAnotherEdgesLineATitleOrAFrame) {
+  // A -> B runs straight at y 20; its "HTTPS" label's box is x 218.5 … 261.5, y 11 … 29.
+  const std::string ab = vertex("a", "A", 0, 0, 80, 40) + vertex("b", "B", 400, 0, 80, 40) +
+                         edge("e1", "a", "b", "HTTPS");
+  const auto has = [](const std::vector<std::string>& lines, const std::string& line) {
+    return std::find(lines.begin(), lines.end(), line) != lines.end();
+  };
+  // C -> D runs down x 265.5, 4 px right of the box.
+  const auto beside = [&](double c_x) {
+    return ab + vertex("c", "C", c_x - 20, -200, 40, 40) + vertex("d", "D", c_x - 20, 200, 40, 40) +
+           edge("e2", "c", "d");
+  };
+  const std::vector<std::string> by_line{
+      "label \"HTTPS\" of edge A -> B sits 4 px from edge C -> D: it may read as that edge's; "
+      "move a shape or set exit:/entry:"};
+  load(beside(265.5));
+  EXPECT_EQ(warnings({created({"e2"})}), by_line);
+  EXPECT_EQ(warnings({created({"e1"})}), by_line);
+  // D moved there from the left, C -> D was slanted away from the label before.
+  EXPECT_EQ(warnings({changed("d", at(-300, 200))}), by_line);
+  // A batch that leaves the label and the line where they were says nothing.
+  EXPECT_TRUE(
+      warnings({changed("e1", [](Cell& cell) { cell.style->set("dashed", "1"); })}).empty());
+  // 8.5 px off: clear.
+  load(beside(270));
+  EXPECT_TRUE(warnings({created({"e2"})}).empty());
+  // Under the title of group Data (x 222 … 258, y -12 … 8): 3 px above the box.
+  load(ab + vertex("g", "Data", 140, -12, 200, 100, "container=1;verticalAlign=top;"));
+  const auto titled = warnings({created({"e1"})});
+  EXPECT_TRUE(has(titled,
+                  "label \"HTTPS\" of edge A -> B sits 3 px from the title of group Data: its line "
+                  "may read as the title's underline; move a shape or set exit:/entry:"))
+      << ::testing::PrintToString(titled);
+  // The title in the middle of a taller group (draw.io's default, y 128 … 148) is far from the
+  // label, and so is the frame's top, 23 px above it.
+  load(ab + vertex("g", "Data", 140, -12, 200, 300, "container=1;"));
+  for (const auto& line : warnings({created({"e1"})}))
+    EXPECT_EQ(line.find("label \"HTTPS\""), std::string::npos) << line;
+  // A frame 4 px right of the box, and one through it.
+  load(ab + vertex("g", "Services", 265.5, -100, 100, 300, "container=1;"));
+  const auto framed = warnings({created({"e1"})});
+  EXPECT_TRUE(has(framed,
+                  "label \"HTTPS\" of edge A -> B sits 4 px from the frame of group Services: it "
+                  "may read as part of the frame; move a shape or set exit:/entry:"))
+      << ::testing::PrintToString(framed);
+  load(ab + vertex("g", "Services", 250, -100, 100, 300, "container=1;"));
+  const auto across = warnings({created({"e1"})});
+  EXPECT_TRUE(has(across,
+                  "label \"HTTPS\" of edge A -> B lies on the frame of group Services: it may "
+                  "read as part of the frame; move a shape or set exit:/entry:"))
+      << ::testing::PrintToString(across);
+  // A group drawn without a frame: nothing about its frame.
+  load(ab + vertex("g", "", 250, -100, 100, 300, "container=1;strokeColor=none;"));
+  for (const auto& line : warnings({created({"e1"})}))
+    EXPECT_EQ(line.find("label \"HTTPS\""), std::string::npos) << line;
+}
+
 // Issue 13: a route 7 px above the Services frame for 620 px read as part of the frame, unwarned.
 TEST_F(ReportsWarningsTest, RouteAlongAGroupsFrame) {
   // A -> B runs straight at y 93, 7 px above the frame's top (y 100), over its 400 px width.

@@ -182,8 +182,9 @@ std::string summary(const metrics::Metrics& m) {
       << ", labels " << m.labels << " (off edge " << m.labels_off_edge << ", overlapping "
       << m.label_overlaps << ", on shapes " << m.labels_on_shapes << ", on other edges "
       << m.labels_on_edges << ", within 8 px of another edge " << m.labels_near_edges
-      << ", across a group border " << m.labels_on_borders << "), detours " << m.detours
-      << ", shared-end runs closer than 10 px " << m.shared_end_runs << ", co-running "
+      << ", across a group border " << m.labels_on_borders << ", within 8 px of a group title "
+      << m.labels_under_titles << ", within 8 px of a frame " << m.labels_by_frames << "), detours "
+      << m.detours << ", shared-end runs closer than 10 px " << m.shared_end_runs << ", co-running "
       << m.co_running << " (" << m.co_running_px << " px), kinked ends " << m.end_kinks
       << ", min port gap " << m.min_port_gap << " px, ports closer than 15 px " << m.close_ports
       << ", steps under 15 px " << m.short_jogs << ", routes within 10 px of a shape "
@@ -285,6 +286,9 @@ TEST_P(TieredLayoutTest, NothingCrossesAShapeOrGroupAndNoMoreCrossingsThanDot) {
        at = reply.find("\n? ", at + 1)) {
     const std::string line = reply.substr(at + 1, reply.find('\n', at + 1) - at - 1);
     if (line.find(" runs along the frame of group ") != std::string::npos) continue;
+    // Labels left by another edge's line, a title or a frame (issue 13, judge 11), counted by
+    // the label figures below.
+    if (line.starts_with("? label \"")) continue;
     EXPECT_NE(line.find(" runs within 10 px of "), std::string::npos) << reply;
     ++near_lines;
   }
@@ -729,8 +733,19 @@ TEST_F(TieredLayoutTest, RideHailingHubsAndSlantedShapes) {
   // Session 14 (shapes level with their neighbours, lanes 20 px apart, corridors chosen per
   // route): 2 across a border, 4 near other edges. Session 16 (Kafka's port blocks): 1 and 3;
   // with the port swaps of the Trips DB writers as well, 2 and 3.
+  // Session 18 (judge 11): "HTTPS" of Maps adapter -> Maps API sat under the Data title (its
+  // line read as the title's underline) and "events" of Kafka -> Notifications 4 px above the
+  // Auth -> Users DB line. Labels now keep 8 px off other edges' lines, group titles and frames
+  // where their route allows (a label across a border costs as much as one by another edge's
+  // line), and stay where the layout put them on the route draw.io draws (its port on Maps
+  // API's cloud outline had moved "HTTPS" 12 px along, under the title): near other edges 4 ->
+  // 3, under a title 1 -> 0, across a border 2 -> 2. Left (warned): labels on routes with no run
+  // clear of both lines and frames ("events" of Kafka -> Notifications runs between Risk ->
+  // Users DB's drop 20 px away and the Auth -> Users DB line).
   EXPECT_LE(m.labels_on_borders, 2) << details(m);
-  EXPECT_LE(m.labels_near_edges, 4) << details(m);
+  EXPECT_LE(m.labels_near_edges, 3) << details(m);
+  EXPECT_EQ(m.labels_under_titles, 0) << details(m);
+  EXPECT_LE(m.labels_by_frames, 2) << details(m);
   // Issue 13 (the routing review): 6 pairs of ends were closer than 15 px (Kafka's 6 left-side
   // ends 10.2 px apart; the reviewer saw 4.2 px where an end meeting another run was moved half a
   // lane regardless), and 22 steps were under 15 px. Now the ends of a side are 15 px apart
@@ -886,9 +901,13 @@ TEST_F(TieredLayoutTest, TheTrialsFileKeepsEveryTwoEdgesApart) {
   // Data moved toward the middle of its gaps (they fell 98 px short of 30 px off its shapes in
   // all, now 90; the nudges that would open more cost crossings or bends and are not taken): one
   // label more beside another edge on its own, 11; both together 12.
+  // Session 18 (judge 11: labels 8 px off other edges' lines, titles and frames where the route
+  // allows, kept where the layout put them on the route as drawn): 11 near other edges, none
+  // under a title.
   EXPECT_LE(m.edge_edge_crossings, 20) << details(m);
-  EXPECT_LE(m.labels_near_edges, 12) << details(m);
+  EXPECT_LE(m.labels_near_edges, 11) << details(m);
   EXPECT_LE(m.labels_on_borders, 1) << details(m);
+  EXPECT_EQ(m.labels_under_titles, 0) << details(m);
   // Issue 13 (the routing review), left on this file (issue 13: open): two pairs of ends 12 and
   // 13.4 px apart (6 before; API Gateway's right side, Kafka's left side with 7 ends on 100 px),
   // 9 steps under 15 px (13 before), and two routes within 10 px of a shape (Notifications,

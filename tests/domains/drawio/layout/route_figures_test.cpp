@@ -58,14 +58,14 @@ TEST(EdgeLabels, ALabelSlidesAwayFromAShapeBesideTheMiddleOfItsRoute) {
   edge.label_height = 18;
   std::vector<EdgeRoute> routes(1);
   routes[0].id = "e";
-  place_labels(drawing, graph, {edge}, routes, {});
+  place_labels(drawing, graph, {edge}, routes, {}, {});
   ASSERT_TRUE(routes[0].label_position);
   // Relative position p puts the label's centre at x 240 + 160 p.
   const double centre = 240 + 160 * *routes[0].label_position;
   EXPECT_TRUE(centre - 21.5 >= 260 + 9 || centre + 21.5 <= 220 - 9) << centre;
   // Without C the middle is best.
   drawing.nodes.pop_back();
-  place_labels(drawing, graph, {edge}, routes, {});
+  place_labels(drawing, graph, {edge}, routes, {}, {});
   EXPECT_EQ(routes[0].label_position, 0.0);
 }
 
