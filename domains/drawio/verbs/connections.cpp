@@ -393,24 +393,37 @@ void spread_face(OpContext& ctx, const std::string& shape_id, Face face) {
 
 // Labelled edges leaving one shape get their labels spread along the edges (relative positions
 // -0.3 … 0.3 of each edge's length, draw.io's geometry x) so they do not sit on top of each other.
-void spread_labels(OpContext& ctx, const std::string& source) {
-  const auto incident = ctx.index().incident_edges(source).to_vector();  // copy: updates reorder it
+// Only the new edge's label is placed: at the slot of that spread farthest from its siblings'
+// labels (trial 15: adding an edge moved a sibling's label onto a bend of its route, unsaid).
+void place_new_label(OpContext& ctx, const std::string& source, const std::string& new_edge) {
+  const auto incident = ctx.index().incident_edges(source).to_vector();
   if (incident.size() > kMaxSpreadDegree) return;
-  std::vector<std::string> labelled;
+  std::vector<double> taken;
+  std::size_t labelled = 0;
   for (const auto& edge_id : incident) {
     const Cell* edge = ctx.page().find(edge_id);
-    if (edge != nullptr && edge->source == source && edge->value && !edge->value->empty())
-      labelled.push_back(edge_id);
+    if (edge == nullptr || edge->source != source || !edge->value || edge->value->empty()) continue;
+    ++labelled;
+    if (edge_id != new_edge)
+      taken.push_back(edge->geometry && edge->geometry->x ? *edge->geometry->x : 0.0);
   }
-  if (labelled.size() < 2) return;
-  for (std::size_t i = 0; i < labelled.size(); ++i) {
-    const double x = -0.3 + 0.6 * static_cast<double>(i) / static_cast<double>(labelled.size() - 1);
-    ctx.edit.update(labelled[i], [&](Cell& edge) {
-      if (!edge.geometry) edge.geometry = Geometry{};
-      edge.geometry->relative = true;
-      edge.geometry->x = std::round(x * 100) / 100;
-    });
+  if (labelled < 2) return;
+  double best = 0, best_room = -1;
+  for (std::size_t i = 0; i < labelled; ++i) {
+    const double slot = -0.3 + 0.6 * static_cast<double>(i) / static_cast<double>(labelled - 1);
+    double room = 1;
+    for (const double x : taken)
+      room = std::min(room, std::abs(x - slot));
+    if (room > best_room) {
+      best = slot;
+      best_room = room;
+    }
   }
+  ctx.edit.update(new_edge, [&](Cell& edge) {
+    if (!edge.geometry) edge.geometry = Geometry{};
+    edge.geometry->relative = true;
+    edge.geometry->x = std::round(best * 100) / 100;
+  });
 }
 
 core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source,
@@ -485,7 +498,7 @@ core::Result<std::string> connect_pair(OpContext& ctx, const std::string& source
     spread_face(ctx, target, *auto_entry);
     align_facing_ports(ctx, edge_id);
   }
-  if (!ctx.op.param_or("label", "").empty()) spread_labels(ctx, source);
+  if (!ctx.op.param_or("label", "").empty()) place_new_label(ctx, source, edge_id);
   std::string text = display_name(ctx.doc, source) + std::string(arrow == "->" ? "->" : arrow) +
                      display_name(ctx.doc, target);
   if (const std::string* label = ctx.op.param("label"); label && !label->empty())
