@@ -175,13 +175,30 @@ void open_and_save(const core::Domain& domain, const std::string& name,
   auto document = domain.load(name, bytes, {});
   if (!document) fail(document.error().message);
   std::printf("  open: %s, %s\n", opening.text().c_str(), (*document)->summary().c_str());
+  // Saved as the daemon's save does: into a temporary file, renamed over the target (serialize
+  // would make a copy of the whole text, which the daemon's save does not).
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("fcp-bench-big-save-" + std::to_string(::getpid()) + "-" + name);
+  auto produce = [&](const core::ByteWriter& write) {
+    return (*document)->write_file(name, write);
+  };
   {
-    // Released before the edit: the daemon drops a save's text once it is written.
+    // Each piece written is compared with the bytes read at its place (no copy of either).
+    std::size_t offset = 0;
+    bool same = true;
+    auto compare = [&](const core::ByteWriter& write) {
+      return (*document)->write_file(name, [&](std::string_view piece) {
+        same = same && bytes.view().substr(offset, piece.size()) == piece;
+        offset += piece.size();
+        return write(piece);
+      });
+    };
     const Timer saving;
-    auto same = (*document)->serialize(name);
-    if (!same) fail(same.error().message);
-    std::printf("  save unchanged: %s (%s)\n", saving.text().c_str(),
-                *same == bytes.view() ? "the bytes read" : "rewritten");
+    auto written = core::write_file_atomically(file, compare);
+    const std::string took = saving.text();
+    if (!written) fail(written.error().message);
+    std::printf("  save unchanged: %s (%s)\n", took.c_str(),
+                same && offset == bytes.size() ? "the bytes read" : "rewritten");
   }
   AllowAll paths;
   core::EventLog log;
@@ -192,13 +209,7 @@ void open_and_save(const core::Domain& domain, const std::string& name,
   if (!op) fail(op.error().message);
   auto done = (*document)->execute(*op, ctx);
   if (!done) fail(done.error().message);
-  // Saved as the daemon's save does: into a temporary file, renamed over the target.
-  const auto file = std::filesystem::temp_directory_path() /
-                    ("fcp-bench-big-save-" + std::to_string(::getpid()) + "-" + name);
   const Timer resaving;
-  auto produce = [&](const core::ByteWriter& write) {
-    return (*document)->write_file(name, write);
-  };
   auto written = core::write_file_atomically(file, produce);
   const std::string took = resaving.text();
   if (!written) fail(written.error().message);

@@ -71,9 +71,9 @@ class NameIndex {
   };
 
   void add(std::string_view name, Id id) {
-    insert(exact_[std::string(name)], id);
-    insert(lower_[to_lower(name)], id);
-    insert(normalized_[normalize_ref(name)], id);
+    insert(exact_, std::string(name), id);
+    insert(lower_, to_lower(name), id);
+    insert(normalized_, normalize_ref(name), id);
   }
 
   void remove(std::string_view name, const Id& id) {
@@ -90,18 +90,18 @@ class NameIndex {
 
   Lookup lookup(std::string_view ref) const {
     if (auto it = exact_.find(std::string(ref)); it != exact_.end())
-      return {MatchLevel::exact, it->second.ids};
+      return {MatchLevel::exact, it->second.ids()};
     if (auto it = lower_.find(to_lower(ref)); it != lower_.end())
-      return {MatchLevel::case_insensitive, it->second.ids};
+      return {MatchLevel::case_insensitive, it->second.ids()};
     const std::string key = normalize_ref(ref);
     if (auto it = normalized_.find(key); it != normalized_.end())
-      return {MatchLevel::normalized, it->second.ids};
+      return {MatchLevel::normalized, it->second.ids()};
     Lookup prefix{MatchLevel::prefix, {}};
     if (!key.empty()) {
       for (auto it = normalized_.lower_bound(key);
            it != normalized_.end() && it->first.compare(0, key.size(), key) == 0; ++it) {
-        for (const Id& id : it->second.ids)
-          prefix.ids.push_back(id);
+        prefix.ids.push_back(it->second.first);
+        prefix.ids.insert(prefix.ids.end(), it->second.rest.begin(), it->second.rest.end());
       }
     }
     if (prefix.ids.empty()) prefix.level = MatchLevel::none;
@@ -134,35 +134,55 @@ class NameIndex {
   bool empty() const { return exact_.empty(); }
 
  private:
+  // The ids of one name in the order they were added. The first is held in the bucket itself:
+  // nearly every name has one id, so a name costs no allocation beyond its map entry.
   struct Bucket {
-    std::vector<Id> ids;
+    explicit Bucket(const Id& id) : first(id) {}
+    Id first;
+    std::vector<Id> rest;
+
+    std::vector<Id> ids() const {
+      std::vector<Id> out;
+      out.reserve(1 + rest.size());
+      out.push_back(first);
+      out.insert(out.end(), rest.begin(), rest.end());
+      return out;
+    }
+    bool holds_any(const std::vector<Id>& ids) const {
+      auto held = [&](const Id& id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); };
+      return held(first) || std::any_of(rest.begin(), rest.end(), held);
+    }
   };
 
-  static void insert(Bucket& bucket, const Id& id) { bucket.ids.push_back(id); }
+  template <class Map>
+  static void insert(Map& map, std::string key, const Id& id) {
+    auto [it, added] = map.try_emplace(std::move(key), id);
+    if (!added) it->second.rest.push_back(id);
+  }
 
+  // Removes the first occurrence of `id` under `key`, and the name once it holds no id.
   template <class Map>
   static void erase_from(Map& map, const std::string& key, const Id& id) {
     auto it = map.find(key);
     if (it == map.end()) return;
-    auto& ids = it->second.ids;
-    for (auto i = ids.begin(); i != ids.end(); ++i) {
-      if (*i == id) {
-        ids.erase(i);
-        break;
+    Bucket& bucket = it->second;
+    if (bucket.first == id) {
+      if (bucket.rest.empty()) {
+        map.erase(it);
+        return;
       }
+      bucket.first = std::move(bucket.rest.front());
+      bucket.rest.erase(bucket.rest.begin());
+      return;
     }
-    if (ids.empty()) map.erase(it);
+    auto found = std::find(bucket.rest.begin(), bucket.rest.end(), id);
+    if (found != bucket.rest.end()) bucket.rest.erase(found);
   }
 
   std::vector<std::string> names_of(const std::vector<Id>& ids) const {
     std::vector<std::string> out;
     for (const auto& [name, bucket] : exact_) {
-      for (const Id& id : bucket.ids) {
-        if (std::find(ids.begin(), ids.end(), id) != ids.end()) {
-          out.push_back(name);
-          break;
-        }
-      }
+      if (bucket.holds_any(ids)) out.push_back(name);
     }
     std::sort(out.begin(), out.end());  // exact_ is unordered; messages must be deterministic
     return out;

@@ -10,6 +10,7 @@ namespace fcp::core {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::UnorderedElementsAre;
 
@@ -166,6 +167,40 @@ TEST(NameIndex, SameNameTwoIdsIsAmbiguousAtExactLevel) {
   EXPECT_FALSE(index.resolve("Piano", ReferenceErrors{"track", "mute Piano"}));
   index.remove("Piano", "t1");
   EXPECT_EQ(index.resolve("Piano", ReferenceErrors{"track", "mute Piano"}).value(), "t2");
+}
+
+// A name's first id is held in its entry and the others beside it: removing any of them keeps
+// the rest in the order they were added, at every level (exact, case, normalized, prefix), and
+// the name goes once it holds no id.
+TEST(NameIndex, RemovingAnyIdKeepsTheOthersInOrder) {
+  NameIndex<std::string> index;
+  for (const char* id : {"a", "b", "c", "d"})
+    index.add("Db Main", id);
+  index.add("Db Main", "b");  // the same id twice: removed one at a time
+  index.remove("Db Main", "a");
+  EXPECT_THAT(index.lookup("Db Main").ids, ElementsAre("b", "c", "d", "b"));
+  index.remove("Db Main", "c");
+  EXPECT_THAT(index.lookup("db main").ids, ElementsAre("b", "d", "b"));
+  EXPECT_EQ(index.lookup("db main").level, MatchLevel::case_insensitive);
+  index.remove("Db Main", "b");
+  EXPECT_THAT(index.lookup("DB_MAIN").ids, ElementsAre("d", "b"));
+  EXPECT_EQ(index.lookup("DB_MAIN").level, MatchLevel::normalized);
+  index.add("Db Mainframe", "m");
+  EXPECT_THAT(index.lookup("dbmai").ids, ElementsAre("d", "b", "m"));
+  EXPECT_EQ(index.lookup("dbmai").level, MatchLevel::prefix);
+  index.remove("Db Main", "d");
+  index.remove("Db Main", "b");
+  EXPECT_THAT(index.names(), ElementsAre("Db Mainframe"));
+  EXPECT_EQ(index.lookup("Db Main").level, MatchLevel::prefix);
+  EXPECT_THAT(index.lookup("Db Main").ids, ElementsAre("m"));
+  // Ambiguity names each name holding one of the ids, whichever place the id has in it.
+  index.add("Cache", "x");
+  index.add("Cache", "y");
+  index.add("cache", "z");
+  auto both = index.resolve("CACHE", ReferenceErrors{"shape", "describe CACHE"});
+  ASSERT_FALSE(both);
+  EXPECT_THAT(both.error().message, HasSubstr("Cache"));
+  EXPECT_THAT(both.error().message, HasSubstr("cache"));
 }
 
 TEST(NameIndex, EmptyAndClear) {

@@ -1,5 +1,7 @@
 #include "domains/drawio/io/xml_to_model.hpp"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -37,22 +39,58 @@ std::optional<double> parse_number(std::string_view text) {
   return value;
 }
 
+// Calls visit(name, value) for each attribute of `element` in document order, each checked
+// first: names and values valid XML text, no name repeated. The views are pugixml's (valid
+// while the tree holds the element), so a caller copies only what it keeps, with no list of
+// the element's attributes made in between.
+template <class Visit>
+Result<void> visit_attributes(const pugi::xml_node& element, Visit&& visit) {
+  constexpr std::size_t kListed = 8;  // names compared one by one up to here, then a set
+  std::array<std::string_view, kListed> first{};
+  std::unordered_set<std::string_view> seen;
+  std::size_t count = 0;
+  for (const pugi::xml_attribute& a : element.attributes()) {
+    const std::string_view name = a.name();
+    const std::string_view value = a.value();
+    if (auto ok = check_text(name, "an attribute name", element.name()); !ok) return ok.error();
+    if (auto ok = check_text(value, "attribute \"" + std::string(name) + "\"", element.name());
+        !ok) {
+      return ok.error();
+    }
+    bool repeated = false;
+    if (count < kListed) {
+      const auto listed = first.begin() + static_cast<std::ptrdiff_t>(count);
+      repeated = std::find(first.begin(), listed, name) != listed;
+      *listed = name;
+    } else {
+      if (seen.empty()) seen.insert(first.begin(), first.end());
+      repeated = !seen.insert(name).second;
+    }
+    ++count;
+    if (repeated) {
+      return make_error("attribute \"" + std::string(name) + "\" repeats in <" +
+                        std::string(element.name()) + ">");
+    }
+    visit(name, value);
+  }
+  return {};
+}
+
 // Reads x and y of an <mxPoint> into `point`; other attributes except `skip` are kept.
 Result<Point> read_point(const pugi::xml_node& element, std::string_view skip) {
-  auto attributes = read_attributes(element);
-  if (!attributes) return attributes.error();
   Point point;
-  for (Attribute& a : attributes->take()) {
-    std::optional<double>* field = a.name == "x" ? &point.x : a.name == "y" ? &point.y : nullptr;
+  auto ok = visit_attributes(element, [&](std::string_view name, std::string_view value) {
+    std::optional<double>* field = name == "x" ? &point.x : name == "y" ? &point.y : nullptr;
     if (field != nullptr && !*field) {
-      if (auto number = parse_number(a.value)) {
+      if (auto number = parse_number(value)) {
         *field = number;
-        continue;
+        return;
       }
     }
-    if (a.name == "as" && a.value == skip) continue;
-    point.attributes.append(std::move(a.name), std::move(a.value));
-  }
+    if (name == "as" && value == skip) return;
+    point.attributes.append(std::string(name), std::string(value));
+  });
+  if (!ok) return ok.error();
   return point;
 }
 
@@ -76,37 +114,34 @@ bool is_plain_point_array(const pugi::xml_node& node) {
 }
 
 Result<void> read_geometry_attributes(const pugi::xml_node& element, Geometry& geometry) {
-  auto attributes = read_attributes(element);
-  if (!attributes) return attributes.error();
-  for (Attribute& a : attributes->take()) {
-    const GeometryAttr kind = a.name == "x"        ? GeometryAttr::x
-                              : a.name == "y"      ? GeometryAttr::y
-                              : a.name == "width"  ? GeometryAttr::width
-                              : a.name == "height" ? GeometryAttr::height
-                                                   : GeometryAttr::other;
+  return visit_attributes(element, [&](std::string_view name, std::string_view value) {
+    const GeometryAttr kind = name == "x"        ? GeometryAttr::x
+                              : name == "y"      ? GeometryAttr::y
+                              : name == "width"  ? GeometryAttr::width
+                              : name == "height" ? GeometryAttr::height
+                                                 : GeometryAttr::other;
     std::optional<double>* field = kind == GeometryAttr::x        ? &geometry.x
                                    : kind == GeometryAttr::y      ? &geometry.y
                                    : kind == GeometryAttr::width  ? &geometry.width
                                    : kind == GeometryAttr::height ? &geometry.height
                                                                   : nullptr;
     if (field != nullptr && !*field) {
-      if (auto number = parse_number(a.value)) {
+      if (auto number = parse_number(value)) {
         *field = number;
         geometry.attribute_order.push_back(kind);
-        continue;
+        return;
       }
     }
-    if (a.name == "relative" && a.value == "1" && !geometry.relative) {
+    if (name == "relative" && value == "1" && !geometry.relative) {
       geometry.relative = true;
       geometry.attribute_order.push_back(GeometryAttr::relative);
-    } else if (a.name == "as" && a.value == "geometry") {
+    } else if (name == "as" && value == "geometry") {
       geometry.attribute_order.push_back(GeometryAttr::as);
     } else {
-      geometry.attributes.append(std::move(a.name), std::move(a.value));
+      geometry.attributes.append(std::string(name), std::string(value));
       geometry.attribute_order.push_back(GeometryAttr::other);
     }
-  }
-  return {};
+  });
 }
 
 // Reads one geometry child into its typed slot; false when it must be kept verbatim.
@@ -167,25 +202,24 @@ bool is_geometry(const pugi::xml_node& node) {
 namespace {
 
 // Puts one <mxCell> attribute into its typed field when it fits, else keeps it verbatim.
-CellSlot assign_cell_attribute(Cell& cell, Attribute& a) {
-  const std::string_view name = a.name;
-  if (name == "id" && cell.id.empty() && !a.value.empty()) {
-    cell.id = std::move(a.value);
+CellSlot assign_cell_attribute(Cell& cell, std::string_view name, std::string_view value) {
+  if (name == "id" && cell.id.empty() && !value.empty()) {
+    cell.id = value;
     return CellSlot::id;
   }
   if (name == "value" && !cell.value) {
-    cell.value = std::move(a.value);
+    cell.value.emplace(value);
     return CellSlot::value;
   }
   if (name == "style") {
-    cell.style = Style::parse(a.value);
+    cell.style = Style::parse(value);
     return CellSlot::style;
   }
-  if (name == "vertex" && a.value == "1") {
+  if (name == "vertex" && value == "1") {
     cell.vertex = true;
     return CellSlot::vertex;
   }
-  if (name == "edge" && a.value == "1") {
+  if (name == "edge" && value == "1") {
     cell.edge = true;
     return CellSlot::edge;
   }
@@ -194,33 +228,32 @@ CellSlot assign_cell_attribute(Cell& cell, Attribute& a) {
                                      : name == "target" ? &cell.target
                                                         : nullptr;
   if (link != nullptr) {
-    *link = std::move(a.value);
+    link->emplace(value);
     return name == "parent"   ? CellSlot::parent
            : name == "source" ? CellSlot::source
                               : CellSlot::target;
   }
-  cell.attributes.append(std::move(a.name), std::move(a.value));
+  cell.attributes.append(std::string(name), std::string(value));
   return CellSlot::other;
 }
 
 Result<void> read_wrapper(const pugi::xml_node& element, const pugi::xml_node& inner, Cell& cell) {
-  auto attributes = read_attributes(element);
-  if (!attributes) return attributes.error();
   Wrapper& wrapper = cell.wrapper.emplace();
-  wrapper.element = element.name();
-  if (auto ok = check_text(wrapper.element, "an element name", "root"); !ok) return ok.error();
-  for (Attribute& a : attributes->take()) {
-    if (a.name == "id" && !a.value.empty()) {
-      cell.id = std::move(a.value);
+  auto read = visit_attributes(element, [&](std::string_view name, std::string_view value) {
+    if (name == "id" && !value.empty()) {
+      cell.id = value;
       wrapper.order.push_back(CellSlot::id);
-    } else if (a.name == "label") {
-      cell.value = std::move(a.value);
+    } else if (name == "label") {
+      cell.value.emplace(value);
       wrapper.order.push_back(CellSlot::value);
     } else {
-      wrapper.attributes.append(std::move(a.name), std::move(a.value));
+      wrapper.attributes.append(std::string(name), std::string(value));
       wrapper.order.push_back(CellSlot::other);
     }
-  }
+  });
+  if (!read) return read.error();
+  wrapper.element = element.name();
+  if (auto ok = check_text(wrapper.element, "an element name", "root"); !ok) return ok.error();
   bool after = false;
   for (const pugi::xml_node& child : element.children()) {
     if (child == inner) {
@@ -240,11 +273,10 @@ Result<Cell> read_cell(const pugi::xml_node& element, const pugi::xml_node& wrap
   if (wrapper) {
     if (auto ok = read_wrapper(wrapper, element, cell); !ok) return ok.error();
   }
-  auto attributes = read_attributes(element);
-  if (!attributes) return attributes.error();
-  cell.order.reserve(attributes->size());
-  for (Attribute& a : attributes->take())
-    cell.order.push_back(assign_cell_attribute(cell, a));
+  auto read = visit_attributes(element, [&](std::string_view name, std::string_view value) {
+    cell.order.push_back(assign_cell_attribute(cell, name, value));
+  });
+  if (!read) return read.error();
   for (const pugi::xml_node& child : element.children()) {
     if (!cell.geometry && is_geometry(child)) {
       auto geometry = read_geometry(child);
@@ -270,22 +302,29 @@ Result<void> read_root(const pugi::xml_node& root, Page& page) {
   // A big page is read in steps between which a call that must stop (cancelled, past its time
   // limit) stops: the half-read diagram is dropped.
   core::StopPoll poll;
-  for (const pugi::xml_node& child : root.children()) {
+  // Each child is taken out of pugixml's tree once it is in the model: pugixml gives a memory
+  // page of its tree back as soon as nothing on it is in use, and the tree is laid out in
+  // document order, so the tree shrinks while the cells grow instead of both being whole at once
+  // (at 1 M cells about 450 MB of tree beside as much of cells).
+  pugi::xml_node parent = root;
+  for (pugi::xml_node child = parent.first_child(); child;) {
     if (auto stop = poll.check("reading the diagram", "no document was opened")) return *stop;
-    if (child.type() == pugi::node_element) {
-      const bool plain = std::strcmp(child.name(), "mxCell") == 0;
-      const pugi::xml_node inner = plain ? child : child.child("mxCell");
-      if (inner) {
-        auto cell = read_cell(inner, plain ? pugi::xml_node() : child);
-        if (!cell) return cell.error();
-        if (!cell->id.empty()) last_id = cell->id;
-        page.append_from_file(std::move(*cell));
-        continue;
-      }
+    const pugi::xml_node next = child.next_sibling();
+    const bool is_element = child.type() == pugi::node_element;
+    const bool plain = is_element && std::strcmp(child.name(), "mxCell") == 0;
+    const pugi::xml_node inner = plain || !is_element ? child : child.child("mxCell");
+    if (is_element && inner) {
+      auto cell = read_cell(inner, plain ? pugi::xml_node() : child);
+      if (!cell) return cell.error();
+      if (!cell->id.empty()) last_id = cell->id;
+      page.append_from_file(std::move(*cell));
+    } else {
+      auto copy = read_verbatim(child, 1);
+      if (!copy) return copy.error();
+      page.root_extras().push_back(RootExtra{last_id, std::move(*copy)});
     }
-    auto copy = read_verbatim(child, 1);
-    if (!copy) return copy.error();
-    page.root_extras().push_back(RootExtra{last_id, std::move(*copy)});
+    parent.remove_child(child);
+    child = next;
   }
   return {};
 }
@@ -294,31 +333,10 @@ Result<void> read_root(const pugi::xml_node& root, Page& page) {
 
 Result<Attributes> read_attributes(const pugi::xml_node& element) {
   Attributes out;
-  std::unordered_set<std::string_view> seen;
-  std::size_t count = 0;
-  for (const pugi::xml_attribute& a : element.attributes()) {
-    const std::string_view name = a.name();
-    const std::string_view value = a.value();
-    if (auto ok = check_text(name, "an attribute name", element.name()); !ok) return ok.error();
-    if (auto ok = check_text(value, "attribute \"" + std::string(name) + "\"", element.name());
-        !ok) {
-      return ok.error();
-    }
-    // Views into pugixml's attribute names (stable for the document's life), never into `out`,
-    // whose strings move when it grows.
-    if (++count > 8 && seen.empty()) {
-      for (const pugi::xml_attribute& earlier : element.attributes()) {
-        if (earlier == a) break;
-        seen.insert(earlier.name());
-      }
-    }
-    const bool repeated = seen.empty() ? out.has(name) : !seen.insert(name).second;
-    if (repeated) {
-      return make_error("attribute \"" + std::string(name) + "\" repeats in <" +
-                        std::string(element.name()) + ">");
-    }
+  auto read = visit_attributes(element, [&](std::string_view name, std::string_view value) {
     out.append(std::string(name), std::string(value));
-  }
+  });
+  if (!read) return read.error();
   return out;
 }
 

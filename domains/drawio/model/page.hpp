@@ -1,7 +1,9 @@
 // One draw.io page (<diagram> + <mxGraphModel>): its cells in document order, indexed by id.
 #pragma once
 
+#include <boost/unordered/unordered_flat_map.hpp>
 #include <cstddef>
+#include <functional>
 #include <list>
 #include <optional>
 #include <string>
@@ -129,8 +131,12 @@ class Page {
   std::vector<XmlNode> model_extras_;
   std::vector<RootExtra> root_extras_;
   CellList cells_;
-  // Keys view the id strings inside cells_ (list nodes never move).
-  std::unordered_map<std::string_view, CellList::iterator> index_;
+  struct IdHash {
+    std::size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+  };
+  // Keys view the id strings inside cells_ (list nodes never move). Open addressing: no node
+  // allocated per cell, and a lookup reads one group of slots instead of following a chain.
+  boost::unordered_flat_map<std::string_view, CellList::iterator, IdHash> index_;
   std::size_t repeated_ids_ = 0;  // cells whose non-empty id an earlier cell already has
 };
 

@@ -160,6 +160,40 @@ TEST(HostileInputTest, InvalidUtf8AndControlCharactersAreErrors) {
   EXPECT_THAT(read_error(page_with_text(compressed)), HasSubstr("invalid UTF-8"));
 }
 
+// Every element the reader models checks its attributes the same way (the reader visits
+// pugixml's attributes in place instead of copying them into a list first): a repeated name is
+// an error naming it and the element, with up to 8 attributes and past them.
+TEST(HostileInputTest, RepeatedAttributesAreErrorsInEveryElement) {
+  auto in_root = [](const std::string& cells) {
+    return "<mxGraphModel><root><mxCell id=\"0\"/>" + cells + "</root></mxGraphModel>";
+  };
+  EXPECT_THAT(read_error(in_root(R"(<mxCell id="1" parent="0" parent="0"/>)")),
+              HasSubstr("attribute \"parent\" repeats in <mxCell>"));
+  // The tenth attribute repeats the second: found past the first eight too.
+  EXPECT_THAT(read_error(in_root(R"(<mxCell id="1" parent="0" a="" b="" c="" d="" e="" f="" )"
+                                 R"(g="" parent="0"/>)")),
+              HasSubstr("attribute \"parent\" repeats in <mxCell>"));
+  EXPECT_THAT(read_error(in_root(R"(<mxCell id="1" parent="0"><mxGeometry x="1" x="2" )"
+                                 R"(as="geometry"/></mxCell>)")),
+              HasSubstr("attribute \"x\" repeats in <mxGeometry>"));
+  EXPECT_THAT(read_error(in_root(R"(<mxCell id="1" edge="1" parent="0"><mxGeometry )"
+                                 R"(relative="1" as="geometry"><Array as="points"><mxPoint x="1" )"
+                                 R"(y="2" y="3"/></Array></mxGeometry></mxCell>)")),
+              HasSubstr("attribute \"y\" repeats in <mxPoint>"));
+  EXPECT_THAT(
+      read_error(in_root(R"(<object id="1" label="a" k1="" k2="" k3="" k4="" k5="" )"
+                         R"(k6="" k7="" k8="" k9="" k3="x"><mxCell parent="0"/></object>)")),
+      HasSubstr("attribute \"k3\" repeats in <object>"));
+  EXPECT_THAT(read_error(in_root(R"(<mxCell id="1" parent="0"><mxGeometry width="&#2;" )"
+                                 R"(as="geometry"/></mxCell>)")),
+              HasSubstr("invalid UTF-8 or XML character at byte 0 of attribute \"width\" in "
+                        "<mxGeometry>"));
+  // Names that only look alike are different attributes.
+  const Diagram fine = read_ok(
+      in_root(R"(<mxCell id="1" parent="0" a="" b="" c="" d="" e="" f="" g="" h="" A="" B=""/>)"));
+  EXPECT_EQ(fine.pages().at(0).cell_count(), 2u);
+}
+
 TEST(HostileInputTest, RandomBytesNeverCrash) {
   std::uint32_t state = 12345;
   auto next = [&] {

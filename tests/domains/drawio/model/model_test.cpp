@@ -117,6 +117,34 @@ TEST(PageTest, RepeatedIdsFromFilesAreKeptAndTheNextOneIsIndexedAfterErase) {
   EXPECT_EQ(page.find("x")->value, "second");
 }
 
+// The id index is an open-addressing table that grows and moves its entries while cells come
+// and go: every cell stays found under its id (long ids too, stored outside the string), and
+// erased or renamed ids are gone.
+TEST(PageTest, TheIdIndexFollowsManyInsertsErasesAndRenames) {
+  Page page;
+  constexpr int kCells = 5000;
+  auto id_of = [](int i) { return "cell-with-a-long-id-" + std::to_string(i); };
+  for (int i = 0; i < kCells; ++i)
+    ASSERT_NE(page.insert(make_cell(id_of(i), "1")), nullptr);
+  for (int i = 0; i < kCells; i += 2)
+    ASSERT_TRUE(page.erase(id_of(i)).has_value());
+  for (int i = 1; i < kCells; i += 4)
+    ASSERT_TRUE(page.rename(id_of(i), "r" + std::to_string(i)));
+  for (int i = 0; i < kCells; ++i) {
+    const bool erased = i % 2 == 0, renamed = i % 4 == 1;
+    EXPECT_EQ(page.contains(id_of(i)), !erased && !renamed) << i;
+    if (renamed) {
+      const Cell* cell = page.find("r" + std::to_string(i));
+      ASSERT_NE(cell, nullptr) << i;
+      EXPECT_EQ(cell->id, "r" + std::to_string(i));
+    } else if (!erased) {
+      EXPECT_EQ(page.find(id_of(i))->id, id_of(i));
+    }
+  }
+  EXPECT_EQ(page.cell_count(), static_cast<std::size_t>(kCells / 2));
+  EXPECT_EQ(page.next_id(id_of(3)), "r5");
+}
+
 TEST(PageTest, CopiesHaveTheirOwnIndex) {
   Page page = layered_page();
   page.insert(make_cell("a", "1"));

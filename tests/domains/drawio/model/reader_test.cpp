@@ -213,6 +213,34 @@ TEST(ReaderTest, AcceptsUriEncodedAndZlibWrappedPages) {
   EXPECT_TRUE(plain.pages().at(0).contains("0"));
 }
 
+// The reader takes each child of <root> out of pugixml's tree once it is in the model (so the
+// tree shrinks while the cells grow): cells, wrapped cells and verbatim children still come
+// out in document order, each extra after the cell before it.
+TEST(ReaderTest, RootChildrenKeepTheirOrderWhileTheTreeIsFreed) {
+  const Diagram diagram = read_ok(
+      "<mxfile><diagram id=\"d\" name=\"P\"><mxGraphModel><root><First/><mxCell id=\"0\"/><mxCell "
+      "id=\"1\" parent=\"0\"/>"
+      "<Custom n=\"a\"/><object id=\"w\" label=\"W\" k=\"v\"><mxCell vertex=\"1\" "
+      "parent=\"1\"/></object><Custom n=\"b\"><Inner/></Custom><mxCell id=\"2\" "
+      "vertex=\"1\" parent=\"1\"/><UserObject id=\"u\"><mxCell vertex=\"1\" parent=\"1\"/>"
+      "</UserObject><Last/></root></mxGraphModel></diagram></mxfile>");
+  const Page& page = diagram.pages().at(0);
+  std::vector<std::string> ids;
+  for (const Cell& cell : page.cells())
+    ids.push_back(cell.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"0", "1", "w", "2", "u"}));
+  EXPECT_EQ(page.find("w")->value, "W");
+  EXPECT_EQ(page.find("w")->property("k"), "v");
+  EXPECT_EQ(page.find("u")->wrapper->element, "UserObject");
+  std::vector<std::string> extras;
+  for (const RootExtra& extra : page.root_extras())
+    extras.push_back(extra.node.name + "@" + extra.after_id);
+  EXPECT_EQ(extras, (std::vector<std::string>{"First@", "Custom@1", "Custom@w", "Last@u"}));
+  EXPECT_EQ(page.root_extras()[2].node.children.at(0).name, "Inner");
+  // Read again from what the writer makes of it: the same model.
+  EXPECT_EQ(read_ok(write_drawio(diagram)), diagram);
+}
+
 TEST(ReaderTest, KeepsUnknownElementsEverywhere) {
   const Diagram diagram = read_ok(
       "<mxfile x=\"1\"><diagram id=\"d\"><mxGraphModel><root><mxCell id=\"0\"/>"
