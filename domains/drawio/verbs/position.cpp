@@ -379,7 +379,10 @@ std::vector<std::string> clear_frames_of_runs(OpContext& ctx,
     if (ctx.index().kind(cell.id) == CellKind::group && cell.is_visible())
       groups.emplace_back(cell.id, absolute_rect(page, cell));
   }
-  for (auto& [group_id, frame] : groups) {
+  for (auto& entry : groups) {
+    // Named references, not a structured binding: clang before 16 cannot capture those.
+    const std::string& group_id = entry.first;
+    Rect& frame = entry.second;
     const Cell* group = page.find(group_id);
     if (group == nullptr || !draws_frame(*group) || !parent_group(ctx, group_id).empty()) continue;
     double grow_down = 0, grow_right = 0;
@@ -398,8 +401,8 @@ std::vector<std::string> clear_frames_of_runs(OpContext& ctx,
                       return other.first != group_id && other.second.overlaps(grown, 0) &&
                              !other.second.overlaps(frame, 0);
                     }) ||
-        std::any_of(paths.begin(), paths.end(), [&](const auto& entry) {
-          return run_along_frame(entry.second, grown, kFrameRunGap, kFrameRunLength).length > 0;
+        std::any_of(paths.begin(), paths.end(), [&](const auto& drawn) {
+          return run_along_frame(drawn.second, grown, kFrameRunGap, kFrameRunLength).length > 0;
         });
     if (blocked) continue;
     const Rect local = bounds_of(ctx, group_id);
