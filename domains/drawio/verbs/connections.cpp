@@ -298,12 +298,16 @@ void align_facing_ports(OpContext& ctx, const std::string& edge_id) {
   const std::vector<double> entry_others = others_on(target, entry, to);
   const bool move_exit = exit_others.empty(), move_entry = entry_others.empty();
   if (!move_exit && !move_entry) return;
-  const double lo =
-      std::max(move_exit ? start(from) : -INFINITY, move_entry ? start(to) : -INFINITY) +
-      kCornerInset;
-  const double hi = std::min(move_exit ? start(from) + length(from) : INFINITY,
-                             move_entry ? start(to) + length(to) : INFINITY) -
-                    kCornerInset;
+  // The span the moving ports may take: the side of each port that moves (one at least).
+  const auto end_of = [&](const Rect& r) { return start(r) + length(r); };
+  double lo = move_exit ? start(from) : start(to);
+  double hi = move_exit ? end_of(from) : end_of(to);
+  if (move_exit && move_entry) {
+    lo = std::max(start(from), start(to));
+    hi = std::min(end_of(from), end_of(to));
+  }
+  lo += kCornerInset;
+  hi -= kCornerInset;
   // Ports are written to the hundredth of a side (format_number): a line is taken where the ports
   // written so meet (exactly, else within half a pixel, drawn straight), clear of the others.
   const auto written = [&](const Rect& r, double at) {
