@@ -204,5 +204,26 @@ TEST_F(UndoTest, AutomaticPortsFollowMovesAndLeaveNoTraceInTheFile) {
   EXPECT_NE(file().find("exitX=1;exitY=0.5;"), std::string::npos) << file();
 }
 
+// Trial 15: a labelled connect re-spread the labels of the edges already leaving its source,
+// moving one onto a bend of its route, unsaid. Only the new edge's label is placed now.
+TEST_F(UndoTest, ALabelledConnectLeavesItsSiblingsLabelsWhereTheyAre) {
+  check("add svc Gateway at:0,200");
+  check("add svc Auth at:400,0");
+  check("add svc Trip at:400,400");
+  check("connect Gateway -> Auth label:gRPC");
+  const auto cell_of = [this](std::string_view target) {
+    const std::string xml = file();
+    const auto at = xml.find("target=\"" + std::string(target) + "\"");
+    EXPECT_NE(at, std::string::npos) << xml;
+    const auto begin = xml.find("<mxGeometry", at);  // the label's place (ports may spread)
+    return xml.substr(begin, xml.find("</mxCell>", at) - begin);
+  };
+  const std::string first = cell_of("fcp-3");
+  check("connect Gateway -> Trip label:HTTPS");
+  EXPECT_EQ(cell_of("fcp-3"), first);  // Gateway -> Auth's label did not move
+  EXPECT_NE(cell_of("fcp-4").find("x=\"-0.3\""), std::string::npos)
+      << "the new label takes the free slot of the spread: " << cell_of("fcp-4");
+}
+
 }  // namespace
 }  // namespace fcp::drawio
