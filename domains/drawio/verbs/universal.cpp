@@ -160,6 +160,10 @@ core::Result<void> modify_edges(OpContext& ctx, const std::vector<OpToken>& toke
   // What restyling did to the routes beyond the keys (ports handed back: waypoints dropped or
   // laid anew), as style's reply says it: after the keys it echoes, in the order given.
   std::string routes_note;
+  std::vector<Cell> before;  // to tell a change from values the edges already had
+  for (const auto& id : edges->ids) {
+    if (const Cell* cell = ctx.page().find(id)) before.push_back(*cell);
+  }
   if (!look.empty()) {
     auto changed = restyle_edges(ctx, *edges, {}, look);
     if (!changed) return changed.error();
@@ -170,6 +174,17 @@ core::Result<void> modify_edges(OpContext& ctx, const std::vector<OpToken>& toke
     if (!param.key.starts_with("prop.")) continue;
     for (const auto& id : edges->ids)
       ctx.edit.update(id, [&](Cell& cell) { set_property(cell, param.key, param.value); });
+  }
+  const bool unchanged = std::all_of(before.begin(), before.end(), [&](const Cell& cell) {
+    const Cell* now = ctx.page().find(cell.id);
+    return now != nullptr && *now == cell;
+  });
+  // Trial 16: "modified edge … label:events" for a label that was "events" already.
+  if (unchanged) {
+    ctx.lines.push_back(core::connection_changed("edge " + edges->name + " already has" + echo +
+                                                 " (unchanged)" + edges->count_note()));
+    if (edges->selected) ctx.lines.push_back(edges->touched_line(ctx));
+    return {};
   }
   ctx.lines.push_back(core::connection_changed("modified edge " + edges->name + echo + routes_note +
                                                edges->count_note()));
