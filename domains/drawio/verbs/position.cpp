@@ -1333,8 +1333,8 @@ core::Result<void> verb_layout(OpContext& ctx) {
       names += (i == 0 ? "" : ", ") + labels[i];
     if (labels.size() > kNamed) names += " and " + std::to_string(labels.size() - kNamed) + " more";
     ctx.lines.push_back(core::warning_line(
-        std::string(standing ? "still, " : "on the routes kept, ") + names +
-        (labels.size() == 1 ? " reads" : " read") +
+        std::string(standing ? "on the routes left as they were, " : "on the routes kept, ") +
+        names + (labels.size() == 1 ? " reads" : " read") +
         " as another's (on another edge or label, or by a shape): move a shape, or "
         "set "
         "exit:/entry: on the edge"));
