@@ -61,16 +61,26 @@ class SegmentGrid {
         fn(x * 1000003LL + y);
     }
   }
-  // Whether the segment passes through the box (sampled: segments are short against labels).
+  // Whether the segment passes through the open box: the part of it inside each slab
+  // (Liang–Barsky), exact and independent of the segment's length.
   static bool hits(const Segment& s, const Box& box) {
-    const double length = std::hypot(s.b.x - s.a.x, s.b.y - s.a.y);
-    const int steps = std::max(1, static_cast<int>(length / 4));
-    for (int i = 0; i <= steps; ++i) {
-      const double t = static_cast<double>(i) / steps;
-      const double x = s.a.x + t * (s.b.x - s.a.x), y = s.a.y + t * (s.b.y - s.a.y);
-      if (x > box.x && x < box.right() && y > box.y && y < box.bottom()) return true;
-    }
-    return false;
+    double enter = 0, leave = 1;
+    // Keeps the t in [enter, leave] with step * t < room (the segment on the slab's inner side).
+    const auto clip = [&](double step, double room) {
+      if (step == 0) return room > 0;
+      const double t = room / step;
+      if (step < 0) {
+        enter = std::max(enter, t);
+      } else {
+        leave = std::min(leave, t);
+      }
+      return enter <= leave;
+    };
+    const double dx = s.b.x - s.a.x, dy = s.b.y - s.a.y;
+    if (!clip(-dx, s.a.x - box.x) || !clip(dx, box.right() - s.a.x) || !clip(-dy, s.a.y - box.y) ||
+        !clip(dy, box.bottom() - s.a.y))
+      return false;
+    return enter < leave;
   }
   std::vector<Segment> segments_;
   std::unordered_map<long long, std::vector<size_t>> cells_;
