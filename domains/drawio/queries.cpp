@@ -847,6 +847,27 @@ core::QueryAnswer query_map(const DrawioDocument& doc) {
   }
   sort_placed(groups, vertical);
   sort_placed(ungrouped, vertical);
+  // Groups whose frames overlap, neither inside the other (trial 17: an agent's tiers overlapped
+  // and neither map nor resize to:fit said so). A few hundred groups at most are compared.
+  const auto nested = [&](const Cell& inner, const Cell& outer) {
+    const Cell* up = &inner;
+    for (int depth = 0; depth < kMaxDepth && up != nullptr && up->parent; ++depth) {
+      if (*up->parent == outer.id) return true;
+      up = v.page.find(*up->parent);
+    }
+    return false;
+  };
+  std::unordered_map<std::string_view, Lines> overlapping;
+  for (std::size_t i = 0; i < groups.size() && i < kMaxMapRows; ++i) {
+    for (std::size_t j = i + 1; j < groups.size() && j < kMaxMapRows; ++j) {
+      const Placed& a = groups[i];
+      const Placed& b = groups[j];
+      if (!a.rect.overlaps(b.rect) || nested(*a.cell, *b.cell) || nested(*b.cell, *a.cell))
+        continue;
+      overlapping[a.cell->id].push_back(name_of(*b.cell));
+      overlapping[b.cell->id].push_back(name_of(*a.cell));
+    }
+  }
   Lines lines{"map: " + round_text(canvas->width) + "x" + round_text(canvas->height) +
               " flow:" + flow + " | " + std::to_string(v.index.shapes()) + "s " +
               std::to_string(v.index.edges()) + "e " + std::to_string(v.index.groups()) + "g"};
@@ -866,6 +887,10 @@ core::QueryAnswer query_map(const DrawioDocument& doc) {
                          {"y", rounded(b.y)},
                          {"right", rounded(b.right())},
                          {"bottom", rounded(b.bottom())}};
+    if (auto over = overlapping.find(group.cell->id); over != overlapping.end()) {
+      lines.back() += " — overlaps " + join(over->second, ", ");
+      group_item.fields.emplace_back("overlaps", join(over->second, ", "));
+    }
     data.items.push_back(std::move(group_item));
     ++rows;
     ++groups_shown;
@@ -1004,7 +1029,7 @@ std::vector<core::VerbSpec> query_specs() {
           .with_structured_answer(),
       core::VerbSpec{"map", "", "queries",
                      "spatial summary: canvas (shapes, groups and edge waypoints), flow, groups "
-                     "with region and members, ungrouped shapes"}
+                     "with region, members and the groups their frames overlap, ungrouped shapes"}
           .with_structured_answer(),
       core::VerbSpec{"find", "TEXT", "queries", "shapes whose label or alias contains TEXT"}
           .text_argument(),

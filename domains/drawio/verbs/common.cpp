@@ -166,54 +166,60 @@ std::vector<GroupGrowth> grow_groups_to_hold(OpContext& ctx, std::span<const std
   return grown;
 }
 
+std::vector<std::string> covered_by_group(const OpContext& ctx, const std::string& group,
+                                          const Rect& box, std::optional<Rect> before) {
+  const auto within = [&](std::string id, const std::string& outer) {
+    for (int depth = 0; depth < 64 && !id.empty(); ++depth) {
+      if (id == outer) return true;
+      id = parent_group(ctx, id);
+    }
+    return false;
+  };
+  std::vector<std::string> covered;
+  std::unordered_set<std::string> covered_ids;
+  for (const Cell& cell : ctx.page().cells()) {
+    const CellKind kind = ctx.index().kind(cell.id);
+    if (kind != CellKind::shape && kind != CellKind::group) continue;
+    if (within(cell.id, group) || within(group, cell.id)) continue;
+    // A group covered is named, not its members.
+    bool in_covered = false;
+    for (std::string up = parent_group(ctx, cell.id); !up.empty() && !in_covered;
+         up = parent_group(ctx, up))
+      in_covered = covered_ids.contains(up);
+    if (in_covered) continue;
+    const Rect r = bounds_of(ctx, cell.id);
+    if (r.overlaps(box) && !(before && r.overlaps(*before))) {
+      covered.push_back(display_name(ctx.doc, cell.id));
+      covered_ids.insert(cell.id);
+    }
+  }
+  return covered;
+}
+
+std::string named_list(std::span<const std::string> names, std::size_t named) {
+  std::string list;
+  for (std::size_t i = 0; i < names.size() && i < named; ++i)
+    list += (i == 0 ? "" : ", ") + names[i];
+  if (names.size() > named) list += " and " + std::to_string(names.size() - named) + " more";
+  return list;
+}
+
 std::vector<std::string> growth_lines(const OpContext& ctx, std::span<const GroupGrowth> grown) {
   std::vector<std::string> lines;
   constexpr std::size_t kNamed = 3;
   for (const GroupGrowth& g : grown) {
     const std::string& group = g.group;
-    std::string names;
-    for (std::size_t i = 0; i < g.held.size() && i < kNamed; ++i)
-      names += (i == 0 ? "" : ", ") + g.held[i];
-    if (g.held.size() > kNamed) names += " and " + std::to_string(g.held.size() - kNamed) + " more";
+    const std::string names = named_list(g.held, kNamed);
     lines.push_back(core::property_changed(
         "group " + display_name(ctx.doc, group) + " grown from " + format_number(g.before.width) +
         "x" + format_number(g.before.height) + " to " + format_number(g.after.width) + "x" +
         format_number(g.after.height) + " to hold " + names));
     // What the grown box now covers that it did not: shapes and groups neither in it nor round
     // it (nothing is pushed aside; the reply says so).
-    std::vector<std::string> covered;
-    std::unordered_set<std::string> covered_ids;
-    auto within = [&](std::string id, const std::string& outer) {
-      for (int depth = 0; depth < 64 && !id.empty(); ++depth) {
-        if (id == outer) return true;
-        id = parent_group(ctx, id);
-      }
-      return false;
-    };
-    for (const Cell& cell : ctx.page().cells()) {
-      const CellKind kind = ctx.index().kind(cell.id);
-      if (kind != CellKind::shape && kind != CellKind::group) continue;
-      if (within(cell.id, group) || within(group, cell.id)) continue;
-      // A group covered is named, not its members.
-      bool in_covered = false;
-      for (std::string up = parent_group(ctx, cell.id); !up.empty() && !in_covered;
-           up = parent_group(ctx, up))
-        in_covered = covered_ids.contains(up);
-      if (in_covered) continue;
-      const Rect r = bounds_of(ctx, cell.id);
-      if (r.overlaps(g.after) && !r.overlaps(g.before)) {
-        covered.push_back(display_name(ctx.doc, cell.id));
-        covered_ids.insert(cell.id);
-      }
-    }
+    const std::vector<std::string> covered = covered_by_group(ctx, group, g.after, g.before);
     if (!covered.empty()) {
-      std::string list;
-      for (std::size_t i = 0; i < covered.size() && i < kNamed; ++i)
-        list += (i == 0 ? "" : ", ") + covered[i];
-      if (covered.size() > kNamed)
-        list += " and " + std::to_string(covered.size() - kNamed) + " more";
       lines.push_back(core::warning_line(
-          "group " + display_name(ctx.doc, group) + " grown over " + list +
+          "group " + display_name(ctx.doc, group) + " grown over " + named_list(covered, kNamed) +
           " (nothing was pushed aside); move what it covers, or the member that made it grow"));
     }
   }

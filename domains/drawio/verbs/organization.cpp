@@ -97,6 +97,19 @@ core::Result<void> verb_group(OpContext& ctx) {
   ctx.lines.push_back(
       core::created("group " + *name + " (" + core::plural(members.size(), "shape") + ")"));
   if (theme) ctx.lines.push_back(core::detail_line(theme_group(ctx, group_id, *theme, *which)));
+  // The frame round the members can take in what is not a member (a shape between them, a
+  // neighbouring group's frame): a reader sees it as part of the group (trial 17).
+  const std::vector<std::string> covered =
+      covered_by_group(ctx, group_id, bounds_of(ctx, group_id), std::nullopt);
+  if (!covered.empty()) {
+    constexpr std::size_t kNamed = 3;
+    const bool one = covered.size() == 1;
+    ctx.lines.push_back(core::warning_line(
+        "the frame of group " + *name + " covers " + named_list(covered, kNamed) +
+        (one ? ", which is not in it: it reads" : ", which are not in it: they read") +
+        " as part of " + *name + "; move " + (one ? covered.front() : std::string("them")) +
+        ", or ungroup " + *name + " and group again taking " + (one ? "it" : "them") + " in"));
+  }
   return {};
 }
 

@@ -103,6 +103,13 @@ std::vector<GroupGrowth> grow_groups_to_hold(OpContext& ctx, std::span<const std
 // The reply's lines for `grown`, as the page is now: "* group NAME grown from WxH to WxH to hold
 // X" per group, and a `?` line naming what a grown box now covers that it did not (nothing is
 // pushed aside).
+// The shapes and groups a group's frame at `box` covers, neither inside it nor round it, that
+// `before` (its frame before a change, if any) did not: by display name, groups named rather than
+// their members.
+std::vector<std::string> covered_by_group(const OpContext& ctx, const std::string& group,
+                                          const Rect& box, std::optional<Rect> before);
+// "A, B, C and 2 more": the first `named` names and a count of the rest.
+std::string named_list(std::span<const std::string> names, std::size_t named);
 std::vector<std::string> growth_lines(const OpContext& ctx, std::span<const GroupGrowth> grown);
 // grow_groups_to_hold, then growth_lines.
 std::vector<std::string> hold_in_groups(OpContext& ctx, std::span<const std::string> ids);
