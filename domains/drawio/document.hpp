@@ -51,6 +51,10 @@ class DrawioDocument final : public core::Document {
   std::string help_additions() const override;
   std::vector<std::string> warnings(std::span<const core::EventPtr> batch,
                                     core::Applied applied) const override;
+  // The warnings the edges `edge_ids` of the active page would get if a batch had just drawn them
+  // (on one line with another edge, labels on edges, labels or frames, by shapes, runs along a
+  // frame): what a layout that changed nothing names as still standing.
+  std::vector<std::string> standing_warnings(std::span<const std::string> edge_ids) const;
   core::Result<std::string> serialize(const std::filesystem::path& path) const override;
   // A standard <mxfile> goes to `write` in pieces as it is made (the bytes read, whole, when
   // nothing changed); other forms, and pages sized to their content, as serialize makes them.

@@ -1310,21 +1310,12 @@ core::Result<void> verb_layout(OpContext& ctx) {
   // A layout that changes nothing leaves the batch nothing to warn about: the defects its routes
   // still have are named here (trial 16: "nothing to change" one call after a warning that two
   // edges ran on one line for 419 px, which were still there).
-  std::optional<DrawnRouteFigures> standing;
-  if (nothing_changed && !routed_ids.empty() && routed_ids.size() <= kMaxComparedRoutes) {
-    standing = drawn_route_figures(ctx.page(), ctx.index(), routed_ids, clearance);
-    for (std::size_t i = 0; i < standing->one_line_edges.size() && i < kNamed; ++i) {
-      ctx.lines.push_back(core::warning_line(
-          "edges " + edge_name(standing->one_line_edges[i].first) + " and " +
-          edge_name(standing->one_line_edges[i].second) +
-          " still run on one line: move a shape, or set exit:/entry: on one of them"));
-    }
-    if (standing->one_line_edges.size() > kNamed) {
-      ctx.lines.push_back(
-          core::warning_line("… and " + std::to_string(standing->one_line_edges.size() - kNamed) +
-                             " more pairs still on one line"));
-    }
-    misplaced = &standing->misplaced_labels;
+  // Named as the batch warnings name them, as if the layout had just drawn every route it
+  // routed (trial 17: "nothing to change" named one edge on a shape's outline and none of the six
+  // labels the same layout had warned about one call before).
+  if (nothing_changed) {
+    for (auto& line : ctx.doc.standing_warnings(routed_ids))
+      ctx.lines.push_back(core::warning_line("still: " + line));
   }
   if (misplaced != nullptr && !misplaced->empty()) {
     const auto& labels = *misplaced;
@@ -1333,8 +1324,7 @@ core::Result<void> verb_layout(OpContext& ctx) {
       names += (i == 0 ? "" : ", ") + labels[i];
     if (labels.size() > kNamed) names += " and " + std::to_string(labels.size() - kNamed) + " more";
     ctx.lines.push_back(core::warning_line(
-        std::string(standing ? "on the routes left as they were, " : "on the routes kept, ") +
-        names + (labels.size() == 1 ? " reads" : " read") +
+        "on the routes kept, " + names + (labels.size() == 1 ? " reads" : " read") +
         " as another's (on another edge or label, or by a shape): move a shape, or "
         "set "
         "exit:/entry: on the edge"));
