@@ -14,6 +14,7 @@
 #include "domains/drawio/export/svg_style.hpp"
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/layout/graph_layout.hpp"
+#include "domains/drawio/line_fixes.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
 
 namespace fcp::drawio {
@@ -1314,10 +1315,12 @@ core::Result<void> verb_layout(OpContext& ctx) {
   if (nothing_changed && !routed_ids.empty() && routed_ids.size() <= kMaxComparedRoutes) {
     standing = drawn_route_figures(ctx.page(), ctx.index(), routed_ids, clearance);
     for (std::size_t i = 0; i < standing->one_line_edges.size() && i < kNamed; ++i) {
+      const auto& [first, second] = standing->one_line_edges[i];
+      std::string fix = one_line_fix(ctx.page(), ctx.index(), first);
+      if (fix.empty()) fix = one_line_fix(ctx.page(), ctx.index(), second);
       ctx.lines.push_back(core::warning_line(
-          "edges " + edge_name(standing->one_line_edges[i].first) + " and " +
-          edge_name(standing->one_line_edges[i].second) +
-          " still run on one line: move a shape, or set exit:/entry: on one of them"));
+          "edges " + edge_name(first) + " and " + edge_name(second) + " still run on one line: " +
+          (fix.empty() ? "move a shape, or set exit:/entry: on one of them" : "try: " + fix)));
     }
     if (standing->one_line_edges.size() > kNamed) {
       ctx.lines.push_back(
