@@ -3,6 +3,8 @@
 // must match one rebuilt from scratch after each step.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/parsed_op.hpp"
 #include "domains/drawio/document.hpp"
 #include "domains/drawio/domain.hpp"
@@ -265,6 +267,34 @@ TEST_F(UndoTest, TheOpAWarningOffersTakesTheEdgeOffTheLine) {
     }
   }
   EXPECT_GE(offered, 2U) << "the diagram should give warnings with an op to check";
+}
+
+// The shortest route for the offered ports (H -> I straight from the middle of its sides) would
+// lie on W -> X's line: the op offered is another, and it leaves H -> I on no line.
+TEST_F(UndoTest, TheOpAWarningOffersAvoidsARouteOnAnotherEdgesLine) {
+  for (const char* add : {"add svc F at:100,100", "add svc G at:500,100", "add svc H at:100,165",
+                          "add svc I at:500,165", "add svc W at:-200,165", "add svc X at:800,165",
+                          "connect F -> G exit:right@1 entry:left@1", "connect W -> X"})
+    check(add);
+  auto outcome = run("connect H -> I exit:right@0 entry:left@0");
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  const std::vector<core::EventPtr> batch{outcome->event};
+  const auto warnings = document_->warnings(batch, core::Applied::forward);
+  const auto offered = std::find_if(warnings.begin(), warnings.end(), [](const std::string& w) {
+    return w.find("edge H -> I runs 5 px from edge F -> G") == 0;
+  });
+  ASSERT_NE(offered, warnings.end());
+  const auto at = offered->find("try: style H -> I ");
+  ASSERT_NE(at, std::string::npos) << *offered;
+  const std::string op = offered->substr(at + 5);
+  EXPECT_NE(op, "style H -> I exit:right entry:left");  // on W -> X's line
+  auto fixed = run(op);
+  ASSERT_TRUE(fixed) << op << ": " << fixed.error().message;
+  const std::vector<core::EventPtr> fix_batch{fixed->event};
+  for (const auto& after : document_->warnings(fix_batch, core::Applied::forward)) {
+    EXPECT_EQ(after.find("on one line"), std::string::npos) << after;
+    EXPECT_EQ(after.find(" px from edge"), std::string::npos) << after;
+  }
 }
 
 }  // namespace
