@@ -958,8 +958,9 @@ double box_gap(const Rect& a, const Rect& b) {
 }
 
 // Labels of the edges the batch changed or whose ends it moved that now lie on another edge's
-// label (and did not before the batch): a reader cannot tell which label is whose. Touched
-// edges x labelled edges, pages up to kMaxOneLineEdges edges.
+// label, or within kLabelLabelGap of it (and did not before the batch): a reader cannot tell
+// which label is whose, or reads the two as one. Touched edges x labelled edges, pages up to
+// kMaxOneLineEdges edges.
 void warn_labels_on_labels(const BatchView& view, const std::vector<const Cell*>& placed,
                            WarningList& warnings) {
   const auto touched_ids = edges_to_check(view, placed);
