@@ -1,11 +1,14 @@
 // Appearance verbs: style (shapes, groups and edges), label, badge.
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <optional>
 
 #include "core/resolve.hpp"
 #include "domains/drawio/data/arrows.hpp"
 #include "domains/drawio/data/colors.hpp"
 #include "domains/drawio/data/style_keys.hpp"
+#include "domains/drawio/label_clearance.hpp"
 #include "domains/drawio/labels.hpp"
 #include "domains/drawio/verbs/verbs.hpp"
 
@@ -247,6 +250,51 @@ std::string label_value(const Cell& cell, std::string_view text) {
   return out;
 }
 
+// The label kept on an edge placed on the route an op gave it as connect places it: its slot among
+// its source's labelled edges (label_slot; the middle when it is alone), then clear of shapes that
+// are not its ends (clear_label_position); the offset laid for the old route is dropped (trial 15:
+// after new ports a label kept x 0.9 and sat on the new route's arrowhead). Its new place along
+// the route when that differs from the old one, else nullopt.
+// `before`: the edge's geometry before the op changed its route.
+std::optional<double> replace_label(OpContext& ctx, const std::string& edge_id,
+                                    const std::optional<Geometry>& before) {
+  const Cell* edge = ctx.page().find(edge_id);
+  if (edge == nullptr || !edge->source || cell_label(*edge).empty()) return std::nullopt;
+  const double slot =
+      label_slot(ctx, *edge->source, edge_id, before ? before->x.value_or(0) : 0.0).value_or(0.0);
+  ctx.edit.update(edge_id, [slot](Cell& cell) {
+    if (!cell.geometry) cell.geometry = Geometry{};
+    cell.geometry->relative = true;
+    if (slot == 0) {
+      cell.geometry->x.reset();
+    } else {
+      cell.geometry->x = slot;
+    }
+    cell.geometry->y.reset();
+    cell.geometry->offset.reset();
+  });
+  if (const Cell* placed = ctx.page().find(edge_id)) {
+    if (const auto x = clear_label_position(ctx.page(), ctx.index(), *placed))
+      ctx.edit.update(edge_id, [x = *x](Cell& cell) { cell.geometry->x = x; });
+  }
+  const Cell* after = ctx.page().find(edge_id);
+  const double x_now = after->geometry->x.value_or(0);
+  const auto x_then = before ? before->x.value_or(0) : 0.0;
+  const bool offset_then =
+      before &&
+      ((before->y && *before->y != 0) ||
+       (before->offset && (before->offset->x_or_zero() != 0 || before->offset->y_or_zero() != 0)));
+  if (std::abs(x_now - x_then) < 0.005 && !offset_then) return std::nullopt;
+  return x_now;
+}
+
+// "the middle", "0.3 along it": where replace_label put a label.
+std::string label_place(double x) {
+  if (std::abs(x) < 0.005) return "the middle of its new route";
+  return format_number(std::round(x * 100) / 100) + " along its new route (" +
+         (x < 0 ? "source" : "target") + " half)";
+}
+
 }  // namespace
 
 void set_edge_label(OpContext& ctx, const std::string& edge_id, std::string_view text) {
@@ -282,11 +330,36 @@ core::Result<EdgeRestyle> restyle_edges(OpContext& ctx, const EdgeReference& edg
     if (value.empty() && (key == "exitX" || key == "entryX")) frees |= end;
   }
   const bool fixes_ports = fixes != 0, frees_ports = frees != 0;
+  // `straight` draws the edge as one line from port to port: waypoints would bend it (trial 16:
+  // the reply said styled while the stored waypoints kept the route as it was).
+  const bool straight = std::any_of(flags.begin(), flags.end(), [](const OpToken& flag) {
+    return flag.text == "straight" && !flag.quoted;
+  });
+  std::size_t dropped = 0;
   // Waypoints laid for the old ports would take the edge through shapes: it is routed anew from
   // the new ones, round the other shapes and its own ends.
   std::size_t routed = 0, by_style = 0, automatic = 0;
+  std::vector<std::pair<std::string, double>> labels_moved;
   for (const auto& edge : edges.ids) {
+    std::optional<Geometry> geometry_then;
+    if (const Cell* cell = ctx.page().find(edge)) geometry_then = cell->geometry;
     ctx.edit.update(edge, [&](Cell& cell) { apply_set(cell, *set); });
+    const auto drop_waypoints = [&] {
+      const Cell* cell = ctx.page().find(edge);
+      if (cell == nullptr || !cell->geometry || !cell->geometry->points ||
+          cell->geometry->points->empty())
+        return;
+      ctx.edit.update(edge, [](Cell& c) { c.geometry->points.reset(); });
+      ++dropped;
+    };
+    if (straight && !fixes_ports && !frees_ports) {
+      const std::size_t before = dropped;
+      drop_waypoints();
+      if (dropped != before) {
+        if (const auto x = replace_label(ctx, edge, geometry_then))
+          labels_moved.emplace_back(edge, *x);
+      }
+    }
     if (!fixes_ports && !frees_ports) continue;
     const auto& user_ports = ctx.doc.state().user_ports;
     const auto found = user_ports.find(edge);
@@ -301,6 +374,9 @@ core::Result<EdgeRestyle> restyle_edges(OpContext& ctx, const EdgeReference& edg
       // No port of the user's left: the edge is automatic again, as connect makes it.
       if (give_ports_back(ctx, edge)) ++routed;
       ++automatic;
+      if (straight) drop_waypoints();
+      if (const auto x = replace_label(ctx, edge, geometry_then))
+        labels_moved.emplace_back(edge, *x);
       continue;
     }
     ctx.edit.set_automatic_ports(edge, false);
@@ -311,14 +387,38 @@ core::Result<EdgeRestyle> restyle_edges(OpContext& ctx, const EdgeReference& edg
         state.user_ports[edge] = after;
       }
     });
-    const EdgeRouteResult result = route_edge_around_shapes(ctx, edge);
-    if (result == EdgeRouteResult::routed) ++routed;
-    if (result == EdgeRouteResult::by_style) ++by_style;
+    if (straight) {
+      drop_waypoints();
+    } else {
+      const EdgeRouteResult result = route_edge_around_shapes(ctx, edge);
+      if (result == EdgeRouteResult::routed) ++routed;
+      if (result == EdgeRouteResult::by_style) ++by_style;
+    }
+    if (const auto x = replace_label(ctx, edge, geometry_then)) labels_moved.emplace_back(edge, *x);
   }
   EdgeRestyle changed{.echo = echo(*set), .routes_note = {}};
-  if (!fixes_ports && !frees_ports) return changed;
-  const std::size_t count = edges.ids.size();
   std::string& note = changed.routes_note;
+  const std::size_t count = edges.ids.size();
+  // The label moved with the route: where it is now (one line for one edge, a count for more).
+  const auto label_note = [&] {
+    if (labels_moved.empty()) return;
+    if (count == 1) {
+      note += ", its label moved to " + label_place(labels_moved.front().second);
+    } else {
+      note += ", " + core::plural(labels_moved.size(), "label") +
+              " moved onto the new routes (where connect puts them)";
+    }
+  };
+  if (straight) {
+    if (dropped > 0) {
+      note += count == 1 ? ", its waypoints dropped so it is drawn straight from port to port"
+                         : ", the waypoints of " + core::plural(dropped, "edge") +
+                               " dropped so they are drawn straight from port to port";
+    }
+    label_note();
+    return changed;
+  }
+  if (!fixes_ports && !frees_ports) return changed;
   if (automatic == count) {
     note = count == 1 ? ", its ports chosen by fcp again (faces toward each other)"
                       : ", their ports chosen by fcp again (faces toward each other)";
@@ -338,6 +438,7 @@ core::Result<EdgeRestyle> restyle_edges(OpContext& ctx, const EdgeReference& edg
     note = ", re-routed round the shapes: " + std::to_string(routed) + " of " +
            std::to_string(count) + " (the others without waypoints: draw.io routes them)";
   }
+  label_note();
   return changed;
 }
 

@@ -395,38 +395,53 @@ void spread_face(OpContext& ctx, const std::string& shape_id, Face face) {
     align_facing_ports(ctx, port.edge);
 }
 
+}  // namespace
+
 // Labelled edges leaving one shape get their labels spread along the edges (relative positions
-// -0.3 … 0.3 of each edge's length, draw.io's geometry x) so they do not sit on top of each other.
-// Only the new edge's label is placed: at the slot of that spread farthest from its siblings'
-// labels (trial 15: adding an edge moved a sibling's label onto a bend of its route, unsaid).
-void place_new_label(OpContext& ctx, const std::string& source, const std::string& new_edge) {
+// -0.3 … 0.3 of each edge's length, draw.io's geometry x) so they do not sit on top of each other:
+// the slot of that spread farthest from its siblings' labels (trial 15: adding an edge moved a
+// sibling's label onto a bend of its route, unsaid). nullopt when it is the only labelled edge
+// leaving `source` (its place is the middle, 0) or `source` has too many edges to look at.
+std::optional<double> label_slot(const OpContext& ctx, const std::string& source,
+                                 const std::string& edge_id, std::optional<double> current) {
   const auto incident = ctx.index().incident_edges(source).to_vector();
-  if (incident.size() > kMaxSpreadDegree) return;
+  if (incident.size() > kMaxSpreadDegree) return std::nullopt;
   std::vector<double> taken;
   std::size_t labelled = 0;
-  for (const auto& edge_id : incident) {
-    const Cell* edge = ctx.page().find(edge_id);
+  for (const auto& id : incident) {
+    const Cell* edge = ctx.page().find(id);
     if (edge == nullptr || edge->source != source || !edge->value || edge->value->empty()) continue;
     ++labelled;
-    if (edge_id != new_edge)
+    if (id != edge_id)
       taken.push_back(edge->geometry && edge->geometry->x ? *edge->geometry->x : 0.0);
   }
-  if (labelled < 2) return;
+  if (labelled < 2) return std::nullopt;
   double best = 0, best_room = -1;
   for (std::size_t i = 0; i < labelled; ++i) {
     const double slot = -0.3 + 0.6 * static_cast<double>(i) / static_cast<double>(labelled - 1);
     double room = 1;
     for (const double x : taken)
       room = std::min(room, std::abs(x - slot));
-    if (room > best_room) {
+    // A tie keeps the slot the label has (its place among its siblings does not change).
+    const bool kept = current && std::abs(*current - slot) < 0.005;
+    if (room > best_room || (kept && room >= best_room)) {
       best = slot;
       best_room = room;
     }
   }
+  return std::round(best * 100) / 100;
+}
+
+namespace {
+
+// Only the new edge's label is placed (label_slot); its siblings' stay where they are.
+void place_new_label(OpContext& ctx, const std::string& source, const std::string& new_edge) {
+  const auto slot = label_slot(ctx, source, new_edge);
+  if (!slot) return;
   ctx.edit.update(new_edge, [&](Cell& edge) {
     if (!edge.geometry) edge.geometry = Geometry{};
     edge.geometry->relative = true;
-    edge.geometry->x = std::round(best * 100) / 100;
+    edge.geometry->x = *slot;
   });
 }
 

@@ -164,6 +164,14 @@ void refresh_ports(OpContext& ctx, const std::string& shape_id);
 // the edge is no longer one whose ports the user set. When draw.io's route from those ports
 // runs through a shape it is laid round the shapes; returns whether it was.
 bool give_ports_back(OpContext& ctx, const std::string& edge_id);
+// Where connect puts the label of `edge_id`, a labelled edge leaving `source`, along its route
+// (draw.io's relative geometry x): the slot of the spread of `source`'s labelled edges (-0.3 …
+// 0.3) farthest from its siblings' labels (a tie with `current`, the slot the label has, keeps
+// it); nullopt when it is the only labelled edge leaving `source` (the middle, 0) or `source` has
+// too many edges to spread.
+std::optional<double> label_slot(const OpContext& ctx, const std::string& source,
+                                 const std::string& edge_id,
+                                 std::optional<double> current = std::nullopt);
 // ---- re-routing after a hand move or resize (reroute.cpp) ----------------------------------
 // The edges of the active page that have waypoints: taken before an op moves anything, they say
 // which edges had routes of their own (translate_cells drops the waypoints that went stale).

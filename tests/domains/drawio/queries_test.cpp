@@ -780,15 +780,18 @@ TEST_F(ReportsWarningsTest, EdgeCrossingGroup) {
        vertex("a", "A", 0, 80, 60, 40) + vertex("b", "B", 600, 80, 60, 40) +
        vertex("c", "C", 0, 400, 60, 40) + edge("e1", "a", "b") + edge("e2", "a", "in") +
        edge("e3", "a", "c"));
-  // A -> Inner lies on A -> B's line from A to Inner: far from A, a reader sees one edge.
+  // A -> Inner lies on A -> B's line from A to Inner: far from A, a reader sees one edge. The
+  // edge the batch made is offered ports that take it off that line.
   const std::string one_line =
       "edge A -> B runs on one line with edge A -> Inner for 180 px (under 4 px apart, over 40 "
-      "px from A): a reader sees one edge; set exit:/entry: or move a shape";
+      "px from A): a reader sees one edge; try: style ";
   EXPECT_EQ(warnings({created({"e1"})}),
             (std::vector<std::string>{"edge A -> B crosses group Backend",
-                                      "edge A -> B passes through Inner", one_line}));
+                                      "edge A -> B passes through Inner",
+                                      one_line + "A -> B exit:top entry:left"}));
   // Ends inside the group: no crossing (the line is A -> B's).
-  EXPECT_EQ(warnings({created({"e2"})}), (std::vector<std::string>{one_line}));
+  EXPECT_EQ(warnings({created({"e2"})}),
+            (std::vector<std::string>{one_line + "A -> Inner exit:top entry:left"}));
   EXPECT_TRUE(warnings({created({"e3"})}).empty());  // passes beside it
 }
 
@@ -1098,7 +1101,7 @@ TEST_F(ReportsWarningsTest, APairDrawnAgainOnOneLineIsWarnedWhereverItMetBefore)
   };
   EXPECT_EQ(warnings({changed("e1", at_y(100)), changed("e2", at_y(102))}),
             (std::vector<std::string>{"edge A -> B runs on one line with edge C -> D (under 4 px "
-                                      "apart): set exit:/entry: or move a shape"}));
+                                      "apart): try: style A -> B exit:right entry:left"}));
   // Drawn as it was (only its style changed): nothing.
   EXPECT_TRUE(
       warnings({changed("e1", [](Cell& cell) { cell.style->set("dashed", "1"); })}).empty());
@@ -1117,7 +1120,8 @@ TEST_F(ReportsWarningsTest, LongSharedRunsOfEdgesWithAShapeInCommon) {
             (std::vector<std::string>{
                 "edge H -> Y runs on the outline of X: it reads as part of the shape",
                 "edge H -> X runs on one line with edge H -> Y for 480 px (under 4 px apart, "
-                "over 40 px from H): a reader sees one edge; set exit:/entry: or move a shape"}));
+                "over 40 px from H): a reader sees one edge; try: style H -> Y exit:bottom "
+                "entry:left"}));
   // A fork: out of H's right side together, apart 60 px from it (at x 140).
   load(vertex("h", "H", 0, 0, 80, 40) + vertex("a", "A", 200, -100, 80, 40) +
        vertex("b", "B", 200, 100, 80, 40) +

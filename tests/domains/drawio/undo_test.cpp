@@ -3,6 +3,8 @@
 // must match one rebuilt from scratch after each step.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/parsed_op.hpp"
 #include "domains/drawio/document.hpp"
 #include "domains/drawio/domain.hpp"
@@ -223,6 +225,76 @@ TEST_F(UndoTest, ALabelledConnectLeavesItsSiblingsLabelsWhereTheyAre) {
   EXPECT_EQ(cell_of("fcp-3"), first);  // Gateway -> Auth's label did not move
   EXPECT_NE(cell_of("fcp-4").find("x=\"-0.3\""), std::string::npos)
       << "the new label takes the free slot of the spread: " << cell_of("fcp-4");
+}
+
+// Trial 16: agents who followed "set exit:/entry:" put edges on one line again. The op a warning
+// offers (`try: style A -> B exit:F entry:G`) must parse, apply, and leave that edge on no line
+// with (nor side by side with, nor through) anything: its own batch warns nothing of the kind.
+TEST_F(UndoTest, TheOpAWarningOffersTakesTheEdgeOffTheLine) {
+  // A 4 x 4 grid: an edge between the two middle shapes of a row (or column), then one between
+  // its outer shapes, drawn on the first one's line through them; and a few others.
+  std::vector<std::string> names;
+  for (int i = 0; i < 16; ++i) {
+    names.emplace_back(1, static_cast<char>('A' + i));
+    check("add svc " + names.back() + " at:" + std::to_string(i % 4 * 260) + "," +
+          std::to_string(i / 4 * 200));
+  }
+  const std::vector<std::pair<int, int>> pairs{{5, 6},  {4, 7},  {1, 5}, {9, 13}, {1, 13},
+                                               {6, 10}, {2, 14}, {0, 5}, {8, 11}, {3, 15}};
+  std::size_t offered = 0;
+  for (const auto& [from, to] : pairs) {
+    const std::string text = "connect " + names[from] + " -> " + names[to];
+    auto outcome = run(text);
+    ASSERT_TRUE(outcome) << text << ": " << outcome.error().message;
+    const std::vector<core::EventPtr> batch{outcome->event};
+    for (const auto& warning : document_->warnings(batch, core::Applied::forward)) {
+      const auto at = warning.find("try: style ");
+      if (at == std::string::npos) continue;
+      ++offered;
+      const std::string op = warning.substr(at + 5);
+      SCOPED_TRACE(warning);
+      auto fixed = run(op);
+      ASSERT_TRUE(fixed) << op << ": " << fixed.error().message;
+      // "style A -> B exit:…": the edge as warnings name it.
+      const std::string edge = "edge " + op.substr(6, op.find(" exit:") - 6);
+      const std::vector<core::EventPtr> fix_batch{fixed->event};
+      for (const auto& after : document_->warnings(fix_batch, core::Applied::forward)) {
+        if (after.find(edge) == std::string::npos) continue;
+        EXPECT_EQ(after.find("on one line"), std::string::npos) << after;
+        EXPECT_EQ(after.find(" px from edge"), std::string::npos) << after;
+        EXPECT_EQ(after.find("passes through"), std::string::npos) << after;
+      }
+    }
+  }
+  EXPECT_GE(offered, 2U) << "the diagram should give warnings with an op to check";
+}
+
+// The shortest route for the offered ports (H -> I straight from the middle of its sides) would
+// lie on W -> X's line: the op offered is another, and it leaves H -> I on no line.
+TEST_F(UndoTest, TheOpAWarningOffersAvoidsARouteOnAnotherEdgesLine) {
+  for (const char* add : {"add svc F at:100,100", "add svc G at:500,100", "add svc H at:100,165",
+                          "add svc I at:500,165", "add svc W at:-200,165", "add svc X at:800,165",
+                          "connect F -> G exit:right@1 entry:left@1", "connect W -> X"})
+    check(add);
+  auto outcome = run("connect H -> I exit:right@0 entry:left@0");
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  const std::vector<core::EventPtr> batch{outcome->event};
+  const auto warnings = document_->warnings(batch, core::Applied::forward);
+  const auto offered = std::find_if(warnings.begin(), warnings.end(), [](const std::string& w) {
+    return w.find("edge H -> I runs 5 px from edge F -> G") == 0;
+  });
+  ASSERT_NE(offered, warnings.end());
+  const auto at = offered->find("try: style H -> I ");
+  ASSERT_NE(at, std::string::npos) << *offered;
+  const std::string op = offered->substr(at + 5);
+  EXPECT_NE(op, "style H -> I exit:right entry:left");  // on W -> X's line
+  auto fixed = run(op);
+  ASSERT_TRUE(fixed) << op << ": " << fixed.error().message;
+  const std::vector<core::EventPtr> fix_batch{fixed->event};
+  for (const auto& after : document_->warnings(fix_batch, core::Applied::forward)) {
+    EXPECT_EQ(after.find("on one line"), std::string::npos) << after;
+    EXPECT_EQ(after.find(" px from edge"), std::string::npos) << after;
+  }
 }
 
 }  // namespace
