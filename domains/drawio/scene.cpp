@@ -430,11 +430,11 @@ std::string PageIndex::latest_shape_in(std::string_view parent) const {
 
 PageIndex::IdList PageIndex::children(std::string_view id) const {
   const Slot slot = find_slot(id);
-  return slot == kNone ? IdList() : IdList(this, &nodes_[slot].children);
+  return slot == kNone ? IdList() : IdList(this, &nodes_[slot].children.view());
 }
 
 void PageIndex::link_child(Slot parent, Slot child) {
-  auto& list = nodes_[parent].children;
+  auto& list = nodes_[parent].children.edit();
   nodes_[child].child_slot = static_cast<std::uint32_t>(list.size());
   list.push_back(child);
 }
@@ -442,15 +442,16 @@ void PageIndex::link_child(Slot parent, Slot child) {
 // O(1): a container's children are many (a layer holds the page), and a container that changes
 // (a group growing for each member added) is unlinked and linked again each time.
 void PageIndex::unlink_child(Slot parent, Slot child) {
-  auto& list = nodes_[parent].children;
+  ThinVector<Slot>& held = nodes_[parent].children;
   const std::size_t at = nodes_[child].child_slot;
-  if (at >= list.size() || list[at] != child) return;
+  if (at >= held.size() || held[at] != child) return;
+  std::vector<Slot>& list = held.edit();
   if (at + 1 != list.size()) {
     list[at] = list.back();
     nodes_[list[at]].child_slot = static_cast<std::uint32_t>(at);
   }
   list.pop_back();
-  if (list.empty()) list = {};
+  if (list.empty()) held.clear();
 }
 
 void PageIndex::unlink(std::vector<Slot>& list, Slot slot) {

@@ -18,6 +18,7 @@
 #include "core/resolve.hpp"
 #include "domains/drawio/frame_grid.hpp"
 #include "domains/drawio/model/page.hpp"
+#include "domains/drawio/model/thin_vector.hpp"
 #include "domains/drawio/rect.hpp"
 
 namespace fcp::drawio {
@@ -185,7 +186,7 @@ class PageIndex {
   static constexpr Slot kNone = ~Slot{0};
   struct Node {
     std::string id;                       // the key of ids_ views it: nodes never move (a deque)
-    std::vector<Slot> children;           // the cells whose parent this is
+    ThinVector<Slot> children;            // the cells whose parent this is (few nodes have any)
     std::vector<Slot> incident;           // the edges with this at an end
     std::uint64_t touched = 0;            // shapes: when last added or changed (see touched_at)
     Slot parent = kNone;                  // the cell's parent attribute, when it has one

@@ -159,8 +159,8 @@ void write_geometry_slot(XmlOut& out, const Geometry& geometry, GeometrySlot slo
 
 void write_geometry_attributes(XmlOut& out, const Geometry& geometry) {
   std::array<std::string, 4> numbers;
-  const std::array<const std::optional<double>*, 4> fields{&geometry.x, &geometry.y,
-                                                           &geometry.width, &geometry.height};
+  const std::array<const OptDouble*, 4> fields{&geometry.x, &geometry.y, &geometry.width,
+                                               &geometry.height};
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (*fields[i]) numbers[i] = detail::format_number(**fields[i]);
   }

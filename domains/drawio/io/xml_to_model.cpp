@@ -80,7 +80,7 @@ Result<void> visit_attributes(const pugi::xml_node& element, Visit&& visit) {
 Result<Point> read_point(const pugi::xml_node& element, std::string_view skip) {
   Point point;
   auto ok = visit_attributes(element, [&](std::string_view name, std::string_view value) {
-    std::optional<double>* field = name == "x" ? &point.x : name == "y" ? &point.y : nullptr;
+    OptDouble* field = name == "x" ? &point.x : name == "y" ? &point.y : nullptr;
     if (field != nullptr && !*field) {
       if (auto number = parse_number(value)) {
         *field = number;
@@ -120,11 +120,11 @@ Result<void> read_geometry_attributes(const pugi::xml_node& element, Geometry& g
                               : name == "width"  ? GeometryAttr::width
                               : name == "height" ? GeometryAttr::height
                                                  : GeometryAttr::other;
-    std::optional<double>* field = kind == GeometryAttr::x        ? &geometry.x
-                                   : kind == GeometryAttr::y      ? &geometry.y
-                                   : kind == GeometryAttr::width  ? &geometry.width
-                                   : kind == GeometryAttr::height ? &geometry.height
-                                                                  : nullptr;
+    OptDouble* field = kind == GeometryAttr::x        ? &geometry.x
+                       : kind == GeometryAttr::y      ? &geometry.y
+                       : kind == GeometryAttr::width  ? &geometry.width
+                       : kind == GeometryAttr::height ? &geometry.height
+                                                      : nullptr;
     if (field != nullptr && !*field) {
       if (auto number = parse_number(value)) {
         *field = number;

@@ -19,7 +19,8 @@ void Attributes::set(std::string_view name, std::string_view value) {
 }
 
 bool Attributes::erase(std::string_view name) {
-  return std::erase_if(items_, [&](const Attribute& a) { return a.name == name; }) > 0;
+  if (items_.empty()) return false;
+  return std::erase_if(items_.edit(), [&](const Attribute& a) { return a.name == name; }) > 0;
 }
 
 void Attributes::append(std::string name, std::string value) {

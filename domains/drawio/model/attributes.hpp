@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "domains/drawio/model/thin_vector.hpp"
+
 namespace fcp::drawio {
 
 struct Attribute {
@@ -39,16 +41,17 @@ class Attributes {
   std::size_t size() const { return items_.size(); }
   bool empty() const { return items_.empty(); }
   const Attribute& operator[](std::size_t i) const { return items_[i]; }
-  std::vector<Attribute>::const_iterator begin() const { return items_.begin(); }
-  std::vector<Attribute>::const_iterator end() const { return items_.end(); }
-  const std::vector<Attribute>& items() const { return items_; }
+  std::vector<Attribute>::const_iterator begin() const { return items().begin(); }
+  std::vector<Attribute>::const_iterator end() const { return items().end(); }
+  const std::vector<Attribute>& items() const { return items_.view(); }
   // Moves the attributes out, leaving this empty.
-  std::vector<Attribute> take() { return std::move(items_); }
+  std::vector<Attribute> take() { return items_.take(); }
 
   bool operator==(const Attributes&) const = default;
 
  private:
-  std::vector<Attribute> items_;
+  // Out of line (8 bytes): most elements have no attribute beyond the typed ones.
+  ThinVector<Attribute> items_;
 };
 
 }  // namespace fcp::drawio

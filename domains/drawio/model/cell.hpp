@@ -12,6 +12,7 @@
 #include "domains/drawio/model/geometry.hpp"
 #include "domains/drawio/model/slot_list.hpp"
 #include "domains/drawio/model/style.hpp"
+#include "domains/drawio/model/thin_vector.hpp"
 #include "domains/drawio/model/xml_node.hpp"
 
 namespace fcp::drawio {
@@ -71,10 +72,10 @@ struct Cell {
   std::optional<std::string> target;
   Attributes attributes;  // every other mxCell attribute (connectable, visible, collapsed, …)
   std::optional<Geometry> geometry;
-  std::vector<XmlNode> children;  // other mxCell children, verbatim, after the geometry
-  Boxed<Wrapper> wrapper;         // out of line: most cells have none
-  SlotList<CellSlot> order;       // where the <mxCell> attributes sat, as read; empty when new
-  Boxed<SessionNotes> notes;      // never in a file; out of line: most cells have none
+  ThinVector<XmlNode> children;  // other mxCell children, verbatim, after the geometry
+  Boxed<Wrapper> wrapper;        // out of line: most cells have none
+  SlotList<CellSlot> order;      // where the <mxCell> attributes sat, as read; empty when new
+  Boxed<SessionNotes> notes;     // never in a file; out of line: most cells have none
 
   bool operator==(const Cell&) const = default;
 

@@ -125,14 +125,18 @@ void run_in_line_with_port(const OpContext& ctx, Cell& edge, bool exit) {
   const auto [ox, oy] = child_origin(ctx.page(), edge.parent.value_or(""));
   const double px = r.x + *fx * r.width - ox, py = r.y + *fy * r.height - oy;
   std::vector<Point>& points = *edge.geometry->points;
-  const auto run = [&](auto&& coordinate, double line) {
-    const double was = coordinate(exit ? points.front() : points.back());
+  // A waypoint's coordinate, an absent one made 0 (as mxGraph reads it).
+  const auto coordinate = [](Point& point, OptDouble Point::*axis) {
+    return (point.*axis).emplace((point.*axis).value_or(0));
+  };
+  const auto run = [&](OptDouble Point::*axis, double line) {
+    const double was = coordinate(exit ? points.front() : points.back(), axis);
     if (std::abs(was - line) >= 1 || std::abs(was - line) < 1e-9) return false;
     const double to = std::round(line * 100) / 100;
     // Every waypoint of that run: consecutive ones on the old line.
     const auto set = [&](Point& point) {
-      if (std::abs(coordinate(point) - was) > 1e-9) return false;
-      coordinate(point) = to;
+      if (std::abs(coordinate(point, axis) - was) > 1e-9) return false;
+      point.*axis = to;
       return true;
     };
     if (exit) {
@@ -144,8 +148,7 @@ void run_in_line_with_port(const OpContext& ctx, Cell& edge, bool exit) {
     }
     return true;
   };
-  if (!run([](Point& p) -> double& { return p.y.emplace(p.y.value_or(0)); }, py))
-    run([](Point& p) -> double& { return p.x.emplace(p.x.value_or(0)); }, px);
+  if (!run(&Point::y, py)) run(&Point::x, px);
 }
 
 // The label position (draw.io's geometry x, -1 … 1, to 0.01) that puts an edge's label nearest

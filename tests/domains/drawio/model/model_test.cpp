@@ -1,14 +1,21 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
 #include "domains/drawio/model/attributes.hpp"
 #include "domains/drawio/model/diagram.hpp"
+#include "domains/drawio/model/opt_double.hpp"
 #include "domains/drawio/model/page.hpp"
 #include "domains/drawio/model/slot_list.hpp"
+#include "domains/drawio/model/thin_vector.hpp"
 
 namespace fcp::drawio {
 namespace {
@@ -300,6 +307,94 @@ TEST(CellTest, EmptySessionNotesAreNoNotes) {
   noted.set_note_type("");
   EXPECT_EQ(noted, plain);  // equal again: nothing left of the notes
   EXPECT_EQ(noted.note_type(), "");
+}
+
+TEST(ThinVectorTest, CopiesItsElementsAndEqualsByThem) {
+  ThinVector<std::string> none;
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(none.begin(), none.end());  // iterating an empty list allocates nothing
+  EXPECT_EQ(none.view(), std::vector<std::string>());
+  ThinVector<std::string> list;
+  list.push_back("a");
+  list.emplace_back("b");
+  EXPECT_THAT(list, ::testing::ElementsAre("a", "b"));
+  EXPECT_NE(list, none);
+  ThinVector<std::string> copy = list;
+  copy[0] = "z";  // a copy has its own elements
+  EXPECT_EQ(list.at(0), "a");
+  EXPECT_THAT(copy.view(), ::testing::ElementsAre("z", "b"));
+  for (std::string& item : copy)
+    item += "!";
+  EXPECT_THAT(copy.view(), ::testing::ElementsAre("z!", "b!"));
+  EXPECT_EQ(copy.take(), (std::vector<std::string>{"z!", "b!"}));
+  EXPECT_TRUE(copy.empty());
+  EXPECT_EQ(copy, none);
+  list.edit().clear();  // emptied but still allocated: equal to one that never had any
+  EXPECT_EQ(list, none);
+  EXPECT_EQ(ThinVector<std::string>(std::vector<std::string>{"x"}).front(), "x");
+}
+
+TEST(AttributesTest, AnAttributeErasedLeavesAttributesEqualToNone) {
+  Attributes attributes;
+  EXPECT_FALSE(attributes.erase("a"));
+  attributes.set("a", "1");
+  EXPECT_NE(attributes, Attributes());
+  EXPECT_TRUE(attributes.erase("a"));
+  EXPECT_EQ(attributes, Attributes());
+  EXPECT_TRUE(attributes.items().empty());
+  attributes.append("b", "2");
+  EXPECT_EQ(attributes.take().size(), 1U);
+  EXPECT_TRUE(attributes.empty());
+}
+
+TEST(OptDoubleTest, BehavesAsAnOptionalDoubleForEveryValue) {
+  OptDouble none;
+  EXPECT_FALSE(none.has_value());
+  EXPECT_EQ(none, std::nullopt);
+  EXPECT_EQ(none.value_or(7.5), 7.5);
+  EXPECT_EQ(static_cast<std::optional<double>>(none), std::nullopt);
+  EXPECT_THROW((void)none.value(), std::bad_optional_access);
+  for (const double value : {0.0, -0.0, 1.5, -1e300, std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::denorm_min()}) {
+    OptDouble held = value;
+    ASSERT_TRUE(held.has_value()) << value;
+    EXPECT_EQ(*held, value);
+    EXPECT_EQ(held, value);
+    EXPECT_EQ(held, OptDouble(std::optional<double>(value)));
+    EXPECT_NE(held, none);
+    EXPECT_EQ(static_cast<std::optional<double>>(held), std::optional<double>(value));
+  }
+  // NaN is a value (as in std::optional<double>, unequal to itself), never read as absent,
+  // whatever its bits, including the one pattern that stands for absent.
+  const OptDouble nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(nan.has_value());
+  EXPECT_TRUE(std::isnan(*nan));
+  EXPECT_NE(nan, nan);
+  for (std::uint64_t bits = 0x7FF0'0000'0000'0001ULL; bits < 0x7FF0'0000'0000'0001ULL + 4; ++bits)
+    EXPECT_TRUE(OptDouble(std::bit_cast<double>(bits)).has_value());
+  for (const std::uint64_t bits : {0x7FF4'0000'A65E'7D0BULL, 0xFFF4'0000'A65E'7D0BULL}) {
+    const OptDouble odd = std::bit_cast<double>(bits);
+    EXPECT_TRUE(odd.has_value());
+    EXPECT_TRUE(std::isnan(*odd));
+  }
+  OptDouble changed = 3.0;
+  changed.reset();
+  EXPECT_EQ(changed, none);
+  changed = std::optional<double>(4.0);
+  EXPECT_EQ(changed, 4.0);
+  changed = std::nullopt;
+  EXPECT_FALSE(changed);
+}
+
+// The cell's size is what a big page costs per cell (1 M cells: 416 MB in the cells alone).
+// 512 bytes before the lists and the geometry's numbers were made compact (libstdc++, 64-bit).
+TEST(CellTest, StaysCompact) {
+  if constexpr (sizeof(void*) == 8) {
+    EXPECT_LE(sizeof(Geometry), 120U);
+    EXPECT_LE(sizeof(Cell), 416U);
+  }
+  EXPECT_EQ(sizeof(OptDouble), sizeof(double));
+  EXPECT_EQ(sizeof(Attributes), sizeof(void*));
 }
 
 }  // namespace
