@@ -55,6 +55,10 @@ struct DocumentState {
   // Ids of the pages fcp made (a new document, `page add`): their page size is fcp's to keep
   // covering the diagram when saved. Pages read from a file keep the settings they have.
   std::set<std::string> sized_pages;
+  // Shapes `add` gave their type's default size (no size:), with that size: a layout may make
+  // such a shape longer for its ports while it still has it (or the size an earlier layout gave
+  // it). A shape the user sized (size:, resize, a file) is not here, or no longer has the size.
+  std::map<std::string, std::pair<double, double>> default_sizes;
   bool operator==(const DocumentState&) const = default;
 };
 

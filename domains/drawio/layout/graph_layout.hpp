@@ -21,6 +21,13 @@
 //            separated until every gap is at least `spacing`. Without pinned nodes or clusters the
 //            drawing is turned so that edges point along the direction on average.
 //
+// Room for ports (layered, orthogonal): a node with may_grow whose side along the rank rows
+// (left/right for LR/RL, top/bottom for TB/BT) holds 6 or more ends of edges to other rows,
+// more than fit 15 px apart (the router's least port gap) with as much at each corner, grows
+// along that side to (ends + 1) * 15 px, rounded up to 10 px, at most 3 times its other side;
+// then the drawing is placed again with the grown box (Graphviz sees its size). It never
+// shrinks. NodePlacement carries the size it has.
+//
 // Pinned nodes (incremental layout) keep exactly their (x, y):
 //   force without clusters: neato itself holds them (pos="x,y!", pin=true), the rest flows round.
 //   otherwise: the whole layout is translated by the mean displacement of the pinned nodes from
@@ -57,6 +64,7 @@
 // (core::call_stop). Nothing is ever written to stdout or stderr.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,6 +84,10 @@ struct LayoutNode {
   double x = 0, y = 0;           // current top-left, px (absolute page coordinates)
   bool pinned = false;           // keep exactly at (x, y)
   std::string cluster;           // id of the innermost LayoutCluster containing it, or empty
+  // The layout may make the box longer along a side whose edges need more room than it has
+  // (layered, orthogonal, unpinned only; see ports_room): set for a box whose size is the
+  // caller's default, never for one the user sized.
+  bool may_grow = false;
 };
 
 // parent empty = top level; clusters nest. A cluster's box holds its nodes and child clusters with
@@ -118,7 +130,9 @@ struct Point2 {
 };
 struct NodePlacement {
   std::string id;
-  double x = 0, y = 0;  // new top-left, px
+  double x = 0, y = 0;           // new top-left, px
+  double width = 0, height = 0;  // the box's size: the request's, or grown (may_grow)
+  std::size_t grown_for = 0;     // grown: the ends of the side it grew for; else 0
 };
 struct ClusterBox {
   std::string id;

@@ -686,6 +686,9 @@ core::Result<void> verb_resize(OpContext& ctx) {
   for (const auto& id : ids) {
     const Rect r = bounds_of(ctx, id);
     place_cell(ctx, id, r.x, r.y, *size);
+    // The user's size from now on, even where it equals the type's default: no layout grows it.
+    if (ctx.doc.state().default_sizes.contains(id))
+      ctx.edit.update_state([&id](DocumentState& state) { state.default_sizes.erase(id); });
     // Badges keep their place on the shape's outline (a corner, a side's middle, the centre):
     // their centre stays at the same fraction of the shape's width and height.
     const auto children = ctx.index().children(id).to_vector();  // copy: updates reorder it
@@ -936,8 +939,16 @@ core::Result<void> verb_layout(OpContext& ctx) {
       const Rect r = absolute_rect(ctx.page(), cell);
       std::string cluster = parent_group(ctx, cell.id);
       if (cluster == scope) cluster.clear();
+      // A shape with its type's default size (as `add` gave it, or as an earlier layout grew it)
+      // may grow for its ports; one the user sized keeps its size.
+      const auto& defaults = ctx.doc.state().default_sizes;
+      const auto found = defaults.find(cell.id);
+      const bool may_grow = found != defaults.end() &&
+                            std::abs(found->second.first - r.width) < 0.5 &&
+                            std::abs(found->second.second - r.height) < 0.5;
       request.nodes.push_back({cell.id, std::max(r.width, 1.0), std::max(r.height, 1.0), r.x, r.y,
-                               pinned.contains(cell.id), cluster});
+                               pinned.contains(cell.id), cluster,
+                               may_grow && !pinned.contains(cell.id)});
       nodes.insert(cell.id);
     } else if (kind == CellKind::group) {
       std::string parent = parent_group(ctx, cell.id);
@@ -1012,12 +1023,29 @@ core::Result<void> verb_layout(OpContext& ctx) {
   shapes_before.reserve(request.nodes.size());
   for (const auto& node : request.nodes)
     shapes_before.emplace_back(node.id, bounds_of(ctx, node.id));
+  // Shapes the layout made longer for the ports of a side (LayoutNode::may_grow), for the reply.
+  std::vector<std::string> grown_lines;
   for (size_t i = 0; i < result->nodes.size(); ++i) {
     const auto& placement = result->nodes[i];
     const Rect before = bounds_of(ctx, placement.id);
-    place_cell(ctx, placement.id, std::round(placement.x), std::round(placement.y));
+    const bool grown = placement.grown_for > 0;
+    if (grown) {
+      place_cell(ctx, placement.id, std::round(placement.x), std::round(placement.y),
+                 std::pair{placement.width, placement.height});
+      ctx.edit.update_state([&](DocumentState& state) {
+        state.default_sizes[placement.id] = {placement.width, placement.height};
+      });
+      grown_lines.push_back(core::property_changed(
+          display_name(ctx.doc, placement.id) + " " + format_number(before.width) + "x" +
+          format_number(before.height) + " -> " + format_number(placement.width) + "x" +
+          format_number(placement.height) + ": room for " +
+          core::plural(placement.grown_for, "port") + " on one side"));
+    } else {
+      place_cell(ctx, placement.id, std::round(placement.x), std::round(placement.y));
+    }
     const Rect after = bounds_of(ctx, placement.id);
-    const bool changed = std::abs(before.x - after.x) > 0.5 || std::abs(before.y - after.y) > 0.5;
+    const bool changed =
+        grown || std::abs(before.x - after.x) > 0.5 || std::abs(before.y - after.y) > 0.5;
     if (request.nodes[i].pinned) {
       ++pinned_in_layout;
       if (changed) ++pinned_moved;
@@ -1281,6 +1309,7 @@ core::Result<void> verb_layout(OpContext& ctx) {
     }
   }
   ctx.lines.push_back(core::bulk(summary));
+  ctx.lines.insert(ctx.lines.end(), grown_lines.begin(), grown_lines.end());
   ctx.lines.insert(ctx.lines.end(), box_lines.begin(), box_lines.end());
   ctx.lines.insert(ctx.lines.end(), frame_lines.begin(), frame_lines.end());
   if (!kept_ports.empty()) {

@@ -457,5 +457,34 @@ TEST(LayoutParams, NamesRoundTrip) {
   }
 }
 
+// Session 19 (issue 13): a box that may grow (its caller's default size) whose side along the
+// rank rows holds 6 or more ends, more than fit 15 px apart with as much at each corner, grows
+// along that side to (ends + 1) * 15 px, rounded up to 10, and says for how many; one that may
+// not keeps its size, and so does a side that holds its ends. Ranks top down: the side is the
+// box's top, its width grows.
+TEST(RoomForPorts, ABoxGrowsAlongASideTooShortForItsEnds) {
+  for (const bool may_grow : {true, false}) {
+    LayoutRequest request;
+    request.direction = Direction::TB;
+    request.nodes.push_back(node("hub", 100, 60));
+    request.nodes.back().may_grow = may_grow;
+    for (int i = 0; i < 7; ++i) {
+      request.nodes.push_back(node("s" + std::to_string(i)));
+      request.edges.push_back(edge("s" + std::to_string(i), "hub"));
+    }
+    request.nodes.push_back(node("out", 100, 60));
+    request.nodes.back().may_grow = true;  // one end on its top: it keeps its size
+    request.edges.push_back(edge("hub", "out"));
+    auto result = run_layout(request);
+    ASSERT_TRUE(result) << result.error().message;
+    const NodePlacement& hub = result->nodes.front();
+    EXPECT_DOUBLE_EQ(hub.width, may_grow ? 120 : 100);
+    EXPECT_DOUBLE_EQ(hub.height, 60);
+    EXPECT_EQ(hub.grown_for, may_grow ? 7U : 0U);
+    EXPECT_DOUBLE_EQ(result->nodes.back().width, 100);
+    EXPECT_EQ(result->nodes.back().grown_for, 0U);
+  }
+}
+
 }  // namespace
 }  // namespace fcp::drawio::layout
