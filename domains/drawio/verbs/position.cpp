@@ -7,6 +7,7 @@
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "domains/drawio/data/regions.hpp"
 #include "domains/drawio/edge_paths.hpp"
@@ -360,8 +361,9 @@ Rect union_of(const OpContext& ctx, const std::vector<std::string>& ids) {
 // Services frame for 620 px). That side moves out to give the run a lane's room, kLaneRoom px,
 // unless the group is nested, or its box would then reach another group or lie along another
 // route. Returns the reply's lines, one per group moved out.
-std::vector<std::string> clear_frames_of_runs(OpContext& ctx,
-                                              std::span<const std::string> edge_ids) {
+std::vector<std::string> clear_frames_of_runs(
+    OpContext& ctx, std::span<const std::string> edge_ids,
+    const std::unordered_map<std::string, Rect>& box_before) {
   constexpr double kFrameRunGap = 8;
   constexpr double kFrameRunLength = 100;
   constexpr double kLaneRoom = 20;
@@ -410,11 +412,19 @@ std::vector<std::string> clear_frames_of_runs(OpContext& ctx,
     if (blocked) continue;
     const Rect local = bounds_of(ctx, group_id);
     place_cell(ctx, group_id, local.x, local.y, std::pair{grown.width, grown.height});
+    const Rect fitted = std::exchange(frame, grown);
+    // Back to the box it had before the layout (a second layout fits the group round its members
+    // and moves the side out again): nothing to say.
+    if (const auto before = box_before.find(group_id);
+        before != box_before.end() && std::abs(before->second.x - grown.x) < 0.5 &&
+        std::abs(before->second.y - grown.y) < 0.5 &&
+        std::abs(before->second.width - grown.width) < 0.5 &&
+        std::abs(before->second.height - grown.height) < 0.5)
+      continue;
     lines.push_back(core::property_changed(
-        "group " + display_name(ctx.doc, group_id) + " " + format_number(frame.width) + "x" +
-        format_number(frame.height) + " -> " + format_number(grown.width) + "x" +
+        "group " + display_name(ctx.doc, group_id) + " " + format_number(fitted.width) + "x" +
+        format_number(fitted.height) + " -> " + format_number(grown.width) + "x" +
         format_number(grown.height) + ", so that no route runs along its frame"));
-    frame = grown;
   }
   return lines;
 }
@@ -1259,7 +1269,7 @@ core::Result<void> verb_layout(OpContext& ctx) {
   }
   const std::vector<std::string> frame_lines =
       request.routing == layout::EdgeRouting::orthogonal && pinned.empty()
-          ? clear_frames_of_runs(ctx, routed_ids)
+          ? clear_frames_of_runs(ctx, routed_ids, box_before)
           : std::vector<std::string>();
   const std::string dir_name(layout::direction_name(request.direction));
   if (scope.empty()) {

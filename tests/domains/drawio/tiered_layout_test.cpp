@@ -897,6 +897,15 @@ TEST_F(TieredLayoutTest, RideHailingAtDefaultSizesGivesTheHubRoomForItsPorts) {
   EXPECT_LE(m.edge_edge_crossings, 18) << details(m);
   EXPECT_LE(m.bends, 63) << details(m);
   EXPECT_LE(m.bendy_edges, 5) << details(m);
+  // The layout moved Services' bottom side out from a run along it. A second layout fits the
+  // group round its members and moves the side out again: the box ends as it was, so the reply
+  // says nothing changed and names no group (it said "group Services 760x465 -> 760x478").
+  ASSERT_NE(laid.reply.text.find("* group Services "), std::string::npos) << laid.reply.text;
+  const auto again =
+      session_.run_ops(std::vector<std::string>{"layout @all algo:layered dir:LR"}, {});
+  ASSERT_FALSE(again.reply.is_error) << again.reply.text;
+  EXPECT_NE(again.reply.text.find("nothing to change"), std::string::npos) << again.reply.text;
+  EXPECT_EQ(again.reply.text.find("* group "), std::string::npos) << again.reply.text;
   // Undo takes the layout back, Kafka's size with it.
   ASSERT_FALSE(session_.run_session("undo", {}).reply.is_error);
   const metrics::Drawing undone = metrics::read_saved(saved_xml());
