@@ -189,7 +189,7 @@ std::vector<std::string> covered_by_group(const OpContext& ctx, const std::strin
     if (in_covered) continue;
     const Rect r = bounds_of(ctx, cell.id);
     if (r.overlaps(box) && !(before && r.overlaps(*before))) {
-      covered.push_back(display_name(ctx.doc, cell.id));
+      covered.push_back(cell.id);
       covered_ids.insert(cell.id);
     }
   }
@@ -216,7 +216,9 @@ std::vector<std::string> growth_lines(const OpContext& ctx, std::span<const Grou
         format_number(g.after.height) + " to hold " + names));
     // What the grown box now covers that it did not: shapes and groups neither in it nor round
     // it (nothing is pushed aside; the reply says so).
-    const std::vector<std::string> covered = covered_by_group(ctx, group, g.after, g.before);
+    std::vector<std::string> covered = covered_by_group(ctx, group, g.after, g.before);
+    for (auto& id : covered)
+      id = display_name(ctx.doc, id);
     if (!covered.empty()) {
       lines.push_back(core::warning_line(
           "group " + display_name(ctx.doc, group) + " grown over " + named_list(covered, kNamed) +

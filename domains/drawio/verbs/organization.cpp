@@ -103,12 +103,24 @@ core::Result<void> verb_group(OpContext& ctx) {
       covered_by_group(ctx, group_id, bounds_of(ctx, group_id), std::nullopt);
   if (!covered.empty()) {
     constexpr std::size_t kNamed = 3;
+    std::vector<std::string> names;
+    bool groups_covered = false;
+    for (const auto& id : covered) {
+      names.push_back(display_name(ctx.doc, id));
+      groups_covered = groups_covered || ctx.index().kind(id) == CellKind::group;
+    }
     const bool one = covered.size() == 1;
+    // Taking a covered group in would nest one tier in another (judge 13): for groups the fix is
+    // moving them apart, which a layout does.
+    const std::string fix = groups_covered
+                                ? "move them apart, or lay the groups out with layout @all"
+                                : "move " + (one ? names.front() : std::string("them")) +
+                                      " out, or ungroup " + *name + " and group again with " +
+                                      (one ? "it" : "them");
     ctx.lines.push_back(core::warning_line(
-        "the frame of group " + *name + " covers " + named_list(covered, kNamed) +
+        "the frame of group " + *name + " covers " + named_list(names, kNamed) +
         (one ? ", which is not in it: it reads" : ", which are not in it: they read") +
-        " as part of " + *name + "; move " + (one ? covered.front() : std::string("them")) +
-        ", or ungroup " + *name + " and group again taking " + (one ? "it" : "them") + " in"));
+        " as part of " + *name + "; " + fix));
   }
   return {};
 }

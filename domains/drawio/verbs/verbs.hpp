@@ -104,8 +104,8 @@ std::vector<GroupGrowth> grow_groups_to_hold(OpContext& ctx, std::span<const std
 // X" per group, and a `?` line naming what a grown box now covers that it did not (nothing is
 // pushed aside).
 // The shapes and groups a group's frame at `box` covers, neither inside it nor round it, that
-// `before` (its frame before a change, if any) did not: by display name, groups named rather than
-// their members.
+// `before` (its frame before a change, if any) did not: their ids, a group's rather than its
+// members'.
 std::vector<std::string> covered_by_group(const OpContext& ctx, const std::string& group,
                                           const Rect& box, std::optional<Rect> before);
 // "A, B, C and 2 more": the first `named` names and a count of the rest.
