@@ -169,6 +169,13 @@ void DiagramChanges::apply(DrawioDocument& document, const Change& change, bool 
     } else {
       document.automatic_ports_.erase(ports->edge);
     }
+  } else if (const auto* sized = std::get_if<DefaultSizeChange>(&change)) {
+    const auto& size = forward ? sized->after : sized->before;
+    if (size) {
+      document.default_sizes_[sized->shape] = *size;
+    } else {
+      document.default_sizes_.erase(sized->shape);
+    }
   } else {
     const auto& state = std::get<StateChange>(change);
     document.apply_state(forward ? state.after : state.before);
@@ -435,6 +442,12 @@ void Edit::erase(std::string_view id) {
 void Edit::set_automatic_ports(const std::string& edge, bool automatic) {
   if (document_.has_automatic_ports(edge) != automatic)
     transaction_.apply(PortChoiceChange{edge, automatic});
+}
+
+void Edit::set_default_size(const std::string& shape,
+                            std::optional<std::pair<double, double>> size) {
+  const auto now = document_.default_size(shape);
+  if (now != size) transaction_.apply(DefaultSizeChange{shape, now, size});
 }
 
 void Edit::update_state(const std::function<void(DocumentState&)>& change) {

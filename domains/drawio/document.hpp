@@ -92,6 +92,12 @@ class DrawioDocument final : public core::Document {
   bool has_automatic_ports(std::string_view id) const {
     return automatic_ports_.contains(std::string(id));
   }
+  // The size `add` (or a layout since) gave a shape that the user has not sized: DefaultSizeChange.
+  std::optional<std::pair<double, double>> default_size(const std::string& id) const {
+    const auto found = default_sizes_.find(id);
+    if (found == default_sizes_.end()) return std::nullopt;
+    return found->second;
+  }
 
  private:
   // An empty diagram gets a blank page; the state and indexes get one slot a page.
@@ -131,6 +137,7 @@ class DrawioDocument final : public core::Document {
   std::vector<std::unordered_map<std::string, SourceCell>> source_originals_;  // by page
   bool source_cells_exact_ = false;
   std::unordered_set<std::string> automatic_ports_;  // edge ids; they are unique across pages
+  std::unordered_map<std::string, std::pair<double, double>> default_sizes_;  // shape ids
 };
 
 // The changes of one op, applied at once and recorded. If the op fails, the destructor puts
@@ -161,6 +168,8 @@ class Edit {
   void update_page_attributes(std::size_t index, const std::function<void(Attributes&)>& change);
   // Marks the ports of `edge` as chosen by fcp (true) or fixed (false).
   void set_automatic_ports(const std::string& edge, bool automatic);
+  // Records (or, with nullopt, forgets) the default size of a shape: DefaultSizeChange.
+  void set_default_size(const std::string& shape, std::optional<std::pair<double, double>> size);
 
   bool empty() const { return transaction_.empty(); }
   // The event for the log (null when nothing changed). The Edit is finished afterwards.

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -55,10 +56,6 @@ struct DocumentState {
   // Ids of the pages fcp made (a new document, `page add`): their page size is fcp's to keep
   // covering the diagram when saved. Pages read from a file keep the settings they have.
   std::set<std::string> sized_pages;
-  // Shapes `add` gave their type's default size (no size:), with that size: a layout may make
-  // such a shape longer for its ports while it still has it (or the size an earlier layout gave
-  // it). A shape the user sized (size:, resize, a file) is not here, or no longer has the size.
-  std::map<std::string, std::pair<double, double>> default_sizes;
   bool operator==(const DocumentState&) const = default;
 };
 
@@ -90,7 +87,17 @@ struct PortChoiceChange {
   bool automatic = true;  // after the change
 };
 
-using Change = std::variant<CellChange, PageChange, StateChange, PortChoiceChange>;
+// A shape `add` gave its type's default size (no size:), with that size, or one that no longer
+// counts as such (resized by the user). A layout may make such a shape longer for its ports while
+// it still has that size (or the size an earlier layout gave it). Per shape, so that adding
+// thousands of shapes records thousands of small changes, not copies of a growing table.
+struct DefaultSizeChange {
+  std::string shape;
+  std::optional<std::pair<double, double>> before, after;
+};
+
+using Change =
+    std::variant<CellChange, PageChange, StateChange, PortChoiceChange, DefaultSizeChange>;
 
 class DrawioDocument;
 

@@ -101,26 +101,26 @@ core::Result<void> verb_group(OpContext& ctx) {
   // neighbouring group's frame): a reader sees it as part of the group (trial 17).
   const std::vector<std::string> covered =
       covered_by_group(ctx, group_id, bounds_of(ctx, group_id), std::nullopt);
-  if (!covered.empty()) {
-    constexpr std::size_t kNamed = 3;
-    std::vector<std::string> names;
-    bool groups_covered = false;
-    for (const auto& id : covered) {
-      names.push_back(display_name(ctx.doc, id));
-      groups_covered = groups_covered || ctx.index().kind(id) == CellKind::group;
-    }
-    const bool one = covered.size() == 1;
-    // Taking a covered group in would nest one tier in another (judge 13): for groups the fix is
-    // moving them apart, which a layout does.
-    const std::string fix = groups_covered
-                                ? "move them apart, or lay the groups out with layout @all"
-                                : "move " + (one ? names.front() : std::string("them")) +
-                                      " out, or ungroup " + *name + " and group again with " +
-                                      (one ? "it" : "them");
+  constexpr std::size_t kNamed = 3;
+  std::vector<std::string> shapes, groups;
+  for (const auto& id : covered)
+    (ctx.index().kind(id) == CellKind::group ? groups : shapes)
+        .push_back(display_name(ctx.doc, id));
+  if (!shapes.empty()) {
+    const bool one = shapes.size() == 1;
     ctx.lines.push_back(core::warning_line(
-        "the frame of group " + *name + " covers " + named_list(names, kNamed) +
+        "the frame of group " + *name + " covers " + named_list(shapes, kNamed) +
         (one ? ", which is not in it: it reads" : ", which are not in it: they read") +
-        " as part of " + *name + "; " + fix));
+        " as part of " + *name + "; move " + (one ? shapes.front() : std::string("them")) +
+        " out, or ungroup " + *name + " and group again with " + (one ? "it" : "them")));
+  }
+  // Taking a group in would nest one tier in another (judge 13): frames that overlap are moved
+  // apart, which a layout does.
+  if (!groups.empty()) {
+    ctx.lines.push_back(core::warning_line(
+        "the frame of group " + *name + " overlaps the frame" +
+        (groups.size() == 1 ? " of group " : "s of groups ") + named_list(groups, kNamed) +
+        ": move them apart, or lay the groups out with layout @all"));
   }
   return {};
 }

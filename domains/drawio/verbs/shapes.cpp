@@ -274,8 +274,7 @@ core::Result<void> verb_add(OpContext& ctx) {
     cell.geometry->height = h;
     const std::string id = ctx.edit.insert(std::move(cell)).id;
     previous = id;
-    if (!size)
-      ctx.edit.update_state([&](DocumentState& state) { state.default_sizes[id] = {w, h}; });
+    if (!size) ctx.edit.set_default_size(id, std::pair{w, h});
     if (!kind->badge.empty()) add_badge_cell(ctx, id, kind->badge, "top-right");
     std::vector<std::string> moved;
     if (!group_id.empty()) {
