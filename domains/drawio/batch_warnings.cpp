@@ -1646,18 +1646,28 @@ DrawnRouteFigures drawn_route_figures(const Page& page, const PageIndex& index,
   return figures;
 }
 
-std::vector<std::string> DrawioDocument::standing_warnings(
-    std::span<const std::string> edge_ids) const {
-  const BatchView view(page(), index(), edge_ids);
-  if (view.empty()) return {};
-  WarningList warnings;
-  const std::vector<const Cell*> placed;  // no shape moved
+namespace {
+
+// What the routes and labels the batch drew read as: edges on one line, labels on labels, on
+// lines, by shapes, by lines, titles and frames, and runs along frames.
+void warn_routes_and_labels(const BatchView& view, const std::vector<const Cell*>& placed,
+                            WarningList& warnings) {
   warn_edges_on_one_line(view, placed, warnings);
   warn_labels_on_labels(view, placed, warnings);
   warn_labels_on_lines(view, placed, warnings);
   warn_labels_by_shapes(view, placed, warnings);
   warn_labels_by_lines_and_frames(view, placed, warnings);
   warn_routes_along_frames(view, placed, warnings);
+}
+
+}  // namespace
+
+std::vector<std::string> DrawioDocument::standing_warnings(
+    std::span<const std::string> edge_ids) const {
+  const BatchView view(page(), index(), edge_ids);
+  if (view.empty()) return {};
+  WarningList warnings;
+  warn_routes_and_labels(view, {}, warnings);  // no shape moved
   return warnings.take();
 }
 
@@ -1672,12 +1682,7 @@ std::vector<std::string> DrawioDocument::warnings(std::span<const core::EventPtr
   warn_long_labels(view, warnings);
   warn_crossings(view, placed, warnings);
   warn_edges_through_shapes(view, placed, warnings);
-  warn_edges_on_one_line(view, placed, warnings);
-  warn_labels_on_labels(view, placed, warnings);
-  warn_labels_on_lines(view, placed, warnings);
-  warn_labels_by_shapes(view, placed, warnings);
-  warn_labels_by_lines_and_frames(view, placed, warnings);
-  warn_routes_along_frames(view, placed, warnings);
+  warn_routes_and_labels(view, placed, warnings);
   return warnings.take();
 }
 
