@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <unordered_map>
+#include <utility>
 
 #include "core/call_scope.hpp"
 #include "core/response.hpp"
@@ -510,7 +513,26 @@ void Edit::update_page_attributes(std::size_t index,
 }
 
 core::EventPtr Edit::commit(std::string summary) {
+  // Port choices and default sizes an op set and then set back (a pinned layout that keeps the
+  // edges' routes gives each edge its port choice back) change nothing: they are not recorded,
+  // so such an op leaves no event and no unsaved change (trial 18: "unsaved changes: yes" after
+  // a layout that re-routed no edge).
+  std::unordered_map<std::string, bool> ports_before, ports_after;
+  std::unordered_map<std::string, std::optional<std::pair<double, double>>> size_before, size_after;
+  for (const Change& change : transaction_.changes()) {
+    if (const auto* ports = std::get_if<PortChoiceChange>(&change)) {
+      ports_before.try_emplace(ports->edge, !ports->automatic);
+      ports_after[ports->edge] = ports->automatic;
+    } else if (const auto* sized = std::get_if<DefaultSizeChange>(&change)) {
+      size_before.try_emplace(sized->shape, sized->before);
+      size_after[sized->shape] = sized->after;
+    }
+  }
   return transaction_.commit(std::move(summary), [&](Change& change) {
+    if (const auto* ports = std::get_if<PortChoiceChange>(&change))
+      return ports_before.at(ports->edge) != ports_after.at(ports->edge);
+    if (const auto* sized = std::get_if<DefaultSizeChange>(&change))
+      return size_before.at(sized->shape) != size_after.at(sized->shape);
     auto* cell = std::get_if<CellChange>(&change);
     if (cell == nullptr) return true;
     const Page& p = document_.page(cell->page);
